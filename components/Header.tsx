@@ -1,0 +1,25 @@
+import { asset } from "../lib/framework/mod.ts";
+import { translator } from "../lib/i18n.ts";
+import { LANGUAGES, withLang } from "../lib/languages.ts";
+import type { AppState } from "../lib/state.ts";
+import LanguageSelector from "../islands/LanguageSelector.tsx";
+
+/** The logo header with the language selector. Server-rendered; the selector is an island. */
+export function Header({ state, url }: { state: AppState; url: URL }) {
+  const { t, lang } = state;
+  const here = url.pathname + url.search;
+  const languages = LANGUAGES.map((code) => ({
+    code,
+    name: translator(code)("languageName"),
+    href: withLang(here, code),
+  }));
+  return (
+    <header class="site-header" id="top">
+      <a class="logo" href={`/${lang}/`} aria-label={t("header.home")}>
+        <img src={asset("/logo.svg")} alt={t("header.logoAlt")} width="40" height="40" />
+        <span class="logo-text">{t("welcome.museumTitle")}</span>
+      </a>
+      <LanguageSelector current={lang} label={t("header.languageSelector")} languages={languages} />
+    </header>
+  );
+}

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "./config.ts";
+
+const SECRET = "s".repeat(32);
+
+async function tempDir(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "config-test-" });
+}
+
+Deno.test("defaults for development", async () => {
+  const dataDir = await tempDir();
+  const config = await loadConfig({ APP_SECRET: SECRET }, { dataDir });
+  assert.equal(config.env, "development");
+  assert.equal(config.port, 8000);
+  assert.equal(config.kvPath, `${dataDir}/kv.sqlite3`);
+  assert.equal(config.databaseUrl, undefined);
+  assert.deepEqual(config.features, { MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
+  assert.equal(config.welcomeVideoUrl, undefined);
+});
+
+Deno.test("production turns flags off by default and requires APP_SECRET", async () => {
+  const dataDir = await tempDir();
+  await assert.rejects(
+    () => loadConfig({ DENO_ENV: "production" }, { dataDir }),
+    (e) => e instanceof ConfigError && e.setting === "APP_SECRET" && /required/.test(e.message),
+  );
+  const config = await loadConfig({ DENO_ENV: "production", APP_SECRET: SECRET }, { dataDir });
+  assert.deepEqual(config.features, { MONTHLY_PAYMENT: false, TEST_TERMINAL_PAYMENT: false });
+});
+
+Deno.test("development generates APP_SECRET once, keeps it under data/ and reuses it", async () => {
+  const dataDir = `${await tempDir()}/nested/data`;
+  const first = await loadConfig({}, { dataDir });
+  assert.equal(first.appSecretSource, "generated");
+  assert.match(first.appSecret, /^[0-9a-f]{64}$/);
+  assert.equal((await Deno.stat(`${dataDir}/app-secret`)).mode! & 0o777, 0o600);
+  const second = await loadConfig({}, { dataDir });
+  assert.equal(second.appSecretSource, "file");
+  assert.equal(second.appSecret, first.appSecret);
+});
+
+Deno.test("every bad setting is named in one line", async () => {
+  const dataDir = await tempDir();
+  const bad: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: "abc" }, "PORT", /integer/],
+    [{ PORT: "70000" }, "PORT", /integer/],
+    [{ PORT: "-1" }, "PORT", /integer/],
+    [{ DENO_ENV: "staging" }, "DENO_ENV", /development, production or test/],
+    [{ DATABASE_URL: "not a url" }, "DATABASE_URL", /not a valid URL/],
+    [{ DATABASE_URL: "mysql://x@y/z" }, "DATABASE_URL", /postgres:\/\//],
+    [{ APP_SECRET: "short" }, "APP_SECRET", /at least 32/],
+    [{ FEATURE_MONTHLY_PAYMENT: "maybe" }, "FEATURE_MONTHLY_PAYMENT", /must be one of/],
+    [{ FEATURE_TEST_TERMINAL_PAYMENT: "2" }, "FEATURE_TEST_TERMINAL_PAYMENT", /must be one of/],
+    [{ WELCOME_VIDEO_URL: "javascript:alert(1)" }, "WELCOME_VIDEO_URL", /https/],
+  ];
+  for (const [env, setting, detail] of bad) {
+    await assert.rejects(
+      () => loadConfig({ APP_SECRET: SECRET, ...env }, { dataDir }),
+      (e) => {
+        assert.ok(e instanceof ConfigError, `${setting}: a ConfigError`);
+        assert.equal(e.setting, setting);
+        assert.ok(e.message.startsWith(`${setting}: `), e.message);
+        assert.match(e.message, detail);
+        assert.ok(!e.message.includes("\n"), "one line");
+        return true;
+      },
+    );
+  }
+});
+
+Deno.test("valid settings are read", async () => {
+  const config = await loadConfig({
+    APP_SECRET: SECRET,
+    PORT: "0",
+    KV_PATH: ":memory:",
+    DATABASE_URL: "postgres://u:p@localhost:5432/db",
+    FEATURE_MONTHLY_PAYMENT: "off",
+    FEATURE_TEST_TERMINAL_PAYMENT: "YES",
+    DENO_ENV: "test",
+    WELCOME_VIDEO_URL: "https://video.example.org/tour",
+  }, { dataDir: await tempDir() });
+  assert.equal(config.port, 0);
+  assert.equal(config.kvPath, ":memory:");
+  assert.equal(config.databaseUrl, "postgres://u:p@localhost:5432/db");
+  assert.deepEqual(config.features, { MONTHLY_PAYMENT: false, TEST_TERMINAL_PAYMENT: true });
+  assert.equal(config.appSecretSource, "env");
+  assert.equal(config.welcomeVideoUrl, "https://video.example.org/tour");
+});

@@ -1,0 +1,301 @@
+/**
+ * The client build: bundles the islands and the tiny client runtime with esbuild (ESM, code
+ * splitting, minified, content-hashed), fingerprints every file of `static/`, pre-compresses all of
+ * it with gzip and brotli, and writes `_build/manifest.json`, which the server reads at start.
+ *
+ * It refuses to build when an island's import graph reaches server-only code (storage,
+ * configuration, secrets, provider clients): such code would ship to every donor's browser.
+ *
+ * @module
+ */
+import * as esbuild from "esbuild";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { listFiles, listIslands, writeManifest } from "./manifest.ts";
+
+/** One built file, as served under `/_app/`. */
+export interface BuiltFile {
+  type: string;
+  size: number;
+  gzip: number;
+  brotli: number;
+  /** Strong validator of the bytes (hex SHA-256 prefix). */
+  etag: string;
+  /** Other built files this one imports statically (JavaScript only). */
+  imports: string[];
+}
+
+/** `_build/manifest.json`. */
+export interface BuildManifest {
+  sourceHash: string;
+  builtAt: string;
+  /** The client runtime's file name. */
+  client: string;
+  /** Island name → file name. */
+  islands: Record<string, string>;
+  /** Public path of a file in `static/` (e.g. `/styles.css`) → hashed file name. */
+  assets: Record<string, string>;
+  files: Record<string, BuiltFile>;
+}
+
+/**
+ * Modules an island must never reach. Paths are relative to the project root. Extend this list
+ * when a new server-only concept is added to `lib/`.
+ */
+export const SERVER_ONLY: RegExp[] = [
+  /^lib\/(storage|payments|auth|server|http)\//,
+  /^lib\/(config|app|log|secrets?|state|i18n)\.tsx?$/,
+  /^lib\/framework\/(build|manifest|server|render|assets)\.tsx?$/,
+  /^routes\//,
+  /^main\.ts$/,
+  /\.server\.tsx?$/,
+  /(^|\/)node_modules\/(\.deno\/[^/]+\/node_modules\/)?(postgres|hono|esbuild|jose|playwright-core|i18next)\//,
+];
+
+const SOURCE_DIRS = ["islands", "components", "lib", "routes", "static", "locales"];
+
+/** Thrown when the build must not go on; its message says why, in one paragraph. */
+export class BuildError extends Error {}
+
+/**
+ * Hashes what the client build depends on, so `ensureBuild` can tell a stale build.
+ *
+ * @example
+ * ```ts
+ * const hash = await sourceHash("."); // "3f9a…"
+ * ```
+ */
+export async function sourceHash(root: string): Promise<string> {
+  const parts: string[] = [];
+  for (const dir of SOURCE_DIRS) {
+    for (const file of await listFiles(`${root}/${dir}`)) {
+      if (/_test\.tsx?$/.test(file)) continue;
+      parts.push(`${dir}/${file}`, await hashHex(await Deno.readFile(`${root}/${dir}/${file}`)));
+    }
+  }
+  for (const file of ["deno.json", "deno.lock"]) {
+    const bytes = await Deno.readFile(`${root}/${file}`).catch(() => new Uint8Array());
+    parts.push(file, await hashHex(bytes));
+  }
+  return hashHex(new TextEncoder().encode(parts.join("\n")));
+}
+
+async function hashHex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  ico: "image/x-icon",
+  webp: "image/webp",
+  woff2: "font/woff2",
+  txt: "text/plain; charset=utf-8",
+  json: "application/json",
+  map: "application/json",
+};
+
+/** The Content-Type for a file name, by extension. */
+export function contentType(file: string): string {
+  return TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+}
+
+/**
+ * Builds the client into `${root}/_build`. Also rewrites `manifest.gen.ts`.
+ *
+ * @example
+ * ```ts
+ * const manifest = await build("."); // throws BuildError if an island reaches server-only code
+ * ```
+ */
+export async function build(
+  root: string,
+  options: { outDir?: string; islandsDir?: string } = {},
+): Promise<BuildManifest> {
+  root = await Deno.realPath(root);
+  const outDir = options.outDir ?? `${root}/_build`;
+  if (!options.islandsDir) await writeManifest(root);
+  const islandFiles = options.islandsDir
+    ? Object.fromEntries(
+      Object.entries(await listIslands(options.islandsDir)).map((
+        [n, f],
+      ) => [n, `${options.islandsDir}/${f}`]),
+    )
+    : Object.fromEntries(Object.entries(await listIslands(root)).map(([n, f]) => [n, `${root}/${f}`]));
+
+  const entryPoints = [
+    { in: `${root}/lib/framework/client.ts`, out: "client" },
+    ...Object.entries(islandFiles).map(([name, file]) => ({ in: file, out: name })),
+  ];
+  let result: esbuild.BuildResult<{ write: false; metafile: true }>;
+  try {
+    result = await esbuild.build({
+      entryPoints,
+      absWorkingDir: root,
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "browser",
+      target: ["es2022"],
+      minify: true,
+      write: false,
+      metafile: true,
+      outdir: `${outDir}/static`,
+      entryNames: "[name]-[hash]",
+      chunkNames: "chunk-[hash]",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      alias: {
+        "react": "preact/compat",
+        "react-dom": "preact/compat",
+        "react/jsx-runtime": "preact/jsx-runtime",
+      },
+      define: { "process.env.NODE_ENV": '"production"' },
+      legalComments: "none",
+      logLevel: "silent",
+      plugins: [serverOnlyGuard(root)],
+    });
+  } catch (e) {
+    const guard = (e as esbuild.BuildFailure).errors?.find((m) => m.pluginName === "server-only");
+    throw new BuildError(guard?.text ?? `esbuild failed: ${e instanceof Error ? e.message : e}`);
+  } finally {
+    await esbuild.stop();
+  }
+
+  const files: Record<string, BuiltFile> = {};
+  const contents: Record<string, Uint8Array> = {};
+  const islands: Record<string, string> = {};
+  let client = "";
+  for (const [outPath, meta] of Object.entries(result.metafile.outputs)) {
+    const name = outPath.split("/").pop()!;
+    const file = result.outputFiles.find((f) => f.path.endsWith(`/${name}`))!;
+    contents[name] = file.contents;
+    files[name] = await describe(name, file.contents, meta.imports.map((i) => i.path.split("/").pop()!));
+    const entry = meta.entryPoint ? `${root}/${meta.entryPoint}` : "";
+    if (entry.endsWith("/lib/framework/client.ts")) client = name;
+    for (const [island, src] of Object.entries(islandFiles)) {
+      if (meta.entryPoint && (src === entry || src.endsWith(`/${meta.entryPoint}`))) islands[island] = name;
+    }
+  }
+
+  const assets: Record<string, string> = {};
+  for (const file of await listFiles(`${root}/static`)) {
+    let bytes = await Deno.readFile(`${root}/static/${file}`);
+    if (file.endsWith(".css")) {
+      const css = await esbuild.transform(new TextDecoder().decode(bytes), { loader: "css", minify: true });
+      await esbuild.stop();
+      bytes = new TextEncoder().encode(css.code);
+    }
+    const hash = (await hashHex(bytes)).slice(0, 10);
+    const dot = file.lastIndexOf(".");
+    const hashed = (dot > 0 ? `${file.slice(0, dot)}-${hash}${file.slice(dot)}` : `${file}-${hash}`)
+      .replaceAll("/", "_");
+    assets[`/${file}`] = hashed;
+    contents[hashed] = bytes;
+    files[hashed] = await describe(hashed, bytes, []);
+  }
+
+  // Write into a fresh folder and swap it in, so a server or test reading the old build never
+  // sees a half-written one.
+  const tmp = `${outDir}.tmp-${crypto.randomUUID()}`;
+  await Deno.mkdir(`${tmp}/static`, { recursive: true });
+  for (const [name, bytes] of Object.entries(contents)) {
+    await Deno.writeFile(`${tmp}/static/${name}`, bytes);
+    if (compressible(name)) {
+      await Deno.writeFile(`${tmp}/static/${name}.gz`, gzipSync(bytes, { level: 9 }));
+      await Deno.writeFile(
+        `${tmp}/static/${name}.br`,
+        brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+      );
+    }
+  }
+  const manifest: BuildManifest = {
+    sourceHash: await sourceHash(root),
+    builtAt: new Date().toISOString(),
+    client,
+    islands,
+    assets,
+    files,
+  };
+  await Deno.writeTextFile(`${tmp}/manifest.json`, JSON.stringify(manifest, null, 2) + "\n");
+  const old = `${outDir}.old-${crypto.randomUUID()}`;
+  await Deno.rename(outDir, old).catch(() => {});
+  await Deno.rename(tmp, outDir);
+  await Deno.remove(old, { recursive: true }).catch(() => {});
+  return manifest;
+}
+
+function compressible(name: string): boolean {
+  return /\.(js|css|svg|json|txt|map|ico)$/.test(name);
+}
+
+async function describe(name: string, bytes: Uint8Array, imports: string[]): Promise<BuiltFile> {
+  return {
+    type: contentType(name),
+    size: bytes.length,
+    gzip: compressible(name) ? gzipSync(bytes, { level: 9 }).length : bytes.length,
+    brotli: compressible(name)
+      ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length
+      : bytes.length,
+    etag: (await hashHex(bytes)).slice(0, 32),
+    imports,
+  };
+}
+
+/**
+ * An esbuild plugin that stops the build as soon as an island's import graph resolves a
+ * server-only module, and names the chain of imports that led there. It runs at resolution, before
+ * Node built-ins that server code uses (`net`, `tls`) would fail the build with a less useful error.
+ */
+function serverOnlyGuard(root: string): esbuild.Plugin {
+  const rel = (p: string) => p.startsWith(root + "/") ? p.slice(root.length + 1) : p;
+  return {
+    name: "server-only",
+    setup(b) {
+      const importerOf = new Map<string, string>();
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData?.guarded) return undefined;
+        const r = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: { guarded: true },
+        });
+        if (r.errors.length > 0 || !r.path) return { errors: r.errors };
+        if (args.importer && !importerOf.has(r.path)) importerOf.set(r.path, args.importer);
+        const path = rel(r.path);
+        if (SERVER_ONLY.some((re) => re.test(path))) {
+          const chain = [path];
+          for (let at = r.path; importerOf.has(at) && chain.length < 20;) {
+            at = importerOf.get(at)!;
+            chain.unshift(rel(at));
+          }
+          return {
+            errors: [{
+              text: `an island reaches server-only code: ${chain.join(" → ")}. ` +
+                "Islands are shipped to browsers; pass the data they need as props instead.",
+            }],
+          };
+        }
+        return { path: r.path, namespace: r.namespace, external: r.external, sideEffects: r.sideEffects };
+      });
+    },
+  };
+}
+
+/**
+ * Builds when `_build/manifest.json` is missing or was built from other sources; answers the
+ * manifest either way.
+ *
+ * @example
+ * ```ts
+ * const manifest = await ensureBuild("."); // fast when nothing changed
+ * ```
+ */
+export async function ensureBuild(root: string): Promise<BuildManifest> {
+  const existing = await Deno.readTextFile(`${root}/_build/manifest.json`).then(JSON.parse).catch(() => null);
+  if (existing && existing.sourceHash === await sourceHash(root)) return existing as BuildManifest;
+  return await build(root);
+}

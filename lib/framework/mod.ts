@@ -1,0 +1,17 @@
+/**
+ * The public face of the route layer, for route files and components:
+ * types, `<Head>` and `asset()`.
+ *
+ * @module
+ */
+export type {
+  Handler,
+  Handlers,
+  LayoutProps,
+  Manifest,
+  PageProps,
+  RouteContext,
+  RouteModule,
+} from "./types.ts";
+export { Head, HeadOutlet } from "./head.ts";
+export { asset } from "./assets.ts";

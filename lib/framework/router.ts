@@ -1,0 +1,145 @@
+/**
+ * File routes: how a file under `routes/` becomes a URL pattern, and the types a route module uses.
+ *
+ * The shape follows Fresh 1.x so that this small layer could be swapped for Fresh later:
+ *
+ * | file                                         | pattern                                 |
+ * |----------------------------------------------|-----------------------------------------|
+ * | `routes/index.ts`                            | `/`                                     |
+ * | `routes/health.ts`                           | `/health`                               |
+ * | `routes/[lang]/index.tsx`                    | `/:lang`                                |
+ * | `routes/[lang]/terminal-payment/[[shop]].tsx`| `/:lang/terminal-payment/:shop?`        |
+ * | `routes/api/user/[id].ts`                    | `/api/user/:id`                         |
+ * | `routes/sandbox/[...rest].ts`                | `/sandbox/*`                            |
+ * | `routes/_app.tsx`, `routes/[lang]/_layout.tsx`, `routes/[lang]/_middleware.ts`, `routes/_404.tsx` | special files |
+ *
+ * A route module exports a `handler` (a function, or an object of method handlers) and/or a default
+ * page component. This module knows nothing of the product; it imports nothing but types.
+ *
+ * @module
+ */
+
+/** Kinds of file under `routes/`. */
+export type RouteFileKind = "route" | "app" | "layout" | "middleware" | "notFound";
+
+/** A file under `routes/` after {@link classifyRouteFile}. */
+export interface RouteFile {
+  /** Path relative to `routes/`, with forward slashes, e.g. `[lang]/success.tsx`. */
+  file: string;
+  kind: RouteFileKind;
+  /** The URL pattern for a route, or the folder's pattern prefix for a layout or middleware. */
+  pattern: string;
+  /** Sort key: routes with more static segments first, catch-alls last. */
+  rank: number[];
+}
+
+const ROUTE_EXT = /\.(tsx|ts|jsx|js)$/;
+
+/**
+ * Maps a path relative to `routes/` to its URL pattern (Hono syntax).
+ *
+ * @example
+ * ```ts
+ * pathToPattern("[lang]/terminal-payment/[[shopNumber]].tsx"); // "/:lang/terminal-payment/:shopNumber?"
+ * pathToPattern("api/user/off-monthly-payment/[id].ts"); // "/api/user/off-monthly-payment/:id"
+ * pathToPattern("[lang]/index.tsx"); // "/:lang"
+ * ```
+ */
+export function pathToPattern(file: string): string {
+  const segments = file.replace(ROUTE_EXT, "").split("/").filter((s) => s !== "");
+  if (segments.at(-1) === "index") segments.pop();
+  const out: string[] = [];
+  segments.forEach((segment, i) => {
+    const last = i === segments.length - 1;
+    let m: RegExpMatchArray | null;
+    if ((m = segment.match(/^\[\[([A-Za-z_][A-Za-z0-9_]*)\]\]$/))) {
+      if (!last) throw new Error(`routes/${file}: an optional segment must be the last one`);
+      out.push(`:${m[1]}?`);
+    } else if ((m = segment.match(/^\[\.\.\.([A-Za-z_][A-Za-z0-9_]*)\]$/))) {
+      if (!last) throw new Error(`routes/${file}: a catch-all segment must be the last one`);
+      out.push("*");
+    } else if ((m = segment.match(/^\[([A-Za-z_][A-Za-z0-9_]*)\]$/))) {
+      out.push(`:${m[1]}`);
+    } else if (/^[A-Za-z0-9._~-]+$/.test(segment)) {
+      out.push(segment);
+    } else {
+      throw new Error(`routes/${file}: segment "${segment}" is not a valid route segment`);
+    }
+  });
+  return "/" + out.join("/");
+}
+
+/**
+ * Tells what a file under `routes/` is and where it applies.
+ *
+ * @example
+ * ```ts
+ * classifyRouteFile("[lang]/_layout.tsx"); // { kind: "layout", pattern: "/:lang", ... }
+ * classifyRouteFile("README.md"); // null: not a route file
+ * ```
+ */
+export function classifyRouteFile(file: string): RouteFile | null {
+  if (!ROUTE_EXT.test(file) || /(_test|\.test)\.(tsx?|jsx?)$/.test(file)) return null;
+  const parts = file.split("/");
+  const base = parts.at(-1)!.replace(ROUTE_EXT, "");
+  const folder = parts.slice(0, -1).join("/");
+  const folderPattern = folder === "" ? "/" : pathToPattern(folder + "/index.ts");
+  const special: Record<string, RouteFileKind> = {
+    _app: "app",
+    _layout: "layout",
+    _middleware: "middleware",
+    _404: "notFound",
+  };
+  if (base.startsWith("_")) {
+    const kind = special[base];
+    if (!kind) return null; // private helper next to routes, e.g. `_shared.ts`
+    if ((kind === "app" || kind === "notFound") && folder !== "") {
+      throw new Error(`routes/${file}: ${base} is only allowed at the top of routes/`);
+    }
+    return { file, kind, pattern: folderPattern, rank: [] };
+  }
+  const pattern = pathToPattern(file);
+  return { file, kind: "route", pattern, rank: rankPattern(pattern) };
+}
+
+/** Static segments rank 0, params 1, optional params 2, catch-alls 3; compared segment by segment. */
+function rankPattern(pattern: string): number[] {
+  return pattern.split("/").slice(1).map((s) =>
+    s === "*" ? 3 : s.endsWith("?") ? 2 : s.startsWith(":") ? 1 : 0
+  );
+}
+
+/**
+ * Orders routes so that the most specific pattern is tried first: `/api/user/:id` before
+ * `/:lang/success`, `/:lang/success` before `/:lang/*`.
+ *
+ * @example
+ * ```ts
+ * sortRoutes(files.map(classifyRouteFile).filter((f) => f?.kind === "route"));
+ * ```
+ */
+export function sortRoutes<T extends Pick<RouteFile, "rank" | "pattern">>(routes: T[]): T[] {
+  return [...routes].sort((a, b) => {
+    const n = Math.max(a.rank.length, b.rank.length);
+    for (let i = 0; i < n; i++) {
+      const x = a.rank[i] ?? -1, y = b.rank[i] ?? -1;
+      if (x !== y) return x - y;
+    }
+    return a.pattern < b.pattern ? -1 : a.pattern > b.pattern ? 1 : 0;
+  });
+}
+
+/**
+ * Tells whether `pattern` applies to `path`: used for layouts and middlewares, whose pattern is a
+ * prefix (`/:lang` applies to `/en/success`, `/` applies to everything).
+ *
+ * @example
+ * ```ts
+ * prefixMatches("/:lang", "/:lang/success"); // true
+ * prefixMatches("/api", "/:lang"); // false
+ * ```
+ */
+export function prefixMatches(prefix: string, pattern: string): boolean {
+  if (prefix === "/") return true;
+  return pattern === prefix || pattern.startsWith(prefix + "/");
+}

@@ -1,0 +1,35 @@
+/**
+ * What every request handler can reach: the app's services and the per-request state that
+ * middlewares fill (language, translations, flags, nonce, request id).
+ *
+ * @module
+ */
+import type { TFunction } from "i18next";
+import type { Config } from "./config.ts";
+import type { Flags } from "./flags.ts";
+import type { Lang } from "./languages.ts";
+import type { Logger } from "./log.ts";
+import type { Store } from "./storage/types.ts";
+
+/** Long-lived services, created once at start. */
+export interface Services {
+  config: Config;
+  store: Store;
+  log: Logger;
+}
+
+/** Per-request state. */
+export interface AppState {
+  services: Services;
+  /** The page language: the path's, or detected for pages outside `/{lang}/`. */
+  lang: Lang;
+  dir: "ltr" | "rtl";
+  t: TFunction;
+  /** Feature flags, read by the `[lang]` middleware for pages. */
+  flags: Flags;
+  requestId: string;
+  /** This response's CSP nonce. */
+  nonce: string;
+  /** A logger carrying the request id. */
+  log: Logger;
+}

@@ -1,0 +1,81 @@
+/**
+ * The client build: server-only code never reaches an island, React-style islands build against
+ * preact/compat, a page without islands ships no script, and the JavaScript budgets hold.
+ */
+import assert from "node:assert/strict";
+import { h } from "preact";
+import { currentBuild } from "../lib/framework/assets.ts";
+import { build, BuildError } from "../lib/framework/build.ts";
+import { pageWeight } from "../lib/framework/page_weight.ts";
+import { renderPage } from "../lib/framework/render.ts";
+import type { PageProps } from "../lib/framework/types.ts";
+import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "./helpers/app.ts";
+
+/** Budget for the shell's islands (language selector, scroll-to-top, message listener), gzip. */
+const SHELL_BUDGET = 8 * 1024;
+
+Deno.test("the build fails when an island reaches server-only code, naming the chain", async () => {
+  const outDir = await Deno.makeTempDir();
+  try {
+    await assert.rejects(
+      () => build(ROOT, { outDir, islandsDir: `${ROOT}/tests/fixtures/server_only` }),
+      (e) => {
+        assert.ok(e instanceof BuildError);
+        assert.match(e.message, /server-only code/);
+        assert.match(e.message, /tests\/fixtures\/server_only\/islands\/(Leaky|Config)\.tsx → /);
+        assert.match(e.message, /lib\/(storage\/mod|config)\.ts/);
+        return true;
+      },
+    );
+  } finally {
+    await Deno.remove(outDir, { recursive: true });
+  }
+});
+
+Deno.test("an island importing from react builds against preact/compat", async () => {
+  const outDir = await Deno.makeTempDir();
+  try {
+    const manifest = await build(ROOT, { outDir, islandsDir: `${ROOT}/tests/fixtures/react_compat` });
+    assert.ok(manifest.islands.Counter, "the island is in the manifest");
+    let js = "";
+    const visit = (name: string) => {
+      js += Deno.readTextFileSync(`${outDir}/static/${name}`);
+      manifest.files[name].imports.forEach(visit);
+    };
+    visit(manifest.islands.Counter);
+    assert.ok(!/from\s*"react"/.test(js), "no bare react import is left");
+    assert.match(js, /ondoubleclick/i, "preact/compat's event normalisation is bundled");
+  } finally {
+    await Deno.remove(outDir, { recursive: true });
+  }
+});
+
+Deno.test("a page without islands ships no script tag at all", async () => {
+  await ensureTestBuild();
+  const page = () => h("p", null, "static");
+  const props: PageProps = { url: new URL("http://x/"), params: {}, state: {}, data: null, status: 200 };
+  const html = renderPage({ layouts: [], page, props, nonce: "abc" });
+  assert.equal(html, "<!DOCTYPE html><p>static</p>");
+  assert.equal(pageWeight(html, currentBuild().manifest).gzip, 0);
+});
+
+Deno.test("JavaScript budgets: the shell's islands stay within 8 KB gzip on every page", async () => {
+  const app = await startTestApp();
+  try {
+    const manifest = currentBuild().manifest;
+    for (const lang of ["en", "he"]) {
+      for (const path of PAGE_PATHS) {
+        const html = await (await fetch(`${app.url}/${lang}/${path}`)).text();
+        const weight = pageWeight(html, manifest);
+        assert.equal(weight.scriptTags, 1, `/${lang}/${path}: one entry script`);
+        assert.ok(weight.gzip > 0);
+        assert.ok(
+          weight.gzip <= SHELL_BUDGET,
+          `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); the shell budget is ${SHELL_BUDGET}`,
+        );
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});

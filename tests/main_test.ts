@@ -1,0 +1,73 @@
+/**
+ * `main.ts` as a real process: start-up refuses a bad setting with one clear line, and with good
+ * settings it serves the site on a fresh KV file, seeding the flags.
+ */
+import assert from "node:assert/strict";
+import { ensureTestBuild, ROOT } from "./helpers/app.ts";
+
+function run(env: Record<string, string>): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}/main.ts`],
+    env: { ...env, NO_COLOR: "1" },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+Deno.test("a bad setting stops start-up with one line naming it", async () => {
+  await ensureTestBuild();
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: "eighty" }, /^Configuration error: PORT: must be an integer/],
+    [
+      { DENO_ENV: "production", APP_SECRET: "" },
+      /^Configuration error: APP_SECRET: is required when DENO_ENV=production/,
+    ],
+    [{ DATABASE_URL: "mysql://x" }, /^Configuration error: DATABASE_URL: must start with postgres:\/\//],
+  ];
+  for (const [env, line] of cases) {
+    const out = await run({ KV_PATH: ":memory:", APP_SECRET: "x".repeat(40), ...env }).output();
+    const stderr = new TextDecoder().decode(out.stderr).trim();
+    assert.equal(out.code, 1, stderr);
+    assert.equal(stderr.split("\n").length, 1, stderr);
+    assert.match(stderr, line);
+  }
+});
+
+Deno.test("start-up serves /en/ and the flags from a new KV file", async () => {
+  await ensureTestBuild();
+  const dir = await Deno.makeTempDir();
+  const child = run({
+    PORT: "0",
+    KV_PATH: `${dir}/nested/kv.sqlite3`,
+    APP_SECRET: "x".repeat(40),
+    FEATURE_TEST_TERMINAL_PAYMENT: "off",
+  });
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let url = "";
+    while (!url) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`exited before listening: ${buffer}`);
+      buffer += value;
+      url = buffer.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
+    }
+    reader.releaseLock();
+    const page = await fetch(`${url}en/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<html lang="en" dir="ltr">/);
+    const flags = await (await fetch(`${url}api/feature-flags`)).json();
+    assert.deepEqual(flags, [
+      { flag: "MONTHLY_PAYMENT", enabled: true },
+      { flag: "TEST_TERMINAL_PAYMENT", enabled: false },
+    ]);
+    assert.ok((await Deno.stat(`${dir}/nested/kv.sqlite3`)).isFile, "the KV folder was created");
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
