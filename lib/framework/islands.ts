@@ -61,7 +61,8 @@ const wrappers = new Map<ComponentType, ComponentType>();
  * registerIslands({ ScrollToTop: await import("../../islands/ScrollToTop.tsx") });
  * ```
  */
-export function registerIslands(islands: Record<string, { default: ComponentType }>): void {
+// deno-lint-ignore no-explicit-any
+export function registerIslands(islands: Record<string, { default: ComponentType<any> }>): void {
   for (const [name, mod] of Object.entries(islands)) {
     if (typeof mod.default !== "function") {
       throw new Error(`islands/${name}: default export must be a component`);
