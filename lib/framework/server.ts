@@ -74,7 +74,7 @@ export function mountRoutes<State>(app: Hono, manifest: Manifest, options: Mount
     prefixes.some((p) => path === p || path.startsWith(p + "/"));
   const isJson = (path: string) => under(jsonPrefixes, path);
   const reserved = [...jsonPrefixes, ...(options.reservedPrefixes ?? [])];
-  const reservedFor = (path: string) => reserved.find((p) => path === p || path.startsWith(p + "/"));
+  const reservedFor = (path: string) => reserved.find((p) => under([p], path));
 
   const files = Object.keys(manifest.routes).map((f) => classifyRouteFile(f)).filter((f) => f !== null);
   const of = <T>(kind: RouteFile["kind"]) =>
@@ -91,7 +91,7 @@ export function mountRoutes<State>(app: Hono, manifest: Manifest, options: Mount
     const mod = manifest.routes[file.file] as RouteModule;
     const handler = mod.handler;
     const methods = typeof handler === "function"
-      ? METHODS
+      ? [...METHODS]
       : handler
       ? METHODS.filter((m) => typeof (handler as Handlers)[m] === "function")
       : [];
