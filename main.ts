@@ -44,7 +44,8 @@ await seedFlags(store, config.features);
 
 // The app imports the route manifest, which the build may just have rewritten: import it now.
 const { createApp } = await import("./lib/app.ts");
-const app = createApp({ config, store, log });
+const { createServices } = await import("./lib/services.ts");
+const app = createApp(await createServices(config, store, log));
 const server = Deno.serve({
   port: config.port,
   onListen: ({ hostname, port }) =>

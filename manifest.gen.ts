@@ -14,9 +14,26 @@ import * as $10 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
 import * as $11 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
 import * as $12 from "./routes/_404.tsx";
 import * as $13 from "./routes/_app.tsx";
-import * as $14 from "./routes/api/feature-flags.ts";
-import * as $15 from "./routes/health.ts";
-import * as $16 from "./routes/index.ts";
+import * as $14 from "./routes/api/_middleware.ts";
+import * as $15 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $16 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $17 from "./routes/api/auth/admin/login.ts";
+import * as $18 from "./routes/api/auth/admin/logout.ts";
+import * as $19 from "./routes/api/auth/admin/me.ts";
+import * as $20 from "./routes/api/auth/admin/pending.ts";
+import * as $21 from "./routes/api/auth/admin/refresh.ts";
+import * as $22 from "./routes/api/auth/admin/register.ts";
+import * as $23 from "./routes/api/docs.tsx";
+import * as $24 from "./routes/api/feature-flags.ts";
+import * as $25 from "./routes/api/openapi.json.ts";
+import * as $26 from "./routes/api/signing-key.ts";
+import * as $27 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $28 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $29 from "./routes/api/user/[id].ts";
+import * as $30 from "./routes/api/user/index.ts";
+import * as $31 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $32 from "./routes/health.ts";
+import * as $33 from "./routes/index.ts";
 import * as $$0 from "./islands/InitPaymentListener.tsx";
 import * as $$1 from "./islands/LanguageSelector.tsx";
 import * as $$2 from "./islands/ScrollToTop.tsx";
@@ -39,9 +56,26 @@ const manifest: Manifest = {
     "[lang]/terminal-success/[[shopNumber]].tsx": $11,
     "_404.tsx": $12,
     "_app.tsx": $13,
-    "api/feature-flags.ts": $14,
-    "health.ts": $15,
-    "index.ts": $16,
+    "api/_middleware.ts": $14,
+    "api/auth/admin/[id]/approve.ts": $15,
+    "api/auth/admin/[id]/reject.ts": $16,
+    "api/auth/admin/login.ts": $17,
+    "api/auth/admin/logout.ts": $18,
+    "api/auth/admin/me.ts": $19,
+    "api/auth/admin/pending.ts": $20,
+    "api/auth/admin/refresh.ts": $21,
+    "api/auth/admin/register.ts": $22,
+    "api/docs.tsx": $23,
+    "api/feature-flags.ts": $24,
+    "api/openapi.json.ts": $25,
+    "api/signing-key.ts": $26,
+    "api/transaction/get-all-error-transactions.ts": $27,
+    "api/transaction/get-all-success-transactions.ts": $28,
+    "api/user/[id].ts": $29,
+    "api/user/index.ts": $30,
+    "api/user/off-monthly-payment/[id].ts": $31,
+    "health.ts": $32,
+    "index.ts": $33,
   },
   islands: {
     InitPaymentListener: $$0,

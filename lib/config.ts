@@ -12,9 +12,13 @@
  * | `FEATURE_MONTHLY_PAYMENT`       | on in development            | initial value of the MONTHLY_PAYMENT flag    |
  * | `FEATURE_TEST_TERMINAL_PAYMENT` | on in development            | initial value of TEST_TERMINAL_PAYMENT       |
  * | `WELCOME_VIDEO_URL`             | unset (link hidden)          | https address of the hero's 'Watch Video'    |
+ * | `ADMIN_REGISTRATION`            | `approval`                   | `approval`, `open` or `closed`               |
+ * | `SIGNING_KEYS`                  | none                         | `id:hexsecret,…` server-to-server keys       |
+ * | `TRUST_PROXY`                   | off                          | take the client address from X-Forwarded-For |
  *
  * @module
  */
+import { parseSigningKeys } from "./signature_check.ts";
 
 /** The app's settings, validated. */
 export interface Config {
@@ -29,6 +33,15 @@ export interface Config {
   features: { MONTHLY_PAYMENT: boolean; TEST_TERMINAL_PAYMENT: boolean };
   /** The museum's video behind the hero's 'Watch Video' link; the link is hidden when unset. */
   welcomeVideoUrl?: string;
+  /**
+   * Who may become an admin: `approval` (the first admin at once, later ones once an approved
+   * admin approves them), `open` (everyone who registers; for a closed network only) or `closed`.
+   */
+  adminRegistration: "approval" | "open" | "closed";
+  /** Server-to-server signing keys by id (hex secrets). */
+  signingKeys: Map<string, string>;
+  /** Whether a reverse proxy in front sets X-Forwarded-For (the client address for throttling). */
+  trustProxy: boolean;
 }
 
 /** A setting is missing or invalid; the message is one line and names it. */
@@ -123,6 +136,21 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("WELCOME_VIDEO_URL", `must be an https:// address (got "${welcomeVideoUrl}")`);
   }
 
+  const adminRegistration = env.ADMIN_REGISTRATION?.trim() || "approval";
+  if (adminRegistration !== "approval" && adminRegistration !== "open" && adminRegistration !== "closed") {
+    throw new ConfigError(
+      "ADMIN_REGISTRATION",
+      `must be approval, open or closed (got "${adminRegistration}")`,
+    );
+  }
+
+  let signingKeys: Map<string, string>;
+  try {
+    signingKeys = parseSigningKeys(env.SIGNING_KEYS);
+  } catch (e) {
+    throw new ConfigError("SIGNING_KEYS", (e as Error).message);
+  }
+
   return {
     env: mode,
     port: Number(rawPort),
@@ -135,5 +163,8 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       TEST_TERMINAL_PAYMENT: bool(env, "FEATURE_TEST_TERMINAL_PAYMENT", !production),
     },
     welcomeVideoUrl,
+    adminRegistration,
+    signingKeys,
+    trustProxy: bool(env, "TRUST_PROXY", false),
   };
 }

@@ -16,6 +16,9 @@ Deno.test("defaults for development", async () => {
   assert.equal(config.databaseUrl, undefined);
   assert.deepEqual(config.features, { MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
   assert.equal(config.welcomeVideoUrl, undefined);
+  assert.equal(config.adminRegistration, "approval");
+  assert.equal(config.signingKeys.size, 0);
+  assert.equal(config.trustProxy, false);
 });
 
 Deno.test("production turns flags off by default and requires APP_SECRET", async () => {
@@ -52,6 +55,9 @@ Deno.test("every bad setting is named in one line", async () => {
     [{ FEATURE_MONTHLY_PAYMENT: "maybe" }, "FEATURE_MONTHLY_PAYMENT", /must be one of/],
     [{ FEATURE_TEST_TERMINAL_PAYMENT: "2" }, "FEATURE_TEST_TERMINAL_PAYMENT", /must be one of/],
     [{ WELCOME_VIDEO_URL: "javascript:alert(1)" }, "WELCOME_VIDEO_URL", /https/],
+    [{ ADMIN_REGISTRATION: "everyone" }, "ADMIN_REGISTRATION", /approval, open or closed/],
+    [{ SIGNING_KEYS: "kiosk:tooshort" }, "SIGNING_KEYS", /hex of 32 bytes/],
+    [{ TRUST_PROXY: "sometimes" }, "TRUST_PROXY", /must be one of/],
   ];
   for (const [env, setting, detail] of bad) {
     await assert.rejects(
@@ -78,7 +84,13 @@ Deno.test("valid settings are read", async () => {
     FEATURE_TEST_TERMINAL_PAYMENT: "YES",
     DENO_ENV: "test",
     WELCOME_VIDEO_URL: "https://video.example.org/tour",
+    ADMIN_REGISTRATION: "closed",
+    SIGNING_KEYS: `kiosk-1:${"0f".repeat(32)}`,
+    TRUST_PROXY: "1",
   }, { dataDir: await tempDir() });
+  assert.equal(config.adminRegistration, "closed");
+  assert.equal(config.signingKeys.get("kiosk-1"), "0f".repeat(32));
+  assert.equal(config.trustProxy, true);
   assert.equal(config.port, 0);
   assert.equal(config.kvPath, ":memory:");
   assert.equal(config.databaseUrl, "postgres://u:p@localhost:5432/db");

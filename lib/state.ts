@@ -16,6 +16,8 @@ export interface Services {
   config: Config;
   store: Store;
   log: Logger;
+  /** Key of admin access tokens, derived from APP_SECRET. */
+  accessKey: Uint8Array;
 }
 
 /** Per-request state. */

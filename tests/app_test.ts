@@ -143,7 +143,7 @@ Deno.test("api", async (t) => {
     });
 
     await t.step("unknown API paths answer JSON 404, wrong methods JSON 405 with Allow", async () => {
-      for (const path of ["/api/nope", "/api", "/api/feature-flags/extra", "/api/user"]) {
+      for (const path of ["/api/nope", "/api", "/api/feature-flags/extra", "/api/users"]) {
         const res = await get(app, path);
         assert.equal(res.status, 404, path);
         assert.match(res.headers.get("content-type") ?? "", /application\/json/);

@@ -16,7 +16,17 @@ import { openKvStore } from "../lib/storage/kv.ts";
 import { migrations } from "../lib/storage/migrations.ts";
 import { openStore } from "../lib/storage/mod.ts";
 import { openPostgresStore } from "../lib/storage/postgres.ts";
-import type { FeatureFlag, Store } from "../lib/storage/types.ts";
+import {
+  type Admin,
+  type AdminStatus,
+  type Donor,
+  EmailTakenError,
+  type FeatureFlag,
+  type Page,
+  type RefreshToken,
+  type Store,
+  type Transaction,
+} from "../lib/storage/types.ts";
 import assert from "node:assert/strict";
 
 const PG_URL = Deno.env.get("TEST_DATABASE_URL") || "postgres://postgres:postgres@127.0.0.1:5432/postgres";
@@ -53,6 +63,12 @@ interface ContractOptions {
    * `:memory:` KV is a new empty database each time, so cross-instance steps race within one store.
    */
   sharedData: boolean;
+  /**
+   * Answers an opener of new, empty data on every call (a new `:memory:` store, file or schema),
+   * for steps that need whole lists to themselves: totals, pages, "no approved admin yet". The
+   * stores one opener answers share their data when `sharedData` is true.
+   */
+  fresh: () => () => Promise<Store>;
 }
 
 /**
@@ -63,8 +79,9 @@ interface ContractOptions {
 async function storeContract(
   t: Deno.TestContext,
   open: () => Promise<Store>,
-  { kind, sharedData }: ContractOptions,
+  options: ContractOptions,
 ): Promise<void> {
+  const { kind, sharedData } = options;
   await t.step("list() of a new store is empty", () =>
     withStore(open, async (store) => {
       assert.deepEqual(await store.flags.list(), []);
@@ -205,12 +222,808 @@ async function storeContract(
     await Promise.all([store.close(), store.close()]);
     await store.close();
   });
+
+  await repositoriesContract(t, open, options);
+}
+
+// ---- fixtures for the repositories ----
+
+let fixtureCount = 0;
+/** A unique id with a readable prefix. */
+const uid = (prefix: string) => `${prefix}_${++fixtureCount}_${crypto.randomUUID().slice(0, 8)}`;
+
+const T0 = Date.parse("2025-03-01T10:00:00.000Z");
+/** An ISO instant `ms` after {@link T0}. */
+const at = (ms: number) => new Date(T0 + ms).toISOString();
+
+function donorFixture(overrides: Partial<Donor> = {}): Donor {
+  return {
+    id: uid("donor"),
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ada@example.com",
+    country: "GB",
+    createdAt: at(0),
+    paymentDate: null,
+    nextPaymentDate: null,
+    monthlyPaymentAvailable: false,
+    ...overrides,
+  };
+}
+
+function adminFixture(overrides: Partial<Admin> = {}): Admin {
+  const id = overrides.id ?? uid("admin");
+  return {
+    id,
+    email: `${id}@museum.example`,
+    name: "Grace Hopper",
+    passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+    status: "pending",
+    createdAt: at(0),
+    decidedBy: null,
+    decidedAt: null,
+    ...overrides,
+  };
+}
+
+function tokenFixture(overrides: Partial<RefreshToken> = {}): RefreshToken {
+  return {
+    hash: uid("hash"),
+    adminId: uid("admin"),
+    familyId: uid("family"),
+    createdAt: at(0),
+    expiresAt: at(86_400_000),
+    usedAt: null,
+    ...overrides,
+  };
+}
+
+function txFixture(overrides: Partial<Transaction> = {}): Transaction {
+  const kind = overrides.kind ?? "success";
+  return {
+    id: uid("tx"),
+    kind,
+    statusCode: kind === "success" ? "000" : "033",
+    isMonthly: false,
+    createdAt: at(0),
+    donorId: uid("donor"),
+    user: { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" },
+    amount: kind === "success" ? 10_000 : null,
+    currency: kind === "success" ? 1 : null,
+    resultData: kind === "success"
+      ? {
+        CreditCardNumber: "458045******4580",
+        CreditType: "1",
+        DebitTotal: "10000",
+        DebitCurrency: 1,
+        VoucherId: "12345678",
+        ShvaResult: "000",
+        Nested: { list: [1, "two", null], flag: true },
+      }
+      : null,
+    errorMessage: kind === "success" ? null : "Card declined",
+    provider: "sandbox",
+    providerTransactionId: uid("ptx"),
+    ...overrides,
+  };
+}
+
+/**
+ * Opens one store on `openData`, or two that share the data when the backend can (a file, a
+ * schema), runs `fn` with both, and closes them: concurrent steps then race across instances.
+ */
+async function withTwo<T>(
+  openData: () => Promise<Store>,
+  sharedData: boolean,
+  fn: (a: Store, b: Store) => Promise<T>,
+): Promise<T> {
+  const a = await openData();
+  try {
+    const b = sharedData ? await openData() : a;
+    try {
+      return await fn(a, b);
+    } finally {
+      if (b !== a) await b.close();
+    }
+  } finally {
+    await a.close();
+  }
+}
+
+/** The ids of every page of a list, fetched one page at a time, and the page sizes. */
+async function allPages(
+  list: (query: { page: number; limit: number }) => Promise<Page<Transaction>>,
+  limit: number,
+  expectedTotal: number,
+): Promise<{ ids: string[]; sizes: number[] }> {
+  const ids: string[] = [];
+  const sizes: number[] = [];
+  const pages = Math.ceil(expectedTotal / limit);
+  for (let page = 1; page <= pages + 1; page++) {
+    const result = await list({ page, limit });
+    assert.deepEqual(result.total, expectedTotal, `total on page ${page}`);
+    sizes.push(result.data.length);
+    ids.push(...result.data.map((tx) => tx.id));
+  }
+  return { ids, sizes };
+}
+
+/** The contract of donors, admins, refresh tokens, throttle, nonces and transactions. */
+async function repositoriesContract(
+  t: Deno.TestContext,
+  open: () => Promise<Store>,
+  { sharedData, fresh }: ContractOptions,
+): Promise<void> {
+  // ---- donors ----
+
+  await t.step(
+    "donors: create() answers the donor as stored; get() agrees; unknown id is null",
+    () =>
+      withStore(open, async (store) => {
+        const input = donorFixture({ email: "  Ada.Lovelace@Example.COM ", paymentDate: at(1000) });
+        const created = await store.donors.create(input);
+        assert.deepEqual(created, { ...input, email: "ada.lovelace@example.com" });
+        assertIsoInstant(created.createdAt, "createdAt");
+        assert.deepEqual(await store.donors.get(input.id), created);
+        assert.deepEqual(await store.donors.get(uid("donor")), null);
+        await assert.rejects(
+          () => store.donors.create(donorFixture({ id: input.id })),
+          "a reused id was accepted",
+        );
+        assert.deepEqual(await store.donors.get(input.id), created, "a refused create changed the donor");
+      }),
+  );
+
+  await t.step(
+    "donors: update() changes only the given fields; unknown id answers null",
+    () =>
+      withStore(open, async (store) => {
+        const donor = await store.donors.create(donorFixture());
+        const paid = await store.donors.update(donor.id, {
+          paymentDate: at(5_000),
+          nextPaymentDate: at(2_592_000_000),
+          monthlyPaymentAvailable: true,
+        });
+        assert.deepEqual(paid, {
+          ...donor,
+          paymentDate: at(5_000),
+          nextPaymentDate: at(2_592_000_000),
+          monthlyPaymentAvailable: true,
+        });
+        // One field only; an explicit null clears it, the others stay.
+        const cancelled = await store.donors.update(donor.id, { nextPaymentDate: null });
+        assert.deepEqual(cancelled, { ...paid, nextPaymentDate: null });
+        const off = await store.donors.update(donor.id, { monthlyPaymentAvailable: false });
+        assert.deepEqual(off, { ...cancelled, monthlyPaymentAvailable: false });
+        assert.deepEqual(await store.donors.update(donor.id, {}), off, "an empty update changed something");
+        assert.deepEqual(await store.donors.get(donor.id), off);
+        assert.deepEqual(await store.donors.update(uid("donor"), { paymentDate: at(1) }), null);
+      }),
+  );
+
+  // ---- admins ----
+
+  await t.step(
+    "admins: create(), get() and getByEmail() (normalized email); unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const input = adminFixture({ email: "  Grace.Hopper@Museum.EXAMPLE " });
+        const created = await store.admins.create(input);
+        assert.deepEqual(created, { ...input, email: "grace.hopper@museum.example" });
+        assert.deepEqual(await store.admins.get(input.id), created);
+        assert.deepEqual(await store.admins.getByEmail("grace.hopper@museum.example"), created);
+        assert.deepEqual(await store.admins.getByEmail(" GRACE.HOPPER@museum.example"), created);
+        assert.deepEqual(await store.admins.get(uid("admin")), null);
+        assert.deepEqual(await store.admins.getByEmail("nobody@museum.example"), null);
+      }),
+  );
+
+  await t.step(
+    "admins: a taken email (in any case) throws EmailTakenError, also under a race",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const first = await a.admins.create(adminFixture({ email: "taken@museum.example" }));
+        await assert.rejects(
+          () => b.admins.create(adminFixture({ email: " TAKEN@Museum.Example" })),
+          (error) => error instanceof EmailTakenError && error.name === "EmailTakenError",
+        );
+        assert.deepEqual(await a.admins.getByEmail("taken@museum.example"), first);
+        assert.deepEqual((await a.admins.listByStatus("pending")).length, 1);
+        // A reused id with a new email is refused too (not as a taken email).
+        await assert.rejects(
+          () => a.admins.create(adminFixture({ id: first.id, email: "other@museum.example" })),
+          (error) => !(error instanceof EmailTakenError),
+        );
+        assert.deepEqual(await a.admins.getByEmail("other@museum.example"), null);
+
+        const results = await Promise.allSettled(
+          Array.from(
+            { length: 5 },
+            (_, i) =>
+              (i % 2 ? a : b).admins.create(adminFixture({ email: "race@museum.example", createdAt: at(i) })),
+          ),
+        );
+        assert.deepEqual(results.filter((r) => r.status === "fulfilled").length, 1);
+        for (const r of results) {
+          if (r.status === "rejected") assert.ok(r.reason instanceof EmailTakenError, String(r.reason));
+        }
+        assert.deepEqual((await a.admins.listByStatus("pending")).length, 2);
+      }),
+  );
+
+  await t.step(
+    "admins: approveIfFirst approves exactly one of 5 concurrent first registrations",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const results = await Promise.all(
+          Array.from(
+            { length: 5 },
+            (_, i) =>
+              (i % 2 ? a : b).admins.create(adminFixture({ createdAt: at(i) }), { approveIfFirst: true }),
+          ),
+        );
+        const approved = results.filter((admin) => admin.status === "approved");
+        assert.deepEqual(approved.length, 1, `${approved.length} admins were approved`);
+        assert.deepEqual(results.filter((admin) => admin.status === "pending").length, 4);
+        // Approved by nobody, at registration.
+        assert.deepEqual(approved[0].decidedBy, null);
+        assert.deepEqual(approved[0].decidedAt, approved[0].createdAt);
+        assert.deepEqual(await a.admins.listByStatus("approved"), approved);
+        assert.deepEqual(await b.admins.get(approved[0].id), approved[0]);
+
+        // Once an approved admin exists, approveIfFirst stores the admin as given.
+        const later = await a.admins.create(adminFixture({ createdAt: at(10) }), { approveIfFirst: true });
+        assert.deepEqual(later.status, "pending");
+        const rejected = await a.admins.create(adminFixture({ status: "rejected" }), {
+          approveIfFirst: true,
+        });
+        assert.deepEqual(rejected.status, "rejected");
+        assert.deepEqual((await a.admins.listByStatus("approved")).length, 1);
+      }),
+  );
+
+  await t.step(
+    "admins: without approveIfFirst nothing is auto-approved; rejecting the last approved admin reopens it",
+    () =>
+      withStore(fresh(), async (store) => {
+        const pending = await store.admins.create(adminFixture({ createdAt: at(0) }));
+        assert.deepEqual(pending.status, "pending");
+        const first = await store.admins.create(adminFixture({ createdAt: at(1) }), { approveIfFirst: true });
+        assert.deepEqual(first.status, "approved");
+        // "No approved admin exists" is decided on the current state, status changes included.
+        await store.admins.setStatus(first.id, "rejected", pending.id, at(2));
+        const again = await store.admins.create(adminFixture({ createdAt: at(3) }), { approveIfFirst: true });
+        assert.deepEqual(again.status, "approved");
+        await store.admins.setStatus(pending.id, "approved", again.id, at(4));
+        const notFirst = await store.admins.create(adminFixture({ createdAt: at(5) }), {
+          approveIfFirst: true,
+        });
+        assert.deepEqual(notFirst.status, "pending");
+      }),
+  );
+
+  await t.step(
+    "admins: listByStatus() is oldest first; setStatus() moves an admin between lists",
+    () =>
+      withStore(fresh(), async (store) => {
+        // Created out of order; two share an instant (then the id decides, byte order).
+        const specs = [
+          { id: "admin_c", createdAt: at(3_000) },
+          { id: "admin_a", createdAt: at(1_000) },
+          { id: "admin_e", createdAt: at(2_000) },
+          { id: "admin_B", createdAt: at(2_000) },
+        ];
+        for (const spec of specs) await store.admins.create(adminFixture(spec));
+        const ids = async (status: AdminStatus) => (await store.admins.listByStatus(status)).map((a) => a.id);
+        assert.deepEqual(await ids("pending"), ["admin_a", "admin_B", "admin_e", "admin_c"]);
+        assert.deepEqual(await ids("approved"), []);
+
+        const before = await store.admins.get("admin_e");
+        assert.ok(before);
+        const approved = await store.admins.setStatus("admin_e", "approved", "admin_a", at(9_000));
+        assert.deepEqual(approved, {
+          ...before,
+          status: "approved",
+          decidedBy: "admin_a",
+          decidedAt: at(9_000),
+        });
+        assert.deepEqual(await store.admins.get("admin_e"), approved);
+        assert.deepEqual(await store.admins.listByStatus("approved"), [approved]);
+        assert.deepEqual(await ids("pending"), ["admin_a", "admin_B", "admin_c"]);
+
+        await store.admins.setStatus("admin_c", "rejected", "admin_e", at(9_001));
+        await store.admins.setStatus("admin_a", "rejected", "admin_e", at(9_002));
+        assert.deepEqual(await ids("rejected"), ["admin_a", "admin_c"]);
+        assert.deepEqual(await ids("pending"), ["admin_B"]);
+        // Setting the same status again only changes who decided and when.
+        const again = await store.admins.setStatus("admin_a", "rejected", "admin_B", at(9_003));
+        assert.deepEqual([again?.decidedBy, again?.decidedAt], ["admin_B", at(9_003)]);
+        assert.deepEqual(await ids("rejected"), ["admin_a", "admin_c"]);
+        assert.deepEqual(await store.admins.setStatus("admin_unknown", "approved", "admin_e", at(1)), null);
+      }),
+  );
+
+  // ---- refresh tokens ----
+
+  await t.step(
+    "refreshTokens: create() then get(); unknown hash is null; a reused hash is refused",
+    () =>
+      withStore(open, async (store) => {
+        const token = tokenFixture();
+        await store.refreshTokens.create(token);
+        assert.deepEqual(await store.refreshTokens.get(token.hash), token);
+        assert.deepEqual(await store.refreshTokens.get(uid("hash")), null);
+        await assert.rejects(() => store.refreshTokens.create(tokenFixture({ hash: token.hash })));
+        assert.deepEqual(await store.refreshTokens.get(token.hash), token);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: markUsed() is true once, false after and for unknown hashes",
+    () =>
+      withStore(open, async (store) => {
+        const token = tokenFixture();
+        await store.refreshTokens.create(token);
+        assert.deepEqual(await store.refreshTokens.markUsed(token.hash, at(60_000)), true);
+        assert.deepEqual(await store.refreshTokens.get(token.hash), { ...token, usedAt: at(60_000) });
+        assert.deepEqual(await store.refreshTokens.markUsed(token.hash, at(61_000)), false);
+        assert.deepEqual((await store.refreshTokens.get(token.hash))?.usedAt, at(60_000), "usedAt moved");
+        assert.deepEqual(await store.refreshTokens.markUsed(uid("hash"), at(1)), false);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: 10 concurrent markUsed() calls, exactly one true",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        for (let round = 0; round < 2; round++) {
+          const token = tokenFixture();
+          await a.refreshTokens.create(token);
+          const results = await Promise.all(
+            Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).refreshTokens.markUsed(token.hash, at(i))),
+          );
+          assert.deepEqual(results.filter(Boolean).length, 1, `results: ${results}`);
+          assert.deepEqual((await b.refreshTokens.get(token.hash))?.usedAt, at(results.indexOf(true)));
+        }
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: revokeFamily() is idempotent and per family",
+    () =>
+      withStore(open, async (store) => {
+        const family = uid("family");
+        const other = uid("family");
+        await store.refreshTokens.create(tokenFixture({ familyId: family }));
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(family), false);
+        await store.refreshTokens.revokeFamily(family, at(1));
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(family), true);
+        await store.refreshTokens.revokeFamily(family, at(2));
+        await Promise.all([
+          store.refreshTokens.revokeFamily(family, at(3)),
+          store.refreshTokens.revokeFamily(family, at(4)),
+        ]);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(family), true);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(other), false);
+        // A family without stored tokens can be revoked too (a stolen token of a forgotten family).
+        await store.refreshTokens.revokeFamily(other, at(5));
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(other), true);
+      }),
+  );
+
+  // ---- throttle ----
+
+  await t.step(
+    "throttle: record() answers the sliding window, oldest first; recent() does not record",
+    () =>
+      withStore(open, async (store) => {
+        const key = uid("login");
+        const now = 1_700_000_000_000;
+        const w = 10_000;
+        assert.deepEqual(await store.throttle.recent(key, now, w), []);
+        assert.deepEqual(await store.throttle.record(key, now, w), [now]);
+        assert.deepEqual(await store.throttle.record(key, now + 1_000, w), [now, now + 1_000]);
+        assert.deepEqual(await store.throttle.record(key, now + 5_000, w), [now, now + 1_000, now + 5_000]);
+        assert.deepEqual(await store.throttle.recent(key, now + 5_000, w), [now, now + 1_000, now + 5_000]);
+        assert.deepEqual(await store.throttle.recent(key, now + 5_000, w), [now, now + 1_000, now + 5_000]);
+        // Exactly windowMs old is out of the window.
+        assert.deepEqual(await store.throttle.recent(key, now + w, w), [now + 1_000, now + 5_000]);
+        assert.deepEqual(await store.throttle.recent(key, now + 5_000, 4_500), [now + 1_000, now + 5_000]);
+        assert.deepEqual(await store.throttle.record(key, now + 12_000, w), [now + 5_000, now + 12_000]);
+        assert.deepEqual(await store.throttle.recent(key, now + 40_000, w), []);
+        // A clock that went back: the answer is still oldest first.
+        assert.deepEqual(await store.throttle.record(key, now + 11_000, w), [
+          now + 5_000,
+          now + 11_000,
+          now + 12_000,
+        ]);
+      }),
+  );
+
+  await t.step(
+    "throttle: keys are isolated; clear() forgets one key only",
+    () =>
+      withStore(open, async (store) => {
+        const [k1, k2] = [uid("ip"), uid("ip")];
+        const now = 1_700_000_000_000;
+        await store.throttle.record(k1, now, 60_000);
+        await store.throttle.record(k1, now + 1, 60_000);
+        assert.deepEqual(await store.throttle.record(k2, now + 2, 60_000), [now + 2]);
+        assert.deepEqual(await store.throttle.recent(k1, now + 3, 60_000), [now, now + 1]);
+        await store.throttle.clear(k1);
+        assert.deepEqual(await store.throttle.recent(k1, now + 3, 60_000), []);
+        assert.deepEqual(await store.throttle.recent(k2, now + 3, 60_000), [now + 2]);
+        await store.throttle.clear(k1);
+        await store.throttle.clear(uid("never"));
+        assert.deepEqual(await store.throttle.record(k1, now + 4, 60_000), [now + 4]);
+      }),
+  );
+
+  await t.step(
+    "throttle: a key keeps its 100 most recent events; concurrent records each count",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const key = uid("flood");
+        const now = 1_700_000_000_000;
+        let last: number[] = [];
+        for (let i = 0; i < 105; i++) last = await a.throttle.record(key, now + i, 60_000);
+        const expected = Array.from({ length: 100 }, (_, i) => now + 5 + i);
+        assert.deepEqual(last, expected);
+        assert.deepEqual(await b.throttle.recent(key, now + 200, 60_000), expected);
+
+        const racing = uid("race");
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).throttle.record(racing, now + i, 60_000)),
+        );
+        assert.deepEqual(answers.map((times) => times.length).sort((x, y) => x - y), [
+          1,
+          2,
+          3,
+          4,
+          5,
+          6,
+          7,
+          8,
+          9,
+          10,
+        ]);
+        assert.deepEqual(
+          await a.throttle.recent(racing, now + 10, 60_000),
+          Array.from({ length: 10 }, (_, i) => now + i),
+        );
+      }),
+  );
+
+  // ---- nonces ----
+
+  await t.step(
+    "nonces: claim() is true once, false while it lasts, true again after it expired",
+    () =>
+      withStore(open, async (store) => {
+        const nonce = uid("nonce");
+        const later = Date.now() + 60_000;
+        assert.deepEqual(await store.nonces.claim(nonce, later), true);
+        assert.deepEqual(await store.nonces.claim(nonce, later), false);
+        assert.deepEqual(await store.nonces.claim(nonce, later + 60_000), false);
+        assert.deepEqual(await store.nonces.claim(uid("nonce"), later), true);
+
+        const brief = uid("nonce");
+        assert.deepEqual(await store.nonces.claim(brief, Date.now() + 150), true);
+        assert.deepEqual(await store.nonces.claim(brief, Date.now() + 150), false);
+        await sleep(200);
+        assert.deepEqual(
+          await store.nonces.claim(brief, Date.now() + 60_000),
+          true,
+          "an expired nonce was refused",
+        );
+        assert.deepEqual(await store.nonces.claim(brief, Date.now() + 60_000), false);
+      }),
+  );
+
+  await t.step(
+    "nonces: 10 concurrent claims of one nonce, exactly one true",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        for (let round = 0; round < 3; round++) {
+          const nonce = uid("nonce");
+          const results = await Promise.all(
+            Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).nonces.claim(nonce, Date.now() + 60_000)),
+          );
+          assert.deepEqual(results.filter(Boolean).length, 1, `results: ${results}`);
+        }
+      }),
+  );
+
+  await t.step(
+    "invalid arguments reject with a RangeError and write nothing",
+    () =>
+      withStore(open, async (store) => {
+        const key = uid("bad");
+        await assert.rejects(() => store.throttle.record(key, 1_000, 0), RangeError);
+        await assert.rejects(() => store.throttle.record(key, 1.5, 1_000), RangeError);
+        await assert.rejects(() => store.throttle.recent(key, 1_000, -1), RangeError);
+        assert.deepEqual(await store.throttle.recent(key, 1_000, 1_000), []);
+        await assert.rejects(() => store.nonces.claim(key, Date.now() + 0.5), RangeError);
+        assert.deepEqual(await store.nonces.claim(key, Date.now() + 60_000), true);
+        const bad = txFixture({ createdAt: "yesterday" });
+        await assert.rejects(() => store.transactions.record(bad), RangeError);
+        await assert.rejects(() => store.transactions.record(txFixture({ amount: 1.5 })), RangeError);
+        assert.deepEqual(await store.transactions.get(bad.id), null);
+        const huge = txFixture({ resultData: { ...txFixture().resultData!, Blob: "x".repeat(70_000) } });
+        await assert.rejects(() => store.transactions.record(huge), RangeError);
+        assert.deepEqual(await store.transactions.get(huge.id), null);
+        await assert.rejects(
+          () => store.donors.create(donorFixture({ createdAt: "not a date" })),
+          RangeError,
+        );
+      }),
+  );
+
+  // ---- transactions ----
+
+  await t.step(
+    "transactions: record() answers the transaction as stored; get() and getByProviderId() agree",
+    () =>
+      withStore(fresh(), async (store) => {
+        const success = txFixture({ isMonthly: true, amount: 40_000, currency: 2 });
+        const recorded = await store.transactions.record(success);
+        assert.deepEqual(recorded, { created: true, transaction: success });
+        const { transaction } = recorded;
+        assertIsoInstant(transaction.createdAt, "createdAt");
+        assert.deepEqual(typeof transaction.amount, "number");
+        assert.deepEqual(typeof transaction.currency, "number");
+        assert.deepEqual(await store.transactions.get(success.id), success);
+        assert.deepEqual(
+          await store.transactions.getByProviderId("sandbox", success.providerTransactionId!),
+          success,
+        );
+
+        const error = txFixture({ kind: "error", isMonthly: false });
+        assert.deepEqual(await store.transactions.record(error), { created: true, transaction: error });
+        assert.deepEqual(await store.transactions.get(error.id), error);
+        assert.deepEqual(
+          [error.resultData, error.amount, error.currency, error.errorMessage],
+          [null, null, null, "Card declined"],
+        );
+
+        assert.deepEqual(await store.transactions.get(uid("tx")), null);
+        assert.deepEqual(await store.transactions.getByProviderId("sandbox", uid("ptx")), null);
+        assert.deepEqual(
+          await store.transactions.getByProviderId("pelecard", success.providerTransactionId!),
+          null,
+        );
+        // A reused id (with a new provider id) is refused.
+        await assert.rejects(() => store.transactions.record(txFixture({ id: success.id })));
+        assert.deepEqual((await store.transactions.listSuccess({ page: 1, limit: 10 })).total, 1);
+      }),
+  );
+
+  await t.step(
+    "transactions: record() is idempotent per (provider, providerTransactionId)",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const first = txFixture({ providerTransactionId: "PTX-1" });
+        assert.deepEqual((await a.transactions.record(first)).created, true);
+        // The same payment reported again (another id, another time): nothing is written.
+        const again = await b.transactions.record(
+          txFixture({ providerTransactionId: "PTX-1", createdAt: at(5) }),
+        );
+        assert.deepEqual(again, { created: false, transaction: first });
+        const asError = await b.transactions.record(
+          txFixture({ kind: "error", providerTransactionId: "PTX-1" }),
+        );
+        assert.deepEqual(asError, { created: false, transaction: first });
+
+        // The same provider id at another provider is another payment.
+        const other = txFixture({ provider: "pelecard", providerTransactionId: "PTX-1" });
+        assert.deepEqual(await a.transactions.record(other), { created: true, transaction: other });
+        assert.deepEqual(await b.transactions.getByProviderId("sandbox", "PTX-1"), first);
+        assert.deepEqual(await b.transactions.getByProviderId("pelecard", "PTX-1"), other);
+
+        // Without a provider id, every record creates.
+        const anonymous = [
+          txFixture({ providerTransactionId: null }),
+          txFixture({ providerTransactionId: null }),
+        ];
+        for (const tx of anonymous) {
+          assert.deepEqual(await a.transactions.record(tx), { created: true, transaction: tx });
+        }
+
+        // 10 racing records of one new pair: one is created, all answer it, one row is listed.
+        const racing = Array.from(
+          { length: 10 },
+          (_, i) => txFixture({ providerTransactionId: "PTX-RACE", isMonthly: true, createdAt: at(100 + i) }),
+        );
+        const results = await Promise.all(racing.map((tx, i) => (i % 2 ? a : b).transactions.record(tx)));
+        const created = results.filter((r) => r.created);
+        assert.deepEqual(created.length, 1, `${created.length} created`);
+        for (const r of results) assert.deepEqual(r.transaction, created[0].transaction);
+
+        const all = await a.transactions.listSuccess({ page: 1, limit: 100 });
+        assert.deepEqual(all.total, 5);
+        assert.deepEqual(all.data.map((tx) => tx.id), [
+          created[0].transaction.id,
+          ...anonymous.map((tx) => tx.id).reverse(),
+          other.id,
+          first.id,
+        ]);
+        assert.deepEqual(await a.transactions.listSuccess({ page: 1, limit: 100, isMonthly: true }), {
+          data: [created[0].transaction],
+          total: 1,
+        });
+        assert.deepEqual(await a.transactions.listErrors({ page: 1, limit: 100 }), { data: [], total: 0 });
+      }),
+  );
+
+  await t.step(
+    "transactions: listSuccess()/listErrors() page newest first, with totals, per list",
+    () =>
+      withStore(fresh(), async (store) => {
+        const successes: Transaction[] = [];
+        const errors: Transaction[] = [];
+        for (let i = 0; i < 37; i++) {
+          const tx = txFixture({ isMonthly: i % 3 === 0, createdAt: at(i * 1000) });
+          await store.transactions.record(tx);
+          successes.push(tx);
+          if (i % 3 === 1) {
+            const error = txFixture({ kind: "error", isMonthly: i % 2 === 0, createdAt: at(i * 1000 + 1) });
+            await store.transactions.record(error);
+            errors.push(error);
+          }
+        }
+        const newestFirst = (list: Transaction[]) => list.map((tx) => tx.id).reverse();
+
+        const all = await allPages((q) => store.transactions.listSuccess(q), 10, 37);
+        assert.deepEqual(all.sizes, [10, 10, 10, 7, 0]);
+        assert.deepEqual(all.ids, newestFirst(successes));
+        assert.deepEqual(await store.transactions.listSuccess({ page: 5, limit: 10 }), {
+          data: [],
+          total: 37,
+        });
+        assert.deepEqual(await store.transactions.listSuccess({ page: 99, limit: 10 }), {
+          data: [],
+          total: 37,
+        });
+        // Whole transactions, as recorded.
+        assert.deepEqual(
+          (await store.transactions.listSuccess({ page: 1, limit: 2 })).data,
+          successes.slice(-2).reverse(),
+        );
+
+        const monthly = successes.filter((tx) => tx.isMonthly);
+        const oneTime = successes.filter((tx) => !tx.isMonthly);
+        assert.deepEqual([monthly.length, oneTime.length], [13, 24]);
+        const m = await allPages((q) => store.transactions.listSuccess({ ...q, isMonthly: true }), 5, 13);
+        assert.deepEqual(m.sizes, [5, 5, 3, 0]);
+        assert.deepEqual(m.ids, newestFirst(monthly));
+        const o = await allPages((q) => store.transactions.listSuccess({ ...q, isMonthly: false }), 10, 24);
+        assert.deepEqual(o.sizes, [10, 10, 4, 0]);
+        assert.deepEqual(o.ids, newestFirst(oneTime));
+
+        assert.deepEqual(errors.length, 12);
+        const e = await allPages((q) => store.transactions.listErrors(q), 5, 12);
+        assert.deepEqual(e.sizes, [5, 5, 2, 0]);
+        assert.deepEqual(e.ids, newestFirst(errors));
+        // A page larger than the list.
+        assert.deepEqual(
+          (await store.transactions.listErrors({ page: 1, limit: 50 })).data,
+          [...errors].reverse(),
+        );
+
+        for (
+          const bad of [{ page: 0, limit: 10 }, { page: 1, limit: 0 }, { page: 1.5, limit: 10 }, {
+            page: 1,
+            limit: -1,
+          }]
+        ) {
+          await assert.rejects(() => store.transactions.listSuccess(bad), RangeError, JSON.stringify(bad));
+        }
+      }),
+  );
+
+  await t.step(
+    "transactions: search matches email, first or last name; any case, any script; % and _ literally",
+    () =>
+      withStore(fresh(), async (store) => {
+        const people = [
+          { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", isMonthly: true },
+          { firstName: "דוד", lastName: "כהן", email: "david@example.org", isMonthly: false },
+          { firstName: "Иван", lastName: "Петров", email: "ivan@example.ru", isMonthly: true },
+          { firstName: "Per", lastName: "Cent", email: "a%b@example.com", isMonthly: false },
+          { firstName: "Decoy", lastName: "Percent", email: "axxb@example.com", isMonthly: true },
+          { firstName: "Under", lastName: "Score", email: "first_last@example.com", isMonthly: false },
+          { firstName: "Decoy", lastName: "Underscore", email: "firstalast@example.com", isMonthly: true },
+          { firstName: "Back", lastName: "Slash\\", email: "back\\slash@example.com", isMonthly: false },
+        ];
+        const byName: Record<string, Transaction> = {};
+        for (const [i, p] of people.entries()) {
+          const tx = txFixture({
+            isMonthly: p.isMonthly,
+            user: { firstName: p.firstName, lastName: p.lastName, email: p.email },
+            createdAt: at(i),
+          });
+          await store.transactions.record(tx);
+          byName[p.email] = tx;
+        }
+        const error = txFixture({
+          kind: "error",
+          user: { firstName: "Ada", lastName: "Byron", email: "ada@example.com" },
+        });
+        await store.transactions.record(error);
+
+        const search = async (term: string, isMonthly?: boolean) => {
+          const page = await store.transactions.listSuccess({ page: 1, limit: 50, search: term, isMonthly });
+          assert.deepEqual(page.total, page.data.length);
+          return page.data.map((tx) => tx.user.email);
+        };
+        assert.deepEqual(await search("LOVELACE"), ["ada@example.com"]);
+        assert.deepEqual(await search("lovel"), ["ada@example.com"]);
+        assert.deepEqual(await search("EXAMPLE.ORG"), ["david@example.org"]);
+        assert.deepEqual(await search("דוד"), ["david@example.org"]);
+        assert.deepEqual(await search("כה"), ["david@example.org"]);
+        assert.deepEqual(await search("Иван"), ["ivan@example.ru"]);
+        assert.deepEqual(await search("иван"), ["ivan@example.ru"]);
+        assert.deepEqual(await search("ПЕТРОВ"), ["ivan@example.ru"]);
+        assert.deepEqual(await search("  ivan@ "), ["ivan@example.ru"], "the term is trimmed");
+        assert.deepEqual(await search("a%b"), ["a%b@example.com"]);
+        assert.deepEqual(await search("%"), ["a%b@example.com"]);
+        assert.deepEqual(await search("t_l"), ["first_last@example.com"]);
+        assert.deepEqual(await search("_"), ["first_last@example.com"]);
+        assert.deepEqual(await search("\\"), ["back\\slash@example.com"]);
+        assert.deepEqual(await search("k\\s"), ["back\\slash@example.com"]);
+        assert.deepEqual(await search("nobody"), []);
+        assert.deepEqual(await search("decoy", true), ["firstalast@example.com", "axxb@example.com"]);
+        assert.deepEqual(await search("decoy", false), []);
+        assert.deepEqual(await search("a", true), [
+          "firstalast@example.com",
+          "axxb@example.com",
+          "ivan@example.ru",
+          "ada@example.com",
+        ]);
+
+        // Newest first, paged, with the total of the matches.
+        const everyone = people.map((p) => p.email).reverse();
+        const pages = await allPages(
+          (q) => store.transactions.listSuccess({ ...q, search: "EXAMPLE" }),
+          3,
+          8,
+        );
+        assert.deepEqual(pages.sizes, [3, 3, 2, 0]);
+        assert.deepEqual(pages.ids, everyone.map((email) => byName[email].id));
+        assert.deepEqual(
+          await store.transactions.listSuccess({ page: 3, limit: 2, search: "example", isMonthly: true }),
+          { data: [], total: 4 },
+        );
+        assert.deepEqual(await store.transactions.listSuccess({ page: 2, limit: 2, search: "nobody" }), {
+          data: [],
+          total: 0,
+        });
+        // A blank search is no search.
+        assert.deepEqual(
+          (await store.transactions.listSuccess({ page: 1, limit: 1, search: "  " })).total,
+          8,
+        );
+
+        assert.deepEqual(await store.transactions.listErrors({ page: 1, limit: 10, search: "BYRON" }), {
+          data: [error],
+          total: 1,
+        });
+        assert.deepEqual(await store.transactions.listErrors({ page: 1, limit: 10, search: "lovelace" }), {
+          data: [],
+          total: 0,
+        });
+      }),
+  );
 }
 
 // ---- Deno KV ----
 
 Deno.test("storage contract: kv on :memory:", async (t) => {
-  await storeContract(t, () => openKvStore(":memory:"), { kind: "kv", sharedData: false });
+  await storeContract(t, () => openKvStore(":memory:"), {
+    kind: "kv",
+    sharedData: false,
+    fresh: () => () => openKvStore(":memory:"),
+  });
 });
 
 Deno.test("storage contract: kv on a file", async (t) => {
@@ -218,7 +1031,15 @@ Deno.test("storage contract: kv on a file", async (t) => {
   // Folders that do not exist yet: opening must create them.
   const path = `${dir}/not/yet/there/store.kv`;
   try {
-    await storeContract(t, () => openKvStore(path), { kind: "kv", sharedData: true });
+    let files = 0;
+    await storeContract(t, () => openKvStore(path), {
+      kind: "kv",
+      sharedData: true,
+      fresh: () => {
+        const freshPath = `${dir}/fresh/${++files}/store.kv`;
+        return () => openKvStore(freshPath);
+      },
+    });
 
     await t.step("data survives closing and reopening the file", async () => {
       const written = await withStore(() => openKvStore(path), async (store) => {
@@ -298,7 +1119,15 @@ Deno.test({
     const open = () => openPostgresStore(PG_URL, { schema, max: 4 });
 
     try {
-      await storeContract(t, open, { kind: "postgres", sharedData: true });
+      await storeContract(t, open, {
+        kind: "postgres",
+        sharedData: true,
+        fresh: () => {
+          const own = randomSchema();
+          schemas.push(own);
+          return () => openPostgresStore(PG_URL, { schema: own, max: 4 });
+        },
+      });
 
       await t.step("every migration is recorded once in schema_migrations", async () => {
         const rows = await migrationRows(schema);

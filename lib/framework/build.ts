@@ -38,18 +38,28 @@ export interface BuildManifest {
 }
 
 /**
- * Modules an island must never reach. Paths are relative to the project root. Extend this list
- * when a new server-only concept is added to `lib/`.
+ * Modules of `lib/` that islands may import: pure code with no secrets, storage or server APIs.
+ * Every other module of `lib/` is server-only, so a new module is safe by default; add it here
+ * only when it is meant for browsers too.
  */
-export const SERVER_ONLY: RegExp[] = [
-  /^lib\/(storage|payments|auth|server|http)\//,
-  /^lib\/(config|app|log|secrets?|state|i18n)\.tsx?$/,
-  /^lib\/framework\/(build|manifest|server|render|assets)\.tsx?$/,
-  /^routes\//,
-  /^main\.ts$/,
-  /\.server\.tsx?$/,
-  /(^|\/)node_modules\/(\.deno\/[^/]+\/node_modules\/)?(postgres|hono|esbuild|jose|playwright-core|i18next)\//,
+export const CLIENT_SAFE: RegExp[] = [
+  /^lib\/framework\/client\.ts$/,
+  /^lib\/(languages|signing|schemas|money|format)\.ts$/,
 ];
+
+/** Other modules an island must never reach: routes, the entry points, server-only packages. */
+export const SERVER_ONLY: RegExp[] = [
+  /^routes\//,
+  /^(main|dev)\.ts$/,
+  /\.server\.tsx?$/,
+  /(^|\/)node_modules\/(\.deno\/[^/]+\/node_modules\/)?(postgres|hono|esbuild|jose|playwright-core|i18next|hash-wasm)\//,
+];
+
+/** Whether an island may import the module at `path` (relative to the project root). */
+export function isServerOnly(path: string): boolean {
+  if (path.startsWith("lib/")) return !CLIENT_SAFE.some((re) => re.test(path));
+  return SERVER_ONLY.some((re) => re.test(path));
+}
 
 const SOURCE_DIRS = ["islands", "components", "lib", "routes", "static", "locales"];
 
@@ -266,7 +276,7 @@ function serverOnlyGuard(root: string): esbuild.Plugin {
         if (r.errors.length > 0 || !r.path) return { errors: r.errors };
         if (args.importer && !importerOf.has(r.path)) importerOf.set(r.path, args.importer);
         const path = rel(r.path);
-        if (SERVER_ONLY.some((re) => re.test(path))) {
+        if (isServerOnly(path)) {
           const chain = [path];
           for (let at = r.path; importerOf.has(at) && chain.length < 20;) {
             at = importerOf.get(at)!;

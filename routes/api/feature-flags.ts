@@ -1,5 +1,15 @@
 import type { Handlers } from "../../lib/framework/mod.ts";
+import type { RouteDocs } from "../../lib/openapi.ts";
+import { FeatureFlagsSchema } from "../../lib/schemas.ts";
 import type { AppState } from "../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "Feature flags",
+    tags: ["flags"],
+    responses: { 200: { description: "Every flag and whether it is on", schema: FeatureFlagsSchema } },
+  },
+};
 
 /**
  * `GET /api/feature-flags`: every flag from storage, as the spec's list of items each with a

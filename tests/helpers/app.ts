@@ -75,7 +75,8 @@ export async function startTestApp(
   const logs: Record<string, unknown>[] = [];
   const log = createLogger((line) => logs.push(JSON.parse(line)));
   const { createApp } = await import("../../lib/app.ts");
-  const app = createApp({ config, store, log });
+  const { createServices } = await import("../../lib/services.ts");
+  const app = createApp(await createServices(config, store, log));
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
   return {
     url: `http://127.0.0.1:${server.addr.port}`,

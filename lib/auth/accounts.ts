@@ -1,0 +1,299 @@
+/**
+ * Admin accounts and sessions: registration under the configured policy, login with throttling,
+ * refresh-token rotation with reuse detection, logout, approvals, and resolving a Bearer token to
+ * the current admin.
+ *
+ * A session is a short-lived access token (JWT, 15 minutes) plus an opaque refresh token stored
+ * only as a hash. Each refresh uses up its token and issues a new one in the same family; using a
+ * spent token again means it was stolen, so the whole family is revoked.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { HttpError } from "../http/validation.ts";
+import { newId } from "../ids.ts";
+import type { AdminLoginSchema, AdminRegisterSchema } from "../schemas.ts";
+import type { Services } from "../state.ts";
+import { type Admin, EmailTakenError, type Store } from "../storage/types.ts";
+import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
+import {
+  createAccessToken,
+  hashRefreshToken,
+  newRefreshToken,
+  REFRESH_TOKEN_TTL_DAYS,
+  TokenError,
+  verifyAccessToken,
+} from "./tokens.ts";
+
+/** Failed logins allowed per email and per client address within the window. */
+export const MAX_FAILED_LOGINS = 5;
+/** The throttling window. */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+/** What the account functions need. */
+export interface AccountsContext {
+  store: Store;
+  /** Key for access tokens, derived from APP_SECRET. */
+  accessKey: Uint8Array;
+  policy: "approval" | "open" | "closed";
+  now?: () => Date;
+}
+
+/**
+ * The accounts context of the app's services.
+ *
+ * @example
+ * ```ts
+ * const session = await login(accountsContext(ctx.state.services), body, address);
+ * ```
+ */
+export function accountsContext(services: Services): AccountsContext {
+  return { store: services.store, accessKey: services.accessKey, policy: services.config.adminRegistration };
+}
+
+/** The admin profile the API answers (never the password hash). */
+export interface AdminProfile {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: string;
+  status: Admin["status"];
+}
+
+/** A profile plus the two tokens, as login and register answer. */
+export type Session = AdminProfile & { accessToken: string; refreshToken: string };
+
+/** The profile of an admin. */
+export function profile(admin: Admin): AdminProfile {
+  return {
+    id: admin.id,
+    email: admin.email,
+    name: admin.name,
+    createdAt: admin.createdAt,
+    status: admin.status,
+  };
+}
+
+const clock = (ctx: AccountsContext) => ctx.now?.() ?? new Date();
+
+async function startSession(ctx: AccountsContext, admin: Admin, familyId = newId()): Promise<Session> {
+  const now = clock(ctx);
+  const refresh = await newRefreshToken();
+  await ctx.store.refreshTokens.create({
+    hash: refresh.hash,
+    adminId: admin.id,
+    familyId,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_DAYS * 86_400_000).toISOString(),
+    usedAt: null,
+  });
+  const accessToken = await createAccessToken(ctx.accessKey, { adminId: admin.id }, now);
+  return { ...profile(admin), accessToken, refreshToken: refresh.token };
+}
+
+/**
+ * Registers an admin and starts a session. Under `approval`, the first admin is approved at once
+ * and later ones wait as `pending`; under `open` everyone is approved; under `closed` nobody may
+ * register.
+ *
+ * @example
+ * ```ts
+ * const session = await register(ctx, { email: "ana@museum.org", password: "long-enough-pass", name: "Ana" });
+ * ```
+ */
+export async function register(
+  ctx: AccountsContext,
+  input: z.output<typeof AdminRegisterSchema>,
+): Promise<Session> {
+  if (ctx.policy === "closed") {
+    throw new HttpError(403, "Registration is closed; ask an administrator for an account");
+  }
+  const problem = passwordProblem(input.password);
+  if (problem) throw new HttpError(400, problem, [{ path: "password", message: problem }]);
+  const admin: Admin = {
+    id: newId(),
+    email: input.email,
+    name: input.name ?? input.email.split("@")[0],
+    passwordHash: await hashPassword(input.password),
+    status: ctx.policy === "open" ? "approved" : "pending",
+    createdAt: clock(ctx).toISOString(),
+    decidedBy: null,
+    decidedAt: null,
+  };
+  let stored: Admin;
+  try {
+    stored = await ctx.store.admins.create(admin, { approveIfFirst: ctx.policy === "approval" });
+  } catch (e) {
+    if (e instanceof EmailTakenError) {
+      throw new HttpError(409, "An account with this email already exists", [{
+        path: "email",
+        message: "already registered",
+      }]);
+    }
+    throw e;
+  }
+  return await startSession(ctx, stored);
+}
+
+/**
+ * Logs an admin in. Failed attempts are counted per email and per client address in storage;
+ * past {@link MAX_FAILED_LOGINS} within 15 minutes the answer is 429 with `Retry-After`.
+ *
+ * @example
+ * ```ts
+ * const session = await login(ctx, { email, password }, "203.0.113.7");
+ * ```
+ */
+export async function login(
+  ctx: AccountsContext,
+  input: z.output<typeof AdminLoginSchema>,
+  clientAddress: string,
+): Promise<Session> {
+  const now = clock(ctx).getTime();
+  const keys = [`login:email:${input.email}`, `login:addr:${clientAddress}`];
+  await refuseWhenThrottled(ctx, keys, now);
+
+  const admin = await ctx.store.admins.getByEmail(input.email);
+  const ok = admin
+    ? await verifyPassword(input.password, admin.passwordHash)
+    : await verifyAgainstDummy(input.password);
+  if (!admin || !ok) {
+    for (const key of keys) await ctx.store.throttle.record(key, now, LOGIN_WINDOW_MS);
+    throw new HttpError(401, "Invalid credentials");
+  }
+  if (admin.status === "rejected") {
+    throw new HttpError(403, "This account was not approved by an administrator");
+  }
+  await ctx.store.throttle.clear(keys[0]);
+  return await startSession(ctx, admin);
+}
+
+async function refuseWhenThrottled(ctx: AccountsContext, keys: string[], now: number): Promise<void> {
+  let retryAt = 0;
+  for (const key of keys) {
+    const recent = await ctx.store.throttle.recent(key, now, LOGIN_WINDOW_MS);
+    if (recent.length >= MAX_FAILED_LOGINS) {
+      retryAt = Math.max(retryAt, recent[recent.length - MAX_FAILED_LOGINS] + LOGIN_WINDOW_MS);
+    }
+  }
+  if (retryAt > now) {
+    const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+    throw new HttpError(
+      429,
+      `Too many failed sign-in attempts; try again in ${Math.ceil(seconds / 60)} minute(s)`,
+      undefined,
+      { "retry-after": String(seconds) },
+    );
+  }
+}
+
+/**
+ * Exchanges a refresh token for a new pair. A spent token used again revokes its whole family.
+ *
+ * @example
+ * ```ts
+ * const { accessToken, refreshToken } = await refresh(ctx, oldRefreshToken);
+ * ```
+ */
+export async function refresh(
+  ctx: AccountsContext,
+  token: string,
+): Promise<{ accessToken: string; refreshToken: string }> {
+  const now = clock(ctx);
+  const stored = await ctx.store.refreshTokens.get(await hashRefreshToken(token));
+  if (!stored) throw new HttpError(401, "The refresh token is not valid; sign in again");
+  if (await ctx.store.refreshTokens.isFamilyRevoked(stored.familyId)) {
+    throw new HttpError(401, "The session has ended; sign in again");
+  }
+  if (new Date(stored.expiresAt) <= now) {
+    throw new HttpError(401, "The refresh token has expired; sign in again");
+  }
+  if (!await ctx.store.refreshTokens.markUsed(stored.hash, now.toISOString())) {
+    await ctx.store.refreshTokens.revokeFamily(stored.familyId, now.toISOString());
+    throw new HttpError(401, "The refresh token was already used; the session is revoked, sign in again");
+  }
+  const admin = await ctx.store.admins.get(stored.adminId);
+  if (!admin || admin.status === "rejected") throw new HttpError(401, "The account is no longer active");
+  const session = await startSession(ctx, admin, stored.familyId);
+  return { accessToken: session.accessToken, refreshToken: session.refreshToken };
+}
+
+/**
+ * Ends a session: revokes the refresh token's family. Idempotent; an unknown token is fine.
+ *
+ * @example
+ * ```ts
+ * await logout(ctx, refreshToken);
+ * ```
+ */
+export async function logout(ctx: AccountsContext, token: string): Promise<void> {
+  const stored = await ctx.store.refreshTokens.get(await hashRefreshToken(token));
+  if (stored) await ctx.store.refreshTokens.revokeFamily(stored.familyId, clock(ctx).toISOString());
+}
+
+/**
+ * Resolves an `Authorization: Bearer …` header to the current admin, or answers 401.
+ *
+ * @example
+ * ```ts
+ * const admin = await authenticate(ctx, req.headers.get("authorization"));
+ * ```
+ */
+export async function authenticate(ctx: AccountsContext, header: string | null): Promise<Admin> {
+  const match = header?.match(/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i);
+  if (!match) throw new HttpError(401, "Sign in required: send Authorization: Bearer <accessToken>");
+  let adminId: string;
+  try {
+    ({ adminId } = await verifyAccessToken(match[1], ctx.accessKey, clock(ctx)));
+  } catch (e) {
+    if (e instanceof TokenError) {
+      throw new HttpError(
+        401,
+        e.reason === "expired" ? "The access token has expired" : "The access token is not valid",
+      );
+    }
+    throw e;
+  }
+  const admin = await ctx.store.admins.get(adminId);
+  if (!admin || admin.status === "rejected") throw new HttpError(401, "The account is no longer active");
+  return admin;
+}
+
+/**
+ * Answers 403 unless the admin is approved: a pending admin can sign in but sees no donor data.
+ *
+ * @example
+ * ```ts
+ * requireApproved(await authenticate(ctx, header));
+ * ```
+ */
+export function requireApproved(admin: Admin): Admin {
+  if (admin.status !== "approved") {
+    throw new HttpError(403, "Your account is waiting for approval by an administrator");
+  }
+  return admin;
+}
+
+/**
+ * Approves or rejects a pending admin (by an approved admin).
+ *
+ * @example
+ * ```ts
+ * await decide(ctx, approver, pendingId, "approved");
+ * ```
+ */
+export async function decide(
+  ctx: AccountsContext,
+  actor: Admin,
+  id: string,
+  status: "approved" | "rejected",
+): Promise<AdminProfile> {
+  requireApproved(actor);
+  const target = await ctx.store.admins.get(id);
+  if (!target) throw new HttpError(404, "No admin with this id");
+  if (target.id === actor.id) throw new HttpError(409, "You cannot change your own approval");
+  if (target.status !== "pending") throw new HttpError(409, `This admin is already ${target.status}`);
+  const updated = await ctx.store.admins.setStatus(id, status, actor.id, clock(ctx).toISOString());
+  if (!updated) throw new HttpError(404, "No admin with this id");
+  return profile(updated);
+}

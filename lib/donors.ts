@@ -1,0 +1,72 @@
+/**
+ * Donors: created from the donation form, shown on the cancel page, and able to stop their
+ * monthly donation.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { newId } from "./ids.ts";
+import type { CreateDonorSchema, DonorSchema } from "./schemas.ts";
+import type { Donor, Store } from "./storage/types.ts";
+
+/** The user fields of spec section 3, as `GET /api/user/{id}` answers them. */
+export type DonorView = z.infer<typeof DonorSchema>;
+
+/**
+ * Creates a donor. Every call makes a new record with a new unguessable id, even for an email
+ * seen before: answering an existing id would hand a stranger that donor's cancel link.
+ *
+ * @example
+ * ```ts
+ * const donor = await createDonor(store, { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" });
+ * donor.id; // "q2V0bUoHx3f1k8Zr0aTQ9w_L"
+ * ```
+ */
+export async function createDonor(
+  store: Store,
+  input: z.output<typeof CreateDonorSchema>,
+  now: Date = new Date(),
+): Promise<Donor> {
+  return await store.donors.create({
+    id: newId(),
+    ...input,
+    createdAt: now.toISOString(),
+    paymentDate: null,
+    nextPaymentDate: null,
+    monthlyPaymentAvailable: false,
+  });
+}
+
+/**
+ * The public view of a donor: the spec's fields, nothing internal.
+ *
+ * @example
+ * ```ts
+ * donorView(donor); // { id, firstName, lastName, email, country, paymentDate, nextPaymentDate, monthlyPaymentAvailable }
+ * ```
+ */
+export function donorView(donor: Donor): DonorView {
+  return {
+    id: donor.id,
+    firstName: donor.firstName,
+    lastName: donor.lastName,
+    email: donor.email,
+    country: donor.country,
+    paymentDate: donor.paymentDate,
+    nextPaymentDate: donor.monthlyPaymentAvailable ? donor.nextPaymentDate : null,
+    monthlyPaymentAvailable: donor.monthlyPaymentAvailable,
+  };
+}
+
+/**
+ * Stops all future monthly charges of a donor at once; idempotent. Answers the donor as stored,
+ * or `null` for an unknown id.
+ *
+ * @example
+ * ```ts
+ * const donor = await stopMonthlyPayments(store, id); // donor.monthlyPaymentAvailable === false
+ * ```
+ */
+export async function stopMonthlyPayments(store: Store, id: string): Promise<Donor | null> {
+  return await store.donors.update(id, { monthlyPaymentAvailable: false, nextPaymentDate: null });
+}

@@ -1,0 +1,189 @@
+/**
+ * One zod schema per API payload and query, shared by the server (validation, OpenAPI) and, where
+ * useful, islands. Strings are trimmed and bounded; control characters are refused; emails are
+ * normalized to lower case. Messages are the API's (English); pages show their own translations.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** The spec's simple address pattern: non-space, @, domain, dot, suffix. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// C0 and C1 control characters (tab, newline, NUL, …); format characters such as the
+// right-to-left mark are allowed, since Hebrew text may carry them.
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A required, trimmed, bounded text field without control characters. */
+export function text(label: string, max: number) {
+  return z.string({ error: `${label} must be a string` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((s) => !CONTROL.test(s), `${label} must not contain control characters`);
+}
+
+/** A required email, trimmed and lower-cased. */
+export const email = () =>
+  z.string({ error: "email must be a string" })
+    .trim()
+    .min(1, "email is required")
+    .max(254, "email must be at most 254 characters")
+    .regex(EMAIL_PATTERN, "email is not a valid email address")
+    .transform((s) => s.toLowerCase());
+
+// ---- donors ---------------------------------------------------------------------------------
+
+/** `POST /api/user`. */
+export const CreateDonorSchema = z.object({
+  firstName: text("firstName", 100),
+  lastName: text("lastName", 100),
+  email: email(),
+  country: text("country", 100),
+}).meta({ id: "CreateDonor" });
+
+/** The user fields of spec section 3, as the API answers them. */
+export const DonorSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  country: z.string(),
+  paymentDate: z.string().nullable().describe("Last successful payment, ISO 8601"),
+  nextPaymentDate: z.string().nullable().describe("Next monthly charge, ISO 8601"),
+  monthlyPaymentAvailable: z.boolean(),
+}).meta({ id: "User" });
+
+// ---- admins ---------------------------------------------------------------------------------
+
+/** Passwords are checked for policy by the server (length, common passwords), not here. */
+const password = () =>
+  z.string({ error: "password must be a string" }).min(1, "password is required").max(
+    1024,
+    "password is too long",
+  );
+
+/** `POST /api/auth/admin/register`: the spec sends email and password; `name` is accepted too. */
+export const AdminRegisterSchema = z.object({
+  email: email(),
+  password: password(),
+  name: text("name", 100).refine((s) => [...s].length >= 2, "name must be at least 2 characters").optional(),
+}).meta({ id: "AdminRegister" });
+
+/** `POST /api/auth/admin/login`. */
+export const AdminLoginSchema = z.object({ email: email(), password: password() }).meta({ id: "AdminLogin" });
+
+/** `POST /api/auth/admin/refresh` and `POST /api/auth/admin/logout`. */
+export const RefreshSchema = z.object({
+  refreshToken: z.string({ error: "refreshToken must be a string" }).min(1, "refreshToken is required").max(
+    200,
+    "refreshToken is too long",
+  ),
+}).meta({ id: "RefreshRequest" });
+
+export const AdminSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  status: z.enum(["approved", "pending", "rejected"]),
+}).meta({ id: "Admin" });
+
+export const AdminSessionSchema = AdminSchema.extend({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+}).meta({ id: "AdminSession" });
+
+export const TokenPairSchema = z.object({
+  data: z.object({ accessToken: z.string(), refreshToken: z.string() }),
+}).meta({ id: "TokenPair" });
+
+// ---- transaction lists ----------------------------------------------------------------------
+
+/** Largest page size of the transaction lists. */
+export const MAX_LIMIT = 100;
+/** Default page size of the transaction lists (spec section 9). */
+export const DEFAULT_LIMIT = 10;
+const MAX_PAGE = 1_000_000;
+
+const pageParam = z.string().regex(/^\d{1,7}$/, `page must be a whole number from 1 to ${MAX_PAGE}`)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_PAGE, `page must be a whole number from 1 to ${MAX_PAGE}`);
+const limitParam = z.string().regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${MAX_LIMIT}`)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_LIMIT, `limit must be a whole number from 1 to ${MAX_LIMIT}`);
+const searchParam = z.string().max(100, "searchString must be at most 100 characters")
+  .refine((s) => !CONTROL.test(s), "searchString must not contain control characters")
+  .transform((s) => s.trim() || undefined);
+
+/** `GET /api/transaction/get-all-error-transactions` query. */
+export const ErrorListQuerySchema = z.object({
+  page: pageParam.optional().default(1),
+  limit: limitParam.optional().default(DEFAULT_LIMIT),
+  searchString: searchParam.optional(),
+});
+
+/** `GET /api/transaction/get-all-success-transactions` query. */
+export const SuccessListQuerySchema = ErrorListQuerySchema.extend({
+  isMonthly: z.enum(["true", "false"], { error: "isMonthly must be true or false" })
+    .transform((s) => s === "true").optional(),
+});
+
+const UserRef = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });
+
+export const SuccessTransactionSchema = z.object({
+  id: z.string(),
+  statusCode: z.literal("000"),
+  isMonthly: z.boolean(),
+  createdAt: z.string(),
+  resultData: z.object({
+    CreditCardNumber: z.string().describe("Masked card number"),
+    CreditType: z.string(),
+    DebitTotal: z.string().describe("Amount in minor units (agorot, cents), as a numeric string"),
+    DebitCurrency: z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD"),
+  }),
+  user: UserRef,
+}).meta({ id: "SuccessTransaction" });
+
+export const ErrorTransactionSchema = z.object({
+  id: z.string(),
+  statusCode: z.string(),
+  isMonthly: z.boolean(),
+  createdAt: z.string(),
+  errorMessage: z.string().nullable(),
+  amount: z.number().int().nullable().describe("Minor units, when known"),
+  currency: z.union([z.literal(1), z.literal(2)]).nullable().describe("1 = NIS, 2 = USD, when known"),
+  user: UserRef,
+}).meta({ id: "ErrorTransaction" });
+
+/** `{ data, page, limit, total }`. */
+export function listResponse<T extends z.ZodType>(item: T, id: string) {
+  return z.object({
+    data: z.array(item),
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+  }).meta({ id });
+}
+
+// ---- common ---------------------------------------------------------------------------------
+
+export const ErrorSchema = z.object({
+  message: z.string(),
+  statusCode: z.number().int(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+}).meta({ id: "Error" });
+
+export const FeatureFlagsSchema = z.array(z.object({ flag: z.string(), enabled: z.boolean() })).meta({
+  id: "FeatureFlags",
+});
+
+/** The fields every signed payload carries besides its own (spec section 7). */
+export const SignedFields = {
+  keyId: z.string().describe("Browser key id (v1.<expiry>.<random>) or a server-to-server key id"),
+  timestamp: z.number().int().describe(
+    "Milliseconds since the epoch; within 5 minutes of the server's clock",
+  ),
+  nonce: z.string().describe("Random, 16 to 128 characters of [A-Za-z0-9_-]; never reused"),
+  signature: z.string().describe("Hex HMAC-SHA256 of the sorted key=value pairs, signature excluded"),
+};

@@ -1,0 +1,23 @@
+/**
+ * Builds the long-lived services the app runs on, once, from configuration and an open store.
+ *
+ * @module
+ */
+import { deriveKey } from "./auth/tokens.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./log.ts";
+import type { Services } from "./state.ts";
+import type { Store } from "./storage/types.ts";
+
+/**
+ * Creates the services.
+ *
+ * @example
+ * ```ts
+ * const services = await createServices(config, store, createLogger());
+ * const app = createApp(services);
+ * ```
+ */
+export async function createServices(config: Config, store: Store, log: Logger): Promise<Services> {
+  return { config, store, log, accessKey: await deriveKey(config.appSecret, "admin-access-token/v1") };
+}

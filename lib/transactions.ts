@@ -1,0 +1,93 @@
+/**
+ * The back office's transaction history: the two lists of spec section 7, with the item shapes of
+ * section 3. Storage keeps the per-list indexes; this module shapes pages for the API.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./schemas.ts";
+import type { Store, Transaction } from "./storage/types.ts";
+
+export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
+export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
+
+/** A list page as the API answers it. */
+export interface ListPage<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+/** The success-list item of spec section 3. */
+export function successItem(tx: Transaction): SuccessItem {
+  const r = tx.resultData;
+  return {
+    id: tx.id,
+    statusCode: "000",
+    isMonthly: tx.isMonthly,
+    createdAt: tx.createdAt,
+    resultData: {
+      CreditCardNumber: r?.CreditCardNumber ?? "",
+      CreditType: r?.CreditType ?? "",
+      DebitTotal: r?.DebitTotal ?? String(tx.amount ?? 0),
+      DebitCurrency: r?.DebitCurrency ?? tx.currency ?? 1,
+    },
+    user: { ...tx.user },
+  };
+}
+
+/** The error-list item of spec section 3, with the message and amount when known. */
+export function errorItem(tx: Transaction): ErrorItem {
+  return {
+    id: tx.id,
+    statusCode: tx.statusCode,
+    isMonthly: tx.isMonthly,
+    createdAt: tx.createdAt,
+    errorMessage: tx.errorMessage,
+    amount: tx.amount,
+    currency: tx.currency,
+    user: { ...tx.user },
+  };
+}
+
+/**
+ * One page of successful transactions, newest first.
+ *
+ * @example
+ * ```ts
+ * await listSuccess(store, { page: 1, limit: 10, isMonthly: true }); // { data, page: 1, limit: 10, total }
+ * ```
+ */
+export async function listSuccess(
+  store: Store,
+  query: { page: number; limit: number; isMonthly?: boolean; searchString?: string },
+): Promise<ListPage<SuccessItem>> {
+  const { data, total } = await store.transactions.listSuccess({
+    page: query.page,
+    limit: query.limit,
+    isMonthly: query.isMonthly,
+    search: query.searchString,
+  });
+  return { data: data.map(successItem), page: query.page, limit: query.limit, total };
+}
+
+/**
+ * One page of failed transactions, newest first.
+ *
+ * @example
+ * ```ts
+ * await listErrors(store, { page: 2, limit: 10, searchString: "levi" });
+ * ```
+ */
+export async function listErrors(
+  store: Store,
+  query: { page: number; limit: number; searchString?: string },
+): Promise<ListPage<ErrorItem>> {
+  const { data, total } = await store.transactions.listErrors({
+    page: query.page,
+    limit: query.limit,
+    search: query.searchString,
+  });
+  return { data: data.map(errorItem), page: query.page, limit: query.limit, total };
+}

@@ -1,0 +1,36 @@
+import { accountsContext, login } from "../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { clientAddress } from "../../../../lib/http/client_address.ts";
+import { readJson } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { AdminLoginSchema, AdminSessionSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Sign an admin in",
+    description: "More than 5 failures within 15 minutes, per email or per client address, answer 429.",
+    tags: ["admins"],
+    body: AdminLoginSchema,
+    responses: {
+      200: { description: "The profile and a session", schema: AdminSessionSchema },
+      401: { description: "Invalid credentials" },
+      403: { description: "The account was rejected" },
+      429: { description: "Too many failed attempts; see Retry-After" },
+    },
+  },
+};
+
+/** `POST /api/auth/admin/login` {email, password} → profile + accessToken + refreshToken. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const body = await readJson(req, AdminLoginSchema);
+    const session = await login(
+      accountsContext(services),
+      body,
+      clientAddress(ctx.hono, services.config.trustProxy),
+    );
+    return Response.json(session);
+  },
+};

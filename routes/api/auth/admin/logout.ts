@@ -1,0 +1,25 @@
+import { accountsContext, logout } from "../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { readJson } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { RefreshSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Sign out",
+    description: "Revokes the session of the refresh token (every token rotated from it). Idempotent.",
+    tags: ["admins"],
+    body: RefreshSchema,
+    responses: { 204: { description: "Signed out" } },
+  },
+};
+
+/** `POST /api/auth/admin/logout` {refreshToken} → 204. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { refreshToken } = await readJson(req, RefreshSchema);
+    await logout(accountsContext(ctx.state.services), refreshToken);
+    return new Response(null, { status: 204 });
+  },
+};

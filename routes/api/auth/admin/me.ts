@@ -1,0 +1,23 @@
+import { accountsContext, authenticate, profile } from "../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { AdminSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "The signed-in admin",
+    description: "Answers for pending admins too, so the back office can show them their status.",
+    tags: ["admins"],
+    auth: "bearer",
+    responses: { 200: { description: "The profile", schema: AdminSchema } },
+  },
+};
+
+/** `GET /api/auth/admin/me` → the current admin's profile. */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const admin = await authenticate(accountsContext(ctx.state.services), req.headers.get("authorization"));
+    return Response.json(profile(admin));
+  },
+};

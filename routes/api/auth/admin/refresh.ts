@@ -1,0 +1,27 @@
+import { accountsContext, refresh } from "../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { readJson } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { RefreshSchema, TokenPairSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Exchange a refresh token for a new pair",
+    description: "Each refresh token works once; using a spent one again revokes the whole session.",
+    tags: ["admins"],
+    body: RefreshSchema,
+    responses: {
+      200: { description: "New tokens, inside `data`", schema: TokenPairSchema },
+      401: { description: "Unknown, expired, spent or revoked refresh token" },
+    },
+  },
+};
+
+/** `POST /api/auth/admin/refresh` {refreshToken} → `{ data: { accessToken, refreshToken } }`. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { refreshToken } = await readJson(req, RefreshSchema);
+    return Response.json({ data: await refresh(accountsContext(ctx.state.services), refreshToken) });
+  },
+};

@@ -1,0 +1,33 @@
+import { accountsContext, register } from "../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { readJson } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { AdminRegisterSchema, AdminSessionSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Register an admin",
+    description: "Under ADMIN_REGISTRATION=approval the first admin is approved at once and later ones are " +
+      "pending until an approved admin approves them; `closed` answers 403.",
+    tags: ["admins"],
+    body: AdminRegisterSchema,
+    responses: {
+      201: { description: "The profile and a session", schema: AdminSessionSchema },
+      403: { description: "Registration is closed" },
+      409: { description: "The email is already registered" },
+    },
+  },
+};
+
+/** `POST /api/auth/admin/register` {email, password, name?} → profile + accessToken + refreshToken. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const session = await register(
+      accountsContext(ctx.state.services),
+      await readJson(req, AdminRegisterSchema),
+    );
+    ctx.state.log.info("admin registered", { adminId: session.id, status: session.status });
+    return Response.json(session, { status: 201 });
+  },
+};

@@ -1,0 +1,25 @@
+import { donorView, stopMonthlyPayments } from "../../../../lib/donors.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { HttpError, readId } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { DonorSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  PATCH: {
+    summary: "Stop a donor's monthly donation",
+    description: "Stops all future monthly charges at once. Idempotent.",
+    tags: ["donors"],
+    responses: { 200: { description: "The updated donor", schema: DonorSchema } },
+  },
+};
+
+/** `PATCH /api/user/off-monthly-payment/{id}` → the updated user. */
+export const handler: Handlers<unknown, AppState> = {
+  async PATCH(_req, ctx) {
+    const donor = await stopMonthlyPayments(ctx.state.services.store, readId(ctx.params.id, "donor"));
+    if (!donor) throw new HttpError(404, "No donor with this id");
+    ctx.state.log.info("monthly donation stopped", { donorId: donor.id });
+    return Response.json(donorView(donor));
+  },
+};

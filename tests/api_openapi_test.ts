@@ -1,0 +1,87 @@
+/** `GET /api/openapi.json` and `GET /api/docs`: every API route documented, nothing documented that is not a route. */
+import assert from "node:assert/strict";
+import manifest from "../manifest.gen.ts";
+import { pathToPattern } from "../lib/framework/router.ts";
+import type { Handlers, RouteModule } from "../lib/framework/types.ts";
+import type { RouteDocs } from "../lib/openapi.ts";
+import { startTestApp } from "./helpers/app.ts";
+
+/** The documentation-only routes themselves. */
+const SELF = new Set(["/api/openapi.json", "/api/docs"]);
+
+Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
+  const app = await startTestApp();
+  try {
+    const res = await fetch(`${app.url}/api/openapi.json`);
+    assert.equal(res.status, 200);
+    const doc = await res.json();
+    assert.equal(doc.openapi, "3.1.0");
+
+    const routes = new Set<string>();
+    for (const [file, mod] of Object.entries(manifest.routes)) {
+      if (!file.startsWith("api/") || file.split("/").pop()!.startsWith("_")) continue;
+      const pattern = pathToPattern(file);
+      if (SELF.has(pattern)) continue;
+      const handler = (mod as RouteModule).handler;
+      assert.ok(handler && typeof handler === "object", `routes/${file} exports method handlers`);
+      const docs = (mod as { docs?: RouteDocs }).docs ?? {};
+      const methods = Object.keys(handler as Handlers).sort();
+      await t.step(`routes/${file}`, () => {
+        assert.deepEqual(Object.keys(docs).sort(), methods, `routes/${file}: docs for exactly its methods`);
+      });
+      for (const m of methods) routes.add(`${m.toLowerCase()} ${pattern.replace(/:(\w+)/g, "{$1}")}`);
+    }
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) documented.add(`${method} ${path}`);
+    }
+    assert.deepEqual([...documented].sort(), [...routes].sort());
+
+    await t.step("the spec's calls are all there", () => {
+      for (
+        const op of [
+          "get /api/feature-flags",
+          "get /api/user/{id}",
+          "patch /api/user/off-monthly-payment/{id}",
+          "post /api/user",
+          "post /api/auth/admin/login",
+          "post /api/auth/admin/register",
+          "post /api/auth/admin/refresh",
+          "get /api/transaction/get-all-success-transactions",
+          "get /api/transaction/get-all-error-transactions",
+        ]
+      ) assert.ok(documented.has(op), op);
+    });
+
+    await t.step("schemas are referenced, errors documented", () => {
+      const post = doc.paths["/api/user"].post;
+      assert.equal(
+        post.requestBody.content["application/json"].schema.$ref,
+        "#/components/schemas/CreateDonor",
+      );
+      assert.ok(doc.components.schemas.CreateDonor.properties.email);
+      assert.ok(post.responses["400"] && post.responses["415"]);
+      const list = doc.paths["/api/transaction/get-all-success-transactions"].get;
+      assert.deepEqual(list.security, [{ bearerAuth: [] }]);
+      assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), [
+        "isMonthly",
+        "limit",
+        "page",
+        "searchString",
+      ]);
+    });
+
+    await t.step("GET /api/docs renders every operation", async () => {
+      const page = await fetch(`${app.url}/api/docs`);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      for (const op of documented) {
+        const [method, path] = op.split(" ");
+        assert.ok(html.includes(`${method.toUpperCase()} ${path}`), op);
+      }
+      assert.ok(!html.includes("<script"), "the docs page ships no JavaScript");
+    });
+  } finally {
+    await app.close();
+  }
+});
