@@ -1,0 +1,41 @@
+/**
+ * What `approve.ts` and `reject.ts` share: an approved admin decides on a pending one. (A file
+ * starting with `_` beside routes is a helper, not a route.)
+ */
+import { accountsContext, authenticate, decide } from "../../../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../../../lib/framework/mod.ts";
+import { readId } from "../../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../../lib/openapi.ts";
+import { AdminSchema } from "../../../../../lib/schemas.ts";
+import type { AppState } from "../../../../../lib/state.ts";
+
+/** The docs and handler of `POST /api/auth/admin/{id}/approve` or `…/reject`. */
+export function decisionRoute(status: "approved" | "rejected"): {
+  docs: RouteDocs;
+  handler: Handlers<unknown, AppState>;
+} {
+  const verb = status === "approved" ? "Approve" : "Reject";
+  return {
+    docs: {
+      POST: {
+        summary: `${verb} a pending admin`,
+        tags: ["admins"],
+        auth: "bearer",
+        responses: {
+          200: { description: `The admin, now ${status}`, schema: AdminSchema },
+          403: { description: "The caller is not approved" },
+          409: { description: "The admin is not pending, or is the caller" },
+        },
+      },
+    },
+    handler: {
+      async POST(req, ctx) {
+        const accounts = accountsContext(ctx.state.services);
+        const actor = await authenticate(accounts, req.headers.get("authorization"));
+        const admin = await decide(accounts, actor, readId(ctx.params.id, "admin"), status);
+        ctx.state.log.info(`admin ${status}`, { adminId: admin.id, by: actor.id });
+        return Response.json(admin);
+      },
+    },
+  };
+}
