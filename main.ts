@@ -45,7 +45,8 @@ await seedFlags(store, config.features);
 // The app imports the route manifest, which the build may just have rewritten: import it now.
 const { createApp } = await import("./lib/app.ts");
 const { createServices } = await import("./lib/services.ts");
-const app = createApp(await createServices(config, store, log));
+const services = await createServices(config, store, log);
+const app = createApp(services);
 const server = Deno.serve({
   port: config.port,
   onListen: ({ hostname, port }) =>
@@ -55,6 +56,20 @@ const server = Deno.serve({
       env: config.env,
     }),
 }, app.fetch);
+
+// Monthly billing every 15 minutes. Every instance schedules it; a lease in storage lets one run.
+const { runBillingPass } = await import("./lib/payments/billing.ts");
+const billingPass = () =>
+  runBillingPass({
+    store,
+    provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
+    log,
+    holder: `${Deno.hostname()}-${Deno.pid}`,
+  }).then(() => {}, (e) => log.error("billing pass failed", { error: e }));
+if (config.env !== "test") {
+  if (typeof Deno.cron === "function") Deno.cron("monthly billing", "*/15 * * * *", billingPass);
+  else setInterval(billingPass, 15 * 60 * 1000);
+}
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {

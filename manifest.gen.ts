@@ -26,14 +26,21 @@ import * as $22 from "./routes/api/auth/admin/register.ts";
 import * as $23 from "./routes/api/docs.tsx";
 import * as $24 from "./routes/api/feature-flags.ts";
 import * as $25 from "./routes/api/openapi.json.ts";
-import * as $26 from "./routes/api/signing-key.ts";
-import * as $27 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $28 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $29 from "./routes/api/user/[id].ts";
-import * as $30 from "./routes/api/user/index.ts";
-import * as $31 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $32 from "./routes/health.ts";
-import * as $33 from "./routes/index.ts";
+import * as $26 from "./routes/api/payment/create.ts";
+import * as $27 from "./routes/api/payment/notify/[provider].ts";
+import * as $28 from "./routes/api/payment/pay-emv.ts";
+import * as $29 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $30 from "./routes/api/signing-key.ts";
+import * as $31 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $32 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $33 from "./routes/api/user/[id].ts";
+import * as $34 from "./routes/api/user/index.ts";
+import * as $35 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $36 from "./routes/health.ts";
+import * as $37 from "./routes/index.ts";
+import * as $38 from "./routes/payments/return/[paymentId].ts";
+import * as $39 from "./routes/sandbox/pay/[ref].tsx";
+import * as $40 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/InitPaymentListener.tsx";
 import * as $$1 from "./islands/LanguageSelector.tsx";
 import * as $$2 from "./islands/ScrollToTop.tsx";
@@ -68,14 +75,21 @@ const manifest: Manifest = {
     "api/docs.tsx": $23,
     "api/feature-flags.ts": $24,
     "api/openapi.json.ts": $25,
-    "api/signing-key.ts": $26,
-    "api/transaction/get-all-error-transactions.ts": $27,
-    "api/transaction/get-all-success-transactions.ts": $28,
-    "api/user/[id].ts": $29,
-    "api/user/index.ts": $30,
-    "api/user/off-monthly-payment/[id].ts": $31,
-    "health.ts": $32,
-    "index.ts": $33,
+    "api/payment/create.ts": $26,
+    "api/payment/notify/[provider].ts": $27,
+    "api/payment/pay-emv.ts": $28,
+    "api/payment/test-emv/[terminalNumber].ts": $29,
+    "api/signing-key.ts": $30,
+    "api/transaction/get-all-error-transactions.ts": $31,
+    "api/transaction/get-all-success-transactions.ts": $32,
+    "api/user/[id].ts": $33,
+    "api/user/index.ts": $34,
+    "api/user/off-monthly-payment/[id].ts": $35,
+    "health.ts": $36,
+    "index.ts": $37,
+    "payments/return/[paymentId].ts": $38,
+    "sandbox/pay/[ref].tsx": $39,
+    "sandbox/terminal/[terminalId].tsx": $40,
   },
   islands: {
     InitPaymentListener: $$0,

@@ -40,7 +40,12 @@ export function createApp(services: Services): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
   app.use(requestId());
   app.use(requestLog(services.log));
-  app.use(securityHeaders());
+  const provider = services.providerFor(services.config.publicUrl ?? "http://localhost");
+  app.use(securityHeaders({
+    frameSrc: provider.frameOrigins,
+    formAction: provider.frameOrigins,
+    framable: (path) => path.startsWith("/sandbox/pay/"),
+  }));
   app.use(bodyLimit({
     maxSize: BODY_LIMIT,
     onError: (c) => c.json(errorBody(413, `The request body is larger than ${BODY_LIMIT} bytes`), 413),

@@ -15,6 +15,15 @@
  * | `ADMIN_REGISTRATION`            | `approval`                   | `approval`, `open` or `closed`               |
  * | `SIGNING_KEYS`                  | none                         | `id:hexsecret,…` server-to-server keys       |
  * | `TRUST_PROXY`                   | off                          | take the client address from X-Forwarded-For |
+ * | `PUBLIC_URL`                    | the request's origin (dev)   | https origin donors reach; required in prod   |
+ * | `PAYMENT_PROVIDER`              | `sandbox`                    | `sandbox` or `pelecard`                      |
+ * | `SANDBOX_ALLOWED`               | off                          | allow the sandbox in production (demos)      |
+ * | `PELECARD_*`                    | —                            | gateway URL, terminal, user, password        |
+ * | `MAX_PAYMENT_AMOUNT`            | `100000`                     | largest payment, major units                 |
+ * | `TERMINALS`                     | none                         | `shop:terminal,…` kiosk shops → PinPads      |
+ * | `TEST_TERMINALS`                | `1001,1002,1003`             | the three test terminal numbers              |
+ * | `TERMINAL_DEADLINE_SECONDS`     | `60`                         | how long a terminal sale waits for the card  |
+ * | `SANDBOX_TERMINAL_AUTO`         | `manual`                     | `manual`, `approve`, `decline:<code>`, `timeout` |
  *
  * @module
  */
@@ -42,6 +51,26 @@ export interface Config {
   signingKeys: Map<string, string>;
   /** Whether a reverse proxy in front sets X-Forwarded-For (the client address for throttling). */
   trustProxy: boolean;
+  /** The origin donors reach the site at (return addresses for the provider); derived from requests when unset. */
+  publicUrl?: string;
+  payments: {
+    provider: "sandbox" | "pelecard";
+    /** Largest payment in major units. */
+    maxAmount: number;
+    /** Kiosk shop number → terminal (PinPad) id. */
+    terminals: Map<string, string>;
+    /** The test terminal numbers offered while TEST_TERMINAL_PAYMENT is on. */
+    testTerminals: string[];
+    terminalDeadlineMs: number;
+    sandboxTerminal: "manual" | "approve" | "timeout" | `decline:${string}`;
+    pelecard?: {
+      baseUrl: string;
+      terminal: string;
+      user: string;
+      password: string;
+      tokenTerminal?: { terminal: string; user: string; password: string };
+    };
+  };
 }
 
 /** A setting is missing or invalid; the message is one line and names it. */
@@ -151,6 +180,32 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("SIGNING_KEYS", (e as Error).message);
   }
 
+  const payments = readPayments(env, production);
+  let publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
+  if (publicUrl) {
+    let url: URL | null = null;
+    try {
+      url = new URL(publicUrl);
+    } catch { /* reported below */ }
+    if (
+      !url || (url.protocol !== "https:" && url.protocol !== "http:") || url.pathname !== "/" || url.search
+    ) {
+      throw new ConfigError(
+        "PUBLIC_URL",
+        `must be an origin such as https://donate.museum.org (got "${publicUrl}")`,
+      );
+    }
+    if (production && url.protocol !== "https:") {
+      throw new ConfigError("PUBLIC_URL", "must be https in production");
+    }
+    publicUrl = url.origin;
+  } else if (production) {
+    throw new ConfigError(
+      "PUBLIC_URL",
+      "is required when DENO_ENV=production (e.g. https://donate.museum.org)",
+    );
+  }
+
   return {
     env: mode,
     port: Number(rawPort),
@@ -166,5 +221,87 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     adminRegistration,
     signingKeys,
     trustProxy: bool(env, "TRUST_PROXY", false),
+    publicUrl,
+    payments,
+  };
+}
+
+function readPayments(env: Env, production: boolean): Config["payments"] {
+  const provider = env.PAYMENT_PROVIDER?.trim() || "sandbox";
+  if (provider !== "sandbox" && provider !== "pelecard") {
+    throw new ConfigError("PAYMENT_PROVIDER", `must be sandbox or pelecard (got "${provider}")`);
+  }
+  if (provider === "sandbox" && production && !bool(env, "SANDBOX_ALLOWED", false)) {
+    throw new ConfigError(
+      "PAYMENT_PROVIDER",
+      "is sandbox (no real money) while DENO_ENV=production; set PAYMENT_PROVIDER=pelecard, or SANDBOX_ALLOWED=1 for a demo",
+    );
+  }
+  const rawMax = env.MAX_PAYMENT_AMOUNT?.trim() || "100000";
+  if (!/^\d{1,9}$/.test(rawMax) || Number(rawMax) < 1) {
+    throw new ConfigError("MAX_PAYMENT_AMOUNT", `must be a whole number of at least 1 (got "${rawMax}")`);
+  }
+  const terminals = new Map<string, string>();
+  for (const pair of (env.TERMINALS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const m = pair.match(/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/);
+    if (!m) throw new ConfigError("TERMINALS", `"${pair}" is not shop:terminal (letters, digits, _ or -)`);
+    terminals.set(m[1], m[2]);
+  }
+  const testTerminals = (env.TEST_TERMINALS ?? "1001,1002,1003").split(",").map((s) => s.trim()).filter(
+    Boolean,
+  );
+  if (testTerminals.length !== 3 || testTerminals.some((t) => !/^[A-Za-z0-9_-]{1,32}$/.test(t))) {
+    throw new ConfigError("TEST_TERMINALS", "must be three terminal numbers separated by commas");
+  }
+  const rawDeadline = env.TERMINAL_DEADLINE_SECONDS?.trim() || "60";
+  if (!/^\d{1,5}$/.test(rawDeadline) || Number(rawDeadline) < 1 || Number(rawDeadline) > 3600) {
+    throw new ConfigError(
+      "TERMINAL_DEADLINE_SECONDS",
+      `must be a whole number from 1 to 3600 (got "${rawDeadline}")`,
+    );
+  }
+  const auto = env.SANDBOX_TERMINAL_AUTO?.trim() || "manual";
+  if (!/^(manual|approve|timeout|decline:\d{3})$/.test(auto)) {
+    throw new ConfigError(
+      "SANDBOX_TERMINAL_AUTO",
+      `must be manual, approve, timeout or decline:<3-digit code> (got "${auto}")`,
+    );
+  }
+  let pelecard: Config["payments"]["pelecard"];
+  if (provider === "pelecard") {
+    const need = (name: string) => {
+      const value = env[name]?.trim();
+      if (!value) throw new ConfigError(name, "is required when PAYMENT_PROVIDER=pelecard");
+      return value;
+    };
+    const baseUrl = (env.PELECARD_BASE_URL?.trim() || "https://gateway21.pelecard.biz").replace(/\/+$/, "");
+    if (!/^https?:\/\/[^\s/]+$/.test(baseUrl)) {
+      throw new ConfigError(
+        "PELECARD_BASE_URL",
+        `must be an origin such as https://gateway21.pelecard.biz (got "${baseUrl}")`,
+      );
+    }
+    pelecard = {
+      baseUrl,
+      terminal: need("PELECARD_TERMINAL"),
+      user: need("PELECARD_USER"),
+      password: need("PELECARD_PASSWORD"),
+    };
+    if (env.PELECARD_TOKEN_TERMINAL?.trim()) {
+      pelecard.tokenTerminal = {
+        terminal: need("PELECARD_TOKEN_TERMINAL"),
+        user: need("PELECARD_TOKEN_USER"),
+        password: need("PELECARD_TOKEN_PASSWORD"),
+      };
+    }
+  }
+  return {
+    provider,
+    maxAmount: Number(rawMax),
+    terminals,
+    testTerminals,
+    terminalDeadlineMs: Number(rawDeadline) * 1000,
+    sandboxTerminal: auto as Config["payments"]["sandboxTerminal"],
+    pelecard,
   };
 }

@@ -27,8 +27,73 @@ Deno.test("production turns flags off by default and requires APP_SECRET", async
     () => loadConfig({ DENO_ENV: "production" }, { dataDir }),
     (e) => e instanceof ConfigError && e.setting === "APP_SECRET" && /required/.test(e.message),
   );
-  const config = await loadConfig({ DENO_ENV: "production", APP_SECRET: SECRET }, { dataDir });
+  const prod = { DENO_ENV: "production", APP_SECRET: SECRET, PUBLIC_URL: "https://donate.museum.org" };
+  const config = await loadConfig({ ...prod, SANDBOX_ALLOWED: "1" }, { dataDir });
   assert.deepEqual(config.features, { MONTHLY_PAYMENT: false, TEST_TERMINAL_PAYMENT: false });
+  assert.equal(config.publicUrl, "https://donate.museum.org");
+});
+
+Deno.test("production refuses the sandbox without SANDBOX_ALLOWED, and a missing or plain-http PUBLIC_URL", async () => {
+  const dataDir = await tempDir();
+  const prod = { DENO_ENV: "production", APP_SECRET: SECRET, PUBLIC_URL: "https://donate.museum.org" };
+  const refused = async (env: Record<string, string>, setting: string, detail: RegExp) =>
+    await assert.rejects(
+      () => loadConfig(env, { dataDir }),
+      (e) => e instanceof ConfigError && e.setting === setting && detail.test(e.message),
+    );
+  await refused(prod, "PAYMENT_PROVIDER", /sandbox \(no real money\)/);
+  await refused({ ...prod, PUBLIC_URL: "", SANDBOX_ALLOWED: "1" }, "PUBLIC_URL", /required/);
+  await refused(
+    { ...prod, PUBLIC_URL: "http://donate.museum.org", SANDBOX_ALLOWED: "1" },
+    "PUBLIC_URL",
+    /https/,
+  );
+  await refused({ ...prod, PAYMENT_PROVIDER: "pelecard" }, "PELECARD_TERMINAL", /required/);
+  const pelecard = await loadConfig({
+    ...prod,
+    PAYMENT_PROVIDER: "pelecard",
+    PELECARD_TERMINAL: "0962210",
+    PELECARD_USER: "museum",
+    PELECARD_PASSWORD: "secret",
+  }, { dataDir });
+  assert.equal(pelecard.payments.provider, "pelecard");
+  assert.equal(pelecard.payments.pelecard?.baseUrl, "https://gateway21.pelecard.biz");
+});
+
+Deno.test("payment settings: defaults and bad values", async () => {
+  const dataDir = await tempDir();
+  const config = await loadConfig({ APP_SECRET: SECRET }, { dataDir });
+  assert.equal(config.payments.provider, "sandbox");
+  assert.equal(config.payments.maxAmount, 100000);
+  assert.deepEqual(config.payments.testTerminals, ["1001", "1002", "1003"]);
+  assert.equal(config.payments.terminalDeadlineMs, 60_000);
+  assert.equal(config.payments.sandboxTerminal, "manual");
+  const set = await loadConfig({
+    APP_SECRET: SECRET,
+    TERMINALS: "12:pp-1, 7:pp-2",
+    SANDBOX_TERMINAL_AUTO: "decline:004",
+  }, {
+    dataDir,
+  });
+  assert.deepEqual([...set.payments.terminals], [["12", "pp-1"], ["7", "pp-2"]]);
+  assert.equal(set.payments.sandboxTerminal, "decline:004");
+  const bad: [Record<string, string>, string][] = [
+    [{ PAYMENT_PROVIDER: "stripe" }, "PAYMENT_PROVIDER"],
+    [{ MAX_PAYMENT_AMOUNT: "0" }, "MAX_PAYMENT_AMOUNT"],
+    [{ MAX_PAYMENT_AMOUNT: "lots" }, "MAX_PAYMENT_AMOUNT"],
+    [{ TERMINALS: "12" }, "TERMINALS"],
+    [{ TEST_TERMINALS: "1,2" }, "TEST_TERMINALS"],
+    [{ TERMINAL_DEADLINE_SECONDS: "0" }, "TERMINAL_DEADLINE_SECONDS"],
+    [{ SANDBOX_TERMINAL_AUTO: "decline:x" }, "SANDBOX_TERMINAL_AUTO"],
+    [{ PUBLIC_URL: "https://museum.org/donate" }, "PUBLIC_URL"],
+  ];
+  for (const [env, setting] of bad) {
+    await assert.rejects(
+      () => loadConfig({ APP_SECRET: SECRET, ...env }, { dataDir }),
+      (e) => e instanceof ConfigError && e.setting === setting,
+      setting,
+    );
+  }
 });
 
 Deno.test("development generates APP_SECRET once, keeps it under data/ and reuses it", async () => {

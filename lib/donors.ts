@@ -67,6 +67,13 @@ export function donorView(donor: Donor): DonorView {
  * const donor = await stopMonthlyPayments(store, id); // donor.monthlyPaymentAvailable === false
  * ```
  */
-export async function stopMonthlyPayments(store: Store, id: string): Promise<Donor | null> {
+export async function stopMonthlyPayments(
+  store: Store,
+  id: string,
+  now: Date = new Date(),
+): Promise<Donor | null> {
+  if (!await store.donors.get(id)) return null;
+  // Subscriptions first: billing re-reads a subscription right before charging it.
+  await store.subscriptions.cancelForDonor(id, now.toISOString());
   return await store.donors.update(id, { monthlyPaymentAvailable: false, nextPaymentDate: null });
 }

@@ -6,6 +6,7 @@
 import { deriveKey } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { createProviderFactory } from "./payments/mod.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "./storage/types.ts";
 
@@ -19,5 +20,11 @@ import type { Store } from "./storage/types.ts";
  * ```
  */
 export async function createServices(config: Config, store: Store, log: Logger): Promise<Services> {
-  return { config, store, log, accessKey: await deriveKey(config.appSecret, "admin-access-token/v1") };
+  return {
+    config,
+    store,
+    log,
+    accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
+    providerFor: createProviderFactory(config, store, log),
+  };
 }

@@ -9,6 +9,7 @@ import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./languages.ts";
 import type { Logger } from "./log.ts";
+import type { ProviderFactory } from "./payments/mod.ts";
 import type { Store } from "./storage/types.ts";
 
 /** Long-lived services, created once at start. */
@@ -18,6 +19,8 @@ export interface Services {
   log: Logger;
   /** Key of admin access tokens, derived from APP_SECRET. */
   accessKey: Uint8Array;
+  /** The payment provider for a public origin. */
+  providerFor: ProviderFactory;
 }
 
 /** Per-request state. */

@@ -19,12 +19,16 @@ import { openPostgresStore } from "../lib/storage/postgres.ts";
 import {
   type Admin,
   type AdminStatus,
+  type Charge,
   type Donor,
   EmailTakenError,
   type FeatureFlag,
   type Page,
+  type Payment,
   type RefreshToken,
+  type SandboxRecord,
   type Store,
+  type Subscription,
   type Transaction,
 } from "../lib/storage/types.ts";
 import assert from "node:assert/strict";
@@ -224,6 +228,7 @@ async function storeContract(
   });
 
   await repositoriesContract(t, open, options);
+  await billingContract(t, open, options);
 }
 
 // ---- fixtures for the repositories ----
@@ -921,6 +926,199 @@ async function repositoriesContract(
       }),
   );
 
+  /** Every list of a store, read page by page (`limit` 7), with its total: what an admin can see. */
+  const everyList = async (store: Store) => {
+    const read = async (list: (q: { page: number; limit: number }) => Promise<Page<Transaction>>) => {
+      const { total } = await list({ page: 1, limit: 1 });
+      const { ids, sizes } = await allPages(list, 7, total);
+      // Pages are consistent: full pages, then the rest, then an empty one; no id twice.
+      assert.deepEqual(sizes.slice(0, -1).every((n, i, all) => n === 7 || i === all.length - 1), true);
+      assert.deepEqual(new Set(ids).size, ids.length, "an id appears on two pages");
+      return { total, ids };
+    };
+    return {
+      all: await read((q) => store.transactions.listSuccess(q)),
+      monthly: await read((q) => store.transactions.listSuccess({ ...q, isMonthly: true })),
+      oneTime: await read((q) => store.transactions.listSuccess({ ...q, isMonthly: false })),
+      errors: await read((q) => store.transactions.listErrors(q)),
+    };
+  };
+
+  /** `count` transactions of every kind, oldest first, one second apart from `from`. */
+  const importFixtures = (count: number, from: number) =>
+    Array.from({ length: count }, (_, i) =>
+      txFixture({
+        kind: i % 5 === 2 ? "error" : "success",
+        isMonthly: i % 3 === 0,
+        createdAt: at((from + i) * 1000),
+        user: { firstName: `First${i}`, lastName: i % 2 ? "Levi" : "Cohen", email: `donor${i}@example.org` },
+      }));
+
+  await t.step(
+    "transactions: import() of 250 with duplicates equals record() one by one; record() continues",
+    async () => {
+      const early = importFixtures(20, 0);
+      // A provider re-sends 15 earlier payments (new ids, other times) and repeats 5 of this batch.
+      // Some large ones too: on Deno KV the batch then needs several commits (800 KiB each at most).
+      const fresh230 = importFixtures(230, 100).map((tx, i) =>
+        i % 23 === 5 ? { ...tx, resultData: { ...txFixture().resultData!, Blob: "x".repeat(40_000) } } : tx
+      );
+      const resent = early.slice(0, 15).map((tx, i) =>
+        txFixture({ providerTransactionId: tx.providerTransactionId, createdAt: at((400 + i) * 1000) })
+      );
+      const repeated = fresh230.slice(40, 45).map((tx) =>
+        txFixture({ providerTransactionId: tx.providerTransactionId, kind: "error" })
+      );
+      const batch = [...fresh230.slice(0, 100), ...resent, ...fresh230.slice(100), ...repeated];
+      assert.deepEqual(batch.length, 250);
+      const later = importFixtures(3, 900);
+
+      await withStore(fresh(), async (imported) => {
+        await withStore(fresh(), async (oneByOne) => {
+          for (const tx of early) {
+            await imported.transactions.record(tx);
+            await oneByOne.transactions.record(tx);
+          }
+          assert.deepEqual(await imported.transactions.import(batch), 230);
+          let created = 0;
+          for (const tx of batch) if ((await oneByOne.transactions.record(tx)).created) created++;
+          assert.deepEqual(created, 230);
+
+          const lists = await everyList(imported);
+          assert.deepEqual(lists, await everyList(oneByOne));
+          const successes = [...early, ...fresh230].filter((tx) => tx.kind === "success");
+          assert.deepEqual(
+            [lists.all.total, lists.monthly.total, lists.oneTime.total, lists.errors.total],
+            [
+              successes.length,
+              successes.filter((tx) => tx.isMonthly).length,
+              successes.filter((tx) => !tx.isMonthly).length,
+              250 - successes.length,
+            ],
+          );
+          // Whole transactions as recorded, newest first; the resent and repeated ones are not there.
+          assert.deepEqual(
+            (await imported.transactions.listSuccess({ page: 1, limit: 100 })).data,
+            successes.slice(-100).reverse(),
+          );
+          for (const tx of [...resent, ...repeated]) {
+            assert.deepEqual(await imported.transactions.get(tx.id), null);
+          }
+          assert.deepEqual(
+            await imported.transactions.getByProviderId("sandbox", fresh230[200].providerTransactionId!),
+            fresh230[200],
+          );
+          // The same search either way.
+          const levi = { page: 2, limit: 10, search: "LEVI" };
+          assert.deepEqual(
+            await imported.transactions.listSuccess(levi),
+            await oneByOne.transactions.listSuccess(levi),
+          );
+
+          // Importing again records nothing; record() after import() continues every sequence.
+          assert.deepEqual(await imported.transactions.import(batch), 0);
+          assert.deepEqual(await imported.transactions.import([]), 0);
+          for (const tx of later) {
+            assert.deepEqual(await imported.transactions.record(tx), { created: true, transaction: tx });
+            await oneByOne.transactions.record(tx);
+          }
+          const after = await everyList(imported);
+          assert.deepEqual(after, await everyList(oneByOne));
+          assert.deepEqual(after.all.total, lists.all.total + 2);
+          assert.deepEqual(after.errors.total, lists.errors.total + 1);
+          assert.deepEqual(after.all.ids.slice(0, 2), [later[1].id, later[0].id]);
+          assert.deepEqual(after.errors.ids[0], later[2].id);
+        });
+      });
+    },
+  );
+
+  await t.step(
+    "transactions: import() refuses bad input before writing; concurrent record() of the same pairs",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const good = importFixtures(10, 0);
+        await assert.rejects(() => a.transactions.import(importFixtures(1001, 0)), RangeError);
+        await assert.rejects(
+          () => a.transactions.import([...good, txFixture({ createdAt: "yesterday" })]),
+          RangeError,
+        );
+        await assert.rejects(
+          () => a.transactions.import([...good, txFixture({ id: good[3].id })]),
+          RangeError,
+          "an id given to two payments",
+        );
+        assert.deepEqual((await a.transactions.listSuccess({ page: 1, limit: 10 })).total, 0);
+        assert.deepEqual(await a.transactions.get(good[0].id), null);
+        // An id that is stored already is refused, as by record().
+        await a.transactions.record(good[0]);
+        await assert.rejects(() => a.transactions.import([txFixture({ id: good[0].id })]));
+
+        // Imports on one instance race records of the same pairs on the other: each pair is
+        // recorded once, and every list stays dense.
+        const batch = importFixtures(300, 100);
+        const results = await Promise.all([
+          a.transactions.import(batch.slice(0, 150)),
+          ...batch.filter((_, i) => i % 7 === 0).map(async (tx) =>
+            (await b.transactions.record(txFixture({ ...tx, id: uid("tx") }))).created ? 1 : 0
+          ),
+          a.transactions.import(batch.slice(150)),
+        ]);
+        assert.deepEqual(results.reduce((sum, n) => sum + n, 0), 300);
+        const lists = await everyList(b);
+        assert.deepEqual(lists.all.total + lists.errors.total, 301);
+        assert.deepEqual(lists.monthly.total + lists.oneTime.total, lists.all.total);
+        for (const tx of batch) {
+          assert.ok(await a.transactions.getByProviderId("sandbox", tx.providerTransactionId!), tx.id);
+        }
+      }),
+  );
+
+  await t.step(
+    "transactions: searches matching many donors, or two fields of one, count and page each match once",
+    () =>
+      withStore(fresh(), async (store) => {
+        // 230 donors: every email contains "bulk", every tenth first name too ("Bulky").
+        const txs = Array.from({ length: 230 }, (_, i) =>
+          txFixture({
+            kind: i % 4 === 3 ? "error" : "success",
+            isMonthly: i % 3 === 0,
+            createdAt: at(i * 1000),
+            user: {
+              firstName: i % 10 === 0 ? "Bulky" : "Ann",
+              lastName: "Smith",
+              email: `bulk${i}@example.net`,
+            },
+          }));
+        assert.deepEqual(await store.transactions.import(txs.slice(0, 200)), 200);
+        for (const tx of txs.slice(200)) await store.transactions.record(tx);
+        const expect = (term: string, kind: Transaction["kind"], isMonthly?: boolean) =>
+          txs.filter((tx) =>
+            tx.kind === kind && (isMonthly === undefined || tx.isMonthly === isMonthly) &&
+            [tx.user.email, tx.user.firstName, tx.user.lastName].some((f) => f.toLowerCase().includes(term))
+          ).map((tx) => tx.id).reverse();
+        // "bulk": 230 distinct emails and a first name; "ulk1": 111 emails; "bulky": one first name;
+        // "smith" one last name on every transaction.
+        for (const term of ["bulk", "ulk1", "bulky", "smith", "k2", "@"]) {
+          for (const isMonthly of [undefined, true, false]) {
+            const ids = expect(term, "success", isMonthly);
+            const pages = await allPages(
+              (q) => store.transactions.listSuccess({ ...q, isMonthly, search: term.toUpperCase() }),
+              25,
+              ids.length,
+            );
+            assert.deepEqual(pages.ids, ids, `success ${term} ${isMonthly}`);
+          }
+          const errors = await allPages(
+            (q) => store.transactions.listErrors({ ...q, search: term }),
+            9,
+            expect(term, "error").length,
+          );
+          assert.deepEqual(errors.ids, expect(term, "error"), `errors ${term}`);
+        }
+      }),
+  );
+
   await t.step(
     "transactions: search matches email, first or last name; any case, any script; % and _ literally",
     () =>
@@ -1012,6 +1210,697 @@ async function repositoriesContract(
           data: [],
           total: 0,
         });
+      }),
+  );
+}
+
+// ---- payments, subscriptions, charges, leases and the sandbox ----
+
+function paymentFixture(overrides: Partial<Payment> = {}): Payment {
+  return {
+    id: uid("pay"),
+    donorId: uid("donor"),
+    amount: 10_000,
+    currency: 1,
+    isMonthly: false,
+    language: "he",
+    channel: "online",
+    shopNumber: null,
+    provider: "sandbox",
+    providerRef: null,
+    pageUrl: null,
+    userKey: uid("ukey"),
+    confirmationKey: null,
+    status: "pending",
+    transactionId: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+function subscriptionFixture(overrides: Partial<Subscription> = {}): Subscription {
+  return {
+    id: uid("sub"),
+    donorId: uid("donor"),
+    amount: 2_500,
+    currency: 2,
+    provider: "sandbox",
+    token: uid("tok"),
+    cardMasked: "458045******4580",
+    language: "en",
+    status: "active",
+    createdAt: at(0),
+    paymentDate: at(0),
+    nextPaymentDate: at(30 * DAY),
+    failedAttempts: 0,
+    retryAt: null,
+    cancelledAt: null,
+    ...overrides,
+  };
+}
+
+function chargeFixture(overrides: Partial<Charge> = {}): Charge {
+  const c: Charge = {
+    subscriptionId: uid("sub"),
+    period: at(30 * DAY),
+    attempt: 0,
+    status: "started",
+    reference: "",
+    startedAt: at(30 * DAY),
+    finishedAt: null,
+    transactionId: null,
+    ...overrides,
+  };
+  return { ...c, reference: c.reference || `${c.subscriptionId}:${c.period}:${c.attempt}` };
+}
+
+function sandboxFixture(overrides: Partial<SandboxRecord> = {}): SandboxRecord {
+  return {
+    ref: uid("sbx"),
+    kind: "hosted",
+    status: "open",
+    reference: uid("pay"),
+    terminalId: null,
+    amount: 10_000,
+    currency: 1,
+    createdAt: at(0),
+    updatedAt: at(0),
+    data: { userKey: "k", returnUrl: "http://127.0.0.1/return", tokenize: false, nested: { a: [1, null] } },
+    ...overrides,
+  };
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Runs `count` calls of `fn` at once, alternating the two stores. */
+const race = <T>(a: Store, b: Store, count: number, fn: (store: Store, i: number) => Promise<T>) =>
+  Promise.all(Array.from({ length: count }, (_, i) => fn(i % 2 === 0 ? a : b, i)));
+
+/** The contract of payments, subscriptions, charges, leases and the sandbox. */
+async function billingContract(
+  t: Deno.TestContext,
+  open: () => Promise<Store>,
+  { sharedData, fresh }: ContractOptions,
+): Promise<void> {
+  // ---- payments ----
+
+  await t.step(
+    "payments: createOrReuse() stores, get() agrees; update() changes only the given fields; unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        // An instant without milliseconds is stored as toISOString writes it.
+        const input = paymentFixture({ createdAt: "2025-03-01T10:00:00Z", shopNumber: "7" });
+        const { created, payment } = await store.payments.createOrReuse(input, uid("key"), 60_000, T0);
+        assert.deepEqual(created, true);
+        assert.deepEqual(payment, { ...input, createdAt: at(0) });
+        assert.deepEqual(await store.payments.get(input.id), payment);
+        assert.deepEqual(await store.payments.get(uid("pay")), null);
+        assert.deepEqual(await store.payments.update(uid("pay"), { status: "failed" }), null);
+        await assert.rejects(
+          () => store.payments.createOrReuse(paymentFixture({ id: input.id }), uid("key"), 60_000, T0),
+          "a reused id was accepted",
+        );
+
+        const started = await store.payments.update(payment.id, {
+          providerRef: "ref-1",
+          pageUrl: "http://127.0.0.1/sandbox/pay/ref-1",
+          confirmationKey: "ck",
+          updatedAt: "2025-03-01T10:00:01Z",
+        });
+        assert.deepEqual(started, {
+          ...payment,
+          providerRef: "ref-1",
+          pageUrl: "http://127.0.0.1/sandbox/pay/ref-1",
+          confirmationKey: "ck",
+          updatedAt: at(1000),
+        });
+        assert.deepEqual(
+          await store.payments.update(payment.id, {}),
+          started,
+          "an empty update changed something",
+        );
+        const done = await store.payments.update(payment.id, { status: "succeeded", transactionId: "tx-1" });
+        assert.deepEqual(done, { ...started, status: "succeeded", transactionId: "tx-1" });
+        assert.deepEqual(await store.payments.get(payment.id), done);
+        await assert.rejects(() =>
+          store.payments.update(payment.id, { status: "lost" as Payment["status"] })
+        );
+        assert.deepEqual(await store.payments.get(payment.id), done);
+      }),
+  );
+
+  await t.step(
+    "payments: getByProviderRef() follows providerRef as create and update() set it; unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const ref = uid("ref");
+        const { payment } = await store.payments.createOrReuse(paymentFixture(), uid("key"), 60_000, T0);
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", ref), null);
+        const withRef = await store.payments.update(payment.id, { providerRef: ref });
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", ref), withRef);
+        assert.deepEqual(
+          await store.payments.getByProviderRef("pelecard", ref),
+          null,
+          "the provider is part of it",
+        );
+        // Moved to another reference: the old one finds nothing.
+        const moved = await store.payments.update(payment.id, { providerRef: `${ref}-2` });
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", ref), null);
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", `${ref}-2`), moved);
+        // Other fields changing keep it findable, with the new values.
+        const failed = await store.payments.update(payment.id, { status: "failed" });
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", `${ref}-2`), failed);
+        await store.payments.update(payment.id, { providerRef: null });
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", `${ref}-2`), null);
+        // A payment created with a reference is found by it.
+        const terminal = paymentFixture({ channel: "terminal", providerRef: `${ref}-3`, shopNumber: "3" });
+        await store.payments.createOrReuse(terminal, uid("key"), 60_000, T0);
+        assert.deepEqual(await store.payments.getByProviderRef("sandbox", `${ref}-3`), terminal);
+      }),
+  );
+
+  await t.step(
+    "payments: createOrReuse() reuses the key's payment only while younger than the window and pending",
+    () =>
+      withStore(open, async (store) => {
+        const key = uid("key");
+        const create = (ms: number, windowMs = 60_000) => {
+          const p = paymentFixture({ createdAt: at(ms), updatedAt: at(ms) });
+          return store.payments.createOrReuse(p, key, windowMs, T0 + ms).then((r) => ({ ...r, input: p }));
+        };
+        const first = await create(0);
+        assert.deepEqual(first.created, true);
+        const repeat = await create(59_999);
+        assert.deepEqual(repeat, { created: false, payment: first.payment, input: repeat.input });
+        assert.deepEqual(
+          await store.payments.get(repeat.input.id),
+          null,
+          "a reused request stored a payment",
+        );
+        // Another key is another payment.
+        const other = paymentFixture();
+        assert.deepEqual(
+          (await store.payments.createOrReuse(other, uid("key"), 60_000, T0 + 1)).created,
+          true,
+        );
+        // As old as the window: no longer reused; the new payment takes the key over.
+        const second = await create(60_000);
+        assert.deepEqual(second.created, true);
+        assert.deepEqual((await create(60_001)).payment, second.payment);
+        // A smaller window on the same key counts from the key's payment.
+        assert.deepEqual((await create(61_000, 1_000)).created, true);
+        const third = await create(62_000, 10_000);
+        assert.deepEqual(third.created, false);
+        // Not pending any more: not reused.
+        await store.payments.update(third.payment.id, { status: "failed" });
+        const fourth = await create(62_500);
+        assert.deepEqual(fourth.created, true);
+        await store.payments.update(fourth.payment.id, { status: "succeeded" });
+        const fifth = await create(62_600);
+        assert.deepEqual(fifth.created, true);
+        assert.deepEqual((await create(62_700)).payment, fifth.payment);
+        // Every payment created stays readable.
+        for (const p of [first, second, fourth, fifth]) assert.ok(await store.payments.get(p.payment.id));
+      }),
+  );
+
+  await t.step(
+    "payments: concurrent createOrReuse() of one key (two instances) make one payment",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const key = uid("key");
+        const inputs = Array.from({ length: 10 }, () => paymentFixture());
+        const results = await race(a, b, 10, (store, i) =>
+          store.payments.createOrReuse(inputs[i], key, 60_000, T0));
+        assert.deepEqual(
+          results.filter((r) =>
+            r.created
+          ).length,
+          1,
+        );
+        const winner = results.find((r) =>
+          r.created
+        )!.payment;
+        for (const r of results) assert.deepEqual(r.payment, winner);
+        assert.deepEqual(
+          (await b.payments.createOrReuse(paymentFixture(), key, 60_000, T0 + 5)).payment,
+          winner,
+        );
+      }),
+  );
+
+  // ---- subscriptions ----
+
+  await t.step(
+    "subscriptions: create() is insert-if-absent; get() and listByDonor() (oldest first); unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const donorId = uid("donor");
+        const input = subscriptionFixture({
+          donorId,
+          createdAt: at(2000),
+          nextPaymentDate: "2025-03-31T10:00:00Z",
+        });
+        const created = await store.subscriptions.create(input);
+        assert.deepEqual(created, { ...input, nextPaymentDate: at(30 * DAY) });
+        assert.deepEqual(await store.subscriptions.get(input.id), created);
+        // The same id again: nothing is stored, the existing one is answered.
+        const again = await store.subscriptions.create({ ...input, amount: 1, status: "failed" });
+        assert.deepEqual(again, created);
+        assert.deepEqual(await store.subscriptions.get(input.id), created);
+
+        const older = await store.subscriptions.create(subscriptionFixture({ donorId, createdAt: at(1000) }));
+        const failed = await store.subscriptions.create(
+          subscriptionFixture({ donorId, createdAt: at(3000), status: "failed", retryAt: at(5000) }),
+        );
+        assert.deepEqual(await store.subscriptions.listByDonor(donorId), [older, created, failed]);
+        assert.deepEqual(await store.subscriptions.listByDonor(uid("donor")), []);
+        assert.deepEqual(await store.subscriptions.get(uid("sub")), null);
+        await assert.rejects(
+          () => store.subscriptions.create(subscriptionFixture({ nextPaymentDate: "soon" })),
+          RangeError,
+        );
+      }),
+  );
+
+  await t.step(
+    "subscriptions: updateIfActive() changes only the given fields, only while active; otherwise null",
+    () =>
+      withStore(open, async (store) => {
+        const sub = await store.subscriptions.create(subscriptionFixture());
+        const retrying = await store.subscriptions.updateIfActive(sub.id, {
+          failedAttempts: 1,
+          retryAt: "2025-04-01T10:00:00Z",
+        });
+        assert.deepEqual(retrying, { ...sub, failedAttempts: 1, retryAt: at(31 * DAY) });
+        assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, {}), retrying);
+        const paid = await store.subscriptions.updateIfActive(sub.id, {
+          paymentDate: at(31 * DAY),
+          nextPaymentDate: at(60 * DAY),
+          failedAttempts: 0,
+          retryAt: null,
+        });
+        assert.deepEqual(paid, {
+          ...sub,
+          paymentDate: at(31 * DAY),
+          nextPaymentDate: at(60 * DAY),
+          failedAttempts: 0,
+          retryAt: null,
+        });
+        assert.deepEqual(await store.subscriptions.get(sub.id), paid);
+        // The update that ends it is answered; every one after it is null and changes nothing.
+        const ended = await store.subscriptions.updateIfActive(sub.id, { status: "failed" });
+        assert.deepEqual(ended, { ...paid, status: "failed" });
+        assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, { failedAttempts: 3 }), null);
+        assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, {}), null);
+        assert.deepEqual(await store.subscriptions.get(sub.id), ended);
+        assert.deepEqual(await store.subscriptions.updateIfActive(uid("sub"), { failedAttempts: 1 }), null);
+        // A cancel wins over a later update.
+        const other = await store.subscriptions.create(subscriptionFixture());
+        assert.deepEqual(await store.subscriptions.cancelForDonor(other.donorId, at(DAY)), 1);
+        assert.deepEqual(await store.subscriptions.updateIfActive(other.id, { failedAttempts: 1 }), null);
+        assert.deepEqual((await store.subscriptions.get(other.id))?.failedAttempts, 0);
+      }),
+  );
+
+  await t.step(
+    "subscriptions: cancelForDonor() cancels every active one of the donor once; answers how many",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const donorId = uid("donor");
+        const active = [
+          await a.subscriptions.create(subscriptionFixture({ donorId, createdAt: at(1) })),
+          await a.subscriptions.create(subscriptionFixture({ donorId, createdAt: at(2) })),
+        ];
+        const failed = await a.subscriptions.create(
+          subscriptionFixture({ donorId, createdAt: at(3), status: "failed" }),
+        );
+        const bystander = await a.subscriptions.create(subscriptionFixture());
+        assert.deepEqual(await a.subscriptions.cancelForDonor(donorId, "2025-03-02T10:00:00Z"), 2);
+        assert.deepEqual(await b.subscriptions.listByDonor(donorId), [
+          ...active.map((s) => ({ ...s, status: "cancelled" as const, cancelledAt: at(DAY) })),
+          failed,
+        ]);
+        assert.deepEqual(await b.subscriptions.get(bystander.id), bystander);
+        // Idempotent: nothing left to cancel, the first cancel's time stays.
+        assert.deepEqual(await b.subscriptions.cancelForDonor(donorId, at(2 * DAY)), 0);
+        assert.deepEqual((await a.subscriptions.get(active[0].id))?.cancelledAt, at(DAY));
+        assert.deepEqual(await a.subscriptions.cancelForDonor(uid("donor"), at(DAY)), 0);
+
+        // Racing cancels on two instances count each subscription once.
+        const racer = uid("donor");
+        for (let i = 0; i < 3; i++) await a.subscriptions.create(subscriptionFixture({ donorId: racer }));
+        const counts = await race(a, b, 4, (store) => store.subscriptions.cancelForDonor(racer, at(DAY)));
+        assert.deepEqual(counts.reduce((sum, n) => sum + n, 0), 3);
+        for (const s of await a.subscriptions.listByDonor(racer)) assert.deepEqual(s.status, "cancelled");
+      }),
+  );
+
+  await t.step(
+    "subscriptions: listDue() answers the active ones due at now, earliest due first (ties by id), kept in step",
+    () =>
+      withStore(fresh(), async (store) => {
+        // Due time: the later of nextPaymentDate and retryAt.
+        const make = (name: string, overrides: Partial<Subscription>) =>
+          store.subscriptions.create(subscriptionFixture({ id: `sub_${name}`, ...overrides }));
+        const a = await make("a", { nextPaymentDate: at(-3 * HOUR) });
+        const b = await make("b", { nextPaymentDate: at(-5 * HOUR), retryAt: at(-HOUR), failedAttempts: 1 });
+        const c = await make("c", { nextPaymentDate: at(-2 * HOUR), retryAt: at(HOUR), failedAttempts: 1 });
+        await make("d", { nextPaymentDate: at(HOUR) });
+        // Exactly now, written with an offset: due.
+        const e = await make("e", { nextPaymentDate: "2025-03-01T12:00:00+02:00" });
+        const g = await make("g", { nextPaymentDate: at(-4 * HOUR) });
+        const f = await make("f", { nextPaymentDate: at(-4 * HOUR) });
+        await make("h", { nextPaymentDate: at(-10 * HOUR), status: "cancelled", cancelledAt: at(-DAY) });
+        await make("i", { nextPaymentDate: at(-10 * HOUR), status: "failed" });
+        const j = await make("j", { nextPaymentDate: at(-HOUR / 2), retryAt: at(-6 * HOUR) });
+        const ids = (subs: Subscription[]) => subs.map((s) => s.id);
+
+        const due = await store.subscriptions.listDue(at(0), 100);
+        assert.deepEqual(ids(due), ["sub_f", "sub_g", "sub_a", "sub_b", "sub_j", "sub_e"]);
+        assert.deepEqual(due, [f, g, a, b, j, e]);
+        assert.deepEqual(ids(await store.subscriptions.listDue(at(0), 2)), ["sub_f", "sub_g"]);
+        assert.deepEqual(ids(await store.subscriptions.listDue("2025-03-01T06:00:00Z", 100)), [
+          "sub_f",
+          "sub_g",
+        ]);
+        assert.deepEqual(await store.subscriptions.listDue(at(-11 * HOUR), 100), []);
+        assert.deepEqual(ids(await store.subscriptions.listDue(at(HOUR), 100)), [
+          "sub_f",
+          "sub_g",
+          "sub_a",
+          "sub_b",
+          "sub_j",
+          "sub_e",
+          "sub_c",
+          "sub_d",
+        ]);
+
+        // Every write moves a subscription in or out.
+        await store.subscriptions.updateIfActive(a.id, { nextPaymentDate: at(30 * DAY), paymentDate: at(0) });
+        await store.subscriptions.updateIfActive(b.id, { retryAt: at(2 * HOUR) });
+        const c2 = await store.subscriptions.updateIfActive(c.id, { retryAt: null });
+        await store.subscriptions.updateIfActive(g.id, { status: "failed" });
+        await store.subscriptions.cancelForDonor(e.donorId, at(0));
+        const f2 = await store.subscriptions.updateIfActive(f.id, { failedAttempts: 2 });
+        assert.deepEqual(await store.subscriptions.listDue(at(0), 100), [f2, c2, j]);
+        await assert.rejects(() => store.subscriptions.listDue("now", 10), RangeError);
+      }),
+  );
+
+  // ---- charges ----
+
+  await t.step(
+    "charges: claim() once per (subscription, period, attempt); get(); finish(); unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const charge = chargeFixture({ startedAt: "2025-03-31T10:00:00Z" });
+        assert.deepEqual(await store.charges.claim(charge), true);
+        const stored = { ...charge, startedAt: at(30 * DAY) };
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 0), stored);
+        // The same period written another way is the same charge.
+        assert.deepEqual(
+          await store.charges.get(charge.subscriptionId, "2025-03-31T12:00:00+02:00", 0),
+          stored,
+        );
+        assert.deepEqual(await store.charges.claim({ ...charge, startedAt: at(31 * DAY) }), false);
+        assert.deepEqual(await store.charges.claim({ ...charge, period: "2025-03-31T10:00:00Z" }), false);
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 0), stored);
+        // The next attempt, and another period, are other charges.
+        const retry = chargeFixture({ subscriptionId: charge.subscriptionId, attempt: 1 });
+        assert.deepEqual(await store.charges.claim(retry), true);
+        assert.deepEqual(
+          await store.charges.claim(
+            chargeFixture({ subscriptionId: charge.subscriptionId, period: at(60 * DAY) }),
+          ),
+          true,
+        );
+
+        await store.charges.finish(charge.subscriptionId, charge.period, 0, {
+          status: "succeeded",
+          finishedAt: "2025-03-31T10:00:05Z",
+          transactionId: "tx-1",
+        });
+        const finished = {
+          ...stored,
+          status: "succeeded" as const,
+          finishedAt: at(30 * DAY + 5000),
+          transactionId: "tx-1",
+        };
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 0), finished);
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 1), retry);
+        await store.charges.finish(charge.subscriptionId, charge.period, 1, {
+          status: "failed",
+          finishedAt: at(30 * DAY + 1),
+          transactionId: null,
+        });
+        assert.deepEqual(
+          await store.charges.get(charge.subscriptionId, charge.period, 1),
+          { ...retry, status: "failed", finishedAt: at(30 * DAY + 1) },
+        );
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 2), null);
+        assert.deepEqual(await store.charges.get(uid("sub"), charge.period, 0), null);
+        // Finishing an unknown charge stores nothing.
+        const ghost = uid("sub");
+        await store.charges.finish(ghost, charge.period, 0, {
+          status: "failed",
+          finishedAt: at(0),
+          transactionId: null,
+        });
+        assert.deepEqual(await store.charges.get(ghost, charge.period, 0), null);
+      }),
+  );
+
+  await t.step(
+    "charges: 10 concurrent claims of one charge (two instances): exactly one true",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const charge = chargeFixture();
+        const results = await race(a, b, 10, (store, i) =>
+          store.charges.claim({ ...charge, startedAt: at(30 * DAY + i) }));
+        assert.deepEqual(results.filter(Boolean).length, 1);
+        const winner = results.indexOf(true);
+        assert.deepEqual(
+          await b.charges.get(charge.subscriptionId, charge.period, 0),
+          { ...charge, startedAt: at(30 * DAY + winner) },
+        );
+      }),
+  );
+
+  await t.step(
+    "charges: listStale() answers the started charges begun before `before`, oldest first, at most limit",
+    () =>
+      withStore(fresh(), async (store) => {
+        const started = (ms: number, subscriptionId = uid("sub")) =>
+          chargeFixture({ subscriptionId, startedAt: at(ms), period: at(-DAY) });
+        const c1 = started(-3 * HOUR);
+        const c2 = started(-2 * HOUR, "sub_a");
+        const c3 = started(-2 * HOUR, "sub_b");
+        const c4 = started(-HOUR);
+        const recent = started(0);
+        const done = started(-4 * HOUR);
+        for (const c of [c4, recent, c3, done, c2, c1]) assert.ok(await store.charges.claim(c));
+        await store.charges.finish(done.subscriptionId, done.period, 0, {
+          status: "failed",
+          finishedAt: at(-4 * HOUR + 1),
+          transactionId: null,
+        });
+        assert.deepEqual(await store.charges.listStale(at(0), 100), [c1, c2, c3, c4]);
+        assert.deepEqual(await store.charges.listStale(at(0), 2), [c1, c2]);
+        assert.deepEqual(await store.charges.listStale(at(-2 * HOUR), 100), [c1]);
+        assert.deepEqual(await store.charges.listStale(at(-3 * HOUR), 100), []);
+        await store.charges.finish(c2.subscriptionId, c2.period, 0, {
+          status: "succeeded",
+          finishedAt: at(0),
+          transactionId: "tx",
+        });
+        assert.deepEqual(await store.charges.listStale(at(1), 100), [c1, c3, c4, recent]);
+      }),
+  );
+
+  // ---- leases ----
+
+  await t.step(
+    "leases: acquire() when free, expired or the holder's own; release() only by the holder",
+    () =>
+      withStore(open, async (store) => {
+        const name = uid("lease");
+        assert.deepEqual(await store.leases.acquire(name, "A", T0, 1000), true);
+        assert.deepEqual(await store.leases.acquire(name, "B", T0 + 500, 1000), false);
+        assert.deepEqual(await store.leases.acquire(name, "A", T0 + 900, 1000), true, "renewal");
+        assert.deepEqual(
+          await store.leases.acquire(name, "B", T0 + 1899, 1000),
+          false,
+          "renewed until T0 + 1900",
+        );
+        assert.deepEqual(await store.leases.acquire(name, "B", T0 + 1900, 1000), true, "expired");
+        assert.deepEqual(await store.leases.acquire(name, "A", T0 + 2000, 1000), false);
+        // Another name is another lease.
+        assert.deepEqual(await store.leases.acquire(`${name}.other`, "A", T0 + 2000, 1000), true);
+        // Only the holder gives it up.
+        await store.leases.release(name, "A");
+        assert.deepEqual(await store.leases.acquire(name, "A", T0 + 2100, 1000), false);
+        await store.leases.release(name, "B");
+        assert.deepEqual(await store.leases.acquire(name, "A", T0 + 2100, 1000), true);
+        await store.leases.release(uid("lease"), "A");
+      }),
+  );
+
+  await t.step(
+    "leases: 10 concurrent acquires by different holders (two instances): exactly one true",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const name = uid("lease");
+        const results = await race(a, b, 10, (store, i) =>
+          store.leases.acquire(name, `holder${i}`, T0, 60_000));
+        assert.deepEqual(results.filter(Boolean).length, 1);
+        const winner = `holder${results.indexOf(true)}`;
+        assert.deepEqual(await a.leases.acquire(name, winner, T0 + 1, 60_000), true);
+        // After it expires, again exactly one of many.
+        const later = await race(a, b, 10, (store, i) =>
+          store.leases.acquire(name, `late${i}`, T0 + 60_001, 60_000));
+        assert.deepEqual(later.filter(Boolean).length, 1);
+      }),
+  );
+
+  // ---- sandbox ----
+
+  await t.step(
+    "sandbox: create() (ref unique), get(), findByReference() (the most recent); unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const record = sandboxFixture({ createdAt: "2025-03-01T10:00:00Z" });
+        await store.sandbox.create(record);
+        const stored = { ...record, createdAt: at(0) };
+        assert.deepEqual(await store.sandbox.get(record.ref), stored);
+        await assert.rejects(
+          () => store.sandbox.create({ ...record, status: "paid" }),
+          "a reused ref was accepted",
+        );
+        assert.deepEqual(await store.sandbox.get(record.ref), stored);
+        assert.deepEqual(await store.sandbox.get(uid("sbx")), null);
+        assert.deepEqual(await store.sandbox.findByReference(uid("pay")), null);
+
+        assert.deepEqual(await store.sandbox.findByReference(record.reference), stored);
+        const newer = sandboxFixture({
+          reference: record.reference,
+          kind: "charge",
+          createdAt: at(5000),
+          data: {},
+        });
+        const older = sandboxFixture({ reference: record.reference, createdAt: at(-5000) });
+        await store.sandbox.create(newer);
+        await store.sandbox.create(older);
+        assert.deepEqual(await store.sandbox.findByReference(record.reference), newer);
+      }),
+  );
+
+  await t.step(
+    "sandbox: transition() moves from `from` only, merges data shallowly; from == to merges only",
+    () =>
+      withStore(open, async (store) => {
+        const record = sandboxFixture();
+        await store.sandbox.create(record);
+        assert.deepEqual(
+          await store.sandbox.transition(record.ref, "paid", "reversed", { x: 1 }, at(1)),
+          false,
+        );
+        assert.deepEqual(await store.sandbox.transition(uid("sbx"), "open", "paid", {}, at(1)), false);
+        assert.deepEqual(await store.sandbox.get(record.ref), record);
+
+        const moved = await store.sandbox.transition(
+          record.ref,
+          "open",
+          "paid",
+          { statusCode: "000", nested: { b: 2 }, token: null, dropped: undefined },
+          "2025-03-01T10:00:02Z",
+        );
+        assert.deepEqual(moved, true);
+        const paid: SandboxRecord = {
+          ...record,
+          status: "paid",
+          updatedAt: at(2000),
+          data: { ...record.data, statusCode: "000", nested: { b: 2 }, token: null },
+        };
+        assert.deepEqual(await store.sandbox.get(record.ref), paid);
+        assert.deepEqual(
+          await store.sandbox.transition(record.ref, "open", "declined", { y: 1 }, at(3000)),
+          false,
+        );
+        assert.deepEqual(await store.sandbox.get(record.ref), paid);
+        // Same status: data merged, updatedAt set.
+        assert.deepEqual(
+          await store.sandbox.transition(record.ref, "paid", "paid", { note: "hi" }, at(4000)),
+          true,
+        );
+        assert.deepEqual(await store.sandbox.get(record.ref), {
+          ...paid,
+          updatedAt: at(4000),
+          data: { ...paid.data, note: "hi" },
+        });
+      }),
+  );
+
+  await t.step(
+    "sandbox: concurrent transitions of one record (two instances) have exactly one winner",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const record = sandboxFixture({ kind: "terminal", status: "waiting", terminalId: uid("term") });
+        await a.sandbox.create(record);
+        const results = await race(a, b, 10, (store, i) =>
+          store.sandbox.transition(
+            record.ref,
+            "waiting",
+            i % 3 === 0 ? "timeout" : "paid",
+            { by: i },
+            at(i),
+          ));
+        assert.deepEqual(results.filter(Boolean).length, 1);
+        const winner = results.indexOf(true);
+        const after = await b.sandbox.get(record.ref);
+        assert.deepEqual(after?.status, winner % 3 === 0 ? "timeout" : "paid");
+        assert.deepEqual(after?.data, { ...record.data, by: winner });
+        assert.deepEqual(await a.sandbox.listByTerminal(record.terminalId!, "waiting"), []);
+        assert.deepEqual(await a.sandbox.listByTerminal(record.terminalId!, after!.status), [after]);
+      }),
+  );
+
+  await t.step(
+    "sandbox: listByTerminal() answers one terminal's sales in a status, oldest first, kept in step",
+    () =>
+      withStore(open, async (store) => {
+        const terminalId = uid("term");
+        const sale = (ms: number, overrides: Partial<SandboxRecord> = {}) =>
+          sandboxFixture({
+            kind: "terminal",
+            status: "waiting",
+            terminalId,
+            createdAt: at(ms),
+            data: {},
+            ...overrides,
+          });
+        const s2 = sale(2000);
+        const s1 = sale(1000);
+        const s3 = sale(3000);
+        const elsewhere = sale(500, { terminalId: uid("term") });
+        for (const s of [s2, s1, s3, elsewhere]) await store.sandbox.create(s);
+        await store.sandbox.create(sandboxFixture({ reference: s1.reference }));
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "waiting"), [s1, s2, s3]);
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "paid"), []);
+        assert.deepEqual(await store.sandbox.listByTerminal(uid("term"), "waiting"), []);
+
+        assert.ok(await store.sandbox.transition(s2.ref, "waiting", "paid", { statusCode: "000" }, at(4000)));
+        const paid2 = { ...s2, status: "paid", updatedAt: at(4000), data: { statusCode: "000" } };
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "waiting"), [s1, s3]);
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "paid"), [paid2]);
+        // A merge-only transition updates the listed copy too.
+        assert.ok(await store.sandbox.transition(s3.ref, "waiting", "waiting", { seen: true }, at(5000)));
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "waiting"), [
+          s1,
+          { ...s3, updatedAt: at(5000), data: { seen: true } },
+        ]);
       }),
   );
 }

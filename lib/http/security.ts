@@ -14,6 +14,8 @@ export interface SecurityOptions {
   frameSrc?: string[];
   /** Origins forms may post to, besides our own. */
   formAction?: string[];
+  /** Paths our own pages may frame (the sandbox's card page); every other page refuses framing. */
+  framable?: (path: string) => boolean;
 }
 
 /**
@@ -25,6 +27,12 @@ export interface SecurityOptions {
  * ```
  */
 export function securityHeaders(options: SecurityOptions = {}): MiddlewareHandler {
+  const strict = headersFor(options, false);
+  const framable = headersFor(options, true);
+  return (c, next) => (options.framable?.(c.req.path) ? framable : strict)(c, next);
+}
+
+function headersFor(options: SecurityOptions, framable: boolean): MiddlewareHandler {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -37,11 +45,11 @@ export function securityHeaders(options: SecurityOptions = {}): MiddlewareHandle
       formAction: ["'self'", ...(options.formAction ?? [])],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
+      frameAncestors: [framable ? "'self'" : "'none'"],
     },
     strictTransportSecurity: "max-age=63072000; includeSubDomains",
     referrerPolicy: "strict-origin-when-cross-origin",
-    xFrameOptions: "DENY",
+    xFrameOptions: framable ? "SAMEORIGIN" : "DENY",
     xContentTypeOptions: "nosniff",
     crossOriginOpenerPolicy: "same-origin",
     crossOriginResourcePolicy: "same-origin",

@@ -44,6 +44,45 @@ function invalid(what: string, error: z.ZodError): HttpError {
 }
 
 /**
+ * Reads a JSON body without validating it: 415 when the body is not declared JSON, 400 when it is
+ * empty or not valid JSON. For signed bodies, whose signature covers the raw values.
+ *
+ * @example
+ * ```ts
+ * const raw = await readJsonValue(req);
+ * ```
+ */
+export async function readJsonValue(req: Request): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw new HttpError(415, "The request body must be JSON (Content-Type: application/json)");
+  }
+  let raw: unknown;
+  try {
+    const text = await req.text();
+    raw = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "The request body is not valid JSON");
+  }
+  if (raw === undefined) throw new HttpError(400, "The request body is empty; a JSON object is expected");
+  return raw;
+}
+
+/**
+ * Validates a parsed value against a schema; 400 naming the first problem.
+ *
+ * @example
+ * ```ts
+ * const body = validate(CreatePaymentSchema, raw);
+ * ```
+ */
+export function validate<S extends z.ZodType>(schema: S, raw: unknown, what = "request body"): z.output<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw invalid(what, result.error);
+  return result.data;
+}
+
+/**
  * Reads a JSON body and validates it. 415 when the body is not declared JSON, 400 when it is not
  * valid JSON or does not match the schema.
  *
@@ -53,22 +92,7 @@ function invalid(what: string, error: z.ZodError): HttpError {
  * ```
  */
 export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) {
-    throw new HttpError(415, "The request body must be JSON (Content-Type: application/json)");
-  }
-  let raw: unknown;
-  try {
-    const text = await req.text();
-    raw = text.trim() === "" ? undefined : JSON.parse(text);
-  } catch (e) {
-    if (e instanceof HttpError) throw e;
-    throw new HttpError(400, "The request body is not valid JSON");
-  }
-  if (raw === undefined) throw new HttpError(400, "The request body is empty; a JSON object is expected");
-  const result = schema.safeParse(raw);
-  if (!result.success) throw invalid("request body", result.error);
-  return result.data;
+  return validate(schema, await readJsonValue(req));
 }
 
 /**

@@ -17,10 +17,10 @@
  * | `["refresh_families_revoked", familyId]`       | `{ revokedAt }`                     | refreshTokens.revokeFamily      |
  * | `["throttle", key]`                            | times (ms), sorted, <= 100; expires | throttle.record, .clear         |
  * | `["nonces", nonce]`                            | `{ expiresAt }` (ms); expires       | nonces.claim                    |
- * | `["transactions", id]`                         | Transaction                         | transactions.record             |
- * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key)    | transactions.record             |
- * | `["transactions_count", list]`                 | number: last seq of the list        | transactions.record             |
- * | `["transactions_list", list, seq]`             | Transaction (copy: one range read)  | transactions.record             |
+ * | `["transactions", id]`                         | Transaction                         | transactions.record, .import    |
+ * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key)    | transactions.record, .import    |
+ * | `["transactions_count", list]`                 | number: last seq of the list        | transactions.record, .import    |
+ * | `["transactions_list", list, seq]`             | Transaction (copy: one range read)  | transactions.record, .import    |
  *
  * Each primary record kind and each secondary index owns one first key part, so
  * `kv.list({ prefix: [part] })` reads exactly that; KV has no indexes of its own, so every index key
@@ -41,6 +41,12 @@
  *   read until KV collects them, so the stored `expiresAt`, not the key's presence, decides).
  * - `throttle.record` rewrites the key's one value under a versionstamp check.
  * - `transactions.record` checks the idempotency key, the id and the list counters it increments.
+ * - `transactions.import` reads all four list counters, then the idempotency and id keys of its
+ *   transactions, and commits as many new ones as one atomic operation holds (Deno KV allows 100
+ *   checks, 1,000 mutations, 800 KiB of keys and values, 80 KiB of keys: about 250 small
+ *   transactions) with a check of all four counters. Every `record` and every import commit
+ *   changes a counter, so none slips in between; a lost race re-reads and plans again. The writes
+ *   are exactly `record`'s, so the lists, sequences and idempotency keys cannot tell them apart.
  *
  * ## Transaction lists
  *
@@ -55,41 +61,94 @@
  * Values stay under KV's 64 KiB: transactions are refused above 60 KB ({@link canonicalTransaction}),
  * throttle keys keep at most 100 times, everything else is a few small fields.
  *
+ * ## Payments, billing and the sandbox
+ *
+ * | key                                                               | value                        | written by                      |
+ * |-------------------------------------------------------------------|------------------------------|---------------------------------|
+ * | `["payments", id]`                                                | Payment                      | payments.createOrReuse, .update |
+ * | `["payments_dedupe", dedupeKey]`                                  | `{ id, createdAt }`; expires | payments.createOrReuse          |
+ * | `["payments_by_provider_ref", provider, providerRef]`             | payment id                   | payments.createOrReuse, .update |
+ * | `["subscriptions", id]`                                           | Subscription                 | subscriptions.* (every write)   |
+ * | `["subscriptions_by_donor", donorId, createdAt, id]`              | subscription id              | subscriptions.create            |
+ * | `["subscriptions_due", dueAt, id]`                                | Subscription (copy)          | subscriptions.* (every write)   |
+ * | `["charges", subscriptionId, period, attempt]`                    | Charge                       | charges.claim, .finish          |
+ * | `["charges_started", startedAt, subscriptionId, period, attempt]` | Charge (copy)                | charges.claim, .finish          |
+ * | `["leases", name]`                                                | `{ holder, expiresAt }` (ms) | leases.acquire, .release        |
+ * | `["sandbox", ref]`                                                | SandboxRecord                | sandbox.create, .transition     |
+ * | `["sandbox_by_reference", reference, createdAt, ref]`             | ref                          | sandbox.create                  |
+ * | `["sandbox_by_terminal", terminalId, status, createdAt, ref]`     | SandboxRecord (copy)         | sandbox.create, .transition     |
+ *
+ * - `payments.createOrReuse` reads the dedupe key and the id, and either answers the payment the
+ *   key names (created less than `windowMs` before `now` and still pending) or commits the new
+ *   payment together with the key pointing to it, checking both as read: of two identical
+ *   requests at once one commits, the other re-reads and reuses it. `update` moves the
+ *   provider-reference key with `providerRef` (the old one only while it names this payment).
+ * - `subscriptions_due` holds exactly the active subscriptions, under their due time
+ *   ({@link subscriptionDueAt}: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)`
+ *   is one range read up to `now`, in the order answered; every write of a subscription deletes
+ *   its old due key and sets the new one in the same commit, checked against the record as read
+ *   (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write).
+ * - `charges.claim` commits only while the charge's key is absent (exactly one claim wins);
+ *   `charges_started` holds the started ones by start time, for `listStale`.
+ * - `leases.acquire` rewrites the lease under a versionstamp check; expiry is decided by the
+ *   callers' `now`, so lease keys carry no KV expiry.
+ * - `sandbox.transition` commits only against the record as read in status `from`: one winner.
+ *
  * @module
  */
 
 import { dirname } from "node:path";
+import { serialize } from "node:v8";
 import {
   autoApproved,
   canonicalAdmin,
+  canonicalCharge,
   canonicalDonor,
+  canonicalPayment,
   canonicalRefreshToken,
+  canonicalSandboxRecord,
+  canonicalSubscription,
   canonicalTransaction,
+  chargeResult,
   checkInteger,
+  importBatch,
   isoInstant,
   isoInstantOrNull,
   listOf,
   listsOf,
+  mergeSandboxData,
   normalizeEmail,
   pageWindow,
+  paymentChanges,
   searchTermOf,
   searchTextOf,
+  subscriptionChanges,
+  subscriptionDueAt,
   throttleWindow,
   type TransactionList,
 } from "./mod.ts";
 import {
   type Admin,
   type AdminRepository,
+  type Charge,
+  type ChargeRepository,
   type Donor,
   type DonorRepository,
   EmailTakenError,
   type FeatureFlag,
   type FlagRepository,
+  type LeaseRepository,
   type NonceRepository,
   type Page,
+  type Payment,
+  type PaymentRepository,
   type RefreshToken,
   type RefreshTokenRepository,
+  type SandboxRecord,
+  type SandboxRepository,
   type Store,
+  type Subscription,
+  type SubscriptionRepository,
   type ThrottleRepository,
   type Transaction,
   type TransactionQuery,
@@ -116,9 +175,118 @@ const TRANSACTIONS = "transactions";
 const TRANSACTIONS_BY_PROVIDER = "transactions_by_provider";
 const TRANSACTIONS_COUNT = "transactions_count";
 const TRANSACTIONS_LIST = "transactions_list";
+const PAYMENTS = "payments";
+const PAYMENTS_DEDUPE = "payments_dedupe";
+const PAYMENTS_BY_PROVIDER_REF = "payments_by_provider_ref";
+const SUBSCRIPTIONS = "subscriptions";
+const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
+const SUBSCRIPTIONS_DUE = "subscriptions_due";
+const CHARGES = "charges";
+const CHARGES_STARTED = "charges_started";
+const LEASES = "leases";
+const SANDBOX = "sandbox";
+const SANDBOX_BY_REFERENCE = "sandbox_by_reference";
+const SANDBOX_BY_TERMINAL = "sandbox_by_terminal";
+
+/** Every sequenced list, in a fixed order. */
+const ALL_LISTS: TransactionList[] = ["success-all", "success-monthly", "success-one-time", "error-all"];
+
+/**
+ * Deno KV's limits on one atomic operation and one read (`ext/kv` in Deno 2, checked here with
+ * Deno 2.9): 100 checks, 1,000 mutations, 800 KiB of keys and values in total (every check and
+ * mutation key, plus each set's key and value again), 80 KiB of set keys, 10 keys per getMany.
+ */
+const KV_LIMITS = {
+  checks: 100,
+  mutations: 1_000,
+  totalBytes: 800 * 1024,
+  totalKeyBytes: 80 * 1024,
+  keysPerRead: 10,
+};
+
+/** How many transactions `transactions.import` looks up at once (a few parallel getMany calls). */
+const IMPORT_LOOKAHEAD = 100;
+
+/**
+ * The size of a key as Deno KV encodes it (the FoundationDB tuple layout): a type byte, then a
+ * string's UTF-8 bytes (a NUL escaped as two bytes) and a NUL, or a number's 8 bytes.
+ */
+function keyBytes(key: Deno.KvKey): number {
+  let bytes = 0;
+  for (const part of key) {
+    if (typeof part === "string") {
+      const utf8 = encoder.encode(part);
+      bytes += 2 + utf8.length + utf8.filter((b) => b === 0).length;
+    } else if (typeof part === "number") {
+      bytes += 9;
+    } else {
+      throw new TypeError(`keyBytes: unsupported key part ${typeof part}`);
+    }
+  }
+  return bytes;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Counts what an atomic operation under construction uses of {@link KV_LIMITS}: the checks given
+ * at the start, the counter sets reserved for the end, and the sets {@link take}n in between.
+ * Values are measured as KV stores them (V8 serialization).
+ */
+class ImportBudget {
+  #mutations: number;
+  #bytes: number;
+  #keyBytes: number;
+
+  constructor(counterKeys: Deno.KvKey[]) {
+    const counterBytes = counterKeys.reduce((sum, key) => sum + keyBytes(key), 0);
+    // The counters: checked once each, and set at most once each (a number: at most 11 bytes).
+    this.#mutations = counterKeys.length;
+    this.#bytes = counterBytes + 2 * counterBytes + 16 * counterKeys.length;
+    this.#keyBytes = counterBytes;
+    if (counterKeys.length > KV_LIMITS.checks) throw new Error("too many checks");
+  }
+
+  /** Reserves room for `sets` and answers true, or answers false and reserves nothing. */
+  take(sets: [Deno.KvKey, unknown][]): boolean {
+    let bytes = 0;
+    let keys = 0;
+    const sizes = new Map<unknown, number>();
+    for (const [key, value] of sets) {
+      const k = keyBytes(key);
+      let v = sizes.get(value);
+      if (v === undefined) sizes.set(value, v = serialize(value).length);
+      bytes += 2 * k + v;
+      keys += k;
+    }
+    if (
+      this.#mutations + sets.length > KV_LIMITS.mutations ||
+      this.#bytes + bytes > KV_LIMITS.totalBytes ||
+      this.#keyBytes + keys > KV_LIMITS.totalKeyBytes
+    ) return false;
+    this.#mutations += sets.length;
+    this.#bytes += bytes;
+    this.#keyBytes += keys;
+    return true;
+  }
+}
 
 /** The stored value of a `["nonces", nonce]` key. */
 interface NonceValue {
+  expiresAt: number;
+}
+
+/** The stored value of a `["payments_dedupe", dedupeKey]` key: the payment a repeat may reuse. */
+interface PaymentDedupeValue {
+  id: string;
+  /** The payment's `createdAt`: the window is counted from it. */
+  createdAt: string;
+}
+
+/** The stored value of a `["leases", name]` key. */
+interface LeaseValue {
+  holder: string;
+  /** Epoch ms, on the callers' clock. */
   expiresAt: number;
 }
 
@@ -503,6 +671,89 @@ export async function openKvStore(path: string): Promise<Store> {
     });
   };
 
+  /**
+   * One commit of `transactions.import`: from `batch[start]` on, the transactions not recorded yet,
+   * as many as fit {@link KV_LIMITS}, written exactly as `record` writes them (record, idempotency
+   * key, list copies, counters). Answers how many of `batch` it decided (recorded or skipped as
+   * duplicates) and how many it recorded, or RETRY when a concurrent write got in first.
+   *
+   * The commit checks all four list counters as read at the start. Every `record` and every
+   * import commit changes at least one of them, so none can slip between these reads and this
+   * commit: the duplicates found are all there are, and the sequence numbers stay dense.
+   */
+  const importChunk = async (
+    batch: Transaction[],
+    start: number,
+  ): Promise<{ consumed: number; added: number } | typeof RETRY> => {
+    const counters = await retryWhileLocked(() =>
+      kv.getMany<number[]>(ALL_LISTS.map((list) => [TRANSACTIONS_COUNT, list]))
+    );
+    const last = new Map(ALL_LISTS.map((list, i) => [list, counters[i].value ?? 0]));
+    const budget = new ImportBudget(counters.map((entry) => entry.key));
+    const sets: [Deno.KvKey, unknown][] = [];
+    let consumed = 0;
+    let added = 0;
+    // The remaining transactions are looked up a window at a time, after the counters were read.
+    scan: for (let from = start; from < batch.length; from += IMPORT_LOOKAHEAD) {
+      const window = batch.slice(from, from + IMPORT_LOOKAHEAD);
+      const found = await lookUp(window);
+      for (const [i, tx] of window.entries()) {
+        if (found[i].byProvider) {
+          consumed++; // recorded before: nothing to write, as record() answers `created: false`
+          continue;
+        }
+        if (found[i].byId) throw new Error(`a transaction with the id ${tx.id} exists`);
+        const lists = listsOf(tx);
+        const seqs = lists.map((list) => last.get(list)! + 1);
+        const writes: [Deno.KvKey, unknown][] = [[[TRANSACTIONS, tx.id], tx]];
+        if (tx.providerTransactionId !== null) {
+          writes.push([[TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId], tx.id]);
+        }
+        lists.forEach((list, j) => writes.push([[TRANSACTIONS_LIST, list, seqs[j]], tx]));
+        if (!budget.take(writes)) {
+          if (added === 0) throw new Error(`transaction ${tx.id} does not fit one Deno KV atomic operation`);
+          break scan;
+        }
+        sets.push(...writes);
+        lists.forEach((list, j) => last.set(list, seqs[j]));
+        consumed++;
+        added++;
+      }
+    }
+    if (added === 0) return { consumed, added };
+    ALL_LISTS.forEach((list, i) => {
+      if (last.get(list) !== (counters[i].value ?? 0)) sets.push([counters[i].key, last.get(list)!]);
+    });
+    const ok = await commit(() => {
+      const op = kv.atomic().check(...counters);
+      for (const [key, value] of sets) op.set(key, value);
+      return op;
+    });
+    return ok ? { consumed, added } : RETRY;
+  };
+
+  /** Whether each transaction's id and `(provider, providerTransactionId)` keys exist. */
+  const lookUp = async (txs: Transaction[]): Promise<{ byId: boolean; byProvider: boolean }[]> => {
+    const keys: Deno.KvKey[] = [];
+    const at = txs.map((tx) => {
+      const byId = keys.push([TRANSACTIONS, tx.id]) - 1;
+      const byProvider = tx.providerTransactionId === null
+        ? -1
+        : keys.push([TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId]) - 1;
+      return { byId, byProvider };
+    });
+    const reads: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
+    for (let i = 0; i < keys.length; i += KV_LIMITS.keysPerRead) {
+      const group = keys.slice(i, i + KV_LIMITS.keysPerRead);
+      reads.push(retryWhileLocked(() => kv.getMany<unknown[]>(group)));
+    }
+    const entries = (await Promise.all(reads)).flat();
+    return at.map(({ byId, byProvider }) => ({
+      byId: entries[byId].value !== null,
+      byProvider: byProvider >= 0 && entries[byProvider].value !== null,
+    }));
+  };
+
   const transactions: TransactionRepository = {
     async record(input) {
       const tx = canonicalTransaction(input);
@@ -538,6 +789,19 @@ export async function openKvStore(path: string): Promise<Store> {
       });
     },
 
+    async import(input) {
+      const batch = importBatch(input);
+      let created = 0;
+      // Each round commits the longest run of the remaining transactions that fits one atomic
+      // operation (see importChunk); a lost race re-reads and plans that run again.
+      for (let done = 0; done < batch.length;) {
+        const { consumed, added } = await untilCommitted(() => importChunk(batch, done));
+        done += consumed;
+        created += added;
+      }
+      return created;
+    },
+
     get: getTransaction,
 
     async getByProviderId(provider, providerTransactionId) {
@@ -557,6 +821,361 @@ export async function openKvStore(path: string): Promise<Store> {
     },
   };
 
+  // ---- payments ----
+
+  const providerRefKey = (p: Payment): Deno.KvKey | null =>
+    p.providerRef === null ? null : [PAYMENTS_BY_PROVIDER_REF, p.provider, p.providerRef];
+
+  const getPayment = async (id: string) =>
+    (await retryWhileLocked(() => kv.get<Payment>([PAYMENTS, id]))).value;
+
+  const payments: PaymentRepository = {
+    async createOrReuse(input, dedupeKey, windowMs, now) {
+      const payment = canonicalPayment(input);
+      checkInteger(windowMs, "windowMs", 0);
+      checkInteger(now, "now");
+      const idKey = [PAYMENTS, payment.id];
+      const dedupe = [PAYMENTS_DEDUPE, dedupeKey];
+      return await untilCommitted(async () => {
+        const [byKey, byId] = await retryWhileLocked(() =>
+          kv.getMany<[PaymentDedupeValue, Payment]>([dedupe, idKey])
+        );
+        if (byId.value !== null) throw new Error(`a payment with the id ${payment.id} exists`);
+        if (byKey.value !== null && now - Date.parse(byKey.value.createdAt) < windowMs) {
+          const existing = await getPayment(byKey.value.id);
+          if (existing?.status === "pending") return { created: false, payment: existing };
+        }
+        // No key, or its payment is too old or finished: this payment takes the key over. The
+        // key is useless once the window has passed; KV may then collect it.
+        const value: PaymentDedupeValue = { id: payment.id, createdAt: payment.createdAt };
+        const ok = await commit(() => {
+          const op = kv.atomic().check(byKey, byId).set(idKey, payment).set(dedupe, value, {
+            expireIn: windowMs + EXPIRY_GRACE_MS,
+          });
+          if (payment.providerRef !== null) op.set(providerRefKey(payment)!, payment.id);
+          return op;
+        });
+        return ok ? { created: true, payment } : RETRY;
+      });
+    },
+
+    get: getPayment,
+
+    async getByProviderRef(provider, providerRef) {
+      const id =
+        (await retryWhileLocked(() => kv.get<string>([PAYMENTS_BY_PROVIDER_REF, provider, providerRef])))
+          .value;
+      if (id === null) return null;
+      const payment = await getPayment(id);
+      // The index is kept in step by update(); checked anyway, as it costs nothing.
+      return payment?.provider === provider && payment.providerRef === providerRef ? payment : null;
+    },
+
+    async update(id, input) {
+      const changes = paymentChanges(input);
+      const idKey = [PAYMENTS, id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Payment>(idKey));
+        if (entry.value === null) return null;
+        const before = entry.value;
+        const after: Payment = { ...before, ...changes };
+        const oldKey = providerRefKey(before);
+        const newKey = providerRefKey(after);
+        const moved = before.providerRef !== after.providerRef;
+        // The old index key goes only while it still names this payment (another payment may have
+        // been given the same reference since).
+        const old = moved && oldKey ? await retryWhileLocked(() => kv.get<string>(oldKey)) : null;
+        const ok = await commit(() => {
+          const op = kv.atomic().check(entry).set(idKey, after);
+          if (old && old.value === id) op.check(old).delete(old.key);
+          if (moved && newKey) op.set(newKey, id);
+          return op;
+        });
+        return ok ? after : RETRY;
+      });
+    },
+  };
+
+  // ---- subscriptions ----
+
+  const donorKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_BY_DONOR, s.donorId, s.createdAt, s.id];
+  const dueKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_DUE, subscriptionDueAt(s), s.id];
+
+  const getSubscription = async (id: string) =>
+    (await retryWhileLocked(() => kv.get<Subscription>([SUBSCRIPTIONS, id]))).value;
+
+  /** Adds the writes of `after` replacing `before` (null: new) to `op`: record, donor and due index. */
+  const writeSubscription = (op: Deno.AtomicOperation, before: Subscription | null, after: Subscription) => {
+    op.set([SUBSCRIPTIONS, after.id], after);
+    if (before === null) op.set(donorKey(after), after.id);
+    if (before !== null && before.status === "active") op.delete(dueKey(before));
+    if (after.status === "active") op.set(dueKey(after), after);
+    return op;
+  };
+
+  /** The donor's subscriptions (oldest first), as entries: the versionstamps are for checks. */
+  const donorEntries = (donorId: string) =>
+    retryWhileLocked(async () => {
+      const keys: Deno.KvKey[] = [];
+      for await (const entry of kv.list<string>({ prefix: [SUBSCRIPTIONS_BY_DONOR, donorId] })) {
+        keys.push([SUBSCRIPTIONS, entry.value]);
+      }
+      const reads: Promise<Deno.KvEntryMaybe<Subscription>[]>[] = [];
+      for (let i = 0; i < keys.length; i += KV_LIMITS.keysPerRead) {
+        reads.push(kv.getMany<Subscription[]>(keys.slice(i, i + KV_LIMITS.keysPerRead)));
+      }
+      return (await Promise.all(reads)).flat().filter((entry): entry is Deno.KvEntry<Subscription> =>
+        entry.value !== null
+      );
+    });
+
+  /** Subscriptions a cancelForDonor commit changes at most (each: one check, three mutations). */
+  const CANCEL_CHUNK = 25;
+
+  const subscriptions: SubscriptionRepository = {
+    async create(input) {
+      const subscription = canonicalSubscription(input);
+      const key = [SUBSCRIPTIONS, subscription.id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
+        if (entry.value !== null) return entry.value;
+        const ok = await commit(() => writeSubscription(kv.atomic().check(entry), null, subscription));
+        return ok ? subscription : RETRY;
+      });
+    },
+
+    get: getSubscription,
+
+    async listByDonor(donorId) {
+      return (await donorEntries(donorId)).map((entry) => entry.value);
+    },
+
+    async cancelForDonor(donorId, at) {
+      const cancelledAt = isoInstant(at, "at");
+      let cancelled = 0;
+      // Every active one, a chunk per commit (a donor has a few; chunks keep any number within
+      // KV's limits). Each commit checks the records it changes: a racing write makes it re-read,
+      // and a racing cancel leaves it nothing to do, so each one is counted once.
+      for (;;) {
+        const done = await untilCommitted(async () => {
+          const active = (await donorEntries(donorId)).filter((e) => e.value.status === "active");
+          const chunk = active.slice(0, CANCEL_CHUNK);
+          if (chunk.length === 0) return 0;
+          const ok = await commit(() => {
+            const op = kv.atomic();
+            for (const entry of chunk) {
+              writeSubscription(op.check(entry), entry.value, {
+                ...entry.value,
+                status: "cancelled",
+                cancelledAt,
+              });
+            }
+            return op;
+          });
+          return ok ? chunk.length : RETRY;
+        });
+        if (done === 0) return cancelled;
+        cancelled += done;
+      }
+    },
+
+    async listDue(now, limit) {
+      checkInteger(limit, "limit", 1);
+      // Due at `now` means a due time <= now; instants have whole milliseconds, so the range ends
+      // before the first key of now + 1 ms.
+      const end = new Date(Date.parse(isoInstant(now, "now")) + 1).toISOString();
+      return await retryWhileLocked(async () => {
+        const out: Subscription[] = [];
+        const selector = { start: [SUBSCRIPTIONS_DUE], end: [SUBSCRIPTIONS_DUE, end] };
+        for await (
+          const entry of kv.list<Subscription>(selector, { limit, batchSize: Math.min(limit, 500) })
+        ) {
+          out.push(entry.value);
+        }
+        return out;
+      });
+    },
+
+    async updateIfActive(id, input) {
+      const changes = subscriptionChanges(input);
+      const key = [SUBSCRIPTIONS, id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
+        if (entry.value === null || entry.value.status !== "active") return null;
+        const after: Subscription = { ...entry.value, ...changes };
+        const ok = await commit(() => writeSubscription(kv.atomic().check(entry), entry.value, after));
+        return ok ? after : RETRY;
+      });
+    },
+  };
+
+  // ---- charges ----
+
+  const chargeKey = (subscriptionId: string, period: string, attempt: number): Deno.KvKey => [
+    CHARGES,
+    subscriptionId,
+    period,
+    attempt,
+  ];
+  const startedKey = (
+    c: Charge,
+  ): Deno.KvKey => [CHARGES_STARTED, c.startedAt, c.subscriptionId, c.period, c.attempt];
+
+  const charges: ChargeRepository = {
+    async claim(input) {
+      const charge = canonicalCharge(input);
+      const key = chargeKey(charge.subscriptionId, charge.period, charge.attempt);
+      return await commit(() => {
+        const op = kv.atomic().check({ key, versionstamp: null }).set(key, charge);
+        if (charge.status === "started") op.set(startedKey(charge), charge);
+        return op;
+      });
+    },
+
+    async get(subscriptionId, period, attempt) {
+      const key = chargeKey(subscriptionId, isoInstant(period, "period"), attempt);
+      return (await retryWhileLocked(() => kv.get<Charge>(key))).value;
+    },
+
+    async finish(subscriptionId, period, attempt, input) {
+      const result = chargeResult(input);
+      const key = chargeKey(subscriptionId, isoInstant(period, "period"), attempt);
+      await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Charge>(key));
+        if (entry.value === null) return;
+        const before = entry.value;
+        const after: Charge = { ...before, ...result };
+        const ok = await commit(() => {
+          const op = kv.atomic().check(entry).set(key, after);
+          if (before.status === "started") op.delete(startedKey(before));
+          if (after.status === "started") op.set(startedKey(after), after);
+          return op;
+        });
+        return ok ? undefined : RETRY;
+      });
+    },
+
+    async listStale(before, limit) {
+      checkInteger(limit, "limit", 1);
+      const selector = { start: [CHARGES_STARTED], end: [CHARGES_STARTED, isoInstant(before, "before")] };
+      return await retryWhileLocked(async () => {
+        const out: Charge[] = [];
+        for await (const entry of kv.list<Charge>(selector, { limit, batchSize: Math.min(limit, 500) })) {
+          out.push(entry.value);
+        }
+        return out;
+      });
+    },
+  };
+
+  // ---- leases ----
+
+  const leases: LeaseRepository = {
+    async acquire(name, holder, now, ttlMs) {
+      checkInteger(now, "now");
+      checkInteger(ttlMs, "ttlMs", 1);
+      const key = [LEASES, name];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<LeaseValue>(key));
+        const lease = entry.value;
+        if (lease !== null && lease.holder !== holder && lease.expiresAt > now) return false;
+        // No expireIn: the callers' clock decides expiry, and KV's collection runs on the real one.
+        const value: LeaseValue = { holder, expiresAt: now + ttlMs };
+        return (await commit(() => kv.atomic().check(entry).set(key, value))) ? true : RETRY;
+      });
+    },
+
+    async release(name, holder) {
+      const key = [LEASES, name];
+      await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<LeaseValue>(key));
+        if (entry.value === null || entry.value.holder !== holder) return;
+        return (await commit(() => kv.atomic().check(entry).delete(key))) ? undefined : RETRY;
+      });
+    },
+  };
+
+  // ---- sandbox ----
+
+  const sandboxByReferenceKey = (r: SandboxRecord): Deno.KvKey => [
+    SANDBOX_BY_REFERENCE,
+    r.reference,
+    r.createdAt,
+    r.ref,
+  ];
+  const sandboxByTerminalKey = (r: SandboxRecord): Deno.KvKey | null =>
+    r.terminalId === null ? null : [SANDBOX_BY_TERMINAL, r.terminalId, r.status, r.createdAt, r.ref];
+
+  const getSandbox = async (ref: string) =>
+    (await retryWhileLocked(() => kv.get<SandboxRecord>([SANDBOX, ref]))).value;
+
+  const sandbox: SandboxRepository = {
+    async create(input) {
+      const record = canonicalSandboxRecord(input);
+      const key = [SANDBOX, record.ref];
+      const terminalKey = sandboxByTerminalKey(record);
+      const ok = await commit(() => {
+        const op = kv.atomic().check({ key, versionstamp: null }).set(key, record)
+          .set(sandboxByReferenceKey(record), record.ref);
+        if (terminalKey) op.set(terminalKey, record);
+        return op;
+      });
+      if (!ok) throw new Error(`a sandbox record with the ref ${record.ref} exists`);
+    },
+
+    get: getSandbox,
+
+    async transition(ref, from, to, data, at) {
+      const updatedAt = isoInstant(at, "at");
+      const key = [SANDBOX, ref];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<SandboxRecord>(key));
+        if (entry.value === null || entry.value.status !== from) return false;
+        const before = entry.value;
+        const after: SandboxRecord = {
+          ...before,
+          status: to,
+          updatedAt,
+          data: mergeSandboxData(before.data, data),
+        };
+        const ok = await commit(() => {
+          const op = kv.atomic().check(entry).set(key, after);
+          const oldKey = sandboxByTerminalKey(before);
+          if (oldKey) op.delete(oldKey).set(sandboxByTerminalKey(after)!, after);
+          return op;
+        });
+        return ok ? true : RETRY;
+      });
+    },
+
+    async findByReference(reference) {
+      const ref = await retryWhileLocked(async () => {
+        for await (
+          const entry of kv.list<string>({ prefix: [SANDBOX_BY_REFERENCE, reference] }, {
+            reverse: true,
+            limit: 1,
+          })
+        ) {
+          return entry.value;
+        }
+        return null;
+      });
+      return ref === null ? null : await getSandbox(ref);
+    },
+
+    async listByTerminal(terminalId, status) {
+      return await retryWhileLocked(async () => {
+        const out: SandboxRecord[] = [];
+        for await (
+          const entry of kv.list<SandboxRecord>({ prefix: [SANDBOX_BY_TERMINAL, terminalId, status] })
+        ) {
+          out.push(entry.value);
+        }
+        return out;
+      });
+    },
+  };
+
   return {
     kind: "kv",
     flags,
@@ -566,6 +1185,11 @@ export async function openKvStore(path: string): Promise<Store> {
     throttle,
     nonces,
     transactions,
+    payments,
+    subscriptions,
+    charges,
+    leases,
+    sandbox,
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

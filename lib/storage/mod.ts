@@ -10,10 +10,14 @@
 
 import type {
   Admin,
+  Charge,
   Donor,
+  Payment,
   RefreshToken,
   ResultData,
+  SandboxRecord,
   Store,
+  Subscription,
   Transaction,
   TransactionQuery,
 } from "./types.ts";
@@ -22,16 +26,27 @@ export type {
   Admin,
   AdminRepository,
   AdminStatus,
+  Charge,
+  ChargeRepository,
   Donor,
   DonorRepository,
   FeatureFlag,
   FlagRepository,
+  LeaseRepository,
   NonceRepository,
   Page,
+  Payment,
+  PaymentRepository,
+  PaymentStatus,
   RefreshToken,
   RefreshTokenRepository,
   ResultData,
+  SandboxRecord,
+  SandboxRepository,
   Store,
+  Subscription,
+  SubscriptionRepository,
+  SubscriptionStatus,
   ThrottleRepository,
   Transaction,
   TransactionQuery,
@@ -180,6 +195,15 @@ export function searchTextOf(user: Transaction["user"]): string {
 
 const SEARCH_SEPARATOR = "\u001f";
 
+/**
+ * The distinct, non-empty parts of {@link searchTextOf} (what a search term must be a substring of
+ * one of), sorted by UTF-16 code units: a transaction matches a term exactly when one of these
+ * contains it. Sorted, so concurrent writers of the same values take their locks in one order.
+ */
+export function searchValuesOf(user: Transaction["user"]): string[] {
+  return [...new Set(searchTextOf(user).split(SEARCH_SEPARATOR).filter((part) => part !== ""))].sort();
+}
+
 /** The lower-cased search term, or `null` when there is none (missing, empty or blank). */
 export function searchTermOf(search: string | undefined): string | null {
   const term = search?.trim().toLowerCase().replaceAll(SEARCH_SEPARATOR, "");
@@ -245,4 +269,214 @@ export function canonicalRefreshToken(token: RefreshToken): RefreshToken {
     expiresAt: isoInstant(token.expiresAt, "expiresAt"),
     usedAt: isoInstantOrNull(token.usedAt, "usedAt"),
   };
+}
+
+/** The most transactions one `transactions.import()` call takes. */
+export const MAX_IMPORT = 1_000;
+
+/**
+ * What `transactions.import(txs)` records, before looking at storage: every transaction
+ * canonical ({@link canonicalTransaction}, which throws RangeError), in the order given, without
+ * the repeats of a `(provider, providerTransactionId)` pair given earlier in the same call (the
+ * first one wins, as with `record` one by one). Throws RangeError for more than
+ * {@link MAX_IMPORT} transactions and for an id given to two different payments.
+ */
+export function importBatch(txs: readonly Transaction[]): Transaction[] {
+  if (txs.length > MAX_IMPORT) {
+    throw new RangeError(`import takes at most ${MAX_IMPORT} transactions per call, got ${txs.length}`);
+  }
+  const pairs = new Set<string>();
+  const ids = new Set<string>();
+  const out: Transaction[] = [];
+  for (const input of txs) {
+    const tx = canonicalTransaction(input);
+    if (tx.providerTransactionId !== null) {
+      const pair = JSON.stringify([tx.provider, tx.providerTransactionId]);
+      if (pairs.has(pair)) continue;
+      pairs.add(pair);
+    }
+    if (ids.has(tx.id)) throw new RangeError(`the id ${tx.id} is given to two transactions`);
+    ids.add(tx.id);
+    out.push(tx);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments, subscriptions, charges, leases and the sandbox
+
+/** Throws RangeError unless `value` is one of `allowed`. */
+function oneOf<T extends string | number>(value: T, allowed: readonly T[], what: string): T {
+  if (!allowed.includes(value)) throw new RangeError(`unknown ${what} ${JSON.stringify(value)}`);
+  return value;
+}
+
+const CURRENCIES = [1, 2] as const;
+const PAYMENT_STATUSES: Payment["status"][] = ["pending", "succeeded", "failed"];
+const PAYMENT_CHANNELS: Payment["channel"][] = ["online", "terminal", "test-terminal"];
+const SUBSCRIPTION_STATUSES: Subscription["status"][] = ["active", "cancelled", "failed"];
+const CHARGE_STATUSES: Charge["status"][] = ["started", "succeeded", "failed"];
+const SANDBOX_KINDS: SandboxRecord["kind"][] = ["hosted", "token", "terminal", "charge"];
+
+/** The largest `data` of a sandbox record either backend stores, as UTF-8 JSON (KV: 64 KiB values). */
+export const MAX_SANDBOX_DATA_BYTES = 50_000;
+
+/**
+ * A JSON object as PostgreSQL's jsonb keeps it: `undefined` members dropped, dates as strings.
+ * Throws RangeError unless it is a plain object of at most {@link MAX_SANDBOX_DATA_BYTES}.
+ */
+export function jsonObject(value: Record<string, unknown>, what = "data"): Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new RangeError(`${what} must be a JSON object`);
+  }
+  const json = JSON.stringify(value);
+  const bytes = new TextEncoder().encode(json).length;
+  if (bytes > MAX_SANDBOX_DATA_BYTES) {
+    throw new RangeError(`${what} is ${bytes} bytes; at most ${MAX_SANDBOX_DATA_BYTES} are stored`);
+  }
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
+/** A payment as stored: instants normalized, `null` for every absent optional; checks enums and amounts. */
+export function canonicalPayment(p: Payment): Payment {
+  return {
+    id: p.id,
+    donorId: p.donorId,
+    amount: checkInteger(p.amount, "amount", 0),
+    currency: oneOf(p.currency, CURRENCIES, "currency"),
+    isMonthly: p.isMonthly,
+    language: p.language,
+    channel: oneOf(p.channel, PAYMENT_CHANNELS, "channel"),
+    shopNumber: p.shopNumber ?? null,
+    provider: p.provider,
+    providerRef: p.providerRef ?? null,
+    pageUrl: p.pageUrl ?? null,
+    userKey: p.userKey,
+    confirmationKey: p.confirmationKey ?? null,
+    status: oneOf(p.status, PAYMENT_STATUSES, "payment status"),
+    transactionId: p.transactionId ?? null,
+    createdAt: isoInstant(p.createdAt, "createdAt"),
+    updatedAt: isoInstant(p.updatedAt, "updatedAt"),
+  };
+}
+
+/** The changes of `payments.update` as stored: only the fields given (not `undefined`), normalized. */
+export function paymentChanges(
+  changes: Partial<
+    Pick<Payment, "providerRef" | "pageUrl" | "confirmationKey" | "status" | "transactionId" | "updatedAt">
+  >,
+): Partial<Payment> {
+  const out: Partial<Payment> = {};
+  if (changes.providerRef !== undefined) out.providerRef = changes.providerRef ?? null;
+  if (changes.pageUrl !== undefined) out.pageUrl = changes.pageUrl ?? null;
+  if (changes.confirmationKey !== undefined) out.confirmationKey = changes.confirmationKey ?? null;
+  if (changes.status !== undefined) out.status = oneOf(changes.status, PAYMENT_STATUSES, "payment status");
+  if (changes.transactionId !== undefined) out.transactionId = changes.transactionId ?? null;
+  if (changes.updatedAt !== undefined) out.updatedAt = isoInstant(changes.updatedAt, "updatedAt");
+  return out;
+}
+
+/** A subscription as stored: instants normalized, `null` for every absent optional. */
+export function canonicalSubscription(s: Subscription): Subscription {
+  return {
+    id: s.id,
+    donorId: s.donorId,
+    amount: checkInteger(s.amount, "amount", 0),
+    currency: oneOf(s.currency, CURRENCIES, "currency"),
+    provider: s.provider,
+    token: s.token,
+    cardMasked: s.cardMasked ?? null,
+    language: s.language,
+    status: oneOf(s.status, SUBSCRIPTION_STATUSES, "subscription status"),
+    createdAt: isoInstant(s.createdAt, "createdAt"),
+    paymentDate: isoInstantOrNull(s.paymentDate, "paymentDate"),
+    nextPaymentDate: isoInstant(s.nextPaymentDate, "nextPaymentDate"),
+    failedAttempts: checkInteger(s.failedAttempts, "failedAttempts", 0),
+    retryAt: isoInstantOrNull(s.retryAt, "retryAt"),
+    cancelledAt: isoInstantOrNull(s.cancelledAt, "cancelledAt"),
+  };
+}
+
+/** The changes of `subscriptions.updateIfActive` as stored: only the fields given, normalized. */
+export function subscriptionChanges(
+  changes: Partial<
+    Pick<Subscription, "paymentDate" | "nextPaymentDate" | "failedAttempts" | "retryAt" | "status">
+  >,
+): Partial<Subscription> {
+  const out: Partial<Subscription> = {};
+  if (changes.paymentDate !== undefined) {
+    out.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
+  }
+  if (changes.nextPaymentDate !== undefined) {
+    out.nextPaymentDate = isoInstant(changes.nextPaymentDate, "nextPaymentDate");
+  }
+  if (changes.failedAttempts !== undefined) {
+    out.failedAttempts = checkInteger(changes.failedAttempts, "failedAttempts", 0);
+  }
+  if (changes.retryAt !== undefined) out.retryAt = isoInstantOrNull(changes.retryAt, "retryAt");
+  if (changes.status !== undefined) {
+    out.status = oneOf(changes.status, SUBSCRIPTION_STATUSES, "subscription status");
+  }
+  return out;
+}
+
+/**
+ * When an active subscription is next charged: its `nextPaymentDate`, or its `retryAt` when that
+ * is later. `listDue(now)` answers exactly the active ones whose due time is `<= now`, earliest
+ * first. Both inputs normalized (ISO instants of one width compare as strings).
+ */
+export function subscriptionDueAt(s: Pick<Subscription, "nextPaymentDate" | "retryAt">): string {
+  return s.retryAt !== null && s.retryAt > s.nextPaymentDate ? s.retryAt : s.nextPaymentDate;
+}
+
+/** A charge as stored: period and instants normalized, `null` for absent results. */
+export function canonicalCharge(c: Charge): Charge {
+  return {
+    subscriptionId: c.subscriptionId,
+    period: isoInstant(c.period, "period"),
+    attempt: checkInteger(c.attempt, "attempt", 0),
+    status: oneOf(c.status, CHARGE_STATUSES, "charge status"),
+    reference: c.reference,
+    startedAt: isoInstant(c.startedAt, "startedAt"),
+    finishedAt: isoInstantOrNull(c.finishedAt, "finishedAt"),
+    transactionId: c.transactionId ?? null,
+  };
+}
+
+/** The changes of `charges.finish` as stored. */
+export function chargeResult(
+  changes: Pick<Charge, "status" | "finishedAt" | "transactionId">,
+): Pick<Charge, "status" | "finishedAt" | "transactionId"> {
+  return {
+    status: oneOf(changes.status, CHARGE_STATUSES, "charge status"),
+    finishedAt: isoInstantOrNull(changes.finishedAt, "finishedAt"),
+    transactionId: changes.transactionId ?? null,
+  };
+}
+
+/** A sandbox record as stored: instants normalized, `data` a plain JSON object. */
+export function canonicalSandboxRecord(r: SandboxRecord): SandboxRecord {
+  return {
+    ref: r.ref,
+    kind: oneOf(r.kind, SANDBOX_KINDS, "sandbox kind"),
+    status: r.status,
+    reference: r.reference,
+    terminalId: r.terminalId ?? null,
+    amount: checkInteger(r.amount, "amount", 0),
+    currency: oneOf(r.currency, CURRENCIES, "currency"),
+    createdAt: isoInstant(r.createdAt, "createdAt"),
+    updatedAt: isoInstant(r.updatedAt, "updatedAt"),
+    data: jsonObject(r.data ?? {}, "data"),
+  };
+}
+
+/**
+ * `data` after `sandbox.transition` merged `patch` into it: shallow (a member of `patch` replaces
+ * the member of that name), as PostgreSQL's `jsonb || jsonb` merges objects.
+ */
+export function mergeSandboxData(
+  data: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  return jsonObject({ ...data, ...jsonObject(patch, "data") }, "data");
 }

@@ -17,9 +17,30 @@
  * - transactions: idempotent through a unique `(provider, provider_transaction_id)`; dense sequence
  *   numbers per list from `transaction_counters` (`update ... set n = n + 1 returning n` inside the
  *   insert's transaction, rolled back with it), so a page is an index range on `(kind, seq_all)` or
- *   `(kind, is_monthly, seq_sub)`, total from the counter, in one statement. A search uses the
- *   trigram (pg_trgm GIN) index on the lower-cased `search_text` with `like`, `%`, `_` and `\`
- *   escaped, ordered by sequence with offset and limit.
+ *   `(kind, is_monthly, seq_sub)`, total from the counter, in one statement. A search
+ *   (migration 7) finds the distinct lower-cased donor fields containing the term through a
+ *   trigram (pg_trgm GIN) index on `search_values`, then counts and pages through
+ *   `transaction_search`, one entry per transaction and field value, by index-only scans: work in
+ *   proportion to the matches, never a visit to each matching row (see `searchPage`). `record`
+ *   and `import` write those entries in the transaction that inserts the row;
+ * - `transactions.import`: one transaction per call that locks all four counter rows
+ *   (`for update`, in the order `record` takes them), finds the pairs that exist, numbers the new
+ *   rows, inserts them in one multi-row `insert ... on conflict do nothing`, and moves each counter
+ *   once. Under those locks no `record` can commit in between, so a skipped duplicate never takes
+ *   a sequence number.
+ * - `payments.createOrReuse`: decided under a transaction-scoped advisory lock on a hash of the
+ *   dedupe key; the payment a repeat may reuse carries the key in `dedupe_key` (unique where set),
+ *   and a newer payment taking the key over clears it on the old one. `getByProviderRef` reads the
+ *   `(provider, provider_ref)` index;
+ * - subscriptions: `create` is `insert ... on conflict (id) do nothing`; `updateIfActive` and
+ *   `cancelForDonor` are `update ... where status = 'active'` (the row lock makes a racing cancel
+ *   win or wait); `listDue` is a range of the partial index on the due time
+ *   `greatest(next_payment_date, retry_at)` of active subscriptions, in the order answered;
+ * - `charges.claim` inserts on the primary key `(subscription_id, period, attempt)` with
+ *   `on conflict do nothing`: true once; `listStale` reads a partial index of started charges;
+ * - `leases.acquire`: one `insert ... on conflict do update ... where` the holder is the same or
+ *   the lease expired, exactly-once under the row lock;
+ * - `sandbox.transition`: `update ... where status = from`, merging `data` with jsonb `||`.
  *
  * Times in milliseconds (throttle, nonces) are `bigint` columns and instants `timestamptz`, both
  * mapped back to the contract's numbers and ISO strings.
@@ -32,17 +53,26 @@ import {
   type Admin,
   type AdminRepository,
   type AdminStatus,
+  type Charge,
+  type ChargeRepository,
   type Donor,
   type DonorRepository,
   EmailTakenError,
   type FeatureFlag,
   type FlagRepository,
+  type LeaseRepository,
   type NonceRepository,
   type Page,
+  type Payment,
+  type PaymentRepository,
   type RefreshToken,
   type RefreshTokenRepository,
   type ResultData,
+  type SandboxRecord,
+  type SandboxRepository,
   type Store,
+  type Subscription,
+  type SubscriptionRepository,
   type ThrottleRepository,
   type Transaction,
   type TransactionQuery,
@@ -52,18 +82,28 @@ import { type Migration, migrations } from "./migrations.ts";
 import {
   autoApproved,
   canonicalAdmin,
+  canonicalCharge,
   canonicalDonor,
+  canonicalPayment,
   canonicalRefreshToken,
+  canonicalSandboxRecord,
+  canonicalSubscription,
   canonicalTransaction,
+  chargeResult,
   checkInteger,
+  importBatch,
   isoInstant,
   isoInstantOrNull,
+  jsonObject,
   listOf,
   listsOf,
   normalizeEmail,
   pageWindow,
+  paymentChanges,
   searchTermOf,
   searchTextOf,
+  searchValuesOf,
+  subscriptionChanges,
   THROTTLE_MAX_EVENTS,
 } from "./mod.ts";
 
@@ -189,9 +229,182 @@ const toTransaction = (row: TransactionRow): Transaction => ({
   providerTransactionId: row.provider_transaction_id,
 });
 
+/** The part of `transaction_search` (migration 7) a transaction's entries go to. */
+const searchPartOf = (t: Pick<Transaction, "kind" | "isMonthly">) =>
+  t.kind === "error" ? "e" : t.isMonthly ? "m" : "o";
+
+/**
+ * A search that matches more distinct donor fields than this reads its page from the list itself,
+ * newest first, rather than from the newest entries of every field value (one index probe each).
+ */
+const NARROW_SEARCH_VALUES = 200;
+/** ... and past this many, it counts its total in one pass over the list rather than by value. */
+const PROBED_SEARCH_VALUES = 20_000;
+
 /** Whether `error` is PostgreSQL's unique violation (23505) of the named constraint. */
 const isUniqueViolation = (error: unknown, constraint: string) =>
   error instanceof postgres.PostgresError && error.code === "23505" && error.constraint_name === constraint;
+
+/** The row shape of `payments` (the `dedupe_key` column is the store's own). */
+interface PaymentRow {
+  id: string;
+  donor_id: string;
+  amount: string;
+  currency: number;
+  is_monthly: boolean;
+  language: string;
+  channel: Payment["channel"];
+  shop_number: string | null;
+  provider: string;
+  provider_ref: string | null;
+  page_url: string | null;
+  user_key: string;
+  confirmation_key: string | null;
+  status: Payment["status"];
+  transaction_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The row shape of `subscriptions`. */
+interface SubscriptionRow {
+  id: string;
+  donor_id: string;
+  amount: string;
+  currency: number;
+  provider: string;
+  token: string;
+  card_masked: string | null;
+  language: string;
+  status: Subscription["status"];
+  created_at: Date;
+  payment_date: Date | null;
+  next_payment_date: Date;
+  failed_attempts: number;
+  retry_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+/** The row shape of `charges`. */
+interface ChargeRow {
+  subscription_id: string;
+  period: Date;
+  attempt: number;
+  status: Charge["status"];
+  reference: string;
+  started_at: Date;
+  finished_at: Date | null;
+  transaction_id: string | null;
+}
+
+/** The row shape of `sandbox_records`. */
+interface SandboxRow {
+  ref: string;
+  kind: SandboxRecord["kind"];
+  status: string;
+  reference: string;
+  terminal_id: string | null;
+  amount: string;
+  currency: number;
+  created_at: Date;
+  updated_at: Date;
+  data: Record<string, unknown>;
+}
+
+const toPayment = (row: PaymentRow): Payment => ({
+  id: row.id,
+  donorId: row.donor_id,
+  amount: Number(row.amount),
+  currency: row.currency as Payment["currency"],
+  isMonthly: row.is_monthly,
+  language: row.language,
+  channel: row.channel,
+  shopNumber: row.shop_number,
+  provider: row.provider,
+  providerRef: row.provider_ref,
+  pageUrl: row.page_url,
+  userKey: row.user_key,
+  confirmationKey: row.confirmation_key,
+  status: row.status,
+  transactionId: row.transaction_id,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const toSubscription = (row: SubscriptionRow): Subscription => ({
+  id: row.id,
+  donorId: row.donor_id,
+  amount: Number(row.amount),
+  currency: row.currency as Subscription["currency"],
+  provider: row.provider,
+  token: row.token,
+  cardMasked: row.card_masked,
+  language: row.language,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+  paymentDate: iso(row.payment_date),
+  nextPaymentDate: row.next_payment_date.toISOString(),
+  failedAttempts: row.failed_attempts,
+  retryAt: iso(row.retry_at),
+  cancelledAt: iso(row.cancelled_at),
+});
+
+const toCharge = (row: ChargeRow): Charge => ({
+  subscriptionId: row.subscription_id,
+  period: row.period.toISOString(),
+  attempt: row.attempt,
+  status: row.status,
+  reference: row.reference,
+  startedAt: row.started_at.toISOString(),
+  finishedAt: iso(row.finished_at),
+  transactionId: row.transaction_id,
+});
+
+const toSandboxRecord = (row: SandboxRow): SandboxRecord => ({
+  ref: row.ref,
+  kind: row.kind,
+  status: row.status,
+  reference: row.reference,
+  terminalId: row.terminal_id,
+  amount: Number(row.amount),
+  currency: row.currency as SandboxRecord["currency"],
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+  data: row.data,
+});
+
+/** The columns of `payments.update`'s fields. */
+const PAYMENT_COLUMNS = {
+  providerRef: "provider_ref",
+  pageUrl: "page_url",
+  confirmationKey: "confirmation_key",
+  status: "status",
+  transactionId: "transaction_id",
+  updatedAt: "updated_at",
+} as const;
+
+/** The columns of `subscriptions.updateIfActive`'s fields. */
+const SUBSCRIPTION_COLUMNS = {
+  paymentDate: "payment_date",
+  nextPaymentDate: "next_payment_date",
+  failedAttempts: "failed_attempts",
+  retryAt: "retry_at",
+  status: "status",
+} as const;
+
+/** `changes` (already canonical) as a `set` of columns, by `columns`. */
+function columnsOf<T extends object>(
+  changes: Partial<T>,
+  columns: Partial<Record<keyof T, string>>,
+): Record<string, string | number | boolean | null> {
+  const set: Record<string, string | number | boolean | null> = {};
+  for (const [field, value] of Object.entries(changes)) {
+    const column = columns[field as keyof T];
+    if (column === undefined || value === undefined) continue;
+    set[column] = value as string | number | boolean | null;
+  }
+  return set;
+}
 
 // A schema name goes into the startup `search_path` parameter and into DDL; allowing only plain
 // identifiers means it never needs quoting in either place.
@@ -554,24 +767,100 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
     }
 
-    // Search: the trigram index finds the matches; `like` on the lower-cased column, with the
-    // term's own % and _ (and the escape character \) escaped, so they match literally.
+    // Search (see migration 7), in one snapshot.
+    const rows = await sql.begin(
+      "isolation level repeatable read read only",
+      (tx) => searchPage(tx, kind, isMonthly, term, offset, limit),
+    );
+    const total = rows.length === 0 ? 0 : Number(rows[0].total);
+    return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
+  };
+
+  /**
+   * One page of a search and its total, as rows of the page (or one row of nulls) carrying the
+   * total. The trigram index on search_values finds the distinct donor fields that contain the
+   * term (`like` on the lower-cased values, with the term's own %, _ and the escape character \
+   * escaped, so they match literally); how the page and the total are read then depends on how
+   * many fields matched:
+   * - a few (a name, an email): the total is an index-only count of their entries in
+   *   transaction_search (with several values a transaction with two matching fields has two
+   *   entries, so entries are counted once per transaction), the page the newest
+   *   `offset + limit` entries of each value, merged;
+   * - many (part of many emails): the same count, probing the entries of each value; the page is
+   *   the list read newest first and filtered, since the matches are many;
+   * - most (a letter, a domain): the total counts the list's matching rows in one pass, which is
+   *   cheaper than gathering most of the entries.
+   */
+  const searchPage = async (
+    tx: postgres.TransactionSql,
+    kind: Transaction["kind"],
+    isMonthly: boolean | undefined,
+    term: string,
+    offset: number,
+    limit: number,
+  ): Promise<(TransactionRow & { total: string })[]> => {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await sql<(TransactionRow & { total: string })[]>`
-      select t.*, count(*) over () as total
-      from transactions t
-      where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
-      order by t.seq_all desc
-      offset ${offset} limit ${limit}
+    const parts = kind === "error" ? ["e"] : isMonthly === undefined ? ["m", "o"] : [isMonthly ? "m" : "o"];
+    const monthly = isMonthly === undefined ? tx`` : tx`and t.is_monthly = ${isMonthly}`;
+    const [found] = await tx<{ n: string; values: string[] }[]>`
+      with m as materialized (
+        select value from search_values where value like ${pattern} limit ${PROBED_SEARCH_VALUES + 1}
+      )
+      select (select count(*) from m) as n, array(select value from m limit ${
+      NARROW_SEARCH_VALUES + 1
+    }) as values
     `;
-    if (rows.length > 0) return { data: rows.map(toTransaction), total: Number(rows[0].total) };
-    if (offset === 0) return { data: [], total: 0 };
-    // A page past the end has no row to carry the count.
-    const [{ total }] = await sql<{ total: string }[]>`
-      select count(*) as total from transactions t
-      where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
+    const matched = Number(found.n);
+    if (matched === 0) return [];
+    if (matched <= NARROW_SEARCH_VALUES) {
+      const { values } = found;
+      const count = values.length === 1 ? tx`count(*)` : tx`count(distinct s.seq_all)`;
+      return await tx<(TransactionRow & { total: string })[]>`
+        with total as (
+          select ${count} as n from transaction_search s
+          where s.part = any(${parts}::"char"[]) and s.value = any(${values}::text[])
+        ),
+        page as (
+          select distinct x.seq
+          from unnest(${values}::text[]) as v (value)
+          cross join unnest(${parts}::"char"[]) as p (part)
+          cross join lateral (
+            select s.seq_all as seq from transaction_search s
+            where s.part = p.part and s.value = v.value
+            order by s.seq_all desc
+            limit ${offset + limit}
+          ) as x
+          order by x.seq desc
+          offset ${offset} limit ${limit}
+        )
+        select total.n as total, t.*
+        from total
+        left join (page join transactions t on t.kind = ${kind} and t.seq_all = page.seq) on true
+        order by t.seq_all desc
+      `;
+    }
+    const total = matched <= PROBED_SEARCH_VALUES
+      ? tx`
+        select count(distinct s.seq_all) as n from transaction_search s
+        where s.part = any(${parts}::"char"[])
+          and s.value = any(array(select value from search_values where value like ${pattern}))
+      `
+      : tx`
+        select count(*) as n from transactions t
+        where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
+      `;
+    return await tx<(TransactionRow & { total: string })[]>`
+      with total as (${total}),
+      page as (
+        select t.* from transactions t
+        where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
+        order by t.seq_all desc
+        offset ${offset} limit ${limit}
+      )
+      select total.n as total, page.*
+      from total left join page on true
+      order by page.seq_all desc
     `;
-    return { data: [], total: Number(total) };
   };
 
   const transactions: TransactionRepository = {
@@ -594,20 +883,36 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           const sub = subList === undefined ? null : (await tx<{ n: string }[]>`
             update transaction_counters set n = n + 1 where list = ${subList} returning n
           `)[0].n;
+          // The search entries (see migration 7) in the same statement, written only when the
+          // transaction is.
+          const values = searchValuesOf(t.user);
           const [inserted] = await tx<TransactionRow[]>`
-            insert into transactions (
-              id, kind, status_code, is_monthly, created_at, donor_id,
-              user_first_name, user_last_name, user_email, amount, currency, result_data,
-              error_message, provider, provider_transaction_id, search_text, seq_all, seq_sub
-            ) values (
-              ${t.id}, ${t.kind}, ${t.statusCode}, ${t.isMonthly}, ${t.createdAt}, ${t.donorId},
-              ${t.user.firstName}, ${t.user.lastName}, ${t.user.email}, ${t.amount}, ${t.currency},
-              ${t.resultData === null ? null : sql.json(t.resultData as postgres.JSONValue)},
-              ${t.errorMessage}, ${t.provider}, ${t.providerTransactionId}, ${searchTextOf(t.user)},
-              ${all.n}, ${sub}
+            with inserted as (
+              insert into transactions (
+                id, kind, status_code, is_monthly, created_at, donor_id,
+                user_first_name, user_last_name, user_email, amount, currency, result_data,
+                error_message, provider, provider_transaction_id, search_text, seq_all, seq_sub
+              ) values (
+                ${t.id}, ${t.kind}, ${t.statusCode}, ${t.isMonthly}, ${t.createdAt}, ${t.donorId},
+                ${t.user.firstName}, ${t.user.lastName}, ${t.user.email}, ${t.amount}, ${t.currency},
+                ${t.resultData === null ? null : sql.json(t.resultData as postgres.JSONValue)},
+                ${t.errorMessage}, ${t.provider}, ${t.providerTransactionId}, ${searchTextOf(t.user)},
+                ${all.n}, ${sub}
+              )
+              on conflict (provider, provider_transaction_id) do nothing
+              returning *
+            ),
+            new_values as (
+              insert into search_values (value)
+              select v.value from unnest(${values}::text[]) as v (value) where exists (select from inserted)
+              on conflict (value) do nothing
+            ),
+            entries as (
+              insert into transaction_search (part, value, seq_all)
+              select ${searchPartOf(t)}, v.value, ${all.n}
+              from unnest(${values}::text[]) as v (value) where exists (select from inserted)
             )
-            on conflict (provider, provider_transaction_id) do nothing
-            returning *
+            select * from inserted
           `;
           if (!inserted) throw DUPLICATE;
           return inserted;
@@ -621,6 +926,103 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const existing = await getByProviderId(t.provider, t.providerTransactionId!);
       if (!existing) throw new Error(`transaction ${t.provider}/${t.providerTransactionId} vanished`);
       return { created: false, transaction: existing };
+    },
+
+    async import(input) {
+      const batch = importBatch(input);
+      if (batch.length === 0) return 0;
+      return await sql.begin(async (tx) => {
+        // Every list counter, locked in the order record() takes them (error-all, then success-all
+        // before its sub-lists): no record() of any list commits until this transaction does, so
+        // the pairs found below are all there are, and numbers given here are not taken twice.
+        const counters = new Map(
+          (await tx<{ list: string; n: string }[]>`
+            select list, n from transaction_counters order by list collate "C" for update
+          `).map((row) => [row.list, Number(row.n)]),
+        );
+        // A new statement after the lock: sees every record() committed before it was granted.
+        const paired = batch.filter((t) => t.providerTransactionId !== null);
+        const existing = new Set(
+          paired.length === 0 ? [] : (await tx<{ provider: string; ptid: string }[]>`
+            select t.provider, t.provider_transaction_id as ptid
+            from transactions t
+            join unnest(
+              ${paired.map((t) => t.provider)}::text[],
+              ${paired.map((t) => t.providerTransactionId!)}::text[]
+            ) as p (provider, ptid)
+              on t.provider = p.provider and t.provider_transaction_id = p.ptid
+          `).map((row) => JSON.stringify([row.provider, row.ptid])),
+        );
+        const fresh = batch.filter((t) =>
+          t.providerTransactionId === null ||
+          !existing.has(JSON.stringify([t.provider, t.providerTransactionId]))
+        );
+        if (fresh.length === 0) return 0;
+        const before = new Map(counters);
+        const rows = fresh.map((t) => {
+          const [allList, subList] = listsOf(t);
+          const seqAll = counters.get(allList)! + 1;
+          counters.set(allList, seqAll);
+          let seqSub: number | null = null;
+          if (subList !== undefined) {
+            seqSub = counters.get(subList)! + 1;
+            counters.set(subList, seqSub);
+          }
+          return {
+            id: t.id,
+            kind: t.kind,
+            status_code: t.statusCode,
+            is_monthly: t.isMonthly,
+            created_at: t.createdAt,
+            donor_id: t.donorId,
+            user_first_name: t.user.firstName,
+            user_last_name: t.user.lastName,
+            user_email: t.user.email,
+            amount: t.amount,
+            currency: t.currency,
+            result_data: t.resultData === null ? null : sql.json(t.resultData as postgres.JSONValue),
+            error_message: t.errorMessage,
+            provider: t.provider,
+            provider_transaction_id: t.providerTransactionId,
+            search_text: searchTextOf(t.user),
+            seq_all: seqAll,
+            seq_sub: seqSub,
+          };
+        });
+        // `on conflict do nothing` cannot skip a row here (the pairs were checked under the lock);
+        // were it to, the list would get a gap, so the count is verified and the whole call undone.
+        const inserted = await tx`
+          insert into transactions ${tx(rows)}
+          on conflict (provider, provider_transaction_id) do nothing
+        `;
+        if (inserted.count !== rows.length) {
+          throw new Error(`import inserted ${inserted.count} of ${rows.length} new transactions`);
+        }
+        const values = [...new Set(fresh.flatMap((t) => searchValuesOf(t.user)))].sort();
+        await tx`insert into search_values (value) select unnest(${values}::text[]) on conflict (value) do nothing`;
+        const entries = fresh.flatMap((t, i) =>
+          searchValuesOf(t.user).map((value) => [searchPartOf(t), value, rows[i].seq_all] as const)
+        );
+        await tx`
+          insert into transaction_search (part, value, seq_all)
+          select * from unnest(
+            ${entries.map((e) => e[0])}::"char"[],
+            ${entries.map((e) => e[1])}::text[],
+            ${entries.map((e) => e[2])}::bigint[]
+          )
+        `;
+        // Each counter moves once, by the number of its new rows.
+        const lists = [...counters.keys()].filter((list) => counters.get(list) !== before.get(list));
+        await tx`
+          update transaction_counters c set n = c.n + d.added
+          from unnest(
+            ${lists}::text[],
+            ${lists.map((list) => counters.get(list)! - before.get(list)!)}::bigint[]
+          ) as d (list, added)
+          where c.list = d.list
+        `;
+        return rows.length;
+      });
     },
 
     async get(id) {
@@ -639,6 +1041,259 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
   };
 
+  // ---- payments ----
+
+  const payments: PaymentRepository = {
+    async createOrReuse(input, dedupeKey, windowMs, now) {
+      const p = canonicalPayment(input);
+      checkInteger(windowMs, "windowMs", 0);
+      checkInteger(now, "now");
+      return await sql.begin(async (tx) => {
+        // One decision per dedupe key at a time (other keys do not wait); released at commit.
+        await tx`
+          select pg_advisory_xact_lock(
+            hashtextextended('donations.payments.dedupe:' || current_schema() || ':' || ${dedupeKey}, 0)
+          )
+        `;
+        // A new statement after the lock: sees the payment of every decision committed before.
+        const [holder] = await tx<PaymentRow[]>`select * from payments where dedupe_key = ${dedupeKey}`;
+        if (holder && holder.status === "pending" && now - holder.created_at.getTime() < windowMs) {
+          return { created: false, payment: toPayment(holder) };
+        }
+        // Too old or finished: the new payment takes the key over.
+        if (holder) await tx`update payments set dedupe_key = null where id = ${holder.id}`;
+        const [row] = await tx<PaymentRow[]>`
+          insert into payments (
+            id, donor_id, amount, currency, is_monthly, language, channel, shop_number, provider,
+            provider_ref, page_url, user_key, confirmation_key, status, transaction_id, created_at,
+            updated_at, dedupe_key
+          ) values (
+            ${p.id}, ${p.donorId}, ${p.amount}, ${p.currency}, ${p.isMonthly}, ${p.language}, ${p.channel},
+            ${p.shopNumber}, ${p.provider}, ${p.providerRef}, ${p.pageUrl}, ${p.userKey},
+            ${p.confirmationKey}, ${p.status}, ${p.transactionId}, ${p.createdAt}, ${p.updatedAt},
+            ${dedupeKey}
+          )
+          returning *
+        `;
+        return { created: true, payment: toPayment(row) };
+      });
+    },
+
+    async get(id) {
+      const [row] = await sql<PaymentRow[]>`select * from payments where id = ${id}`;
+      return row ? toPayment(row) : null;
+    },
+
+    async getByProviderRef(provider, providerRef) {
+      // A reference names one payment; were one given to two, the one changed last is answered.
+      const [row] = await sql<PaymentRow[]>`
+        select * from payments where provider = ${provider} and provider_ref = ${providerRef}
+        order by updated_at desc, id desc limit 1
+      `;
+      return row ? toPayment(row) : null;
+    },
+
+    async update(id, input) {
+      const set = columnsOf(paymentChanges(input), PAYMENT_COLUMNS);
+      if (Object.keys(set).length === 0) return await payments.get(id);
+      const [row] = await sql<PaymentRow[]>`update payments set ${sql(set)} where id = ${id} returning *`;
+      return row ? toPayment(row) : null;
+    },
+  };
+
+  // ---- subscriptions ----
+
+  const getSubscription = async (id: string) => {
+    const [row] = await sql<SubscriptionRow[]>`select * from subscriptions where id = ${id}`;
+    return row ? toSubscription(row) : null;
+  };
+
+  const subscriptions: SubscriptionRepository = {
+    async create(input) {
+      const s = canonicalSubscription(input);
+      const [row] = await sql<SubscriptionRow[]>`
+        insert into subscriptions (
+          id, donor_id, amount, currency, provider, token, card_masked, language, status, created_at,
+          payment_date, next_payment_date, failed_attempts, retry_at, cancelled_at
+        ) values (
+          ${s.id}, ${s.donorId}, ${s.amount}, ${s.currency}, ${s.provider}, ${s.token}, ${s.cardMasked},
+          ${s.language}, ${s.status}, ${s.createdAt}, ${s.paymentDate}, ${s.nextPaymentDate},
+          ${s.failedAttempts}, ${s.retryAt}, ${s.cancelledAt}
+        )
+        on conflict (id) do nothing
+        returning *
+      `;
+      if (row) return toSubscription(row);
+      // `on conflict` waited for the other insert to commit: the row is there to read.
+      const existing = await getSubscription(s.id);
+      if (!existing) throw new Error(`subscription ${s.id} conflicted but is missing`);
+      return existing;
+    },
+
+    get: getSubscription,
+
+    async listByDonor(donorId) {
+      const rows = await sql<SubscriptionRow[]>`
+        select * from subscriptions where donor_id = ${donorId} order by created_at, id
+      `;
+      return rows.map(toSubscription);
+    },
+
+    async cancelForDonor(donorId, at) {
+      // Row locks make a concurrent cancel wait, then skip the rows it no longer finds active.
+      const rows = await sql`
+        update subscriptions set status = 'cancelled', cancelled_at = ${isoInstant(at, "at")}
+        where donor_id = ${donorId} and status = 'active'
+        returning id
+      `;
+      return rows.length;
+    },
+
+    async listDue(now, limit) {
+      checkInteger(limit, "limit", 1);
+      // The expression of the partial index subscriptions_due (migration 8): one range scan.
+      const rows = await sql<SubscriptionRow[]>`
+        select * from subscriptions
+        where status = 'active' and greatest(next_payment_date, retry_at) <= ${isoInstant(now, "now")}
+        order by greatest(next_payment_date, retry_at), id
+        limit ${limit}
+      `;
+      return rows.map(toSubscription);
+    },
+
+    async updateIfActive(id, input) {
+      const set = columnsOf(subscriptionChanges(input), SUBSCRIPTION_COLUMNS);
+      const [row] = Object.keys(set).length === 0
+        ? await sql<SubscriptionRow[]>`select * from subscriptions where id = ${id} and status = 'active'`
+        : await sql<SubscriptionRow[]>`
+          update subscriptions set ${sql(set)} where id = ${id} and status = 'active' returning *
+        `;
+      return row ? toSubscription(row) : null;
+    },
+  };
+
+  // ---- charges ----
+
+  const charges: ChargeRepository = {
+    async claim(input) {
+      const c = canonicalCharge(input);
+      const rows = await sql`
+        insert into charges (
+          subscription_id, period, attempt, status, reference, started_at, finished_at, transaction_id
+        ) values (
+          ${c.subscriptionId}, ${c.period}, ${c.attempt}, ${c.status}, ${c.reference}, ${c.startedAt},
+          ${c.finishedAt}, ${c.transactionId}
+        )
+        on conflict (subscription_id, period, attempt) do nothing
+        returning attempt
+      `;
+      return rows.length === 1;
+    },
+
+    async get(subscriptionId, period, attempt) {
+      const [row] = await sql<ChargeRow[]>`
+        select * from charges
+        where subscription_id = ${subscriptionId} and period = ${isoInstant(period, "period")}
+          and attempt = ${checkInteger(attempt, "attempt")}
+      `;
+      return row ? toCharge(row) : null;
+    },
+
+    async finish(subscriptionId, period, attempt, input) {
+      const r = chargeResult(input);
+      await sql`
+        update charges
+        set status = ${r.status}, finished_at = ${r.finishedAt}, transaction_id = ${r.transactionId}
+        where subscription_id = ${subscriptionId} and period = ${isoInstant(period, "period")}
+          and attempt = ${checkInteger(attempt, "attempt")}
+      `;
+    },
+
+    async listStale(before, limit) {
+      checkInteger(limit, "limit", 1);
+      const rows = await sql<ChargeRow[]>`
+        select * from charges
+        where status = 'started' and started_at < ${isoInstant(before, "before")}
+        order by started_at, subscription_id, period, attempt
+        limit ${limit}
+      `;
+      return rows.map(toCharge);
+    },
+  };
+
+  // ---- leases ----
+
+  const leases: LeaseRepository = {
+    async acquire(name, holder, now, ttlMs) {
+      checkInteger(now, "now");
+      checkInteger(ttlMs, "ttlMs", 1);
+      // The row lock of `on conflict do update` serializes acquirers; each re-checks the `where`
+      // against the row as the previous one left it.
+      const rows = await sql`
+        insert into leases (name, holder, expires_at) values (${name}, ${holder}, ${now + ttlMs})
+        on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
+        where leases.holder = excluded.holder or leases.expires_at <= ${now}
+        returning name
+      `;
+      return rows.length === 1;
+    },
+
+    async release(name, holder) {
+      await sql`delete from leases where name = ${name} and holder = ${holder}`;
+    },
+  };
+
+  // ---- sandbox ----
+
+  const sandbox: SandboxRepository = {
+    async create(input) {
+      const r = canonicalSandboxRecord(input);
+      await sql`
+        insert into sandbox_records (
+          ref, kind, status, reference, terminal_id, amount, currency, created_at, updated_at, data
+        ) values (
+          ${r.ref}, ${r.kind}, ${r.status}, ${r.reference}, ${r.terminalId}, ${r.amount}, ${r.currency},
+          ${r.createdAt}, ${r.updatedAt}, ${sql.json(r.data as postgres.JSONValue)}
+        )
+      `;
+    },
+
+    async get(ref) {
+      const [row] = await sql<SandboxRow[]>`select * from sandbox_records where ref = ${ref}`;
+      return row ? toSandboxRecord(row) : null;
+    },
+
+    async transition(ref, from, to, data, at) {
+      const updatedAt = isoInstant(at, "at");
+      // `||` merges two jsonb objects shallowly, as mergeSandboxData does for KV; the row lock
+      // makes a racing transition wait and then find the status changed.
+      const patch = jsonObject(data, "data");
+      const rows = await sql`
+        update sandbox_records
+        set status = ${to}, updated_at = ${updatedAt}, data = data || ${sql.json(patch as postgres.JSONValue)}
+        where ref = ${ref} and status = ${from}
+        returning ref
+      `;
+      return rows.length === 1;
+    },
+
+    async findByReference(reference) {
+      const [row] = await sql<SandboxRow[]>`
+        select * from sandbox_records where reference = ${reference}
+        order by created_at desc, ref desc limit 1
+      `;
+      return row ? toSandboxRecord(row) : null;
+    },
+
+    async listByTerminal(terminalId, status) {
+      const rows = await sql<SandboxRow[]>`
+        select * from sandbox_records where terminal_id = ${terminalId} and status = ${status}
+        order by created_at, ref
+      `;
+      return rows.map(toSandboxRecord);
+    },
+  };
+
   return {
     kind: "postgres",
     flags,
@@ -648,6 +1303,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throttle,
     nonces,
     transactions,
+    payments,
+    subscriptions,
+    charges,
+    leases,
+    sandbox,
     async ping() {
       await sql`select 1`;
     },

@@ -227,6 +227,19 @@ export interface TransactionRepository {
    * Atomic across instances.
    */
   record(tx: Transaction): Promise<{ created: boolean; transaction: Transaction }>;
+  /**
+   * Records many transactions in order (oldest first) in as few round trips as the backend allows,
+   * with the same idempotency per `(provider, providerTransactionId)` and the same per-list
+   * sequence numbers as `record`; answers how many were new. For back-fills and imports; at most
+   * 1,000 per call (more reject with a RangeError).
+   *
+   * A pair given twice in one call is recorded once (the first). Invalid transactions, and an id
+   * given twice for different payments, are refused (RangeError) before anything is written. An
+   * id that is already stored throws as in `record`; where a backend needs several commits for one
+   * call (Deno KV), the transactions before the failing one may then stay recorded (a second call
+   * with the same list skips them as duplicates).
+   */
+  import(txs: Transaction[]): Promise<number>;
   get(id: string): Promise<Transaction | null>;
   getByProviderId(provider: string, providerTransactionId: string): Promise<Transaction | null>;
   /**
@@ -236,6 +249,189 @@ export interface TransactionRepository {
   listSuccess(query: TransactionQuery & { isMonthly?: boolean }): Promise<Page<Transaction>>;
   /** Error transactions, newest first, same costs. */
   listErrors(query: TransactionQuery): Promise<Page<Transaction>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payments, subscriptions and billing
+
+export type PaymentStatus = "pending" | "succeeded" | "failed";
+
+/** One payment attempt, from the create call to its verified result. */
+export interface Payment {
+  id: string;
+  donorId: string;
+  /** Minor units. */
+  amount: number;
+  currency: 1 | 2;
+  isMonthly: boolean;
+  /** The donor's language, for the result pages. */
+  language: string;
+  channel: "online" | "terminal" | "test-terminal";
+  /** The kiosk's shop number (terminal channels). */
+  shopNumber: string | null;
+  provider: string;
+  /** The provider's id of the payment, once started. */
+  providerRef: string | null;
+  /** The page shown in the payment frame, once started (answered again to an identical request). */
+  pageUrl: string | null;
+  /** Random per attempt; the provider echoes it and validates the result against it. */
+  userKey: string;
+  confirmationKey: string | null;
+  status: PaymentStatus;
+  /** The recorded transaction, once finished. */
+  transactionId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentRepository {
+  /**
+   * Stores `payment`, unless a payment with the same `dedupeKey` was created less than `windowMs`
+   * before `now` (ms) and is still pending: then nothing is written and that one is answered with
+   * `created: false`. Atomic across instances (two identical requests at once make one payment).
+   */
+  createOrReuse(
+    payment: Payment,
+    dedupeKey: string,
+    windowMs: number,
+    now: number,
+  ): Promise<{ created: boolean; payment: Payment }>;
+  get(id: string): Promise<Payment | null>;
+  getByProviderRef(provider: string, providerRef: string): Promise<Payment | null>;
+  /** Changes the given fields; answers the payment as stored, or null for an unknown id. */
+  update(
+    id: string,
+    changes: Partial<
+      Pick<Payment, "providerRef" | "pageUrl" | "confirmationKey" | "status" | "transactionId" | "updatedAt">
+    >,
+  ): Promise<Payment | null>;
+}
+
+export type SubscriptionStatus = "active" | "cancelled" | "failed";
+
+/** A monthly donation: a stored card token charged once per period. */
+export interface Subscription {
+  id: string;
+  donorId: string;
+  amount: number;
+  currency: 1 | 2;
+  provider: string;
+  /** The provider's card token; never a card number. */
+  token: string;
+  /** Masked card number, for people. */
+  cardMasked: string | null;
+  language: string;
+  status: SubscriptionStatus;
+  createdAt: string;
+  /** Last successful charge. */
+  paymentDate: string | null;
+  /** Due date of the next period's charge. */
+  nextPaymentDate: string;
+  /** Failed attempts for the current period (retries after 1, 3 and 7 days). */
+  failedAttempts: number;
+  /** When the next retry of the current period is due; null when none is pending. */
+  retryAt: string | null;
+  cancelledAt: string | null;
+}
+
+export interface SubscriptionRepository {
+  /** Stores a subscription; when one with the same id exists, stores nothing and answers that one. */
+  create(subscription: Subscription): Promise<Subscription>;
+  get(id: string): Promise<Subscription | null>;
+  listByDonor(donorId: string): Promise<Subscription[]>;
+  /** Cancels every active subscription of the donor at once; answers how many. Idempotent. */
+  cancelForDonor(donorId: string, at: string): Promise<number>;
+  /**
+   * Active subscriptions whose charge is due at `now`: `nextPaymentDate <= now` and
+   * (`retryAt` null or `<= now`), earliest due first, at most `limit`.
+   */
+  listDue(now: string, limit: number): Promise<Subscription[]>;
+  /**
+   * Changes the given fields when the subscription is still `active` (a cancel in between wins);
+   * answers it as stored, or null when unknown or no longer active.
+   */
+  updateIfActive(
+    id: string,
+    changes: Partial<
+      Pick<Subscription, "paymentDate" | "nextPaymentDate" | "failedAttempts" | "retryAt" | "status">
+    >,
+  ): Promise<Subscription | null>;
+}
+
+/** One charge attempt of a subscription for one period: the unit of billing idempotency. */
+export interface Charge {
+  subscriptionId: string;
+  /** The period's due date (ISO 8601). */
+  period: string;
+  /** 0 for the first try, 1..3 for the retries. */
+  attempt: number;
+  status: "started" | "succeeded" | "failed";
+  /** The reference sent to the provider: `${subscriptionId}:${period}:${attempt}`. */
+  reference: string;
+  startedAt: string;
+  finishedAt: string | null;
+  transactionId: string | null;
+}
+
+export interface ChargeRepository {
+  /** Stores the charge if no charge exists for its (subscriptionId, period, attempt); true once. */
+  claim(charge: Charge): Promise<boolean>;
+  get(subscriptionId: string, period: string, attempt: number): Promise<Charge | null>;
+  finish(
+    subscriptionId: string,
+    period: string,
+    attempt: number,
+    changes: Pick<Charge, "status" | "finishedAt" | "transactionId">,
+  ): Promise<void>;
+  /** Charges still `started` that began before `before` (a pass that died midway), oldest first. */
+  listStale(before: string, limit: number): Promise<Charge[]>;
+}
+
+export interface LeaseRepository {
+  /**
+   * Takes the named lease for `holder` until `now + ttlMs` (ms), or renews it when `holder` has
+   * it; false while another holder's lease has not expired. Atomic across instances.
+   */
+  acquire(name: string, holder: string, now: number, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up if `holder` has it. */
+  release(name: string, holder: string): Promise<void>;
+}
+
+/** A record of the sandbox provider (the simulated processor keeps its books in our store). */
+export interface SandboxRecord {
+  /** The sandbox's id of the payment, charge or terminal sale. */
+  ref: string;
+  kind: "hosted" | "token" | "terminal" | "charge";
+  /** e.g. `open`, `paid`, `declined`, `timeout`, `reversed`. */
+  status: string;
+  /** The merchant reference (our payment id or charge reference). */
+  reference: string;
+  terminalId: string | null;
+  amount: number;
+  currency: 1 | 2;
+  createdAt: string;
+  updatedAt: string;
+  /** Everything else the sandbox keeps (result fields, token, return URL), JSON only. */
+  data: Record<string, unknown>;
+}
+
+export interface SandboxRepository {
+  create(record: SandboxRecord): Promise<void>;
+  get(ref: string): Promise<SandboxRecord | null>;
+  /**
+   * Moves a record from status `from` to `to` (merging `data` and setting `updatedAt`), only if it
+   * is still in `from`: true for the one caller that did it. Atomic across instances.
+   */
+  transition(
+    ref: string,
+    from: string,
+    to: string,
+    data: Record<string, unknown>,
+    at: string,
+  ): Promise<boolean>;
+  findByReference(reference: string): Promise<SandboxRecord | null>;
+  /** Terminal sales of one terminal in a status, oldest first. */
+  listByTerminal(terminalId: string, status: string): Promise<SandboxRecord[]>;
 }
 
 /** The whole store. */
@@ -249,6 +445,11 @@ export interface Store {
   readonly throttle: ThrottleRepository;
   readonly nonces: NonceRepository;
   readonly transactions: TransactionRepository;
+  readonly payments: PaymentRepository;
+  readonly subscriptions: SubscriptionRepository;
+  readonly charges: ChargeRepository;
+  readonly leases: LeaseRepository;
+  readonly sandbox: SandboxRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

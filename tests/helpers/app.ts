@@ -70,6 +70,8 @@ export async function startTestApp(
     KV_PATH: ":memory:",
     ...options.env,
   });
+  // A store the caller gives stays the caller's to close.
+  const ownStore = !options.store;
   const store = options.store ?? await openStore({ kvPath: ":memory:" });
   await seedFlags(store, config.features);
   const logs: Record<string, unknown>[] = [];
@@ -85,7 +87,7 @@ export async function startTestApp(
     logs,
     async close() {
       await server.shutdown();
-      await store.close();
+      if (ownStore) await store.close();
     },
   };
 }

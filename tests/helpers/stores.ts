@@ -65,7 +65,8 @@ export async function openTestPostgres(): Promise<TestStore> {
 }
 
 /**
- * Registers `fn` as one test per backend, named `${name} [kv]` and `${name} [postgres]`.
+ * Registers `fn` as one test per backend, named `${name} [kv]` and `${name} [postgres]`. Stores
+ * from `open` are closed (and PostgreSQL schemas dropped) when the test ends.
  *
  * @example
  * ```ts
@@ -85,7 +86,11 @@ export function backendTest(
       async fn(t) {
         const disposers: (() => Promise<void>)[] = [];
         const open = async () => {
-          if (backend === "kv") return await openKvStore(":memory:");
+          if (backend === "kv") {
+            const store = await openKvStore(":memory:");
+            disposers.push(() => store.close());
+            return store;
+          }
           const why = await postgresProblem();
           if (why) {
             throw new Error(`CI is set, so PostgreSQL is required, but ${PG_URL} is unreachable: ${why}`);

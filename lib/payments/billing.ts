@@ -1,0 +1,251 @@
+/**
+ * Monthly billing: charges every due subscription's card token once per period.
+ *
+ * Exactly once, even with several app instances running passes at the same time and a crash in
+ * the middle of one:
+ * - a lease in storage lets one runner work at a time (others skip their pass);
+ * - each charge attempt is claimed in storage first, keyed by subscription, period and attempt,
+ *   so even two runners that both hold no lease cannot charge the same attempt twice;
+ * - a claimed attempt that never finished (the pass died) is never charged again blindly: it is
+ *   looked up at the provider by its reference when the provider can, and left for a person to
+ *   check otherwise.
+ *
+ * A failed charge is retried after 1, 3 and 7 days; then the subscription is marked failed and the
+ * donor's monthly donation shows as no longer active.
+ *
+ * @module
+ */
+import { newId } from "../ids.ts";
+import type { Logger } from "../log.ts";
+import type { Charge, Store, Subscription, Transaction } from "../storage/types.ts";
+import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
+import { type PaymentProvider, ProviderError, type ProviderResult } from "./provider.ts";
+
+/** The lease's name and length: a pass renews it as it goes. */
+export const BILLING_LEASE = "billing";
+export const LEASE_MS = 5 * 60 * 1000;
+/** A claimed charge older than this with no result is treated as a pass that died. */
+export const STALE_CHARGE_MS = 15 * 60 * 1000;
+
+/** What a billing pass needs. */
+export interface BillingContext {
+  store: Store;
+  provider: PaymentProvider;
+  log: Logger;
+  /** This runner's name in the lease (e.g. host and process id). */
+  holder: string;
+  now?: () => Date;
+}
+
+/** What a pass did. */
+export interface PassReport {
+  ran: boolean;
+  charged: number;
+  failed: number;
+  recovered: number;
+  skipped: number;
+}
+
+const clock = (ctx: BillingContext) => ctx.now?.() ?? new Date();
+const DAY_MS = 86_400_000;
+
+/**
+ * Runs one billing pass: recovers charges a dead pass left behind, then charges what is due.
+ *
+ * @example
+ * ```ts
+ * const report = await runBillingPass({ store, provider, log, holder: "web-1" });
+ * ```
+ */
+export async function runBillingPass(
+  ctx: BillingContext,
+  options: { batch?: number; maxCharges?: number } = {},
+): Promise<PassReport> {
+  const report: PassReport = { ran: false, charged: 0, failed: 0, recovered: 0, skipped: 0 };
+  if (!await ctx.store.leases.acquire(BILLING_LEASE, ctx.holder, clock(ctx).getTime(), LEASE_MS)) {
+    return report;
+  }
+  report.ran = true;
+  try {
+    report.recovered = await recoverStale(ctx);
+    const batch = options.batch ?? 100;
+    const max = options.maxCharges ?? Infinity;
+    const attempted = new Set<string>();
+    while (report.charged + report.failed < max) {
+      const due = (await ctx.store.subscriptions.listDue(clock(ctx).toISOString(), batch))
+        .filter((s) => !attempted.has(s.id));
+      if (due.length === 0) break;
+      for (const sub of due) {
+        if (report.charged + report.failed >= max) break;
+        attempted.add(sub.id);
+        if (!await ctx.store.leases.acquire(BILLING_LEASE, ctx.holder, clock(ctx).getTime(), LEASE_MS)) {
+          ctx.log.warn("billing lease lost; stopping this pass", { holder: ctx.holder });
+          return report;
+        }
+        const outcome = await chargeOnce(ctx, sub);
+        if (outcome === "charged") report.charged++;
+        else if (outcome === "failed") report.failed++;
+        else report.skipped++;
+      }
+    }
+    return report;
+  } finally {
+    await ctx.store.leases.release(BILLING_LEASE, ctx.holder);
+    ctx.log.info("billing pass", { holder: ctx.holder, ...report });
+  }
+}
+
+/** Charges one subscription's current attempt, unless it was claimed before. */
+async function chargeOnce(
+  ctx: BillingContext,
+  listed: Subscription,
+): Promise<"charged" | "failed" | "skipped"> {
+  // Read again right before charging: a cancel a moment ago must win.
+  const sub = await ctx.store.subscriptions.get(listed.id);
+  if (!sub || sub.status !== "active") return "skipped";
+  const period = sub.nextPaymentDate;
+  const attempt = sub.failedAttempts;
+  const charge: Charge = {
+    subscriptionId: sub.id,
+    period,
+    attempt,
+    status: "started",
+    reference: `${sub.id}:${period}:${attempt}`,
+    startedAt: clock(ctx).toISOString(),
+    finishedAt: null,
+    transactionId: null,
+  };
+  if (!await ctx.store.charges.claim(charge)) {
+    const existing = await ctx.store.charges.get(sub.id, period, attempt);
+    // Finished by a runner that died before moving the subscription on: move it on now.
+    if (existing && existing.status !== "started") await advance(ctx, sub, existing.status === "succeeded");
+    return "skipped";
+  }
+  let result: ProviderResult;
+  try {
+    result = await ctx.provider.chargeToken({
+      token: sub.token,
+      amount: sub.amount,
+      currency: sub.currency,
+      reference: charge.reference,
+    });
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    // Unknown whether the card was charged: the claim stays "started" and recovery finds out.
+    ctx.log.error("monthly charge: provider failed", {
+      subscriptionId: sub.id,
+      reference: charge.reference,
+      error: e.message,
+    });
+    return "skipped";
+  }
+  return await settle(ctx, sub, charge, result) ? "charged" : "failed";
+}
+
+/** Records a charge's result, finishes the claim, and moves the subscription on. */
+async function settle(
+  ctx: BillingContext,
+  sub: Subscription,
+  charge: Charge,
+  result: ProviderResult,
+): Promise<boolean> {
+  const success = result.statusCode === "000" && (result.amount === null || result.amount === sub.amount);
+  const donor = await ctx.store.donors.get(sub.donorId);
+  const tx: Transaction = {
+    id: newId(),
+    kind: success ? "success" : "error",
+    statusCode: success ? "000" : result.statusCode === "000" ? "MISMATCH" : result.statusCode,
+    isMonthly: true,
+    createdAt: clock(ctx).toISOString(),
+    donorId: sub.donorId,
+    user: { firstName: donor?.firstName ?? "", lastName: donor?.lastName ?? "", email: donor?.email ?? "" },
+    amount: result.amount ?? sub.amount,
+    currency: result.currency ?? sub.currency,
+    resultData: success ? result.resultData : null,
+    errorMessage: success ? null : result.errorMessage ?? `Declined (${result.statusCode})`,
+    provider: ctx.provider.id,
+    // The charge's own reference is unique per attempt even when the provider gives no id.
+    providerTransactionId: result.providerRef || charge.reference,
+  };
+  const { transaction } = await ctx.store.transactions.record(tx);
+  await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {
+    status: success ? "succeeded" : "failed",
+    finishedAt: clock(ctx).toISOString(),
+    transactionId: transaction.id,
+  });
+  ctx.log.info("monthly charge", {
+    subscriptionId: sub.id,
+    reference: charge.reference,
+    statusCode: transaction.statusCode,
+    transactionId: transaction.id,
+  });
+  await advance(ctx, sub, success);
+  return success;
+}
+
+/** Moves a subscription past its current attempt; idempotent for the same attempt. */
+async function advance(ctx: BillingContext, sub: Subscription, success: boolean): Promise<void> {
+  const now = clock(ctx);
+  if (success) {
+    const next = nextMonth(sub.nextPaymentDate, sub.createdAt);
+    const updated = await ctx.store.subscriptions.updateIfActive(sub.id, {
+      paymentDate: now.toISOString(),
+      nextPaymentDate: next,
+      failedAttempts: 0,
+      retryAt: null,
+    });
+    if (updated) {
+      await ctx.store.donors.update(sub.donorId, { paymentDate: now.toISOString(), nextPaymentDate: next });
+    }
+    return;
+  }
+  const attempts = sub.failedAttempts + 1;
+  if (attempts <= RETRY_DAYS.length) {
+    await ctx.store.subscriptions.updateIfActive(sub.id, {
+      failedAttempts: attempts,
+      retryAt: new Date(now.getTime() + RETRY_DAYS[attempts - 1] * DAY_MS).toISOString(),
+    });
+    return;
+  }
+  const failed = await ctx.store.subscriptions.updateIfActive(sub.id, { status: "failed", retryAt: null });
+  if (failed) {
+    await ctx.store.donors.update(sub.donorId, { monthlyPaymentAvailable: false, nextPaymentDate: null });
+    ctx.log.warn("monthly donation failed after every retry", { subscriptionId: sub.id });
+  }
+}
+
+/** Finds out what happened to charges a dead pass left "started". */
+async function recoverStale(ctx: BillingContext): Promise<number> {
+  const before = new Date(clock(ctx).getTime() - STALE_CHARGE_MS).toISOString();
+  let recovered = 0;
+  for (const charge of await ctx.store.charges.listStale(before, 100)) {
+    const sub = await ctx.store.subscriptions.get(charge.subscriptionId);
+    if (!sub) continue;
+    const result = ctx.provider.lookupCharge
+      ? await ctx.provider.lookupCharge(charge.reference).catch(() => null)
+      : null;
+    if (result && !result.pending) {
+      await settle(ctx, sub, charge, result);
+      recovered++;
+    } else if (result === null && ctx.provider.lookupCharge) {
+      // The provider never saw it: the charge did not happen; close the claim as failed-to-send
+      // and let the next attempt number try again.
+      await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {
+        status: "failed",
+        finishedAt: clock(ctx).toISOString(),
+        transactionId: null,
+      });
+      await ctx.store.subscriptions.updateIfActive(sub.id, {
+        failedAttempts: sub.failedAttempts + 1,
+        retryAt: null,
+      });
+      recovered++;
+    } else {
+      ctx.log.warn("monthly charge needs a person to check it at the provider", {
+        subscriptionId: sub.id,
+        reference: charge.reference,
+      });
+    }
+  }
+  return recovered;
+}

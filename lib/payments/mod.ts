@@ -1,0 +1,74 @@
+/**
+ * Choosing and wiring the payment provider (`PAYMENT_PROVIDER`), and the context the payment
+ * routes hand to `service.ts`.
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { Services } from "../state.ts";
+import type { Store } from "../storage/types.ts";
+import { createPelecardProvider } from "./pelecard.ts";
+import type { PaymentProvider } from "./provider.ts";
+import { createSandboxProvider, type SandboxControls } from "./sandbox.ts";
+import type { PaymentsContext } from "./service.ts";
+
+/** Builds the provider for a public origin (the sandbox's pages live on our origin). */
+export type ProviderFactory = (origin: string) => PaymentProvider;
+
+/**
+ * The provider factory for the configuration.
+ *
+ * @example
+ * ```ts
+ * const providerFor = createProviderFactory(config, store, log);
+ * providerFor("https://donate.museum.org").id; // "pelecard"
+ * ```
+ */
+export function createProviderFactory(config: Config, store: Store, log: Logger): ProviderFactory {
+  const p = config.payments;
+  if (p.provider === "pelecard") {
+    const pelecard = createPelecardProvider({
+      ...p.pelecard!,
+      log: (msg, fields) => log.info(msg, fields),
+    });
+    return () => pelecard;
+  }
+  return (origin) =>
+    createSandboxProvider({
+      store,
+      origin,
+      secret: `${config.appSecret}/sandbox`,
+      terminalMode: p.sandboxTerminal,
+    });
+}
+
+/** The sandbox's own controls, when the sandbox is the provider. */
+export function sandboxOf(provider: PaymentProvider): (PaymentProvider & SandboxControls) | null {
+  return provider.id === "sandbox" ? provider as PaymentProvider & SandboxControls : null;
+}
+
+/**
+ * The payments context of a request: its origin (or `PUBLIC_URL`), the provider and limits.
+ *
+ * @example
+ * ```ts
+ * const ctx = paymentsContext(state.services, state.flags.MONTHLY_PAYMENT, url, state.log);
+ * ```
+ */
+export function paymentsContext(
+  services: Services,
+  monthlyEnabled: boolean,
+  url: URL,
+  log: Logger,
+): PaymentsContext {
+  const origin = services.config.publicUrl ?? url.origin;
+  return {
+    store: services.store,
+    provider: services.providerFor(origin),
+    log,
+    origin,
+    maxAmount: services.config.payments.maxAmount,
+    monthlyEnabled,
+  };
+}

@@ -1,0 +1,416 @@
+/**
+ * The sandbox provider: a real, local stand-in for a card processor, so every flow runs end to end
+ * on a fresh machine with no account anywhere. It keeps its books in our store (so it works across
+ * app instances) and behaves like the real gateway where it matters: a hosted card page shown in
+ * the payment frame, a result only the server can verify, card tokens for monthly giving, and a
+ * simulated card terminal.
+ *
+ * Test cards (any future expiry, any 3-digit CVV):
+ * - `4000 0000 0000 0XYZ` declines with status `XYZ` (e.g. `4000 0000 0000 0033`: invalid card);
+ * - any other Luhn-valid number succeeds with `000`.
+ *
+ * The terminal: `/sandbox/terminal/{terminalId}` shows the waiting sale with approve and decline
+ * buttons; `SANDBOX_TERMINAL_AUTO` = `manual`, `approve`, `decline:<code>` or `timeout` decides
+ * unattended.
+ *
+ * @module
+ */
+import { newId } from "../ids.ts";
+import type { CurrencyCode } from "../money.ts";
+import { bytesToHex, hmacKey } from "../signing.ts";
+import type { ResultData, SandboxRecord, Store } from "../storage/types.ts";
+import type {
+  HostedPaymentRequest,
+  HostedPaymentSession,
+  PaymentProvider,
+  ProviderResult,
+  TerminalResult,
+  TerminalSaleRequest,
+} from "./provider.ts";
+
+/** How the simulated terminal decides: a person, or automatically. */
+export type TerminalMode = "manual" | "approve" | "timeout" | `decline:${string}`;
+
+/** Options of {@link createSandboxProvider}. */
+export interface SandboxOptions {
+  store: Store;
+  /** Our public origin, for the hosted page's URL. */
+  origin: string;
+  /** Key for the confirmation keys the sandbox issues (derived from APP_SECRET). */
+  secret: string;
+  terminalMode: TerminalMode;
+  /** How often a waiting terminal sale looks for a decision. */
+  pollMs?: number;
+  /** Sends the server-to-server notification (a fetch by default; tests may capture it). */
+  notify?: (url: string, body: unknown) => Promise<void>;
+}
+
+/**
+ * The status a sandbox test card `4000 0000 0000 0XYZ` answers (`XYZ`; `000` approves), or null
+ * for any other number.
+ *
+ * @example
+ * ```ts
+ * declineCodeOf("4000 0000 0000 0033"); // "033"
+ * ```
+ */
+export function declineCodeOf(cardNumber: string): string | null {
+  const digits = cardNumber.replace(/[\s-]/g, "");
+  return /^4000000000000\d{3}$/.test(digits) ? digits.slice(13) : null;
+}
+
+/**
+ * Whether a card number passes the Luhn check (13 to 19 digits).
+ *
+ * @example
+ * ```ts
+ * luhnValid("4580 0000 0000 0000"); // true
+ * ```
+ */
+export function luhnValid(cardNumber: string): boolean {
+  const digits = cardNumber.replace(/[\s-]/g, "");
+  if (!/^\d{13,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** Masks a card number the way processors do: first six, stars, last four. */
+export function maskCard(cardNumber: string): string {
+  const digits = cardNumber.replace(/\D/g, "");
+  return `${digits.slice(0, 6)}${"*".repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
+}
+
+const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
+
+/** Result fields like a processor's, for a card and amount. */
+export function sandboxResultData(
+  card: string,
+  amount: number,
+  currency: CurrencyCode,
+  code: string,
+): ResultData {
+  return {
+    CreditCardNumber: maskCard(card),
+    CreditType: "1",
+    DebitTotal: String(amount),
+    DebitCurrency: currency,
+    VoucherId: `${digits(2)}-${digits(3)}-${digits(3)}`,
+    ShvaResult: code,
+    DebitApproveNumber: code === "000" ? digits(7) : null,
+  };
+}
+
+async function confirmationKey(secret: string, userKey: string, amount: number): Promise<string> {
+  const key = await hmacKey(new TextEncoder().encode(secret), ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${userKey}|${amount}`));
+  return bytesToHex(new Uint8Array(mac)).slice(0, 32);
+}
+
+/** The outcome of the card form: an error per field, or the result. */
+export interface CardSubmission {
+  cardNumber: string;
+  expiry: string;
+  cvv: string;
+  idNumber: string;
+}
+
+/** Field problems of a card submission, as locale keys of `sandbox.errors.*`; empty when fine. */
+export function cardProblems(card: CardSubmission, now: Date = new Date()): Record<string, string> {
+  const problems: Record<string, string> = {};
+  // Decline test cards need not pass the Luhn check; every other number must.
+  if (declineCodeOf(card.cardNumber) === null && !luhnValid(card.cardNumber)) {
+    problems.cardNumber = "cardNumber";
+  }
+  const m = card.expiry.trim().match(/^(\d{2})\s*\/?\s*(\d{2})$/);
+  const month = m ? Number(m[1]) : 0;
+  const year = m ? 2000 + Number(m[2]) : 0;
+  const endOfMonth = new Date(Date.UTC(year, month, 1));
+  if (!m || month < 1 || month > 12 || endOfMonth <= now) problems.expiry = "expiry";
+  if (!/^\d{3,4}$/.test(card.cvv.trim())) problems.cvv = "cvv";
+  if (!/^\d{5,9}$/.test(card.idNumber.trim())) problems.idNumber = "idNumber";
+  return problems;
+}
+
+/**
+ * Creates the sandbox provider.
+ *
+ * @example
+ * ```ts
+ * const provider = createSandboxProvider({ store, origin: "http://localhost:8000", secret, terminalMode: "manual" });
+ * ```
+ */
+export function createSandboxProvider(options: SandboxOptions): PaymentProvider & SandboxControls {
+  const { store } = options;
+  const pollMs = options.pollMs ?? 200;
+  const notify = options.notify ?? (async (url: string, body: unknown) => {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
+    await res.body?.cancel();
+  });
+  const now = () => new Date().toISOString();
+
+  const toResult = (record: SandboxRecord): ProviderResult => {
+    const data = record.data as {
+      statusCode?: string;
+      errorMessage?: string;
+      resultData?: ResultData;
+      token?: string;
+    };
+    return {
+      providerRef: record.ref,
+      statusCode: data.statusCode ?? "301",
+      errorMessage: data.errorMessage ?? null,
+      amount: record.amount,
+      currency: record.currency,
+      reference: record.reference,
+      token: data.token ?? null,
+      resultData: data.resultData ?? null,
+      pending: record.status === "open",
+    };
+  };
+
+  const provider: PaymentProvider & SandboxControls = {
+    id: "sandbox",
+    displayName: "Sandbox",
+    frameOrigins: [],
+
+    async startHostedPayment(request: HostedPaymentRequest): Promise<HostedPaymentSession> {
+      const ref = newId();
+      const key = await confirmationKey(options.secret, request.userKey, request.amount);
+      await store.sandbox.create({
+        ref,
+        kind: "hosted",
+        status: "open",
+        reference: request.paymentId,
+        terminalId: null,
+        amount: request.amount,
+        currency: request.currency,
+        createdAt: now(),
+        updatedAt: now(),
+        data: {
+          userKey: request.userKey,
+          confirmationKey: key,
+          returnUrl: request.returnUrl,
+          notifyUrl: request.notifyUrl,
+          tokenize: request.tokenize,
+          language: request.language,
+        },
+      });
+      return { url: `${options.origin}/sandbox/pay/${ref}`, providerRef: ref, confirmationKey: key };
+    },
+
+    readReturn(params) {
+      const ref = params.get("SandboxTransactionId");
+      const code = params.get("SandboxStatusCode");
+      return {
+        providerRef: ref && /^[A-Za-z0-9_-]{16,64}$/.test(ref) ? ref : null,
+        statusCode: code && /^\d{3}$/.test(code) ? code : null,
+      };
+    },
+
+    readNotification(body) {
+      const ref = (body as { ResultData?: { TransactionId?: unknown } } | null)?.ResultData?.TransactionId;
+      return { providerRef: typeof ref === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(ref) ? ref : null };
+    },
+
+    async verifyPayment(providerRef, expected) {
+      const record = await store.sandbox.get(providerRef);
+      if (!record || record.kind !== "hosted") {
+        return {
+          providerRef,
+          statusCode: "404",
+          errorMessage: "No such payment",
+          amount: null,
+          currency: null,
+          reference: null,
+          token: null,
+          resultData: null,
+        };
+      }
+      const result = toResult(record);
+      const data = record.data as { userKey?: string; confirmationKey?: string };
+      const keyOk = data.userKey === expected.userKey &&
+        (expected.confirmationKey === null || data.confirmationKey === expected.confirmationKey);
+      if (!keyOk || record.amount !== expected.amount) {
+        return {
+          ...result,
+          statusCode: "MISMATCH",
+          errorMessage: "The payment does not match this attempt",
+          token: null,
+        };
+      }
+      return result;
+    },
+
+    async chargeToken(request) {
+      const token = await store.sandbox.get(request.token);
+      const ref = newId();
+      const code = !token || token.kind !== "token" || token.status !== "active"
+        ? "506"
+        : String((token.data as { declineCode?: string }).declineCode ?? "000");
+      const card = String((token?.data as { card?: string } | undefined)?.card ?? "0000000000000000");
+      const resultData = sandboxResultData(card, request.amount, request.currency, code);
+      const record: SandboxRecord = {
+        ref,
+        kind: "charge",
+        status: code === "000" ? "paid" : "declined",
+        reference: request.reference,
+        terminalId: null,
+        amount: request.amount,
+        currency: request.currency,
+        createdAt: now(),
+        updatedAt: now(),
+        data: { statusCode: code, errorMessage: code === "000" ? null : `Declined (${code})`, resultData },
+      };
+      await store.sandbox.create(record);
+      return toResult(record);
+    },
+
+    async lookupCharge(reference) {
+      const record = await store.sandbox.findByReference(reference);
+      return record && record.kind === "charge" ? toResult(record) : null;
+    },
+
+    async terminalSale(request: TerminalSaleRequest): Promise<TerminalResult> {
+      const ref = newId();
+      await store.sandbox.create({
+        ref,
+        kind: "terminal",
+        status: "waiting",
+        reference: request.reference,
+        terminalId: request.terminalId,
+        amount: request.amount,
+        currency: request.currency,
+        createdAt: now(),
+        updatedAt: now(),
+        data: { shopNumber: request.shopNumber },
+      });
+      const mode = options.terminalMode;
+      if (mode === "approve") await provider.decideTerminalSale(ref, "000");
+      else if (mode.startsWith("decline:")) {
+        await provider.decideTerminalSale(ref, mode.slice("decline:".length));
+      }
+      const deadline = Date.now() + request.deadlineMs;
+      for (;;) {
+        const record = await store.sandbox.get(ref);
+        if (record && record.status !== "waiting") return terminalEnvelope(record);
+        if (Date.now() >= deadline) {
+          // Time is up: close the sale so a late tap cannot charge it. If a person decided in the
+          // same instant, their decision stands and is answered.
+          const closed = await store.sandbox.transition(ref, "waiting", "timeout", {
+            statusCode: "512",
+            errorMessage: "The terminal did not answer in time; nothing was charged",
+          }, now());
+          const final = await store.sandbox.get(ref);
+          if (closed || final) return terminalEnvelope(final!);
+        }
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(pollMs, Math.max(1, deadline - Date.now())))
+        );
+      }
+    },
+
+    async decideTerminalSale(ref, code) {
+      const record = await store.sandbox.get(ref);
+      if (!record || record.kind !== "terminal") return false;
+      const card = "4580000000000000";
+      return await store.sandbox.transition(ref, "waiting", code === "000" ? "paid" : "declined", {
+        statusCode: code,
+        errorMessage: code === "000" ? null : `Declined at the terminal (${code})`,
+        resultData: sandboxResultData(card, record.amount, record.currency, code),
+      }, now());
+    },
+
+    async submitCard(ref, card) {
+      const record = await store.sandbox.get(ref);
+      if (!record || record.kind !== "hosted") return { status: "unknown" };
+      if (record.status !== "open") return { status: "done", record };
+      const problems = cardProblems(card);
+      if (Object.keys(problems).length > 0) return { status: "invalid", problems };
+      const code = declineCodeOf(card.cardNumber) ?? "000";
+      const data = record.data as { tokenize?: boolean; notifyUrl?: string };
+      const token = code === "000" && data.tokenize ? `tok_${newId()}` : null;
+      const resultData = sandboxResultData(card.cardNumber, record.amount, record.currency, code);
+      const moved = await store.sandbox.transition(ref, "open", code === "000" ? "paid" : "declined", {
+        statusCode: code,
+        errorMessage: code === "000" ? null : `Declined (${code})`,
+        resultData,
+        token,
+      }, now());
+      if (!moved) return { status: "done", record: (await store.sandbox.get(ref))! };
+      if (token) {
+        await store.sandbox.create({
+          ref: token,
+          kind: "token",
+          status: "active",
+          reference: record.reference,
+          terminalId: null,
+          amount: record.amount,
+          currency: record.currency,
+          createdAt: now(),
+          updatedAt: now(),
+          data: {
+            card: card.cardNumber.replace(/\D/g, "").slice(-4).padStart(16, "4"),
+            cardMasked: resultData.CreditCardNumber,
+          },
+        });
+      }
+      const final = (await store.sandbox.get(ref))!;
+      if (data.notifyUrl) {
+        // Like a real processor, notify the merchant's server too; the merchant re-verifies.
+        notify(data.notifyUrl, {
+          StatusCode: code,
+          ErrorMessage: final.data.errorMessage,
+          ResultData: { TransactionId: ref },
+        })
+          .catch(() => {});
+      }
+      return { status: "done", record: final };
+    },
+  };
+  return provider;
+}
+
+function terminalEnvelope(record: SandboxRecord): TerminalResult {
+  const data = record.data as { statusCode?: string; errorMessage?: string | null; resultData?: ResultData };
+  const r = data.resultData;
+  return {
+    StatusCode: data.statusCode ?? "512",
+    ErrorMessage: data.errorMessage ?? "",
+    ResultData: {
+      TransactionId: record.ref,
+      ShvaResult: String(r?.ShvaResult ?? data.statusCode ?? ""),
+      VoucherId: String(r?.VoucherId ?? ""),
+      PelecardTransactionId: record.ref,
+      DebitTotal: String(record.amount),
+      DebitCurrency: record.currency,
+      CreditCardNumber: r?.CreditCardNumber ?? "",
+      CreditType: r?.CreditType ?? "",
+      DebitApproveNumber: r?.DebitApproveNumber ?? null,
+    },
+  };
+}
+
+/** What only the sandbox offers: its card page and terminal decisions. */
+export interface SandboxControls {
+  /** The card form's submission; answers field problems, or the finished record. */
+  submitCard(
+    ref: string,
+    card: CardSubmission,
+  ): Promise<
+    | { status: "unknown" }
+    | { status: "invalid"; problems: Record<string, string> }
+    | { status: "done"; record: SandboxRecord }
+  >;
+  /** A person (or the auto mode) approves ("000") or declines a waiting terminal sale. */
+  decideTerminalSale(ref: string, code: string): Promise<boolean>;
+}

@@ -1,0 +1,37 @@
+import type { Handlers } from "../../../lib/framework/mod.ts";
+import { readSignedJson } from "../../../lib/http/signed_body.ts";
+import { currencyCode } from "../../../lib/money.ts";
+import type { RouteDocs } from "../../../lib/openapi.ts";
+import { paymentsContext } from "../../../lib/payments/mod.ts";
+import { createOnlinePayment } from "../../../lib/payments/service.ts";
+import { CreatePaymentSchema, PaymentUrlSchema } from "../../../lib/schemas.ts";
+import { readFlags } from "../../../lib/flags.ts";
+import type { AppState } from "../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Start an online payment",
+    description: "Records a pending payment and answers the provider's hosted page for the payment frame. " +
+      "A repeated identical request within a minute answers the same payment. Monthly only while " +
+      "MONTHLY_PAYMENT is on.",
+    tags: ["payments"],
+    auth: "signature",
+    body: CreatePaymentSchema,
+    responses: {
+      200: { description: "The page to show in the payment frame", schema: PaymentUrlSchema },
+      503: { description: "The provider is not answering; nothing was charged" },
+    },
+  },
+};
+
+/** `POST /api/payment/create` {amount, currency, userId, isMonthly, language, signature…} → `{ url }`. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const body = await readSignedJson(req, CreatePaymentSchema, services);
+    const flags = await readFlags(services.store);
+    const payments = paymentsContext(services, flags.MONTHLY_PAYMENT, ctx.url, ctx.state.log);
+    const { url } = await createOnlinePayment(payments, { ...body, currency: currencyCode(body.currency) });
+    return Response.json({ url });
+  },
+};

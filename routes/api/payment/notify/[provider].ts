@@ -1,0 +1,32 @@
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { HttpError, readJsonValue } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { paymentsContext } from "../../../../lib/payments/mod.ts";
+import { completePayment } from "../../../../lib/payments/service.ts";
+import type { AppState } from "../../../../lib/state.ts";
+import { z } from "zod";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "The provider's server-to-server payment notification",
+    description: "Not trusted: the payment is verified with the provider before anything is recorded, and " +
+      "recorded once however often the notification arrives.",
+    tags: ["payments"],
+    responses: { 200: { description: "Processed", schema: z.object({ outcome: z.string() }) } },
+  },
+};
+
+/** `POST /api/payment/notify/{provider}`: verify and record the payment it names. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const payments = paymentsContext(services, false, ctx.url, ctx.state.log);
+    if (ctx.params.provider !== payments.provider.id) throw new HttpError(404, "Unknown payment provider");
+    const { providerRef } = payments.provider.readNotification(await readJsonValue(req));
+    if (!providerRef) throw new HttpError(400, "The notification names no transaction");
+    const payment = await services.store.payments.getByProviderRef(payments.provider.id, providerRef);
+    if (!payment) throw new HttpError(404, "No payment with this transaction id");
+    const { outcome } = await completePayment(payments, payment);
+    return Response.json({ outcome });
+  },
+};

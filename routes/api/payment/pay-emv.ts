@@ -1,0 +1,52 @@
+import type { Handlers } from "../../../lib/framework/mod.ts";
+import { readSignedJson } from "../../../lib/http/signed_body.ts";
+import { HttpError } from "../../../lib/http/validation.ts";
+import { currencyCode } from "../../../lib/money.ts";
+import type { RouteDocs } from "../../../lib/openapi.ts";
+import { paymentsContext } from "../../../lib/payments/mod.ts";
+import { terminalPayment } from "../../../lib/payments/service.ts";
+import { PayEmvSchema, TerminalResultSchema } from "../../../lib/schemas.ts";
+import type { AppState } from "../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Take a donation at the kiosk's card terminal",
+    description: "Starts a sale on the terminal configured for the shop number (TERMINALS; the sandbox " +
+      "simulates a terminal for any shop), waits for the card up to the deadline, records the result and " +
+      "answers it. Monthly donations are taken online only.",
+    tags: ["payments"],
+    auth: "signature",
+    body: PayEmvSchema,
+    responses: {
+      200: { description: "The terminal's result; StatusCode 000 is success", schema: TerminalResultSchema },
+      409: { description: "The same donation is already waiting at the terminal" },
+      503: { description: "The terminal service is not answering; nothing was charged" },
+    },
+  },
+};
+
+/** `POST /api/payment/pay-emv` → `{ StatusCode, ErrorMessage, ResultData }`. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const body = await readSignedJson(req, PayEmvSchema, services);
+    if (body.isMonthly) {
+      throw new HttpError(400, "Monthly donations cannot be taken at a terminal; use the online form", [{
+        path: "isMonthly",
+        message: "terminals take one-time donations",
+      }]);
+    }
+    const { terminals, terminalDeadlineMs, provider } = services.config.payments;
+    const terminalId = terminals.get(body.shopNumber) ??
+      (provider === "sandbox" ? `sim-${body.shopNumber}` : null);
+    if (!terminalId) throw new HttpError(404, `No terminal is configured for shop ${body.shopNumber}`);
+    const payments = paymentsContext(services, false, ctx.url, ctx.state.log);
+    const result = await terminalPayment(
+      payments,
+      { ...body, currency: currencyCode(body.currency) },
+      terminalId,
+      terminalDeadlineMs,
+    );
+    return Response.json(result);
+  },
+};

@@ -1,0 +1,66 @@
+import { createDonor } from "../../../../lib/donors.ts";
+import { readFlags } from "../../../../lib/flags.ts";
+import type { Handlers } from "../../../../lib/framework/mod.ts";
+import { HttpError, validate } from "../../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../../lib/openapi.ts";
+import { paymentsContext } from "../../../../lib/payments/mod.ts";
+import { createOnlinePayment } from "../../../../lib/payments/service.ts";
+import { PaymentUrlSchema, TestEmvSchema } from "../../../../lib/schemas.ts";
+import type { AppState } from "../../../../lib/state.ts";
+
+/** A test payment is the smallest real amount: 1 NIS. */
+const TEST_AMOUNT = 1;
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Start a test payment for a test terminal",
+    description:
+      "Only while TEST_TERMINAL_PAYMENT is on and for the three TEST_TERMINALS. Answers the URL of a " +
+      "1 NIS test payment whose result returns to /{lang}/terminal-success/{shop} or terminal-error. The body is " +
+      "optional: { language, shopNumber } (default en and the terminal number).",
+    tags: ["payments"],
+    responses: {
+      200: { description: "Where to send the browser", schema: PaymentUrlSchema },
+      403: { description: "Test terminal payments are switched off" },
+    },
+  },
+};
+
+/** `POST /api/payment/test-emv/{terminalNumber}` → `{ url }`. */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(req, ctx) {
+    const { services } = ctx.state;
+    const flags = await readFlags(services.store);
+    if (!flags.TEST_TERMINAL_PAYMENT) throw new HttpError(403, "Test terminal payments are switched off");
+    const terminal = ctx.params.terminalNumber;
+    if (!services.config.payments.testTerminals.includes(terminal)) {
+      throw new HttpError(404, `${terminal} is not one of the test terminals`);
+    }
+    // The spec sends no body; an optional JSON one may name the language and shop.
+    const text = await req.text();
+    let raw: unknown = {};
+    if (text.trim() !== "") {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw new HttpError(400, "The request body is not valid JSON");
+      }
+    }
+    const body = validate(TestEmvSchema, raw);
+    const language = body.language ?? "en";
+    const donor = await createDonor(services.store, {
+      firstName: "Terminal test",
+      lastName: terminal,
+      email: `terminal-${terminal}@test.invalid`,
+      country: "—",
+    });
+    const payments = paymentsContext(services, false, ctx.url, ctx.state.log);
+    const { url } = await createOnlinePayment(
+      payments,
+      { amount: TEST_AMOUNT, currency: 1, userId: donor.id, isMonthly: false, language },
+      "test-terminal",
+      body.shopNumber ?? terminal,
+    );
+    return Response.json({ url });
+  },
+};

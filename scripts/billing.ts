@@ -1,0 +1,32 @@
+/**
+ * `deno task billing:run`: one billing pass over the configured store and provider, then exit.
+ * The app also runs passes by itself (Deno.cron every 15 minutes, or an interval where cron is
+ * unavailable); running this by hand at the same time is safe.
+ *
+ * @module
+ */
+import { ConfigError, loadConfig } from "../lib/config.ts";
+import { createLogger } from "../lib/log.ts";
+import { runBillingPass } from "../lib/payments/billing.ts";
+import { createProviderFactory } from "../lib/payments/mod.ts";
+import { openStore } from "../lib/storage/mod.ts";
+
+let config;
+try {
+  config = await loadConfig(Deno.env.toObject());
+} catch (e) {
+  if (e instanceof ConfigError) {
+    console.error(`Configuration error: ${e.message}`);
+    Deno.exit(1);
+  }
+  throw e;
+}
+const log = createLogger();
+const store = await openStore({ databaseUrl: config.databaseUrl, kvPath: config.kvPath });
+try {
+  const provider = createProviderFactory(config, store, log)(config.publicUrl ?? "http://localhost");
+  const report = await runBillingPass({ store, provider, log, holder: `cli-${Deno.hostname()}-${Deno.pid}` });
+  if (!report.ran) console.log("another runner holds the billing lease; nothing done");
+} finally {
+  await store.close();
+}

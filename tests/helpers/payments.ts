@@ -1,0 +1,74 @@
+/**
+ * Helpers for payment tests: a donor, signed calls with a browser key, and paying on the
+ * sandbox's card page the way a browser would.
+ *
+ * @module
+ */
+import { signPayload } from "../../lib/signing.ts";
+import type { TestApp } from "./app.ts";
+import { api, type JsonAnswer } from "./http.ts";
+
+/** A test card that the sandbox approves (Luhn-valid, not a decline card). */
+export const GOOD_CARD = "4580 1234 5678 9015";
+
+/** Creates a donor and answers its id. */
+export async function newDonor(app: TestApp, firstName = "Dana"): Promise<string> {
+  const res = await api(app.url, "POST", "/api/user", {
+    firstName,
+    lastName: "Levi",
+    email: `${firstName.toLowerCase()}@example.org`,
+    country: "Israel",
+  });
+  if (res.status !== 201) throw new Error(`donor: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
+
+/** Posts a body signed with a fresh browser key, as a page's island does. */
+export async function signedPost(
+  app: TestApp,
+  path: string,
+  payload: Record<string, string | number | boolean>,
+): Promise<JsonAnswer> {
+  const key = await api(app.url, "GET", "/api/signing-key");
+  return await api(app.url, "POST", path, await signPayload(payload, key.body));
+}
+
+/** `POST /api/payment/create`, signed. */
+export function createPayment(
+  app: TestApp,
+  input: {
+    amount: number;
+    currency: "nis" | "dollars";
+    userId: string;
+    isMonthly?: boolean;
+    language?: string;
+  },
+): Promise<JsonAnswer> {
+  return signedPost(app, "/api/payment/create", { isMonthly: false, language: "en", ...input });
+}
+
+/**
+ * Pays on the sandbox card page: posts the form, then follows the page's return link the way the
+ * browser's top window would. Answers where the donor lands (`/{lang}/success?...`).
+ */
+export async function payOnSandboxPage(app: TestApp, pageUrl: string, card = GOOD_CARD): Promise<URL> {
+  const form = new URLSearchParams({ cardNumber: card, expiry: "12/30", cvv: "123", idNumber: "123456789" });
+  const page = await fetch(pageUrl, {
+    method: "POST",
+    body: form,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`card page answered ${page.status}: ${html.slice(0, 300)}`);
+  const href = html.match(/<a class="button button-primary" href="([^"]+)" target="_top">/)?.[1];
+  if (!href) throw new Error(`no return link on the card page: ${html.slice(0, 500)}`);
+  return await followReturn(app, href.replaceAll("&amp;", "&"));
+}
+
+/** GETs our return route and answers the result page it redirects to. */
+export async function followReturn(app: TestApp, returnUrl: string): Promise<URL> {
+  const res = await fetch(returnUrl, { redirect: "manual" });
+  await res.body?.cancel();
+  if (res.status !== 303) throw new Error(`return route answered ${res.status}`);
+  return new URL(res.headers.get("location")!, app.url);
+}
