@@ -36,6 +36,31 @@ export interface PaymentsContext {
 
 const clock = (ctx: PaymentsContext) => ctx.now?.() ?? new Date();
 
+/** Runs one provider call with a log line (carrying the request id of `ctx.log`): name, time, outcome. */
+async function providerCall<T>(
+  ctx: PaymentsContext,
+  call: string,
+  paymentId: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  let outcome = "ok";
+  try {
+    return await fn();
+  } catch (e) {
+    outcome = e instanceof ProviderError ? `provider-error:${e.code}` : "error";
+    throw e;
+  } finally {
+    ctx.log.info("provider call", {
+      provider: ctx.provider.id,
+      call,
+      paymentId,
+      outcome,
+      ms: Math.round(performance.now() - started),
+    });
+  }
+}
+
 /** The amount and donor checks every payment call shares. */
 async function prepare(
   ctx: PaymentsContext,
@@ -137,16 +162,22 @@ export async function createOnlinePayment(
     throw new HttpError(503, "The payment provider is not answering; nothing was charged. Please try again.");
   }
   try {
-    const session = await ctx.provider.startHostedPayment({
-      paymentId: payment.id,
-      userKey: payment.userKey,
-      amount: minor,
-      currency: input.currency,
-      language: input.language,
-      tokenize: input.isMonthly,
-      returnUrl: `${ctx.origin}/payments/return/${payment.id}`,
-      notifyUrl: `${ctx.origin}/api/payment/notify/${ctx.provider.id}`,
-    });
+    const session = await providerCall(
+      ctx,
+      "startHostedPayment",
+      payment.id,
+      () =>
+        ctx.provider.startHostedPayment({
+          paymentId: payment.id,
+          userKey: payment.userKey,
+          amount: minor,
+          currency: input.currency,
+          language: input.language,
+          tokenize: input.isMonthly,
+          returnUrl: `${ctx.origin}/payments/return/${payment.id}`,
+          notifyUrl: `${ctx.origin}/api/payment/notify/${ctx.provider.id}`,
+        }),
+    );
     const started = await ctx.store.payments.update(payment.id, {
       providerRef: session.providerRef,
       pageUrl: session.url,
@@ -196,11 +227,18 @@ export interface Completion {
  */
 export async function completePayment(ctx: PaymentsContext, payment: Payment): Promise<Completion> {
   if (!payment.providerRef) return { outcome: "failed", payment, result: null, transaction: null };
-  const result = await ctx.provider.verifyPayment(payment.providerRef, {
-    userKey: payment.userKey,
-    amount: payment.amount,
-    confirmationKey: payment.confirmationKey,
-  });
+  const providerRef = payment.providerRef;
+  const result = await providerCall(
+    ctx,
+    "verifyPayment",
+    payment.id,
+    () =>
+      ctx.provider.verifyPayment(providerRef, {
+        userKey: payment.userKey,
+        amount: payment.amount,
+        confirmationKey: payment.confirmationKey,
+      }),
+  );
   if (result.pending) return { outcome: "pending", payment, result, transaction: null };
 
   let statusCode = result.statusCode;
@@ -374,15 +412,16 @@ export async function terminalPayment(
   }
   let result: TerminalResult;
   try {
-    result = await ctx.provider.terminalSale({
-      terminalId,
-      shopNumber: input.shopNumber,
-      amount: minor,
-      currency: input.currency,
-      reference: payment.id,
-      language: input.language,
-      deadlineMs,
-    });
+    result = await providerCall(ctx, "terminalSale", payment.id, () =>
+      ctx.provider.terminalSale({
+        terminalId,
+        shopNumber: input.shopNumber,
+        amount: minor,
+        currency: input.currency,
+        reference: payment.id,
+        language: input.language,
+        deadlineMs,
+      }));
   } catch (e) {
     await ctx.store.payments.update(payment.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
     if (e instanceof ProviderError) {
