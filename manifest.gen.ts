@@ -41,9 +41,13 @@ import * as $37 from "./routes/index.ts";
 import * as $38 from "./routes/payments/return/[paymentId].ts";
 import * as $39 from "./routes/sandbox/pay/[ref].tsx";
 import * as $40 from "./routes/sandbox/terminal/[terminalId].tsx";
-import * as $$0 from "./islands/InitPaymentListener.tsx";
-import * as $$1 from "./islands/LanguageSelector.tsx";
-import * as $$2 from "./islands/ScrollToTop.tsx";
+import * as $$0 from "./islands/ContributionChoice.tsx";
+import * as $$1 from "./islands/DonorPayment.tsx";
+import * as $$2 from "./islands/InitPaymentListener.tsx";
+import * as $$3 from "./islands/LanguageSelector.tsx";
+import * as $$4 from "./islands/PeriodTabs.tsx";
+import * as $$5 from "./islands/ProgressBar.tsx";
+import * as $$6 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -92,9 +96,13 @@ const manifest: Manifest = {
     "sandbox/terminal/[terminalId].tsx": $40,
   },
   islands: {
-    InitPaymentListener: $$0,
-    LanguageSelector: $$1,
-    ScrollToTop: $$2,
+    ContributionChoice: $$0,
+    DonorPayment: $$1,
+    InitPaymentListener: $$2,
+    LanguageSelector: $$3,
+    PeriodTabs: $$4,
+    ProgressBar: $$5,
+    ScrollToTop: $$6,
   },
 };
 

@@ -285,7 +285,8 @@ async function measure(store: Store, rows: number): Promise<Result[]> {
     }
     return results;
   } finally {
-    await app.close(); // closes the store too
+    await app.close();
+    await store.close(); // idempotent: whether or not the helper closed it
   }
 }
 

@@ -1,22 +1,31 @@
-import { useEffect } from "preact/hooks";
+import { Component } from "preact";
 
 /** The window message the payment frame may post (spec section 2, "Other"). */
 export const INIT_PAYMENT_MESSAGE = "init-payment";
 
-/** Listens for the `init-payment` window message and logs one line; renders nothing. */
-export default function InitPaymentListener() {
-  useEffect(() => {
-    const onMessage = (event: MessageEvent) => {
-      const data = event.data;
-      if (
-        data === INIT_PAYMENT_MESSAGE ||
-        (data && typeof data === "object" && data.type === INIT_PAYMENT_MESSAGE)
-      ) {
-        console.info(`${INIT_PAYMENT_MESSAGE} message received`);
-      }
-    };
+function onMessage(event: MessageEvent) {
+  const data = event.data;
+  if (
+    data === INIT_PAYMENT_MESSAGE || (data && typeof data === "object" && data.type === INIT_PAYMENT_MESSAGE)
+  ) {
+    console.info(`${INIT_PAYMENT_MESSAGE} message received`);
+  }
+}
+
+/**
+ * Listens for the `init-payment` window message and logs one line; renders nothing. A class
+ * component so the shell needs no `preact/hooks`.
+ */
+export default class InitPaymentListener extends Component {
+  override componentDidMount() {
     addEventListener("message", onMessage);
-    return () => removeEventListener("message", onMessage);
-  }, []);
-  return null;
+  }
+
+  override componentWillUnmount() {
+    removeEventListener("message", onMessage);
+  }
+
+  override render() {
+    return null;
+  }
 }

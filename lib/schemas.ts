@@ -7,8 +7,9 @@
  */
 import { z } from "zod";
 
-/** The spec's simple address pattern: non-space, @, domain, dot, suffix. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL_PATTERN } from "./donation.ts";
+
+export { EMAIL_PATTERN };
 // C0 and C1 control characters (tab, newline, NUL, …); format characters such as the
 // right-to-left mark are allowed, since Hebrew text may carry them.
 // deno-lint-ignore no-control-regex

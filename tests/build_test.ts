@@ -13,6 +13,10 @@ import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "./helpers/app.t
 
 /** Budget for the shell's islands (language selector, scroll-to-top, message listener), gzip. */
 const SHELL_BUDGET = 8 * 1024;
+/** Budget for the donation page (shell plus the contribution picker and the payment form), gzip. */
+const DONATION_BUDGET = 20 * 1024;
+/** Pages that carry the donation islands; every other page has only the shell's. */
+const DONATION_PAGES = new Set(["", "terminal-payment/7"]);
 
 Deno.test("the build fails when an island reaches server-only code, naming the chain", async () => {
   const outDir = await Deno.makeTempDir();
@@ -59,7 +63,7 @@ Deno.test("a page without islands ships no script tag at all", async () => {
   assert.equal(pageWeight(html, currentBuild().manifest).gzip, 0);
 });
 
-Deno.test("JavaScript budgets: the shell's islands stay within 8 KB gzip on every page", async () => {
+Deno.test("JavaScript budgets: 20 KB gzip on the donation page, the shell's 8 KB on the others", async () => {
   const app = await startTestApp();
   try {
     const manifest = currentBuild().manifest;
@@ -69,9 +73,10 @@ Deno.test("JavaScript budgets: the shell's islands stay within 8 KB gzip on ever
         const weight = pageWeight(html, manifest);
         assert.equal(weight.scriptTags, 1, `/${lang}/${path}: one entry script`);
         assert.ok(weight.gzip > 0);
+        const budget = DONATION_PAGES.has(path) ? DONATION_BUDGET : SHELL_BUDGET;
         assert.ok(
-          weight.gzip <= SHELL_BUDGET,
-          `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); the shell budget is ${SHELL_BUDGET}`,
+          weight.gzip <= budget,
+          `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); its budget is ${budget}`,
         );
       }
     }

@@ -1,8 +1,186 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
-import type { PageProps } from "../../lib/framework/mod.ts";
+import { type DonorView, donorView, stopMonthlyPayments } from "../../lib/donors.ts";
+import { type Handlers, Head, type PageProps, type RouteContext } from "../../lib/framework/mod.ts";
+import type { TFunction } from "../../lib/i18n.ts";
 import type { AppState } from "../../lib/state.ts";
 
+/** Donor ids as `lib/ids.ts` makes them (the same check as the API's `readId`). */
+const DONOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** Status of the page without a `userId` (someone opened the page without the link from the email). */
+export const MISSING_ID_STATUS = 200;
+
+type Data =
+  /** No `userId` in the query. */
+  | { kind: "missing" }
+  /** A malformed or unknown `userId`. */
+  | { kind: "unknown" }
+  /** A POST that did not come from our own page. */
+  | { kind: "forbidden" }
+  /** The donor as the server has it; `cancelled` right after this request stopped the donation. */
+  | { kind: "donor"; donor: DonorView; cancelled: boolean };
+
+/**
+ * Dates as spec section 9 asks (US English, short month, day, year, hour and minute). The server
+ * renders the page, so it cannot know the visitor's time zone: times are given in UTC, and say so.
+ */
+const DATE_FORMAT = new Intl.DateTimeFormat("en-US", {
+  month: "short",
+  day: "numeric",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZone: "UTC",
+  timeZoneName: "short",
+});
+
+/** An ISO 8601 date as the page shows it, e.g. "Mar 5, 2026, 2:07 PM UTC"; `null` for none. */
+export function formatDate(iso: string | null): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? null : DATE_FORMAT.format(date);
+}
+
+/**
+ * A cross-site form cannot cancel someone's donation: a POST must come from our own origin,
+ * as the browser's `Origin` header says (every current browser sends it on a form POST), or
+ * `Sec-Fetch-Site: same-origin` when a browser leaves `Origin` out. The same rule as hono's `csrf`
+ * middleware, applied to every content type; the configured public origin counts as ours too
+ * (behind a proxy the request's own origin may differ).
+ */
+function sameOrigin(req: Request, ctx: RouteContext<Data, AppState>): boolean {
+  const origin = req.headers.get("origin");
+  if (origin !== null) {
+    return origin === ctx.url.origin || origin === ctx.state.services.config.publicUrl;
+  }
+  return req.headers.get("sec-fetch-site") === "same-origin";
+}
+
+/** The `userId` of the query: `undefined` when absent, `null` when malformed. */
+function readUserId(url: URL): string | null | undefined {
+  const id = url.searchParams.get("userId");
+  if (id === null || id.trim() === "") return undefined;
+  return DONOR_ID.test(id) ? id : null;
+}
+
+/**
+ * `/{lang}/cancel-subscription?userId=…`: the donor's own page (the id is the capability, sent by
+ * email). GET shows the donor as the server has it; the orange button is a plain form that POSTs
+ * to this same address, stops the monthly donation (`stopMonthlyPayments`) and shows the server's
+ * answer, in which the button has become the home link. Works without JavaScript.
+ */
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const id = readUserId(ctx.url);
+    if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
+    const donor = id === null ? null : await ctx.state.services.store.donors.get(id);
+    if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
+    return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
+  },
+  async POST(req, ctx) {
+    if (!sameOrigin(req, ctx)) {
+      ctx.state.log.warn("cross-site cancel refused", { origin: req.headers.get("origin") });
+      return ctx.render({ kind: "forbidden" }, { status: 403 });
+    }
+    await req.body?.cancel();
+    const id = readUserId(ctx.url);
+    if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
+    const donor = id === null ? null : await stopMonthlyPayments(ctx.state.services.store, id);
+    if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
+    ctx.state.log.info("monthly donation stopped", { donorId: donor.id });
+    return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
+  },
+};
+
+function HomeButton(props: { t: TFunction; lang: string }) {
+  return <a class="button" href={`/${props.lang}`}>{props.t("cancel.homeButton")}</a>;
+}
+
+function DonorInfo(props: { t: TFunction; donor: DonorView }) {
+  const { t, donor } = props;
+  const na = t("common.notAvailable");
+  const next = donor.monthlyPaymentAvailable ? formatDate(donor.nextPaymentDate) : null;
+  return (
+    <section class="user-info" aria-labelledby="user-info-title">
+      <h2 id="user-info-title">{t("cancel.userInfo")}</h2>
+      <dl class="details-list">
+        <div>
+          <dt>{t("cancel.name")}</dt>
+          <dd>{`${donor.firstName} ${donor.lastName}`}</dd>
+        </div>
+        <div>
+          <dt>{t("cancel.email")}</dt>
+          <dd>
+            <bdi dir="ltr">{donor.email}</bdi>
+          </dd>
+        </div>
+        <div>
+          <dt>{t("cancel.country")}</dt>
+          <dd>{donor.country}</dd>
+        </div>
+        <div>
+          <dt>{t("cancel.lastPayment")}</dt>
+          <dd>{formatDate(donor.paymentDate) ?? na}</dd>
+        </div>
+        {next && (
+          <div>
+            <dt>{t("cancel.nextPayment")}</dt>
+            <dd>{next}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{t("cancel.monthlyActive")}</dt>
+          <dd>{donor.monthlyPaymentAvailable ? t("cancel.yes") : t("cancel.no")}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
 /** The cancel-subscription page. */
-export default function Page({ state }: PageProps<unknown, AppState>) {
-  return <PageTitle title={state.t("pages.cancelSubscription")} siteName={state.t("meta.siteName")} />;
+export default function CancelPage({ state, data }: PageProps<Data, AppState>) {
+  const { t, lang } = state;
+  // The address carries the donor's capability: keep it out of search engines.
+  const title = (
+    <>
+      <Head>
+        <meta name="robots" content="noindex" />
+      </Head>
+      <PageTitle title={t("pages.cancelSubscription")} siteName={t("meta.siteName")} />
+    </>
+  );
+  if (data.kind !== "donor") {
+    const message = data.kind === "missing"
+      ? t("cancel.missingId")
+      : data.kind === "unknown"
+      ? t("cancel.unknownId")
+      : t("cancel.forbidden");
+    return (
+      <section class="cancel">
+        {title}
+        <p class="result-reason" role="alert">{message}</p>
+        <div class="result-actions">
+          <HomeButton t={t} lang={lang} />
+        </div>
+      </section>
+    );
+  }
+  const { donor, cancelled } = data;
+  return (
+    <section class="cancel">
+      {title}
+      <p class="result-message">{t("cancel.subtitle")}</p>
+      {cancelled && <p class="notice-success" role="status">{t("cancel.cancelled")}</p>}
+      <DonorInfo t={t} donor={donor} />
+      <div class="result-actions">
+        {donor.monthlyPaymentAvailable
+          ? (
+            <form method="post">
+              <button type="submit" class="button button-cancel">{t("cancel.cancelButton")}</button>
+            </form>
+          )
+          : <HomeButton t={t} lang={lang} />}
+      </div>
+    </section>
+  );
 }

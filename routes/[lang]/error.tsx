@@ -1,8 +1,70 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
-import type { PageProps } from "../../lib/framework/mod.ts";
+import {
+  DetailsBlock,
+  loadResult,
+  recordedAmount,
+  redirectTo,
+  resultLocation,
+  TransactionIdLine,
+} from "../../components/TransactionResult.tsx";
+import { errorMessageKey } from "../../lib/error_codes.ts";
+import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
+import ProgressBar from "../../islands/ProgressBar.tsx";
 
-/** The online error page. */
-export default function Page({ state }: PageProps<unknown, AppState>) {
-  return <PageTitle title={state.t("pages.error")} siteName={state.t("meta.siteName")} />;
+interface Data {
+  /** The status code whose message explains the failure: the record's, else the query's. */
+  statusCode: string | null;
+  /** Everything below comes from the server's record only; `null` without one. */
+  transactionId: string | null;
+  amount: string | null;
+  recordedCode: string | null;
+  errorMessage: string | null;
+  gatewayResult: string | null;
+}
+
+/**
+ * `/{lang}/error?{Provider}StatusCode=…&{Provider}TransactionId=…`: the online error page. The
+ * details come from the transaction the server recorded under that id (never from the query); a
+ * transaction recorded as a success goes to the success page. Without a record, the query's status
+ * code only chooses the message, and the details say 'N/A'.
+ */
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const record = await loadResult(ctx.state.services, ctx.url);
+    const tx = record.transaction;
+    if (tx && tx.kind === "success") return redirectTo(resultLocation(ctx.state.lang, null, record));
+    return ctx.render({
+      statusCode: tx ? tx.statusCode : record.query.statusCode,
+      transactionId: tx ? record.query.transactionId : null,
+      amount: recordedAmount(tx, ctx.state.lang),
+      recordedCode: tx?.statusCode ?? null,
+      errorMessage: tx?.errorMessage ?? null,
+      gatewayResult: tx?.resultData?.ShvaResult ?? null,
+    });
+  },
+};
+
+/** The online error page: what went wrong, the transaction id, Retry, and the recorded details. */
+export default function ErrorPage({ state, data }: PageProps<Data, AppState>) {
+  const { t, lang } = state;
+  return (
+    <section class="result result-error">
+      <PageTitle title={t("transactionError.title")} siteName={t("meta.siteName")} />
+      <p class="result-message">{t("transactionError.message")}</p>
+      <p class="result-reason">{t(errorMessageKey(data.statusCode))}</p>
+      <TransactionIdLine label={t("transactionError.transactionId")} id={data.transactionId} />
+      <DetailsBlock
+        t={t}
+        rows={[
+          { label: t("transactionError.amount"), value: data.amount },
+          { label: t("transactionError.statusCode"), value: data.recordedCode, code: true },
+          { label: t("transactionError.errorMessage"), value: data.errorMessage },
+          { label: t("transactionError.transactionId"), value: data.transactionId, code: true },
+          { label: t("transactionError.gatewayResult"), value: data.gatewayResult, code: true },
+        ]}
+      />
+      <ProgressBar href={`/${lang}`} label={t("progress.label")} buttonText={t("transactionError.retry")} />
+    </section>
+  );
 }

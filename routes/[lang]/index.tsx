@@ -1,18 +1,30 @@
+import { type DonationData, DonationSection } from "../../components/DonationSection.tsx";
 import { Hero } from "../../components/Hero.tsx";
-import { Head, type PageProps } from "../../lib/framework/mod.ts";
+import { donationData, handleDonationPost } from "../../lib/donation_page.ts";
+import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 
-/** The donation page: the welcome hero, then the contribution and payment section. */
-export default function DonationPage({ state }: PageProps<unknown, AppState>) {
-  const { t, services } = state;
+/**
+ * `/{lang}/`: GET renders the page with a fresh browser signing key; POST is the form without
+ * JavaScript (see `lib/donation_page.ts`).
+ */
+export const handler: Handlers<DonationData, AppState> = {
+  async GET(_req, ctx) {
+    return ctx.render(await donationData(ctx, "online", null));
+  },
+  POST(req, ctx) {
+    return handleDonationPost(req, ctx, "online", null);
+  },
+};
+
+/** The donation page: the welcome hero, then the contribution and payment sections. */
+export default function DonationPage({ state, data, url }: PageProps<DonationData, AppState>) {
+  const { t, services, lang } = state;
   return (
     <>
       <Head title={t("meta.siteName")} />
       <Hero t={t} videoUrl={services.config.welcomeVideoUrl} />
-      <section id="donate" class="donate" tabIndex={-1} aria-labelledby="donate-title">
-        <h2 id="donate-title">{t("donation.sectionTitle")}</h2>
-        <p>{t("footer.taxNote")}</p>
-      </section>
+      <DonationSection t={t} lang={lang} url={url} data={data} />
     </>
   );
 }

@@ -1,8 +1,41 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
-import type { PageProps } from "../../lib/framework/mod.ts";
+import {
+  loadResult,
+  redirectTo,
+  resultLocation,
+  TransactionIdLine,
+} from "../../components/TransactionResult.tsx";
+import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
+import ProgressBar from "../../islands/ProgressBar.tsx";
 
-/** The online success page. */
-export default function Page({ state }: PageProps<unknown, AppState>) {
-  return <PageTitle title={state.t("pages.success")} siteName={state.t("meta.siteName")} />;
+interface Data {
+  /** The provider's transaction id, only when the server recorded it as a success. */
+  transactionId: string | null;
+}
+
+/**
+ * `/{lang}/success?{Provider}TransactionId=…`: the online success page. The id is shown only when
+ * it names a transaction the server recorded; one recorded as declined goes to the error page.
+ */
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const record = await loadResult(ctx.state.services, ctx.url);
+    const tx = record.transaction;
+    if (tx && tx.kind !== "success") return redirectTo(resultLocation(ctx.state.lang, null, record));
+    return ctx.render({ transactionId: tx ? record.query.transactionId : null });
+  },
+};
+
+/** The online success page: thanks, the transaction id, and the way back to a new donation. */
+export default function SuccessPage({ state, data }: PageProps<Data, AppState>) {
+  const { t, lang } = state;
+  return (
+    <section class="result result-success">
+      <PageTitle title={t("pages.success")} siteName={t("meta.siteName")} />
+      <p class="result-message">{t("success.message")}</p>
+      <TransactionIdLine label={t("success.transactionId")} id={data.transactionId} />
+      <ProgressBar href={`/${lang}`} label={t("progress.label")} buttonText={t("success.newPayment")} />
+    </section>
+  );
 }

@@ -1,8 +1,49 @@
 import { PageTitle } from "../../../components/PageTitle.tsx";
-import type { PageProps } from "../../../lib/framework/mod.ts";
+import {
+  loadResult,
+  redirectTo,
+  resultLocation,
+  terminalPaymentHref,
+  TransactionIdLine,
+} from "../../../components/TransactionResult.tsx";
+import type { Handlers, PageProps } from "../../../lib/framework/mod.ts";
 import type { AppState } from "../../../lib/state.ts";
+import ProgressBar from "../../../islands/ProgressBar.tsx";
 
-/** The terminal success page of a shop. */
-export default function Page({ state }: PageProps<unknown, AppState>) {
-  return <PageTitle title={state.t("pages.terminalSuccess")} siteName={state.t("meta.siteName")} />;
+interface Data {
+  /** The provider's transaction id, only when the server recorded it as a success. */
+  transactionId: string | null;
+}
+
+/**
+ * `/{lang}/terminal-success/{shop}?{Provider}TransactionId=…`: the kiosk's success page. As online,
+ * the id shows only for a transaction the server recorded as a success; a declined one goes to
+ * the shop's error page.
+ */
+export const handler: Handlers<Data, AppState> = {
+  async GET(_req, ctx) {
+    const record = await loadResult(ctx.state.services, ctx.url);
+    const tx = record.transaction;
+    if (tx && tx.kind !== "success") {
+      return redirectTo(resultLocation(ctx.state.lang, ctx.params.shopNumber ?? "", record));
+    }
+    return ctx.render({ transactionId: tx ? record.query.transactionId : null });
+  },
+};
+
+/** The terminal success page: thanks, the transaction id, and back to the shop's terminal page. */
+export default function TerminalSuccessPage({ state, data, params }: PageProps<Data, AppState>) {
+  const { t, lang } = state;
+  return (
+    <section class="result result-success">
+      <PageTitle title={t("pages.terminalSuccess")} siteName={t("meta.siteName")} />
+      <p class="result-message">{t("terminalSuccess.message")}</p>
+      <TransactionIdLine label={t("terminalSuccess.transactionId")} id={data.transactionId} />
+      <ProgressBar
+        href={terminalPaymentHref(lang, params.shopNumber)}
+        label={t("progress.label")}
+        buttonText={t("terminalSuccess.newPayment")}
+      />
+    </section>
+  );
 }

@@ -1,0 +1,155 @@
+import ContributionChoice, { type TierCard } from "../islands/ContributionChoice.tsx";
+import DonorPayment, { type DonorPaymentProps } from "../islands/DonorPayment.tsx";
+import PeriodTabs from "../islands/PeriodTabs.tsx";
+import type { DonorFields, Selection } from "../lib/donation.ts";
+import type { TFunction } from "../lib/i18n.ts";
+import { formatMoney, TIERS } from "../lib/money.ts";
+import type { BrowserKey } from "../lib/signature_check.ts";
+
+/** What the donation page renders from (GET, or a no-JavaScript POST). */
+export interface DonationData {
+  mode: "online" | "terminal";
+  shopNumber: string | null;
+  signingKey: BrowserKey;
+  selection: Selection;
+  fields: DonorFields;
+  errors: Partial<Record<keyof DonorFields, string>>;
+  alert: string | null;
+  paymentUrl: string | null;
+  monthlyEnabled: boolean;
+  testTerminals: string[];
+  provider: string;
+  terminalDeadlineMs: number;
+}
+
+/** The locale keys the payment island shows. */
+const ISLAND_KEYS = [
+  "form.firstName",
+  "form.lastName",
+  "form.email",
+  "form.country",
+  "form.enterFirstName",
+  "form.enterLastName",
+  "form.enterEmail",
+  "form.invalidEmail",
+  "form.enterCountry",
+  "form.selectMembership",
+  "form.donate",
+  "form.donateNoAmount",
+  "form.period.oneTime",
+  "form.period.monthly",
+  "form.currency.nis",
+  "form.currency.dollars",
+  "payment.incorrectAmount",
+  "payment.networkError",
+  "payment.errorPrefix",
+  "payment.defaultError",
+  "payment.processing",
+  "payment.frameTitle",
+  "payment.deadline",
+  "payment.close",
+  "payment.success",
+];
+const TERMINAL_KEYS = [
+  "terminal.payAtTerminal",
+  "terminal.attachCard",
+  "terminal.waitingForCard",
+  "terminal.processing",
+  "terminal.testTerminals",
+  "terminal.testTerminal",
+];
+
+/**
+ * The terminal deadline in the page's language, from the one configured deadline (the same in
+ * every language): whole minutes when it is a whole number of minutes, else seconds, written by
+ * `Intl` so the number agrees with its unit in every language.
+ */
+export function terminalDeadlineText(t: TFunction, lang: string, ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const [value, unit] = seconds % 60 === 0 ? [seconds / 60, "minute"] : [seconds, "second"];
+  const duration = new Intl.NumberFormat(lang, { style: "unit", unit, unitDisplay: "long" }).format(value);
+  return t("terminal.deadline", { duration });
+}
+
+/**
+ * The contribution section and the personal-details and payment section, as one form that posts
+ * to the page itself (so it works without JavaScript); islands enhance its parts.
+ */
+export function DonationSection(props: { t: TFunction; lang: string; url: URL; data: DonationData }) {
+  const { t, lang, data } = props;
+  const pageHref = props.url.pathname;
+  const tiers: TierCard[] = TIERS.map((tier) => ({
+    id: tier.id,
+    name: t("donation.tierName", { number: tier.id }),
+    dollars: formatMoney(tier.price.dollars * 100, 2, lang).replace(/[.,]00(?=\D*$)/, ""),
+    nis: formatMoney(tier.price.nis * 100, 1, lang).replace(/[.,]00(?=\D*$)/, ""),
+  }));
+  const keys = data.mode === "terminal" ? [...ISLAND_KEYS, ...TERMINAL_KEYS] : ISLAND_KEYS;
+  const texts: Record<string, string> = Object.fromEntries(keys.map((k) => [k, t(k)]));
+  if (data.mode === "terminal") {
+    texts["terminal.deadline"] = terminalDeadlineText(t, lang, data.terminalDeadlineMs);
+  }
+  const payment: DonorPaymentProps = {
+    lang,
+    mode: data.mode,
+    shopNumber: data.shopNumber,
+    provider: data.provider,
+    initial: data.selection,
+    fields: data.fields,
+    errors: data.errors,
+    alert: data.alert,
+    paymentUrl: data.paymentUrl,
+    signingKey: data.signingKey,
+    testTerminals: data.testTerminals,
+    pageHref,
+    texts,
+  };
+  return (
+    <form method="post" action={`${pageHref}#payment`} class="donation-form" noValidate>
+      <section id="donate" class="donate" tabIndex={-1} aria-labelledby="donate-title">
+        <h2 id="donate-title">{t("donation.sectionTitle")}</h2>
+        <p class="donate-subtitle">{t("donation.subtitle")}</p>
+        {data.monthlyEnabled
+          ? (
+            <PeriodTabs
+              initial={data.selection}
+              legend={t("donation.periodLegend")}
+              oneTime={t("donation.oneTime")}
+              monthly={t("donation.monthly")}
+            />
+          )
+          : <input type="hidden" name="period" value="one-time" />}
+        <ContributionChoice
+          initial={data.selection}
+          tiers={tiers}
+          paymentHref="#payment"
+          texts={{
+            legend: t("donation.choiceLegend"),
+            other: t("donation.otherAmount"),
+            amount: t("donation.amount"),
+            currency: t("donation.currency"),
+            dollars: t("donation.dollars"),
+            nis: t("donation.nis"),
+            goToDonate: t("donation.goToDonate"),
+          }}
+        />
+        <p class="tax-note">{t("donation.taxNote")}</p>
+      </section>
+      <section id="payment" class="payment" tabIndex={-1} aria-labelledby="payment-title">
+        <h2 id="payment-title">{t("form.personalDetails")}</h2>
+        <DonorPayment {...payment} />
+      </section>
+    </form>
+  );
+}
+
+/** Terminal mode without a shop number: asks for the terminal number in the address. */
+export function EmptyTerminal(props: { t: TFunction; lang: string }) {
+  const { t } = props;
+  return (
+    <section id="donate" class="donate empty-terminal" aria-labelledby="empty-terminal-title">
+      <h2 id="empty-terminal-title">{t("emptyTerminalNumber.title")}</h2>
+      <p>{t("emptyTerminalNumber.subtitle", { example: `/${props.lang}/terminal-payment/12` })}</p>
+    </section>
+  );
+}

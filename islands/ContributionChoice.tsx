@@ -1,0 +1,143 @@
+import type { Selection } from "../lib/donation.ts";
+import type { CurrencyName } from "../lib/money.ts";
+import { resetForm, scrollToPayment, setSelection, useSelection } from "./shared/donation_state.ts";
+
+/** One tier card as the server formats it. */
+export interface TierCard {
+  id: number;
+  /** e.g. "Membership 1". */
+  name: string;
+  /** e.g. "$5". */
+  dollars: string;
+  /** e.g. "₪20". */
+  nis: string;
+}
+
+/** The texts of the picker, translated on the server. */
+export interface ChoiceTexts {
+  legend: string;
+  other: string;
+  amount: string;
+  currency: string;
+  dollars: string;
+  nis: string;
+  goToDonate: string;
+}
+
+/**
+ * The four tier cards and the 'Other amount' card. Each card is a radio button (`choice`), the
+ * amount a number input and the currency two radios, so the form works without JavaScript. With
+ * it, the rules of spec section 4 apply: a tier turns 'other' off, resets the payment form and
+ * scrolls to it; choosing the selected tier again deselects it; turning 'other' on or off clears
+ * the amount and the tier.
+ */
+export default function ContributionChoice(
+  props: { initial: Selection; tiers: TierCard[]; texts: ChoiceTexts; paymentHref: string },
+) {
+  const sel = useSelection(props.initial);
+  const { texts } = props;
+  const chooseTier = (id: number) => {
+    if (sel.tier === id && !sel.other) {
+      setSelection({ tier: null });
+      return;
+    }
+    setSelection({ tier: id, other: false, otherAmount: "" });
+    resetForm.value++;
+    scrollToPayment();
+  };
+  // Clicking an already-checked radio fires no change event, so its click deselects it. (No
+  // preventDefault: a cancelled click would restore the checked state after our render.)
+  const onTierClick = (id: number) => () => {
+    if (sel.tier === id && !sel.other) setSelection({ tier: null });
+  };
+  const otherOn = () => {
+    if (!sel.other) setSelection({ other: true, tier: null, otherAmount: "" });
+  };
+  const currencyOption = (currency: CurrencyName, label: string) => (
+    <label class="switch-option">
+      <input
+        type="radio"
+        name="otherCurrency"
+        value={currency}
+        checked={sel.otherCurrency === currency}
+        onChange={() => setSelection({ otherCurrency: currency })}
+      />
+      <span>{label}</span>
+    </label>
+  );
+  return (
+    <fieldset class="choices">
+      <legend class="visually-hidden">{texts.legend}</legend>
+      <div class="tier-grid">
+        {props.tiers.map((tier) => {
+          const checked = !sel.other && sel.tier === tier.id;
+          return (
+            <label class="tier-card" key={tier.id}>
+              <input
+                type="radio"
+                name="choice"
+                value={`tier-${tier.id}`}
+                checked={checked}
+                onClick={onTierClick(tier.id)}
+                onChange={() => chooseTier(tier.id)}
+              />
+              <span class="tier-name">{tier.name}</span>
+              <span class="tier-price">{tier.dollars}</span>
+              <span class="tier-price-alt">{tier.nis}</span>
+            </label>
+          );
+        })}
+        <div class={`tier-card other-card${sel.other ? " is-selected" : ""}`}>
+          <label class="other-toggle">
+            <input
+              type="radio"
+              name="choice"
+              value="other"
+              checked={sel.other}
+              onClick={() => {
+                if (sel.other) setSelection({ other: false, tier: null, otherAmount: "" });
+              }}
+              onChange={otherOn}
+            />
+            <span class="tier-name">{texts.other}</span>
+          </label>
+          <fieldset class="currency-switch">
+            <legend class="visually-hidden">{texts.currency}</legend>
+            {currencyOption("dollars", texts.dollars)}
+            {currencyOption("nis", texts.nis)}
+          </fieldset>
+          <label class="other-amount">
+            <span class="visually-hidden">{texts.amount}</span>
+            <input
+              type="number"
+              name="otherAmount"
+              inputMode="decimal"
+              min="1"
+              step="any"
+              placeholder={texts.amount}
+              value={sel.otherAmount}
+              onFocus={otherOn}
+              onInput={(e) => {
+                const value = (e.currentTarget as HTMLInputElement).value;
+                setSelection(
+                  sel.other ? { otherAmount: value } : { other: true, tier: null, otherAmount: value },
+                );
+              }}
+            />
+          </label>
+          <a
+            class="button button-secondary"
+            href={props.paymentHref}
+            onClick={(e) => {
+              e.preventDefault();
+              otherOn();
+              scrollToPayment();
+            }}
+          >
+            {texts.goToDonate}
+          </a>
+        </div>
+      </div>
+    </fieldset>
+  );
+}

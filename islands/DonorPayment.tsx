@@ -1,0 +1,343 @@
+import { useEffect, useRef, useState } from "react";
+import {
+  amountOf,
+  DONOR_FIELDS,
+  type DonorFields,
+  fieldError,
+  formErrors,
+  incorrectAmount,
+  LOADING_MS,
+  PAYMENT_RESET_MS,
+  type Selection,
+} from "../lib/donation.ts";
+import { signPayload } from "../lib/signing.ts";
+import { resetForm, selection, useSelection } from "./shared/donation_state.ts";
+
+/** A browser signing key as the server issued it. */
+export interface SigningKey {
+  keyId: string;
+  key: string;
+  expiresAt: number;
+}
+
+/** Everything the island needs from the server; texts are translated there. */
+export interface DonorPaymentProps {
+  lang: string;
+  mode: "online" | "terminal";
+  shopNumber: string | null;
+  /** The provider's display name, for the terminal result pages' query (`{Provider}TransactionId`). */
+  provider: string;
+  initial: Selection;
+  fields: DonorFields;
+  /** Locale keys of field problems the server found (no-JavaScript post). */
+  errors: Partial<Record<keyof DonorFields, string>>;
+  /** A message the server showed (no-JavaScript post). */
+  alert: string | null;
+  /** The payment frame's address when the server already started the payment. */
+  paymentUrl: string | null;
+  signingKey: SigningKey;
+  /** Test terminal numbers; empty unless TEST_TERMINAL_PAYMENT is on (terminal mode). */
+  testTerminals: string[];
+  /** Where 'Close' goes without JavaScript: the page itself. */
+  pageHref: string;
+  /** Translated texts by locale key (the keys listed by the page). */
+  texts: Record<string, string>;
+}
+
+type Step = "form" | "loading" | "payment";
+type TerminalPhase = "pay" | "attach" | "waiting" | "processing";
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The personal-details form and the payment steps (spec sections 2, 4 and 5): form → loading
+ * (2 s) → the provider's frame online, or the terminal's prompts at a kiosk. Fields are checked
+ * on blur; problems are tied to their field (aria-describedby, aria-invalid) and announced. The
+ * same markup posts to the page without JavaScript.
+ */
+export default function DonorPayment(props: DonorPaymentProps) {
+  const tx = (key: string) => props.texts[key] ?? key;
+  const sel = useSelection(props.initial);
+  const [fields, setFields] = useState<DonorFields>(props.fields);
+  const [errors, setErrors] = useState(props.errors);
+  const [alert, setAlert] = useState<string | null>(props.alert);
+  const [step, setStep] = useState<Step>(props.paymentUrl ? "payment" : "form");
+  const [url, setUrl] = useState<string | null>(props.paymentUrl);
+  const [phase, setPhase] = useState<TerminalPhase>("pay");
+  const [live, setLive] = useState("");
+  const key = useRef(props.signingKey);
+  const formRef = useRef<HTMLDivElement>(null);
+  const busy = useRef(false);
+
+  const reset = () => {
+    setStep("form");
+    setUrl(null);
+    setAlert(null);
+    setPhase("pay");
+    busy.current = false;
+  };
+
+  // Choosing a preset resets the form (spec section 4).
+  const resets = resetForm.value;
+  const firstReset = useRef(resets);
+  useEffect(() => {
+    if (resets !== firstReset.current) reset();
+  }, [resets]);
+
+  // The payment view clears itself after 60 s (spec section 4).
+  useEffect(() => {
+    if (step !== "payment" || props.mode !== "online") return;
+    const timer = setTimeout(reset, PAYMENT_RESET_MS);
+    return () => clearTimeout(timer);
+  }, [step, url]);
+
+  const amount = amountOf(sel);
+  const period = sel.period === "monthly" ? tx("form.period.monthly") : tx("form.period.oneTime");
+  const donateLabel = amount && !incorrectAmount(amount.amount)
+    ? tx("form.donate")
+      .replace("{{amount}}", String(amount.amount))
+      .replace("{{currency}}", tx(`form.currency.${amount.currency}`))
+      .replace("{{period}}", period)
+    : tx("form.donateNoAmount");
+
+  const showAlert = (message: string) => {
+    setAlert(message);
+    setLive(message);
+  };
+
+  const freshKey = async (): Promise<SigningKey> => {
+    if (key.current.expiresAt - Date.now() > 60_000) return key.current;
+    const res = await fetch("/api/signing-key");
+    if (!res.ok) throw new Error(tx("payment.networkError"));
+    key.current = await res.json();
+    return key.current;
+  };
+
+  const call = async (path: string, body: unknown) => {
+    let res: Response;
+    try {
+      res = await fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch {
+      throw new Error(tx("payment.networkError"));
+    }
+    const json = await res.json().catch(() => null);
+    if (!res.ok) {
+      throw new Error(tx("payment.errorPrefix") + (json?.message || tx("payment.defaultError")));
+    }
+    return json;
+  };
+
+  const submit = async () => {
+    if (busy.current) return;
+    setAlert(null);
+    const found = formErrors(fields);
+    setErrors(found);
+    const chosen = amountOf(selection.value);
+    if (!chosen) return showAlert(tx("form.selectMembership"));
+    if (incorrectAmount(chosen.amount)) {
+      return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
+    }
+    const firstBad = DONOR_FIELDS.find((f) => found[f]);
+    if (firstBad) {
+      setLive(tx(found[firstBad]!));
+      document.getElementById(`donor-${firstBad}`)?.focus();
+      return;
+    }
+    busy.current = true;
+    const started = Date.now();
+    const online = props.mode === "online";
+    setStep(online ? "loading" : "payment");
+    setPhase("pay");
+    setLive(online ? tx("payment.processing") : tx("terminal.payAtTerminal"));
+    const timers = online ? [] : [
+      setTimeout(() => setPhase("attach"), 1500),
+      setTimeout(() => setPhase("waiting"), 3500),
+    ];
+    try {
+      const { id } = await call("/api/user", fields);
+      const payload = {
+        amount: chosen.amount,
+        currency: chosen.currency,
+        userId: id,
+        isMonthly: online && selection.value.period === "monthly",
+        language: props.lang,
+      };
+      if (online) {
+        const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));
+        await wait(LOADING_MS - (Date.now() - started));
+        setUrl(answer?.url || null);
+        setStep("payment");
+        busy.current = false;
+        return;
+      }
+      const result = await call(
+        "/api/payment/pay-emv",
+        await signPayload({ ...payload, shopNumber: props.shopNumber ?? "" }, await freshKey()),
+      );
+      timers.forEach(clearTimeout);
+      setPhase("processing");
+      const q = new URLSearchParams();
+      const shop = encodeURIComponent(props.shopNumber ?? "");
+      if (result.StatusCode === "000") {
+        q.set(`${props.provider}TransactionId`, result.ResultData?.TransactionId ?? "");
+        location.assign(`/${props.lang}/terminal-success/${shop}?${q}`);
+      } else {
+        q.set(`${props.provider}StatusCode`, String(result.StatusCode));
+        q.set(`${props.provider}TransactionId`, result.ResultData?.TransactionId ?? "");
+        location.assign(`/${props.lang}/terminal-error/${shop}?${q}`);
+      }
+    } catch (e) {
+      timers.forEach(clearTimeout);
+      busy.current = false;
+      setStep("form");
+      showAlert(e instanceof Error ? e.message : tx("payment.defaultError"));
+    }
+  };
+
+  // The section is one form with the contribution picker: take over its submit.
+  useEffect(() => {
+    const form = formRef.current?.closest("form");
+    if (!form) return;
+    const onSubmit = (e: SubmitEvent) => {
+      const submitter = e.submitter as HTMLButtonElement | null;
+      if (submitter?.name === "testTerminal") return; // handled by the button's own click
+      e.preventDefault();
+      submitLatest.current();
+    };
+    form.addEventListener("submit", onSubmit);
+    form.dataset.enhanced = "true";
+    return () => form.removeEventListener("submit", onSubmit);
+  }, []);
+  const submitLatest = useRef(submit);
+  submitLatest.current = submit;
+
+  const testPayment = async (e: MouseEvent, terminal: string) => {
+    e.preventDefault();
+    try {
+      const answer = await call(`/api/payment/test-emv/${encodeURIComponent(terminal)}`, {
+        language: props.lang,
+        shopNumber: props.shopNumber ?? undefined,
+      });
+      location.assign(answer.url);
+    } catch (err) {
+      showAlert(err instanceof Error ? err.message : tx("payment.defaultError"));
+    }
+  };
+
+  const field = (name: keyof DonorFields, type: "text" | "email", autoComplete: string) => {
+    const error = errors[name];
+    const id = `donor-${name}`;
+    return (
+      <div class="field" key={name}>
+        <label for={id}>{tx(`form.${name}`)}</label>
+        <input
+          id={id}
+          name={name}
+          type={type as "text"}
+          autoComplete={autoComplete}
+          maxLength={name === "email" ? 254 : 100}
+          aria-required="true"
+          aria-invalid={error ? "true" : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          value={fields[name]}
+          onInput={(e) => {
+            const value = (e.currentTarget as HTMLInputElement).value;
+            setFields((f) => ({ ...f, [name]: value }));
+            if (errors[name] && !fieldError(name, value)) setErrors((x) => ({ ...x, [name]: undefined }));
+          }}
+          onBlur={(e) => {
+            const problem = fieldError(name, (e.currentTarget as HTMLInputElement).value) ?? undefined;
+            setErrors((x) => ({ ...x, [name]: problem }));
+            if (problem && problem !== errors[name]) setLive(tx(problem));
+          }}
+        />
+        {error && <p class="field-error" id={`${id}-error`}>{tx(error)}</p>}
+      </div>
+    );
+  };
+
+  const close = (e: MouseEvent) => {
+    e.preventDefault();
+    reset();
+  };
+
+  return (
+    <div class="payment-steps" ref={formRef}>
+      <div hidden={step !== "form"}>
+        <div class="donor-fields">
+          {field("firstName", "text", "given-name")}
+          {field("lastName", "text", "family-name")}
+          {field("email", "email", "email")}
+          {field("country", "text", "country-name")}
+        </div>
+        {alert && <p class="form-alert" role="alert">{alert}</p>}
+        <button type="submit" class="button button-primary donate-button">{donateLabel}</button>
+        {props.testTerminals.length > 0 && (
+          <div class="test-terminals">
+            <p>{tx("terminal.testTerminals")}</p>
+            {props.testTerminals.map((n) => (
+              <button
+                key={n}
+                type="submit"
+                name="testTerminal"
+                value={n}
+                formNoValidate
+                class="button button-secondary"
+                onClick={(e) => testPayment(e as unknown as MouseEvent, n)}
+              >
+                {tx("terminal.testTerminal").replace("{{number}}", n)}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      {step === "loading" && (
+        <div class="loading" role="status">
+          <span class="spinner" aria-hidden="true" />
+          <p>{tx("payment.processing")}</p>
+        </div>
+      )}
+      {step === "payment" && props.mode === "online" && (
+        <div class="payment-view">
+          {url
+            ? (
+              <>
+                <p class="deadline-note">{tx("payment.deadline")}</p>
+                <iframe
+                  src={url}
+                  title={tx("payment.frameTitle")}
+                  height="500"
+                  width="100%"
+                  class="payment-frame"
+                />
+              </>
+            )
+            : <p class="notice-success" role="status">{tx("payment.success")}</p>}
+          <a class="button button-secondary" href={props.pageHref} onClick={close}>{tx("payment.close")}</a>
+        </div>
+      )}
+      {step === "payment" && props.mode === "terminal" && (
+        <div class="terminal-view" role="status">
+          <span class="spinner" aria-hidden="true" />
+          <p class="terminal-phase">
+            {tx(
+              phase === "pay"
+                ? "terminal.payAtTerminal"
+                : phase === "attach"
+                ? "terminal.attachCard"
+                : phase === "waiting"
+                ? "terminal.waitingForCard"
+                : "terminal.processing",
+            )}
+          </p>
+          <p class="deadline-note">{tx("terminal.deadline")}</p>
+        </div>
+      )}
+      <p class="visually-hidden" aria-live="polite">{live}</p>
+    </div>
+  );
+}

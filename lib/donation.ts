@@ -1,0 +1,147 @@
+/**
+ * The donation page's rules, shared by the server (the form without JavaScript) and the islands:
+ * the contribution selection of spec section 3, the amount it stands for, and the donor-form
+ * checks of spec section 5. Safe for islands: no zod, no server code, so it stays small.
+ *
+ * @module
+ */
+import { type CurrencyName, MIN_AMOUNT, TIERS } from "./money.ts";
+
+/** One-time or monthly. */
+export type Period = "one-time" | "monthly";
+
+/** The contribution selection (spec section 3). */
+export interface Selection {
+  period: Period;
+  /** The chosen tier's id, or `null`. */
+  tier: number | null;
+  /** Whether 'Other amount' is on. */
+  other: boolean;
+  /** The other amount as typed (converted to a number only when used). */
+  otherAmount: string;
+  /** The other amount's currency; dollars by default (spec section 9). */
+  otherCurrency: CurrencyName;
+}
+
+/** Nothing chosen, one-time. */
+export const EMPTY_SELECTION: Selection = {
+  period: "one-time",
+  tier: null,
+  other: false,
+  otherAmount: "",
+  otherCurrency: "dollars",
+};
+
+/** The loading step before the payment step, in ms (spec section 9). */
+export const LOADING_MS = 2000;
+/** The payment view clears itself and resets the form after this long, in ms (spec section 9). */
+export const PAYMENT_RESET_MS = 60_000;
+
+/** The spec's simple address pattern: non-space, @, domain, dot, suffix. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The amount a selection stands for: a tier's NIS price in NIS, or the other amount in its
+ * currency; `null` when nothing is chosen (or the other amount is empty).
+ *
+ * @example
+ * ```ts
+ * amountOf({ ...EMPTY_SELECTION, tier: 2 }); // { amount: 100, currency: "nis" }
+ * amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "12.5" }); // { amount: 12.5, currency: "dollars" }
+ * ```
+ */
+export function amountOf(selection: Selection): { amount: number; currency: CurrencyName } | null {
+  if (selection.other) {
+    const text = selection.otherAmount.trim();
+    if (text === "") return null;
+    return { amount: Number(text), currency: selection.otherCurrency };
+  }
+  const tier = TIERS.find((t) => t.id === selection.tier);
+  return tier ? { amount: tier.price.nis, currency: "nis" } : null;
+}
+
+/**
+ * Whether an amount is refused: missing, not a number, or below the minimum of 1.
+ *
+ * @example
+ * ```ts
+ * incorrectAmount(0.5); // true
+ * incorrectAmount(1); // false
+ * ```
+ */
+export function incorrectAmount(amount: number | null | undefined): boolean {
+  return amount === null || amount === undefined || !Number.isFinite(amount) || amount < MIN_AMOUNT;
+}
+
+/** The donor form's fields. */
+export interface DonorFields {
+  firstName: string;
+  lastName: string;
+  email: string;
+  country: string;
+}
+
+/** The donor form's field names, in form order. */
+export const DONOR_FIELDS: readonly (keyof DonorFields)[] = ["firstName", "lastName", "email", "country"];
+
+/**
+ * The locale key of one field's problem, or `null` when it is fine.
+ *
+ * @example
+ * ```ts
+ * fieldError("email", "dana@"); // "form.invalidEmail"
+ * ```
+ */
+export function fieldError(field: keyof DonorFields, value: string): string | null {
+  const v = value.trim();
+  switch (field) {
+    case "firstName":
+      return v ? null : "form.enterFirstName";
+    case "lastName":
+      return v ? null : "form.enterLastName";
+    case "email":
+      return !v ? "form.enterEmail" : EMAIL_PATTERN.test(v) ? null : "form.invalidEmail";
+    case "country":
+      return v ? null : "form.enterCountry";
+  }
+}
+
+/**
+ * The locale keys of the donor form's problems, by field; `{}` when the form is fine.
+ *
+ * @example
+ * ```ts
+ * formErrors({ firstName: "", lastName: "Levi", email: "x", country: "Israel" });
+ * // { firstName: "form.enterFirstName", email: "form.invalidEmail" }
+ * ```
+ */
+export function formErrors(fields: DonorFields): Partial<Record<keyof DonorFields, string>> {
+  const errors: Partial<Record<keyof DonorFields, string>> = {};
+  for (const field of DONOR_FIELDS) {
+    const error = fieldError(field, fields[field] ?? "");
+    if (error) errors[field] = error;
+  }
+  return errors;
+}
+
+/**
+ * Reads a selection from the no-JavaScript form's fields (`period`, `choice` = `tier-N` or
+ * `other`, `otherAmount`, `otherCurrency`); unknown values fall back to the defaults.
+ *
+ * @example
+ * ```ts
+ * selectionFromForm({ period: "monthly", choice: "tier-3" }); // { period: "monthly", tier: 3, other: false, … }
+ * ```
+ */
+export function selectionFromForm(form: Record<string, string | undefined>): Selection {
+  const choice = form.choice ?? "";
+  const tierId = Number(choice.match(/^tier-(\d)$/)?.[1]);
+  const tier = TIERS.some((t) => t.id === tierId) ? tierId : null;
+  return {
+    period: form.period === "monthly" ? "monthly" : "one-time",
+    tier: choice === "other" ? null : tier,
+    other: choice === "other",
+    otherAmount: (form.otherAmount ?? "").slice(0, 20),
+    otherCurrency: form.otherCurrency === "nis" ? "nis" : "dollars",
+  };
+}

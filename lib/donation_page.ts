@@ -1,0 +1,177 @@
+/**
+ * The donation page on the server: the data a GET renders from, and the no-JavaScript POST (the
+ * whole page is one form posting to itself). The POST checks the same rules as the islands
+ * (`donation.ts`), shows problems in place with the donor's input kept (422), creates the donor
+ * and the payment, and renders the page with the payment frame; in terminal mode it runs the sale
+ * and redirects to the result page. Cross-site posts are refused (403).
+ *
+ * @module
+ */
+import type { DonationData } from "../components/DonationSection.tsx";
+import {
+  amountOf,
+  DONOR_FIELDS,
+  type DonorFields,
+  EMPTY_SELECTION,
+  formErrors,
+  incorrectAmount,
+  selectionFromForm,
+} from "./donation.ts";
+import { createDonor } from "./donors.ts";
+import { readFlags } from "./flags.ts";
+import type { RouteContext } from "./framework/mod.ts";
+import { HttpError } from "./http/validation.ts";
+import { currencyCode } from "./money.ts";
+import { paymentsContext } from "./payments/mod.ts";
+import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
+import { CreateDonorSchema } from "./schemas.ts";
+import { issueBrowserKey } from "./signature_check.ts";
+import type { AppState } from "./state.ts";
+
+type Ctx = RouteContext<DonationData, AppState>;
+
+const EMPTY_FIELDS: DonorFields = { firstName: "", lastName: "", email: "", country: "" };
+
+/** The data of a fresh page. */
+export async function donationData(
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+): Promise<DonationData> {
+  const { services, flags } = ctx.state;
+  const { config } = services;
+  return {
+    mode,
+    shopNumber,
+    signingKey: await issueBrowserKey(config.appSecret),
+    selection: EMPTY_SELECTION,
+    fields: EMPTY_FIELDS,
+    errors: {},
+    alert: null,
+    paymentUrl: null,
+    // Monthly gifts are taken online only.
+    monthlyEnabled: mode === "online" && flags.MONTHLY_PAYMENT,
+    testTerminals: mode === "terminal" && flags.TEST_TERMINAL_PAYMENT ? config.payments.testTerminals : [],
+    provider: services.providerFor(config.publicUrl ?? ctx.url.origin).displayName,
+    terminalDeadlineMs: config.payments.terminalDeadlineMs,
+  };
+}
+
+/** Whether a POST comes from our own pages: its Origin must be this request's origin. */
+export function sameOrigin(req: Request, ctx: Ctx): boolean {
+  const origin = req.headers.get("origin");
+  if (!origin) return false;
+  const own = new Set([ctx.url.origin]);
+  if (ctx.state.services.config.publicUrl) own.add(new URL(ctx.state.services.config.publicUrl).origin);
+  return own.has(origin);
+}
+
+function forbidden(): Response {
+  return new Response("Forbidden: cross-site form post", {
+    status: 403,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/** Handles the page's POST (the form without JavaScript). */
+export async function handleDonationPost(
+  req: Request,
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+): Promise<Response> {
+  if (!sameOrigin(req, ctx)) return forbidden();
+  const { services, t, lang } = ctx.state;
+  ctx.state.flags = await readFlags(services.store);
+  const data = await donationData(ctx, mode, shopNumber);
+  let form: Record<string, string>;
+  try {
+    const raw = await req.formData();
+    form = Object.fromEntries(
+      [...raw.entries()].filter(([, v]) => typeof v === "string") as [string, string][],
+    );
+  } catch {
+    return ctx.render({ ...data, alert: t("payment.defaultError") }, { status: 400 });
+  }
+  const log = ctx.state.log;
+
+  // A test terminal button (terminal mode, flag on) works without JavaScript too.
+  if (form.testTerminal !== undefined) {
+    if (mode !== "terminal" || !data.testTerminals.includes(form.testTerminal)) return forbidden();
+    const donor = await createDonor(services.store, {
+      firstName: "Terminal test",
+      lastName: form.testTerminal,
+      email: `terminal-${form.testTerminal}@test.invalid`,
+      country: "—",
+    });
+    const { url } = await createOnlinePayment(
+      paymentsContext(services, false, ctx.url, log),
+      { amount: 1, currency: 1, userId: donor.id, isMonthly: false, language: lang },
+      "test-terminal",
+      shopNumber ?? form.testTerminal,
+    );
+    return redirect(url);
+  }
+
+  const selection = selectionFromForm(form);
+  if (!data.monthlyEnabled) selection.period = "one-time";
+  const fields = Object.fromEntries(
+    DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
+  ) as unknown as DonorFields;
+  const errors = formErrors(fields);
+  const chosen = amountOf(selection);
+  const shown = { ...data, selection, fields, errors };
+  let alert: string | null = null;
+  if (!chosen) alert = t("form.selectMembership");
+  else if (incorrectAmount(chosen.amount)) alert = t("payment.errorPrefix") + t("payment.incorrectAmount");
+  if (alert || Object.keys(errors).length > 0) return ctx.render({ ...shown, alert }, { status: 422 });
+
+  const parsed = CreateDonorSchema.safeParse(fields);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "";
+    return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, { status: 422 });
+  }
+  try {
+    const donor = await createDonor(services.store, parsed.data);
+    log.info("donor created", { donorId: donor.id });
+    const input = {
+      amount: chosen!.amount,
+      currency: currencyCode(chosen!.currency),
+      userId: donor.id,
+      language: lang,
+    };
+    if (mode === "online") {
+      const payments = paymentsContext(services, data.monthlyEnabled, ctx.url, log);
+      const { url } = await createOnlinePayment(payments, {
+        ...input,
+        isMonthly: selection.period === "monthly",
+      });
+      return ctx.render({ ...shown, paymentUrl: url });
+    }
+    const { terminals, terminalDeadlineMs, provider } = services.config.payments;
+    const shop = shopNumber ?? "";
+    const terminalId = terminals.get(shop) ?? (provider === "sandbox" ? `sim-${shop}` : null);
+    if (!terminalId) throw new HttpError(404, `No terminal is configured for shop ${shop}`);
+    const result = await terminalPayment(
+      paymentsContext(services, false, ctx.url, log),
+      { ...input, shopNumber: shop },
+      terminalId,
+      terminalDeadlineMs,
+    );
+    const q = new URLSearchParams();
+    const name = data.provider;
+    if (result.StatusCode !== "000") q.set(`${name}StatusCode`, result.StatusCode);
+    q.set(`${name}TransactionId`, result.ResultData.TransactionId ?? "");
+    const page = result.StatusCode === "000" ? "terminal-success" : "terminal-error";
+    return redirect(`/${lang}/${page}/${encodeURIComponent(shop)}?${q}`);
+  } catch (e) {
+    if (!(e instanceof HttpError)) throw e;
+    return ctx.render({ ...shown, alert: t("payment.errorPrefix") + e.message }, {
+      status: e.status >= 500 ? 503 : 422,
+    });
+  }
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+}
