@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ConfigError, loadConfig } from "./lib/config.ts";
+import { loadConfigOrExit } from "./lib/config.ts";
 import { ensureBuild } from "./lib/framework/build.ts";
 import { loadBuild } from "./lib/framework/assets.ts";
 import { createLogger } from "./lib/log.ts";
@@ -15,16 +15,7 @@ const root = new URL(".", import.meta.url).pathname;
 Deno.chdir(root);
 const log = createLogger();
 
-let config;
-try {
-  config = await loadConfig(Deno.env.toObject());
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(`Configuration error: ${e.message}`);
-    Deno.exit(1);
-  }
-  throw e;
-}
+const config = await loadConfigOrExit();
 if (config.appSecretSource === "generated") {
   log.warn("APP_SECRET is not set: generated one and saved it in data/app-secret (development only)");
 }

@@ -305,3 +305,24 @@ function readPayments(env: Env, production: boolean): Config["payments"] {
     pelecard,
   };
 }
+
+/**
+ * Reads the configuration of this process, or stops it with one line naming the bad setting:
+ * what every entry point (the server, `seed`, `billing:run`) does first.
+ *
+ * @example
+ * ```ts
+ * const config = await loadConfigOrExit();
+ * ```
+ */
+export async function loadConfigOrExit(): Promise<Config> {
+  try {
+    return await loadConfig(Deno.env.toObject());
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(`Configuration error: ${e.message}`);
+      Deno.exit(1);
+    }
+    throw e;
+  }
+}

@@ -5,22 +5,13 @@
  *
  * @module
  */
-import { ConfigError, loadConfig } from "../lib/config.ts";
+import { loadConfigOrExit } from "../lib/config.ts";
 import { createLogger } from "../lib/log.ts";
 import { runBillingPass } from "../lib/payments/billing.ts";
 import { createProviderFactory } from "../lib/payments/mod.ts";
 import { openStore } from "../lib/storage/mod.ts";
 
-let config;
-try {
-  config = await loadConfig(Deno.env.toObject());
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(`Configuration error: ${e.message}`);
-    Deno.exit(1);
-  }
-  throw e;
-}
+const config = await loadConfigOrExit();
 const log = createLogger();
 const store = await openStore({ databaseUrl: config.databaseUrl, kvPath: config.kvPath });
 try {

@@ -13,23 +13,14 @@
  * @module
  */
 import { hashPassword, passwordProblem } from "../lib/auth/passwords.ts";
-import { ConfigError, loadConfig } from "../lib/config.ts";
+import { loadConfigOrExit } from "../lib/config.ts";
 import { demoTransactions } from "../lib/demo_data.ts";
 import { seedFlags } from "../lib/flags.ts";
 import { newId } from "../lib/ids.ts";
 import { openStore } from "../lib/storage/mod.ts";
 
 const env = Deno.env.toObject();
-let config;
-try {
-  config = await loadConfig(env);
-} catch (e) {
-  if (e instanceof ConfigError) {
-    console.error(`Configuration error: ${e.message}`);
-    Deno.exit(1);
-  }
-  throw e;
-}
+const config = await loadConfigOrExit();
 const count = Number(env.SEED_COUNT ?? "200");
 if (!Number.isInteger(count) || count < 0 || count > 10_000_000) {
   console.error("SEED_COUNT must be a whole number from 0 to 10000000");

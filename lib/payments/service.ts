@@ -122,25 +122,13 @@ export async function createOnlinePayment(
 ): Promise<{ url: string; payment: Payment }> {
   const { donor, minor } = await prepare(ctx, input);
   const now = clock(ctx);
-  const candidate: Payment = {
-    id: newId(),
-    donorId: donor.id,
-    amount: minor,
+  const candidate = pendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
     isMonthly: input.isMonthly,
     language: input.language,
     channel,
     shopNumber,
-    provider: ctx.provider.id,
-    providerRef: null,
-    pageUrl: null,
-    userKey: newId(),
-    confirmationKey: null,
-    status: "pending",
-    transactionId: null,
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
+  }, now);
   const dedupeKey = [
     channel,
     donor.id,
@@ -206,6 +194,35 @@ export async function createOnlinePayment(
     }
     throw e;
   }
+}
+
+/** A new pending payment record: the part every channel shares. */
+function pendingPayment(
+  ctx: PaymentsContext,
+  donorId: string,
+  amount: number,
+  input: Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber">,
+  now: Date,
+): Payment {
+  return {
+    id: newId(),
+    donorId,
+    amount,
+    currency: input.currency,
+    isMonthly: input.isMonthly,
+    language: input.language,
+    channel: input.channel,
+    shopNumber: input.shopNumber,
+    provider: ctx.provider.id,
+    providerRef: null,
+    pageUrl: null,
+    userKey: newId(),
+    confirmationKey: null,
+    status: "pending",
+    transactionId: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
 }
 
 /** How a payment ended, after verification with the provider. */
@@ -381,25 +398,19 @@ export async function terminalPayment(
   const { donor, minor } = await prepare(ctx, { ...input, isMonthly: false });
   const now = clock(ctx);
   const { created, payment } = await ctx.store.payments.createOrReuse(
-    {
-      id: newId(),
-      donorId: donor.id,
-      amount: minor,
-      currency: input.currency,
-      isMonthly: false,
-      language: input.language,
-      channel: "terminal",
-      shopNumber: input.shopNumber,
-      provider: ctx.provider.id,
-      providerRef: null,
-      pageUrl: null,
-      userKey: newId(),
-      confirmationKey: null,
-      status: "pending",
-      transactionId: null,
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    },
+    pendingPayment(
+      ctx,
+      donor.id,
+      minor,
+      {
+        currency: input.currency,
+        isMonthly: false,
+        language: input.language,
+        channel: "terminal",
+        shopNumber: input.shopNumber,
+      },
+      now,
+    ),
     ["terminal", donor.id, minor, input.currency, input.shopNumber].join("|"),
     DEDUPE_WINDOW_MS,
     now.getTime(),
