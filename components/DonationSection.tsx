@@ -135,8 +135,8 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
         />
         <p class="tax-note">{t("donation.taxNote")}</p>
       </section>
-      <section id="payment" class="payment" tabIndex={-1} aria-labelledby="payment-title">
-        <h2 id="payment-title">{t("form.personalDetails")}</h2>
+      <section id="payment" class="payment" aria-labelledby="payment-title">
+        <h2 id="payment-title" tabIndex={-1}>{t("form.personalDetails")}</h2>
         <DonorPayment {...payment} />
       </section>
     </form>

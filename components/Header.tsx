@@ -15,8 +15,9 @@ export function Header({ state, url }: { state: AppState; url: URL }) {
   }));
   return (
     <header class="site-header" id="top">
-      <a class="logo" href={`/${lang}/`} aria-label={t("header.home")}>
-        <img src={asset("/logo.svg")} alt={t("header.logoAlt")} width="40" height="40" />
+      {/* Named by its visible text (WCAG 2.5.3, label in name); the logo beside it is decoration. */}
+      <a class="logo" href={`/${lang}/`}>
+        <img src={asset("/logo.svg")} alt="" width="40" height="40" />
         <span class="logo-text">{t("welcome.museumTitle")}</span>
       </a>
       <LanguageSelector current={lang} label={t("header.languageSelector")} languages={languages} />

@@ -1,3 +1,4 @@
+import { useRef } from "react";
 import type { Selection } from "../lib/donation.ts";
 import type { CurrencyName } from "../lib/money.ts";
 import { resetForm, scrollToPayment, setSelection, useSelection } from "./shared/donation_state.ts";
@@ -28,14 +29,17 @@ export interface ChoiceTexts {
  * The four tier cards and the 'Other amount' card. Each card is a radio button (`choice`), the
  * amount a number input and the currency two radios, so the form works without JavaScript. With
  * it, the rules of spec section 4 apply: a tier turns 'other' off, resets the payment form and
- * scrolls to it; choosing the selected tier again deselects it; turning 'other' on or off clears
- * the amount and the tier.
+ * scrolls to it (focus moves to its heading); choosing the selected tier again deselects it;
+ * turning 'other' on or off clears the amount and the tier. A tier reached with the arrow keys is
+ * chosen without leaving the group, so a keyboard user can move through the tiers.
  */
 export default function ContributionChoice(
   props: { initial: Selection; tiers: TierCard[]; texts: ChoiceTexts; paymentHref: string },
 ) {
   const sel = useSelection(props.initial);
   const { texts } = props;
+  // Whether the last key pressed in the grid was an arrow (a radio group moves with arrows).
+  const byArrow = useRef(false);
   const chooseTier = (id: number) => {
     if (sel.tier === id && !sel.other) {
       setSelection({ tier: null });
@@ -43,7 +47,7 @@ export default function ContributionChoice(
     }
     setSelection({ tier: id, other: false, otherAmount: "" });
     resetForm.value++;
-    scrollToPayment();
+    if (!byArrow.current) scrollToPayment();
   };
   // Clicking an already-checked radio fires no change event, so its click deselects it. (No
   // preventDefault: a cancelled click would restore the checked state after our render.)
@@ -68,7 +72,11 @@ export default function ContributionChoice(
   return (
     <fieldset class="choices">
       <legend class="visually-hidden">{texts.legend}</legend>
-      <div class="tier-grid">
+      <div
+        class="tier-grid"
+        onKeyDown={(e) => byArrow.current = e.key.startsWith("Arrow")}
+        onPointerDown={() => byArrow.current = false}
+      >
         {props.tiers.map((tier) => {
           const checked = !sel.other && sel.tier === tier.id;
           return (

@@ -54,6 +54,11 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * (2 s) → the provider's frame online, or the terminal's prompts at a kiosk. Fields are checked
  * on blur; problems are tied to their field (aria-describedby, aria-invalid) and announced. The
  * same markup posts to the page without JavaScript.
+ *
+ * Focus follows the steps: a submit with problems focuses the first invalid field; the loading
+ * step focuses its status text, the payment step its heading, a kiosk's sale the phase heading
+ * (whose changes its status region announces); closing the payment view (or its timeout) returns
+ * focus to the submit button.
  */
 export default function DonorPayment(props: DonorPaymentProps) {
   const tx = (key: string) => props.texts[key] ?? key;
@@ -68,8 +73,23 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const key = useRef(props.signingKey);
   const formRef = useRef<HTMLDivElement>(null);
   const busy = useRef(false);
+  // The element (a selector inside the island) to focus once the next render is on screen.
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const el = focusNext.current && formRef.current?.querySelector<HTMLElement>(focusNext.current);
+    if (el) {
+      focusNext.current = null;
+      el.focus();
+    }
+  });
+  const goTo = (next: Step, focus: string) => {
+    focusNext.current = focus;
+    setStep(next);
+  };
 
-  const reset = () => {
+  /** Back to the form; `refocus` puts focus on the submit button (Close, or the view's timeout). */
+  const reset = (refocus?: boolean) => {
+    if (refocus) focusNext.current = ".donate-button";
     setStep("form");
     setUrl(null);
     setAlert(null);
@@ -87,7 +107,11 @@ export default function DonorPayment(props: DonorPaymentProps) {
   // The payment view clears itself after 60 s (spec section 4).
   useEffect(() => {
     if (step !== "payment" || props.mode !== "online") return;
-    const timer = setTimeout(reset, PAYMENT_RESET_MS);
+    // Focus returns to the submit button unless the donor has moved it elsewhere on the page.
+    const timer = setTimeout(() => {
+      const at = document.activeElement;
+      reset(!at || at === document.body || !!formRef.current?.contains(at));
+    }, PAYMENT_RESET_MS);
     return () => clearTimeout(timer);
   }, [step, url]);
 
@@ -108,7 +132,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const freshKey = async (): Promise<SigningKey> => {
     if (key.current.expiresAt - Date.now() > 60_000) return key.current;
     const res = await fetch("/api/signing-key");
-    if (!res.ok) throw new Error(tx("payment.networkError"));
+    if (!res.ok) throw new Error(tx("payment.errorPrefix") + tx("payment.networkError"));
     key.current = await res.json();
     return key.current;
   };
@@ -122,7 +146,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
         body: JSON.stringify(body),
       });
     } catch {
-      throw new Error(tx("payment.networkError"));
+      throw new Error(tx("payment.errorPrefix") + tx("payment.networkError"));
     }
     const json = await res.json().catch(() => null);
     if (!res.ok) {
@@ -136,23 +160,21 @@ export default function DonorPayment(props: DonorPaymentProps) {
     setAlert(null);
     const found = formErrors(fields);
     setErrors(found);
+    const firstBad = DONOR_FIELDS.find((f) => found[f]);
+    if (firstBad) document.getElementById(`donor-${firstBad}`)?.focus();
     const chosen = amountOf(selection.value);
     if (!chosen) return showAlert(tx("form.selectMembership"));
     if (incorrectAmount(chosen.amount)) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
     }
-    const firstBad = DONOR_FIELDS.find((f) => found[f]);
-    if (firstBad) {
-      setLive(tx(found[firstBad]!));
-      document.getElementById(`donor-${firstBad}`)?.focus();
-      return;
-    }
+    if (firstBad) return setLive(tx(found[firstBad]!));
     busy.current = true;
     const started = Date.now();
     const online = props.mode === "online";
-    setStep(online ? "loading" : "payment");
+    // The step's status region announces it; focus moves to its text.
+    if (online) goTo("loading", ".loading-text");
+    else goTo("payment", ".terminal-phase");
     setPhase("pay");
-    setLive(online ? tx("payment.processing") : tx("terminal.payAtTerminal"));
     const timers = online ? [] : [
       setTimeout(() => setPhase("attach"), 1500),
       setTimeout(() => setPhase("waiting"), 3500),
@@ -170,7 +192,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
         const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));
         await wait(LOADING_MS - (Date.now() - started));
         setUrl(answer?.url || null);
-        setStep("payment");
+        goTo("payment", ".payment-step-title");
         busy.current = false;
         return;
       }
@@ -193,7 +215,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
     } catch (e) {
       timers.forEach(clearTimeout);
       busy.current = false;
-      setStep("form");
+      goTo("form", ".donate-button");
       showAlert(e instanceof Error ? e.message : tx("payment.defaultError"));
     }
   };
@@ -262,7 +284,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
 
   const close = (e: MouseEvent) => {
     e.preventDefault();
-    reset();
+    reset(true);
   };
 
   return (
@@ -298,11 +320,12 @@ export default function DonorPayment(props: DonorPaymentProps) {
       {step === "loading" && (
         <div class="loading" role="status">
           <span class="spinner" aria-hidden="true" />
-          <p>{tx("payment.processing")}</p>
+          <p class="loading-text" tabIndex={-1}>{tx("payment.processing")}</p>
         </div>
       )}
       {step === "payment" && props.mode === "online" && (
         <div class="payment-view">
+          <h3 class="payment-step-title" tabIndex={-1}>{tx("payment.frameTitle")}</h3>
           {url
             ? (
               <>
@@ -323,7 +346,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
       {step === "payment" && props.mode === "terminal" && (
         <div class="terminal-view" role="status">
           <span class="spinner" aria-hidden="true" />
-          <p class="terminal-phase">
+          <h3 class="terminal-phase" tabIndex={-1}>
             {tx(
               phase === "pay"
                 ? "terminal.payAtTerminal"
@@ -333,7 +356,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
                 ? "terminal.waitingForCard"
                 : "terminal.processing",
             )}
-          </p>
+          </h3>
           <p class="deadline-note">{tx("terminal.deadline")}</p>
         </div>
       )}

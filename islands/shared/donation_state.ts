@@ -35,11 +35,14 @@ export function setSelection(next: Partial<Selection>): void {
   selection.value = { ...selection.value, ...next };
 }
 
-/** Scrolls the payment section into view and focuses it, respecting reduced motion. */
+/**
+ * Scrolls the payment section into view (smoothly, unless the donor prefers reduced motion) and
+ * moves focus to its heading, so a screen reader continues from there.
+ */
 export function scrollToPayment(): void {
   const target = document.getElementById("payment");
   if (!target) return;
   const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
   target.scrollIntoView({ behavior: reduce ? "auto" : "smooth", block: "start" });
-  target.focus({ preventScroll: true });
+  document.getElementById("payment-title")?.focus({ preventScroll: true });
 }
