@@ -767,32 +767,28 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
     }
 
-    // Search (see migration 7), in one snapshot.
-    const rows = await sql.begin(
-      "isolation level repeatable read read only",
-      (tx) => searchPage(tx, kind, isMonthly, term, offset, limit),
-    );
+    // Search (see migration 7).
+    const rows = await searchPage(kind, isMonthly, term, offset, limit);
     const total = rows.length === 0 ? 0 : Number(rows[0].total);
     return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
   };
 
   /**
-   * One page of a search and its total, as rows of the page (or one row of nulls) carrying the
-   * total. The trigram index on search_values finds the distinct donor fields that contain the
-   * term (`like` on the lower-cased values, with the term's own %, _ and the escape character \
-   * escaped, so they match literally); how the page and the total are read then depends on how
-   * many fields matched:
-   * - a few (a name, an email): the total is an index-only count of their entries in
-   *   transaction_search (with several values a transaction with two matching fields has two
-   *   entries, so entries are counted once per transaction), the page the newest
-   *   `offset + limit` entries of each value, merged;
-   * - many (part of many emails): the same count, probing the entries of each value; the page is
-   *   the list read newest first and filtered, since the matches are many;
-   * - most (a letter, a domain): the total counts the list's matching rows in one pass, which is
-   *   cheaper than gathering most of the entries.
+   * One page of a search and its total: rows of the page (or one row of nulls) carrying the total.
+   * The trigram index on search_values finds the distinct donor fields that contain the term
+   * (`like` on the lower-cased values, with the term's own %, _ and the escape character \
+   * escaped, so they match literally). A first query counts them (up to a cap), which picks how
+   * the second reads the total and the page; the second finds the fields again itself, so the
+   * total and the page come from one snapshot.
+   * - Up to {@link NARROW_SEARCH_VALUES} fields (a name, an email): the total is an index-only
+   *   count of their entries in transaction_search (a transaction with two matching fields has
+   *   two entries: counted once), the page the newest `offset + limit` entries of each, merged.
+   * - Up to {@link PROBED_SEARCH_VALUES} (part of many emails): the same count; the page is the
+   *   list read newest first and filtered, since the matches are then many.
+   * - More (a letter, a domain): the total is one pass over the list's rows, cheaper then than
+   *   most of the entries; the page as above.
    */
   const searchPage = async (
-    tx: postgres.TransactionSql,
     kind: Transaction["kind"],
     isMonthly: boolean | undefined,
     term: string,
@@ -801,32 +797,32 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   ): Promise<(TransactionRow & { total: string })[]> => {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const parts = kind === "error" ? ["e"] : isMonthly === undefined ? ["m", "o"] : [isMonthly ? "m" : "o"];
-    const monthly = isMonthly === undefined ? tx`` : tx`and t.is_monthly = ${isMonthly}`;
-    const [found] = await tx<{ n: string; values: string[] }[]>`
-      with m as materialized (
-        select value from search_values where value like ${pattern} limit ${PROBED_SEARCH_VALUES + 1}
-      )
-      select (select count(*) from m) as n, array(select value from m limit ${
-      NARROW_SEARCH_VALUES + 1
-    }) as values
+    const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
+    const values = sql`select value from search_values where value like ${pattern}`;
+    const entries = sql`transaction_search s where s.part = any(${parts}::"char"[])`;
+    const listed = sql`transactions t where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}`;
+    const [{ n }] = await sql<{ n: string }[]>`
+      select count(*) as n from (${values} limit ${PROBED_SEARCH_VALUES + 1}) as m
     `;
-    const matched = Number(found.n);
+    const matched = Number(n);
     if (matched === 0) return [];
     if (matched <= NARROW_SEARCH_VALUES) {
-      const { values } = found;
-      const count = values.length === 1 ? tx`count(*)` : tx`count(distinct s.seq_all)`;
-      return await tx<(TransactionRow & { total: string })[]>`
-        with total as (
-          select ${count} as n from transaction_search s
-          where s.part = any(${parts}::"char"[]) and s.value = any(${values}::text[])
+      return await sql<(TransactionRow & { total: string })[]>`
+        with m as materialized (${values}),
+        total as (
+          select case
+            when (select count(*) from m) = 1 then
+              (select count(*) from ${entries} and s.value = (select value from m))
+            else (select count(distinct s.seq_all) from ${entries} and s.value = any(array(select value from m)))
+          end as n
         ),
         page as (
           select distinct x.seq
-          from unnest(${values}::text[]) as v (value)
+          from m
           cross join unnest(${parts}::"char"[]) as p (part)
           cross join lateral (
             select s.seq_all as seq from transaction_search s
-            where s.part = p.part and s.value = v.value
+            where s.part = p.part and s.value = m.value
             order by s.seq_all desc
             limit ${offset + limit}
           ) as x
@@ -840,23 +836,11 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       `;
     }
     const total = matched <= PROBED_SEARCH_VALUES
-      ? tx`
-        select count(distinct s.seq_all) as n from transaction_search s
-        where s.part = any(${parts}::"char"[])
-          and s.value = any(array(select value from search_values where value like ${pattern}))
-      `
-      : tx`
-        select count(*) as n from transactions t
-        where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
-      `;
-    return await tx<(TransactionRow & { total: string })[]>`
+      ? sql`select count(distinct s.seq_all) as n from ${entries} and s.value = any(array(${values}))`
+      : sql`select count(*) as n from ${listed}`;
+    return await sql<(TransactionRow & { total: string })[]>`
       with total as (${total}),
-      page as (
-        select t.* from transactions t
-        where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
-        order by t.seq_all desc
-        offset ${offset} limit ${limit}
-      )
+      page as (select t.* from ${listed} order by t.seq_all desc offset ${offset} limit ${limit})
       select total.n as total, page.*
       from total left join page on true
       order by page.seq_all desc
