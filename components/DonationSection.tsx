@@ -105,7 +105,12 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
     texts,
   };
   return (
-    <form method="post" action={`${pageHref}#payment`} class="donation-form" noValidate>
+    <form
+      method="post"
+      action={`${pageHref}#payment`}
+      class={data.mode === "terminal" ? "donation-form kiosk" : "donation-form"}
+      noValidate
+    >
       <section id="donate" class="donate" tabIndex={-1} aria-labelledby="donate-title">
         <h2 id="donate-title">{t("donation.sectionTitle")}</h2>
         <p class="donate-subtitle">{t("donation.subtitle")}</p>

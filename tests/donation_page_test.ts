@@ -191,3 +191,16 @@ Deno.test("terminal page: the no-JavaScript post runs the sale and redirects to 
     await app.close();
   }
 });
+
+Deno.test("kiosk page: the form is marked for kiosk ergonomics, the online page is not", async () => {
+  const app = await startTestApp();
+  try {
+    const kiosk = await (await fetch(`${app.url}/en/terminal-payment/7`)).text();
+    const online = await (await fetch(`${app.url}/en/`)).text();
+    assert.match(kiosk, /<form[^>]*class="donation-form kiosk"/);
+    assert.match(online, /<form[^>]*class="donation-form"/);
+    assert.doesNotMatch(online, /donation-form kiosk/);
+  } finally {
+    await app.close();
+  }
+});
