@@ -10,7 +10,6 @@
  *
  * @module
  */
-import type { Config } from "../lib/config.ts";
 import type { TFunction } from "../lib/i18n.ts";
 import type { Lang } from "../lib/languages.ts";
 import { formatMoney } from "../lib/money.ts";
@@ -49,7 +48,7 @@ export interface ResultRecord {
  * const { transaction, query } = await loadResult(ctx.state.services, ctx.url);
  * ```
  */
-export async function loadResult(services: Services, url: URL): Promise<ResultRecord> {
+async function loadResult(services: Services, url: URL): Promise<ResultRecord> {
   const provider = services.providerFor(services.config.publicUrl ?? url.origin);
   const name = provider.displayName;
   const id = url.searchParams.get(`${name}TransactionId`);
@@ -77,7 +76,7 @@ export async function loadResult(services: Services, url: URL): Promise<ResultRe
  * resultLocation("he", null, record); // "/he/error?SandboxStatusCode=004&SandboxTransactionId=…"
  * ```
  */
-export function resultLocation(lang: Lang, shop: string | null, record: ResultRecord): string {
+function resultLocation(lang: Lang, shop: string | null, record: ResultRecord): string {
   const tx = record.transaction!;
   const name = record.provider.displayName;
   const ok = tx.kind === "success";
@@ -91,23 +90,56 @@ export function resultLocation(lang: Lang, shop: string | null, record: ResultRe
 }
 
 /** A redirect to {@link resultLocation}. */
-export function redirectTo(location: string): Response {
+function redirectTo(location: string): Response {
   return new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 }
 
 /**
- * The terminal that serves a shop: the configured one (`TERMINALS`), or the sandbox's simulated
- * `sim-<shop>`, as `POST /api/payment/pay-emv` chooses it; `null` when none is known.
+ * What every result page's handler does first: loads the record its query names and, when that
+ * record belongs on the other page (a declined transaction on a success page, or the reverse),
+ * answers the redirect there instead. `shop` is null for the online pages.
  *
  * @example
  * ```ts
- * terminalIdOf(config, "12"); // "pp-12" with TERMINALS=12:pp-12, "sim-12" on the sandbox
+ * const record = await recordForPage(ctx.state.services, ctx.url, lang, "error", null);
+ * if (record instanceof Response) return record;
  * ```
  */
-export function terminalIdOf(config: Config, shop: string | null): string | null {
-  if (!shop) return null;
-  return config.payments.terminals.get(shop) ??
-    (config.payments.provider === "sandbox" ? `sim-${shop}` : null);
+export async function recordForPage(
+  services: Services,
+  url: URL,
+  lang: Lang,
+  page: "success" | "error",
+  shop: string | null,
+): Promise<ResultRecord | Response> {
+  const record = await loadResult(services, url);
+  const tx = record.transaction;
+  if (tx && (tx.kind === "success") !== (page === "success")) {
+    return redirectTo(resultLocation(lang, shop, record));
+  }
+  return record;
+}
+
+/** The fields both error pages show, from the record only (the query's code only picks the message). */
+export interface FailureFields {
+  /** The status code whose message explains the failure: the record's, else the query's. */
+  statusCode: string | null;
+  transactionId: string | null;
+  amount: string | null;
+  recordedCode: string | null;
+  errorMessage: string | null;
+}
+
+/** {@link FailureFields} of a record, in the page's language. */
+export function failureFields(record: ResultRecord, lang: Lang): FailureFields {
+  const tx = record.transaction;
+  return {
+    statusCode: tx ? tx.statusCode : record.query.statusCode,
+    transactionId: tx ? record.query.transactionId : null,
+    amount: recordedAmount(tx, lang),
+    recordedCode: tx?.statusCode ?? null,
+    errorMessage: tx?.errorMessage ?? null,
+  };
 }
 
 /** The shop's terminal-payment page, where a terminal result page's button and progress bar go. */
@@ -116,7 +148,7 @@ export function terminalPaymentHref(lang: Lang, shop: string | undefined): strin
 }
 
 /** The recorded amount with its currency, in the page's language; `null` when not recorded. */
-export function recordedAmount(tx: Transaction | null, lang: Lang): string | null {
+function recordedAmount(tx: Transaction | null, lang: Lang): string | null {
   if (!tx || tx.amount === null || tx.currency === null) return null;
   return formatMoney(tx.amount, tx.currency, lang);
 }

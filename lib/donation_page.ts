@@ -22,7 +22,7 @@ import { readFlags } from "./flags.ts";
 import type { RouteContext } from "./framework/mod.ts";
 import { HttpError } from "./http/validation.ts";
 import { currencyCode } from "./money.ts";
-import { paymentsContext } from "./payments/mod.ts";
+import { paymentsContext, terminalFor } from "./payments/mod.ts";
 import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
 import { CreateDonorSchema } from "./schemas.ts";
 import { issueBrowserKey } from "./signature_check.ts";
@@ -148,15 +148,14 @@ export async function handleDonationPost(
       });
       return ctx.render({ ...shown, paymentUrl: url });
     }
-    const { terminals, terminalDeadlineMs, provider } = services.config.payments;
     const shop = shopNumber ?? "";
-    const terminalId = terminals.get(shop) ?? (provider === "sandbox" ? `sim-${shop}` : null);
+    const terminalId = terminalFor(services.config, shop);
     if (!terminalId) throw new HttpError(404, `No terminal is configured for shop ${shop}`);
     const result = await terminalPayment(
       paymentsContext(services, false, ctx.url, log),
       { ...input, shopNumber: shop },
       terminalId,
-      terminalDeadlineMs,
+      services.config.payments.terminalDeadlineMs,
     );
     const q = new URLSearchParams();
     const name = data.provider;

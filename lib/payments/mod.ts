@@ -49,6 +49,21 @@ export function sandboxOf(provider: PaymentProvider): (PaymentProvider & Sandbox
 }
 
 /**
+ * The terminal (PinPad) that serves a kiosk's shop: the configured one (`TERMINALS`), or, on the
+ * sandbox, a simulated `sim-<shop>` so any shop works on a fresh machine; `null` when none is known.
+ *
+ * @example
+ * ```ts
+ * terminalFor(config, "12"); // "pp-12" with TERMINALS=12:pp-12, "sim-12" on the sandbox
+ * ```
+ */
+export function terminalFor(config: Config, shop: string | null | undefined): string | null {
+  if (!shop) return null;
+  return config.payments.terminals.get(shop) ??
+    (config.payments.provider === "sandbox" ? `sim-${shop}` : null);
+}
+
+/**
  * The payments context of a request: its origin (or `PUBLIC_URL`), the provider and limits.
  *
  * @example

@@ -1,10 +1,9 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
 import {
   DetailsBlock,
-  loadResult,
-  recordedAmount,
-  redirectTo,
-  resultLocation,
+  type FailureFields,
+  failureFields,
+  recordForPage,
   TransactionIdLine,
 } from "../../components/TransactionResult.tsx";
 import { errorMessageKey } from "../../lib/error_codes.ts";
@@ -12,14 +11,8 @@ import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 import ProgressBar from "../../islands/ProgressBar.tsx";
 
-interface Data {
-  /** The status code whose message explains the failure: the record's, else the query's. */
-  statusCode: string | null;
-  /** Everything below comes from the server's record only; `null` without one. */
-  transactionId: string | null;
-  amount: string | null;
-  recordedCode: string | null;
-  errorMessage: string | null;
+interface Data extends FailureFields {
+  /** From the server's record only; `null` without one. */
   gatewayResult: string | null;
 }
 
@@ -31,16 +24,12 @@ interface Data {
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
-    const record = await loadResult(ctx.state.services, ctx.url);
-    const tx = record.transaction;
-    if (tx && tx.kind === "success") return redirectTo(resultLocation(ctx.state.lang, null, record));
+    const { lang } = ctx.state;
+    const record = await recordForPage(ctx.state.services, ctx.url, lang, "error", null);
+    if (record instanceof Response) return record;
     return ctx.render({
-      statusCode: tx ? tx.statusCode : record.query.statusCode,
-      transactionId: tx ? record.query.transactionId : null,
-      amount: recordedAmount(tx, ctx.state.lang),
-      recordedCode: tx?.statusCode ?? null,
-      errorMessage: tx?.errorMessage ?? null,
-      gatewayResult: tx?.resultData?.ShvaResult ?? null,
+      ...failureFields(record, lang),
+      gatewayResult: record.transaction?.resultData?.ShvaResult ?? null,
     });
   },
 };

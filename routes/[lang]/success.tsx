@@ -1,10 +1,5 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
-import {
-  loadResult,
-  redirectTo,
-  resultLocation,
-  TransactionIdLine,
-} from "../../components/TransactionResult.tsx";
+import { recordForPage, TransactionIdLine } from "../../components/TransactionResult.tsx";
 import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 import ProgressBar from "../../islands/ProgressBar.tsx";
@@ -20,10 +15,9 @@ interface Data {
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
-    const record = await loadResult(ctx.state.services, ctx.url);
-    const tx = record.transaction;
-    if (tx && tx.kind !== "success") return redirectTo(resultLocation(ctx.state.lang, null, record));
-    return ctx.render({ transactionId: tx ? record.query.transactionId : null });
+    const record = await recordForPage(ctx.state.services, ctx.url, ctx.state.lang, "success", null);
+    if (record instanceof Response) return record;
+    return ctx.render({ transactionId: record.transaction ? record.query.transactionId : null });
   },
 };
 

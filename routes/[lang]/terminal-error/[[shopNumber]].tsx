@@ -1,27 +1,20 @@
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import {
   DetailsBlock,
-  loadResult,
-  recordedAmount,
-  redirectTo,
-  resultLocation,
-  terminalIdOf,
+  type FailureFields,
+  failureFields,
+  recordForPage,
   terminalPaymentHref,
   TransactionIdLine,
 } from "../../../components/TransactionResult.tsx";
+import { terminalFor } from "../../../lib/payments/mod.ts";
 import { errorMessageKey } from "../../../lib/error_codes.ts";
 import type { Handlers, PageProps } from "../../../lib/framework/mod.ts";
 import type { AppState } from "../../../lib/state.ts";
 import ProgressBar from "../../../islands/ProgressBar.tsx";
 
-interface Data {
-  /** The status code whose message explains the failure: the record's, else the query's. */
-  statusCode: string | null;
-  /** Everything below comes from the server's record only; `null` without one. */
-  transactionId: string | null;
-  amount: string | null;
-  recordedCode: string | null;
-  errorMessage: string | null;
+interface Data extends FailureFields {
+  /** From the server's record only; `null` without one. */
   shvaResult: string | null;
   voucherId: string | null;
   terminalId: string | null;
@@ -36,20 +29,14 @@ interface Data {
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
     const { services, lang } = ctx.state;
-    const record = await loadResult(services, ctx.url);
+    const record = await recordForPage(services, ctx.url, lang, "error", ctx.params.shopNumber ?? "");
+    if (record instanceof Response) return record;
     const tx = record.transaction;
-    if (tx && tx.kind === "success") {
-      return redirectTo(resultLocation(lang, ctx.params.shopNumber ?? "", record));
-    }
     return ctx.render({
-      statusCode: tx ? tx.statusCode : record.query.statusCode,
-      transactionId: tx ? record.query.transactionId : null,
-      amount: recordedAmount(tx, lang),
-      recordedCode: tx?.statusCode ?? null,
-      errorMessage: tx?.errorMessage ?? null,
+      ...failureFields(record, lang),
       shvaResult: tx?.resultData?.ShvaResult ?? null,
       voucherId: tx?.resultData?.VoucherId ?? null,
-      terminalId: terminalIdOf(services.config, record.payment?.shopNumber ?? null),
+      terminalId: terminalFor(services.config, record.payment?.shopNumber),
     });
   },
 };

@@ -1,8 +1,6 @@
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import {
-  loadResult,
-  redirectTo,
-  resultLocation,
+  recordForPage,
   terminalPaymentHref,
   TransactionIdLine,
 } from "../../../components/TransactionResult.tsx";
@@ -22,12 +20,10 @@ interface Data {
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
-    const record = await loadResult(ctx.state.services, ctx.url);
-    const tx = record.transaction;
-    if (tx && tx.kind !== "success") {
-      return redirectTo(resultLocation(ctx.state.lang, ctx.params.shopNumber ?? "", record));
-    }
-    return ctx.render({ transactionId: tx ? record.query.transactionId : null });
+    const shop = ctx.params.shopNumber ?? "";
+    const record = await recordForPage(ctx.state.services, ctx.url, ctx.state.lang, "success", shop);
+    if (record instanceof Response) return record;
+    return ctx.render({ transactionId: record.transaction ? record.query.transactionId : null });
   },
 };
 

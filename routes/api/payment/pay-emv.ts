@@ -3,7 +3,7 @@ import { readSignedJson } from "../../../lib/http/signed_body.ts";
 import { HttpError } from "../../../lib/http/validation.ts";
 import { currencyCode } from "../../../lib/money.ts";
 import type { RouteDocs } from "../../../lib/openapi.ts";
-import { paymentsContext } from "../../../lib/payments/mod.ts";
+import { paymentsContext, terminalFor } from "../../../lib/payments/mod.ts";
 import { terminalPayment } from "../../../lib/payments/service.ts";
 import { PayEmvSchema, TerminalResultSchema } from "../../../lib/schemas.ts";
 import type { AppState } from "../../../lib/state.ts";
@@ -36,16 +36,14 @@ export const handler: Handlers<unknown, AppState> = {
         message: "terminals take one-time donations",
       }]);
     }
-    const { terminals, terminalDeadlineMs, provider } = services.config.payments;
-    const terminalId = terminals.get(body.shopNumber) ??
-      (provider === "sandbox" ? `sim-${body.shopNumber}` : null);
+    const terminalId = terminalFor(services.config, body.shopNumber);
     if (!terminalId) throw new HttpError(404, `No terminal is configured for shop ${body.shopNumber}`);
     const payments = paymentsContext(services, false, ctx.url, ctx.state.log);
     const result = await terminalPayment(
       payments,
       { ...body, currency: currencyCode(body.currency) },
       terminalId,
-      terminalDeadlineMs,
+      services.config.payments.terminalDeadlineMs,
     );
     return Response.json(result);
   },
