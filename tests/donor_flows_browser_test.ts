@@ -14,7 +14,7 @@ import { formatMoney } from "../lib/money.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe, WCAG_TAGS } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD } from "./helpers/payments.ts";
+import { GOOD_CARD, payInSandboxFrame } from "./helpers/payments.ts";
 
 const LANGS = ["en", "he"] as const;
 /** A card the sandbox declines with status 033 (invalid card). */
@@ -87,24 +87,6 @@ async function startDonation(page: Page, url: string, period: "one-time" | "mont
   await page.locator("iframe.payment-frame").waitFor();
 }
 
-/** Pays in the sandbox frame; the frame's page then sends the top window to the result page. */
-async function payInFrame(page: Page, card: string) {
-  const frame = page.frameLocator("iframe");
-  await frame.locator('input[name="cardNumber"]').fill(card);
-  await frame.locator('input[name="expiry"]').fill("12/30");
-  await frame.locator('input[name="cvv"]').fill("123");
-  await frame.locator('input[name="idNumber"]').fill("123456789");
-  await frame.locator('button[type="submit"]').click();
-  const link = frame.locator('a[target="_top"]');
-  for (let i = 0; i < 100 && !/\/(success|error)\?/.test(page.url()); i++) {
-    if (await link.count().catch(() => 0) > 0) {
-      await link.click().catch(() => {});
-      break;
-    }
-    await page.waitForTimeout(100);
-  }
-}
-
 /** Monthly tier → success → cancel page (Yes, orange button) → cancelled (No, home button). */
 async function monthlyFlow(app: TestApp, browser: Browser, lang: Lang) {
   const tr = translator(lang);
@@ -114,7 +96,7 @@ async function monthlyFlow(app: TestApp, browser: Browser, lang: Lang) {
     const watched = await watchPage(page);
     const who = donor(lang, "monthly");
     await startDonation(page, `${app.url}/${lang}/`, "monthly", who);
-    await payInFrame(page, GOOD_CARD);
+    await payInSandboxFrame(page, GOOD_CARD);
     await page.waitForURL(new RegExp(`/${lang}/success\\?SandboxTransactionId=`));
     const successPath = new URL(page.url()).pathname + new URL(page.url()).search;
     assert.deepEqual(watched.all(), [], `${lang}: a clean donation`);
@@ -173,7 +155,7 @@ async function declinedFlow(app: TestApp, browser: Browser, lang: Lang) {
     const page = await context.newPage();
     const watched = await watchPage(page);
     await startDonation(page, `${app.url}/${lang}/`, "one-time", donor(lang, "declined"));
-    await payInFrame(page, DECLINED_CARD);
+    await payInSandboxFrame(page, DECLINED_CARD);
     await page.waitForURL(new RegExp(`/${lang}/error\\?SandboxStatusCode=033&`));
     const errorPath = new URL(page.url()).pathname + new URL(page.url()).search;
     assert.equal(

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Page } from "playwright-core";
 import { signPayload } from "../../lib/signing.ts";
 import type { TestApp } from "./app.ts";
 import { api, type JsonAnswer } from "./http.ts";
@@ -71,4 +72,26 @@ export async function followReturn(app: TestApp, returnUrl: string): Promise<URL
   await res.body?.cancel();
   if (res.status !== 303) throw new Error(`return route answered ${res.status}`);
   return new URL(res.headers.get("location")!, app.url);
+}
+
+/**
+ * Pays on the sandbox card page inside the page's payment frame, in a real browser. The frame's
+ * page then sends the top window to the result page (with JavaScript); without it, this clicks
+ * the page's 'Continue' link.
+ */
+export async function payInSandboxFrame(page: Page, card = GOOD_CARD): Promise<void> {
+  const frame = page.frameLocator("iframe");
+  await frame.locator('input[name="cardNumber"]').fill(card);
+  await frame.locator('input[name="expiry"]').fill("12/30");
+  await frame.locator('input[name="cvv"]').fill("123");
+  await frame.locator('input[name="idNumber"]').fill("123456789");
+  await frame.locator('button[type="submit"]').click();
+  const link = frame.locator('a[target="_top"]');
+  for (let i = 0; i < 100 && !/\/(success|error)\?/.test(page.url()); i++) {
+    if (await link.count().catch(() => 0) > 0) {
+      await link.click().catch(() => {});
+      break;
+    }
+    await page.waitForTimeout(100);
+  }
 }
