@@ -31,23 +31,27 @@ import * as $27 from "./routes/api/payment/notify/[provider].ts";
 import * as $28 from "./routes/api/payment/pay-emv.ts";
 import * as $29 from "./routes/api/payment/test-emv/[terminalNumber].ts";
 import * as $30 from "./routes/api/signing-key.ts";
-import * as $31 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $32 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $33 from "./routes/api/user/[id].ts";
-import * as $34 from "./routes/api/user/index.ts";
-import * as $35 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $36 from "./routes/health.ts";
-import * as $37 from "./routes/index.ts";
-import * as $38 from "./routes/payments/return/[paymentId].ts";
-import * as $39 from "./routes/sandbox/pay/[ref].tsx";
-import * as $40 from "./routes/sandbox/terminal/[terminalId].tsx";
-import * as $$0 from "./islands/ContributionChoice.tsx";
-import * as $$1 from "./islands/DonorPayment.tsx";
-import * as $$2 from "./islands/InitPaymentListener.tsx";
-import * as $$3 from "./islands/LanguageSelector.tsx";
-import * as $$4 from "./islands/PeriodTabs.tsx";
-import * as $$5 from "./islands/ProgressBar.tsx";
-import * as $$6 from "./islands/ScrollToTop.tsx";
+import * as $31 from "./routes/api/transaction/daily-totals.ts";
+import * as $32 from "./routes/api/transaction/export.ts";
+import * as $33 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $34 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $35 from "./routes/api/user/[id].ts";
+import * as $36 from "./routes/api/user/index.ts";
+import * as $37 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $38 from "./routes/health.ts";
+import * as $39 from "./routes/index.ts";
+import * as $40 from "./routes/payments/return/[paymentId].ts";
+import * as $41 from "./routes/sandbox/pay/[ref].tsx";
+import * as $42 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $$0 from "./islands/AccountForm.tsx";
+import * as $$1 from "./islands/AdminDashboard.tsx";
+import * as $$2 from "./islands/ContributionChoice.tsx";
+import * as $$3 from "./islands/DonorPayment.tsx";
+import * as $$4 from "./islands/InitPaymentListener.tsx";
+import * as $$5 from "./islands/LanguageSelector.tsx";
+import * as $$6 from "./islands/PeriodTabs.tsx";
+import * as $$7 from "./islands/ProgressBar.tsx";
+import * as $$8 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -84,25 +88,29 @@ const manifest: Manifest = {
     "api/payment/pay-emv.ts": $28,
     "api/payment/test-emv/[terminalNumber].ts": $29,
     "api/signing-key.ts": $30,
-    "api/transaction/get-all-error-transactions.ts": $31,
-    "api/transaction/get-all-success-transactions.ts": $32,
-    "api/user/[id].ts": $33,
-    "api/user/index.ts": $34,
-    "api/user/off-monthly-payment/[id].ts": $35,
-    "health.ts": $36,
-    "index.ts": $37,
-    "payments/return/[paymentId].ts": $38,
-    "sandbox/pay/[ref].tsx": $39,
-    "sandbox/terminal/[terminalId].tsx": $40,
+    "api/transaction/daily-totals.ts": $31,
+    "api/transaction/export.ts": $32,
+    "api/transaction/get-all-error-transactions.ts": $33,
+    "api/transaction/get-all-success-transactions.ts": $34,
+    "api/user/[id].ts": $35,
+    "api/user/index.ts": $36,
+    "api/user/off-monthly-payment/[id].ts": $37,
+    "health.ts": $38,
+    "index.ts": $39,
+    "payments/return/[paymentId].ts": $40,
+    "sandbox/pay/[ref].tsx": $41,
+    "sandbox/terminal/[terminalId].tsx": $42,
   },
   islands: {
-    ContributionChoice: $$0,
-    DonorPayment: $$1,
-    InitPaymentListener: $$2,
-    LanguageSelector: $$3,
-    PeriodTabs: $$4,
-    ProgressBar: $$5,
-    ScrollToTop: $$6,
+    AccountForm: $$0,
+    AdminDashboard: $$1,
+    ContributionChoice: $$2,
+    DonorPayment: $$3,
+    InitPaymentListener: $$4,
+    LanguageSelector: $$5,
+    PeriodTabs: $$6,
+    ProgressBar: $$7,
+    ScrollToTop: $$8,
   },
 };
 

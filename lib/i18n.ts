@@ -43,3 +43,27 @@ export function translator(lang: Lang): TFunction {
 }
 
 export type { TFunction };
+
+/**
+ * Every key under the given prefixes (from the English file; the others have the same keys), with
+ * its text in one language: what a page hands an island that shows many of them.
+ *
+ * @example
+ * ```ts
+ * textsUnder("he", ["transactions"])["transactions.title"]; // "היסטוריית עסקאות"
+ * ```
+ */
+export function textsUnder(lang: Lang, prefixes: string[]): Record<string, string> {
+  const t = translator(lang);
+  const texts: Record<string, string> = {};
+  const walk = (node: unknown, path: string) => {
+    if (typeof node === "string") texts[path] = t(path);
+    else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) walk(value, path ? `${path}.${key}` : key);
+    }
+  };
+  for (const prefix of prefixes) {
+    walk(prefix.split(".").reduce<unknown>((n, k) => (n as never)?.[k], RESOURCES.en), prefix);
+  }
+  return texts;
+}

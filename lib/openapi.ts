@@ -19,8 +19,11 @@ export interface OperationDoc {
   auth?: "bearer" | "signature";
   body?: z.ZodType;
   query?: z.ZodType;
-  /** Status → description and, for JSON answers, the schema. */
-  responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * Status → description and, for JSON answers, the schema; `headers` names response headers worth
+   * documenting (name → description), e.g. a download's `Content-Disposition`.
+   */
+  responses: Record<number, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
 }
 
 /** What an API route module exports as `docs`. */
@@ -82,12 +85,20 @@ export function buildOpenApi(manifest: Manifest): Record<string, unknown> {
         : [];
       const responses: Record<string, unknown> = {};
       for (const [status, r] of Object.entries(op.responses)) {
-        responses[status] = r.schema
-          ? {
-            description: r.description,
-            content: { "application/json": { schema: toSchema(r.schema, "output") } },
-          }
-          : { description: r.description };
+        responses[status] = {
+          description: r.description,
+          ...(r.headers
+            ? {
+              headers: Object.fromEntries(
+                Object.entries(r.headers).map(([name, description]) => [
+                  name,
+                  { description, schema: { type: "string" } },
+                ]),
+              ),
+            }
+            : {}),
+          ...(r.schema ? { content: { "application/json": { schema: toSchema(r.schema, "output") } } } : {}),
+        };
       }
       const errorStatuses = [
         ...(op.body ? [400, 413, 415] : op.query ? [400] : []),

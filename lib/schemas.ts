@@ -117,17 +117,42 @@ const searchParam = z.string().max(100, "searchString must be at most 100 charac
   .refine((s) => !CONTROL.test(s), "searchString must not contain control characters")
   .transform((s) => s.trim() || undefined);
 
-/** `GET /api/transaction/get-all-error-transactions` query. */
-export const ErrorListQuerySchema = z.object({
+const isMonthlyParam = z.enum(["true", "false"], { error: "isMonthly must be true or false" })
+  .transform((s) => s === "true");
+const langParam = z.enum(["en", "he", "ru", "pt", "es"], { error: "lang must be en, he, ru, pt or es" });
+
+/** `GET /api/transaction/get-all-success-transactions` query. */
+export const SuccessListQuerySchema = z.object({
   page: pageParam.optional().default(1),
   limit: limitParam.optional().default(DEFAULT_LIMIT),
+  isMonthly: isMonthlyParam.optional(),
   searchString: searchParam.optional(),
 });
 
-/** `GET /api/transaction/get-all-success-transactions` query. */
-export const SuccessListQuerySchema = ErrorListQuerySchema.extend({
-  isMonthly: z.enum(["true", "false"], { error: "isMonthly must be true or false" })
-    .transform((s) => s === "true").optional(),
+/** `GET /api/transaction/get-all-error-transactions` query: the same filters as the success list. */
+export const ErrorListQuerySchema = SuccessListQuerySchema;
+
+/** `GET /api/transaction/export` query. */
+export const ExportQuerySchema = z.object({
+  type: z.enum(["all", "success", "error"], { error: "type must be all, success or error" })
+    .optional().default("all"),
+  isMonthly: isMonthlyParam.optional(),
+  searchString: searchParam.optional(),
+  lang: langParam.optional().default("en").describe(
+    "Language of the header row and the Status and Payment type words",
+  ),
+});
+
+/** Largest window of `GET /api/transaction/daily-totals`, in days. */
+export const MAX_TOTALS_DAYS = 90;
+
+/** `GET /api/transaction/daily-totals` query. */
+export const DailyTotalsQuerySchema = z.object({
+  days: z.string().regex(/^\d{1,2}$/, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= MAX_TOTALS_DAYS, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
+    .optional().default(30).describe("How many UTC days, ending today"),
+  lang: langParam.optional().default("en").describe("Language of the chart's texts"),
 });
 
 const UserRef = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });
@@ -156,6 +181,25 @@ export const ErrorTransactionSchema = z.object({
   currency: z.union([z.literal(1), z.literal(2)]).nullable().describe("1 = NIS, 2 = USD, when known"),
   user: UserRef,
 }).meta({ id: "ErrorTransaction" });
+
+const CurrencyCodeSchema = z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD");
+
+/** `GET /api/transaction/daily-totals`. */
+export const DailyTotalsSchema = z.object({
+  from: z.string().describe("First day of the window, YYYY-MM-DD (UTC)"),
+  to: z.string().describe("Last day of the window (today), YYYY-MM-DD (UTC)"),
+  timeZone: z.literal("UTC"),
+  currencies: z.array(CurrencyCodeSchema).describe("The currencies with donations in the window, ascending"),
+  days: z.array(z.object({
+    date: z.string().describe("YYYY-MM-DD (UTC)"),
+    totals: z.array(z.object({
+      currency: CurrencyCodeSchema,
+      amount: z.number().int().describe("Sum of the day's successful donations, minor units"),
+      count: z.number().int().describe("How many"),
+    })).describe("One entry per currency with donations that day; empty when none"),
+  })).describe("Every day of the window, oldest first"),
+  chart: z.string().describe("The same as an SVG image (markup), one panel per currency"),
+}).meta({ id: "DailyTotals" });
 
 /** `{ data, page, limit, total }`. */
 export function listResponse<T extends z.ZodType>(item: T, id: string) {

@@ -73,20 +73,21 @@ export async function listSuccess(
 }
 
 /**
- * One page of failed transactions, newest first.
+ * One page of failed transactions, newest first; `isMonthly` keeps monthly or one-time ones only.
  *
  * @example
  * ```ts
- * await listErrors(store, { page: 2, limit: 10, searchString: "levi" });
+ * await listErrors(store, { page: 2, limit: 10, isMonthly: false, searchString: "levi" });
  * ```
  */
 export async function listErrors(
   store: Store,
-  query: { page: number; limit: number; searchString?: string },
+  query: { page: number; limit: number; isMonthly?: boolean; searchString?: string },
 ): Promise<ListPage<ErrorItem>> {
   const { data, total } = await store.transactions.listErrors({
     page: query.page,
     limit: query.limit,
+    isMonthly: query.isMonthly,
     search: query.searchString,
   });
   return { data: data.map(errorItem), page: query.page, limit: query.limit, total };

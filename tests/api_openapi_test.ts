@@ -71,6 +71,25 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
       ]);
     });
 
+    await t.step("the back office's export, daily totals and error filter are described", () => {
+      const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name).sort();
+      const errors = doc.paths["/api/transaction/get-all-error-transactions"].get;
+      assert.deepEqual(names(errors), ["isMonthly", "limit", "page", "searchString"]);
+      const csv = doc.paths["/api/transaction/export"].get;
+      assert.deepEqual(csv.security, [{ bearerAuth: [] }]);
+      assert.deepEqual(names(csv), ["isMonthly", "lang", "searchString", "type"]);
+      assert.match(csv.responses["200"].description, /text\/csv/);
+      assert.ok(csv.responses["200"].headers["Content-Disposition"]);
+      assert.ok(csv.responses["400"] && csv.responses["401"] && csv.responses["403"]);
+      const totals = doc.paths["/api/transaction/daily-totals"].get;
+      assert.deepEqual(names(totals), ["days", "lang"]);
+      assert.equal(
+        totals.responses["200"].content["application/json"].schema.$ref,
+        "#/components/schemas/DailyTotals",
+      );
+      assert.ok(doc.components.schemas.DailyTotals.properties.chart);
+    });
+
     await t.step("GET /api/docs renders every operation", async () => {
       const page = await fetch(`${app.url}/api/docs`);
       assert.equal(page.status, 200);

@@ -19,7 +19,7 @@ const NAMES = [
   ["Lucía", "García", "lucia@example.es"],
 ];
 
-/** 25 successes (every third monthly) and 13 errors, oldest first, one minute apart. */
+/** 25 successes and 13 errors (every third of all monthly), oldest first, one minute apart. */
 async function seed(store: Store): Promise<void> {
   const start = Date.UTC(2026, 10, 1, 9, 0, 0);
   for (let i = 0; i < 38; i++) {
@@ -29,7 +29,7 @@ async function seed(store: Store): Promise<void> {
       id: newId(),
       kind: success ? "success" : "error",
       statusCode: success ? "000" : ["003", "004", "033"][i % 3],
-      isMonthly: success && i % 3 === 0,
+      isMonthly: i % 3 === 0,
       createdAt: new Date(start + i * 60_000).toISOString(),
       donorId: newId(),
       user: { firstName, lastName, email },
@@ -149,6 +149,50 @@ backendTest("api: transaction history", async (t, open) => {
       const oneTime = await get(`${SUCCESS}?isMonthly=false&limit=100`);
       assert.equal(oneTime.body.total, 16);
       assert.ok(oneTime.body.data.every((d: { isMonthly: boolean }) => !d.isMonthly));
+    });
+
+    await t.step("isMonthly filters the error list, with paging and search", async () => {
+      const ids = async (query: string) => {
+        const out: string[] = [];
+        for (let page = 1;; page++) {
+          const res = await get(`${ERRORS}?${query}&limit=3&page=${page}`);
+          assert.equal(res.status, 200, query);
+          out.push(...res.body.data.map((d: { createdAt: string }) => d.createdAt.slice(11, 16)));
+          if (res.body.data.length < 3) return { total: res.body.total, times: out };
+        }
+      };
+      // Errors are i = 25..37; monthly when i % 3 === 0; 09:i is when each was made.
+      assert.deepEqual(await ids("isMonthly=true"), {
+        total: 4,
+        times: ["09:36", "09:33", "09:30", "09:27"],
+      });
+      const oneTime = await ids("isMonthly=false");
+      assert.equal(oneTime.total, 9);
+      assert.deepEqual(oneTime.times, [
+        "09:37",
+        "09:35",
+        "09:34",
+        "09:32",
+        "09:31",
+        "09:29",
+        "09:28",
+        "09:26",
+        "09:25",
+      ]);
+      const all = await get(`${ERRORS}?isMonthly=true&limit=100`);
+      assert.ok(all.body.data.every((d: { isMonthly: boolean }) => d.isMonthly));
+      // Dana made errors 25, 30 and 35; only 30 is monthly.
+      assert.deepEqual(await ids("isMonthly=true&searchString=DANA"), { total: 1, times: ["09:30"] });
+      assert.deepEqual(await ids("isMonthly=false&searchString=dana"), {
+        total: 2,
+        times: ["09:35", "09:25"],
+      });
+      assert.deepEqual(await ids("isMonthly=true&searchString=lucia%40"), { total: 0, times: [] });
+      for (const bad of ["isMonthly=yes", "isMonthly=", "isMonthly=TRUE", "isMonthly=true&isMonthly=false"]) {
+        const res = await get(`${ERRORS}?${bad}`);
+        assert.equal(res.status, 400, bad);
+        assert.match(res.body.message, /isMonthly/, bad);
+      }
     });
 
     await t.step("search matches email, first or last name, any case and script", async () => {

@@ -14,7 +14,7 @@
 import postgres from "postgres";
 import { openKvStore } from "../lib/storage/kv.ts";
 import { migrations } from "../lib/storage/migrations.ts";
-import { openStore } from "../lib/storage/mod.ts";
+import { listsOf, openStore, searchTextOf, searchValuesOf } from "../lib/storage/mod.ts";
 import { openPostgresStore } from "../lib/storage/postgres.ts";
 import {
   type Admin,
@@ -30,6 +30,8 @@ import {
   type Store,
   type Subscription,
   type Transaction,
+  type TransactionBatch,
+  type TransactionScanQuery,
 } from "../lib/storage/types.ts";
 import assert from "node:assert/strict";
 
@@ -351,6 +353,29 @@ async function allPages(
     ids.push(...result.data.map((tx) => tx.id));
   }
   return { ids, sizes };
+}
+
+/**
+ * The ids of a whole list read with `transactions.scan`, batch after batch, and how many batches
+ * it took; checks that no batch is larger than `limit` and no id comes twice.
+ */
+async function scanAll(
+  store: Store,
+  query: Omit<TransactionScanQuery, "before" | "limit">,
+  limit: number,
+): Promise<{ ids: string[]; batches: number }> {
+  const ids: string[] = [];
+  let before: string | null = null;
+  let batches = 0;
+  do {
+    const batch: TransactionBatch = await store.transactions.scan({ ...query, before, limit });
+    assert.ok(batch.data.length <= limit, `a batch of ${batch.data.length} > ${limit}`);
+    ids.push(...batch.data.map((tx) => tx.id));
+    before = batch.next;
+    assert.ok(++batches < 10_000, "scan() does not end");
+  } while (before !== null);
+  assert.deepEqual(new Set(ids).size, ids.length, "scan() answered an id twice");
+  return { ids, batches };
 }
 
 /** The contract of donors, admins, refresh tokens, throttle, nonces and transactions. */
@@ -909,6 +934,19 @@ async function repositoriesContract(
         const e = await allPages((q) => store.transactions.listErrors(q), 5, 12);
         assert.deepEqual(e.sizes, [5, 5, 2, 0]);
         assert.deepEqual(e.ids, newestFirst(errors));
+        // Errors have monthly and one-time lists too.
+        const monthlyErrors = errors.filter((tx) => tx.isMonthly);
+        const oneTimeErrors = errors.filter((tx) => !tx.isMonthly);
+        assert.deepEqual([monthlyErrors.length, oneTimeErrors.length], [6, 6]);
+        const em = await allPages((q) => store.transactions.listErrors({ ...q, isMonthly: true }), 4, 6);
+        assert.deepEqual(em.sizes, [4, 2, 0]);
+        assert.deepEqual(em.ids, newestFirst(monthlyErrors));
+        const eo = await allPages((q) => store.transactions.listErrors({ ...q, isMonthly: false }), 4, 6);
+        assert.deepEqual(eo.ids, newestFirst(oneTimeErrors));
+        assert.deepEqual(
+          (await store.transactions.listErrors({ page: 2, limit: 5, isMonthly: true })).data,
+          monthlyErrors.slice(0, 1),
+        );
         // A page larger than the list.
         assert.deepEqual(
           (await store.transactions.listErrors({ page: 1, limit: 50 })).data,
@@ -941,6 +979,8 @@ async function repositoriesContract(
       monthly: await read((q) => store.transactions.listSuccess({ ...q, isMonthly: true })),
       oneTime: await read((q) => store.transactions.listSuccess({ ...q, isMonthly: false })),
       errors: await read((q) => store.transactions.listErrors(q)),
+      monthlyErrors: await read((q) => store.transactions.listErrors({ ...q, isMonthly: true })),
+      oneTimeErrors: await read((q) => store.transactions.listErrors({ ...q, isMonthly: false })),
     };
   };
 
@@ -1068,6 +1108,7 @@ async function repositoriesContract(
         const lists = await everyList(b);
         assert.deepEqual(lists.all.total + lists.errors.total, 301);
         assert.deepEqual(lists.monthly.total + lists.oneTime.total, lists.all.total);
+        assert.deepEqual(lists.monthlyErrors.total + lists.oneTimeErrors.total, lists.errors.total);
         for (const tx of batch) {
           assert.ok(await a.transactions.getByProviderId("sandbox", tx.providerTransactionId!), tx.id);
         }
@@ -1109,12 +1150,22 @@ async function repositoriesContract(
             );
             assert.deepEqual(pages.ids, ids, `success ${term} ${isMonthly}`);
           }
-          const errors = await allPages(
-            (q) => store.transactions.listErrors({ ...q, search: term }),
-            9,
-            expect(term, "error").length,
-          );
-          assert.deepEqual(errors.ids, expect(term, "error"), `errors ${term}`);
+          for (const isMonthly of [undefined, true, false]) {
+            const ids = expect(term, "error", isMonthly);
+            const errors = await allPages(
+              (q) => store.transactions.listErrors({ ...q, isMonthly, search: term }),
+              9,
+              ids.length,
+            );
+            assert.deepEqual(errors.ids, ids, `errors ${term} ${isMonthly}`);
+          }
+          // scan() reads the same, in batches.
+          for (const kind of ["success", "error"] as const) {
+            for (const isMonthly of [undefined, true, false]) {
+              const { ids } = await scanAll(store, { kind, isMonthly, search: term.toUpperCase() }, 13);
+              assert.deepEqual(ids, expect(term, kind, isMonthly), `scan ${kind} ${term} ${isMonthly}`);
+            }
+          }
         }
       }),
   );
@@ -1210,6 +1261,132 @@ async function repositoriesContract(
           data: [],
           total: 0,
         });
+        // The payment filter applies to a search of errors too (the error is one-time).
+        assert.deepEqual(
+          await store.transactions.listErrors({ page: 1, limit: 10, search: "byron", isMonthly: false }),
+          { data: [error], total: 1 },
+        );
+        assert.deepEqual(
+          await store.transactions.listErrors({ page: 1, limit: 10, search: "byron", isMonthly: true }),
+          { data: [], total: 0 },
+        );
+        assert.deepEqual(await store.transactions.scan({ kind: "error", search: "BYRON", limit: 5 }), {
+          data: [error],
+          next: null,
+        });
+      }),
+  );
+
+  await t.step(
+    "transactions: scan() reads each list in batches, newest first, as its pages; later records stay out",
+    () =>
+      withStore(fresh(), async (store) => {
+        assert.deepEqual(await store.transactions.scan({ kind: "success", limit: 10 }), {
+          data: [],
+          next: null,
+        });
+        const txs = importFixtures(130, 0);
+        assert.deepEqual(await store.transactions.import(txs), 130);
+        const lists = await everyList(store);
+        const cases: [Omit<TransactionScanQuery, "limit">, string[]][] = [
+          [{ kind: "success" }, lists.all.ids],
+          [{ kind: "success", isMonthly: true }, lists.monthly.ids],
+          [{ kind: "success", isMonthly: false }, lists.oneTime.ids],
+          [{ kind: "error" }, lists.errors.ids],
+          [{ kind: "error", isMonthly: true }, lists.monthlyErrors.ids],
+          [{ kind: "error", isMonthly: false }, lists.oneTimeErrors.ids],
+        ];
+        for (const [query, ids] of cases) {
+          for (const limit of [1, 7, ids.length, 1000]) {
+            const scanned = await scanAll(store, query, limit);
+            assert.deepEqual(scanned.ids, ids, `${JSON.stringify(query)} by ${limit}`);
+            assert.ok(scanned.batches <= Math.floor(ids.length / limit) + 1, `${scanned.batches} batches`);
+          }
+        }
+        // Whole transactions, as recorded; the cursor continues exactly below the batch.
+        const first = await store.transactions.scan({ kind: "success", limit: 3 });
+        const successes = txs.filter((tx) => tx.kind === "success");
+        assert.deepEqual(first.data, successes.slice(-3).reverse());
+        assert.ok(first.next !== null);
+        // Records after the first batch are not in the rest of the walk.
+        const late = txFixture({ createdAt: at(999_000) });
+        await store.transactions.record(late);
+        const rest: string[] = [];
+        for (let before: string | null = first.next; before !== null;) {
+          const batch: TransactionBatch = await store.transactions.scan({
+            kind: "success",
+            before,
+            limit: 50,
+          });
+          rest.push(...batch.data.map((tx) => tx.id));
+          before = batch.next;
+        }
+        assert.deepEqual(rest, successes.slice(0, -3).reverse().map((tx) => tx.id));
+        assert.deepEqual((await store.transactions.scan({ kind: "success", limit: 1 })).data, [late]);
+
+        for (
+          const bad of [{ limit: 0 }, { limit: 1001 }, { limit: 1.5 }, { limit: 5, before: "x" }, {
+            limit: 5,
+            before: "0",
+          }, { limit: 5, before: "-3" }]
+        ) {
+          await assert.rejects(
+            () => store.transactions.scan({ kind: "success", ...bad }),
+            RangeError,
+            JSON.stringify(bad),
+          );
+        }
+      }),
+  );
+
+  await t.step(
+    "transactions: dailyTotals() sums successes per UTC day and currency within [from, to)",
+    () =>
+      withStore(fresh(), async (store) => {
+        const day = (d: number, h = 12) => new Date(Date.UTC(2025, 4, d, h)).toISOString();
+        const success = (
+          createdAt: string,
+          amount: number | null,
+          currency: 1 | 2 | null,
+          isMonthly = false,
+        ) => txFixture({ createdAt, amount, currency, isMonthly });
+        const txs = [
+          success(day(1, 23), 999, 1), // before the range
+          success(new Date(Date.UTC(2025, 4, 2) - 1).toISOString(), 1, 2), // the last ms before it
+          success(day(2, 0), 10_000, 1), // the range's first instant
+          success(day(2, 13), 550, 1, true),
+          success(day(2, 14), 2_500, 2),
+          txFixture({ kind: "error", createdAt: day(2, 15), amount: 7_000, currency: 1 }),
+          success(day(2, 16), null, null), // unknown amount: not summed
+          success(day(4, 9), 40_000, 2, true),
+          success(day(4, 23), 1_000, 2),
+          success(new Date(Date.UTC(2025, 4, 5) - 1).toISOString(), 5, 1), // the range's last ms
+          success(day(5, 0), 123, 1), // the range's end: not in it
+          success(day(6), 456, 2),
+        ];
+        for (const tx of txs) await store.transactions.record(tx);
+        const range = { from: day(2, 0), to: day(5, 0) };
+        assert.deepEqual(await store.transactions.dailyTotals(range), [
+          { day: "2025-05-02", currency: 1, amount: 10_550, count: 2 },
+          { day: "2025-05-02", currency: 2, amount: 2_500, count: 1 },
+          { day: "2025-05-04", currency: 1, amount: 5, count: 1 },
+          { day: "2025-05-04", currency: 2, amount: 41_000, count: 2 },
+        ]);
+        // Offsets in the input are normalized; an empty range answers nothing.
+        assert.deepEqual(
+          await store.transactions.dailyTotals({
+            from: "2025-05-04T02:00:00+02:00",
+            to: "2025-05-05T00:00:00Z",
+          }),
+          [
+            { day: "2025-05-04", currency: 1, amount: 5, count: 1 },
+            { day: "2025-05-04", currency: 2, amount: 41_000, count: 2 },
+          ],
+        );
+        assert.deepEqual(await store.transactions.dailyTotals({ from: day(3, 0), to: day(3, 0) }), []);
+        assert.deepEqual(await store.transactions.dailyTotals({ from: day(20), to: day(30) }), []);
+        await assert.rejects(() => store.transactions.dailyTotals({ from: day(5), to: day(4) }), RangeError);
+        await assert.rejects(() => store.transactions.dailyTotals({ from: "soon", to: day(4) }), RangeError);
       }),
   );
 }
@@ -1905,7 +2082,117 @@ async function billingContract(
   );
 }
 
+// ---- data written by an earlier version ----
+
+/**
+ * Transactions as a store written before errors had monthly and one-time lists holds them:
+ * `count` of them, oldest first, a third errors (half of those monthly, some of them large), with
+ * a few shared names to search for.
+ */
+function legacyFixtures(count: number): Transaction[] {
+  return Array.from({ length: count }, (_, i) => {
+    const kind = i % 3 === 1 ? "error" : "success";
+    return txFixture({
+      kind,
+      isMonthly: i % 2 === 0,
+      createdAt: at(i * 1000),
+      user: {
+        firstName: `F${i}`,
+        lastName: i % 7 === 0 ? "Legacy" : "Other",
+        email: `legacy${i}@example.org`,
+      },
+      // Some large errors: a copy commit then holds fewer of them.
+      errorMessage: kind === "error" ? (i % 50 === 1 ? "x".repeat(30_000) : "Card declined") : null,
+    });
+  });
+}
+
+/** Every list of a store (ids of all pages) and a search of each error list: what an admin sees. */
+async function listsSeen(store: Store) {
+  const read = async (list: (q: { page: number; limit: number }) => Promise<Page<Transaction>>) => {
+    const { total } = await list({ page: 1, limit: 1 });
+    return { total, ids: (await allPages(list, 100, total)).ids };
+  };
+  const out: Record<string, { total: number; ids: string[] }> = {};
+  for (const isMonthly of [undefined, true, false]) {
+    for (const search of [undefined, "LEGACY"]) {
+      out[`success ${isMonthly} ${search}`] = await read((q) =>
+        store.transactions.listSuccess({ ...q, isMonthly, search })
+      );
+      out[`error ${isMonthly} ${search}`] = await read((q) =>
+        store.transactions.listErrors({ ...q, isMonthly, search })
+      );
+    }
+  }
+  return out;
+}
+
 // ---- Deno KV ----
+
+Deno.test("kv: opening a store written before errors had sub-lists fills them in, once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kv_migration_" });
+  const path = `${dir}/old.kv`;
+  const txs = legacyFixtures(1_800);
+  try {
+    // The keys the earlier version wrote: records, idempotency keys, four lists and their counters.
+    const kv = await Deno.openKv(path);
+    try {
+      const counts = new Map<string, number>();
+      for (let i = 0; i < txs.length; i += 20) {
+        const op = kv.atomic();
+        for (const tx of txs.slice(i, i + 20)) {
+          op.set(["transactions", tx.id], tx);
+          op.set(["transactions_by_provider", tx.provider, tx.providerTransactionId!], tx.id);
+          const lists = tx.kind === "error" ? ["error-all"] : listsOf(tx);
+          for (const list of lists) {
+            const seq = (counts.get(list) ?? 0) + 1;
+            counts.set(list, seq);
+            op.set(["transactions_list", list, seq], tx).set(["transactions_count", list], seq);
+          }
+        }
+        assert.ok((await op.commit()).ok);
+      }
+    } finally {
+      kv.close();
+    }
+
+    const expected = await withStore(() => openKvStore(":memory:"), async (store) => {
+      for (let i = 0; i < txs.length; i += 1000) await store.transactions.import(txs.slice(i, i + 1000));
+      return await listsSeen(store);
+    });
+    assert.deepEqual(expected["error true undefined"].total, 300);
+    await withStore(() => openKvStore(path), async (store) => {
+      assert.deepEqual(await listsSeen(store), expected);
+      // Sequences continue: a new monthly error goes first in its lists.
+      const late = txFixture({ kind: "error", isMonthly: true, createdAt: at(9_999_000) });
+      await store.transactions.record(late);
+      const page = await store.transactions.listErrors({ page: 1, limit: 1, isMonthly: true });
+      assert.deepEqual(page, { data: [late], total: 301 });
+    });
+    // Reopening finds the migration done and changes nothing.
+    await withStore(() => openKvStore(path), async (store) => {
+      assert.deepEqual(
+        (await store.transactions.listErrors({ page: 1, limit: 1, isMonthly: true })).total,
+        301,
+      );
+      assert.deepEqual(
+        (await store.transactions.listErrors({ page: 1, limit: 1, isMonthly: false })).total,
+        300,
+      );
+    });
+    const kv2 = await Deno.openKv(path);
+    try {
+      assert.deepEqual((await kv2.get(["kv_migrations", "error-sub-lists"])).value, {
+        through: 600,
+        done: true,
+      });
+    } finally {
+      kv2.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
 
 Deno.test("storage contract: kv on :memory:", async (t) => {
   await storeContract(t, () => openKvStore(":memory:"), {
@@ -2070,6 +2357,71 @@ Deno.test({
         const [row] = await admin`select count(*)::int as n from ${admin(own)}.feature_flags`;
         assert.deepEqual(row.n, 1);
       });
+
+      await t.step(
+        "migration 9 numbers existing errors into their sub-lists and splits their search entries",
+        async () => {
+          const own = randomSchema();
+          schemas.push(own);
+          const txs = legacyFixtures(600);
+          // The schema and rows as version 8 wrote them.
+          await admin.begin(async (tx) => {
+            await tx`create schema ${tx(own)}`;
+            await tx.unsafe(`set local search_path to ${own}`);
+            await tx`create table schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`;
+            for (const m of migrations.filter((m) => m.version <= 8)) {
+              await tx.unsafe(m.sql);
+              await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+            }
+            const counts = new Map<string, number>();
+            const next = (list: string) => {
+              counts.set(list, (counts.get(list) ?? 0) + 1);
+              return counts.get(list)!;
+            };
+            for (const t of txs) {
+              const seqAll = next(`${t.kind}-all`);
+              const seqSub = t.kind === "success" ? next(listsOf(t)[1]) : null;
+              await tx`
+              insert into transactions (
+                id, kind, status_code, is_monthly, created_at, donor_id, user_first_name, user_last_name,
+                user_email, amount, currency, result_data, error_message, provider, provider_transaction_id,
+                search_text, seq_all, seq_sub
+              ) values (
+                ${t.id}, ${t.kind}, ${t.statusCode}, ${t.isMonthly}, ${t.createdAt}, ${t.donorId},
+                ${t.user.firstName}, ${t.user.lastName}, ${t.user.email}, ${t.amount}, ${t.currency},
+                ${
+                t.resultData === null ? null : tx.json(t.resultData as postgres.JSONValue)
+              }, ${t.errorMessage},
+                ${t.provider}, ${t.providerTransactionId}, ${searchTextOf(t.user)}, ${seqAll}, ${seqSub}
+              )
+            `;
+              const part = t.kind === "error" ? "e" : t.isMonthly ? "m" : "o";
+              for (const value of searchValuesOf(t.user)) {
+                await tx`insert into search_values (value) values (${value}) on conflict do nothing`;
+                await tx`insert into transaction_search (part, value, seq_all) values (${part}, ${value}, ${seqAll})`;
+              }
+            }
+            for (
+              const [list, n] of counts
+            ) await tx`update transaction_counters set n = ${n} where list = ${list}`;
+          });
+
+          const expected = await withStore(() => openKvStore(":memory:"), async (store) => {
+            await store.transactions.import(txs);
+            return await listsSeen(store);
+          });
+          await withStore(() => openPostgresStore(PG_URL, { schema: own, max: 2 }), async (store) => {
+            assert.deepEqual((await migrationRows(own)).length, migrations.length);
+            assert.deepEqual(await listsSeen(store), expected);
+            const late = txFixture({ kind: "error", isMonthly: false, createdAt: at(9_999_000) });
+            await store.transactions.record(late);
+            assert.deepEqual(await store.transactions.listErrors({ page: 1, limit: 1, isMonthly: false }), {
+              data: [late],
+              total: expected["error false undefined"].total + 1,
+            });
+          });
+        },
+      );
 
       await t.step("an invalid schema name is refused before connecting", async () => {
         await assert.rejects(() => openPostgresStore(PG_URL, { schema: 'x"; drop table y; --' }), TypeError);

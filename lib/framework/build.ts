@@ -44,7 +44,7 @@ export interface BuildManifest {
  */
 export const CLIENT_SAFE: RegExp[] = [
   /^lib\/framework\/client\.ts$/,
-  /^lib\/(languages|signing|schemas|money|format|donation)\.ts$/,
+  /^lib\/(languages|signing|schemas|money|format|donation|account_forms|transaction_filters)\.ts$/,
 ];
 
 /** Other modules an island must never reach: routes, the entry points, server-only packages. */

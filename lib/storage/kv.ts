@@ -21,6 +21,7 @@
  * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key)    | transactions.record, .import    |
  * | `["transactions_count", list]`                 | number: last seq of the list        | transactions.record, .import    |
  * | `["transactions_list", list, seq]`             | Transaction (copy: one range read)  | transactions.record, .import    |
+ * | `["kv_migrations", name]`                      | progress of a data migration        | openKvStore                     |
  *
  * Each primary record kind and each secondary index owns one first key part, so
  * `kv.list({ prefix: [part] })` reads exactly that; KV has no indexes of its own, so every index key
@@ -41,22 +42,39 @@
  *   read until KV collects them, so the stored `expiresAt`, not the key's presence, decides).
  * - `throttle.record` rewrites the key's one value under a versionstamp check.
  * - `transactions.record` checks the idempotency key, the id and the list counters it increments.
- * - `transactions.import` reads all four list counters, then the idempotency and id keys of its
+ * - `transactions.import` reads all six list counters, then the idempotency and id keys of its
  *   transactions, and commits as many new ones as one atomic operation holds (Deno KV allows 100
  *   checks, 1,000 mutations, 800 KiB of keys and values, 80 KiB of keys: about 250 small
- *   transactions) with a check of all four counters. Every `record` and every import commit
+ *   transactions) with a check of all six counters. Every `record` and every import commit
  *   changes a counter, so none slips in between; a lost race re-reads and plans again. The writes
  *   are exactly `record`'s, so the lists, sequences and idempotency keys cannot tell them apart.
  *
  * ## Transaction lists
  *
- * Four lists (`success-all`, `success-monthly`, `success-one-time`, `error-all`) each number their
- * transactions 1, 2, 3, ... in the order recorded: `record` increments the counters and writes the
- * `["transactions_list", list, seq]` copies in one commit. Newest first is highest sequence first,
- * so page `p` of `limit` is the one range `(total - p*limit, total - (p-1)*limit]`: a page costs one
- * counter read and one range read of `limit` values, however long the list. A search cannot use
+ * Six lists (`success-all`, `success-monthly`, `success-one-time`, `error-all`, `error-monthly`,
+ * `error-one-time`) each number their transactions 1, 2, 3, ... in the order recorded: a
+ * transaction joins its kind's `-all` list and its monthly or one-time sub-list, and `record`
+ * increments both counters and writes both `["transactions_list", list, seq]` copies in one
+ * commit. Newest first is highest sequence first, so page `p` of `limit` is the one range
+ * `(total - p*limit, total - (p-1)*limit]`: a page costs one counter read and one range read of
+ * `limit` values, however long the list. A search cannot use
  * that: it scans the list newest first and filters (fine for a back office; use PostgreSQL, with
- * its trigram index, for large histories).
+ * its trigram index, for large histories). `scan` reads the same ranges below a cursor (the last
+ * sequence number read), so a whole list is read batch by batch at the cost of each batch;
+ * `dailyTotals` reads `success-all` newest first and stops at the first transaction older than its
+ * range.
+ *
+ * ## Data migrations
+ *
+ * KV has no schema, but a new index over existing data must be filled before it is read. Opening
+ * the store runs each pending data migration to its end before answering (an instance of an older
+ * version writing to the same data meanwhile is not supported, as with any schema change):
+ * - `error-sub-lists` (stores written before errors had monthly and one-time lists): copies
+ *   `error-all` in order into `error-monthly` and `error-one-time`, a few hundred entries per
+ *   commit. `["kv_migrations", "error-sub-lists"]` holds `{ through, done }`: the sub-lists hold
+ *   exactly `error-all`'s entries up to `through`. Every commit checks that value and the
+ *   sub-list counters, so stores opening at once take turns, and the final commit (`done: true`)
+ *   checks that `error-all` still ends at `through`.
  *
  * Values stay under KV's 64 KiB: transactions are refused above 60 KB ({@link canonicalTransaction}),
  * throttle keys keep at most 100 times, everything else is a few small fields.
@@ -120,11 +138,14 @@ import {
   normalizeEmail,
   pageWindow,
   paymentChanges,
+  scanWindow,
   searchTermOf,
   searchTextOf,
   subscriptionChanges,
   subscriptionDueAt,
   throttleWindow,
+  totalsRange,
+  TRANSACTION_LISTS,
   type TransactionList,
 } from "./mod.ts";
 import {
@@ -132,6 +153,7 @@ import {
   type AdminRepository,
   type Charge,
   type ChargeRepository,
+  type DailyTotal,
   type Donor,
   type DonorRepository,
   EmailTakenError,
@@ -188,8 +210,21 @@ const SANDBOX = "sandbox";
 const SANDBOX_BY_REFERENCE = "sandbox_by_reference";
 const SANDBOX_BY_TERMINAL = "sandbox_by_terminal";
 
-/** Every sequenced list, in a fixed order. */
-const ALL_LISTS: TransactionList[] = ["success-all", "success-monthly", "success-one-time", "error-all"];
+const KV_MIGRATIONS = "kv_migrations";
+const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
+
+/** The stored value of `["kv_migrations", "error-sub-lists"]`. */
+interface SubListMigration {
+  /** The last `error-all` sequence number copied into the sub-lists. */
+  through: number;
+  done: boolean;
+}
+
+/** How many `error-all` entries one migration commit reads at most. */
+const MIGRATION_CHUNK = 500;
+
+/** How many list entries one `scan` call with a search reads at most (at least its `limit`). */
+const SCAN_SEARCH_BUDGET = 5_000;
 
 /**
  * Deno KV's limits on one atomic operation and one read (`ext/kv` in Deno 2, checked here with
@@ -359,6 +394,68 @@ async function commit(build: () => Deno.AtomicOperation): Promise<boolean> {
   return result.ok;
 }
 
+/** Runs every pending data migration (see "Data migrations" above) to its end. */
+async function migrateData(kv: Deno.Kv): Promise<void> {
+  while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
+}
+
+/**
+ * One commit of the `error-sub-lists` migration: copies the next run of `error-all` entries (as
+ * many as fit one atomic operation) into `error-monthly` and `error-one-time` and answers "more",
+ * or marks the migration done when nothing is left and answers "done"; RETRY after a lost race.
+ */
+async function errorSubListsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const subLists = ["error-monthly", "error-one-time"] as const;
+  const [marker, all, monthly, oneTime] = await retryWhileLocked(() =>
+    kv.getMany<[SubListMigration, number, number, number]>([
+      ERROR_SUB_LISTS_MIGRATION,
+      [TRANSACTIONS_COUNT, "error-all"],
+      [TRANSACTIONS_COUNT, subLists[0]],
+      [TRANSACTIONS_COUNT, subLists[1]],
+    ])
+  );
+  const counters = [monthly, oneTime];
+  if (marker.value?.done) return "done";
+  const through = marker.value?.through ?? 0;
+  const total = all.value ?? 0;
+  if (through >= total) {
+    // Nothing left (a new store starts here): done, unless an error was recorded meanwhile.
+    const value: SubListMigration = { through, done: true };
+    const ok = await commit(() => kv.atomic().check(marker, all).set(ERROR_SUB_LISTS_MIGRATION, value));
+    return ok ? "done" : RETRY;
+  }
+  const selector = {
+    start: [TRANSACTIONS_LIST, "error-all", through + 1],
+    end: [TRANSACTIONS_LIST, "error-all", Math.min(total, through + MIGRATION_CHUNK) + 1],
+  };
+  const entries = await retryWhileLocked(async () => {
+    const out: Deno.KvEntry<Transaction>[] = [];
+    for await (const entry of kv.list<Transaction>(selector, { batchSize: MIGRATION_CHUNK })) out.push(entry);
+    return out;
+  });
+  const seqs = new Map(subLists.map((list, i) => [list, counters[i].value ?? 0]));
+  const budget = new ImportBudget([marker.key, ...counters.map((c) => c.key)]);
+  const sets: [Deno.KvKey, Transaction][] = [];
+  let last = through;
+  for (const entry of entries) {
+    const list = entry.value.isMonthly ? "error-monthly" : "error-one-time";
+    const write: [Deno.KvKey, Transaction] = [[TRANSACTIONS_LIST, list, seqs.get(list)! + 1], entry.value];
+    if (!budget.take([write])) break;
+    sets.push(write);
+    seqs.set(list, seqs.get(list)! + 1);
+    last = entry.key[2] as number;
+  }
+  if (last === through) throw new Error(`error-all entry ${through + 1} is missing or too large to copy`);
+  const value: SubListMigration = { through: last, done: false };
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker, ...counters).set(ERROR_SUB_LISTS_MIGRATION, value);
+    subLists.forEach((list, i) => op.set(counters[i].key, seqs.get(list)!));
+    for (const [key, tx] of sets) op.set(key, tx);
+    return op;
+  });
+  return ok ? "more" : RETRY;
+}
+
 /**
  * Opens (creating when missing) a KV store at `path`, a file path or `":memory:"`.
  *
@@ -375,6 +472,12 @@ export async function openKvStore(path: string): Promise<Store> {
   // `Deno.openKv(path)` fails with a bare "No such file or directory" when the folder is missing.
   if (path !== ":memory:") await Deno.mkdir(dirname(path), { recursive: true });
   const kv = await Deno.openKv(path);
+  try {
+    await migrateData(kv);
+  } catch (error) {
+    kv.close();
+    throw error;
+  }
   let closed = false;
 
   const toFlag = (flag: string, value: FlagValue): FeatureFlag => ({
@@ -677,7 +780,7 @@ export async function openKvStore(path: string): Promise<Store> {
    * key, list copies, counters). Answers how many of `batch` it decided (recorded or skipped as
    * duplicates) and how many it recorded, or RETRY when a concurrent write got in first.
    *
-   * The commit checks all four list counters as read at the start. Every `record` and every
+   * The commit checks all six list counters as read at the start. Every `record` and every
    * import commit changes at least one of them, so none can slip between these reads and this
    * commit: the duplicates found are all there are, and the sequence numbers stay dense.
    */
@@ -686,9 +789,9 @@ export async function openKvStore(path: string): Promise<Store> {
     start: number,
   ): Promise<{ consumed: number; added: number } | typeof RETRY> => {
     const counters = await retryWhileLocked(() =>
-      kv.getMany<number[]>(ALL_LISTS.map((list) => [TRANSACTIONS_COUNT, list]))
+      kv.getMany<number[]>(TRANSACTION_LISTS.map((list) => [TRANSACTIONS_COUNT, list]))
     );
-    const last = new Map(ALL_LISTS.map((list, i) => [list, counters[i].value ?? 0]));
+    const last = new Map(TRANSACTION_LISTS.map((list, i) => [list, counters[i].value ?? 0]));
     const budget = new ImportBudget(counters.map((entry) => entry.key));
     const sets: [Deno.KvKey, unknown][] = [];
     let consumed = 0;
@@ -721,7 +824,7 @@ export async function openKvStore(path: string): Promise<Store> {
       }
     }
     if (added === 0) return { consumed, added };
-    ALL_LISTS.forEach((list, i) => {
+    TRANSACTION_LISTS.forEach((list, i) => {
       if (last.get(list) !== (counters[i].value ?? 0)) sets.push([counters[i].key, last.get(list)!]);
     });
     const ok = await commit(() => {
@@ -817,7 +920,65 @@ export async function openKvStore(path: string): Promise<Store> {
     },
 
     async listErrors(query) {
-      return await listPage(listOf("error", undefined), query);
+      return await listPage(listOf("error", query.isMonthly), query);
+    },
+
+    async scan(query) {
+      const { limit, term, before } = scanWindow(query);
+      const list = listOf(query.kind, query.isMonthly);
+      return await retryWhileLocked(async () => {
+        // Below the cursor, or below the end of the list as it is now: entries never change once
+        // written, so later batches read exactly what the first one left.
+        const high = before ?? ((await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0) + 1;
+        const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, high] };
+        const data: Transaction[] = [];
+        let last = high;
+        if (term === null) {
+          for await (
+            const entry of kv.list<Transaction>(selector, { reverse: true, limit, batchSize: limit })
+          ) {
+            data.push(entry.value);
+            last = entry.key[2] as number;
+          }
+          return { data, next: data.length === limit && last > 1 ? String(last) : null };
+        }
+        // Search: a bounded scan per call, so one call never reads the whole list for a rare term.
+        const budget = Math.max(limit, SCAN_SEARCH_BUDGET);
+        let read = 0;
+        for await (
+          const entry of kv.list<Transaction>(selector, { reverse: true, limit: budget, batchSize: 500 })
+        ) {
+          read++;
+          last = entry.key[2] as number;
+          if (searchTextOf(entry.value.user).includes(term)) data.push(entry.value);
+          if (data.length === limit) break;
+        }
+        const more = (data.length === limit || read === budget) && last > 1;
+        return { data, next: more ? String(last) : null };
+      });
+    },
+
+    async dailyTotals(range) {
+      const { from, to } = totalsRange(range);
+      return await retryWhileLocked(async () => {
+        const sums = new Map<string, DailyTotal>();
+        const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
+        for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
+          const tx = entry.value;
+          // The list is in time order (see the contract): the first one older than the range ends it.
+          if (tx.createdAt < from) break;
+          if (tx.createdAt >= to || tx.amount === null || tx.currency === null) continue;
+          const day = tx.createdAt.slice(0, 10);
+          const key = `${day}/${tx.currency}`;
+          const sum = sums.get(key) ?? { day, currency: tx.currency, amount: 0, count: 0 };
+          sum.amount += tx.amount;
+          sum.count++;
+          sums.set(key, sum);
+        }
+        return [...sums.values()].sort((a, b) =>
+          a.day < b.day ? -1 : a.day > b.day ? 1 : a.currency - b.currency
+        );
+      });
     },
   };
 

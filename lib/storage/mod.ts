@@ -20,6 +20,7 @@ import type {
   Subscription,
   Transaction,
   TransactionQuery,
+  TransactionScanQuery,
 } from "./types.ts";
 
 export type {
@@ -28,6 +29,7 @@ export type {
   AdminStatus,
   Charge,
   ChargeRepository,
+  DailyTotal,
   Donor,
   DonorRepository,
   FeatureFlag,
@@ -49,8 +51,10 @@ export type {
   SubscriptionStatus,
   ThrottleRepository,
   Transaction,
+  TransactionBatch,
   TransactionQuery,
   TransactionRepository,
+  TransactionScanQuery,
 } from "./types.ts";
 export { EmailTakenError } from "./types.ts";
 
@@ -134,18 +138,32 @@ export function throttleWindow(sortedTimes: readonly number[], now: number, wind
 }
 
 /** The sequenced lists of transactions; each has its own dense 1, 2, 3, ... numbering. */
-export type TransactionList = "success-all" | "success-monthly" | "success-one-time" | "error-all";
+export type TransactionList =
+  | "success-all"
+  | "success-monthly"
+  | "success-one-time"
+  | "error-all"
+  | "error-monthly"
+  | "error-one-time";
 
-/** The lists a transaction joins when recorded: its `-all` list, and for a success its sub-list. */
-export function listsOf(tx: Pick<Transaction, "kind" | "isMonthly">): TransactionList[] {
-  if (tx.kind === "error") return ["error-all"];
-  return ["success-all", tx.isMonthly ? "success-monthly" : "success-one-time"];
+/** Every list, in a fixed order (by name, as PostgreSQL's `collate "C"` and KV order them). */
+export const TRANSACTION_LISTS: readonly TransactionList[] = [
+  "error-all",
+  "error-monthly",
+  "error-one-time",
+  "success-all",
+  "success-monthly",
+  "success-one-time",
+];
+
+/** The lists a transaction joins when recorded: its kind's `-all` list, then its sub-list. */
+export function listsOf(tx: Pick<Transaction, "kind" | "isMonthly">): [TransactionList, TransactionList] {
+  return [`${tx.kind}-all`, `${tx.kind}-${tx.isMonthly ? "monthly" : "one-time"}`];
 }
 
 /** The list a query reads. */
 export function listOf(kind: Transaction["kind"], isMonthly: boolean | undefined): TransactionList {
-  if (kind === "error") return "error-all";
-  return isMonthly === undefined ? "success-all" : isMonthly ? "success-monthly" : "success-one-time";
+  return isMonthly === undefined ? `${kind}-all` : `${kind}-${isMonthly ? "monthly" : "one-time"}`;
 }
 
 /** The largest transaction either backend stores, as UTF-8 JSON (Deno KV's value limit is 64 KiB). */
@@ -217,6 +235,35 @@ export function pageWindow(query: TransactionQuery): { offset: number; limit: nu
   const offset = (page - 1) * limit;
   checkInteger(offset + limit, "page * limit");
   return { offset, limit };
+}
+
+/** The largest batch `transactions.scan` answers. */
+export const MAX_SCAN_LIMIT = 1_000;
+
+/**
+ * The checked parts of a `transactions.scan` query: `limit` (1..{@link MAX_SCAN_LIMIT}), the
+ * search term, and the cursor as the sequence number the batch reads below (`null`: from the
+ * newest). Cursors are the decimal sequence numbers both backends answer; throws RangeError for
+ * anything else.
+ */
+export function scanWindow(
+  query: TransactionScanQuery,
+): { limit: number; term: string | null; before: number | null } {
+  const limit = checkInteger(query.limit, "limit", 1);
+  if (limit > MAX_SCAN_LIMIT) throw new RangeError(`limit must be at most ${MAX_SCAN_LIMIT}: ${limit}`);
+  const cursor = query.before ?? null;
+  if (cursor !== null && !/^[1-9][0-9]{0,14}$/.test(cursor)) {
+    throw new RangeError(`not a transaction cursor: ${JSON.stringify(cursor)}`);
+  }
+  return { limit, term: searchTermOf(query.search), before: cursor === null ? null : Number(cursor) };
+}
+
+/** The checked range of `transactions.dailyTotals`: normalized instants, `from <= to`. */
+export function totalsRange(range: { from: string; to: string }): { from: string; to: string } {
+  const from = isoInstant(range.from, "from");
+  const to = isoInstant(range.to, "to");
+  if (to < from) throw new RangeError(`to (${to}) is before from (${from})`);
+  return { from, to };
 }
 
 /**

@@ -23,7 +23,15 @@
  *   `transaction_search`, one entry per transaction and field value, by index-only scans: work in
  *   proportion to the matches, never a visit to each matching row (see `searchPage`). `record`
  *   and `import` write those entries in the transaction that inserts the row;
- * - `transactions.import`: one transaction per call that locks all four counter rows
+ * - errors, like successes, have monthly and one-time sub-lists (migration 9): `seq_sub` numbers
+ *   every transaction within `{kind}-monthly` or `{kind}-one-time`;
+ * - `transactions.scan`: keyset reads of the same indexes below the cursor (the last `seq_all`
+ *   or `seq_sub` answered), so reading a whole list never pays for deep offsets; with a search,
+ *   the newest entries below the cursor of each matching field value, or the list walked along
+ *   `seq_all` when the values are many;
+ * - `transactions.dailyTotals`: one `group by` of the UTC day over a range of the partial index
+ *   of successes' `created_at` (migration 9, with amount and currency included);
+ * - `transactions.import`: one transaction per call that locks all six counter rows
  *   (`for update`, in the order `record` takes them), finds the pairs that exist, numbers the new
  *   rows, inserts them in one multi-row `insert ... on conflict do nothing`, and moves each counter
  *   once. Under those locks no `record` can commit in between, so a skipped duplicate never takes
@@ -55,6 +63,7 @@ import {
   type AdminStatus,
   type Charge,
   type ChargeRepository,
+  type DailyTotal,
   type Donor,
   type DonorRepository,
   EmailTakenError,
@@ -100,11 +109,13 @@ import {
   normalizeEmail,
   pageWindow,
   paymentChanges,
+  scanWindow,
   searchTermOf,
   searchTextOf,
   searchValuesOf,
   subscriptionChanges,
   THROTTLE_MAX_EVENTS,
+  totalsRange,
 } from "./mod.ts";
 
 /** Options of {@link openPostgresStore}. */
@@ -229,9 +240,18 @@ const toTransaction = (row: TransactionRow): Transaction => ({
   providerTransactionId: row.provider_transaction_id,
 });
 
-/** The part of `transaction_search` (migration 7) a transaction's entries go to. */
+/**
+ * The part of `transaction_search` (migrations 7 and 9) a transaction's entries go to: monthly
+ * and one-time successes (`m`, `o`), one-time and monthly (recurring) errors (`e`, `r`).
+ */
 const searchPartOf = (t: Pick<Transaction, "kind" | "isMonthly">) =>
-  t.kind === "error" ? "e" : t.isMonthly ? "m" : "o";
+  t.kind === "error" ? (t.isMonthly ? "r" : "e") : t.isMonthly ? "m" : "o";
+
+/** The parts of `transaction_search` a list reads. */
+const searchPartsOf = (kind: Transaction["kind"], isMonthly: boolean | undefined) =>
+  isMonthly === undefined
+    ? [searchPartOf({ kind, isMonthly: true }), searchPartOf({ kind, isMonthly: false })]
+    : [searchPartOf({ kind, isMonthly })];
 
 /**
  * A search that matches more distinct donor fields than this reads its page from the list itself,
@@ -796,7 +816,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     limit: number,
   ): Promise<(TransactionRow & { total: string })[]> => {
     const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const parts = kind === "error" ? ["e"] : isMonthly === undefined ? ["m", "o"] : [isMonthly ? "m" : "o"];
+    const parts = searchPartsOf(kind, isMonthly);
     const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
     const values = sql`select value from search_values where value like ${pattern}`;
     const entries = sql`transaction_search s where s.part = any(${parts}::"char"[])`;
@@ -916,7 +936,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const batch = importBatch(input);
       if (batch.length === 0) return 0;
       return await sql.begin(async (tx) => {
-        // Every list counter, locked in the order record() takes them (error-all, then success-all
+        // Every list counter, locked in the order record() takes them (by name: each -all list
         // before its sub-lists): no record() of any list commits until this transaction does, so
         // the pairs found below are all there are, and numbers given here are not taken twice.
         const counters = new Map(
@@ -1021,7 +1041,81 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
 
     async listErrors(query) {
-      return await listPage("error", undefined, query);
+      return await listPage("error", query.isMonthly, query);
+    },
+
+    async scan(query) {
+      const { limit, term, before } = scanWindow(query);
+      const { kind, isMonthly } = query;
+      const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
+      let rows: (TransactionRow & { seq: string })[];
+      if (term === null) {
+        // An index range of the list below the cursor: (kind, seq_all) or (kind, is_monthly, seq_sub).
+        const seq = isMonthly === undefined ? sql`t.seq_all` : sql`t.seq_sub`;
+        rows = await sql<(TransactionRow & { seq: string })[]>`
+          select ${seq} as seq, t.* from transactions t
+          where t.kind = ${kind} ${monthly} ${before === null ? sql`` : sql`and ${seq} < ${before}`}
+          order by ${seq} desc
+          limit ${limit}
+        `;
+      } else {
+        // A search walks seq_all (see searchPage): through the entries of the few matching field
+        // values when there are few, else along the list itself.
+        const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const below = before === null ? sql`` : sql`and s.seq_all < ${before}`;
+        const values = sql`select value from search_values where value like ${pattern}`;
+        const [{ n }] = await sql<{ n: string }[]>`
+          select count(*) as n from (${values} limit ${NARROW_SEARCH_VALUES + 1}) as m
+        `;
+        rows = Number(n) <= NARROW_SEARCH_VALUES
+          ? await sql<(TransactionRow & { seq: string })[]>`
+            with m as materialized (${values}),
+            batch as (
+              select distinct x.seq
+              from m
+              cross join unnest(${searchPartsOf(kind, isMonthly)}::"char"[]) as p (part)
+              cross join lateral (
+                select s.seq_all as seq from transaction_search s
+                where s.part = p.part and s.value = m.value ${below}
+                order by s.seq_all desc
+                limit ${limit}
+              ) as x
+              order by x.seq desc
+              limit ${limit}
+            )
+            select t.seq_all as seq, t.* from batch join transactions t on t.kind = ${kind} and t.seq_all = batch.seq
+            order by t.seq_all desc
+          `
+          : await sql<(TransactionRow & { seq: string })[]>`
+            select t.seq_all as seq, t.* from transactions t
+            where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
+              ${before === null ? sql`` : sql`and t.seq_all < ${before}`}
+            order by t.seq_all desc
+            limit ${limit}
+          `;
+      }
+      const last = rows.length === 0 ? 0 : Number(rows[rows.length - 1].seq);
+      return { data: rows.map(toTransaction), next: rows.length === limit && last > 1 ? String(last) : null };
+    },
+
+    async dailyTotals(range) {
+      const { from, to } = totalsRange(range);
+      // A range of the partial index on successes' created_at (migration 9), summed per UTC day.
+      const rows = await sql<{ day: string; currency: number; amount: string; count: number }[]>`
+        select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, currency,
+          sum(amount)::text as amount, count(*)::int as count
+        from transactions
+        where kind = 'success' and created_at >= ${from} and created_at < ${to}
+          and amount is not null and currency is not null
+        group by 1, 2
+        order by 1, 2
+      `;
+      return rows.map((row) => ({
+        day: row.day,
+        currency: row.currency as DailyTotal["currency"],
+        amount: Number(row.amount),
+        count: row.count,
+      }));
     },
   };
 

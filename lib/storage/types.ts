@@ -247,8 +247,62 @@ export interface TransactionRepository {
    * work in proportion to the page, for all, monthly and one-time lists alike.
    */
   listSuccess(query: TransactionQuery & { isMonthly?: boolean }): Promise<Page<Transaction>>;
-  /** Error transactions, newest first, same costs. */
-  listErrors(query: TransactionQuery): Promise<Page<Transaction>>;
+  /** Error transactions, newest first, same costs (all, monthly and one-time lists alike). */
+  listErrors(query: TransactionQuery & { isMonthly?: boolean }): Promise<Page<Transaction>>;
+  /**
+   * One batch of a whole list, newest first (the order of `listSuccess` and `listErrors` with the
+   * same filters), for reading every row (exports) without deep page offsets: pass the answer's
+   * `next` as `before` to get the following batch, until `next` is null. A batch costs work in
+   * proportion to the batch however deep it is (with `search`, as a search page does), and
+   * transactions recorded after the first batch never show up in later ones, so the batches of
+   * one walk never overlap or skip.
+   *
+   * A batch may hold fewer than `limit` transactions (even none) while `next` is not null (a
+   * search reads a bounded part of the list per call); only `next === null` ends the list. A
+   * cursor is valid only with the query that answered it; a malformed one rejects with RangeError,
+   * as does a `limit` outside 1..1,000.
+   */
+  scan(query: TransactionScanQuery): Promise<TransactionBatch>;
+  /**
+   * Successful transactions with `from <= createdAt < to` (ISO instants) and a known amount and
+   * currency, summed per UTC day of `createdAt` and currency: one entry per day and currency that
+   * has any, ordered by day, then currency. Costs work in proportion to the transactions in the
+   * range. Deno KV reads the success list newest first and stops at the first transaction older
+   * than `from`: it relies on the order recorded being time order, as `record` (now) and `import`
+   * (oldest first) keep it.
+   */
+  dailyTotals(range: { from: string; to: string }): Promise<DailyTotal[]>;
+}
+
+/** What `transactions.scan` reads. */
+export interface TransactionScanQuery {
+  kind: Transaction["kind"];
+  isMonthly?: boolean;
+  /** As in {@link TransactionQuery}. */
+  search?: string;
+  /** The `next` of the previous batch; null or absent for the newest. */
+  before?: string | null;
+  /** Most transactions in the batch, 1..1,000. */
+  limit: number;
+}
+
+/** One batch of `transactions.scan`. */
+export interface TransactionBatch {
+  data: Transaction[];
+  /** The cursor of the following batch, or null when the list ends here. */
+  next: string | null;
+}
+
+/** One day's sum in one currency (`transactions.dailyTotals`). */
+export interface DailyTotal {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** 1 = NIS, 2 = USD. */
+  currency: 1 | 2;
+  /** Sum in minor units. */
+  amount: number;
+  /** How many transactions. */
+  count: number;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-import { PageTitle } from "../../components/PageTitle.tsx";
+import { AccountPage } from "../../components/AccountPage.tsx";
 import type { PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 
-/** Admin sign-in. */
+/** `/{lang}/login`: admin sign-in (spec section 2). */
 export default function Page({ state }: PageProps<unknown, AppState>) {
-  return <PageTitle title={state.t("pages.login")} siteName={state.t("meta.siteName")} />;
+  return <AccountPage lang={state.lang} t={state.t} mode="login" />;
 }

@@ -9,8 +9,9 @@ import { listErrors } from "../../../lib/transactions.ts";
 export const docs: RouteDocs = {
   GET: {
     summary: "Failed transactions, newest first",
-    description:
-      "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere.",
+    description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
+      "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
+      "case-insensitively, anywhere.",
     tags: ["transactions"],
     auth: "bearer",
     query: ErrorListQuerySchema,
@@ -21,7 +22,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** `GET /api/transaction/get-all-error-transactions?page&limit&searchString`. */
+/** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString`. */
 export const handler: Handlers<unknown, AppState> = {
   async GET(req, ctx) {
     const { services } = ctx.state;

@@ -1,0 +1,23 @@
+import type { AdminProfile } from "../shared/admin_session.ts";
+import type { Translate } from "../shared/texts.ts";
+
+/**
+ * The dashboard's header (spec section 2): an avatar with the first letter of the admin's name in
+ * upper case, the name, the email and the logout button.
+ */
+export function AdminHeader(props: { admin: AdminProfile; onLogout: () => void; t: Translate }) {
+  const { admin, t } = props;
+  const letter = [...admin.name.trim()][0]?.toLocaleUpperCase() ?? "?";
+  return (
+    <div class="admin-header" role="group" aria-label={t("admin.accountLabel")}>
+      <span class="avatar" aria-hidden="true">{letter}</span>
+      <div class="admin-who">
+        <span class="admin-name">{admin.name}</span>
+        <span class="admin-email">{admin.email}</span>
+      </div>
+      <button type="button" class="button button-outline" onClick={props.onLogout}>
+        {t("admin.logout")}
+      </button>
+    </div>
+  );
+}

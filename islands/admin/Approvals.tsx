@@ -1,0 +1,82 @@
+import { useEffect, useState } from "react";
+import { listFailure } from "../../lib/account_forms.ts";
+import { usDateTime } from "../../lib/format.ts";
+import type { ApiClient } from "../shared/admin_api.ts";
+import type { AdminProfile } from "../shared/admin_session.ts";
+import { messageText, type Translate } from "../shared/texts.ts";
+
+/**
+ * Registrations waiting for approval (beyond the spec: under ADMIN_REGISTRATION=approval a new
+ * admin sees nothing until an approved one lets them in). Shown only when someone is waiting; each
+ * decision is announced, and the list drops the decided admin.
+ */
+export function Approvals(props: { api: ApiClient; t: Translate }) {
+  const { api, t } = props;
+  const [pending, setPending] = useState<AdminProfile[]>([]);
+  const [notice, setNotice] = useState("");
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    api.request<AdminProfile[]>("/api/auth/admin/pending").then(setPending).catch((error) =>
+      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)))
+    );
+  }, []);
+
+  async function decide(admin: AdminProfile, decision: "approve" | "reject") {
+    setBusy(admin.id);
+    try {
+      await api.request(`/api/auth/admin/${encodeURIComponent(admin.id)}/${decision}`, { method: "POST" });
+      setPending((list) => list.filter((a) => a.id !== admin.id));
+      setNotice(
+        t(decision === "approve" ? "admin.approvedNotice" : "admin.rejectedNotice", { name: admin.name }),
+      );
+    } catch (error) {
+      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <p class="approvals-notice" role="status">{notice}</p>
+      {pending.length > 0 && (
+        <section class="approvals" aria-labelledby="approvals-title">
+          <h2 id="approvals-title">{t("admin.approvalsTitle")}</h2>
+          <ul>
+            {pending.map((admin) => (
+              <li key={admin.id}>
+                <div>
+                  <span class="admin-name">{admin.name}</span> <span class="admin-email">{admin.email}</span>
+                  <span class="approval-date">
+                    {t("admin.registeredOn", { date: usDateTime(admin.createdAt) ?? "" })}
+                  </span>
+                </div>
+                <div class="approval-actions">
+                  <button
+                    type="button"
+                    class="button button-primary"
+                    disabled={busy !== null}
+                    aria-label={t("admin.approveName", { name: admin.name })}
+                    onClick={() => decide(admin, "approve")}
+                  >
+                    {t("admin.approve")}
+                  </button>
+                  <button
+                    type="button"
+                    class="button button-outline"
+                    disabled={busy !== null}
+                    aria-label={t("admin.rejectName", { name: admin.name })}
+                    onClick={() => decide(admin, "reject")}
+                  >
+                    {t("admin.reject")}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}

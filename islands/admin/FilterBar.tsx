@@ -1,0 +1,104 @@
+import { useEffect, useState } from "react";
+import {
+  cleanSearch,
+  filtersActive,
+  type HistoryView,
+  type PaymentFilter,
+  SEARCH_MAX_LENGTH,
+  type TransactionType,
+} from "../../lib/transaction_filters.ts";
+import type { Translate } from "../shared/texts.ts";
+
+const TYPES: [TransactionType, string][] = [
+  ["all", "transactions.all"],
+  ["success", "transactions.success"],
+  ["error", "transactions.errors"],
+];
+const PAYMENTS: [PaymentFilter, string][] = [
+  ["all", "transactions.allPayments"],
+  ["monthly", "transactions.monthly"],
+  ["one-time", "transactions.oneTime"],
+];
+
+/**
+ * The filter bar of spec section 2: a search applied on Enter with a clear button, the type and
+ * payment toggle buttons (`aria-pressed`), and 'Clear all filters' while any filter is active.
+ * Every change goes to `onFilters`; the history resets the page and reloads.
+ */
+export function FilterBar(props: {
+  view: HistoryView;
+  onFilters: (change: Partial<Omit<HistoryView, "page">>) => void;
+  onClearAll: () => void;
+  t: Translate;
+}) {
+  const { view, onFilters, t } = props;
+  const [text, setText] = useState(view.search);
+  // The URL decides (Back, Clear all filters): the box follows it.
+  useEffect(() => setText(view.search), [view.search]);
+
+  const toggles = <V extends string>(
+    label: string,
+    options: [V, string][],
+    current: V,
+    pick: (v: V) => void,
+  ) => (
+    <div class="toggle-group" role="group" aria-label={t(label)}>
+      {options.map(([value, key]) => (
+        <button
+          key={value}
+          type="button"
+          class="toggle"
+          aria-pressed={value === current ? "true" : "false"}
+          onClick={() => value !== current && pick(value)}
+        >
+          {t(key)}
+        </button>
+      ))}
+    </div>
+  );
+
+  return (
+    <div class="filter-bar" role="group" aria-label={t("transactions.filters")}>
+      <form
+        role="search"
+        class="search-box"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const search = cleanSearch(text);
+          setText(search);
+          if (search !== view.search) onFilters({ search });
+        }}
+      >
+        <label class="visually-hidden" for="tx-search">{t("transactions.searchLabel")}</label>
+        <input
+          id="tx-search"
+          type="search"
+          enterKeyHint="search"
+          maxLength={SEARCH_MAX_LENGTH}
+          placeholder={t("transactions.searchPlaceholder")}
+          value={text}
+          onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        />
+        {(text || view.search) && (
+          <button
+            type="button"
+            class="search-clear"
+            onClick={() => {
+              setText("");
+              if (view.search) onFilters({ search: "" });
+            }}
+          >
+            {t("transactions.clearSearch")}
+          </button>
+        )}
+      </form>
+      {toggles("transactions.typeGroup", TYPES, view.type, (type) => onFilters({ type }))}
+      {toggles("transactions.paymentGroup", PAYMENTS, view.payment, (payment) => onFilters({ payment }))}
+      {filtersActive(view) && (
+        <button type="button" class="button button-outline clear-all" onClick={props.onClearAll}>
+          {t("transactions.clearAll")}
+        </button>
+      )}
+    </div>
+  );
+}

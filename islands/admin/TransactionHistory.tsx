@@ -1,0 +1,173 @@
+import { useEffect, useRef, useState } from "react";
+import { listFailure, type Message } from "../../lib/account_forms.ts";
+import {
+  DEFAULT_VIEW,
+  exportQuery,
+  type HistoryView,
+  listQueries,
+  pageCount,
+  readView,
+  viewQuery,
+  withFilters,
+} from "../../lib/transaction_filters.ts";
+import type { ApiClient } from "../shared/admin_api.ts";
+import { messageText, type Translate } from "../shared/texts.ts";
+import { FilterBar } from "./FilterBar.tsx";
+import { Pagination } from "./Pagination.tsx";
+import { type ErrorItem, type Row, type SuccessItem, TransactionTable } from "./TransactionTable.tsx";
+
+interface ListPage<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+type Lists =
+  | { state: "loading" }
+  | { state: "failed"; message: Message }
+  /** `query`: the view these lists were loaded for (as `viewQuery` writes it). */
+  | { state: "ready"; query: string; success: ListPage<SuccessItem>; error: ListPage<ErrorItem> };
+
+/** The file name the server gave an export, from its `Content-Disposition`. */
+function fileNameOf(res: Response): string {
+  const match = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "");
+  return match?.[1] ?? "transactions.csv";
+}
+
+/**
+ * The transaction history (spec sections 2 and 4): counters, 'Page x of y', the filter bar, the
+ * table and pagination. The view (filters and page) lives in the URL query: every change pushes
+ * a history entry, Back and Forward restore the view, and a bookmarked link opens it again. Any
+ * filter change goes back to page 1; every change reloads both lists (the counters show both
+ * totals). Answers that arrive after a newer request are dropped.
+ *
+ * 'Export CSV' downloads every row matching the filters from the server's streamed export.
+ */
+export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: string; path: string }) {
+  const { api, t, lang, path } = props;
+  const [view, setView] = useState<HistoryView>(() =>
+    typeof location === "undefined" ? DEFAULT_VIEW : readView(location.search)
+  );
+  const [lists, setLists] = useState<Lists>({ state: "loading" });
+  const [exporting, setExporting] = useState(false);
+  const [notice, setNotice] = useState("");
+  const latest = useRef(0);
+
+  useEffect(() => {
+    const restore = () => setView(readView(location.search));
+    addEventListener("popstate", restore);
+    return () => removeEventListener("popstate", restore);
+  }, []);
+
+  useEffect(() => {
+    const request = ++latest.current;
+    setLists({ state: "loading" });
+    const query = listQueries(view);
+    Promise.all([
+      api.request<ListPage<SuccessItem>>(`/api/transaction/get-all-success-transactions?${query.success}`),
+      api.request<ListPage<ErrorItem>>(`/api/transaction/get-all-error-transactions?${query.error}`),
+    ]).then(([success, error]) => {
+      if (request !== latest.current) return;
+      const pages = pageCount(view.type, { success: success.total, error: error.total });
+      // A link to a page past the end (rows were removed, or a hand-edited URL) shows the last.
+      if (pages >= 1 && view.page > pages) return show({ ...view, page: pages }, "replace");
+      setLists({ state: "ready", query: viewQuery(view), success, error });
+    }).catch((error) => {
+      if (request === latest.current) setLists({ state: "failed", message: listFailure(error) });
+    });
+  }, [view.type, view.payment, view.search, view.page]);
+
+  function show(next: HistoryView, how: "push" | "replace" = "push") {
+    const url = `${path}${viewQuery(next)}`;
+    if (how === "push") history.pushState(null, "", url);
+    else history.replaceState(null, "", url);
+    setView(next);
+  }
+
+  async function exportCsv() {
+    setExporting(true);
+    setNotice(t("transactions.exporting"));
+    try {
+      const res = await api.response(`/api/transaction/export?${exportQuery(view, lang)}`);
+      const file = fileNameOf(res);
+      const href = URL.createObjectURL(await res.blob());
+      const link = document.createElement("a");
+      link.href = href;
+      link.download = file;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      setNotice(t("transactions.exported", { file }));
+    } catch (error) {
+      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const ready = lists.state === "ready" ? lists : null;
+  const pages = ready ? pageCount(view.type, { success: ready.success.total, error: ready.error.total }) : 0;
+  const rows: Row[] = ready
+    ? [
+      ...(view.type === "error"
+        ? []
+        : ready.success.data.map((item) => ({ kind: "success" as const, item }))),
+      ...(view.type === "success" ? [] : ready.error.data.map((item) => ({ kind: "error" as const, item }))),
+    ]
+    : [];
+
+  return (
+    // `data-loaded`: which view the rows on screen belong to (tests wait for it).
+    <section class="history" aria-labelledby="history-title" data-loaded={ready?.query}>
+      <div class="history-head">
+        <h2 id="history-title">{t("transactions.title")}</h2>
+        <button type="button" class="button button-outline" disabled={exporting} onClick={exportCsv}>
+          {t("transactions.exportCsv")}
+        </button>
+      </div>
+      <p class="export-notice" role="status">{notice}</p>
+      {ready && (
+        <p class="counters">
+          <span class="counter counter-success">
+            {t("transactions.successCount", { count: ready.success.total })}
+          </span>
+          <span class="counter counter-error">
+            {t("transactions.errorCount", { count: ready.error.total })}
+          </span>
+          {pages > 1 && <span class="page-of">{t("transactions.pageOf", { page: view.page, pages })}</span>}
+        </p>
+      )}
+      <FilterBar
+        view={view}
+        t={t}
+        onFilters={(change) => show(withFilters(view, change))}
+        onClearAll={() => show(DEFAULT_VIEW)}
+      />
+      <div aria-live="polite" aria-busy={lists.state === "loading" ? "true" : "false"}>
+        {lists.state === "loading" && (
+          <div class="loading" role="status">
+            <span class="spinner" aria-hidden="true" />
+            <span>{t("transactions.loading")}</span>
+          </div>
+        )}
+        {lists.state === "failed" && (
+          <p class="form-alert" role="alert">
+            {t("transactions.errorPrefix")}
+            {messageText(t, lists.message)}
+          </p>
+        )}
+      </div>
+      {ready && <TransactionTable rows={rows} t={t} lang={lang} />}
+      {ready && (
+        <Pagination
+          page={view.page}
+          pages={pages}
+          t={t}
+          onPage={(page) => show({ ...view, page })}
+        />
+      )}
+    </section>
+  );
+}

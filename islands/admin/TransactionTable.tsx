@@ -1,0 +1,98 @@
+import type { z } from "zod";
+import { listAmount, usDateTime } from "../../lib/format.ts";
+import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
+import type { Translate } from "../shared/texts.ts";
+
+export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
+export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
+
+/** A row of the table: a row is a success when its status code is '000' (spec section 4). */
+export type Row = { kind: "success"; item: SuccessItem } | { kind: "error"; item: ErrorItem };
+
+/**
+ * The transaction table of spec section 2: real table semantics (caption, column and row
+ * headers), 'N/A' for every empty value, the payment type on success rows only, US English dates
+ * in the viewer's time zone, amounts as currency, and a footer counting the rows on the page.
+ * Its scroll box is focusable so a keyboard can scroll a table wider than the screen.
+ */
+export function TransactionTable(props: { rows: Row[]; t: Translate; lang: string }) {
+  const { rows, t, lang } = props;
+  const na = t("common.notAvailable");
+  const or = (value: string | null | undefined) => (value && value.trim() ? value : na);
+  const creditType = (code: string) => {
+    const key = `transactions.creditTypes.${code}`;
+    const text = t(key);
+    return text === key ? code : text;
+  };
+  return (
+    <div class="table-scroll" role="region" aria-labelledby="transactions-caption" tabIndex={0}>
+      <table class="tx-table">
+        <caption id="transactions-caption">{t("transactions.caption")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("transactions.user")}</th>
+            <th scope="col">{t("transactions.status")}</th>
+            <th scope="col">{t("transactions.paymentType")}</th>
+            <th scope="col">{t("transactions.cardNumber")}</th>
+            <th scope="col">{t("transactions.creditType")}</th>
+            <th scope="col">{t("transactions.amount")}</th>
+            <th scope="col">{t("transactions.date")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={7} class="tx-empty">{t("transactions.empty")}</td>
+            </tr>
+          )}
+          {rows.map(({ kind, item }) => {
+            const name = `${item.user.firstName} ${item.user.lastName}`.trim();
+            const success = kind === "success" ? item as SuccessItem : null;
+            const failed = kind === "error" ? item as ErrorItem : null;
+            return (
+              <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
+                <th scope="row" class="tx-user">
+                  <span>{or(name)}</span>
+                  <span class="tx-email">{or(item.user.email)}</span>
+                </th>
+                <td>
+                  {success
+                    ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
+                    : (
+                      <span class="badge badge-error">
+                        {t("transactions.statusError", { code: item.statusCode })}
+                      </span>
+                    )}
+                  {failed?.errorMessage && <span class="tx-reason">{failed.errorMessage}</span>}
+                </td>
+                <td>
+                  {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}
+                </td>
+                <td class="tx-card">
+                  <span dir="ltr">{or(success?.resultData.CreditCardNumber)}</span>
+                </td>
+                <td>{success?.resultData.CreditType ? creditType(success.resultData.CreditType) : na}</td>
+                <td class="tx-amount">
+                  {or(
+                    success
+                      ? listAmount(success.resultData.DebitTotal, success.resultData.DebitCurrency, lang)
+                      : listAmount(failed?.amount, failed?.currency, lang),
+                  )}
+                </td>
+                <td>
+                  <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row" colSpan={6}>{t("transactions.total")}</th>
+            <td>{rows.length}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
+import { dailyTotals } from "../../../lib/daily_totals.ts";
+import type { Handlers } from "../../../lib/framework/mod.ts";
+import { readQuery } from "../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../lib/openapi.ts";
+import { DailyTotalsQuerySchema, DailyTotalsSchema } from "../../../lib/schemas.ts";
+import type { AppState } from "../../../lib/state.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "Successful donations per day, with a chart",
+    description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
+      "currency that had successful donations (amounts in minor units; errors do not count). " +
+      '`chart` is the same as an SVG image (`role="img"`, one panel per currency, texts in `lang`, ' +
+      "no scripts or inline styles), sized by its viewBox to fit its container's width.",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: DailyTotalsQuerySchema,
+    responses: {
+      200: { description: "The window's days and chart", schema: DailyTotalsSchema },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/daily-totals?days&lang`. */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const { services } = ctx.state;
+    requireApproved(await authenticate(accountsContext(services), req.headers.get("authorization")));
+    return Response.json(await dailyTotals(services.store, readQuery(ctx.url, DailyTotalsQuerySchema)));
+  },
+};

@@ -1,0 +1,52 @@
+import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
+import type { Handlers } from "../../../lib/framework/mod.ts";
+import { readQuery } from "../../../lib/http/validation.ts";
+import type { RouteDocs } from "../../../lib/openapi.ts";
+import { ExportQuerySchema } from "../../../lib/schemas.ts";
+import type { AppState } from "../../../lib/state.ts";
+import { exportFileName, transactionsCsv } from "../../../lib/transactions_export.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "Every matching transaction as a CSV file",
+    description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
+      "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
+      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
+      "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
+      "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
+      "Error message, Transaction ID; the header row and the Status and Payment type words in " +
+      "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
+      "streamed: a storage failure after the first rows aborts the response (it is logged).",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: ExportQuerySchema,
+    responses: {
+      200: {
+        description: "The CSV file, `Content-Type: text/csv; charset=utf-8`",
+        headers: {
+          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
+        },
+      },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/export?type&isMonthly&searchString&lang`. */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(req, ctx) {
+    const { services, log } = ctx.state;
+    requireApproved(await authenticate(accountsContext(services), req.headers.get("authorization")));
+    const query = readQuery(ctx.url, ExportQuerySchema);
+    const body = await transactionsCsv(services.store, query, {
+      onError: (error) => log.error("transaction export failed after it began", { error }),
+    });
+    return new Response(body, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${exportFileName(new Date())}"`,
+        "cache-control": "no-store",
+      },
+    });
+  },
+};

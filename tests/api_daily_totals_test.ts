@@ -1,0 +1,231 @@
+/**
+ * `GET /api/transaction/daily-totals` on both backends: sums and counts per UTC day and currency
+ * equal what was recorded (inside the window only, successes only), every day present, the chart
+ * an accessible SVG without scripts or inline styles; auth and validation.
+ */
+import assert from "node:assert/strict";
+import { newId } from "../lib/ids.ts";
+import { translator } from "../lib/i18n.ts";
+import type { Transaction } from "../lib/storage/types.ts";
+import { startTestApp } from "./helpers/app.ts";
+import { api, bearer } from "./helpers/http.ts";
+import { backendTest } from "./helpers/stores.ts";
+
+const TOTALS = "/api/transaction/daily-totals";
+const DAY = 86_400_000;
+
+/** A transaction `daysAgo` days before today's UTC midnight, `ms` into that day. */
+function tx(
+  today: number,
+  daysAgo: number,
+  ms: number,
+  fields: { kind?: Transaction["kind"]; amount: number | null; currency: 1 | 2 | null; isMonthly?: boolean },
+): Transaction {
+  const kind = fields.kind ?? "success";
+  return {
+    id: newId(),
+    kind,
+    statusCode: kind === "success" ? "000" : "033",
+    isMonthly: fields.isMonthly ?? false,
+    createdAt: new Date(today - daysAgo * DAY + ms).toISOString(),
+    donorId: newId(),
+    user: { firstName: "<b>Dana</b>", lastName: "Levi", email: "dana@example.org" },
+    amount: fields.amount,
+    currency: fields.currency,
+    resultData: null,
+    errorMessage: kind === "error" ? "declined" : null,
+    provider: "sandbox",
+    providerTransactionId: newId(),
+  };
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The expected `days` of an answer: every day from `first`, the successes summed per currency. */
+function expectedDays(txs: Transaction[], first: string, days: number) {
+  const start = Date.parse(`${first}T00:00:00Z`);
+  return Array.from({ length: days }, (_, i) => {
+    const date = utcDay(start + i * DAY);
+    const totals = ([1, 2] as const).map((currency) => {
+      const matching = txs.filter((t) =>
+        t.kind === "success" && t.currency === currency && t.amount !== null &&
+        t.createdAt.slice(0, 10) === date
+      );
+      return { currency, amount: matching.reduce((sum, t) => sum + t.amount!, 0), count: matching.length };
+    }).filter((total) => total.count > 0);
+    return { date, totals };
+  });
+}
+
+backendTest("api: daily totals", async (t, open) => {
+  const app = await startTestApp({ store: await open() });
+  try {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    const H = 3_600_000;
+    // Oldest first, as they happen: outside the window, at its edges, inside it, errors, a gap.
+    const txs = [
+      tx(today, 45, 10 * H, { amount: 99_900, currency: 1 }),
+      tx(today, 30, DAY - 1, { amount: 77_700, currency: 2 }), // the last ms before a 30-day window
+      tx(today, 29, 0, { amount: 10_000, currency: 1 }), // its first ms
+      tx(today, 29, 5 * H, { amount: 550, currency: 2, isMonthly: true }),
+      tx(today, 29, 6 * H, { kind: "error", amount: 40_000, currency: 1 }),
+      tx(today, 12, 9 * H, { amount: 2_000, currency: 1 }),
+      tx(today, 12, 9 * H + 1, { amount: 2_000, currency: 1, isMonthly: true }),
+      tx(today, 12, 10 * H, { amount: null, currency: null }), // an unknown amount is not summed
+      tx(today, 6, 23 * H, { amount: 123_456, currency: 2 }), // the first day of a 7-day window
+      tx(today, 6, 23 * H + 5, { kind: "error", amount: 5_000, currency: 2 }),
+      tx(today, 1, 12 * H, { amount: 40_000, currency: 1 }),
+      tx(today, 0, 1, { amount: 1, currency: 2 }),
+      tx(today, 0, 2 * H, { amount: 2_500, currency: 1, isMonthly: true }),
+      tx(today, 0, 3 * H, { kind: "error", amount: 10_000, currency: 2 }),
+      tx(today, -1, 0, { amount: 8_800, currency: 1 }), // tomorrow's first ms: in no window yet
+    ];
+    for (const one of txs) await app.store.transactions.record(one);
+    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "finance@museum.org",
+      password: "ledger-and-ink-2026",
+    });
+    const pending = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "intern@museum.org",
+      password: "another-long-passphrase-9",
+    });
+    const get = (query = "", headers: Record<string, string> = bearer(admin.body.accessToken)) =>
+      api(app.url, "GET", `${TOTALS}${query}`, undefined, headers);
+    /** The server's today (the test may run across midnight); it must be ours or the next day. */
+    const serverToday = (to: string) => {
+      assert.ok([utcDay(today), utcDay(today + DAY)].includes(to), `to: ${to}`);
+      return Date.parse(`${to}T00:00:00Z`);
+    };
+
+    await t.step("30 days by default: every day, sums and counts per currency, successes only", async () => {
+      const res = await get();
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("cache-control"), "no-store");
+      const end = serverToday(res.body.to);
+      const first = utcDay(end - 29 * DAY);
+      assert.deepEqual(Object.keys(res.body).sort(), [
+        "chart",
+        "currencies",
+        "days",
+        "from",
+        "timeZone",
+        "to",
+      ]);
+      assert.deepEqual([res.body.from, res.body.timeZone], [first, "UTC"]);
+      assert.deepEqual(res.body.currencies, [1, 2]);
+      assert.equal(res.body.days.length, 30);
+      assert.deepEqual(res.body.days, expectedDays(txs, first, 30));
+      if (end === today) {
+        // Spelled out, for the day this test was written for.
+        const byDate = new Map(res.body.days.map((d: { date: string }) => [d.date, d]));
+        assert.deepEqual(byDate.get(utcDay(today - 29 * DAY)), {
+          date: utcDay(today - 29 * DAY),
+          totals: [{ currency: 1, amount: 10_000, count: 1 }, { currency: 2, amount: 550, count: 1 }],
+        });
+        assert.deepEqual(byDate.get(utcDay(today - 12 * DAY)), {
+          date: utcDay(today - 12 * DAY),
+          totals: [{ currency: 1, amount: 4_000, count: 2 }],
+        });
+        assert.deepEqual(byDate.get(utcDay(today)), {
+          date: utcDay(today),
+          totals: [{ currency: 1, amount: 2_500, count: 1 }, { currency: 2, amount: 1, count: 1 }],
+        });
+        assert.deepEqual(byDate.get(utcDay(today - 2 * DAY)), { date: utcDay(today - 2 * DAY), totals: [] });
+        assert.equal(res.body.days.filter((d: { totals: unknown[] }) => d.totals.length === 0).length, 25);
+      }
+    });
+
+    await t.step("the chart: an SVG image per currency panel, translated, no scripts or styles", async () => {
+      for (const lang of ["en", "he", "ru", "pt", "es"] as const) {
+        const res = await get(`?lang=${lang}`);
+        const svg: string = res.body.chart;
+        assert.match(svg, /^<svg [^>]*role="img"[^>]*>/);
+        assert.match(svg, /aria-labelledby="([\w-]+) ([\w-]+)"/);
+        const [, titleId, descId] = svg.match(/aria-labelledby="([\w-]+) ([\w-]+)"/)!;
+        assert.ok(svg.includes(`<title id="${titleId}">${translator(lang)("chart.title")}</title>`), lang);
+        assert.match(svg, new RegExp(`<desc id="${descId}">[^<]+</desc>`));
+        assert.ok(!/<script|<style|style=|\son\w+=|javascript:/i.test(svg), lang);
+        assert.equal([...svg.matchAll(/class="chart-panel"/g)].length, 2, "a panel per currency");
+        assert.match(svg, new RegExp(`direction="${lang === "he" ? "rtl" : "ltr"}"`));
+        assert.ok(!svg.includes("<b>Dana"), "no donor data in the chart");
+      }
+    });
+
+    await t.step("days chooses the window: 7 days and 1 day", async () => {
+      const week = await get("?days=7&lang=he");
+      const end = serverToday(week.body.to);
+      const first = utcDay(end - 6 * DAY);
+      assert.equal(week.body.from, first);
+      assert.deepEqual(week.body.days, expectedDays(txs, first, 7));
+      const one = await get("?days=1");
+      assert.deepEqual(one.body.days, expectedDays(txs, one.body.to, 1));
+      assert.equal(one.body.from, one.body.to);
+      const quarter = await get("?days=90");
+      assert.deepEqual(quarter.body.days, expectedDays(txs, quarter.body.from, 90));
+      assert.equal(quarter.body.days.length, 90);
+    });
+
+    await t.step("401 and 403 as the lists; bad parameters 400", async () => {
+      assert.equal((await get("", {})).status, 401);
+      assert.equal((await get("", bearer("not-a-token"))).status, 401);
+      const forbidden = await get("", bearer(pending.body.accessToken));
+      assert.equal(forbidden.status, 403);
+      assert.equal(forbidden.body.statusCode, 403);
+      const cases: [string, RegExp][] = [
+        ["days=0", /days must be a whole number from 1 to 90/],
+        ["days=91", /days must be a whole number from 1 to 90/],
+        ["days=abc", /days must be a whole number/],
+        ["days=7.5", /days must be a whole number/],
+        ["days=-1", /days must be a whole number/],
+        ["days=7%3Cscript%3E", /days must be a whole number/],
+        ["days=1e1", /days must be a whole number/],
+        ["lang=fr", /lang must be en, he, ru, pt or es/],
+        ["lang=%3Csvg%20onload%3Dalert(1)%3E", /lang must be/],
+        ["days=1&days=2", /given more than once/],
+      ];
+      for (const [query, message] of cases) {
+        const res = await get(`?${query}`);
+        assert.equal(res.status, 400, query);
+        assert.match(res.body.message, message, query);
+      }
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+backendTest("api: daily totals of a window without donations", async (_t, open) => {
+  const app = await startTestApp({ store: await open() });
+  try {
+    const today = Math.floor(Date.now() / DAY) * DAY;
+    await app.store.transactions.record(tx(today, 40, 0, { amount: 500, currency: 1 }));
+    await app.store.transactions.record(tx(today, 0, 0, { kind: "error", amount: 500, currency: 1 }));
+    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "finance@museum.org",
+      password: "ledger-and-ink-2026",
+    });
+    const res = await api(
+      app.url,
+      "GET",
+      `${TOTALS}?days=14&lang=ru`,
+      undefined,
+      bearer(admin.body.accessToken),
+    );
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.currencies, []);
+    assert.equal(res.body.days.length, 14);
+    assert.ok(res.body.days.every((d: { totals: unknown[] }) => d.totals.length === 0));
+    const svg: string = res.body.chart;
+    assert.equal([...svg.matchAll(/class="chart-panel"/g)].length, 0);
+    assert.match(svg, /class="chart-empty"/);
+    const format = (date: string) =>
+      new Intl.DateTimeFormat("ru", { dateStyle: "medium", timeZone: "UTC" }).format(
+        new Date(`${date}T00:00:00Z`),
+      );
+    const empty = translator("ru")("chart.empty", { from: format(res.body.from), to: format(res.body.to) });
+    assert.ok(svg.includes(`>${empty}</text>`), svg);
+    assert.ok(!/<script|style=/.test(svg));
+  } finally {
+    await app.close();
+  }
+});
