@@ -75,9 +75,15 @@ export function ApiReference({ doc }: { doc: Json }) {
                       <code>{status}</code> {String(r.description)}
                     </dt>
                     <dd>
-                      {r.content
-                        ? <Schema schema={((r.content as Json)["application/json"] as Json).schema} />
-                        : "—"}
+                      {Object.entries((r.content ?? {}) as Record<string, Json>).slice(0, 1).map((
+                        [mediaType, content],
+                      ) => (
+                        <>
+                          {mediaType !== "application/json" && <code>{mediaType}</code>}
+                          <Schema schema={content.schema} />
+                        </>
+                      ))}
+                      {!r.content && "—"}
                     </dd>
                   </>
                 ))}

@@ -20,10 +20,14 @@ export interface OperationDoc {
   body?: z.ZodType;
   query?: z.ZodType;
   /**
-   * Status → description and, for JSON answers, the schema; `headers` names response headers worth
-   * documenting (name → description), e.g. a download's `Content-Disposition`.
+   * Status → description and the body's schema, JSON unless `mediaType` says otherwise (e.g.
+   * `text/csv`); `headers` names response headers worth documenting (name → description), e.g. a
+   * download's `Content-Disposition`.
    */
-  responses: Record<number, { description: string; schema?: z.ZodType; headers?: Record<string, string> }>;
+  responses: Record<
+    number,
+    { description: string; schema?: z.ZodType; mediaType?: string; headers?: Record<string, string> }
+  >;
 }
 
 /** What an API route module exports as `docs`. */
@@ -97,7 +101,9 @@ export function buildOpenApi(manifest: Manifest): Record<string, unknown> {
               ),
             }
             : {}),
-          ...(r.schema ? { content: { "application/json": { schema: toSchema(r.schema, "output") } } } : {}),
+          ...(r.schema
+            ? { content: { [r.mediaType ?? "application/json"]: { schema: toSchema(r.schema, "output") } } }
+            : {}),
         };
       }
       const errorStatuses = [

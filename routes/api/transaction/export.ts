@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
 import type { Handlers } from "../../../lib/framework/mod.ts";
 import { readQuery } from "../../../lib/http/validation.ts";
@@ -22,7 +23,9 @@ export const docs: RouteDocs = {
     query: ExportQuerySchema,
     responses: {
       200: {
-        description: "The CSV file, `Content-Type: text/csv; charset=utf-8`",
+        description: "The CSV file (UTF-8, with a byte order mark)",
+        mediaType: "text/csv",
+        schema: z.string(),
         headers: {
           "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
         },
