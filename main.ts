@@ -1,5 +1,5 @@
 /**
- * Start-up: configuration, client build (when stale), storage, flag seeding, then serve.
+ * Start-up: the billing cron, configuration, client build (when stale), storage, flags, then serve.
  * `deno task start` runs this file.
  *
  * @module
@@ -11,6 +11,15 @@ import { createLogger } from "./lib/log.ts";
 import { openStore } from "./lib/storage/mod.ts";
 import { seedFlags } from "./lib/flags.ts";
 
+// Monthly billing every 15 minutes, registered before anything else can fail or wait: Deno Deploy
+// finds an app's crons by running its entry point's top level, and takes only those registered
+// before the server starts. A run waits until the app is ready; every instance schedules runs, and
+// a lease in storage lets one pass work at a time.
+let billingReady: (pass: () => Promise<void>) => void = () => {};
+const billing = new Promise<() => Promise<void>>((resolve) => billingReady = resolve);
+const hasCron = typeof Deno.cron === "function";
+if (hasCron) Deno.cron("monthly billing", "*/15 * * * *", async () => await (await billing)());
+
 const root = new URL(".", import.meta.url).pathname;
 Deno.chdir(root);
 const log = createLogger();
@@ -19,6 +28,7 @@ const config = await loadConfigOrExit();
 if (config.appSecretSource === "generated") {
   log.warn("APP_SECRET is not set: generated one and saved it in data/app-secret (development only)");
 }
+for (const warning of config.warnings) log.warn(warning.message, { setting: warning.setting });
 
 await ensureBuild(root);
 await loadBuild(`${root}/_build`);
@@ -32,35 +42,56 @@ try {
   Deno.exit(1);
 }
 await seedFlags(store, config.features);
+// Flags the configuration decides at every start (in production: no test-terminal payments unless
+// FEATURE_TEST_TERMINAL_PAYMENT is on), whatever an earlier run left in storage.
+for (const [flag, enabled] of Object.entries(config.enforcedFeatures)) {
+  const stored = await store.flags.get(flag);
+  if (stored?.enabled !== enabled) {
+    await store.flags.set(flag, enabled);
+    log.warn("feature flag set by the configuration", { flag, enabled, was: stored?.enabled ?? null });
+  }
+}
 
 // The app imports the route manifest, which the build may just have rewritten: import it now.
 const { createApp } = await import("./lib/app.ts");
 const { createServices } = await import("./lib/services.ts");
+const { preloadRoutes } = await import("./lib/framework/server.ts");
 const services = await createServices(config, store, log);
 const app = createApp(services);
-const server = Deno.serve({
-  port: config.port,
-  onListen: ({ hostname, port }) =>
-    log.info("listening", {
-      url: `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}/`,
-      storage: store.kind,
-      env: config.env,
-    }),
-}, app.fetch);
 
-// Monthly billing every 15 minutes. Every instance schedules it; a lease in storage lets one run.
 const { runBillingPass } = await import("./lib/payments/billing.ts");
-const billingPass = () =>
+const billingPass = config.env === "test" ? async () => {} : () =>
   runBillingPass({
     store,
     provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
   }).then(() => {}, (e) => log.error("billing pass failed", { error: e }));
-if (config.env !== "test") {
-  if (typeof Deno.cron === "function") Deno.cron("monthly billing", "*/15 * * * *", billingPass);
-  else setInterval(billingPass, 15 * 60 * 1000);
-}
+billingReady(billingPass);
+if (!hasCron && config.env !== "test") setInterval(billingPass, 15 * 60 * 1000);
+
+const server = Deno.serve({
+  port: config.port,
+  hostname: config.listenHost,
+  onListen: ({ hostname, port }) =>
+    log.info("listening", {
+      url: `http://${
+        hostname === "0.0.0.0" || hostname === "::"
+          ? "localhost"
+          : hostname.includes(":")
+          ? `[${hostname}]`
+          : hostname
+      }:${port}/`,
+      storage: store.kind,
+      env: config.env,
+    }),
+}, app.fetch);
+// Route modules load on their first request (manifest.lazy.gen.ts). The donor pages' are loaded
+// in the background: `/{lang}/` now, the others a second later, so that loading them does not
+// hold up the first requests; the API and the back office load when first asked for.
+preloadRoutes(app, (file) => file === "[lang]/index.tsx").then(() =>
+  setTimeout(() => preloadRoutes(app, (file) => file.startsWith("[lang]/")), 1000)
+);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {

@@ -44,6 +44,7 @@ const ISLAND_KEYS = [
   "payment.networkError",
   "payment.errorPrefix",
   "payment.defaultError",
+  "payment.serviceUnavailable",
   "payment.processing",
   "payment.frameTitle",
   "payment.deadline",

@@ -150,7 +150,9 @@ export default function DonorPayment(props: DonorPaymentProps) {
     }
     const json = await res.json().catch(() => null);
     if (!res.ok) {
-      throw new Error(tx("payment.errorPrefix") + (json?.message || tx("payment.defaultError")));
+      // 503: the provider or the service is down; say so in the donor's language.
+      const message = res.status === 503 ? tx("payment.serviceUnavailable") : json?.message;
+      throw new Error(tx("payment.errorPrefix") + (message || tx("payment.defaultError")));
     }
     return json;
   };

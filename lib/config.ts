@@ -1,29 +1,18 @@
 /**
  * Configuration: read once, from the environment, in this one module. A bad or missing required
- * setting stops start-up with one clear line naming the setting ({@link ConfigError}).
+ * setting stops start-up with one clear line naming the setting ({@link ConfigError}); a risky but
+ * allowed one is answered in {@link Config.warnings}, which the server logs at start.
  *
- * | variable                        | default                      | meaning                                      |
- * |---------------------------------|------------------------------|----------------------------------------------|
- * | `DENO_ENV`                      | `development`                | `development`, `production` or `test`        |
- * | `PORT`                          | `8000`                       | HTTP port (0 picks a free one)               |
- * | `KV_PATH`                       | `data/kv.sqlite3`            | Deno KV file, or `:memory:`                  |
- * | `DATABASE_URL`                  | unset                        | PostgreSQL; when set, it is the store        |
- * | `APP_SECRET`                    | generated in development     | 32+ characters; required in production      |
- * | `FEATURE_MONTHLY_PAYMENT`       | on in development            | initial value of the MONTHLY_PAYMENT flag    |
- * | `FEATURE_TEST_TERMINAL_PAYMENT` | on in development            | initial value of TEST_TERMINAL_PAYMENT       |
- * | `WELCOME_VIDEO_URL`             | unset (link hidden)          | https address of the hero's 'Watch Video'    |
- * | `ADMIN_REGISTRATION`            | `approval`                   | `approval`, `open` or `closed`               |
- * | `SIGNING_KEYS`                  | none                         | `id:hexsecret,…` server-to-server keys       |
- * | `TRUST_PROXY`                   | off                          | take the client address from X-Forwarded-For |
- * | `PUBLIC_URL`                    | the request's origin (dev)   | https origin donors reach; required in prod   |
- * | `PAYMENT_PROVIDER`              | `sandbox`                    | `sandbox` or `pelecard`                      |
- * | `SANDBOX_ALLOWED`               | off                          | allow the sandbox in production (demos)      |
- * | `PELECARD_*`                    | —                            | gateway URL, terminal, user, password        |
- * | `MAX_PAYMENT_AMOUNT`            | `100000`                     | largest payment, major units                 |
- * | `TERMINALS`                     | none                         | `shop:terminal,…` kiosk shops → PinPads      |
- * | `TEST_TERMINALS`                | `1001,1002,1003`             | the three test terminal numbers              |
- * | `TERMINAL_DEADLINE_SECONDS`     | `60`                         | how long a terminal sale waits for the card  |
- * | `SANDBOX_TERMINAL_AUTO`         | `manual`                     | `manual`, `approve`, `decline:<code>`, `timeout` |
+ * Every variable read here is documented in the README's "Configuration" table, and
+ * `lib/config_test.ts` fails when one of them is missing there (or the table lists one that is
+ * not read).
+ *
+ * In production (`DENO_ENV=production`, or on Deno Deploy, where `DENO_*` names cannot be set and
+ * `DENO_DEPLOY` is set by the platform) nothing unsafe is defaulted: `APP_SECRET` (32+ characters,
+ * not a placeholder), `PUBLIC_URL` (https) and `ADMIN_REGISTRATION` must be given; the sandbox
+ * provider, which moves no money, needs `SANDBOX_ALLOWED`; the Pelecard gateway must be https;
+ * test-terminal payments are on only when `FEATURE_TEST_TERMINAL_PAYMENT` says so, at every start,
+ * and then with the museum's own `TEST_TERMINALS`.
  *
  * @module
  */
@@ -33,13 +22,25 @@ import { parseSigningKeys } from "./signature_check.ts";
 export interface Config {
   env: "development" | "production" | "test";
   port: number;
-  kvPath: string;
+  /** The address the server listens on: `0.0.0.0` (every IPv4 interface) unless `LISTEN_HOST` says. */
+  listenHost: string;
+  /**
+   * The Deno KV file, `:memory:`, or a KV Connect URL; unset only on Deno Deploy without
+   * `KV_PATH`, where `Deno.openKv()` opens the KV database assigned to the app.
+   */
+  kvPath?: string;
   databaseUrl?: string;
   appSecret: string;
   /** Where `appSecret` came from; `generated` means this start created it under `data/`. */
   appSecretSource: "env" | "file" | "generated";
   /** Initial flag values, used only to seed flags that do not exist yet. */
   features: { MONTHLY_PAYMENT: boolean; TEST_TERMINAL_PAYMENT: boolean };
+  /**
+   * Flag values applied at every start, whatever storage holds: in production,
+   * `TEST_TERMINAL_PAYMENT: false` unless `FEATURE_TEST_TERMINAL_PAYMENT` turns it on (a store
+   * used for a demo must not keep test payments on in production).
+   */
+  enforcedFeatures: Partial<{ MONTHLY_PAYMENT: boolean; TEST_TERMINAL_PAYMENT: boolean }>;
   /** The museum's video behind the hero's 'Watch Video' link; the link is hidden when unset. */
   welcomeVideoUrl?: string;
   /**
@@ -71,6 +72,14 @@ export interface Config {
       tokenTerminal?: { terminal: string; user: string; password: string };
     };
   };
+  /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
+  warnings: ConfigWarning[];
+}
+
+/** A setting that is allowed but deserves a look; `message` is one line starting with the setting. */
+export interface ConfigWarning {
+  setting: string;
+  message: string;
 }
 
 /** A setting is missing or invalid; the message is one line and names it. */
@@ -105,7 +114,13 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
  */
 export async function loadConfig(env: Env, options: { dataDir?: string } = {}): Promise<Config> {
   const dataDir = options.dataDir ?? "data";
-  const rawEnv = env.DENO_ENV?.trim() || "development";
+  const warnings: ConfigWarning[] = [];
+  const warn = (setting: string, detail: string) =>
+    warnings.push({ setting, message: `${setting}: ${detail}` });
+  // Deno Deploy sets DENO_DEPLOY and refuses variables named DENO_*: there, DENO_ENV cannot be
+  // given, and the app runs in production.
+  const onDenoDeploy = bool(env, "DENO_DEPLOY", false);
+  const rawEnv = env.DENO_ENV?.trim() || (onDenoDeploy ? "production" : "development");
   if (rawEnv !== "development" && rawEnv !== "production" && rawEnv !== "test") {
     throw new ConfigError("DENO_ENV", `must be development, production or test (got "${rawEnv}")`);
   }
@@ -117,7 +132,17 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("PORT", `must be an integer from 0 to 65535 (got "${env.PORT}")`);
   }
 
-  const kvPath = env.KV_PATH?.trim() || `${dataDir}/kv.sqlite3`;
+  const listenHost = env.LISTEN_HOST?.trim() || "0.0.0.0";
+  if (!isListenAddress(listenHost)) {
+    throw new ConfigError(
+      "LISTEN_HOST",
+      `must be an IP address such as 127.0.0.1, 0.0.0.0 or ::, or localhost (got "${listenHost}")`,
+    );
+  }
+
+  // On Deno Deploy the default is the KV database assigned to the app (`Deno.openKv()`): a file
+  // there would live on one instance's disk and vanish with it.
+  const kvPath = env.KV_PATH?.trim() || (onDenoDeploy ? undefined : `${dataDir}/kv.sqlite3`);
 
   let databaseUrl: string | undefined = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl) {
@@ -134,6 +159,12 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       throw new ConfigError(
         "DATABASE_URL",
         `must start with postgres:// or postgresql:// (got "${url.protocol}//")`,
+      );
+    }
+    if (production && !isLocalDatabase(url) && !requiresTls(url)) {
+      warn(
+        "DATABASE_URL",
+        `connects to ${url.hostname} without requiring TLS; add ?sslmode=verify-full (or require) unless the network is private`,
       );
     }
   } else databaseUrl = undefined;
@@ -158,6 +189,14 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     }
   } else if (appSecret.length < 32) {
     throw new ConfigError("APP_SECRET", `must be at least 32 characters (got ${appSecret.length})`);
+  } else if (production && new Set(appSecret).size < MIN_SECRET_DISTINCT) {
+    // 32 random hex digits have fewer than 8 distinct ones about 4 times in 100 million.
+    throw new ConfigError(
+      "APP_SECRET",
+      `looks like a placeholder (only ${
+        new Set(appSecret).size
+      } distinct characters); use random bytes, e.g. openssl rand -hex 32`,
+    );
   }
 
   const welcomeVideoUrl = env.WELCOME_VIDEO_URL?.trim() || undefined;
@@ -165,12 +204,22 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("WELCOME_VIDEO_URL", `must be an https:// address (got "${welcomeVideoUrl}")`);
   }
 
-  const adminRegistration = env.ADMIN_REGISTRATION?.trim() || "approval";
+  const rawRegistration = env.ADMIN_REGISTRATION?.trim() || "";
+  if (rawRegistration === "" && production) {
+    throw new ConfigError(
+      "ADMIN_REGISTRATION",
+      "must be set when DENO_ENV=production: approval (the first admin to register is approved at once), closed, or open (closed networks only)",
+    );
+  }
+  const adminRegistration = rawRegistration || "approval";
   if (adminRegistration !== "approval" && adminRegistration !== "open" && adminRegistration !== "closed") {
     throw new ConfigError(
       "ADMIN_REGISTRATION",
       `must be approval, open or closed (got "${adminRegistration}")`,
     );
+  }
+  if (production && adminRegistration === "open") {
+    warn("ADMIN_REGISTRATION", "is open: everyone who registers becomes an approved admin and sees donors");
   }
 
   let signingKeys: Map<string, string>;
@@ -180,7 +229,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("SIGNING_KEYS", (e as Error).message);
   }
 
-  const payments = readPayments(env, production);
+  const payments = readPayments(env, production, warn);
   let publicUrl = env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
   if (publicUrl) {
     let url: URL | null = null;
@@ -206,36 +255,85 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     );
   }
 
+  // Test-terminal payments (1 NIS through the real provider, buttons on the kiosk page) are on in
+  // production only when asked for, at every start, and then only for the museum's own numbers.
+  const testTerminalPayment = bool(env, "FEATURE_TEST_TERMINAL_PAYMENT", !production);
+  const enforcedFeatures: Config["enforcedFeatures"] = {};
+  if (production) {
+    if (!testTerminalPayment) enforcedFeatures.TEST_TERMINAL_PAYMENT = false;
+    else if (!env.TEST_TERMINALS?.trim()) {
+      throw new ConfigError(
+        "TEST_TERMINALS",
+        "is required when FEATURE_TEST_TERMINAL_PAYMENT is on in production (the museum's three test terminal numbers)",
+      );
+    }
+  }
+
   return {
     env: mode,
     port: Number(rawPort),
+    listenHost,
     kvPath,
     databaseUrl,
     appSecret,
     appSecretSource,
     features: {
       MONTHLY_PAYMENT: bool(env, "FEATURE_MONTHLY_PAYMENT", !production),
-      TEST_TERMINAL_PAYMENT: bool(env, "FEATURE_TEST_TERMINAL_PAYMENT", !production),
+      TEST_TERMINAL_PAYMENT: testTerminalPayment,
     },
+    enforcedFeatures,
     welcomeVideoUrl,
     adminRegistration,
     signingKeys,
     trustProxy: bool(env, "TRUST_PROXY", false),
     publicUrl,
     payments,
+    warnings,
   };
 }
 
-function readPayments(env: Env, production: boolean): Config["payments"] {
+/** Fewer distinct characters than this in a production `APP_SECRET` is a placeholder, not a secret. */
+const MIN_SECRET_DISTINCT = 8;
+
+/** Whether `host` is something `Deno.serve` can listen on: an IPv4 or IPv6 address, or localhost. */
+function isListenAddress(host: string): boolean {
+  if (host === "localhost") return true;
+  const v4 = host.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
+  if (v4) return v4.slice(1).every((part) => Number(part) <= 255);
+  return host.includes(":") && /^[0-9A-Fa-f:.]{2,45}$/.test(host);
+}
+
+/** Whether a database URL reaches this machine only (loopback, or a Unix socket via `?host=/…`). */
+function isLocalDatabase(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (host === "" || host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host)) return true;
+  return url.searchParams.get("host")?.startsWith("/") ?? false;
+}
+
+/** Whether postgres.js will insist on TLS for this URL (`sslmode` or `ssl`; `prefer` may fall back). */
+function requiresTls(url: URL): boolean {
+  const mode = (url.searchParams.get("sslmode") ?? url.searchParams.get("ssl") ?? "").toLowerCase();
+  return ["require", "verify-ca", "verify-full", "true"].includes(mode);
+}
+
+function readPayments(
+  env: Env,
+  production: boolean,
+  warn: (setting: string, detail: string) => void,
+): Config["payments"] {
   const provider = env.PAYMENT_PROVIDER?.trim() || "sandbox";
   if (provider !== "sandbox" && provider !== "pelecard") {
     throw new ConfigError("PAYMENT_PROVIDER", `must be sandbox or pelecard (got "${provider}")`);
   }
-  if (provider === "sandbox" && production && !bool(env, "SANDBOX_ALLOWED", false)) {
-    throw new ConfigError(
-      "PAYMENT_PROVIDER",
-      "is sandbox (no real money) while DENO_ENV=production; set PAYMENT_PROVIDER=pelecard, or SANDBOX_ALLOWED=1 for a demo",
-    );
+  const sandboxAllowed = bool(env, "SANDBOX_ALLOWED", false);
+  if (provider === "sandbox" && production) {
+    if (!sandboxAllowed) {
+      throw new ConfigError(
+        "PAYMENT_PROVIDER",
+        "is sandbox (no real money) while DENO_ENV=production; set PAYMENT_PROVIDER=pelecard, or SANDBOX_ALLOWED=1 for a demo",
+      );
+    }
+    warn("PAYMENT_PROVIDER", "is sandbox in production (SANDBOX_ALLOWED): donations move no money");
   }
   const rawMax = env.MAX_PAYMENT_AMOUNT?.trim() || "100000";
   if (!/^\d{1,9}$/.test(rawMax) || Number(rawMax) < 1) {
@@ -280,6 +378,9 @@ function readPayments(env: Env, production: boolean): Config["payments"] {
         "PELECARD_BASE_URL",
         `must be an origin such as https://gateway21.pelecard.biz (got "${baseUrl}")`,
       );
+    }
+    if (production && !baseUrl.startsWith("https://")) {
+      throw new ConfigError("PELECARD_BASE_URL", "must be https in production");
     }
     pelecard = {
       baseUrl,

@@ -1,5 +1,5 @@
 /**
- * The donation page on the server: the data a GET renders from, and the no-JavaScript POST (the
+ * The donation page on the server: the GET (through the page cache), and the no-JavaScript POST (the
  * whole page is one form posting to itself). The POST checks the same rules as the islands
  * (`donation.ts`), shows problems in place with the donor's input kept (422), creates the donor
  * and the payment, and renders the page with the payment frame; in terminal mode it runs the sale
@@ -25,25 +25,26 @@ import { currencyCode } from "./money.ts";
 import { paymentsContext, terminalFor } from "./payments/mod.ts";
 import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
 import { CreateDonorSchema } from "./schemas.ts";
-import { issueBrowserKey } from "./signature_check.ts";
+import { type BrowserKey, issueBrowserKey } from "./signature_check.ts";
 import type { AppState } from "./state.ts";
 
 type Ctx = RouteContext<DonationData, AppState>;
 
 const EMPTY_FIELDS: DonorFields = { firstName: "", lastName: "", email: "", country: "" };
 
-/** The data of a fresh page. */
-export async function donationData(
+/** The data of a fresh page, with the browser key it hands out. */
+export function donationData(
   ctx: Ctx,
   mode: "online" | "terminal",
   shopNumber: string | null,
-): Promise<DonationData> {
+  signingKey: BrowserKey,
+): DonationData {
   const { services, flags } = ctx.state;
   const { config } = services;
   return {
     mode,
     shopNumber,
-    signingKey: await issueBrowserKey(config.appSecret),
+    signingKey,
     selection: EMPTY_SELECTION,
     fields: EMPTY_FIELDS,
     errors: {},
@@ -56,6 +57,38 @@ export async function donationData(
     terminalDeadlineMs: config.payments.terminalDeadlineMs,
   };
 }
+
+/**
+ * Answers the GET of the donation page (online, or a kiosk's with its shop number) through the
+ * page cache: the page's HTML depends on the language, the flags and what {@link donationData}
+ * derives from them and the configuration, and on the URL (which the route layer adds to the key);
+ * the browser signing key, fresh for every response, is the page's one slot besides the CSP nonce.
+ * So a visitor's page is a join of cached HTML with their own key and nonce, never a render, once
+ * one visitor has seen that language with those flags.
+ */
+export function donationPage(
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+): Promise<Response> {
+  const signingKey = issueBrowserKey(ctx.state.services.config.appSecret);
+  // The key: everything the HTML is made from but the slots and the URL. The signing key is left
+  // out by construction (a constant stands in for it), the flags go in whole.
+  const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY);
+  const key = JSON.stringify({ lang: ctx.state.lang, flags: ctx.state.flags, shown });
+  return ctx.renderCached({
+    key,
+    data: (slots) =>
+      donationData(ctx, mode, shopNumber, {
+        keyId: slots.text("keyId"),
+        key: slots.text("key"),
+        expiresAt: slots.number("keyExpiresAt"),
+      }),
+    slots: { keyId: signingKey.keyId, key: signingKey.key, keyExpiresAt: String(signingKey.expiresAt) },
+  });
+}
+
+const NO_KEY: BrowserKey = { keyId: "", key: "", expiresAt: 0 };
 
 /** Whether a POST comes from our own pages: its Origin must be this request's origin. */
 export function sameOrigin(req: Request, ctx: Ctx): boolean {
@@ -83,7 +116,7 @@ export async function handleDonationPost(
   if (!sameOrigin(req, ctx)) return forbidden();
   const { services, t, lang } = ctx.state;
   ctx.state.flags = await readFlags(services.store);
-  const data = await donationData(ctx, mode, shopNumber);
+  const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret));
   let form: Record<string, string>;
   try {
     const raw = await req.formData();
@@ -165,7 +198,9 @@ export async function handleDonationPost(
     return redirect(`/${lang}/${page}/${encodeURIComponent(shop)}?${q}`);
   } catch (e) {
     if (!(e instanceof HttpError)) throw e;
-    return ctx.render({ ...shown, alert: t("payment.errorPrefix") + e.message }, {
+    // The provider or the terminal service not answering: the donor's language, not the API's English.
+    const message = e.status >= 500 ? t("payment.serviceUnavailable") : e.message;
+    return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, {
       status: e.status >= 500 ? 503 : 422,
     });
   }

@@ -41,3 +41,33 @@ export async function readFlags(store: Store): Promise<Flags> {
   const on = new Set(stored.filter((f) => f.enabled).map((f) => f.flag));
   return Object.fromEntries(FLAG_NAMES.map((name) => [name, on.has(name)])) as Flags;
 }
+
+/**
+ * How long a page may still show a flag's previous state after it changed in storage, on any
+ * instance. Pages read flags on every request, so each instance reads storage at most once per
+ * this interval instead; payments (`POST /api/payment/create`, test terminals) and
+ * `GET /api/feature-flags` always read storage.
+ */
+export const PAGE_FLAGS_MAX_AGE_MS = 1000;
+
+const forPages = new WeakMap<Store, { at: number; flags: Promise<Flags> }>();
+
+/**
+ * The flags for rendering a page: {@link readFlags}, shared by the requests of up to
+ * {@link PAGE_FLAGS_MAX_AGE_MS} (concurrent requests share one read; a failed read is not kept).
+ *
+ * @example
+ * ```ts
+ * ctx.state.flags = await readFlagsForPages(store); // at most a second old
+ * ```
+ */
+export function readFlagsForPages(store: Store, now: number = performance.now()): Promise<Flags> {
+  const held = forPages.get(store);
+  if (held && now - held.at < PAGE_FLAGS_MAX_AGE_MS && now >= held.at) return held.flags;
+  const entry = { at: now, flags: readFlags(store) };
+  forPages.set(store, entry);
+  entry.flags.catch(() => {
+    if (forPages.get(store) === entry) forPages.delete(store);
+  });
+  return entry.flags;
+}

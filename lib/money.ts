@@ -65,7 +65,15 @@ export function toMinor(major: number): number | null {
  * ```
  */
 export function formatMoney(minor: number, currency: CurrencyCode, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency: isoCurrency(currency) }).format(
-    minor / 100,
-  );
+  const key = `${locale}|${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    // Creating a formatter costs far more than formatting with one; locales are few.
+    if (moneyFormats.size >= 64) moneyFormats.clear();
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: isoCurrency(currency) });
+    moneyFormats.set(key, format);
+  }
+  return format.format(minor / 100);
 }
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();

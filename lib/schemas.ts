@@ -15,22 +15,31 @@ export { EMAIL_PATTERN };
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** A required, trimmed, bounded text field without control characters. */
+// A UTF-16 surrogate without its pair: not text. PostgreSQL would store U+FFFD in its place where
+// Deno KV keeps it, so the two backends would disagree about the same input.
+const LONE_SURROGATE = /(?:^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/;
+
+/** A required, trimmed, bounded text field without control characters or lone surrogates. */
 export function text(label: string, max: number) {
   return z.string({ error: `${label} must be a string` })
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
-    .refine((s) => !CONTROL.test(s), `${label} must not contain control characters`);
+    .refine((s) => !CONTROL.test(s), `${label} must not contain control characters`)
+    .refine((s) => !LONE_SURROGATE.test(s), `${label} must be valid Unicode text`);
 }
 
-/** A required email, trimmed and lower-cased. */
+/**
+ * A required email, trimmed and lower-cased. The pattern lets any non-space through, so control
+ * characters (a NUL fails PostgreSQL's text) and lone surrogates are refused on their own.
+ */
 export const email = () =>
   z.string({ error: "email must be a string" })
     .trim()
     .min(1, "email is required")
     .max(254, "email must be at most 254 characters")
     .regex(EMAIL_PATTERN, "email is not a valid email address")
+    .refine((s) => !CONTROL.test(s) && !LONE_SURROGATE.test(s), "email is not a valid email address")
     .transform((s) => s.toLowerCase());
 
 // ---- donors ---------------------------------------------------------------------------------

@@ -24,6 +24,14 @@ Deno.test("a bad setting stops start-up with one line naming it", async () => {
       /^Configuration error: APP_SECRET: is required when DENO_ENV=production/,
     ],
     [{ DATABASE_URL: "mysql://x" }, /^Configuration error: DATABASE_URL: must start with postgres:\/\//],
+    [
+      {
+        DENO_ENV: "production",
+        PUBLIC_URL: "https://donate.museum.org",
+        APP_SECRET: "0123456789abcdef".repeat(4),
+      },
+      /^Configuration error: ADMIN_REGISTRATION: must be set when DENO_ENV=production/,
+    ],
   ];
   for (const [env, line] of cases) {
     const out = await run({ KV_PATH: ":memory:", APP_SECRET: "x".repeat(40), ...env }).output();
@@ -63,6 +71,61 @@ Deno.test("start-up serves /en/ and the flags from a new KV file", async () => {
       { flag: "TEST_TERMINAL_PAYMENT", enabled: false },
     ]);
     assert.ok((await Deno.stat(`${dir}/nested/kv.sqlite3`)).isFile, "the KV folder was created");
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await child.stderr.cancel();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("production start-up logs risky settings and switches test-terminal payments off", async () => {
+  await ensureTestBuild();
+  const dir = await Deno.makeTempDir();
+  const kvPath = `${dir}/kv.sqlite3`;
+  // A store an earlier run (a demo, development) left with test-terminal payments on.
+  const { openKvStore } = await import("../lib/storage/kv.ts");
+  const earlier = await openKvStore(kvPath);
+  await earlier.flags.seed({ MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
+  await earlier.close();
+  const child = run({
+    DENO_ENV: "production",
+    PORT: "0",
+    LISTEN_HOST: "127.0.0.1",
+    KV_PATH: kvPath,
+    APP_SECRET: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    PUBLIC_URL: "https://donate.museum.org",
+    ADMIN_REGISTRATION: "approval",
+    PAYMENT_PROVIDER: "sandbox",
+    SANDBOX_ALLOWED: "1",
+  });
+  try {
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    let url = "";
+    while (!url) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`exited before listening: ${buffer}`);
+      buffer += value;
+      url = buffer.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
+    }
+    reader.releaseLock();
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+    const lines = buffer.trim().split("\n").map((line) => JSON.parse(line));
+    assert.ok(
+      lines.some((l) => l.level === "warn" && l.setting === "PAYMENT_PROVIDER" && /no money/.test(l.msg)),
+      buffer,
+    );
+    assert.ok(
+      lines.some((l) => l.level === "warn" && l.flag === "TEST_TERMINAL_PAYMENT" && l.enabled === false),
+      buffer,
+    );
+    const flags = await (await fetch(`${url}api/feature-flags`)).json();
+    assert.deepEqual(flags, [
+      { flag: "MONTHLY_PAYMENT", enabled: true },
+      { flag: "TEST_TERMINAL_PAYMENT", enabled: false },
+    ]);
   } finally {
     child.kill("SIGTERM");
     await child.status;

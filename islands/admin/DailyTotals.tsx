@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { listFailure } from "../../lib/account_forms.ts";
-import { listAmount } from "../../lib/format.ts";
+import { listAmount, usShortDay } from "../../lib/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 
@@ -14,8 +14,6 @@ interface DailyTotals {
   chart: string;
 }
 
-const DAY = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
-
 /**
  * Daily donation totals of the last 30 days: the chart the server drew (no chart library in the
  * browser) and, for screen readers and anyone who wants the figures, the same numbers as a table.
@@ -24,6 +22,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
   const { api, t, lang } = props;
   const [data, setData] = useState<DailyTotals | null>(null);
   const [failure, setFailure] = useState("");
+  const [tableOpen, setTableOpen] = useState(false);
 
   useEffect(() => {
     api.request<DailyTotals>(`/api/transaction/daily-totals?days=30&lang=${lang}`).then(setData).catch((
@@ -40,36 +39,43 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
     <section class="daily-totals" aria-labelledby="daily-title">
       <h2 id="daily-title">{t("dailyTotals.title")}</h2>
       {failure && <p class="form-alert" role="alert">{failure}</p>}
-      {!data && !failure && <p role="status">{t("dailyTotals.loading")}</p>}
+      {/* Holds the chart's usual room while it loads, so the history below does not move. */}
+      {!data && !failure && <p class="chart-loading" role="status">{t("dailyTotals.loading")}</p>}
       {data && (
         <>
           {/* Server-made markup from numbers and our own locale texts, escaped by Preact there. */}
           <div class="chart" dangerouslySetInnerHTML={{ __html: data.chart }} />
-          <details class="chart-table">
+          <details
+            class="chart-table"
+            onToggle={(e) => setTableOpen((e.currentTarget as HTMLDetailsElement).open)}
+          >
             <summary>{t("dailyTotals.tableSummary")}</summary>
-            <div class="table-scroll" role="region" aria-labelledby="daily-caption" tabIndex={0}>
-              <table>
-                <caption id="daily-caption">{t("dailyTotals.caption")}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t("dailyTotals.day")}</th>
-                    {data.currencies.map((c) => (
-                      <th scope="col" key={c}>{t("dailyTotals.donations")} ({c === 1 ? "ILS" : "USD"})</th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.days.map((day) => (
-                    <tr key={day.date}>
-                      <th scope="row">
-                        <time dateTime={day.date}>{DAY.format(new Date(`${day.date}T00:00:00Z`))}</time>
-                      </th>
-                      {data.currencies.map((c) => <td key={c}>{cell(day, c)}</td>)}
+            {/* Built when opened: 30 rows nobody sees cost the page's load a render pass. */}
+            {tableOpen && (
+              <div class="table-scroll" role="region" aria-labelledby="daily-caption" tabIndex={0}>
+                <table>
+                  <caption id="daily-caption">{t("dailyTotals.caption")}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("dailyTotals.day")}</th>
+                      {data.currencies.map((c) => (
+                        <th scope="col" key={c}>{t("dailyTotals.donations")} ({c === 1 ? "ILS" : "USD"})</th>
+                      ))}
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                  </thead>
+                  <tbody>
+                    {data.days.map((day) => (
+                      <tr key={day.date}>
+                        <th scope="row">
+                          <time dateTime={day.date}>{usShortDay(day.date) ?? day.date}</time>
+                        </th>
+                        {data.currencies.map((c) => <td key={c}>{cell(day, c)}</td>)}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
           </details>
         </>
       )}

@@ -8,8 +8,20 @@
  * @module
  */
 
-import { dictionary } from "@zxcvbn-ts/language-common";
-import { argon2id } from "hash-wasm";
+// The 1,000 most common passwords: the head of zxcvbn-ts's frequency-ranked `passwords-common`
+// list (@zxcvbn-ts/language-common, MIT), lower-cased, kept here as a file because importing that
+// package decompresses all of its dictionaries, about 100 ms of every server start. A test checks
+// the file against the package.
+import commonPasswords from "./common_passwords.json" with { type: "json" };
+import type { argon2id as Argon2id } from "hash-wasm";
+
+// hash-wasm carries every algorithm it has as WebAssembly in one module, about 130 ms to load:
+// loaded on the first sign-in or registration, not at every server start.
+let argon2: Promise<typeof Argon2id> | null = null;
+const argon2id: typeof Argon2id = async (options) => {
+  argon2 ??= import("hash-wasm").then((m) => m.argon2id);
+  return (await argon2)(options);
+};
 
 /** Current argon2id parameters: OWASP's first recommendation (19 MiB, 2 passes, 1 lane). */
 export const ARGON2_PARAMS = {
@@ -42,10 +54,8 @@ export const PASSWORD_MESSAGES = {
   common: "This password is one of the 1,000 most common passwords; choose a less common one",
 } as const;
 
-// The list is frequency-ranked and all lower case; built once, looked up per registration.
-const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
-  (dictionary["passwords-common"] as string[]).slice(0, 1000).map((p) => p.toLowerCase()),
-);
+// Looked up per registration; all lower case.
+const COMMON_PASSWORDS: ReadonlySet<string> = new Set(commonPasswords);
 
 /**
  * A fixed, valid hash of a random password nobody knows, with the current parameters. Verifying

@@ -164,3 +164,10 @@ Deno.test("password length counts code points, not UTF-16 units", () => {
   assert.equal(passwordProblem("cafe\u0301s"), "Password must be at least 6 characters");
   assert.equal(passwordProblem("пароль"), null);
 });
+
+Deno.test("the common-password list is the head of zxcvbn-ts's passwords-common, lower-cased", async () => {
+  const { dictionary } = await import("@zxcvbn-ts/language-common");
+  const { default: list } = await import("./common_passwords.json", { with: { type: "json" } });
+  const expected = (dictionary["passwords-common"] as string[]).slice(0, 1000).map((p) => p.toLowerCase());
+  assert.deepEqual(list, expected);
+});

@@ -8,8 +8,7 @@
  *
  * @module
  */
-import * as esbuild from "esbuild";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type * as esbuild from "esbuild";
 import { listFiles, listIslands, writeManifest } from "./manifest.ts";
 
 /** One built file, as served under `/_app/`. */
@@ -75,18 +74,33 @@ export class BuildError extends Error {}
  * ```
  */
 export async function sourceHash(root: string): Promise<string> {
-  const parts: string[] = [];
+  // Every server start runs this (`ensureBuild`): synchronous reads and one WebCrypto digest of
+  // them all take a few ms for the ~170 files, where an awaited digest per file took 100 ms and
+  // more on a busy machine, and `node:crypto` costs 40 ms of the start to load.
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  const add = (name: string, bytes: Uint8Array) =>
+    chunks.push(encoder.encode(`${name}\n${bytes.length}\n`), bytes);
   for (const dir of SOURCE_DIRS) {
     for (const file of await listFiles(`${root}/${dir}`)) {
       if (/_test\.tsx?$/.test(file)) continue;
-      parts.push(`${dir}/${file}`, await hashHex(await Deno.readFile(`${root}/${dir}/${file}`)));
+      add(`${dir}/${file}`, Deno.readFileSync(`${root}/${dir}/${file}`));
     }
   }
   for (const file of ["deno.json", "deno.lock"]) {
-    const bytes = await Deno.readFile(`${root}/${file}`).catch(() => new Uint8Array());
-    parts.push(file, await hashHex(bytes));
+    let bytes = new Uint8Array();
+    try {
+      bytes = Deno.readFileSync(`${root}/${file}`);
+    } catch { /* an absent file hashes as empty */ }
+    add(file, bytes);
   }
-  return hashHex(new TextEncoder().encode(parts.join("\n")));
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return await hashHex(all);
 }
 
 async function hashHex(bytes: Uint8Array): Promise<string> {
@@ -126,6 +140,10 @@ export async function build(
 ): Promise<BuildManifest> {
   root = await Deno.realPath(root);
   const outDir = options.outDir ?? `${root}/_build`;
+  // Loaded here, not at the top: a server start whose build is current never needs esbuild, whose
+  // import alone took about 300 ms of the start (bench/README.md, cold start).
+  const esbuild = await import("esbuild");
+  const { brotliCompressSync, constants, gzipSync } = await import("node:zlib");
   if (!options.islandsDir) await writeManifest(root);
   const islandFiles = options.islandsDir
     ? Object.fromEntries(
@@ -242,6 +260,7 @@ function compressible(name: string): boolean {
 }
 
 async function describe(name: string, bytes: Uint8Array, imports: string[]): Promise<BuiltFile> {
+  const { brotliCompressSync, constants, gzipSync } = await import("node:zlib");
   return {
     type: contentType(name),
     size: bytes.length,

@@ -5,6 +5,7 @@
  * @module
  */
 export type {
+  CachedRender,
   Handler,
   Handlers,
   LayoutProps,
@@ -15,3 +16,4 @@ export type {
 } from "./types.ts";
 export { Head, HeadOutlet } from "./head.ts";
 export { asset } from "./assets.ts";
+export type { Slots } from "./page_cache.ts";

@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import type { ComponentType } from "preact";
+import type { Slots } from "./page_cache.ts";
 
 /** What a page component receives. */
 export interface PageProps<Data = unknown, State = Record<string, unknown>> {
@@ -29,12 +30,37 @@ export interface RouteContext<Data = unknown, State = Record<string, unknown>> {
   state: State;
   /** Renders this route's page component (with layouts and the app shell). */
   render(data?: Data, init?: ResponseInit): Response;
+  /**
+   * Renders this route's page through the page cache (`page_cache.ts`): on a GET or HEAD answered
+   * 200, the HTML of an earlier request with the same key is reused with this response's nonce
+   * and slot values filled in; otherwise, or on a miss, the page is rendered.
+   */
+  renderCached(input: CachedRender<Data>, init?: ResponseInit): Promise<Response>;
   /** Renders the not-found page with status 404. */
   renderNotFound(): Response;
   /** Middleware only: runs the rest of the chain. */
   next(): Promise<Response>;
   /** The underlying Hono context, for what this layer does not wrap (headers, cookies). */
   hono: Context;
+}
+
+/** What {@link RouteContext.renderCached} needs. */
+export interface CachedRender<Data> {
+  /**
+   * Every input besides the URL that changes this page's HTML (language, flags, mode…), as a
+   * string. Two requests to the same URL with the same key must render the same HTML but for the
+   * slots; anything that differs per visitor or per response must be a slot, never in the key's
+   * HTML.
+   */
+  key: string;
+  /**
+   * The page data, built with `slots.text(name)` / `slots.number(name)` wherever a per-response
+   * value goes. Called on a miss (the slots answer markers) and when the response is not cached
+   * (they answer this response's values).
+   */
+  data(slots: Slots): Data | Promise<Data>;
+  /** This response's value of every slot the data uses. */
+  slots: Record<string, string>;
 }
 
 export type Handler<Data = unknown, State = Record<string, unknown>> = (
@@ -80,10 +106,24 @@ export interface IslandModule {
   default: ComponentType<any>;
 }
 
+/** Any module under `routes/`. */
+export type RouteFileModule = RouteModule | LayoutModule | MiddlewareModule | NotFoundModule;
+
 /** The generated `manifest.gen.ts`: every route file and island, statically imported. */
 export interface Manifest {
   /** Keys are paths relative to `routes/`, e.g. `[lang]/index.tsx`. */
-  routes: Record<string, RouteModule | LayoutModule | MiddlewareModule | NotFoundModule>;
+  routes: Record<string, RouteFileModule>;
+  /** Keys are island names (file names without extension). */
+  islands: Record<string, IslandModule>;
+}
+
+/**
+ * The generated `manifest.lazy.gen.ts`, which the server mounts: each route file as a loader
+ * (`() => import(…)`), called on the route's first request; islands statically imported.
+ */
+export interface LazyManifest {
+  /** Keys are paths relative to `routes/`, e.g. `[lang]/index.tsx`. */
+  routes: Record<string, () => Promise<RouteFileModule>>;
   /** Keys are island names (file names without extension). */
   islands: Record<string, IslandModule>;
 }

@@ -140,4 +140,12 @@ export interface PaymentProvider {
   lookupCharge?(reference: string): Promise<ProviderResult | null>;
   /** Runs a sale on a physical terminal and waits for its result, up to the deadline. */
   terminalSale(request: TerminalSaleRequest): Promise<TerminalResult>;
+  /**
+   * Finds the terminal sale sent with `reference` (our payment id): its result once finished
+   * (a sale past its deadline is closed and answered as timed out), `"waiting"` while the terminal
+   * still waits for the card, or null when no sale reached the provider. How a retried kiosk
+   * donation learns what happened to an attempt whose request died midway. Optional; without it
+   * such an attempt blocks its retries for the dedupe window.
+   */
+  lookupTerminalSale?(reference: string): Promise<TerminalResult | "waiting" | null>;
 }

@@ -28,6 +28,21 @@ import type {
   TerminalSaleRequest,
 } from "./provider.ts";
 
+/**
+ * Whether `ref` can be a sandbox reference (refs are {@link newId}s). Anything else is unknown
+ * without a lookup: a path segment or form field of 10,000 characters must not reach storage
+ * (Deno KV refuses keys over 2 KiB with an error).
+ *
+ * @example
+ * ```ts
+ * isSandboxRef(newId()); // true
+ * isSandboxRef("../x"); // false
+ * ```
+ */
+export function isSandboxRef(ref: string): boolean {
+  return /^[A-Za-z0-9_-]{16,64}$/.test(ref);
+}
+
 /** How the simulated terminal decides: a person, or automatically. */
 export type TerminalMode = "manual" | "approve" | "timeout" | `decline:${string}`;
 
@@ -292,7 +307,7 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
         currency: request.currency,
         createdAt: now(),
         updatedAt: now(),
-        data: { shopNumber: request.shopNumber },
+        data: { shopNumber: request.shopNumber, deadlineAt: Date.now() + request.deadlineMs },
       });
       const mode = options.terminalMode;
       if (mode === "approve") await provider.decideTerminalSale(ref, "000");
@@ -319,7 +334,24 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
       }
     },
 
+    async lookupTerminalSale(reference) {
+      const record = await store.sandbox.findByReference(reference);
+      if (!record || record.kind !== "terminal") return null;
+      if (record.status !== "waiting") return terminalEnvelope(record);
+      const deadlineAt = Number((record.data as { deadlineAt?: number }).deadlineAt ?? 0);
+      if (Date.now() < deadlineAt) return "waiting";
+      // Its deadline passed with nobody waiting for it (the sale's request died): close it, as the
+      // waiting request would have, unless a decision lands first.
+      await store.sandbox.transition(record.ref, "waiting", "timeout", {
+        statusCode: "512",
+        errorMessage: "The terminal did not answer in time; nothing was charged",
+      }, now());
+      const final = await store.sandbox.get(record.ref);
+      return final ? terminalEnvelope(final) : null;
+    },
+
     async decideTerminalSale(ref, code) {
+      if (!isSandboxRef(ref)) return false;
       const record = await store.sandbox.get(ref);
       if (!record || record.kind !== "terminal") return false;
       const card = "4580000000000000";
@@ -331,6 +363,7 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
     },
 
     async submitCard(ref, card) {
+      if (!isSandboxRef(ref)) return { status: "unknown" };
       const record = await store.sandbox.get(ref);
       if (!record || record.kind !== "hosted") return { status: "unknown" };
       if (record.status !== "open") return { status: "done", record };

@@ -96,15 +96,29 @@ async function prepare(
   return { donor, minor };
 }
 
-/** Waits for a concurrent identical request to finish starting its payment. */
+/**
+ * A payment still without its page this long after it was created has no request starting it
+ * any more (that request failed, e.g. storage went away after creating it, or its process died):
+ * longer than the provider may take to start one (Pelecard's calls time out after 15 s).
+ */
+export const ABANDONED_START_MS = 20_000;
+
+/**
+ * Waits for a concurrent identical request to finish starting its payment: until it has its page
+ * or another status, or it is {@link ABANDONED_START_MS} old (15 s of waiting at most).
+ */
 async function waitForPage(ctx: PaymentsContext, id: string): Promise<Payment> {
   const until = Date.now() + 15_000;
   for (;;) {
     const payment = await ctx.store.payments.get(id);
-    if (payment?.pageUrl || payment?.status !== "pending" || Date.now() > until) return payment!;
+    if (!payment || payment.pageUrl || payment.status !== "pending") return payment!;
+    if (Date.now() > until || abandoned(ctx, payment)) return payment;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+const abandoned = (ctx: PaymentsContext, payment: Payment) =>
+  clock(ctx).getTime() - Date.parse(payment.createdAt) >= ABANDONED_START_MS;
 
 /**
  * Starts an online payment and answers the hosted page for the payment frame.
@@ -119,6 +133,7 @@ export async function createOnlinePayment(
   input: { amount: number; currency: CurrencyCode; userId: string; isMonthly: boolean; language: Lang },
   channel: "online" | "test-terminal" = "online",
   shopNumber: string | null = null,
+  retried = false,
 ): Promise<{ url: string; payment: Payment }> {
   const { donor, minor } = await prepare(ctx, input);
   const now = clock(ctx);
@@ -147,6 +162,13 @@ export async function createOnlinePayment(
   if (!created) {
     const ready = payment.pageUrl ? payment : await waitForPage(ctx, payment.id);
     if (ready.pageUrl) return { url: ready.pageUrl, payment: ready };
+    if (ready.status === "pending" && abandoned(ctx, ready) && !retried) {
+      // Nobody is starting it any more: close it, so this request starts a payment of its own
+      // instead of the donor waiting out the dedupe window.
+      await ctx.store.payments.update(ready.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
+      ctx.log.warn("abandoned payment closed", { paymentId: ready.id });
+      return await createOnlinePayment(ctx, input, channel, shopNumber, true);
+    }
     throw new HttpError(503, "The payment provider is not answering; nothing was charged. Please try again.");
   }
   try {
@@ -333,7 +355,12 @@ async function record(
   return transaction;
 }
 
-/** The effects of a finished payment; each is idempotent, so repeats change nothing. */
+/**
+ * The effects of a finished payment; each is idempotent, so repeats change nothing. The payment's
+ * own status comes last: a payment marked finished has all its effects, and one an interruption
+ * (storage gone midway) left pending is finished by the next return, notification or repeated
+ * kiosk request, instead of that repeat starting (and charging) a new one.
+ */
 async function finish(
   ctx: PaymentsContext,
   payment: Payment,
@@ -341,42 +368,42 @@ async function finish(
   transaction: Transaction,
   token: string | null,
 ): Promise<Payment> {
-  const now = clock(ctx).toISOString();
+  if (success) {
+    const paidAt = transaction.createdAt;
+    if (payment.isMonthly && token) {
+      const next = nextMonth(paidAt, paidAt);
+      await ctx.store.subscriptions.create({
+        // One subscription per payment, whatever path records it first.
+        id: `sub_${payment.id}`,
+        donorId: payment.donorId,
+        amount: payment.amount,
+        currency: payment.currency,
+        provider: payment.provider,
+        token,
+        cardMasked: transaction.resultData?.CreditCardNumber ?? null,
+        language: payment.language,
+        status: "active",
+        createdAt: paidAt,
+        paymentDate: paidAt,
+        nextPaymentDate: next,
+        failedAttempts: 0,
+        retryAt: null,
+        cancelledAt: null,
+      });
+      await ctx.store.donors.update(payment.donorId, {
+        paymentDate: paidAt,
+        nextPaymentDate: next,
+        monthlyPaymentAvailable: true,
+      });
+    } else {
+      await ctx.store.donors.update(payment.donorId, { paymentDate: paidAt });
+    }
+  }
   const updated = await ctx.store.payments.update(payment.id, {
     status: success ? "succeeded" : "failed",
     transactionId: transaction.id,
-    updatedAt: now,
+    updatedAt: clock(ctx).toISOString(),
   });
-  if (!success) return updated ?? payment;
-  const paidAt = transaction.createdAt;
-  if (payment.isMonthly && token) {
-    const next = nextMonth(paidAt, paidAt);
-    await ctx.store.subscriptions.create({
-      // One subscription per payment, whatever path records it first.
-      id: `sub_${payment.id}`,
-      donorId: payment.donorId,
-      amount: payment.amount,
-      currency: payment.currency,
-      provider: payment.provider,
-      token,
-      cardMasked: transaction.resultData?.CreditCardNumber ?? null,
-      language: payment.language,
-      status: "active",
-      createdAt: paidAt,
-      paymentDate: paidAt,
-      nextPaymentDate: next,
-      failedAttempts: 0,
-      retryAt: null,
-      cancelledAt: null,
-    });
-    await ctx.store.donors.update(payment.donorId, {
-      paymentDate: paidAt,
-      nextPaymentDate: next,
-      monthlyPaymentAvailable: true,
-    });
-  } else {
-    await ctx.store.donors.update(payment.donorId, { paymentDate: paidAt });
-  }
   return updated ?? payment;
 }
 
@@ -394,6 +421,7 @@ export async function terminalPayment(
   input: { amount: number; currency: CurrencyCode; userId: string; language: Lang; shopNumber: string },
   terminalId: string,
   deadlineMs: number,
+  retried = false,
 ): Promise<TerminalResult> {
   const { donor, minor } = await prepare(ctx, { ...input, isMonthly: false });
   const now = clock(ctx);
@@ -416,6 +444,9 @@ export async function terminalPayment(
     now.getTime(),
   );
   if (!created) {
+    const earlier = retried ? null : await resumeTerminalSale(ctx, payment);
+    if (earlier === "start-again") return await terminalPayment(ctx, input, terminalId, deadlineMs, true);
+    if (earlier) return earlier;
     throw new HttpError(
       409,
       "This donation is already waiting at the terminal; finish it there or wait a minute",
@@ -434,16 +465,51 @@ export async function terminalPayment(
         deadlineMs,
       }));
   } catch (e) {
+    // Anything but the terminal service failing (storage gone, say) leaves the sale's fate unknown:
+    // the payment stays pending, for a repeat to look the sale up (resumeTerminalSale).
+    if (!(e instanceof ProviderError)) throw e;
     await ctx.store.payments.update(payment.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
-    if (e instanceof ProviderError) {
-      ctx.log.error("terminal sale failed", { paymentId: payment.id, error: e.message, code: e.code });
-      throw new HttpError(
-        503,
-        "The payment terminal service is not answering; nothing was charged. Please try again.",
-      );
-    }
-    throw e;
+    ctx.log.error("terminal sale failed", { paymentId: payment.id, error: e.message, code: e.code });
+    throw new HttpError(
+      503,
+      "The payment terminal service is not answering; nothing was charged. Please try again.",
+    );
   }
+  return await settleTerminalSale(ctx, payment, result);
+}
+
+/**
+ * What became of the earlier attempt of a repeated kiosk donation (same donor, amount and shop
+ * within the dedupe window) whose request died midway, e.g. storage went away during the sale:
+ * its approved sale, recorded now and answered again (the donor is charged once); `start-again`
+ * when it ended without a charge (recorded if the terminal declined it) or never reached the
+ * terminal; null while it may still be going on (409).
+ */
+async function resumeTerminalSale(
+  ctx: PaymentsContext,
+  payment: Payment,
+): Promise<TerminalResult | "start-again" | null> {
+  if (payment.status !== "pending" || !ctx.provider.lookupTerminalSale) return null;
+  const found = await ctx.provider.lookupTerminalSale(payment.id);
+  if (found === "waiting") return null;
+  if (found === null) {
+    if (!abandoned(ctx, payment)) return null;
+    await ctx.store.payments.update(payment.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
+    ctx.log.warn("abandoned terminal payment closed", { paymentId: payment.id });
+    return "start-again";
+  }
+  ctx.log.warn("terminal sale of an interrupted attempt recorded", { paymentId: payment.id });
+  const settled = await settleTerminalSale(ctx, payment, found);
+  return settled.StatusCode === "000" ? settled : "start-again";
+}
+
+/** Records a finished terminal sale once and finishes its payment; answers the envelope. */
+async function settleTerminalSale(
+  ctx: PaymentsContext,
+  payment: Payment,
+  result: TerminalResult,
+): Promise<TerminalResult> {
+  const minor = payment.amount;
   const providerRef = result.ResultData.TransactionId || `${payment.id}-terminal`;
   await ctx.store.payments.update(payment.id, { providerRef, updatedAt: clock(ctx).toISOString() });
   let statusCode = result.StatusCode;
@@ -457,13 +523,13 @@ export async function terminalPayment(
     statusCode,
     errorMessage: statusCode === "000" ? null : result.ErrorMessage || `Declined (${statusCode})`,
     amount: minor,
-    currency: input.currency,
+    currency: payment.currency,
     resultData: statusCode === "000"
       ? {
         CreditCardNumber: String(result.ResultData.CreditCardNumber ?? ""),
         CreditType: String(result.ResultData.CreditType ?? "1"),
         DebitTotal: String(minor),
-        DebitCurrency: input.currency,
+        DebitCurrency: payment.currency,
         VoucherId: result.ResultData.VoucherId,
         ShvaResult: result.ResultData.ShvaResult,
       }

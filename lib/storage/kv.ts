@@ -115,8 +115,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
-import { serialize } from "node:v8";
 import {
   autoApproved,
   canonicalAdmin,
@@ -263,6 +261,13 @@ function keyBytes(key: Deno.KvKey): number {
 
 const encoder = new TextEncoder();
 
+// `node:v8` (and with it Node's compatibility layer, 30 ms and more of a server start) is loaded
+// only when an import or a migration measures values: see `loadSerialize`.
+let serialize: ((value: unknown) => Uint8Array) | undefined;
+async function loadSerialize(): Promise<void> {
+  serialize ??= (await import("node:v8")).serialize;
+}
+
 /**
  * Counts what an atomic operation under construction uses of {@link KV_LIMITS}: the checks given
  * at the start, the counter sets reserved for the end, and the sets {@link take}n in between.
@@ -290,7 +295,7 @@ class ImportBudget {
     for (const [key, value] of sets) {
       const k = keyBytes(key);
       let v = sizes.get(value);
-      if (v === undefined) sizes.set(value, v = serialize(value).length);
+      if (v === undefined) sizes.set(value, v = serialize!(value).length);
       bytes += 2 * k + v;
       keys += k;
     }
@@ -434,6 +439,7 @@ async function errorSubListsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof 
     return out;
   });
   const seqs = new Map(subLists.map((list, i) => [list, counters[i].value ?? 0]));
+  await loadSerialize();
   const budget = new ImportBudget([marker.key, ...counters.map((c) => c.key)]);
   const sets: [Deno.KvKey, Transaction][] = [];
   let last = through;
@@ -457,7 +463,9 @@ async function errorSubListsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof 
 }
 
 /**
- * Opens (creating when missing) a KV store at `path`, a file path or `":memory:"`.
+ * Opens (creating when missing) a KV store at `path`: a file path, `":memory:"`, or a KV Connect
+ * URL (`https://…/connect`, with `DENO_KV_ACCESS_TOKEN`). Without `path`, `Deno.openKv()`'s own
+ * database: on Deno Deploy, the KV database assigned to the app.
  *
  * @example Open the embedded store of a single machine
  * ```ts
@@ -468,9 +476,14 @@ async function errorSubListsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof 
  * await store.close();
  * ```
  */
-export async function openKvStore(path: string): Promise<Store> {
+export async function openKvStore(path?: string): Promise<Store> {
   // `Deno.openKv(path)` fails with a bare "No such file or directory" when the folder is missing.
-  if (path !== ":memory:") await Deno.mkdir(dirname(path), { recursive: true });
+  if (path !== undefined && path !== ":memory:" && !/^https?:\/\//.test(path)) {
+    // The folder, as `node:path`'s `dirname` would answer it (not imported: see `loadSerialize`).
+    const slash = path.lastIndexOf("/");
+    const folder = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
+    await Deno.mkdir(folder, { recursive: true });
+  }
   const kv = await Deno.openKv(path);
   try {
     await migrateData(kv);
@@ -479,6 +492,20 @@ export async function openKvStore(path: string): Promise<Store> {
     throw error;
   }
   let closed = false;
+
+  /**
+   * Transaction writes of this handle, one at a time. Every record moves the shared list counters,
+   * so concurrent records in one process only lose commits to each other: under load (hundreds of
+   * donors at once) unlucky ones lost every race until they gave up, while one at a time each
+   * commits at its first try, in arrival order. Other processes on the same file still race, and
+   * `untilCommitted` still settles that.
+   */
+  let transactionWrites: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(write: () => Promise<T>): Promise<T> => {
+    const run = transactionWrites.then(write, write);
+    transactionWrites = run.catch(() => {});
+    return run;
+  };
 
   const toFlag = (flag: string, value: FlagValue): FeatureFlag => ({
     flag,
@@ -792,6 +819,7 @@ export async function openKvStore(path: string): Promise<Store> {
       kv.getMany<number[]>(TRANSACTION_LISTS.map((list) => [TRANSACTIONS_COUNT, list]))
     );
     const last = new Map(TRANSACTION_LISTS.map((list, i) => [list, counters[i].value ?? 0]));
+    await loadSerialize();
     const budget = new ImportBudget(counters.map((entry) => entry.key));
     const sets: [Deno.KvKey, unknown][] = [];
     let consumed = 0;
@@ -866,30 +894,32 @@ export async function openKvStore(path: string): Promise<Store> {
         ? null
         : [TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId];
       const counterKeys = lists.map((list) => [TRANSACTIONS_COUNT, list]);
-      return await untilCommitted(async () => {
-        // One consistent read of everything the commit checks.
-        const [byId, ...rest] = await retryWhileLocked(() =>
-          kv.getMany<unknown[]>([idKey, ...counterKeys, ...(providerKey ? [providerKey] : [])])
-        );
-        const counters = rest.slice(0, lists.length) as Deno.KvEntryMaybe<number>[];
-        const byProvider = providerKey ? rest[lists.length] as Deno.KvEntryMaybe<string> : null;
-        if (byProvider?.value != null) {
-          const existing = await getTransaction(byProvider.value);
-          if (existing === null) throw new Error(`transaction ${byProvider.value} is indexed but missing`);
-          return { created: false, transaction: existing };
-        }
-        if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
-        const ok = await commit(() => {
-          const op = kv.atomic().check(byId).set(idKey, tx);
-          if (byProvider && providerKey) op.check(byProvider).set(providerKey, tx.id);
-          counters.forEach((counter, i) => {
-            const seq = (counter.value ?? 0) + 1;
-            op.check(counter).set(counter.key, seq).set([TRANSACTIONS_LIST, lists[i], seq], tx);
+      return await oneAtATime(() =>
+        untilCommitted(async () => {
+          // One consistent read of everything the commit checks.
+          const [byId, ...rest] = await retryWhileLocked(() =>
+            kv.getMany<unknown[]>([idKey, ...counterKeys, ...(providerKey ? [providerKey] : [])])
+          );
+          const counters = rest.slice(0, lists.length) as Deno.KvEntryMaybe<number>[];
+          const byProvider = providerKey ? rest[lists.length] as Deno.KvEntryMaybe<string> : null;
+          if (byProvider?.value != null) {
+            const existing = await getTransaction(byProvider.value);
+            if (existing === null) throw new Error(`transaction ${byProvider.value} is indexed but missing`);
+            return { created: false, transaction: existing };
+          }
+          if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
+          const ok = await commit(() => {
+            const op = kv.atomic().check(byId).set(idKey, tx);
+            if (byProvider && providerKey) op.check(byProvider).set(providerKey, tx.id);
+            counters.forEach((counter, i) => {
+              const seq = (counter.value ?? 0) + 1;
+              op.check(counter).set(counter.key, seq).set([TRANSACTIONS_LIST, lists[i], seq], tx);
+            });
+            return op;
           });
-          return op;
-        });
-        return ok ? { created: true, transaction: tx } : RETRY;
-      });
+          return ok ? { created: true, transaction: tx } : RETRY;
+        })
+      );
     },
 
     async import(input) {
@@ -898,7 +928,7 @@ export async function openKvStore(path: string): Promise<Store> {
       // Each round commits the longest run of the remaining transactions that fits one atomic
       // operation (see importChunk); a lost race re-reads and plans that run again.
       for (let done = 0; done < batch.length;) {
-        const { consumed, added } = await untilCommitted(() => importChunk(batch, done));
+        const { consumed, added } = await oneAtATime(() => untilCommitted(() => importChunk(batch, done)));
         done += consumed;
         created += added;
       }

@@ -56,14 +56,17 @@ export type {
   TransactionRepository,
   TransactionScanQuery,
 } from "./types.ts";
-export { EmailTakenError } from "./types.ts";
+export { EmailTakenError, StorageUnavailableError } from "./types.ts";
 
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {
   /** A PostgreSQL URL (`DATABASE_URL`); when set, Postgres is the backend. */
   databaseUrl?: string;
-  /** The Deno KV file (or `":memory:"`) used when `databaseUrl` is not set. */
-  kvPath: string;
+  /**
+   * The Deno KV file, `":memory:"` or a KV Connect URL, used when `databaseUrl` is not set.
+   * Omitted: `Deno.openKv()`'s own database (on Deno Deploy, the KV database assigned to the app).
+   */
+  kvPath?: string;
 }
 
 /**

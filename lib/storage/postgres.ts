@@ -53,6 +53,12 @@
  * Times in milliseconds (throttle, nonces) are `bigint` columns and instants `timestamptz`, both
  * mapped back to the contract's numbers and ISO strings.
  *
+ * Availability: every repository call is bounded (`operationTimeoutMs`, 10 s by default) and fails
+ * with {@link StorageUnavailableError} when PostgreSQL cannot be reached or does not answer in time
+ * (the app answers 503); the pool reconnects by itself, waiting at most a second between attempts,
+ * so the store works again within about a second of PostgreSQL's return. Transactions run on
+ * connections of their own, one each, through {@link transactionRunner}: see there why.
+ *
  * @module
  */
 
@@ -79,6 +85,7 @@ import {
   type ResultData,
   type SandboxRecord,
   type SandboxRepository,
+  StorageUnavailableError,
   type Store,
   type Subscription,
   type SubscriptionRepository,
@@ -125,9 +132,20 @@ export interface PostgresStoreOptions {
    * `search_path` (usually `public`). Lower-case letters, digits and `_` only.
    */
   schema?: string;
-  /** Maximum connections in the pool; default 10. */
+  /** Maximum connections, in all; default 10 (half of them kept for transactions). */
   max?: number;
+  /**
+   * How long one repository call may wait for PostgreSQL before it fails with
+   * {@link StorageUnavailableError}; default {@link OPERATION_TIMEOUT_MS}.
+   */
+  operationTimeoutMs?: number;
 }
+
+/**
+ * The default bound of one repository call (its statements, and any wait for a pooled
+ * connection): far above any statement of this store, short of a request timeout.
+ */
+export const OPERATION_TIMEOUT_MS = 10_000;
 
 /** The row shape of `feature_flags`; postgres.js reads `timestamptz` as a `Date`. */
 interface FlagRow {
@@ -452,28 +470,38 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * ```
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<Store> {
-  const { schema, max = 10 } = options;
+  const { schema, max = 10, operationTimeoutMs = OPERATION_TIMEOUT_MS } = options;
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
     throw new TypeError(`invalid schema name ${JSON.stringify(schema)}: use [a-z_][a-z0-9_]*`);
   }
   checkMigrations(migrations);
 
-  const sql = postgres(url, {
-    max,
+  const poolOptions = {
     connect_timeout: 5,
+    // After a failed connection, postgres.js waits before the next attempt, growing with every
+    // failure in the pool up to 20 s: after an outage that long wait, not PostgreSQL, would set
+    // the recovery time. At most a second, so the app is back within about one of its return.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
     // Server notices ("relation already exists, skipping", ...) are not ours to print.
     onnotice: () => {},
     // Every pooled connection starts with this search_path, so unqualified names (migrations and
     // queries alike) resolve inside the schema. It may name a schema that does not exist yet:
     // PostgreSQL resolves search_path lazily, and `migrate` creates the schema.
     ...(schema === undefined ? {} : { connection: { search_path: schema } }),
-  });
+  };
+  // Transactions get connections of their own, one transaction per connection (see
+  // transactionRunner); single statements share the rest.
+  const txMax = Math.max(1, Math.floor(max / 2));
+  const sql = postgres(url, { ...poolOptions, max: Math.max(1, max - txMax) });
+  const txSql = postgres(url, { ...poolOptions, max: txMax });
+  const transaction = transactionRunner(txSql, txMax);
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= sql.end({ timeout: 5 }));
+  const close =
+    () => (closing ??= Promise.all([sql.end({ timeout: 5 }), txSql.end({ timeout: 5 })]).then(() => {}));
 
   try {
-    await migrate(sql, schema);
+    await migrate(transaction, schema);
   } catch (error) {
     await close();
     throw error;
@@ -576,7 +604,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async create(input, options = {}) {
       const given = canonicalAdmin(input);
       try {
-        return await sql.begin(async (tx) => {
+        return await transaction(async (tx) => {
           let admin = given;
           if (options.approveIfFirst) {
             await lockApprovals(tx);
@@ -622,7 +650,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
 
     async setStatus(id, status, decidedBy, decidedAt) {
       const at = isoInstant(decidedAt, "decidedAt");
-      return await sql.begin(async (tx) => {
+      return await transaction(async (tx) => {
         await lockApprovals(tx);
         const [row] = await tx<AdminRow[]>`
           update admins set status = ${status}, decided_by = ${decidedBy}, decided_at = ${at}
@@ -691,7 +719,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       checkInteger(now, "now");
       checkInteger(windowMs, "windowMs", 1);
       const cutoff = now - windowMs;
-      return await sql.begin(async (tx) => {
+      return await transaction(async (tx) => {
         // One recorder per key at a time, so each answer counts every event recorded before it.
         await tx`select pg_advisory_xact_lock(hashtextextended('donations.throttle:' || ${key}, 0))`;
         await tx`insert into throttle_events (key, at) values (${key}, ${now})`;
@@ -727,7 +755,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async claim(nonce, expiresAt) {
       checkInteger(expiresAt, "expiresAt");
       const now = Date.now();
-      return await sql.begin(async (tx) => {
+      return await transaction(async (tx) => {
         // An expired claim of this nonce makes way for a new one. A concurrent claimer of the same
         // nonce waits on this row lock, then finds the row gone and our new one in conflict.
         await tx`delete from nonces where nonce = ${nonce} and expires_at <= ${now}`;
@@ -877,7 +905,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       }
       let row: TransactionRow | typeof DUPLICATE;
       try {
-        row = await sql.begin(async (tx) => {
+        row = await transaction(async (tx) => {
           // Counters are locked in a fixed order (the -all list first), so concurrent records wait
           // on each other but never deadlock; the numbers stay dense because a rollback (below, or
           // on any error) undoes the increments too.
@@ -935,7 +963,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async import(input) {
       const batch = importBatch(input);
       if (batch.length === 0) return 0;
-      return await sql.begin(async (tx) => {
+      return await transaction(async (tx) => {
         // Every list counter, locked in the order record() takes them (by name: each -all list
         // before its sub-lists): no record() of any list commits until this transaction does, so
         // the pairs found below are all there are, and numbers given here are not taken twice.
@@ -1126,7 +1154,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const p = canonicalPayment(input);
       checkInteger(windowMs, "windowMs", 0);
       checkInteger(now, "now");
-      return await sql.begin(async (tx) => {
+      return await transaction(async (tx) => {
         // One decision per dedupe key at a time (other keys do not wait); released at commit.
         await tx`
           select pg_advisory_xact_lock(
@@ -1372,30 +1400,174 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
   };
 
+  const g = <T extends object>(name: string, repo: T) => guarded(name, repo, operationTimeoutMs);
   return {
     kind: "postgres",
-    flags,
-    donors,
-    admins,
-    refreshTokens,
-    throttle,
-    nonces,
-    transactions,
-    payments,
-    subscriptions,
-    charges,
-    leases,
-    sandbox,
-    async ping() {
-      await sql`select 1`;
-    },
+    flags: g("flags", flags),
+    donors: g("donors", donors),
+    admins: g("admins", admins),
+    refreshTokens: g("refreshTokens", refreshTokens),
+    throttle: g("throttle", throttle),
+    nonces: g("nonces", nonces),
+    transactions: g("transactions", transactions),
+    payments: g("payments", payments),
+    subscriptions: g("subscriptions", subscriptions),
+    charges: g("charges", charges),
+    leases: g("leases", leases),
+    sandbox: g("sandbox", sandbox),
+    ...g("store", {
+      async ping() {
+        await sql`select 1`;
+      },
+    }),
     close,
   };
 }
 
+/** Errors after which a connection's socket is gone: postgres.js's, the socket's and the server's. */
+const GONE_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "57P01",
+  "57P02",
+]);
+
+/** Runs a body in a transaction; see {@link transactionRunner}. */
+export type TransactionRunner = <T>(body: (tx: postgres.TransactionSql) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs bodies in transactions (`sql.begin`) on `sql`, a pool kept for transactions, at most
+ * `slots` (its size) at once, working around two faults of postgres.js 3.4.9, the latest release
+ * (neither is fixed in it):
+ * - when no connection is idle, `sql.begin` may pipeline BEGIN onto a busy connection without
+ *   reserving it: the BEGIN fails with UNSAFE_TRANSACTION, and the transaction it opened on the
+ *   server stays open on a connection back in the pool, where unrelated statements then run
+ *   inside it (porsager/postgres#823, #1189; seen here under the load test). With one transaction
+ *   per connection of a pool of their own, a BEGIN always finds an idle connection (or opens one);
+ * - when the connection dies inside the transaction (PostgreSQL stopped or restarted, the network
+ *   cut), `sql.begin` answers the failed body with ROLLBACK on the dead connection, and that write
+ *   throws from a `setImmediate` callback: an uncaught TypeError ("Cannot read properties of null
+ *   (reading 'write')") that ends the whole process (#1066, #1154, #1208). So a body that fails
+ *   because its connection is gone never settles instead: postgres.js then rejects the `begin`
+ *   itself as the close reaches its pool, and sends nothing more on the dead connection (the
+ *   server rolls back a transaction whose connection is lost). The dropped body is collected.
+ */
+export function transactionRunner(sql: postgres.Sql, slots: number): TransactionRunner {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return async <T>(body: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await sql.begin((tx) =>
+        body(tx).catch((error) => {
+          if (connectionGone(error)) return new Promise<T>(() => {});
+          throw error;
+        })
+      ) as T;
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
+/** Whether an error means the connection's socket is gone (postgres.js's, the socket's, the server's). */
+function connectionGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && GONE_CODES.has(code);
+}
+
+/** Error codes of postgres.js and of the socket that mean "the server cannot be reached". */
+const UNREACHABLE_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Whether an error means PostgreSQL is unavailable rather than that a query was wrong: a socket or
+ * connection failure, or a server answer of SQLSTATE class 08 (connection exception), 57P01-57P03
+ * (shutting down, crashed, starting up) or 53300 (too many connections).
+ *
+ * @example
+ * ```ts
+ * isUnavailable(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })); // true
+ * ```
+ */
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return /^(08|57P0[123]$|53300$)/.test(error.code);
+  if (
+    error instanceof Deno.errors.ConnectionRefused || error instanceof Deno.errors.ConnectionReset ||
+    error instanceof Deno.errors.ConnectionAborted || error instanceof Deno.errors.BrokenPipe ||
+    error instanceof Deno.errors.TimedOut
+  ) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && UNREACHABLE_CODES.has(code);
+}
+
+/**
+ * The repository with every method bounded: a call that fails because PostgreSQL is unavailable,
+ * or that gets no answer within `timeoutMs`, rejects with {@link StorageUnavailableError} (the app
+ * answers 503) instead of a 500 or a request that hangs. A timed-out statement may still finish
+ * on the server later; the store's writes are idempotent or atomic, so a retry is safe.
+ */
+function guarded<T extends object>(name: string, repo: T, timeoutMs: number): T {
+  const out: Record<string, unknown> = {};
+  for (const [method, value] of Object.entries(repo)) {
+    if (typeof value !== "function") {
+      out[method] = value;
+      continue;
+    }
+    out[method] = async (...args: unknown[]) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        return await Promise.race([
+          value.apply(repo, args),
+          new Promise((_, reject) => {
+            timer = setTimeout(
+              () =>
+                reject(
+                  new StorageUnavailableError(
+                    `PostgreSQL did not answer ${name}.${method} within ${timeoutMs} ms`,
+                  ),
+                ),
+              timeoutMs,
+            );
+          }),
+        ]);
+      } catch (error) {
+        if (error instanceof StorageUnavailableError || !isUnavailable(error)) throw error;
+        throw new StorageUnavailableError(
+          `PostgreSQL is unavailable (${name}.${method}): ${(error as Error).message}`,
+          { cause: error },
+        );
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+  }
+  return out as T;
+}
+
 /** Creates the schema and applies pending migrations, all in one transaction. */
-async function migrate(sql: postgres.Sql, schema: string | undefined): Promise<void> {
-  await sql.begin(async (tx) => {
+async function migrate(transaction: TransactionRunner, schema: string | undefined): Promise<void> {
+  await transaction(async (tx) => {
     // Transaction-scoped, so it is released on commit, on rollback, and when the connection dies.
     // Keyed by schema: migrating test schemas in parallel does not serialize on one lock.
     await tx`select pg_advisory_xact_lock(hashtext(${`donations.migrate:${schema ?? ""}`}))`;

@@ -102,6 +102,18 @@ export class EmailTakenError extends Error {
   }
 }
 
+/**
+ * Thrown by any repository call when the backend cannot be reached or did not answer in time
+ * (PostgreSQL stopped, restarting, or unreachable). Nothing about the call is known to have
+ * happened, so callers rely on the idempotent operations to retry; the app answers 503.
+ */
+export class StorageUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StorageUnavailableError";
+  }
+}
+
 export interface AdminRepository {
   /**
    * Stores a new admin. With `approveIfFirst`, the admin is stored `approved` when no approved

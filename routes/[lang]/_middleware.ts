@@ -1,4 +1,4 @@
-import { readFlags } from "../../lib/flags.ts";
+import { readFlagsForPages } from "../../lib/flags.ts";
 import type { RouteContext } from "../../lib/framework/mod.ts";
 import { translator } from "../../lib/i18n.ts";
 import { dirOf, isLang, unsupportedLangRedirect } from "../../lib/languages.ts";
@@ -7,7 +7,7 @@ import type { AppState } from "../../lib/state.ts";
 /**
  * Every page under `/{lang}/`: an unsupported first segment redirects to English (keeping the rest
  * of the path and the query); a supported one sets the page's language, direction, translations
- * and feature flags.
+ * and feature flags (at most `PAGE_FLAGS_MAX_AGE_MS` old).
  */
 export async function handler(req: Request, ctx: RouteContext<unknown, AppState>): Promise<Response> {
   const lang = ctx.params.lang;
@@ -24,7 +24,7 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
   ctx.state.dir = dirOf(lang);
   ctx.state.t = translator(lang);
   if (req.method === "GET" || req.method === "HEAD") {
-    ctx.state.flags = await readFlags(ctx.state.services.store);
+    ctx.state.flags = await readFlagsForPages(ctx.state.services.store);
   }
   const res = await ctx.next();
   if (!res.headers.has("content-language")) {

@@ -1,16 +1,16 @@
 import { type DonationData, DonationSection } from "../../components/DonationSection.tsx";
 import { Hero } from "../../components/Hero.tsx";
-import { donationData, handleDonationPost } from "../../lib/donation_page.ts";
+import { donationPage, handleDonationPost } from "../../lib/donation_page.ts";
 import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 
 /**
- * `/{lang}/`: GET renders the page with a fresh browser signing key; POST is the form without
- * JavaScript (see `lib/donation_page.ts`).
+ * `/{lang}/`: GET answers the page (cached HTML, with a fresh browser signing key and nonce per
+ * response); POST is the form without JavaScript, always rendered (see `lib/donation_page.ts`).
  */
 export const handler: Handlers<DonationData, AppState> = {
-  async GET(_req, ctx) {
-    return ctx.render(await donationData(ctx, "online", null));
+  GET(_req, ctx) {
+    return donationPage(ctx, "online", null);
   },
   POST(req, ctx) {
     return handleDonationPost(req, ctx, "online", null);

@@ -21,7 +21,7 @@ export const docs: RouteDocs = {
 
 /** `GET /api/signing-key` → `{ keyId, key, expiresAt }`. */
 export const handler: Handlers<unknown, AppState> = {
-  async GET(_req, ctx) {
-    return Response.json(await issueBrowserKey(ctx.state.services.config.appSecret));
+  GET(_req, ctx) {
+    return Response.json(issueBrowserKey(ctx.state.services.config.appSecret));
   },
 };

@@ -1,6 +1,6 @@
 import { type DonationData, DonationSection, EmptyTerminal } from "../../../components/DonationSection.tsx";
 import { PageTitle } from "../../../components/PageTitle.tsx";
-import { donationData, handleDonationPost } from "../../../lib/donation_page.ts";
+import { donationPage, handleDonationPost } from "../../../lib/donation_page.ts";
 import type { Handlers, PageProps } from "../../../lib/framework/mod.ts";
 import type { AppState } from "../../../lib/state.ts";
 
@@ -17,9 +17,10 @@ function shopOf(params: Record<string, string>): string | null {
  * shop number the page asks for one in the address instead of showing the contribution section.
  */
 export const handler: Handlers<DonationData | null, AppState> = {
-  async GET(_req, ctx) {
+  GET(_req, ctx) {
     const shop = shopOf(ctx.params);
-    return ctx.render(shop ? await donationData(ctx, "terminal", shop) : null);
+    if (!shop) return ctx.render(null);
+    return donationPage(ctx as Parameters<typeof donationPage>[0], "terminal", shop);
   },
   POST(req, ctx) {
     const shop = shopOf(ctx.params);

@@ -3,7 +3,7 @@ import { translator } from "../../../lib/i18n.ts";
 import { dirOf, isLang } from "../../../lib/languages.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { sandboxOf } from "../../../lib/payments/mod.ts";
-import type { CardSubmission } from "../../../lib/payments/sandbox.ts";
+import { type CardSubmission, isSandboxRef } from "../../../lib/payments/sandbox.ts";
 import type { AppState } from "../../../lib/state.ts";
 import type { SandboxRecord } from "../../../lib/storage/types.ts";
 
@@ -18,7 +18,8 @@ interface Data {
 export const handler: Handlers<Data, AppState> = {
   async GET(_req, ctx) {
     const sandbox = sandboxOf(ctx.state.services.providerFor(ctx.url.origin));
-    const record = sandbox ? await ctx.state.services.store.sandbox.get(ctx.params.ref) : null;
+    const ref = ctx.params.ref;
+    const record = sandbox && isSandboxRef(ref) ? await ctx.state.services.store.sandbox.get(ref) : null;
     if (!record || record.kind !== "hosted") return ctx.render({ view: "unknown" }, { status: 404 });
     useLanguageOf(record, ctx.state);
     return ctx.render({ view: record.status === "open" ? "form" : "done", record });

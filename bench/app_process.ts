@@ -1,0 +1,148 @@
+/**
+ * The real app as a separate process for benchmarks (`bench/lighthouse/`, `bench/donations.ts`): a
+ * client in the same process would share the server's event loop and measure itself.
+ *
+ * @module
+ */
+
+/** The repository's root folder. */
+export const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+
+/** A running app process. */
+export interface AppProcess {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  /** The file that receives the process's stdout and stderr. */
+  logFile: string;
+  /** The process id. */
+  pid: number;
+  /** Stops the process (SIGTERM, then SIGKILL after 10 s). */
+  close(): Promise<void>;
+}
+
+/**
+ * CPU time a process has used so far (user plus system), in ms, from Linux's `/proc`; null where
+ * that cannot be read.
+ */
+export async function cpuMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    // Fields after the command name (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** A port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** The environment for a child Deno process: ours, less what would change its output, plus `env`. */
+export function childEnv(env: Record<string, string>): Record<string, string> {
+  const base = Deno.env.toObject();
+  delete base.RUST_BACKTRACE;
+  delete base.DATABASE_URL;
+  delete base.PORT;
+  return { ...base, ...env };
+}
+
+/** Runs a Deno script of the repository to its end; throws with its output when it fails. */
+export async function runScript(script: string, env: Record<string, string>): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script],
+    cwd: ROOT,
+    env: childEnv(env),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${script} failed (exit ${out.code}):\n${text}`);
+  return text;
+}
+
+/**
+ * Starts `deno run -A main.ts` with `env` on a free port and waits until `GET /health` answers 200
+ * (the first start may build the client).
+ *
+ * @example
+ * ```ts
+ * const app = await startAppProcess({ KV_PATH: "/tmp/x/kv.sqlite3", APP_SECRET: "…" }, "/tmp/x/app.log");
+ * await fetch(`${app.url}/en/`);
+ * await app.close();
+ * ```
+ */
+export async function startAppProcess(
+  env: Record<string, string>,
+  logFile: string,
+  options: { timeoutMs?: number } = {},
+): Promise<AppProcess> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: childEnv({ ...env, PORT: String(port) }),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const log = await Deno.open(logFile, { create: true, write: true, truncate: true });
+  const copy = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) {
+      for (let done = 0; done < chunk.length;) done += await log.write(chunk.subarray(done));
+    }
+  };
+  const copied = Promise.all([copy(child.stdout), copy(child.stderr)]).catch(() => {});
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  for (;;) {
+    if (exited) {
+      await copied;
+      log.close();
+      throw new Error(`the app exited at start (exit ${(await status).code}); see ${logFile}`);
+    }
+    const ok = await fetch(`${url}/health`).then(async (r) => {
+      await r.body?.cancel();
+      return r.ok;
+    }, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await status;
+      await copied;
+      log.close();
+      throw new Error(`the app did not answer /health in time; see ${logFile}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  return {
+    url,
+    logFile,
+    pid: child.pid,
+    async close() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => {
+          if (!exited) child.kill("SIGKILL");
+        }, 10_000);
+        await status;
+        clearTimeout(timer);
+      }
+      await copied;
+      log.close();
+    },
+  };
+}

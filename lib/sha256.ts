@@ -1,0 +1,104 @@
+/**
+ * SHA-256 and HMAC-SHA256 in plain JavaScript, synchronous. The server signs a browser key on
+ * every donation page (`signature_check.ts`); `node:crypto` did it synchronously but costs about
+ * 40 ms of CPU to load, on top of Node's compatibility layer, at every server start
+ * (bench/README.md, cold start), and WebCrypto is asynchronous and slower for such short inputs.
+ * Checked against `node:crypto` by `sha256_test.ts`.
+ *
+ * @module
+ */
+
+// The first 32 bits of the fractional parts of the cube roots of the first 64 primes, and of the
+// square roots of the first 8 (FIPS 180-4, 4.2.2 and 5.3.3).
+const PRIMES: number[] = [];
+for (let n = 2; PRIMES.length < 64; n++) if (PRIMES.every((p) => n % p !== 0)) PRIMES.push(n);
+const frac32 = (x: number) => Math.floor((x - Math.floor(x)) * 2 ** 32) >>> 0;
+const K = Uint32Array.from(PRIMES, (p) => frac32(Math.cbrt(p)));
+const H0 = Uint32Array.from(PRIMES.slice(0, 8), (p) => frac32(Math.sqrt(p)));
+const W = new Uint32Array(64);
+const encoder = new TextEncoder();
+
+/**
+ * The SHA-256 digest of `data`.
+ *
+ * @example
+ * ```ts
+ * sha256(new TextEncoder().encode("abc")); // Uint8Array(32) [0xba, 0x78, …]
+ * ```
+ */
+export function sha256(data: Uint8Array): Uint8Array<ArrayBuffer> {
+  const length = data.length;
+  const padded = new Uint8Array(((length + 9 + 63) >>> 6) << 6);
+  padded.set(data);
+  padded[length] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(length / 2 ** 29));
+  view.setUint32(padded.length - 4, (length * 8) >>> 0);
+  let h0 = H0[0], h1 = H0[1], h2 = H0[2], h3 = H0[3], h4 = H0[4], h5 = H0[5], h6 = H0[6], h7 = H0[7];
+  for (let offset = 0; offset < padded.length; offset += 64) {
+    for (let i = 0; i < 16; i++) W[i] = view.getUint32(offset + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const x = W[i - 15], y = W[i - 2];
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      W[i] = (W[i - 16] + s0 + W[i - 7] + s1) | 0;
+    }
+    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    for (let i = 0; i < 64; i++) {
+      const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
+      const t1 = (h + S1 + ((e & f) ^ (~e & g)) + K[i] + W[i]) | 0;
+      const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
+      const t2 = (S0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
+    }
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
+  }
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((word, i) => outView.setUint32(i * 4, word >>> 0));
+  return out;
+}
+
+/**
+ * The HMAC-SHA256 of `message` under `key` (RFC 2104), strings taken as UTF-8.
+ *
+ * @example
+ * ```ts
+ * hmacSha256("key", "The quick brown fox jumps over the lazy dog"); // f7bc83f4…
+ * ```
+ */
+export function hmacSha256(key: string | Uint8Array, message: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  let k = typeof key === "string" ? encoder.encode(key) : key;
+  if (k.length > 64) k = sha256(k);
+  const m = typeof message === "string" ? encoder.encode(message) : message;
+  const inner = new Uint8Array(64 + m.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) {
+    inner[i] = (k[i] ?? 0) ^ 0x36;
+    outer[i] = (k[i] ?? 0) ^ 0x5c;
+  }
+  inner.set(m, 64);
+  outer.set(sha256(inner), 64);
+  return sha256(outer);
+}
+
+/** {@link hmacSha256} as lower-case hex. */
+export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
+  let hex = "";
+  for (const byte of hmacSha256(key, message)) hex += (byte < 16 ? "0" : "") + byte.toString(16);
+  return hex;
+}
