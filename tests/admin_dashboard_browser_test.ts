@@ -14,7 +14,7 @@ import type { Lang } from "../lib/languages.ts";
 import type { Transaction } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, type WatchedPage, watchPage } from "./helpers/browser.ts";
+import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api, bearer } from "./helpers/http.ts";
 
 const WAIT = 10_000;
@@ -108,10 +108,6 @@ async function loaded(page: Page): Promise<void> {
     { timeout: WAIT },
   );
 }
-
-/** The page's problems, but a favicon request that a navigation cancelled is the browser's doing. */
-const problems = (watched: WatchedPage) =>
-  watched.all().filter((p) => !/\/favicon-\w+\.svg: net::ERR_ABORTED$/.test(p));
 
 const query = (page: Page) => new URL(page.url()).search;
 const rowKinds = (page: Page) =>
@@ -409,7 +405,7 @@ for (const lang of ["en", "he"] as const) {
           assert.equal(refresh.status, 401, "the refresh token was revoked on the server");
         });
 
-        assert.deepEqual(problems(watched), []);
+        assert.deepEqual(watched.all(), []);
         await ctx.close();
       } finally {
         await browser.close();
@@ -585,7 +581,7 @@ browserTest(
           assert.equal(await pending.locator("#pending-title").count(), 0);
           const stored = JSON.parse((await storage(pending)).admin!);
           assert.equal(stored.status, "approved", "the stored profile follows the server");
-          assert.deepEqual(problems(watched), []);
+          assert.deepEqual(watched.all(), []);
         });
         await pendingCtx.close();
       }

@@ -185,6 +185,10 @@ export async function watchPage(page: Page): Promise<WatchedPage> {
   });
   page.on("pageerror", (err: Error) => pageErrors.push(`${err.name}: ${err.message}`));
   page.on("requestfailed", (req: Request) => {
+    // The browser cancels the favicon's request when the page navigates away first: not the page's fault.
+    if (
+      req.failure()?.errorText === "net::ERR_ABORTED" && /\/favicon[^/]*$/.test(new URL(req.url()).pathname)
+    ) return;
     failedRequests.push(`${req.method()} ${req.url()}: ${req.failure()?.errorText ?? "failed"}`);
   });
   page.on("response", (res: Response) => {
