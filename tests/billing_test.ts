@@ -4,12 +4,12 @@
  * days, stop at a cancel, and charge exactly once with two runners at once or after a crash.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
+import { seedDueSubscriptions } from "./reliability/billing_support.ts";
 import { createLogger } from "../lib/log.ts";
 import { runBillingPass } from "../lib/payments/billing.ts";
 import type { PaymentProvider } from "../lib/payments/provider.ts";
 import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { Store, Subscription } from "../lib/storage/types.ts";
+import type { Store } from "../lib/storage/types.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { api } from "./helpers/http.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
@@ -127,62 +127,6 @@ backendTest("billing: a monthly donation from first payment to retries and cance
   }
 });
 
-/** `count` subscriptions due at `due`, each with a sandbox token. */
-async function dueSubscriptions(store: Store, count: number, due: Date): Promise<Subscription[]> {
-  const subs: Subscription[] = [];
-  for (let i = 0; i < count; i++) {
-    const donorId = newId();
-    await store.donors.create({
-      id: donorId,
-      firstName: "Bulk",
-      lastName: String(i),
-      email: `bulk${i}@example.org`,
-      country: "Israel",
-      createdAt: due.toISOString(),
-      paymentDate: null,
-      nextPaymentDate: due.toISOString(),
-      monthlyPaymentAvailable: true,
-    });
-    const token = `tok_${newId()}`;
-    await store.sandbox.create({
-      ref: token,
-      kind: "token",
-      status: "active",
-      reference: donorId,
-      terminalId: null,
-      amount: 2000,
-      currency: 1,
-      createdAt: due.toISOString(),
-      updatedAt: due.toISOString(),
-      data: { card: "4580123456789015", cardMasked: "458012******9015" },
-    });
-    subs.push(
-      await store.subscriptions.create({
-        id: `sub_${newId()}`,
-        donorId,
-        amount: 2000,
-        currency: 1,
-        provider: "sandbox",
-        token,
-        cardMasked: "458012******9015",
-        language: "en",
-        status: "active",
-        // Started a month before `due`, on the same day and time: due again a month after it.
-        createdAt: new Date(
-          Date.UTC(due.getUTCFullYear(), due.getUTCMonth() - 1, due.getUTCDate(), due.getUTCHours()),
-        )
-          .toISOString(),
-        paymentDate: null,
-        nextPaymentDate: due.toISOString(),
-        failedAttempts: 0,
-        retryAt: null,
-        cancelledAt: null,
-      }),
-    );
-  }
-  return subs;
-}
-
 /** A provider that counts token charges and can crash after a given one. */
 function counting(inner: PaymentProvider, crashAfter = Infinity) {
   let calls = 0;
@@ -203,7 +147,7 @@ backendTest("billing: exactly once with two runners at once and after a crash", 
   const now = new Date(due.getTime() + 60_000);
 
   await t.step("two runners at once over 1,000 due subscriptions: exactly 1,000 charges", async () => {
-    await dueSubscriptions(store, 1000, due);
+    await seedDueSubscriptions(store, 1000, due);
     const counter = counting(sandbox(store));
     const [a, b] = await Promise.all([
       pass(store, counter.provider, now, "runner-a"),

@@ -1,26 +1,9 @@
 import assert from "node:assert/strict";
+import { ADMIN, memoryStorage } from "../../tests/helpers/admin_session.ts";
 import { type ApiClientOptions, ApiError, createApiClient } from "./admin_api.ts";
-import { type AdminProfile, readSession, type SessionStorage } from "./admin_session.ts";
+import { readSession, type SessionStorage } from "./admin_session.ts";
 
 // ---- fakes ----------------------------------------------------------------------------------
-
-function memoryStorage(initial: Record<string, string> = {}): SessionStorage & { map: Map<string, string> } {
-  const map = new Map(Object.entries(initial));
-  return {
-    map,
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, String(value)),
-    removeItem: (key) => void map.delete(key),
-  };
-}
-
-const ADMIN: AdminProfile = {
-  id: "adm_1",
-  email: "ana@museum.org",
-  name: "Ana Curator",
-  createdAt: "2025-01-02T03:04:05.000Z",
-  status: "approved",
-};
 
 const signedIn = (accessToken = "a1", refreshToken = "r1") =>
   memoryStorage({ accessToken, refreshToken, admin: JSON.stringify(ADMIN) });

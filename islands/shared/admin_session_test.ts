@@ -1,33 +1,13 @@
 import assert from "node:assert/strict";
+import { ADMIN, memoryStorage } from "../../tests/helpers/admin_session.ts";
 import {
-  type AdminProfile,
   clearSession,
   readSession,
   saveProfile,
   saveSession,
   saveTokens,
   SESSION_KEYS,
-  type SessionStorage,
 } from "./admin_session.ts";
-
-/** Local storage over a Map, which a test can look into. */
-function memoryStorage(initial: Record<string, string> = {}): SessionStorage & { map: Map<string, string> } {
-  const map = new Map(Object.entries(initial));
-  return {
-    map,
-    getItem: (key) => map.get(key) ?? null,
-    setItem: (key, value) => void map.set(key, String(value)),
-    removeItem: (key) => void map.delete(key),
-  };
-}
-
-const ADMIN: AdminProfile = {
-  id: "adm_1",
-  email: "ana@museum.org",
-  name: "Ana Curator",
-  createdAt: "2025-01-02T03:04:05.000Z",
-  status: "approved",
-};
 
 const STORED = { accessToken: "access-1", refreshToken: "refresh-1", admin: JSON.stringify(ADMIN) };
 

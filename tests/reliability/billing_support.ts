@@ -49,9 +49,10 @@ export async function seedDueSubscriptions(store: Store, count: number, due: Dat
         cardMasked: "458012******9015",
         language: "en",
         status: "active",
-        // Started a month before `due`: due again a month after it.
-        createdAt: new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() - 1, due.getUTCDate(), 8))
-          .toISOString(),
+        // Started a month before `due`, on the same day and time: due again a month after it.
+        createdAt: new Date(
+          Date.UTC(due.getUTCFullYear(), due.getUTCMonth() - 1, due.getUTCDate(), due.getUTCHours()),
+        ).toISOString(),
         paymentDate: null,
         nextPaymentDate: due.toISOString(),
         failedAttempts: 0,
