@@ -9,6 +9,7 @@ import { ensureBuild } from "./lib/framework/build.ts";
 import { loadBuild } from "./lib/framework/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { openStore } from "./lib/storage/mod.ts";
+import type { Store } from "./lib/storage/types.ts";
 import { seedFlags } from "./lib/flags.ts";
 
 // Monthly billing every 15 minutes, registered before anything else can fail or wait: Deno Deploy
@@ -33,7 +34,7 @@ for (const warning of config.warnings) log.warn(warning.message, { setting: warn
 await ensureBuild(root);
 await loadBuild(`${root}/_build`);
 
-let store;
+let store: Store;
 try {
   store = await openStore({ databaseUrl: config.databaseUrl, kvPath: config.kvPath });
 } catch (e) {
@@ -59,14 +60,21 @@ const { preloadRoutes } = await import("./lib/framework/server.ts");
 const services = await createServices(config, store, log);
 const app = createApp(services);
 
-const { runBillingPass } = await import("./lib/payments/billing.ts");
-const billingPass = config.env === "test" ? async () => {} : () =>
-  runBillingPass({
-    store,
-    provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
-    log,
-    holder: `${Deno.hostname()}-${Deno.pid}`,
-  }).then(() => {}, (e) => log.error("billing pass failed", { error: e }));
+// Billing's module loads with its first pass, not before the first request.
+async function billingPass(): Promise<void> {
+  if (config.env === "test") return;
+  try {
+    const { runBillingPass } = await import("./lib/payments/billing.ts");
+    await runBillingPass({
+      store,
+      provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
+      log,
+      holder: `${Deno.hostname()}-${Deno.pid}`,
+    });
+  } catch (e) {
+    log.error("billing pass failed", { error: e });
+  }
+}
 billingReady(billingPass);
 if (!hasCron && config.env !== "test") setInterval(billingPass, 15 * 60 * 1000);
 

@@ -24,7 +24,6 @@ import { HttpError } from "./http/validation.ts";
 import { currencyCode } from "./money.ts";
 import { paymentsContext, terminalFor } from "./payments/mod.ts";
 import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
-import { CreateDonorSchema } from "./schemas.ts";
 import { type BrowserKey, issueBrowserKey } from "./signature_check.ts";
 import type { AppState } from "./state.ts";
 
@@ -159,6 +158,9 @@ export async function handleDonationPost(
   else if (incorrectAmount(chosen.amount)) alert = t("payment.errorPrefix") + t("payment.incorrectAmount");
   if (alert || Object.keys(errors).length > 0) return ctx.render({ ...shown, alert }, { status: 422 });
 
+  // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
+  // start's first page (bench/README.md, cold start).
+  const { CreateDonorSchema } = await import("./schemas.ts");
   const parsed = CreateDonorSchema.safeParse(fields);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "";

@@ -6,7 +6,9 @@
  * @module
  */
 
-import { errors, jwtVerify, SignJWT } from "jose";
+// jose loads with the first token signed or checked, not with the server (about 9 ms of a cold
+// start; bench/README.md).
+const jose = () => import("jose");
 
 /** Lifetime of an access token: 15 minutes. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
@@ -87,6 +89,7 @@ export async function createAccessToken(
 ): Promise<string> {
   if (claims.adminId === "") throw new Error("createAccessToken: adminId is empty");
   const iat = Math.floor(now.getTime() / 1000);
+  const { SignJWT } = await jose();
   return await new SignJWT({})
     .setProtectedHeader({ alg: "HS256", typ: TOKEN_TYPE })
     .setSubject(claims.adminId)
@@ -112,6 +115,7 @@ export async function verifyAccessToken(
   key: Uint8Array,
   now: Date = new Date(),
 ): Promise<{ adminId: string; expiresAt: Date }> {
+  const { errors, jwtVerify } = await jose();
   let payload;
   try {
     ({ payload } = await jwtVerify(token, key, {
