@@ -11,63 +11,63 @@ import * as $$6 from "./islands/PeriodTabs.tsx";
 import * as $$7 from "./islands/ProgressBar.tsx";
 import * as $$8 from "./islands/ScrollToTop.tsx";
 
-import type { LazyManifest, RouteFileModule } from "./lib/framework/types.ts";
+import type { LazyManifest } from "./lib/framework/types.ts";
 
-// Through a variable, not `import("./routes/…")`: Deno loads and parses every module that a
-// literal dynamic import names before the entry point runs (about 250 ms for the routes).
-const load = (path: string): Promise<RouteFileModule> => import(path);
+// Literal specifiers, so that every route module is in the entry point's module graph (`deno
+// cache main.ts`, Deno Deploy). The `lazy-dynamic-imports` setting of deno.json keeps Deno from
+// loading them all before the entry point runs.
 
 const manifest: LazyManifest = {
   routes: {
-    "[lang]/_layout.tsx": () => load("./routes/[lang]/_layout.tsx"),
-    "[lang]/_middleware.ts": () => load("./routes/[lang]/_middleware.ts"),
-    "[lang]/admin/index.tsx": () => load("./routes/[lang]/admin/index.tsx"),
-    "[lang]/cancel-subscription.tsx": () => load("./routes/[lang]/cancel-subscription.tsx"),
-    "[lang]/error.tsx": () => load("./routes/[lang]/error.tsx"),
-    "[lang]/index.tsx": () => load("./routes/[lang]/index.tsx"),
-    "[lang]/login.tsx": () => load("./routes/[lang]/login.tsx"),
-    "[lang]/register.tsx": () => load("./routes/[lang]/register.tsx"),
-    "[lang]/success.tsx": () => load("./routes/[lang]/success.tsx"),
+    "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
+    "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
+    "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
+    "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
+    "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
+    "[lang]/login.tsx": () => import("./routes/[lang]/login.tsx"),
+    "[lang]/register.tsx": () => import("./routes/[lang]/register.tsx"),
+    "[lang]/success.tsx": () => import("./routes/[lang]/success.tsx"),
     "[lang]/terminal-error/[[shopNumber]].tsx": () =>
-      load("./routes/[lang]/terminal-error/[[shopNumber]].tsx"),
+      import("./routes/[lang]/terminal-error/[[shopNumber]].tsx"),
     "[lang]/terminal-payment/[[shopNumber]].tsx": () =>
-      load("./routes/[lang]/terminal-payment/[[shopNumber]].tsx"),
+      import("./routes/[lang]/terminal-payment/[[shopNumber]].tsx"),
     "[lang]/terminal-success/[[shopNumber]].tsx": () =>
-      load("./routes/[lang]/terminal-success/[[shopNumber]].tsx"),
-    "_404.tsx": () => load("./routes/_404.tsx"),
-    "_app.tsx": () => load("./routes/_app.tsx"),
-    "api/_middleware.ts": () => load("./routes/api/_middleware.ts"),
-    "api/auth/admin/[id]/approve.ts": () => load("./routes/api/auth/admin/[id]/approve.ts"),
-    "api/auth/admin/[id]/reject.ts": () => load("./routes/api/auth/admin/[id]/reject.ts"),
-    "api/auth/admin/login.ts": () => load("./routes/api/auth/admin/login.ts"),
-    "api/auth/admin/logout.ts": () => load("./routes/api/auth/admin/logout.ts"),
-    "api/auth/admin/me.ts": () => load("./routes/api/auth/admin/me.ts"),
-    "api/auth/admin/pending.ts": () => load("./routes/api/auth/admin/pending.ts"),
-    "api/auth/admin/refresh.ts": () => load("./routes/api/auth/admin/refresh.ts"),
-    "api/auth/admin/register.ts": () => load("./routes/api/auth/admin/register.ts"),
-    "api/docs.tsx": () => load("./routes/api/docs.tsx"),
-    "api/feature-flags.ts": () => load("./routes/api/feature-flags.ts"),
-    "api/openapi.json.ts": () => load("./routes/api/openapi.json.ts"),
-    "api/payment/create.ts": () => load("./routes/api/payment/create.ts"),
-    "api/payment/notify/[provider].ts": () => load("./routes/api/payment/notify/[provider].ts"),
-    "api/payment/pay-emv.ts": () => load("./routes/api/payment/pay-emv.ts"),
+      import("./routes/[lang]/terminal-success/[[shopNumber]].tsx"),
+    "_404.tsx": () => import("./routes/_404.tsx"),
+    "_app.tsx": () => import("./routes/_app.tsx"),
+    "api/_middleware.ts": () => import("./routes/api/_middleware.ts"),
+    "api/auth/admin/[id]/approve.ts": () => import("./routes/api/auth/admin/[id]/approve.ts"),
+    "api/auth/admin/[id]/reject.ts": () => import("./routes/api/auth/admin/[id]/reject.ts"),
+    "api/auth/admin/login.ts": () => import("./routes/api/auth/admin/login.ts"),
+    "api/auth/admin/logout.ts": () => import("./routes/api/auth/admin/logout.ts"),
+    "api/auth/admin/me.ts": () => import("./routes/api/auth/admin/me.ts"),
+    "api/auth/admin/pending.ts": () => import("./routes/api/auth/admin/pending.ts"),
+    "api/auth/admin/refresh.ts": () => import("./routes/api/auth/admin/refresh.ts"),
+    "api/auth/admin/register.ts": () => import("./routes/api/auth/admin/register.ts"),
+    "api/docs.tsx": () => import("./routes/api/docs.tsx"),
+    "api/feature-flags.ts": () => import("./routes/api/feature-flags.ts"),
+    "api/openapi.json.ts": () => import("./routes/api/openapi.json.ts"),
+    "api/payment/create.ts": () => import("./routes/api/payment/create.ts"),
+    "api/payment/notify/[provider].ts": () => import("./routes/api/payment/notify/[provider].ts"),
+    "api/payment/pay-emv.ts": () => import("./routes/api/payment/pay-emv.ts"),
     "api/payment/test-emv/[terminalNumber].ts": () =>
-      load("./routes/api/payment/test-emv/[terminalNumber].ts"),
-    "api/signing-key.ts": () => load("./routes/api/signing-key.ts"),
-    "api/transaction/daily-totals.ts": () => load("./routes/api/transaction/daily-totals.ts"),
-    "api/transaction/export.ts": () => load("./routes/api/transaction/export.ts"),
+      import("./routes/api/payment/test-emv/[terminalNumber].ts"),
+    "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
+    "api/transaction/daily-totals.ts": () => import("./routes/api/transaction/daily-totals.ts"),
+    "api/transaction/export.ts": () => import("./routes/api/transaction/export.ts"),
     "api/transaction/get-all-error-transactions.ts": () =>
-      load("./routes/api/transaction/get-all-error-transactions.ts"),
+      import("./routes/api/transaction/get-all-error-transactions.ts"),
     "api/transaction/get-all-success-transactions.ts": () =>
-      load("./routes/api/transaction/get-all-success-transactions.ts"),
-    "api/user/[id].ts": () => load("./routes/api/user/[id].ts"),
-    "api/user/index.ts": () => load("./routes/api/user/index.ts"),
-    "api/user/off-monthly-payment/[id].ts": () => load("./routes/api/user/off-monthly-payment/[id].ts"),
-    "health.ts": () => load("./routes/health.ts"),
-    "index.ts": () => load("./routes/index.ts"),
-    "payments/return/[paymentId].ts": () => load("./routes/payments/return/[paymentId].ts"),
-    "sandbox/pay/[ref].tsx": () => load("./routes/sandbox/pay/[ref].tsx"),
-    "sandbox/terminal/[terminalId].tsx": () => load("./routes/sandbox/terminal/[terminalId].tsx"),
+      import("./routes/api/transaction/get-all-success-transactions.ts"),
+    "api/user/[id].ts": () => import("./routes/api/user/[id].ts"),
+    "api/user/index.ts": () => import("./routes/api/user/index.ts"),
+    "api/user/off-monthly-payment/[id].ts": () => import("./routes/api/user/off-monthly-payment/[id].ts"),
+    "health.ts": () => import("./routes/health.ts"),
+    "index.ts": () => import("./routes/index.ts"),
+    "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),
+    "sandbox/pay/[ref].tsx": () => import("./routes/sandbox/pay/[ref].tsx"),
+    "sandbox/terminal/[terminalId].tsx": () => import("./routes/sandbox/terminal/[terminalId].tsx"),
   },
   islands: {
     AccountForm: $$0,
