@@ -180,3 +180,20 @@ export function envNumber(name: string, fallback: number, min = 1): number {
 
 /** Formats a number with a fixed number of decimals. */
 export const fixed = (n: number, digits = 0) => n.toFixed(digits);
+
+/** The pages the byte benchmarks weigh: a name for the table, and the path. */
+export const PAGES: readonly (readonly [string, string])[] = [
+  ["donation", "/en/"],
+  ["donation (he)", "/he/"],
+  ["kiosk", "/en/terminal-payment/7"],
+  ["kiosk, no shop", "/en/terminal-payment"],
+  ["terminal success", "/en/terminal-success/7"],
+  ["terminal error", "/en/terminal-error/7"],
+  ["success", "/en/success"],
+  ["error", "/en/error"],
+  ["cancel", "/en/cancel-subscription"],
+  ["login", "/en/login"],
+  ["register", "/en/register"],
+  ["admin", "/en/admin"],
+  ["not found", "/en/no-such-page"],
+];

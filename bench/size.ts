@@ -9,22 +9,7 @@ import { gzipSync } from "node:zlib";
 import { currentBuild } from "../lib/framework/assets.ts";
 import { pageWeight } from "../lib/framework/page_weight.ts";
 import { startTestApp } from "../tests/helpers/app.ts";
-
-const PAGES = [
-  ["donation", "/en/"],
-  ["donation (he)", "/he/"],
-  ["kiosk", "/en/terminal-payment/7"],
-  ["kiosk, no shop", "/en/terminal-payment"],
-  ["terminal success", "/en/terminal-success/7"],
-  ["terminal error", "/en/terminal-error/7"],
-  ["success", "/en/success"],
-  ["error", "/en/error"],
-  ["cancel", "/en/cancel-subscription"],
-  ["login", "/en/login"],
-  ["register", "/en/register"],
-  ["admin", "/en/admin"],
-  ["not found", "/en/no-such-page"],
-];
+import { PAGES } from "./common.ts";
 
 const app = await startTestApp();
 try {
