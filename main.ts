@@ -1,5 +1,5 @@
 /**
- * Start-up: the billing cron, configuration, client build (when stale), storage, flags, then serve.
+ * Start-up: the scheduled jobs, configuration, client build (when stale), storage, flags, then serve.
  * `deno task start` runs this file.
  *
  * @module
@@ -11,15 +11,19 @@ import { createLogger } from "./lib/log.ts";
 import { openStore } from "./lib/storage/mod.ts";
 import type { Store } from "./lib/storage/types.ts";
 import { seedFlags } from "./lib/flags.ts";
+import { createJobs, JOB_SCHEDULES } from "./lib/scheduled_jobs.ts";
 
-// Monthly billing every 15 minutes, registered before anything else can fail or wait: Deno Deploy
-// finds an app's crons by running its entry point's top level, and takes only those registered
-// before the server starts. A run waits until the app is ready; every instance schedules runs, and
-// a lease in storage lets one pass work at a time.
-let billingReady: (pass: () => Promise<void>) => void = () => {};
-const billing = new Promise<() => Promise<void>>((resolve) => billingReady = resolve);
+type Jobs = ReturnType<typeof createJobs>;
+
+// The scheduled jobs (lib/scheduled_jobs.ts), registered before anything else can fail or wait:
+// Deno Deploy finds an app's crons by running its entry point's top level, and takes only those
+// registered before the server starts. A run waits until the app is ready.
+let jobsReady: (jobs: Jobs) => void = () => {};
+const jobs = new Promise<Jobs>((resolve) => jobsReady = resolve);
 const hasCron = typeof Deno.cron === "function";
-if (hasCron) Deno.cron("monthly billing", "*/15 * * * *", async () => await (await billing)());
+if (hasCron) {
+  for (const { name, cron } of JOB_SCHEDULES) Deno.cron(name, cron, async () => await (await jobs)[name]());
+}
 
 const root = new URL(".", import.meta.url).pathname;
 Deno.chdir(root);
@@ -60,23 +64,23 @@ const { preloadRoutes } = await import("./lib/framework/server.ts");
 const services = await createServices(config, store, log);
 const app = createApp(services);
 
-// Billing's module loads with its first pass, not before the first request.
-async function billingPass(): Promise<void> {
-  if (config.env === "test") return;
-  try {
-    const { runBillingPass } = await import("./lib/payments/billing.ts");
-    await runBillingPass({
-      store,
-      provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
-      log,
-      holder: `${Deno.hostname()}-${Deno.pid}`,
-    });
-  } catch (e) {
-    log.error("billing pass failed", { error: e });
+// Tests start this file with DENO_ENV=test: no job does anything there.
+const scheduled: Jobs = config.env === "test"
+  ? {
+    "monthly billing": async () => {},
+    "reconcile payments": async () => {},
+    "retention sweep": async () => {},
   }
+  : createJobs({
+    store,
+    provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
+    log,
+    holder: `${Deno.hostname()}-${Deno.pid}`,
+  });
+jobsReady(scheduled);
+if (!hasCron && config.env !== "test") {
+  for (const { name, everyMs } of JOB_SCHEDULES) setInterval(scheduled[name], everyMs);
 }
-billingReady(billingPass);
-if (!hasCron && config.env !== "test") setInterval(billingPass, 15 * 60 * 1000);
 
 const server = Deno.serve({
   port: config.port,

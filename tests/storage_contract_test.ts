@@ -231,6 +231,7 @@ async function storeContract(
 
   await repositoriesContract(t, open, options);
   await billingContract(t, open, options);
+  await retentionContract(t, open, options);
 }
 
 // ---- fixtures for the repositories ----
@@ -2082,6 +2083,314 @@ async function billingContract(
   );
 }
 
+// ---- retention and reconciliation ----
+
+/**
+ * The contract of the batch queries behind `lib/retention.ts` and `lib/payments/reconcile.ts`.
+ * Steps that delete by time use fresh data of their own, so they cannot touch other steps'.
+ */
+async function retentionContract(
+  t: Deno.TestContext,
+  _open: () => Promise<Store>,
+  { kind, sharedData, fresh }: ContractOptions,
+): Promise<void> {
+  await t.step(
+    "payments: listPending() answers pending payments created in a range, oldest first, in batches",
+    () =>
+      withStore(fresh(), async (store) => {
+        const create = async (ms: number, overrides: Partial<Payment> = {}) =>
+          (await store.payments.createOrReuse(
+            paymentFixture({ createdAt: at(ms), updatedAt: at(ms), ...overrides }),
+            uid("key"),
+            60_000,
+            T0,
+          )).payment;
+        const p1 = await create(1000);
+        // Two at the same instant: ordered by id, in byte order.
+        const [p2, p3] = [await create(2000), await create(2000)].sort((a, b) => a.id < b.id ? -1 : 1);
+        const p4 = await create(3000);
+        const late = await create(5000);
+        await create(1500, { status: "succeeded" });
+        const range = { from: at(0), to: at(5000) };
+        assert.deepEqual(await store.payments.listPending(range, 10), [p1, p2, p3, p4]);
+        assert.deepEqual(await store.payments.listPending({ from: at(2000), to: at(5001) }, 10), [
+          p2,
+          p3,
+          p4,
+          late,
+        ]);
+        assert.deepEqual(await store.payments.listPending({ from: at(6000), to: at(9000) }, 10), []);
+
+        // Batches: each after the last of the previous one, ties included.
+        const batches: string[][] = [];
+        let after: Payment | null = null;
+        for (;;) {
+          const batch = await store.payments.listPending(range, 2, after);
+          if (batch.length === 0) break;
+          batches.push(batch.map((p) => p.id));
+          after = batch[batch.length - 1];
+        }
+        assert.deepEqual(batches, [[p1.id, p2.id], [p3.id, p4.id]]);
+        assert.deepEqual(await store.payments.listPending(range, 10, p2), [p3, p4]);
+        // A cursor before `from` starts at `from`.
+        assert.deepEqual(await store.payments.listPending({ from: at(2500), to: at(9000) }, 10, p1), [
+          p4,
+          late,
+        ]);
+
+        // Finishing a payment takes it off the list; a change that keeps it pending does not.
+        await store.payments.update(p1.id, { status: "succeeded", transactionId: "tx-1" });
+        const touched = await store.payments.updateIfPending(p2.id, { updatedAt: at(9000) });
+        assert.deepEqual(touched, { ...p2, updatedAt: at(9000) });
+        assert.deepEqual(await store.payments.listPending(range, 10), [touched, p3, p4]);
+
+        for (const limit of [0, 1001, 1.5]) {
+          await assert.rejects(() => store.payments.listPending(range, limit), RangeError, `limit ${limit}`);
+        }
+        await assert.rejects(() => store.payments.listPending({ from: "soon", to: at(0) }, 1), RangeError);
+      }),
+  );
+
+  await t.step(
+    "payments: updateIfPending() changes only a pending payment; unknown is null",
+    () =>
+      withStore(fresh(), async (store) => {
+        const { payment } = await store.payments.createOrReuse(paymentFixture(), uid("key"), 60_000, T0);
+        assert.deepEqual(await store.payments.updateIfPending(uid("pay"), { status: "failed" }), null);
+        const done = await store.payments.updateIfPending(payment.id, {
+          status: "failed",
+          updatedAt: at(10),
+        });
+        assert.deepEqual(done, { ...payment, status: "failed", updatedAt: at(10) });
+        assert.deepEqual(await store.payments.updateIfPending(payment.id, { status: "succeeded" }), null);
+        assert.deepEqual(await store.payments.get(payment.id), done);
+        assert.deepEqual(await store.payments.listPending({ from: at(-1000), to: at(1000) }, 10), []);
+        // An empty change answers the payment while pending, as update() does.
+        const other = (await store.payments.createOrReuse(paymentFixture(), uid("key"), 60_000, T0)).payment;
+        assert.deepEqual(await store.payments.updateIfPending(other.id, {}), other);
+      }),
+  );
+
+  await t.step(
+    "payments: updateIfPending() racing a finishing update (two instances) never overwrites it",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const ids: string[] = [];
+        for (let i = 0; i < 20; i++) {
+          ids.push((await a.payments.createOrReuse(paymentFixture(), uid("key"), 60_000, T0)).payment.id);
+        }
+        await Promise.all(ids.flatMap((id, i) => [
+          (i % 2 ? a : b).payments.update(id, { status: "succeeded", transactionId: `tx-${i}` }),
+          (i % 2 ? b : a).payments.updateIfPending(id, { status: "failed" }),
+        ]));
+        for (const id of ids) {
+          const payment = await b.payments.get(id);
+          assert.deepEqual(payment?.status, "succeeded", id);
+        }
+        assert.deepEqual(await a.payments.listPending({ from: at(-1000), to: at(1000) }, 100), []);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: deleteExpired() deletes tokens expired before a time, used or not, a batch at a time",
+    () =>
+      withStore(fresh(), async (store) => {
+        const token = async (ms: number, usedAt: string | null = null) => {
+          const t = tokenFixture({ expiresAt: at(ms) });
+          await store.refreshTokens.create(t);
+          if (usedAt) assert.ok(await store.refreshTokens.markUsed(t.hash, usedAt));
+          return (await store.refreshTokens.get(t.hash))!;
+        };
+        const unused = await token(1000);
+        const used = await token(2000, at(500));
+        const atCutoff = await token(3000);
+        const live = await token(10_000, at(500));
+        assert.deepEqual(await store.refreshTokens.deleteExpired(at(3000), 10), 2);
+        assert.deepEqual(await store.refreshTokens.get(unused.hash), null);
+        assert.deepEqual(await store.refreshTokens.get(used.hash), null);
+        assert.deepEqual(await store.refreshTokens.markUsed(unused.hash, at(4000)), false);
+        // Expiring exactly at `before` is not before it; a used token that has not expired stays.
+        assert.deepEqual(await store.refreshTokens.get(atCutoff.hash), atCutoff);
+        assert.deepEqual(await store.refreshTokens.get(live.hash), live);
+        assert.deepEqual(await store.refreshTokens.deleteExpired(at(3000), 10), 0);
+
+        for (let i = 0; i < 5; i++) await token(100 + i);
+        const counts = [];
+        for (let i = 0; i < 4; i++) counts.push(await store.refreshTokens.deleteExpired(at(3000), 2));
+        assert.deepEqual(counts, [2, 2, 1, 0]);
+        assert.deepEqual(await store.refreshTokens.get(atCutoff.hash), atCutoff);
+        await assert.rejects(() => store.refreshTokens.deleteExpired(at(0), 0), RangeError);
+        await assert.rejects(() => store.refreshTokens.deleteExpired("never", 1), RangeError);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: deleteRevokedBefore() deletes revoked-family markers revoked before a time",
+    () =>
+      withStore(fresh(), async (store) => {
+        const [old, recent, other] = [uid("family"), uid("family"), uid("family")];
+        await store.refreshTokens.revokeFamily(old, at(1000));
+        await store.refreshTokens.revokeFamily(recent, at(5000));
+        // A second revocation keeps the first time, so the marker goes by it.
+        await store.refreshTokens.revokeFamily(old, at(9000));
+        assert.deepEqual(await store.refreshTokens.deleteRevokedBefore(at(5000), 10), 1);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(old), false);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(recent), true);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(other), false);
+        // Revoked again later, it is a new marker with its own time.
+        await store.refreshTokens.revokeFamily(old, at(7000));
+        assert.deepEqual(await store.refreshTokens.deleteRevokedBefore(at(6000), 10), 1);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(old), true);
+        assert.deepEqual(await store.refreshTokens.isFamilyRevoked(recent), false);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: two instances sweeping the same expired tokens at once delete and count each once",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const hashes: string[] = [];
+        for (let i = 0; i < 130; i++) {
+          const t = tokenFixture({ expiresAt: at(i) });
+          hashes.push(t.hash);
+          await a.refreshTokens.create(t);
+        }
+        const sweep = async (store: Store) => {
+          let total = 0;
+          for (;;) {
+            const n = await store.refreshTokens.deleteExpired(at(1000), 40);
+            total += n;
+            if (n === 0) return total;
+          }
+        };
+        const [x, y] = await Promise.all([sweep(a), sweep(b)]);
+        assert.deepEqual(x + y, 130);
+        for (const hash of hashes.slice(0, 5)) assert.deepEqual(await b.refreshTokens.get(hash), null);
+      }),
+  );
+
+  await t.step(
+    kind === "postgres"
+      ? "throttle and nonces: deleteBefore() and deleteExpired() delete old events and expired claims"
+      : "throttle and nonces: KV expires them itself, so the sweeps answer 0 and keep live ones",
+    () =>
+      withStore(fresh(), async (store) => {
+        const [k1, k2] = [uid("throttle"), uid("throttle")];
+        const window = 3_600_000;
+        await store.throttle.record(k1, T0, window);
+        await store.throttle.record(k1, T0 + 1000, window);
+        await store.throttle.record(k2, T0 + 500, window);
+        await store.throttle.record(k2, T0 + 2000, window);
+        const now = Date.now();
+        const live = uid("nonce");
+        assert.ok(await store.nonces.claim(live, now + 600_000));
+        const soon = uid("nonce");
+        assert.ok(await store.nonces.claim(soon, now + 60_000));
+        if (kind === "postgres") {
+          assert.deepEqual(await store.throttle.deleteBefore(T0 + 1000, 10), 2);
+          assert.deepEqual(await store.throttle.recent(k1, T0 + 2000, window), [T0 + 1000]);
+          assert.deepEqual(await store.throttle.recent(k2, T0 + 2000, window), [T0 + 2000]);
+          assert.deepEqual(await store.throttle.deleteBefore(T0 + 5000, 1), 1);
+          assert.deepEqual(await store.throttle.deleteBefore(T0 + 5000, 10), 1);
+          // Swept as if 2 minutes from now: the claim that has expired by then goes.
+          assert.deepEqual(await store.nonces.deleteExpired(now + 120_000, 10), 1);
+          assert.deepEqual(await store.nonces.deleteExpired(now + 120_000, 10), 0);
+          assert.deepEqual(await store.nonces.claim(soon, now + 60_000), true, "claimable again");
+        } else {
+          assert.deepEqual(await store.throttle.deleteBefore(T0 + 5000, 10), 0);
+          assert.deepEqual(await store.nonces.deleteExpired(now + 120_000, 10), 0);
+          assert.deepEqual(await store.throttle.recent(k1, T0 + 2000, window), [T0, T0 + 1000]);
+        }
+        assert.deepEqual(await store.nonces.claim(live, now + 600_000), false, "a live claim stays");
+        await assert.rejects(() => store.throttle.deleteBefore(T0, 1001), RangeError);
+        await assert.rejects(() => store.nonces.deleteExpired(now, 0), RangeError);
+      }),
+  );
+
+  await t.step(
+    "sandbox: listUpdatedBefore() answers records by last change, oldest first, in batches",
+    () =>
+      withStore(fresh(), async (store) => {
+        const record = async (ms: number, overrides: Partial<SandboxRecord> = {}) => {
+          const r = sandboxFixture({ createdAt: at(ms), updatedAt: at(ms), ...overrides });
+          await store.sandbox.create(r);
+          return r;
+        };
+        const r1 = await record(1000);
+        const r2 = await record(2000, { kind: "terminal", status: "waiting", terminalId: uid("term") });
+        const r3 = await record(3000);
+        const r4 = await record(9000);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(3000), 10), [r1, r2]);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(3000), 1), [r1]);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(3001), 1, r1), [r2]);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(3001), 5, r2), [r3]);
+        // A transition moves the record to its new time.
+        assert.ok(await store.sandbox.transition(r1.ref, "open", "paid", { statusCode: "000" }, at(8000)));
+        const r1paid = (await store.sandbox.get(r1.ref))!;
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(3001), 10), [r2, r3]);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(9000), 10), [r2, r3, r1paid]);
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(9001), 10, r1paid), [r4]);
+        await assert.rejects(() => store.sandbox.listUpdatedBefore(at(0), 0), RangeError);
+      }),
+  );
+
+  await t.step(
+    "sandbox: deleteUnchanged() deletes records unchanged since read, with every index; changed ones stay",
+    () =>
+      withStore(fresh(), async (store) => {
+        const terminalId = uid("term");
+        const old = sandboxFixture({ updatedAt: at(1000) });
+        const sale = sandboxFixture({
+          kind: "terminal",
+          status: "declined",
+          terminalId,
+          updatedAt: at(1000),
+        });
+        const changed = sandboxFixture({ updatedAt: at(1000) });
+        for (const r of [old, sale, changed]) await store.sandbox.create(r);
+        assert.ok(await store.sandbox.transition(changed.ref, "open", "paid", {}, at(5000)));
+        const deleted = await store.sandbox.deleteUnchanged(
+          [old, sale, changed, { ref: uid("sbx"), updatedAt: at(0) }].map((r) => ({
+            ref: r.ref,
+            updatedAt: r.updatedAt,
+          })),
+        );
+        assert.deepEqual(deleted, 2);
+        assert.deepEqual(await store.sandbox.get(old.ref), null);
+        assert.deepEqual(await store.sandbox.get(sale.ref), null);
+        assert.deepEqual(await store.sandbox.findByReference(old.reference), null);
+        assert.deepEqual(await store.sandbox.listByTerminal(terminalId, "declined"), []);
+        assert.deepEqual((await store.sandbox.get(changed.ref))?.status, "paid");
+        assert.deepEqual(await store.sandbox.listUpdatedBefore(at(10_000), 10), [
+          (await store.sandbox.get(changed.ref))!,
+        ]);
+        assert.deepEqual(
+          await store.sandbox.deleteUnchanged([{ ref: old.ref, updatedAt: old.updatedAt }]),
+          0,
+        );
+        assert.deepEqual(await store.sandbox.deleteUnchanged([]), 0);
+        // The ref can be used again.
+        await store.sandbox.create(old);
+        assert.deepEqual(await store.sandbox.get(old.ref), old);
+        const tooMany = Array.from({ length: 1001 }, () => ({ ref: uid("sbx"), updatedAt: at(0) }));
+        await assert.rejects(() => store.sandbox.deleteUnchanged(tooMany), RangeError);
+      }),
+  );
+
+  await t.step(
+    "sandbox: two instances deleting the same records at once delete and count each once",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const records = Array.from({ length: 120 }, (_, i) => sandboxFixture({ updatedAt: at(i) }));
+        for (const r of records) await a.sandbox.create(r);
+        const keys = records.map((r) => ({ ref: r.ref, updatedAt: r.updatedAt }));
+        const [x, y] = await Promise.all([a.sandbox.deleteUnchanged(keys), b.sandbox.deleteUnchanged(keys)]);
+        assert.deepEqual(x + y, 120);
+        assert.deepEqual(await b.sandbox.listUpdatedBefore(at(1_000_000), 10), []);
+      }),
+  );
+}
+
 // ---- data written by an earlier version ----
 
 /**
@@ -2184,6 +2493,87 @@ Deno.test("kv: opening a store written before errors had sub-lists fills them in
     try {
       assert.deepEqual((await kv2.get(["kv_migrations", "error-sub-lists"])).value, {
         through: 600,
+        done: true,
+      });
+    } finally {
+      kv2.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kv: opening a store written before the time indexes fills them in, once", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kv_time_indexes_" });
+  const path = `${dir}/old.kv`;
+  // More of each than one migration commit covers (90).
+  const pending = Array.from(
+    { length: 100 },
+    (_, i) => paymentFixture({ createdAt: at(i), updatedAt: at(i) }),
+  );
+  // More finished payments than one commit reads (1,000); they need no index key.
+  const finished = Array.from(
+    { length: 1_100 },
+    (_, i) => paymentFixture({ createdAt: at(i), status: "failed" }),
+  );
+  const tokens = Array.from({ length: 95 }, (_, i) => tokenFixture({ expiresAt: at(i * 1000) }));
+  const families = Array.from({ length: 95 }, () => uid("family"));
+  const records = Array.from({ length: 180 }, (_, i) => sandboxFixture({ updatedAt: at(i) }));
+  try {
+    // The keys the earlier version wrote, without the time indexes.
+    const kv = await Deno.openKv(path);
+    try {
+      const writes: [Deno.KvKey, unknown][] = [
+        ...[...pending, ...finished].map((p): [Deno.KvKey, unknown] => [["payments", p.id], p]),
+        ...tokens.map((t): [Deno.KvKey, unknown] => [["refresh_tokens", t.hash], t]),
+        ...families.map((f, i): [Deno.KvKey, unknown] => [["refresh_families_revoked", f], {
+          revokedAt: at(i * 1000),
+        }]),
+        ...records.flatMap((r): [Deno.KvKey, unknown][] => [
+          [["sandbox", r.ref], r],
+          [["sandbox_by_reference", r.reference, r.createdAt, r.ref], r.ref],
+        ]),
+      ];
+      for (let i = 0; i < writes.length; i += 100) {
+        const op = kv.atomic();
+        for (const [key, value] of writes.slice(i, i + 100)) op.set(key, value);
+        assert.ok((await op.commit()).ok);
+      }
+    } finally {
+      kv.close();
+    }
+
+    await withStore(() => openKvStore(path), async (store) => {
+      const range = { from: at(-1), to: at(1_000_000) };
+      assert.deepEqual(
+        (await store.payments.listPending(range, 1000)).map((p) => p.id),
+        pending.map((p) => p.id),
+      );
+      assert.deepEqual(
+        (await store.sandbox.listUpdatedBefore(at(1_000_000), 1000)).map((r) => r.ref),
+        records.map((r) => r.ref),
+      );
+      // Tokens expired before 50 s and families revoked before it: 50 of each.
+      assert.deepEqual(await store.refreshTokens.deleteExpired(at(50_000), 1000), 50);
+      assert.deepEqual(await store.refreshTokens.get(tokens[49].hash), null);
+      assert.deepEqual(await store.refreshTokens.get(tokens[50].hash), tokens[50]);
+      assert.deepEqual(await store.refreshTokens.deleteRevokedBefore(at(50_000), 1000), 50);
+      assert.deepEqual(await store.refreshTokens.isFamilyRevoked(families[49]), false);
+      assert.deepEqual(await store.refreshTokens.isFamilyRevoked(families[50]), true);
+    });
+    // Reopening finds the migration done: nothing indexed twice, nothing back.
+    await withStore(() => openKvStore(path), async (store) => {
+      assert.deepEqual(await store.refreshTokens.deleteExpired(at(50_000), 1000), 0);
+      assert.deepEqual(
+        (await store.payments.listPending({ from: at(-1), to: at(1_000_000) }, 1000)).length,
+        100,
+      );
+    });
+    const kv2 = await Deno.openKv(path);
+    try {
+      assert.deepEqual((await kv2.get(["kv_migrations", "time-indexes"])).value, {
+        stage: 4,
+        after: null,
         done: true,
       });
     } finally {

@@ -433,6 +433,42 @@ function terminalEnvelope(record: SandboxRecord): TerminalResult {
   };
 }
 
+/**
+ * Whether a sandbox record may still be read, so retention must keep it however old it is:
+ * - a hosted payment or terminal sale while our payment it belongs to (`reference`) is pending:
+ *   the return, the notification, reconciliation and a repeated kiosk request verify it;
+ * - a card token while that payment is pending (its success creates the subscription) or while an
+ *   active subscription charges it;
+ * - a token charge while billing's claim of it is still `started`: recovery looks it up by
+ *   reference.
+ * Anything else is the simulated processor's history, which nothing reads again.
+ *
+ * @example
+ * ```ts
+ * if (!await sandboxRecordNeeded(store, record)) await store.sandbox.deleteUnchanged([record]);
+ * ```
+ */
+export async function sandboxRecordNeeded(store: Store, record: SandboxRecord): Promise<boolean> {
+  switch (record.kind) {
+    case "hosted":
+    case "terminal":
+      return (await store.payments.get(record.reference))?.status === "pending";
+    case "token": {
+      const payment = await store.payments.get(record.reference);
+      if (payment?.status === "pending") return true;
+      // Tokens name the payment that created them; seeded ones (tests, demos) name the donor.
+      const subscriptions = await store.subscriptions.listByDonor(payment?.donorId ?? record.reference);
+      return subscriptions.some((s) => s.status === "active" && s.token === record.ref);
+    }
+    case "charge": {
+      // billing.ts sends `${subscriptionId}:${period}:${attempt}`; the period has colons itself.
+      const m = record.reference.match(/^([^:]+):(.+):(\d+)$/);
+      if (!m || Number.isNaN(Date.parse(m[2]))) return false;
+      return (await store.charges.get(m[1], m[2], Number(m[3])))?.status === "started";
+    }
+  }
+}
+
 /** What only the sandbox offers: its card page and terminal decisions. */
 export interface SandboxControls {
   /** The card form's submission; answers field problems, or the finished record. */

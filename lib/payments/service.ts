@@ -34,11 +34,17 @@ export interface PaymentsContext {
   now?: () => Date;
 }
 
-const clock = (ctx: PaymentsContext) => ctx.now?.() ?? new Date();
+/**
+ * What verifying and recording a finished payment needs ({@link completePayment}): no limits or
+ * origin, so a background pass (`reconcile.ts`) records exactly as the return route does.
+ */
+export type CompletionContext = Pick<PaymentsContext, "store" | "provider" | "log" | "now">;
+
+const clock = (ctx: CompletionContext) => ctx.now?.() ?? new Date();
 
 /** Runs one provider call with a log line (carrying the request id of `ctx.log`): name, time, outcome. */
 async function providerCall<T>(
-  ctx: PaymentsContext,
+  ctx: CompletionContext,
   call: string,
   paymentId: string,
   fn: () => Promise<T>,
@@ -264,8 +270,14 @@ export interface Completion {
  * const { outcome, transaction } = await completePayment(ctx, payment);
  * ```
  */
-export async function completePayment(ctx: PaymentsContext, payment: Payment): Promise<Completion> {
+export async function completePayment(ctx: CompletionContext, payment: Payment): Promise<Completion> {
   if (!payment.providerRef) return { outcome: "failed", payment, result: null, transaction: null };
+  if (payment.status === "succeeded" && payment.transactionId) {
+    // Recorded with all its effects: nothing to ask the provider (whose record of it may be gone
+    // by now, and must not turn a recorded success into a failure).
+    const transaction = await ctx.store.transactions.get(payment.transactionId);
+    if (transaction?.kind === "success") return { outcome: "succeeded", payment, result: null, transaction };
+  }
   const providerRef = payment.providerRef;
   const result = await providerCall(
     ctx,
@@ -318,7 +330,7 @@ export async function completePayment(ctx: PaymentsContext, payment: Payment): P
 }
 
 async function record(
-  ctx: PaymentsContext,
+  ctx: CompletionContext,
   payment: Payment,
   fields: Pick<Transaction, "statusCode" | "errorMessage" | "amount" | "currency" | "resultData"> & {
     providerRef: string;
@@ -362,7 +374,7 @@ async function record(
  * kiosk request, instead of that repeat starting (and charging) a new one.
  */
 async function finish(
-  ctx: PaymentsContext,
+  ctx: CompletionContext,
   payment: Payment,
   success: boolean,
   transaction: Transaction,

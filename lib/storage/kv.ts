@@ -14,7 +14,9 @@
  * | `["admins_by_status", status, createdAt, id]`  | Admin (copy: one range read)        | admins.create, .setStatus       |
  * | `["admins_approved"]`                          | number of approved admins           | admins.create, .setStatus       |
  * | `["refresh_tokens", hash]`                     | RefreshToken                        | refreshTokens.create, .markUsed |
+ * | `["refresh_tokens_by_expiry", expiresAt, h]`   | hash                                | refreshTokens.create            |
  * | `["refresh_families_revoked", familyId]`       | `{ revokedAt }`                     | refreshTokens.revokeFamily      |
+ * | `["refresh_families_revoked_by_time", at, id]` | family id                           | refreshTokens.revokeFamily      |
  * | `["throttle", key]`                            | times (ms), sorted, <= 100; expires | throttle.record, .clear         |
  * | `["nonces", nonce]`                            | `{ expiresAt }` (ms); expires       | nonces.claim                    |
  * | `["transactions", id]`                         | Transaction                         | transactions.record, .import    |
@@ -69,6 +71,11 @@
  * KV has no schema, but a new index over existing data must be filled before it is read. Opening
  * the store runs each pending data migration to its end before answering (an instance of an older
  * version writing to the same data meanwhile is not supported, as with any schema change):
+ * - `time-indexes` (stores written before retention and reconciliation): writes the time index key
+ *   of every existing refresh token, revoked family, pending payment and sandbox record (see
+ *   "Retention"), 90 index keys per commit, each record checked as read (finished payments need
+ *   none, and cost a read only). `["kv_migrations", "time-indexes"]`
+ *   holds `{ stage, after, done }`: the prefix being walked and its last key indexed.
  * - `error-sub-lists` (stores written before errors had monthly and one-time lists): copies
  *   `error-all` in order into `error-monthly` and `error-one-time`, a few hundred entries per
  *   commit. `["kv_migrations", "error-sub-lists"]` holds `{ through, done }`: the sub-lists hold
@@ -86,6 +93,7 @@
  * | `["payments", id]`                                                | Payment                      | payments.createOrReuse, .update |
  * | `["payments_dedupe", dedupeKey]`                                  | `{ id, createdAt }`; expires | payments.createOrReuse          |
  * | `["payments_by_provider_ref", provider, providerRef]`             | payment id                   | payments.createOrReuse, .update |
+ * | `["payments_pending", createdAt, id]`                             | payment id                   | payments (every write)          |
  * | `["subscriptions", id]`                                           | Subscription                 | subscriptions.* (every write)   |
  * | `["subscriptions_by_donor", donorId, createdAt, id]`              | subscription id              | subscriptions.create            |
  * | `["subscriptions_due", dueAt, id]`                                | Subscription (copy)          | subscriptions.* (every write)   |
@@ -95,6 +103,7 @@
  * | `["sandbox", ref]`                                                | SandboxRecord                | sandbox.create, .transition     |
  * | `["sandbox_by_reference", reference, createdAt, ref]`             | ref                          | sandbox.create                  |
  * | `["sandbox_by_terminal", terminalId, status, createdAt, ref]`     | SandboxRecord (copy)         | sandbox.create, .transition     |
+ * | `["sandbox_by_updated", updatedAt, ref]`                          | ref                          | sandbox.create, .transition     |
  *
  * - `payments.createOrReuse` reads the dedupe key and the id, and either answers the payment the
  *   key names (created less than `windowMs` before `now` and still pending) or commits the new
@@ -111,12 +120,25 @@
  * - `leases.acquire` rewrites the lease under a versionstamp check; expiry is decided by the
  *   callers' `now`, so lease keys carry no KV expiry.
  * - `sandbox.transition` commits only against the record as read in status `from`: one winner.
+ * - `payments_pending` holds exactly the pending payments by creation time (every write of a
+ *   payment moves it in the same commit), so `listPending` is one range read.
+ *
+ * ## Retention
+ *
+ * KV has no `delete where`, so what retention deletes is found through a time index written with
+ * the record: refresh tokens by expiry, revoked families by revocation time, sandbox records by
+ * last change. A sweep reads one bounded range of an index and deletes the index entries and
+ * their records {@link SWEEP_CHUNK} at a time, each entry checked as read: two instances sweeping
+ * at once delete (and count) each record once, and no commit comes near KV's limits. Throttle
+ * keys, nonces and dedupe keys need no sweep: they are written with `expireIn`, and KV deletes
+ * them itself.
  *
  * @module
  */
 
 import {
   autoApproved,
+  batchLimit,
   canonicalAdmin,
   canonicalCharge,
   canonicalDonor,
@@ -132,6 +154,7 @@ import {
   isoInstantOrNull,
   listOf,
   listsOf,
+  MAX_BATCH,
   mergeSandboxData,
   normalizeEmail,
   pageWindow,
@@ -207,9 +230,62 @@ const LEASES = "leases";
 const SANDBOX = "sandbox";
 const SANDBOX_BY_REFERENCE = "sandbox_by_reference";
 const SANDBOX_BY_TERMINAL = "sandbox_by_terminal";
+// Time indexes, for retention and reconciliation (see "Retention" above).
+const REFRESH_TOKENS_BY_EXPIRY = "refresh_tokens_by_expiry";
+const REFRESH_FAMILIES_REVOKED_BY_TIME = "refresh_families_revoked_by_time";
+const PAYMENTS_PENDING = "payments_pending";
+const SANDBOX_BY_UPDATED = "sandbox_by_updated";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
+const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
+
+/** The stored value of `["kv_migrations", "time-indexes"]`. */
+interface TimeIndexMigration {
+  /** Which of {@link TIME_INDEX_STAGES} is being filled. */
+  stage: number;
+  /** The last record key part of that stage's prefix indexed so far; null at its start. */
+  after: string | null;
+  done: boolean;
+}
+
+/**
+ * The time indexes over records written before they existed: per record prefix, the index key
+ * a record needs (null: none, e.g. a finished payment). Each is exactly what the repository
+ * writes with the record.
+ */
+const TIME_INDEX_STAGES: { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) => Deno.KvKey | null }[] =
+  [
+    { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
+    { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
+    {
+      prefix: REFRESH_FAMILIES_REVOKED,
+      indexKey: (e) => revokedTimeKey(e.key[1] as string, (e.value as RevokedFamilyValue).revokedAt),
+    },
+    { prefix: SANDBOX, indexKey: (e) => sandboxUpdatedKey(e.value as SandboxRecord) },
+  ];
+
+/** Index keys one time-index migration commit writes: each record is checked (at most 100 checks). */
+const TIME_INDEX_CHUNK = 90;
+/** Records one time-index migration commit reads at most. */
+const TIME_INDEX_SCAN = 1_000;
+
+/** The `["payments_pending", createdAt, id]` key of a pending payment; null once it finished. */
+function pendingKey(p: Payment): Deno.KvKey | null {
+  return p.status === "pending" ? [PAYMENTS_PENDING, p.createdAt, p.id] : null;
+}
+
+function tokenExpiryKey(t: RefreshToken): Deno.KvKey {
+  return [REFRESH_TOKENS_BY_EXPIRY, t.expiresAt, t.hash];
+}
+
+function revokedTimeKey(familyId: string, revokedAt: string): Deno.KvKey {
+  return [REFRESH_FAMILIES_REVOKED_BY_TIME, revokedAt, familyId];
+}
+
+function sandboxUpdatedKey(r: SandboxRecord): Deno.KvKey {
+  return [SANDBOX_BY_UPDATED, r.updatedAt, r.ref];
+}
 
 /** The stored value of `["kv_migrations", "error-sub-lists"]`. */
 interface SubListMigration {
@@ -236,6 +312,12 @@ const KV_LIMITS = {
   totalKeyBytes: 80 * 1024,
   keysPerRead: 10,
 };
+
+/**
+ * Records one retention commit deletes at most: one check and a few deletions each, far inside
+ * {@link KV_LIMITS}, so a sweep is many small commits rather than one huge one.
+ */
+const SWEEP_CHUNK = 50;
 
 /** How many transactions `transactions.import` looks up at once (a few parallel getMany calls). */
 const IMPORT_LOOKAHEAD = 100;
@@ -402,6 +484,56 @@ async function commit(build: () => Deno.AtomicOperation): Promise<boolean> {
 /** Runs every pending data migration (see "Data migrations" above) to its end. */
 async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
+  while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
+}
+
+/**
+ * One commit of the `time-indexes` migration: indexes the next {@link TIME_INDEX_CHUNK} records
+ * of the current stage's prefix and answers "more", or marks the migration done after the last
+ * stage and answers "done"; RETRY after a lost race. Every record indexed is checked as read, so
+ * one changed meanwhile (a payment finished, a sandbox record transitioned, a token swept) makes
+ * the commit re-read instead of indexing a stale value.
+ */
+async function timeIndexesStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const marker = await retryWhileLocked(() => kv.get<TimeIndexMigration>(TIME_INDEXES_MIGRATION));
+  const state = marker.value ?? { stage: 0, after: null, done: false };
+  if (state.done) return "done";
+  if (state.stage >= TIME_INDEX_STAGES.length) {
+    const value: TimeIndexMigration = { ...state, done: true };
+    const ok = await commit(() => kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value));
+    return ok ? "done" : RETRY;
+  }
+  const { prefix, indexKey } = TIME_INDEX_STAGES[state.stage];
+  // Up to TIME_INDEX_CHUNK records that need an index key, from at most TIME_INDEX_SCAN read (a
+  // finished payment needs none, so most payments cost a read only).
+  const { writes, last, exhausted } = await retryWhileLocked(async () => {
+    const writes: [Deno.KvEntry<unknown>, Deno.KvKey][] = [];
+    let last: string | null = null;
+    let read = 0;
+    const selector = state.after === null
+      ? { prefix: [prefix] }
+      : { prefix: [prefix], start: [prefix, state.after] };
+    for await (
+      const entry of kv.list<unknown>(selector, { limit: TIME_INDEX_SCAN + 1, batchSize: 500 })
+    ) {
+      read++;
+      if (entry.key[1] === state.after) continue; // the start key is the last one done
+      last = entry.key[1] as string;
+      const key = indexKey(entry);
+      if (key) writes.push([entry, key]);
+      if (writes.length === TIME_INDEX_CHUNK) return { writes, last, exhausted: false };
+    }
+    return { writes, last, exhausted: read < TIME_INDEX_SCAN + 1 };
+  });
+  const value: TimeIndexMigration = exhausted || last === null
+    ? { stage: state.stage + 1, after: null, done: false }
+    : { stage: state.stage, after: last, done: false };
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value);
+    for (const [entry, key] of writes) op.check(entry).set(key, entry.key[1]);
+    return op;
+  });
+  return ok ? "more" : RETRY;
 }
 
 /**
@@ -505,6 +637,58 @@ export async function openKvStore(path?: string): Promise<Store> {
     const run = transactionWrites.then(write, write);
     transactionWrites = run.catch(() => {});
     return run;
+  };
+
+  /** Reads any number of keys, {@link KV_LIMITS.keysPerRead} per getMany, in the order given. */
+  const getAll = async <T>(keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> => {
+    const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+    for (let i = 0; i < keys.length; i += KV_LIMITS.keysPerRead) {
+      const group = keys.slice(i, i + KV_LIMITS.keysPerRead);
+      reads.push(retryWhileLocked(() => kv.getMany<T[]>(group)));
+    }
+    return (await Promise.all(reads)).flat();
+  };
+
+  /** The first `limit` entries of a time index `[prefix, time, id]` with `time < before`. */
+  const indexRange = (prefix: string, before: string, limit: number) =>
+    retryWhileLocked(async () => {
+      const out: Deno.KvEntry<string>[] = [];
+      const selector = { start: [prefix], end: [prefix, before] };
+      for await (const entry of kv.list<string>(selector, { limit, batchSize: Math.min(limit, 500) })) {
+        out.push(entry);
+      }
+      return out;
+    });
+
+  /**
+   * Deletes the time-index `entries` and the records they name (`recordKeys`), {@link SWEEP_CHUNK}
+   * per commit, each index entry checked as read: a record another sweeper deleted first is
+   * re-read and left out, so each deletion is counted once. Answers how many were deleted.
+   */
+  const deleteIndexed = async (
+    entries: Deno.KvEntry<unknown>[],
+    recordKeys: (entry: Deno.KvEntry<unknown>) => Deno.KvKey[],
+  ): Promise<number> => {
+    let deleted = 0;
+    for (let i = 0; i < entries.length; i += SWEEP_CHUNK) {
+      let chunk = entries.slice(i, i + SWEEP_CHUNK);
+      deleted += await untilCommitted(async () => {
+        if (chunk.length === 0) return 0;
+        const ok = await commit(() => {
+          const op = kv.atomic();
+          for (const entry of chunk) {
+            op.check(entry).delete(entry.key);
+            for (const key of recordKeys(entry)) op.delete(key);
+          }
+          return op;
+        });
+        if (ok) return chunk.length;
+        const again = await getAll<unknown>(chunk.map((entry) => entry.key));
+        chunk = again.filter((entry): entry is Deno.KvEntry<unknown> => entry.value !== null);
+        return RETRY;
+      });
+    }
+    return deleted;
   };
 
   const toFlag = (flag: string, value: FlagValue): FeatureFlag => ({
@@ -674,7 +858,9 @@ export async function openKvStore(path?: string): Promise<Store> {
     async create(input) {
       const token = canonicalRefreshToken(input);
       const key = [REFRESH_TOKENS, token.hash];
-      const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, token));
+      const ok = await commit(() =>
+        kv.atomic().check({ key, versionstamp: null }).set(key, token).set(tokenExpiryKey(token), token.hash)
+      );
       if (!ok) throw new Error("a refresh token with this hash exists");
     },
 
@@ -697,7 +883,10 @@ export async function openKvStore(path?: string): Promise<Store> {
       const key = [REFRESH_FAMILIES_REVOKED, familyId];
       const value: RevokedFamilyValue = { revokedAt: isoInstant(revokedAt, "revokedAt") };
       // Only the first revocation is written (its time is kept); a later one finds the key and is done.
-      await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, value));
+      await commit(() =>
+        kv.atomic().check({ key, versionstamp: null }).set(key, value)
+          .set(revokedTimeKey(familyId, value.revokedAt), familyId)
+      );
     },
 
     async isFamilyRevoked(familyId) {
@@ -705,6 +894,24 @@ export async function openKvStore(path?: string): Promise<Store> {
         kv.get<RevokedFamilyValue>([REFRESH_FAMILIES_REVOKED, familyId])
       );
       return entry.value !== null;
+    },
+
+    async deleteExpired(before, limit) {
+      const entries = await indexRange(
+        REFRESH_TOKENS_BY_EXPIRY,
+        isoInstant(before, "before"),
+        batchLimit(limit),
+      );
+      return await deleteIndexed(entries, (entry) => [[REFRESH_TOKENS, entry.key[2] as string]]);
+    },
+
+    async deleteRevokedBefore(before, limit) {
+      const entries = await indexRange(
+        REFRESH_FAMILIES_REVOKED_BY_TIME,
+        isoInstant(before, "before"),
+        batchLimit(limit),
+      );
+      return await deleteIndexed(entries, (entry) => [[REFRESH_FAMILIES_REVOKED, entry.key[2] as string]]);
     },
   };
 
@@ -740,6 +947,13 @@ export async function openKvStore(path?: string): Promise<Store> {
     async clear(key) {
       await retryWhileLocked(() => kv.delete([THROTTLE, key]));
     },
+
+    async deleteBefore(before, limit) {
+      checkInteger(before, "before");
+      batchLimit(limit);
+      // Every value is written with a KV expiry past its newest event's window: KV deletes it.
+      return await Promise.resolve(0);
+    },
   };
 
   // ---- nonces ----
@@ -757,6 +971,13 @@ export async function openKvStore(path?: string): Promise<Store> {
         const value: NonceValue = { expiresAt };
         return (await commit(() => kv.atomic().check(entry).set(key, value, { expireIn }))) ? true : RETRY;
       });
+    },
+
+    async deleteExpired(now, limit) {
+      checkInteger(now, "now");
+      batchLimit(limit);
+      // Every claim is written with a KV expiry just past its own: KV deletes it.
+      return await Promise.resolve(0);
     },
   };
 
@@ -1020,6 +1241,42 @@ export async function openKvStore(path?: string): Promise<Store> {
   const getPayment = async (id: string) =>
     (await retryWhileLocked(() => kv.get<Payment>([PAYMENTS, id]))).value;
 
+  /**
+   * `payments.update` (and, with `onlyIfPending`, `updateIfPending`): one commit checked against
+   * the payment as read, moving its provider-reference and pending index keys with it.
+   */
+  const writePayment = async (
+    id: string,
+    input: Parameters<PaymentRepository["update"]>[1],
+    onlyIfPending: boolean,
+  ): Promise<Payment | null> => {
+    const changes = paymentChanges(input);
+    const idKey = [PAYMENTS, id];
+    return await untilCommitted(async () => {
+      const entry = await retryWhileLocked(() => kv.get<Payment>(idKey));
+      if (entry.value === null) return null;
+      const before = entry.value;
+      if (onlyIfPending && before.status !== "pending") return null;
+      const after: Payment = { ...before, ...changes };
+      const oldKey = providerRefKey(before);
+      const newKey = providerRefKey(after);
+      const moved = before.providerRef !== after.providerRef;
+      // The old index key goes only while it still names this payment (another payment may have
+      // been given the same reference since).
+      const old = moved && oldKey ? await retryWhileLocked(() => kv.get<string>(oldKey)) : null;
+      const ok = await commit(() => {
+        const op = kv.atomic().check(entry).set(idKey, after);
+        if (old && old.value === id) op.check(old).delete(old.key);
+        if (moved && newKey) op.set(newKey, id);
+        const [wasPending, isPending] = [pendingKey(before), pendingKey(after)];
+        if (wasPending && !isPending) op.delete(wasPending);
+        if (isPending && !wasPending) op.set(isPending, id);
+        return op;
+      });
+      return ok ? after : RETRY;
+    });
+  };
+
   const payments: PaymentRepository = {
     async createOrReuse(input, dedupeKey, windowMs, now) {
       const payment = canonicalPayment(input);
@@ -1044,6 +1301,8 @@ export async function openKvStore(path?: string): Promise<Store> {
             expireIn: windowMs + EXPIRY_GRACE_MS,
           });
           if (payment.providerRef !== null) op.set(providerRefKey(payment)!, payment.id);
+          const pending = pendingKey(payment);
+          if (pending) op.set(pending, payment.id);
           return op;
         });
         return ok ? { created: true, payment } : RETRY;
@@ -1062,28 +1321,36 @@ export async function openKvStore(path?: string): Promise<Store> {
       return payment?.provider === provider && payment.providerRef === providerRef ? payment : null;
     },
 
-    async update(id, input) {
-      const changes = paymentChanges(input);
-      const idKey = [PAYMENTS, id];
-      return await untilCommitted(async () => {
-        const entry = await retryWhileLocked(() => kv.get<Payment>(idKey));
-        if (entry.value === null) return null;
-        const before = entry.value;
-        const after: Payment = { ...before, ...changes };
-        const oldKey = providerRefKey(before);
-        const newKey = providerRefKey(after);
-        const moved = before.providerRef !== after.providerRef;
-        // The old index key goes only while it still names this payment (another payment may have
-        // been given the same reference since).
-        const old = moved && oldKey ? await retryWhileLocked(() => kv.get<string>(oldKey)) : null;
-        const ok = await commit(() => {
-          const op = kv.atomic().check(entry).set(idKey, after);
-          if (old && old.value === id) op.check(old).delete(old.key);
-          if (moved && newKey) op.set(newKey, id);
-          return op;
-        });
-        return ok ? after : RETRY;
+    update: (id, input) => writePayment(id, input, false),
+
+    updateIfPending: (id, input) => writePayment(id, input, true),
+
+    async listPending(range, limit, after) {
+      const from = isoInstant(range.from, "from");
+      const to = isoInstant(range.to, "to");
+      const n = batchLimit(limit);
+      const cursor = after ? [isoInstant(after.createdAt, "after.createdAt"), after.id] as const : null;
+      // From the later of `from` and the cursor (the cursor's own key is skipped).
+      const start: Deno.KvKey = cursor && cursor[0] >= from
+        ? [PAYMENTS_PENDING, cursor[0], cursor[1]]
+        : [PAYMENTS_PENDING, from];
+      if (from >= to) return [];
+      const ids = await retryWhileLocked(async () => {
+        const out: string[] = [];
+        const selector = { start, end: [PAYMENTS_PENDING, to] };
+        for await (
+          const entry of kv.list<string>(selector, { limit: n + 1, batchSize: Math.min(n + 1, 500) })
+        ) {
+          if (cursor && entry.key[1] === cursor[0] && entry.key[2] === cursor[1]) continue;
+          out.push(entry.value);
+          if (out.length === n) break;
+        }
+        return out;
       });
+      // The index is written with every status change; checked anyway, as it costs nothing.
+      return (await getAll<Payment>(ids.map((id) => [PAYMENTS, id])))
+        .map((entry) => entry.value)
+        .filter((p): p is Payment => p !== null && p.status === "pending");
     },
   };
 
@@ -1307,7 +1574,8 @@ export async function openKvStore(path?: string): Promise<Store> {
       const terminalKey = sandboxByTerminalKey(record);
       const ok = await commit(() => {
         const op = kv.atomic().check({ key, versionstamp: null }).set(key, record)
-          .set(sandboxByReferenceKey(record), record.ref);
+          .set(sandboxByReferenceKey(record), record.ref)
+          .set(sandboxUpdatedKey(record), record.ref);
         if (terminalKey) op.set(terminalKey, record);
         return op;
       });
@@ -1331,6 +1599,9 @@ export async function openKvStore(path?: string): Promise<Store> {
         };
         const ok = await commit(() => {
           const op = kv.atomic().check(entry).set(key, after);
+          if (after.updatedAt !== before.updatedAt) {
+            op.delete(sandboxUpdatedKey(before)).set(sandboxUpdatedKey(after), ref);
+          }
           const oldKey = sandboxByTerminalKey(before);
           if (oldKey) op.delete(oldKey).set(sandboxByTerminalKey(after)!, after);
           return op;
@@ -1364,6 +1635,61 @@ export async function openKvStore(path?: string): Promise<Store> {
         }
         return out;
       });
+    },
+
+    async listUpdatedBefore(before, limit, after) {
+      const end = isoInstant(before, "before");
+      const n = batchLimit(limit);
+      const cursor = after ? [isoInstant(after.updatedAt, "after.updatedAt"), after.ref] as const : null;
+      const refs = await retryWhileLocked(async () => {
+        const out: string[] = [];
+        const start: Deno.KvKey = cursor ? [SANDBOX_BY_UPDATED, cursor[0], cursor[1]] : [SANDBOX_BY_UPDATED];
+        for await (
+          const entry of kv.list<string>({ start, end: [SANDBOX_BY_UPDATED, end] }, {
+            limit: n + 1,
+            batchSize: Math.min(n + 1, 500),
+          })
+        ) {
+          if (cursor && entry.key[1] === cursor[0] && entry.key[2] === cursor[1]) continue;
+          out.push(entry.value);
+          if (out.length === n) break;
+        }
+        return out;
+      });
+      return (await getAll<SandboxRecord>(refs.map((ref) => [SANDBOX, ref])))
+        .map((entry) => entry.value)
+        .filter((r): r is SandboxRecord => r !== null && r.updatedAt < end);
+    },
+
+    async deleteUnchanged(records) {
+      if (records.length > MAX_BATCH) throw new RangeError(`at most ${MAX_BATCH} records per call`);
+      const wanted = new Map(records.map((r) => [r.ref, isoInstant(r.updatedAt, "updatedAt")]));
+      const refs = [...wanted.keys()];
+      let deleted = 0;
+      // A few records per commit, each checked as read: one transitioned (or deleted by another
+      // sweeper) in between makes the commit fail, and the re-read leaves it out.
+      for (let i = 0; i < refs.length; i += SWEEP_CHUNK) {
+        const group = refs.slice(i, i + SWEEP_CHUNK);
+        deleted += await untilCommitted(async () => {
+          const entries = (await getAll<SandboxRecord>(group.map((ref) => [SANDBOX, ref])))
+            .filter((e): e is Deno.KvEntry<SandboxRecord> =>
+              e.value !== null && e.value.updatedAt === wanted.get(e.value.ref)
+            );
+          if (entries.length === 0) return 0;
+          const ok = await commit(() => {
+            const op = kv.atomic();
+            for (const { key, value: r, versionstamp } of entries) {
+              op.check({ key, versionstamp }).delete(key).delete(sandboxByReferenceKey(r))
+                .delete(sandboxUpdatedKey(r));
+              const terminalKey = sandboxByTerminalKey(r);
+              if (terminalKey) op.delete(terminalKey);
+            }
+            return op;
+          });
+          return ok ? entries.length : RETRY;
+        });
+      }
+      return deleted;
     },
   };
 

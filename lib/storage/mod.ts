@@ -261,6 +261,20 @@ export function scanWindow(
   return { limit, term: searchTermOf(query.search), before: cursor === null ? null : Number(cursor) };
 }
 
+/**
+ * The most records one batch call handles: the retention deletes, `payments.listPending`,
+ * `sandbox.listUpdatedBefore` and `sandbox.deleteUnchanged`. Bounded so one call is one short
+ * statement (PostgreSQL) or a few small commits (Deno KV), never a long transaction.
+ */
+export const MAX_BATCH = 1_000;
+
+/** `limit` checked to be 1..{@link MAX_BATCH}; throws RangeError otherwise. */
+export function batchLimit(limit: number, what = "limit"): number {
+  checkInteger(limit, what, 1);
+  if (limit > MAX_BATCH) throw new RangeError(`${what} must be at most ${MAX_BATCH}: ${limit}`);
+  return limit;
+}
+
 /** The checked range of `transactions.dailyTotals`: normalized instants, `from <= to`. */
 export function totalsRange(range: { from: string; to: string }): { from: string; to: string } {
   const from = isoInstant(range.from, "from");

@@ -49,6 +49,13 @@
  * - `leases.acquire`: one `insert ... on conflict do update ... where` the holder is the same or
  *   the lease expired, exactly-once under the row lock;
  * - `sandbox.transition`: `update ... where status = from`, merging `data` with jsonb `||`.
+ * - retention (`deleteExpired`, `deleteRevokedBefore`, `deleteBefore`): one statement per batch,
+ *   deleting the oldest rows of an index on the deciding time (migration 10) that no other
+ *   session holds (`for update skip locked`): two sweepers split the rows instead of waiting, and
+ *   no batch is a long transaction. `sandbox.deleteUnchanged` deletes only rows whose
+ *   `updated_at` is still the one read;
+ * - `payments.listPending`: a range of the partial index of pending payments by `(created_at, id)`;
+ *   `updateIfPending` is `update ... where status = 'pending'`.
  *
  * Times in milliseconds (throttle, nonces) are `bigint` columns and instants `timestamptz`, both
  * mapped back to the contract's numbers and ISO strings.
@@ -97,6 +104,7 @@ import {
 import { type Migration, migrations } from "./migrations.ts";
 import {
   autoApproved,
+  batchLimit,
   canonicalAdmin,
   canonicalCharge,
   canonicalDonor,
@@ -113,6 +121,7 @@ import {
   jsonObject,
   listOf,
   listsOf,
+  MAX_BATCH,
   normalizeEmail,
   pageWindow,
   paymentChanges,
@@ -701,6 +710,30 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const rows = await sql`select 1 from refresh_token_families_revoked where family_id = ${familyId}`;
       return rows.length === 1;
     },
+
+    async deleteExpired(before, limit) {
+      // One short statement per batch; `skip locked` lets two sweepers share the work without
+      // waiting on (or counting) each other's rows.
+      const result = await sql`
+        delete from refresh_tokens where hash in (
+          select hash from refresh_tokens where expires_at < ${isoInstant(before, "before")}
+          order by expires_at limit ${batchLimit(limit)} for update skip locked
+        )
+      `;
+      return result.count;
+    },
+
+    async deleteRevokedBefore(before, limit) {
+      const result = await sql`
+        delete from refresh_token_families_revoked where family_id in (
+          select family_id from refresh_token_families_revoked where revoked_at < ${
+        isoInstant(before, "before")
+      }
+          order by revoked_at limit ${batchLimit(limit)} for update skip locked
+        )
+      `;
+      return result.count;
+    },
   };
 
   // ---- throttle ----
@@ -747,6 +780,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async clear(key) {
       await sql`delete from throttle_events where key = ${key}`;
     },
+
+    async deleteBefore(before, limit) {
+      // `record` waits on its key's advisory lock, never on these row locks for long: a batch is
+      // one statement, and `skip locked` never waits on a recorder's rows.
+      const result = await sql`
+        delete from throttle_events where id in (
+          select id from throttle_events where at < ${checkInteger(before, "before")}
+          order by at limit ${batchLimit(limit)} for update skip locked
+        )
+      `;
+      return result.count;
+    },
   };
 
   // ---- nonces ----
@@ -773,6 +818,16 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         `;
         return inserted.length === 1;
       });
+    },
+
+    async deleteExpired(now, limit) {
+      const result = await sql`
+        delete from nonces where nonce in (
+          select nonce from nonces where expires_at <= ${checkInteger(now, "now")}
+          order by expires_at limit ${batchLimit(limit)} for update skip locked
+        )
+      `;
+      return result.count;
     },
   };
 
@@ -1205,6 +1260,40 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const [row] = await sql<PaymentRow[]>`update payments set ${sql(set)} where id = ${id} returning *`;
       return row ? toPayment(row) : null;
     },
+
+    async updateIfPending(id, input) {
+      const set = columnsOf(paymentChanges(input), PAYMENT_COLUMNS);
+      // The row lock makes a concurrent finishing update wait, or this one wait and then find the
+      // payment no longer pending.
+      const [row] = Object.keys(set).length === 0
+        ? await sql<PaymentRow[]>`select * from payments where id = ${id} and status = 'pending'`
+        : await sql<PaymentRow[]>`
+          update payments set ${sql(set)} where id = ${id} and status = 'pending' returning *
+        `;
+      return row ? toPayment(row) : null;
+    },
+
+    async listPending(range, limit, after) {
+      const from = isoInstant(range.from, "from");
+      const to = isoInstant(range.to, "to");
+      const n = batchLimit(limit);
+      // A range of the partial index payments_pending_created_at (migration 10), in its order.
+      const rows = after
+        ? await sql<PaymentRow[]>`
+          select * from payments
+          where status = 'pending' and created_at >= ${from} and created_at < ${to}
+            and (created_at, id) > (${
+          isoInstant(after.createdAt, "after.createdAt")
+        }::timestamptz, ${after.id})
+          order by created_at, id limit ${n}
+        `
+        : await sql<PaymentRow[]>`
+          select * from payments
+          where status = 'pending' and created_at >= ${from} and created_at < ${to}
+          order by created_at, id limit ${n}
+        `;
+      return rows.map(toPayment);
+    },
   };
 
   // ---- subscriptions ----
@@ -1397,6 +1486,40 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         order by created_at, ref
       `;
       return rows.map(toSandboxRecord);
+    },
+
+    async listUpdatedBefore(before, limit, after) {
+      const end = isoInstant(before, "before");
+      const n = batchLimit(limit);
+      const rows = after
+        ? await sql<SandboxRow[]>`
+          select * from sandbox_records
+          where updated_at < ${end}
+            and (updated_at, ref) > (${
+          isoInstant(after.updatedAt, "after.updatedAt")
+        }::timestamptz, ${after.ref})
+          order by updated_at, ref limit ${n}
+        `
+        : await sql<SandboxRow[]>`
+          select * from sandbox_records where updated_at < ${end} order by updated_at, ref limit ${n}
+        `;
+      return rows.map(toSandboxRecord);
+    },
+
+    async deleteUnchanged(records) {
+      if (records.length > MAX_BATCH) throw new RangeError(`at most ${MAX_BATCH} records per call`);
+      if (records.length === 0) return 0;
+      // A record transitioned since it was read has another updated_at and stays; the row lock
+      // makes a concurrent transition (or a second sweeper) wait, then re-check.
+      const result = await sql`
+        delete from sandbox_records s
+        using unnest(
+          ${records.map((r) => r.ref)}::text[],
+          ${records.map((r) => isoInstant(r.updatedAt, "updatedAt"))}::timestamptz[]
+        ) as x (ref, updated_at)
+        where s.ref = x.ref and s.updated_at = x.updated_at
+      `;
+      return result.count;
     },
   };
 

@@ -153,6 +153,19 @@ export interface RefreshTokenRepository {
   /** Revokes a whole family: no token of it is accepted again. Idempotent. */
   revokeFamily(familyId: string, revokedAt: string): Promise<void>;
   isFamilyRevoked(familyId: string): Promise<boolean>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) tokens with `expiresAt < before` (ISO), used or
+   * not, and answers how many. Only expiry decides: a used token stays until it expires, so
+   * presenting it again is still caught as reuse for as long as it could be accepted. Safe on
+   * several instances at once (each token is deleted, and counted, by one of them).
+   */
+  deleteExpired(before: string, limit: number): Promise<number>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) revoked-family markers with `revokedAt < before`
+   * (ISO) and answers how many. A marker matters only while a token of its family can still be
+   * accepted, so callers pass a `before` earlier than now by more than a refresh token lives.
+   */
+  deleteRevokedBefore(before: string, limit: number): Promise<number>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,6 +181,12 @@ export interface ThrottleRepository {
   recent(key: string, now: number, windowMs: number): Promise<number[]>;
   /** Forgets the key's events. */
   clear(key: string): Promise<void>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) events older than `before` (ms), of any key, and
+   * answers how many (`record` prunes only the key it records, so a key nobody uses again would
+   * stay). Deno KV answers 0: its keys carry a KV expiry (`expireIn`) and KV deletes them itself.
+   */
+  deleteBefore(before: number, limit: number): Promise<number>;
 }
 
 export interface NonceRepository {
@@ -176,6 +195,11 @@ export interface NonceRepository {
    * before and has not expired. Atomic across instances.
    */
   claim(nonce: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) claims that expired at or before `now` (ms) and
+   * answers how many. Deno KV answers 0: its claims carry a KV expiry and KV deletes them itself.
+   */
+  deleteExpired(now: number, limit: number): Promise<number>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,6 +395,28 @@ export interface PaymentRepository {
       Pick<Payment, "providerRef" | "pageUrl" | "confirmationKey" | "status" | "transactionId" | "updatedAt">
     >,
   ): Promise<Payment | null>;
+  /**
+   * As `update`, but only while the payment is still `pending`: answers it as stored, or null when
+   * the id is unknown or the payment finished meanwhile. Atomic: a concurrent write that finishes
+   * the payment is never overwritten by it.
+   */
+  updateIfPending(
+    id: string,
+    changes: Partial<
+      Pick<Payment, "providerRef" | "pageUrl" | "confirmationKey" | "status" | "transactionId" | "updatedAt">
+    >,
+  ): Promise<Payment | null>;
+  /**
+   * Pending payments with `from <= createdAt < to` (ISO), oldest first (ties by id, in byte
+   * order), at most `limit` (1..1,000); with `after`, only those after it in that order (pass the
+   * last payment of the previous batch). Costs work in proportion to the batch, however many
+   * payments have finished.
+   */
+  listPending(
+    range: { from: string; to: string },
+    limit: number,
+    after?: Pick<Payment, "createdAt" | "id"> | null,
+  ): Promise<Payment[]>;
 }
 
 export type SubscriptionStatus = "active" | "cancelled" | "failed";
@@ -498,6 +544,22 @@ export interface SandboxRepository {
   findByReference(reference: string): Promise<SandboxRecord | null>;
   /** Terminal sales of one terminal in a status, oldest first. */
   listByTerminal(terminalId: string, status: string): Promise<SandboxRecord[]>;
+  /**
+   * Records last changed before `before` (ISO): `updatedAt < before`, oldest first (ties by ref,
+   * in byte order), at most `limit` (1..1,000); with `after`, only those after it in that order.
+   * For retention: costs work in proportion to the batch.
+   */
+  listUpdatedBefore(
+    before: string,
+    limit: number,
+    after?: Pick<SandboxRecord, "updatedAt" | "ref"> | null,
+  ): Promise<SandboxRecord[]>;
+  /**
+   * Deletes each record whose `updatedAt` is still the one given (a record changed since it was
+   * read stays) and answers how many were deleted; at most 1,000 per call (RangeError). Safe on
+   * several instances at once: each record is deleted, and counted, once.
+   */
+  deleteUnchanged(records: Pick<SandboxRecord, "ref" | "updatedAt">[]): Promise<number>;
 }
 
 /** The whole store. */

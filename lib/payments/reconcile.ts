@@ -1,0 +1,251 @@
+/**
+ * Reconciliation: online payments the donor may have paid although nothing told us.
+ *
+ * A hosted-page payment is normally recorded within seconds of paying, by the donor's return
+ * (`routes/payments/return/[paymentId].ts`) or the provider's server notification. When both are
+ * lost (the app down or unreachable at that moment, the donor closing the tab) the card was
+ * charged and the payment stays `pending`: a donation missing from the back office. A pass here
+ * asks the provider about such payments through the same verification and recording as the
+ * return route ({@link completePayment}: Pelecard's GetTransaction plus ValidateByUniqueKey, the
+ * sandbox's own books), so a payment is recorded once, with its monthly subscription, however the
+ * pass, the return and the notification interleave: recording is idempotent per provider
+ * transaction, the subscription's id is derived from the payment's.
+ *
+ * Which payments, and how often:
+ * - pending online (and test-terminal) payments created more than {@link RECONCILE_GRACE_MS} ago;
+ * - each is asked about again at doubling intervals (15 min, 30 min, 1 h, … after it was created;
+ *   `updatedAt` records the last question), so donors who abandoned the page cost a few provider
+ *   calls each, not one per pass;
+ * - still unknown to the provider {@link RECONCILE_CUTOFF_MS} after it was created, a payment is
+ *   marked failed (a warning line asks a person to check it at the provider) and never asked
+ *   about again; a late return can still record it, as it verifies failed payments again;
+ * - a provider that cannot be reached leaves the payment pending for the next pass, however old.
+ *
+ * One pass at a time across instances (a lease, as billing has); two at once would still record
+ * each payment once, only asking the provider twice.
+ *
+ * Kiosk (terminal) payments are not reconciled here: a repeat of the donation looks its sale up
+ * (`service.ts`), and Pelecard offers no look-up of a PinPad sale.
+ *
+ * @module
+ */
+import type { Logger } from "../log.ts";
+import type { Payment, Store } from "../storage/types.ts";
+import { type PaymentProvider, ProviderError } from "./provider.ts";
+import { completePayment } from "./service.ts";
+
+const MINUTE_MS = 60_000;
+
+/**
+ * A payment younger than this is left alone: longer than a donor normally spends on the hosted
+ * page, and than the return and the notification take to arrive, so a pass never races a donor
+ * who is still typing (a payment still open is only asked about again later, at no harm).
+ */
+export const RECONCILE_GRACE_MS = 15 * MINUTE_MS;
+
+/**
+ * A payment the provider still does not know this long after it was created was abandoned
+ * (Pelecard's page session ended long before): it is marked failed and no longer asked about.
+ */
+export const RECONCILE_CUTOFF_MS = 7 * 24 * 60 * MINUTE_MS;
+
+/** The lease's name and length: a pass renews it before every question to the provider. */
+export const RECONCILE_LEASE = "reconcile";
+export const RECONCILE_LEASE_MS = 5 * MINUTE_MS;
+
+/** What a pass needs. */
+export interface ReconcileContext {
+  store: Store;
+  provider: PaymentProvider;
+  log: Logger;
+  /** This runner's name in the lease (e.g. host and process id). */
+  holder: string;
+  now?: () => Date;
+}
+
+/** What a pass did, per payment looked at. */
+export interface ReconcileReport {
+  /** False when another instance holds the lease (nothing was done). */
+  ran: boolean;
+  /** Paid, and now recorded (or found recorded by a return or notification meanwhile). */
+  recorded: number;
+  /** Declined (or a mismatch), recorded as an error transaction. */
+  declined: number;
+  /** Still unknown or unfinished at the provider: asked again later. */
+  pending: number;
+  /** Still unknown after {@link RECONCILE_CUTOFF_MS}: marked failed. */
+  expired: number;
+  /** Never reached the provider's page (the request starting it failed): marked failed. */
+  closed: number;
+  /** The provider could not be reached: left pending for the next pass. */
+  unreachable: number;
+  /** Not due for a question in this pass, or not ours to ask about (kiosk, another provider). */
+  skipped: number;
+  /** False when the pass stopped at `maxChecks` with more left. */
+  complete: boolean;
+}
+
+/** What became of one payment in a pass. */
+type Outcome = Exclude<keyof ReconcileReport, "ran" | "complete">;
+
+/**
+ * Runs one reconciliation pass and logs one line with its counts (`reconcile pass`).
+ *
+ * @example Every 15 minutes, next to billing
+ * ```ts
+ * import { runReconcilePass } from "./lib/payments/reconcile.ts";
+ * await runReconcilePass({
+ *   store: services.store,
+ *   provider: services.providerFor(config.publicUrl ?? "http://localhost:8000"),
+ *   log,
+ *   holder: `${Deno.hostname()}-${Deno.pid}`,
+ * });
+ * ```
+ */
+export async function runReconcilePass(
+  ctx: ReconcileContext,
+  options: { batch?: number; maxChecks?: number } = {},
+): Promise<ReconcileReport> {
+  const report: ReconcileReport = {
+    ran: false,
+    recorded: 0,
+    declined: 0,
+    pending: 0,
+    expired: 0,
+    closed: 0,
+    unreachable: 0,
+    skipped: 0,
+    complete: true,
+  };
+  const clock = () => ctx.now?.() ?? new Date();
+  const lease = () =>
+    ctx.store.leases.acquire(RECONCILE_LEASE, ctx.holder, clock().getTime(), RECONCILE_LEASE_MS);
+  if (!await lease()) return report;
+  report.ran = true;
+  const started = performance.now();
+  try {
+    const batch = options.batch ?? 100;
+    const maxChecks = options.maxChecks ?? 200;
+    const now = clock();
+    // Every pending payment past the grace, however old: those past the cut-off are asked once
+    // more, then closed, so none stays pending forever.
+    const range = {
+      from: new Date(0).toISOString(),
+      to: new Date(now.getTime() - RECONCILE_GRACE_MS).toISOString(),
+    };
+    let checks = 0;
+    let after: Payment | null = null;
+    for (;;) {
+      const payments = await ctx.store.payments.listPending(range, batch, after);
+      for (const payment of payments) {
+        if (checks >= maxChecks) {
+          report.complete = false;
+          return report;
+        }
+        const asks = needsProvider(ctx, payment, now);
+        if (asks) {
+          if (!await lease()) {
+            ctx.log.warn("reconcile lease lost; stopping this pass", { holder: ctx.holder });
+            return report;
+          }
+          checks++;
+        }
+        report[await reconcileOne(ctx, payment, now, asks)]++;
+      }
+      if (payments.length < batch) return report;
+      after = payments[payments.length - 1];
+    }
+  } finally {
+    await ctx.store.leases.release(RECONCILE_LEASE, ctx.holder);
+    ctx.log.info("reconcile pass", {
+      holder: ctx.holder,
+      ...report,
+      ms: Math.round(performance.now() - started),
+    });
+  }
+}
+
+/** Whether a payment is ours to ask the provider about in this pass. */
+function needsProvider(ctx: ReconcileContext, payment: Payment, now: Date): boolean {
+  if (!isHosted(ctx, payment) || !payment.providerRef) return false;
+  const created = Date.parse(payment.createdAt);
+  const asked = Date.parse(payment.updatedAt);
+  if (now.getTime() - created >= RECONCILE_CUTOFF_MS) return true;
+  // Doubling intervals: next question once as much time has passed since the last one as had
+  // passed from creation to it (at least the grace).
+  return now.getTime() >= asked + Math.max(RECONCILE_GRACE_MS, asked - created);
+}
+
+/** A hosted-page payment of the current provider: one `completePayment` can verify. */
+const isHosted = (ctx: ReconcileContext, payment: Payment) =>
+  payment.channel !== "terminal" && payment.provider === ctx.provider.id;
+
+async function reconcileOne(
+  ctx: ReconcileContext,
+  payment: Payment,
+  now: Date,
+  asks: boolean,
+): Promise<Outcome> {
+  const fields = {
+    paymentId: payment.id,
+    provider: payment.provider,
+    createdAt: payment.createdAt,
+    amount: payment.amount,
+    currency: payment.currency,
+  };
+  if (!isHosted(ctx, payment)) return "skipped";
+  if (!payment.providerRef) {
+    // Its start failed before the provider answered with a page: the donor never saw one, so
+    // nothing can have been charged.
+    const closed = await ctx.store.payments.updateIfPending(payment.id, {
+      status: "failed",
+      updatedAt: now.toISOString(),
+    });
+    if (!closed) return "skipped";
+    ctx.log.warn("payment that never started closed by reconciliation", fields);
+    return "closed";
+  }
+  if (!asks) return "skipped";
+  let outcome: Awaited<ReturnType<typeof completePayment>>["outcome"];
+  let transactionId: string | undefined;
+  try {
+    const completion = await completePayment(ctx, payment);
+    outcome = completion.outcome;
+    transactionId = completion.transaction?.id;
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    ctx.log.warn("reconciliation could not reach the payment provider; the payment stays pending", {
+      ...fields,
+      error: e.message,
+      code: e.code,
+    });
+    return "unreachable";
+  }
+  if (outcome === "succeeded") {
+    // Warned: the return and the notification both failed for a paid donation.
+    ctx.log.warn("paid payment recorded by reconciliation", { ...fields, transactionId });
+    return "recorded";
+  }
+  if (outcome === "failed") {
+    ctx.log.info("declined payment recorded by reconciliation", { ...fields, transactionId });
+    return "declined";
+  }
+  if (now.getTime() - Date.parse(payment.createdAt) >= RECONCILE_CUTOFF_MS) {
+    const expired = await ctx.store.payments.updateIfPending(payment.id, {
+      status: "failed",
+      updatedAt: now.toISOString(),
+    });
+    if (!expired) return "skipped"; // finished meanwhile by a return or notification
+    ctx.log.warn(
+      "payment still unknown to the provider after 7 days marked failed; check it at the provider",
+      {
+        ...fields,
+        providerRef: payment.providerRef,
+      },
+    );
+    return "expired";
+  }
+  // Remembered as asked now, which spaces out the next question.
+  await ctx.store.payments.updateIfPending(payment.id, { updatedAt: now.toISOString() });
+  return "pending";
+}

@@ -1,0 +1,84 @@
+/**
+ * The app's scheduled jobs: what runs, when, and how one run is made safe to schedule.
+ *
+ * | job                    | schedule (UTC)   | what                                                        |
+ * | ---------------------- | ---------------- | ----------------------------------------------------------- |
+ * | `monthly billing`      | every 15 minutes | charges due monthly gifts (`lib/payments/billing.ts`)       |
+ * | `reconcile payments`   | every 15 minutes | pending payments nobody told us about (`reconcile.ts`)      |
+ * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention.ts`)      |
+ *
+ * `main.ts` registers them with `Deno.cron` before anything else, which is where Deno Deploy looks
+ * for crons; where cron is unavailable it runs them on intervals. Every instance schedules every
+ * job: billing and reconciliation take a lease in storage, and the retention sweep is safe to run
+ * twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
+ * next run carries on. Each job's module loads with its first run, not with the server.
+ *
+ * @module
+ */
+import type { Logger } from "./log.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
+import type { Store } from "./storage/types.ts";
+
+/** A job's name (its `Deno.cron` name) and schedule. */
+export interface JobSchedule {
+  name: JobName;
+  /** A cron expression, UTC. */
+  cron: string;
+  /** The interval used where `Deno.cron` is unavailable, in ms. */
+  everyMs: number;
+}
+
+export type JobName = "monthly billing" | "reconcile payments" | "retention sweep";
+
+const MINUTE_MS = 60_000;
+
+/** Every job, with its schedule. */
+export const JOB_SCHEDULES: readonly JobSchedule[] = [
+  { name: "monthly billing", cron: "*/15 * * * *", everyMs: 15 * MINUTE_MS },
+  { name: "reconcile payments", cron: "*/15 * * * *", everyMs: 15 * MINUTE_MS },
+  // A quiet hour for museums in Europe and Israel; off the quarter hours the other jobs take.
+  { name: "retention sweep", cron: "17 3 * * *", everyMs: 24 * 60 * MINUTE_MS },
+];
+
+/** What the jobs need. */
+export interface JobContext {
+  store: Store;
+  provider: PaymentProvider;
+  log: Logger;
+  /** Who holds the leases: unique per process. */
+  holder: string;
+}
+
+/**
+ * The jobs, by name; each resolves when its run is over and never rejects.
+ *
+ * @example
+ * ```ts
+ * const jobs = createJobs({ store, provider, log, holder: `${Deno.hostname()}-${Deno.pid}` });
+ * for (const { name, cron } of JOB_SCHEDULES) Deno.cron(name, cron, jobs[name]);
+ * ```
+ */
+export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
+  const { store, provider, log, holder } = context;
+  const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
+    try {
+      await run();
+    } catch (e) {
+      log.error("scheduled job failed", { job: name, error: e });
+    }
+  };
+  return {
+    "monthly billing": guarded("monthly billing", async () => {
+      const { runBillingPass } = await import("./payments/billing.ts");
+      await runBillingPass({ store, provider, log, holder });
+    }),
+    "reconcile payments": guarded("reconcile payments", async () => {
+      const { runReconcilePass } = await import("./payments/reconcile.ts");
+      await runReconcilePass({ store, provider, log, holder });
+    }),
+    "retention sweep": guarded("retention sweep", async () => {
+      const { runRetentionSweep } = await import("./retention.ts");
+      await runRetentionSweep({ store, log });
+    }),
+  };
+}
