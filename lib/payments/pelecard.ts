@@ -80,6 +80,13 @@ export { PELECARD_MISMATCH };
 const NO_DATA = "510";
 
 /**
+ * Codes whose meaning is "could not do it now, try again" (status-codes.json: no communication,
+ * terminal updating, system not ready, clearing unavailable, general error — repeat). Answered to
+ * GetTransaction without the transaction's record, they are about the question, not the payment.
+ */
+const TRY_AGAIN = new Set(["009", "306", "500", "515", "596", "599", "760"]);
+
+/**
  * What a services call answered, read leniently (codes may come as numbers) but never guessed.
  *
  * @example
@@ -153,6 +160,8 @@ const PUBLIC_FIELDS = [
  * Interpretations worth knowing (each also noted where it is coded):
  * - GetTransaction answering 510 ("Data not exist") is `pending`: the payer has not finished, or
  *   the GUID is not one of ours; either way there is nothing to record.
+ * - GetTransaction answering a "try again" code (`TRY_AGAIN`) without the transaction's record
+ *   is a `ProviderError`: the question failed, not the payment.
  * - `ShvaResultEmv` 041/042 are not failures (Pelecard's plugin ignores them: they concern J2
  *   queries); any other non-empty, non-000 value becomes the status code.
  *
@@ -510,6 +519,14 @@ export function createPelecardProvider(options: PelecardOptions): PaymentProvide
         };
       }
       const rd = answer.resultData;
+      if (TRY_AGAIN.has(answer.statusCode) && text(rd?.TransactionId).toLowerCase() !== ref) {
+        // Recording this as the payment's failure would block its real result: the return route
+        // shows the donor a "try again", and reconciliation asks again later.
+        throw new ProviderError(
+          `Pelecard GetTransaction: answered ${answer.statusCode} (${answer.errorMessage || "try again"})`,
+          "unreachable",
+        );
+      }
       const verdict = judge("GetTransaction", answer, { amount: expected.amount });
       if (verdict.statusCode !== "000") return toResult(ref, verdict, rd);
       const mismatch = (errorMessage: string) =>

@@ -485,11 +485,21 @@ Deno.test("verifyPayment: GetTransaction failures are ProviderErrors with the ri
   const started = performance.now();
   await rejectsWith(verify, "timeout", /within 150 ms/);
   assert.ok(performance.now() - started < 1000);
-  // A well-formed error answer is the provider's word, not a transport failure.
+  // A "try again later" answer without the transaction's record is about the question: recording
+  // it as the payment's failure would block the real result.
   t.sim.state.failNext("errcode", 1, path);
-  assert.equal((await verify()).statusCode, "500");
+  await rejectsWith(verify, "unreachable", /GetTransaction: answered 500/);
   // And after all that, the payment still verifies.
   assert.equal((await verify()).statusCode, "000");
+});
+
+Deno.test("verifyPayment: a payment that itself failed with a 'try again' code is that failure", async () => {
+  await using t = await setup();
+  // The card page's attempt failed for lack of communication: its record says so.
+  const { session, expected } = await paid(t, { statusCode: "009" });
+  const result = await t.pelecard.verifyPayment(session.providerRef, expected);
+  assert.equal(result.statusCode, "009");
+  assert.ok(!result.pending);
 });
 
 Deno.test("chargeToken: charges on the token terminal and maps the result", async () => {
