@@ -29,23 +29,28 @@ const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 /** Rounds a coordinate to 0.1 unit, keeping the markup short. */
 const r = (n: number) => Math.round(n * 10) / 10;
 
-/** The chart; `model` comes from `chartModel()`. */
-export function DailyTotalsChart({ model }: { model: ChartModel }) {
+/**
+ * The chart; `model` comes from `chartModel()`. `decorative`: hidden from assistive technology,
+ * without title and description (the chart's waiting state, `chartSkeleton()`).
+ */
+export function DailyTotalsChart({ model, decorative = false }: { model: ChartModel; decorative?: boolean }) {
   const { plot, rtl } = model;
+  const named = decorative
+    ? { "aria-hidden": "true" as const }
+    : { role: "img" as const, "aria-labelledby": `${CHART_TITLE_ID} ${CHART_DESC_ID}` };
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"
       viewBox={`0 0 ${model.width} ${model.height}`}
       width="100%"
-      role="img"
-      aria-labelledby={`${CHART_TITLE_ID} ${CHART_DESC_ID}`}
+      {...named}
       class="daily-totals-chart"
       direction={rtl ? "rtl" : "ltr"}
       font-family={FONT}
       font-size="13"
     >
-      <title id={CHART_TITLE_ID}>{model.title}</title>
-      <desc id={CHART_DESC_ID}>{model.description}</desc>
+      {!decorative && <title id={CHART_TITLE_ID}>{model.title}</title>}
+      {!decorative && <desc id={CHART_DESC_ID}>{model.description}</desc>}
       {model.empty !== null && (
         <g class="chart-empty">
           <rect
@@ -69,17 +74,19 @@ export function DailyTotalsChart({ model }: { model: ChartModel }) {
       )}
       {model.panels.map((panel) => (
         <g class="chart-panel" transform={`translate(0 ${panel.top})`} key={panel.currency}>
-          <text
-            class="chart-heading"
-            x={rtl ? plot.right : plot.left}
-            y="20"
-            text-anchor="start"
-            font-weight="600"
-            font-size="14"
-            fill={CHART_COLORS.text}
-          >
-            {panel.heading}
-          </text>
+          {panel.heading && (
+            <text
+              class="chart-heading"
+              x={rtl ? plot.right : plot.left}
+              y="20"
+              text-anchor="start"
+              font-weight="600"
+              font-size="14"
+              fill={CHART_COLORS.text}
+            >
+              {panel.heading}
+            </text>
+          )}
           <g class="chart-grid">
             {panel.ticks.map((tick) => (
               <g key={tick.y}>
@@ -91,16 +98,18 @@ export function DailyTotalsChart({ model }: { model: ChartModel }) {
                   stroke={tick.y === plot.bottom ? CHART_COLORS.axis : CHART_COLORS.grid}
                   stroke-width="1"
                 />
-                <text
-                  x={model.tickX}
-                  y={r(tick.y)}
-                  text-anchor="end"
-                  dominant-baseline="middle"
-                  font-size="12"
-                  fill={CHART_COLORS.text}
-                >
-                  {tick.label}
-                </text>
+                {tick.label && (
+                  <text
+                    x={model.tickX}
+                    y={r(tick.y)}
+                    text-anchor="end"
+                    dominant-baseline="middle"
+                    font-size="12"
+                    fill={CHART_COLORS.text}
+                  >
+                    {tick.label}
+                  </text>
+                )}
               </g>
             ))}
           </g>

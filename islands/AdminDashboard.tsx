@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { listFailure, type Message } from "../lib/account_forms.ts";
 import { AdminHeader } from "./admin/AdminHeader.tsx";
 import { Approvals } from "./admin/Approvals.tsx";
@@ -12,13 +12,18 @@ import {
   type Session,
   SESSION_KEYS,
 } from "./shared/admin_session.ts";
+import { Deferred } from "./shared/Deferred.tsx";
 import { Guard } from "./shared/Guard.tsx";
 import { messageText, translator } from "./shared/texts.ts";
 
-/** The page's language, its own path (for the history's URLs) and the translated texts. */
+/**
+ * The page's language, its own path and query (the history's view lives in the query) and the
+ * translated texts.
+ */
 export interface AdminDashboardProps {
   lang: string;
   path: string;
+  search: string;
   texts: Record<string, string>;
 }
 
@@ -28,10 +33,16 @@ export interface AdminDashboardProps {
  * asks the server who the admin is now (`/me`, through the refreshing client): a pending admin
  * sees the waiting screen, an approved one the approvals, the daily totals and the transaction
  * history. A session the server ends, here or in another tab, sends the admin to sign in.
+ *
+ * The server renders the dashboard's frame (the header waiting for the session, the sections with
+ * their waiting states) and the browser hydrates that same frame: the page paints its final layout
+ * at once and nothing moves when the session and the data arrive. The frame stays while `/me` is
+ * asked if the stored profile was approved (the usual case); the sections load their data once
+ * the server has confirmed it.
  */
 export default function AdminDashboard(props: AdminDashboardProps) {
   const { lang } = props;
-  const t = translator(props.texts);
+  const t = useMemo(() => translator(props.texts), []);
   const loginHref = `/${lang}/login`;
   const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
   // undefined until the browser has read local storage (and always on the server).
@@ -53,15 +64,24 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   useEffect(() => {
     const stored = readSession();
     setSession(stored);
-    if (stored) verify();
     // Signed out in another tab: this one follows.
     const follow = (e: StorageEvent) => {
       if ((e.key === null || (SESSION_KEYS as readonly string[]).includes(e.key)) && !readSession()) {
         location.replace(loginHref);
       }
     };
-    addEventListener("storage", follow);
-    return () => removeEventListener("storage", follow);
+    // Each in a task of its own, after the header's render: a page's first `fetch` and its first
+    // `storage` listener (the browser then opens session storage too) cost several ms each.
+    const asking = stored ? setTimeout(verify) : undefined;
+    const listening = setTimeout(() => {
+      addEventListener("storage", follow);
+      if (stored && !readSession()) location.replace(loginHref);
+    });
+    return () => {
+      clearTimeout(asking);
+      clearTimeout(listening);
+      removeEventListener("storage", follow);
+    };
   }, []);
 
   async function logout() {
@@ -69,20 +89,36 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     location.replace(loginHref);
   }
 
-  const checking = (
-    <div class="loading" role="status">
-      <span class="spinner" aria-hidden="true" />
-      <span>{t("admin.checking")}</span>
-    </div>
-  );
-
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={checking}
-    >
-      {session && <AdminHeader admin={current ?? session.admin} onLogout={logout} t={t} />}
+  // The frame: before the session is read (the server's render and hydration), then while `/me`
+  // answers for a profile stored as approved, then for good once the server says approved.
+  const status = current?.status ?? (session === undefined ? "approved" : session?.admin.status);
+  const frame = !failure && status === "approved";
+  const ready = current?.status === "approved";
+  // The same element while `frame` and `ready` hold: the header's renders (session read, profile
+  // confirmed) leave the sections alone, and Preact skips an unchanged element without a diff. The
+  // sections hydrate after the header, the history in a task of its own.
+  const sections = useMemo(() =>
+    frame && (
+      <>
+        <Deferred class="admin-sections">
+          <Approvals api={api} t={t} ready={ready} />
+          <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />
+        </Deferred>
+        <Deferred class="admin-sections">
+          <TransactionHistory
+            api={api}
+            t={t}
+            lang={lang}
+            path={props.path}
+            search={props.search}
+            ready={ready}
+          />
+        </Deferred>
+      </>
+    ), [frame, ready]);
+  const body = (
+    <>
+      <AdminHeader admin={current ?? session?.admin ?? null} onLogout={logout} t={t} />
       {failure && (
         <div class="form-alert" role="alert">
           <p>{t("transactions.errorPrefix")}{messageText(t, failure)}</p>
@@ -91,7 +127,12 @@ export default function AdminDashboard(props: AdminDashboardProps) {
           </button>
         </div>
       )}
-      {!current && !failure && checking}
+      {!current && !failure && !frame && (
+        <div class="loading" role="status">
+          <span class="spinner" aria-hidden="true" />
+          <span>{t("admin.checking")}</span>
+        </div>
+      )}
       {current?.status === "pending" && (
         <section class="pending" aria-labelledby="pending-title">
           <h2 id="pending-title">{t("admin.pendingTitle")}</h2>
@@ -101,13 +142,17 @@ export default function AdminDashboard(props: AdminDashboardProps) {
           </button>
         </section>
       )}
-      {current?.status === "approved" && (
-        <>
-          <Approvals api={api} t={t} />
-          <DailyTotalsPanel api={api} t={t} lang={lang} />
-          <TransactionHistory api={api} t={t} lang={lang} path={props.path} />
-        </>
-      )}
+      {sections}
+    </>
+  );
+
+  return (
+    <Guard
+      allowed={session === undefined ? undefined : session !== null}
+      redirectTo={loginHref}
+      pending={body}
+    >
+      {body}
     </Guard>
   );
 }

@@ -300,6 +300,39 @@ export function renderChart(
 }
 
 /**
+ * The chart's waiting state, drawn on the server with the page: the chart's frame and date labels
+ * for the `days` UTC days ending `now`, `loading` in place of the first panel's heading, no money
+ * and no bars. It is exactly the chart's size (two panels, the usual case), and its text is in the
+ * chart's own sizes, so the browser has those fonts ready when the chart comes. Decorative
+ * (`aria-hidden`): the page says `loading` to assistive technology itself.
+ *
+ * @example
+ * ```ts
+ * chartSkeleton("en", "Loading the chart…"); // '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 464" …'
+ * ```
+ */
+export function chartSkeleton(
+  lang: Lang,
+  loading: string,
+  days = 30,
+  now: Date = new Date(),
+  t: TFunction = translator(lang),
+): string {
+  const model = chartModel(fillDays([], totalsWindow(days, now).first, days), [1, 2], lang, t);
+  const skeleton: ChartModel = {
+    ...model,
+    panels: model.panels.map((panel, i) => ({
+      ...panel,
+      heading: i === 0 ? loading : "",
+      // The axis line alone, without money.
+      ticks: panel.ticks.slice(0, 1).map((tick) => ({ ...tick, label: "" })),
+      bars: [],
+    })),
+  };
+  return renderToString(h(DailyTotalsChart, { model: skeleton, decorative: true }));
+}
+
+/**
  * The daily totals of the last `days` UTC days (today included) with their chart.
  *
  * @example

@@ -3,6 +3,7 @@ import { CHART_COLORS, CHART_DESC_ID, CHART_TITLE_ID } from "../components/Daily
 import {
   CHART,
   chartModel,
+  chartSkeleton,
   dailyTotals,
   fillDays,
   niceTicks,
@@ -169,6 +170,33 @@ Deno.test("renderChart: an accessible SVG image without scripts or inline styles
     if ([...svg.matchAll(/<text [^>]*fill="([^"]+)"/g)].some((m) => m[1] === fill)) {
       assert.ok(contrast(fill) >= 4.5, `text ${fill}`);
     }
+  }
+});
+
+Deno.test("chartSkeleton: the chart's size and date axis, the loading text, no figures, decorative", () => {
+  const now = new Date("2026-11-22T15:00:00Z");
+  for (const lang of LANGUAGES) {
+    const skeleton = chartSkeleton(lang, "Loading <now>", 30, now);
+    const chart = renderChart(fillDays([], "2026-10-24", 30), [1, 2], lang);
+    const viewBox = (svg: string) => svg.match(/viewBox="[^"]+"/)?.[0];
+    assert.equal(viewBox(skeleton), viewBox(chart), `${lang}: the room of a two-currency chart`);
+    assert.match(skeleton, /^<svg [^>]*aria-hidden="true"/);
+    assert.ok(
+      !/role=|<title|<desc|aria-labelledby|id=/.test(skeleton),
+      `${lang}: nothing to announce, no ids`,
+    );
+    assert.equal(
+      [...skeleton.matchAll(/Loading &lt;now>/g)].length,
+      1,
+      `${lang}: the loading text, escaped, once`,
+    );
+    assert.ok(!/<rect/.test(skeleton), `${lang}: no bars`);
+    assert.ok(!/[₪$]/.test(skeleton), `${lang}: no money`);
+    // Both panels' date labels, as the chart writes them.
+    const dates = (svg: string) =>
+      [...svg.matchAll(/<g class="chart-dates"[^>]*>(.*?)<\/g>/g)].map((m) => m[1]);
+    assert.deepEqual(dates(skeleton), dates(chart));
+    assert.match(skeleton, new RegExp(` direction="${lang === "he" ? "rtl" : "ltr"}"`));
   }
 });
 

@@ -55,3 +55,37 @@ Deno.test("listAmount: minor units as currency; null when a part is missing", ()
     assert.equal(listAmount(minor, currency, "en"), null, `${minor} ${currency}`);
   }
 });
+
+Deno.test("listAmount: the site's languages read as Intl writes them, for every size and sign", () => {
+  const amounts = [
+    0,
+    1,
+    5,
+    99,
+    100,
+    2064,
+    99999,
+    100000,
+    123450,
+    999999,
+    1000000,
+    1234567,
+    12345678,
+    123456789,
+  ];
+  for (const lang of ["en", "he", "ru", "pt", "es"]) {
+    for (const [currency, iso] of [[1, "ILS"], [2, "USD"]] as const) {
+      const intl = new Intl.NumberFormat(lang, { style: "currency", currency: iso });
+      for (const minor of [...amounts, ...amounts.map((a) => -a), 999_999_999_999]) {
+        if (Object.is(minor, -0)) continue;
+        assert.equal(listAmount(minor, currency, lang), intl.format(minor / 100), `${lang} ${iso} ${minor}`);
+        assert.equal(listAmount(String(minor), currency, lang), intl.format(minor / 100));
+      }
+    }
+  }
+  // Any other language still goes through Intl.
+  assert.equal(
+    listAmount(123456, 2, "de"),
+    new Intl.NumberFormat("de", { style: "currency", currency: "USD" }).format(1234.56),
+  );
+});

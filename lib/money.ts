@@ -65,6 +65,8 @@ export function toMinor(major: number): number | null {
  * ```
  */
 export function formatMoney(minor: number, currency: CurrencyCode, locale: string): string {
+  const style = MONEY_STYLES[locale];
+  if (style && Number.isSafeInteger(minor)) return written(style, minor, currency);
   const key = `${locale}|${currency}`;
   let format = moneyFormats.get(key);
   if (!format) {
@@ -77,3 +79,89 @@ export function formatMoney(minor: number, currency: CurrencyCode, locale: strin
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The site's languages, written from the digits exactly as `Intl.NumberFormat` writes them
+ * (lib/money_test.ts holds the two together): a process's or a page's first number formatter
+ * costs 25 ms of the server's first page (ICU gathers which locales have number data) and 30–80 ms
+ * of a phone's main thread, more than the whole page or table it fills.
+ */
+function written(style: MoneyStyle, minor: number, currency: CurrencyCode): string {
+  const whole = String(Math.floor(Math.abs(minor) / 100));
+  const cents = String(Math.abs(minor) % 100).padStart(2, "0");
+  // Thousands are grouped from four integer digits on, or five where the language says so.
+  const digits = whole.length < style.minGroup ? whole : whole.replace(/\B(?=(\d{3})+$)/g, style.group);
+  const number = `${digits}${style.decimal}${cents}`;
+  const shaped = style.pattern.replace("#", number).replace("¤", style.symbols[currency - 1]);
+  return minor < 0 ? style.negative.replace("#", shaped) : style.positive.replace("#", shaped);
+}
+
+interface MoneyStyle {
+  group: string;
+  decimal: string;
+  /** Integer digits from which thousands are grouped. */
+  minGroup: number;
+  /** The symbols of currency 1 (NIS) and 2 (USD). */
+  symbols: [string, string];
+  /** `#` the number, `¤` the symbol. */
+  pattern: string;
+  /** Around the shaped amount (`#`): direction marks and the sign. */
+  positive: string;
+  negative: string;
+}
+
+const NBSP = "\u00a0";
+const RLM = "\u200f";
+const LRM = "\u200e";
+
+/**
+ * How `Intl.NumberFormat(lang, { style: "currency" })` writes NIS and USD in the site's
+ * languages (CLDR, as Chromium and Deno ship it; lib/money_test.ts holds the two together).
+ */
+const MONEY_STYLES: Record<string, MoneyStyle> = {
+  en: {
+    group: ",",
+    decimal: ".",
+    minGroup: 4,
+    symbols: ["₪", "$"],
+    pattern: "¤#",
+    positive: "#",
+    negative: "-#",
+  },
+  he: {
+    group: ",",
+    decimal: ".",
+    minGroup: 4,
+    symbols: ["₪", "$"],
+    pattern: `#${NBSP}${RLM}¤`,
+    positive: `${RLM}#`,
+    negative: `${RLM}${LRM}-#`,
+  },
+  ru: {
+    group: NBSP,
+    decimal: ",",
+    minGroup: 4,
+    symbols: ["₪", "$"],
+    pattern: `#${NBSP}¤`,
+    positive: "#",
+    negative: "-#",
+  },
+  pt: {
+    group: ".",
+    decimal: ",",
+    minGroup: 4,
+    symbols: ["₪", "US$"],
+    pattern: `¤${NBSP}#`,
+    positive: "#",
+    negative: "-#",
+  },
+  es: {
+    group: ".",
+    decimal: ",",
+    minGroup: 5,
+    symbols: ["ILS", "US$"],
+    pattern: `#${NBSP}¤`,
+    positive: "#",
+    negative: "-#",
+  },
+};

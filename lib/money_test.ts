@@ -22,3 +22,38 @@ Deno.test("currency codes and formatting", () => {
   assert.equal(formatMoney(10000, 1, "en-US"), "₪100.00");
   assert.equal(formatMoney(550, 2, "en-US"), "$5.50");
 });
+
+Deno.test("formatMoney: the site's languages read as Intl writes them, for every size and sign", () => {
+  const amounts = [
+    0,
+    1,
+    5,
+    99,
+    100,
+    2064,
+    99999,
+    100000,
+    123450,
+    999999,
+    1000000,
+    1234567,
+    12345678,
+    123456789,
+  ];
+  for (const lang of ["en", "he", "ru", "pt", "es"]) {
+    for (const [currency, iso] of [[1, "ILS"], [2, "USD"]] as const) {
+      const intl = new Intl.NumberFormat(lang, { style: "currency", currency: iso });
+      for (const minor of [...amounts, ...amounts.map((a) => -a), 999_999_999_999]) {
+        if (Object.is(minor, -0)) continue;
+        assert.equal(formatMoney(minor, currency, lang), intl.format(minor / 100), `${lang} ${iso} ${minor}`);
+      }
+    }
+  }
+  // Other locales, and amounts that are not whole minor units, go through Intl.
+  const de = new Intl.NumberFormat("de", { style: "currency", currency: "USD" });
+  assert.equal(formatMoney(123456, 2, "de"), de.format(1234.56));
+  assert.equal(
+    formatMoney(10.5, 1, "en"),
+    new Intl.NumberFormat("en", { style: "currency", currency: "ILS" }).format(0.105),
+  );
+});

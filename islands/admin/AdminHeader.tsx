@@ -3,17 +3,25 @@ import type { Translate } from "../shared/texts.ts";
 
 /**
  * The dashboard's header (spec section 2): an avatar with the first letter of the admin's name in
- * upper case, the name, the email and the logout button.
+ * upper case, the name, the email and the logout button. Before the session is read (`admin`
+ * null: the server's render), the same box says the sign-in is being checked.
  */
-export function AdminHeader(props: { admin: AdminProfile; onLogout: () => void; t: Translate }) {
+export function AdminHeader(props: { admin: AdminProfile | null; onLogout: () => void; t: Translate }) {
   const { admin, t } = props;
-  const letter = [...admin.name.trim()][0]?.toLocaleUpperCase() ?? "?";
+  const letter = admin ? [...admin.name.trim()][0]?.toLocaleUpperCase() ?? "?" : "";
   return (
     <div class="admin-header" role="group" aria-label={t("admin.accountLabel")}>
       <span class="avatar" aria-hidden="true">{letter}</span>
       <div class="admin-who">
-        <span class="admin-name">{admin.name}</span>
-        <span class="admin-email">{admin.email}</span>
+        {admin
+          ? (
+            <>
+              <span class="admin-name">{admin.name}</span>
+              <span class="admin-email">{admin.email}</span>
+            </>
+          )
+          // In the name's place and type: the browser has that font ready when the name comes.
+          : <span class="admin-name admin-checking" role="status">{t("admin.checking")}</span>}
       </div>
       <button type="button" class="button button-outline" onClick={props.onLogout}>
         {t("admin.logout")}

@@ -1,26 +1,31 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "../../lib/account_forms.ts";
 import { usDateTime } from "../../lib/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import type { AdminProfile } from "../shared/admin_session.ts";
+import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 
 /**
  * Registrations waiting for approval (beyond the spec: under ADMIN_REGISTRATION=approval a new
  * admin sees nothing until an approved one lets them in). Shown only when someone is waiting; each
- * decision is announced, and the list drops the decided admin.
+ * decision is announced, and the list drops the decided admin. Loads once `ready` (the server has
+ * confirmed the admin is approved).
  */
-export function Approvals(props: { api: ApiClient; t: Translate }) {
-  const { api, t } = props;
+export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean }) {
+  const { api, t, ready } = props;
   const [pending, setPending] = useState<AdminProfile[]>([]);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
 
   useEffect(() => {
-    api.request<AdminProfile[]>("/api/auth/admin/pending").then(setPending).catch((error) =>
-      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)))
-    );
-  }, []);
+    if (!ready) return;
+    // Nobody waiting (the usual answer) changes nothing on screen: no render pass for it.
+    api.request<AdminProfile[]>("/api/auth/admin/pending").then((list) =>
+      list.length > 0 && pace(() => setPending(list))
+    )
+      .catch((error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
+  }, [ready]);
 
   async function decide(admin: AdminProfile, decision: "approve" | "reject") {
     setBusy(admin.id);

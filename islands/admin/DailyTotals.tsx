@@ -1,7 +1,9 @@
-import { useEffect, useState } from "react";
+import { createContext } from "preact";
+import { useContext, useEffect, useState } from "preact/hooks";
 import { listFailure } from "../../lib/account_forms.ts";
 import { listAmount, usShortDay } from "../../lib/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
+import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 
 /** `GET /api/transaction/daily-totals` (lib/daily_totals.ts). */
@@ -15,20 +17,33 @@ interface DailyTotals {
 }
 
 /**
+ * The chart's skeleton (`chartSkeleton` in lib/daily_totals.ts), given by the page on the server.
+ * A context, not a prop: island props travel to the browser in the page, and the browser never
+ * renders this markup again (hydration keeps the server's). Without it (in the browser) the
+ * waiting chart is an empty box of the chart's size.
+ */
+export const ChartSkeleton = createContext("");
+
+/**
  * Daily donation totals of the last 30 days: the chart the server drew (no chart library in the
  * browser) and, for screen readers and anyone who wants the figures, the same numbers as a table.
+ * Loads once `ready`; until then shows the chart's skeleton, its frame without figures.
  */
-export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string }) {
-  const { api, t, lang } = props;
+export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
+  const { api, t, lang, ready } = props;
+  const skeleton = useContext(ChartSkeleton);
   const [data, setData] = useState<DailyTotals | null>(null);
   const [failure, setFailure] = useState("");
   const [tableOpen, setTableOpen] = useState(false);
 
   useEffect(() => {
-    api.request<DailyTotals>(`/api/transaction/daily-totals?days=30&lang=${lang}`).then(setData).catch((
+    if (!ready) return;
+    api.request<DailyTotals>(`/api/transaction/daily-totals?days=30&lang=${lang}`).then((data) =>
+      pace(() => setData(data))
+    ).catch((
       error,
     ) => setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
-  }, []);
+  }, [ready]);
 
   const cell = (day: DailyTotals["days"][number], currency: 1 | 2) => {
     const total = day.totals.find((x) => x.currency === currency);
@@ -39,8 +54,13 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
     <section class="daily-totals" aria-labelledby="daily-title">
       <h2 id="daily-title">{t("dailyTotals.title")}</h2>
       {failure && <p class="form-alert" role="alert">{failure}</p>}
-      {/* Holds the chart's usual room while it loads, so the history below does not move. */}
-      {!data && !failure && <p class="chart-loading" role="status">{t("dailyTotals.loading")}</p>}
+      {/* The chart's skeleton (server-made, decorative) holds its room while it loads. */}
+      {!data && !failure && (
+        <div class="chart-loading" role="status">
+          <span class="visually-hidden">{t("dailyTotals.loading")}</span>
+          <div class="chart" dangerouslySetInnerHTML={{ __html: skeleton }} />
+        </div>
+      )}
       {data && (
         <>
           {/* Server-made markup from numbers and our own locale texts, escaped by Preact there. */}

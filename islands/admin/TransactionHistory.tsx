@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { listFailure, type Message } from "../../lib/account_forms.ts";
 import {
   DEFAULT_VIEW,
@@ -11,6 +11,7 @@ import {
   withFilters,
 } from "../../lib/transaction_filters.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
+import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
@@ -26,8 +27,23 @@ interface ListPage<T> {
 type Lists =
   | { state: "loading" }
   | { state: "failed"; message: Message }
-  /** `query`: the view these lists were loaded for (as `viewQuery` writes it). */
-  | { state: "ready"; query: string; success: ListPage<SuccessItem>; error: ListPage<ErrorItem> };
+  /**
+   * `query`: the view these lists were loaded for (as `viewQuery` writes it); `whole`: every row
+   * is on screen (see {@link FIRST_ROWS}).
+   */
+  | {
+    state: "ready";
+    query: string;
+    success: ListPage<SuccessItem>;
+    error: ListPage<ErrorItem>;
+    whole: boolean;
+  };
+
+/**
+ * Rows put on screen with the answer; the rest follow in a frame of their own (`pace`). Twenty new
+ * rows and their layout in one go were the page's longest task.
+ */
+const FIRST_ROWS = 10;
 
 /** The file name the server gave an export, from its `Content-Disposition`. */
 function fileNameOf(res: Response): string {
@@ -43,12 +59,16 @@ function fileNameOf(res: Response): string {
  * totals). Answers that arrive after a newer request are dropped.
  *
  * 'Export CSV' downloads every row matching the filters from the server's streamed export.
+ *
+ * Rendered by the server too, with its waiting state (`search`: the page's query); the lists load
+ * once `ready`, and the counters' line keeps its room until they have.
  */
-export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: string; path: string }) {
-  const { api, t, lang, path } = props;
-  const [view, setView] = useState<HistoryView>(() =>
-    typeof location === "undefined" ? DEFAULT_VIEW : readView(location.search)
-  );
+export function TransactionHistory(
+  props: { api: ApiClient; t: Translate; lang: string; path: string; search: string; ready: boolean },
+) {
+  const { api, t, lang, path, ready } = props;
+  // From the query the server rendered (not `location`), so that hydration finds the same view.
+  const [view, setView] = useState<HistoryView>(() => readView(props.search));
   const [lists, setLists] = useState<Lists>({ state: "loading" });
   const [exporting, setExporting] = useState(false);
   const [notice, setNotice] = useState("");
@@ -61,8 +81,10 @@ export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: 
   }, []);
 
   useEffect(() => {
+    if (!ready) return;
     const request = ++latest.current;
-    setLists({ state: "loading" });
+    // The same object when already loading: no render pass for nothing.
+    setLists((lists) => lists.state === "loading" ? lists : { state: "loading" });
     const query = listQueries(view);
     Promise.all([
       api.request<ListPage<SuccessItem>>(`/api/transaction/get-all-success-transactions?${query.success}`),
@@ -72,11 +94,14 @@ export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: 
       const pages = pageCount(view.type, { success: success.total, error: error.total });
       // A link to a page past the end (rows were removed, or a hand-edited URL) shows the last.
       if (pages >= 1 && view.page > pages) return show({ ...view, page: pages }, "replace");
-      setLists({ state: "ready", query: viewQuery(view), success, error });
+      const whole = success.data.length + error.data.length <= FIRST_ROWS;
+      const loaded: Lists = { state: "ready", query: viewQuery(view), success, error, whole };
+      pace(() => request === latest.current && setLists(loaded));
+      if (!whole) pace(() => setLists((lists) => lists === loaded ? { ...loaded, whole: true } : lists));
     }).catch((error) => {
       if (request === latest.current) setLists({ state: "failed", message: listFailure(error) });
     });
-  }, [view.type, view.payment, view.search, view.page]);
+  }, [ready, view.type, view.payment, view.search, view.page]);
 
   function show(next: HistoryView, how: "push" | "replace" = "push") {
     const url = `${path}${viewQuery(next)}`;
@@ -107,38 +132,53 @@ export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: 
     }
   }
 
-  const ready = lists.state === "ready" ? lists : null;
-  const pages = ready ? pageCount(view.type, { success: ready.success.total, error: ready.error.total }) : 0;
-  const rows: Row[] = ready
+  const loadedLists = lists.state === "ready" ? lists : null;
+  const pages = loadedLists
+    ? pageCount(view.type, { success: loadedLists.success.total, error: loadedLists.error.total })
+    : 0;
+  const rows: Row[] = loadedLists
     ? [
       ...(view.type === "error"
         ? []
-        : ready.success.data.map((item) => ({ kind: "success" as const, item }))),
-      ...(view.type === "success" ? [] : ready.error.data.map((item) => ({ kind: "error" as const, item }))),
+        : loadedLists.success.data.map((item) => ({ kind: "success" as const, item }))),
+      ...(view.type === "success"
+        ? []
+        : loadedLists.error.data.map((item) => ({ kind: "error" as const, item }))),
     ]
     : [];
 
   return (
-    // `data-loaded`: which view the rows on screen belong to (tests wait for it).
-    <section class="history" aria-labelledby="history-title" data-loaded={ready?.query}>
+    // `data-loaded`: which view the rows on screen belong to, once they all are (tests wait for it).
+    <section
+      class="history"
+      aria-labelledby="history-title"
+      data-loaded={loadedLists?.whole ? loadedLists.query : undefined}
+    >
       <div class="history-head">
         <h2 id="history-title">{t("transactions.title")}</h2>
-        <button type="button" class="button button-outline" disabled={exporting} onClick={exportCsv}>
+        <button
+          type="button"
+          class="button button-outline"
+          disabled={exporting || !ready}
+          onClick={exportCsv}
+        >
           {t("transactions.exportCsv")}
         </button>
       </div>
       <p class="export-notice" role="status">{notice}</p>
-      {ready && (
-        <p class="counters">
-          <span class="counter counter-success">
-            {t("transactions.successCount", { count: ready.success.total })}
-          </span>
-          <span class="counter counter-error">
-            {t("transactions.errorCount", { count: ready.error.total })}
-          </span>
-          {pages > 1 && <span class="page-of">{t("transactions.pageOf", { page: view.page, pages })}</span>}
-        </p>
-      )}
+      <p class="counters">
+        {loadedLists && (
+          <>
+            <span class="counter counter-success">
+              {t("transactions.successCount", { count: loadedLists.success.total })}
+            </span>
+            <span class="counter counter-error">
+              {t("transactions.errorCount", { count: loadedLists.error.total })}
+            </span>
+            {pages > 1 && <span class="page-of">{t("transactions.pageOf", { page: view.page, pages })}</span>}
+          </>
+        )}
+      </p>
       <FilterBar
         view={view}
         t={t}
@@ -159,8 +199,15 @@ export function TransactionHistory(props: { api: ApiClient; t: Translate; lang: 
           </p>
         )}
       </div>
-      {ready && <TransactionTable rows={rows} t={t} lang={lang} />}
-      {ready && (
+      {loadedLists && (
+        <TransactionTable
+          rows={rows}
+          shown={loadedLists.whole ? rows.length : FIRST_ROWS}
+          t={t}
+          lang={lang}
+        />
+      )}
+      {loadedLists && (
         <Pagination
           page={view.page}
           pages={pages}

@@ -13,9 +13,10 @@ export type Row = { kind: "success"; item: SuccessItem } | { kind: "error"; item
  * The transaction table of spec section 2: real table semantics (caption, column and row
  * headers), 'N/A' for every empty value, the payment type on success rows only, US English dates
  * in the viewer's time zone, amounts as currency, and a footer counting the rows on the page.
- * Its scroll box is focusable so a keyboard can scroll a table wider than the screen.
+ * Its scroll box is focusable so a keyboard can scroll a table wider than the screen. Shows the
+ * first `shown` rows (all by default); the footer counts every row of the page.
  */
-export function TransactionTable(props: { rows: Row[]; t: Translate; lang: string }) {
+export function TransactionTable(props: { rows: Row[]; shown?: number; t: Translate; lang: string }) {
   const { rows, t, lang } = props;
   const na = t("common.notAvailable");
   const or = (value: string | null | undefined) => (value && value.trim() ? value : na);
@@ -45,7 +46,7 @@ export function TransactionTable(props: { rows: Row[]; t: Translate; lang: strin
               <td colSpan={7} class="tx-empty">{t("transactions.empty")}</td>
             </tr>
           )}
-          {rows.map(({ kind, item }) => {
+          {rows.slice(0, props.shown ?? rows.length).map(({ kind, item }) => {
             const name = `${item.user.firstName} ${item.user.lastName}`.trim();
             const success = kind === "success" ? item as SuccessItem : null;
             const failed = kind === "error" ? item as ErrorItem : null;
@@ -79,7 +80,7 @@ export function TransactionTable(props: { rows: Row[]; t: Translate; lang: strin
                       : listAmount(failed?.amount, failed?.currency, lang),
                   )}
                 </td>
-                <td>
+                <td class="tx-date">
                   <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
                 </td>
               </tr>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect } from "react";
+import { useEffect } from "preact/hooks";
 
 /**
  * The generic route guard of spec section 6: shows its children when `allowed`, otherwise goes

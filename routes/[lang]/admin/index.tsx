@@ -1,12 +1,16 @@
 import { PageTitle } from "../../../components/PageTitle.tsx";
 import AdminDashboard from "../../../islands/AdminDashboard.tsx";
+import { ChartSkeleton } from "../../../islands/admin/DailyTotals.tsx";
+import { chartSkeleton } from "../../../lib/daily_totals.ts";
 import type { PageProps } from "../../../lib/framework/mod.ts";
 import { textsUnder } from "../../../lib/i18n.ts";
 import type { AppState } from "../../../lib/state.ts";
 
 /**
  * `/{lang}/admin`: the back office. The session lives in the browser (spec section 3), so the
- * server sends the frame and the island does the rest: guard, header, approvals, chart, history.
+ * server renders the dashboard's frame with its waiting states (no data) and the island does the
+ * rest: guard, header, approvals, chart, history. The query is the history's view; the chart waits
+ * as its skeleton (the last 30 days' date axis, drawn here).
  */
 export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const { t, lang } = state;
@@ -23,7 +27,9 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <AdminDashboard lang={lang} path={url.pathname} texts={texts} />
+      <ChartSkeleton.Provider value={chartSkeleton(lang, t("dailyTotals.loading"))}>
+        <AdminDashboard lang={lang} path={url.pathname} search={url.search} texts={texts} />
+      </ChartSkeleton.Provider>
     </section>
   );
 }
