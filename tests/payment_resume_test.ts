@@ -13,6 +13,7 @@ import { createSandboxProvider } from "../lib/payments/sandbox.ts";
 import { createOnlinePayment, type PaymentsContext, terminalPayment } from "../lib/payments/service.ts";
 import { type Payment, StorageUnavailableError, type Store } from "../lib/storage/types.ts";
 import { backendTest } from "./helpers/stores.ts";
+import { seedDonor } from "./helpers/fixtures.ts";
 
 /** `store`, going down (every call throws StorageUnavailableError) right after a chosen call. */
 function flaky(store: Store) {
@@ -69,17 +70,7 @@ async function setup(open: () => Promise<Store>) {
     monthlyEnabled: true,
     now: () => new Date(now),
   };
-  const donor = await store.donors.create({
-    id: `donor${crypto.randomUUID().replaceAll("-", "").slice(0, 18)}`,
-    firstName: "Dana",
-    lastName: "Levi",
-    email: "dana@example.org",
-    country: "Israel",
-    createdAt: new Date().toISOString(),
-    paymentDate: null,
-    nextPaymentDate: null,
-    monthlyPaymentAvailable: false,
-  });
+  const donor = await seedDonor(store);
   return { store, f, ctx, donor, later: (ms: number) => now += ms };
 }
 

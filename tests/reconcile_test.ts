@@ -7,7 +7,6 @@
  * the same through GetTransaction with the init GUID.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
 import { createPelecardProvider } from "../lib/payments/pelecard.ts";
 import { type PaymentProvider, ProviderError } from "../lib/payments/provider.ts";
 import {
@@ -20,6 +19,7 @@ import { createSandboxProvider } from "../lib/payments/sandbox.ts";
 import { createOnlinePayment, type PaymentsContext } from "../lib/payments/service.ts";
 import type { Payment, Store } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { capturedLog, paymentFixture, seedDonor } from "./helpers/fixtures.ts";
 import { followReturn, GOOD_CARD } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
 import { SIM_LOGIN, startPelecardSimulator } from "./pelecard_simulator.ts";
@@ -27,28 +27,6 @@ import { SIM_LOGIN, startPelecardSimulator } from "./pelecard_simulator.ts";
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const DECLINE_CARD = "4000 0000 0000 0033";
-
-/** A logger that keeps its lines. */
-function captured() {
-  const lines: Record<string, unknown>[] = [];
-  return { lines, log: createLogger((line) => lines.push(JSON.parse(line))) };
-}
-
-async function newDonor(store: Store): Promise<string> {
-  const id = `donor_${crypto.randomUUID().replaceAll("-", "")}`;
-  await store.donors.create({
-    id,
-    firstName: "Dana",
-    lastName: "Levi",
-    email: "dana@example.org",
-    country: "Israel",
-    createdAt: new Date().toISOString(),
-    paymentDate: null,
-    nextPaymentDate: null,
-    monthlyPaymentAvailable: false,
-  });
-  return id;
-}
 
 /** A provider that counts verifyPayment calls and can be made unreachable. */
 function counting(inner: PaymentProvider) {
@@ -79,7 +57,7 @@ async function setup(open: () => Promise<Store>) {
     notify: () => Promise.reject(new Error("the app is down (test)")),
   });
   const { provider, state } = counting(sandbox);
-  const { lines, log } = captured();
+  const { lines, log } = capturedLog();
   const payments: PaymentsContext = {
     store,
     provider,
@@ -88,7 +66,7 @@ async function setup(open: () => Promise<Store>) {
     maxAmount: 100_000,
     monthlyEnabled: true,
   };
-  const donorId = await newDonor(store);
+  const donorId = (await seedDonor(store)).id;
   /** Starts an online payment of the donor's, as `POST /api/payment/create` does. */
   const start = async (amount: number, isMonthly = false) =>
     (await createOnlinePayment(payments, { amount, currency: 1, userId: donorId, isMonthly, language: "en" }))
@@ -253,25 +231,13 @@ backendTest("reconcile: sandbox payments whose return and notification were lost
       "a payment whose start never reached the provider is closed; kiosk ones are left",
       async () => {
         const created = new Date(Date.now() - 20 * MINUTE).toISOString();
-        const base: Payment = {
-          id: `pay_${crypto.randomUUID().replaceAll("-", "")}`,
+        const base = paymentFixture({
           donorId: s.donorId,
           amount: 1000,
-          currency: 1,
-          isMonthly: false,
-          language: "en",
-          channel: "online",
-          shopNumber: null,
-          provider: "sandbox",
-          providerRef: null,
-          pageUrl: null,
           userKey: "k",
-          confirmationKey: null,
-          status: "pending",
-          transactionId: null,
           createdAt: created,
           updatedAt: created,
-        };
+        });
         await s.store.payments.createOrReuse(base, "never-started", 60_000, Date.now());
         const kiosk = { ...base, id: `${base.id}k`, channel: "terminal" as const, shopNumber: "7" };
         await s.store.payments.createOrReuse(kiosk, "kiosk", 60_000, Date.now());
@@ -292,7 +258,7 @@ backendTest("reconcile: Pelecard payments through GetTransaction (local simulato
   const sim = await startPelecardSimulator();
   try {
     const pelecard = createPelecardProvider({ baseUrl: sim.url, ...SIM_LOGIN, timeoutMs: 2000 });
-    const { log, lines } = captured();
+    const { log, lines } = capturedLog();
     // Notifications go to a port nobody listens on: they fail, as when the app is down.
     const payments: PaymentsContext = {
       store,
@@ -302,7 +268,7 @@ backendTest("reconcile: Pelecard payments through GetTransaction (local simulato
       maxAmount: 100_000,
       monthlyEnabled: true,
     };
-    const donorId = await newDonor(store);
+    const donorId = (await seedDonor(store)).id;
     const start = async (amount: number, isMonthly = false) =>
       (await createOnlinePayment(payments, {
         amount,

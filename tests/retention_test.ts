@@ -17,6 +17,7 @@ import {
 } from "../lib/retention.ts";
 import type { Payment, SandboxRecord, Store, Subscription } from "../lib/storage/types.ts";
 import { startTestApp } from "./helpers/app.ts";
+import { capturedLog, paymentFixture } from "./helpers/fixtures.ts";
 import { api } from "./helpers/http.ts";
 import { createPayment, followReturn, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
@@ -29,34 +30,10 @@ let count = 0;
 const uid = (prefix: string) =>
   `${prefix}_${++count}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
 
-/** A logger that keeps its lines. */
-function captured() {
-  const lines: Record<string, unknown>[] = [];
-  return { lines, log: createLogger((line) => lines.push(JSON.parse(line))) };
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 async function payment(store: Store, status: Payment["status"], createdAt: number): Promise<Payment> {
-  const p: Payment = {
-    id: uid("pay"),
-    donorId: uid("donor"),
-    amount: 10_000,
-    currency: 1,
-    isMonthly: false,
-    language: "en",
-    channel: "online",
-    shopNumber: null,
-    provider: "sandbox",
-    providerRef: null,
-    pageUrl: null,
-    userKey: uid("key"),
-    confirmationKey: null,
-    status,
-    transactionId: null,
-    createdAt: iso(createdAt),
-    updatedAt: iso(createdAt),
-  };
+  const p = paymentFixture({ status, createdAt: iso(createdAt), updatedAt: iso(createdAt) });
   return (await store.payments.createOrReuse(p, uid("dedupe"), 60_000, createdAt)).payment;
 }
 
@@ -111,7 +88,7 @@ Deno.test("retention: throttle events outlive their window, sandbox records reco
 backendTest("retention: refresh tokens, revoked families, nonces and throttle events", async (t, open) => {
   const store = await open();
   const now = Date.now() + HOUR;
-  const { lines, log } = captured();
+  const { lines, log } = capturedLog();
   const token = async (expiresAt: number, used: boolean) => {
     const t = {
       hash: uid("hash"),

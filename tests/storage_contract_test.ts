@@ -34,6 +34,7 @@ import {
   type TransactionScanQuery,
 } from "../lib/storage/types.ts";
 import assert from "node:assert/strict";
+import { paymentFixture as sharedPaymentFixture } from "./helpers/fixtures.ts";
 
 const PG_URL = Deno.env.get("TEST_DATABASE_URL") || "postgres://postgres:postgres@127.0.0.1:5432/postgres";
 const IN_CI = !["", "0", "false"].includes((Deno.env.get("CI") ?? "").toLowerCase());
@@ -1395,26 +1396,7 @@ async function repositoriesContract(
 // ---- payments, subscriptions, charges, leases and the sandbox ----
 
 function paymentFixture(overrides: Partial<Payment> = {}): Payment {
-  return {
-    id: uid("pay"),
-    donorId: uid("donor"),
-    amount: 10_000,
-    currency: 1,
-    isMonthly: false,
-    language: "he",
-    channel: "online",
-    shopNumber: null,
-    provider: "sandbox",
-    providerRef: null,
-    pageUrl: null,
-    userKey: uid("ukey"),
-    confirmationKey: null,
-    status: "pending",
-    transactionId: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
+  return sharedPaymentFixture({ language: "he", createdAt: at(0), updatedAt: at(0), ...overrides });
 }
 
 function subscriptionFixture(overrides: Partial<Subscription> = {}): Subscription {
