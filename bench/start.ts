@@ -21,7 +21,7 @@
  * | `BENCH_BUILDS`      | `3`     |
  * | `BENCH_SECONDS`     | `10`    |
  * | `BENCH_CONNECTIONS` | `50`    |
- * | `BENCH_V8_FLAGS`    | `--max-semi-space-size=2`, as `deno task start`; empty for none |
+ * | `BENCH_V8_FLAGS`    | `--max-semi-space-size=2,--max-old-space-size=512`, as `deno task start`; empty for none |
  *
  * @module
  */
@@ -42,7 +42,7 @@ const STARTS = envNumber("BENCH_STARTS", 7);
 const BUILDS = envNumber("BENCH_BUILDS", 3);
 const SECONDS = envNumber("BENCH_SECONDS", 10);
 const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
-const V8_FLAGS = Deno.env.get("BENCH_V8_FLAGS") ?? "--max-semi-space-size=2";
+const V8_FLAGS = Deno.env.get("BENCH_V8_FLAGS") ?? "--max-semi-space-size=2,--max-old-space-size=512";
 const ROOT = new URL("../", import.meta.url).pathname;
 const LOAD_PATHS = [
   "/en/",
