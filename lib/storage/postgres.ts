@@ -12,17 +12,20 @@
  * - `markUsed`: `update ... where used_at is null returning`, which the row lock makes exactly-once;
  * - throttle: one row per event, `(key, at)` indexed; a record serializes on a per-key advisory lock
  *   and prunes that key's rows out of the window or beyond the 100 most recent;
- * - nonces: `insert ... on conflict do nothing`, after deleting the nonce's expired claim; expired
- *   rows of other nonces are swept a few at a time (`for update skip locked`);
+ * - nonces: one `insert ... on conflict do update ... where` the claim there expired, outside a
+ *   transaction; beside it, expired rows of other nonces are swept a few at a time (`for update skip
+ *   locked`);
  * - transactions: idempotent through a unique `(provider, provider_transaction_id)`; dense sequence
- *   numbers per list from `transaction_counters` (`update ... set n = n + 1 returning n` inside the
- *   insert's transaction, rolled back with it), so a page is an index range on `(kind, seq_all)` or
+ *   numbers per list from `transaction_counters` (`record` is one call of the `record_transaction`
+ *   function, migration 11: it moves the counters, inserts, and raises on a duplicate so the numbers
+ *   roll back with it, holding the counters' lock only inside PostgreSQL), so a page is an index
+ *   range on `(kind, seq_all)` or
  *   `(kind, is_monthly, seq_sub)`, total from the counter, in one statement. A search
  *   (migration 7) finds the distinct lower-cased donor fields containing the term through a
  *   trigram (pg_trgm GIN) index on `search_values`, then counts and pages through
  *   `transaction_search`, one entry per transaction and field value, by index-only scans: work in
  *   proportion to the matches, never a visit to each matching row (see `searchPage`). `record`
- *   and `import` write those entries in the transaction that inserts the row;
+ *   and `import` write those entries in the statement or transaction that inserts the row;
  * - errors, like successes, have monthly and one-time sub-lists (migration 9): `seq_sub` numbers
  *   every transaction within `{kind}-monthly` or `{kind}-one-time`;
  * - `transactions.scan`: keyset reads of the same indexes below the cursor (the last `seq_all`
@@ -800,24 +803,23 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     async claim(nonce, expiresAt) {
       checkInteger(expiresAt, "expiresAt");
       const now = Date.now();
-      return await transaction(async (tx) => {
-        // An expired claim of this nonce makes way for a new one. A concurrent claimer of the same
-        // nonce waits on this row lock, then finds the row gone and our new one in conflict.
-        await tx`delete from nonces where nonce = ${nonce} and expires_at <= ${now}`;
-        const inserted = await tx`
+      // One statement, outside a transaction: a new nonce is inserted, an expired claim of it is
+      // taken over, a live one stays (nothing returned). A concurrent claimer of the same nonce
+      // waits on the row, then finds it live. Beside it, housekeeping: a few other expired nonces,
+      // skipping rows someone else holds (no waiting, no deadlocks).
+      const [claimed] = await Promise.all([
+        sql`
           insert into nonces (nonce, expires_at) values (${nonce}, ${expiresAt})
-          on conflict (nonce) do nothing
+          on conflict (nonce) do update set expires_at = excluded.expires_at where nonces.expires_at <= ${now}
           returning nonce
-        `;
-        // Housekeeping: a few other expired nonces, skipping rows someone else holds (no waiting,
-        // no deadlocks).
-        await tx`
+        `,
+        sql`
           delete from nonces where ctid = any (array (
-            select ctid from nonces where expires_at <= ${now} limit 100 for update skip locked
+            select ctid from nonces where expires_at <= ${now} and nonce <> ${nonce} limit 100 for update skip locked
           ))
-        `;
-        return inserted.length === 1;
-      });
+        `,
+      ]);
+      return claimed.length === 1;
     },
 
     async deleteExpired(now, limit) {
@@ -958,54 +960,35 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         const existing = await getByProviderId(t.provider, t.providerTransactionId);
         if (existing) return { created: false, transaction: existing };
       }
+      // One statement, so the counters' lock is held only inside PostgreSQL (migration 11).
+      const columns = {
+        id: t.id,
+        kind: t.kind,
+        status_code: t.statusCode,
+        is_monthly: t.isMonthly,
+        created_at: t.createdAt,
+        donor_id: t.donorId,
+        user_first_name: t.user.firstName,
+        user_last_name: t.user.lastName,
+        user_email: t.user.email,
+        amount: t.amount,
+        currency: t.currency,
+        result_data: t.resultData,
+        error_message: t.errorMessage,
+        provider: t.provider,
+        provider_transaction_id: t.providerTransactionId,
+        search_text: searchTextOf(t.user),
+      };
       let row: TransactionRow | typeof DUPLICATE;
       try {
-        row = await transaction(async (tx) => {
-          // Counters are locked in a fixed order (the -all list first), so concurrent records wait
-          // on each other but never deadlock; the numbers stay dense because a rollback (below, or
-          // on any error) undoes the increments too.
-          const [all] = await tx<{ n: string }[]>`
-            update transaction_counters set n = n + 1 where list = ${allList} returning n
-          `;
-          const sub = subList === undefined ? null : (await tx<{ n: string }[]>`
-            update transaction_counters set n = n + 1 where list = ${subList} returning n
-          `)[0].n;
-          // The search entries (see migration 7) in the same statement, written only when the
-          // transaction is.
-          const values = searchValuesOf(t.user);
-          const [inserted] = await tx<TransactionRow[]>`
-            with inserted as (
-              insert into transactions (
-                id, kind, status_code, is_monthly, created_at, donor_id,
-                user_first_name, user_last_name, user_email, amount, currency, result_data,
-                error_message, provider, provider_transaction_id, search_text, seq_all, seq_sub
-              ) values (
-                ${t.id}, ${t.kind}, ${t.statusCode}, ${t.isMonthly}, ${t.createdAt}, ${t.donorId},
-                ${t.user.firstName}, ${t.user.lastName}, ${t.user.email}, ${t.amount}, ${t.currency},
-                ${t.resultData === null ? null : sql.json(t.resultData as postgres.JSONValue)},
-                ${t.errorMessage}, ${t.provider}, ${t.providerTransactionId}, ${searchTextOf(t.user)},
-                ${all.n}, ${sub}
-              )
-              on conflict (provider, provider_transaction_id) do nothing
-              returning *
-            ),
-            new_values as (
-              insert into search_values (value)
-              select v.value from unnest(${values}::text[]) as v (value) where exists (select from inserted)
-              on conflict (value) do nothing
-            ),
-            entries as (
-              insert into transaction_search (part, value, seq_all)
-              select ${searchPartOf(t)}, v.value, ${all.n}
-              from unnest(${values}::text[]) as v (value) where exists (select from inserted)
-            )
-            select * from inserted
-          `;
-          if (!inserted) throw DUPLICATE;
-          return inserted;
-        });
+        [row] = await sql<TransactionRow[]>`
+          select * from record_transaction(
+            ${sql.json(columns as postgres.JSONValue)}, ${allList}, ${subList ?? null}, ${searchPartOf(t)},
+            ${searchValuesOf(t.user)}::text[]
+          )
+        `;
       } catch (error) {
-        if (error !== DUPLICATE) throw error;
+        if ((error as { code?: unknown } | null)?.code !== "DR001") throw error;
         row = DUPLICATE;
       }
       if (row !== DUPLICATE) return { created: true, transaction: toTransaction(row) };
