@@ -39,8 +39,8 @@
  *   rows, inserts them in one multi-row `insert ... on conflict do nothing`, and moves each counter
  *   once. Under those locks no `record` can commit in between, so a skipped duplicate never takes
  *   a sequence number.
- * - `payments.createOrReuse`: decided under a transaction-scoped advisory lock on a hash of the
- *   dedupe key; the payment a repeat may reuse carries the key in `dedupe_key` (unique where set),
+ * - `payments.createOrReuse`: one call of the `create_or_reuse_payment` function (migration 12),
+ *   decided under a transaction-scoped advisory lock on a hash of the dedupe key; the payment a repeat may reuse carries the key in `dedupe_key` (unique where set),
  *   and a newer payment taking the key over clears it on the old one. `getByProviderRef` reads the
  *   `(provider, provider_ref)` index;
  * - subscriptions: `create` is `insert ... on conflict (id) do nothing`; `updateIfActive` and
@@ -1192,35 +1192,33 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const p = canonicalPayment(input);
       checkInteger(windowMs, "windowMs", 0);
       checkInteger(now, "now");
-      return await transaction(async (tx) => {
-        // One decision per dedupe key at a time (other keys do not wait); released at commit.
-        await tx`
-          select pg_advisory_xact_lock(
-            hashtextextended('donations.payments.dedupe:' || current_schema() || ':' || ${dedupeKey}, 0)
-          )
-        `;
-        // A new statement after the lock: sees the payment of every decision committed before.
-        const [holder] = await tx<PaymentRow[]>`select * from payments where dedupe_key = ${dedupeKey}`;
-        if (holder && holder.status === "pending" && now - holder.created_at.getTime() < windowMs) {
-          return { created: false, payment: toPayment(holder) };
-        }
-        // Too old or finished: the new payment takes the key over.
-        if (holder) await tx`update payments set dedupe_key = null where id = ${holder.id}`;
-        const [row] = await tx<PaymentRow[]>`
-          insert into payments (
-            id, donor_id, amount, currency, is_monthly, language, channel, shop_number, provider,
-            provider_ref, page_url, user_key, confirmation_key, status, transaction_id, created_at,
-            updated_at, dedupe_key
-          ) values (
-            ${p.id}, ${p.donorId}, ${p.amount}, ${p.currency}, ${p.isMonthly}, ${p.language}, ${p.channel},
-            ${p.shopNumber}, ${p.provider}, ${p.providerRef}, ${p.pageUrl}, ${p.userKey},
-            ${p.confirmationKey}, ${p.status}, ${p.transactionId}, ${p.createdAt}, ${p.updatedAt},
-            ${dedupeKey}
-          )
-          returning *
-        `;
-        return { created: true, payment: toPayment(row) };
-      });
+      // One call (migration 12): the dedupe key's lock, the decision and the insert run inside
+      // PostgreSQL, with no round trip to the app while the lock is held.
+      const columns = {
+        id: p.id,
+        donor_id: p.donorId,
+        amount: p.amount,
+        currency: p.currency,
+        is_monthly: p.isMonthly,
+        language: p.language,
+        channel: p.channel,
+        shop_number: p.shopNumber,
+        provider: p.provider,
+        provider_ref: p.providerRef,
+        page_url: p.pageUrl,
+        user_key: p.userKey,
+        confirmation_key: p.confirmationKey,
+        status: p.status,
+        transaction_id: p.transactionId,
+        created_at: p.createdAt,
+        updated_at: p.updatedAt,
+      };
+      const [row] = await sql<PaymentRow[]>`
+        select * from create_or_reuse_payment(
+          ${sql.json(columns as postgres.JSONValue)}, ${dedupeKey}, ${windowMs}, ${now}
+        )
+      `;
+      return { created: row.id === p.id, payment: toPayment(row) };
     },
 
     async get(id) {
