@@ -40,8 +40,9 @@
  *   once. Under those locks no `record` can commit in between, so a skipped duplicate never takes
  *   a sequence number.
  * - `payments.createOrReuse`: one call of the `create_or_reuse_payment` function (migration 12),
- *   decided under a transaction-scoped advisory lock on a hash of the dedupe key; the payment a repeat may reuse carries the key in `dedupe_key` (unique where set),
- *   and a newer payment taking the key over clears it on the old one. `getByProviderRef` reads the
+ *   decided under a transaction-scoped advisory lock on a hash of the dedupe key; the payment a
+ *   repeat may reuse carries the key in `dedupe_key` (unique where set), and a newer payment taking
+ *   the key over clears it on the old one. `getByProviderRef` reads the
  *   `(provider, provider_ref)` index;
  * - subscriptions: `create` is `insert ... on conflict (id) do nothing`; `updateIfActive` and
  *   `cancelForDonor` are `update ... where status = 'active'` (the row lock makes a racing cancel
@@ -274,6 +275,29 @@ const toTransaction = (row: TransactionRow): Transaction => ({
  * The part of `transaction_search` (migrations 7 and 9) a transaction's entries go to: monthly
  * and one-time successes (`m`, `o`), one-time and monthly (recurring) errors (`e`, `r`).
  */
+/**
+ * A transaction's columns in `transactions`, but the sequence numbers: what `record` hands to
+ * `record_transaction` as JSON (migration 11) and `import` inserts, with its numbers, as rows.
+ */
+const transactionColumns = (t: Transaction) => ({
+  id: t.id,
+  kind: t.kind,
+  status_code: t.statusCode,
+  is_monthly: t.isMonthly,
+  created_at: t.createdAt,
+  donor_id: t.donorId,
+  user_first_name: t.user.firstName,
+  user_last_name: t.user.lastName,
+  user_email: t.user.email,
+  amount: t.amount,
+  currency: t.currency,
+  result_data: t.resultData,
+  error_message: t.errorMessage,
+  provider: t.provider,
+  provider_transaction_id: t.providerTransactionId,
+  search_text: searchTextOf(t.user),
+});
+
 const searchPartOf = (t: Pick<Transaction, "kind" | "isMonthly">) =>
   t.kind === "error" ? (t.isMonthly ? "r" : "e") : t.isMonthly ? "m" : "o";
 
@@ -961,30 +985,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         if (existing) return { created: false, transaction: existing };
       }
       // One statement, so the counters' lock is held only inside PostgreSQL (migration 11).
-      const columns = {
-        id: t.id,
-        kind: t.kind,
-        status_code: t.statusCode,
-        is_monthly: t.isMonthly,
-        created_at: t.createdAt,
-        donor_id: t.donorId,
-        user_first_name: t.user.firstName,
-        user_last_name: t.user.lastName,
-        user_email: t.user.email,
-        amount: t.amount,
-        currency: t.currency,
-        result_data: t.resultData,
-        error_message: t.errorMessage,
-        provider: t.provider,
-        provider_transaction_id: t.providerTransactionId,
-        search_text: searchTextOf(t.user),
-      };
       let row: TransactionRow | typeof DUPLICATE;
       try {
         [row] = await sql<TransactionRow[]>`
           select * from record_transaction(
-            ${sql.json(columns as postgres.JSONValue)}, ${allList}, ${subList ?? null}, ${searchPartOf(t)},
-            ${searchValuesOf(t.user)}::text[]
+            ${sql.json(transactionColumns(t) as postgres.JSONValue)}, ${allList}, ${subList ?? null},
+            ${searchPartOf(t)}, ${searchValuesOf(t.user)}::text[]
           )
         `;
       } catch (error) {
@@ -1039,22 +1045,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
             counters.set(subList, seqSub);
           }
           return {
-            id: t.id,
-            kind: t.kind,
-            status_code: t.statusCode,
-            is_monthly: t.isMonthly,
-            created_at: t.createdAt,
-            donor_id: t.donorId,
-            user_first_name: t.user.firstName,
-            user_last_name: t.user.lastName,
-            user_email: t.user.email,
-            amount: t.amount,
-            currency: t.currency,
+            ...transactionColumns(t),
             result_data: t.resultData === null ? null : sql.json(t.resultData as postgres.JSONValue),
-            error_message: t.errorMessage,
-            provider: t.provider,
-            provider_transaction_id: t.providerTransactionId,
-            search_text: searchTextOf(t.user),
             seq_all: seqAll,
             seq_sub: seqSub,
           };
