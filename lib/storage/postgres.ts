@@ -829,19 +829,16 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const now = Date.now();
       // One statement, outside a transaction: a new nonce is inserted, an expired claim of it is
       // taken over, a live one stays (nothing returned). A concurrent claimer of the same nonce
-      // waits on the row, then finds it live. Beside it, housekeeping: a few other expired nonces,
-      // skipping rows someone else holds (no waiting, no deadlocks).
+      // waits on the row, then finds it live. Beside it, housekeeping: the retention sweep's own
+      // batch delete, a few expired nonces at a time, skipping rows someone else holds (no
+      // waiting, no deadlocks; were it to take this nonce's expired row, the insert goes ahead).
       const [claimed] = await Promise.all([
         sql`
           insert into nonces (nonce, expires_at) values (${nonce}, ${expiresAt})
           on conflict (nonce) do update set expires_at = excluded.expires_at where nonces.expires_at <= ${now}
           returning nonce
         `,
-        sql`
-          delete from nonces where ctid = any (array (
-            select ctid from nonces where expires_at <= ${now} and nonce <> ${nonce} limit 100 for update skip locked
-          ))
-        `,
+        nonces.deleteExpired(now, 100),
       ]);
       return claimed.length === 1;
     },
