@@ -197,12 +197,13 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       clearSession(storage);
       if (!session) return;
       // Best effort: the tokens are gone from this browser either way. `keepalive` lets the call
-      // finish while the page navigates to the sign-in page.
+      // finish if the page goes away first; reading the answer to its end means that, when the
+      // caller navigates next, the request is over instead of cut off after its headers.
       await send("/api/auth/admin/logout", {
         method: "POST",
         keepalive: true,
         body: JSON.stringify({ refreshToken: session.refreshToken }),
-      }, null).catch(() => undefined);
+      }, null).then((res) => res.arrayBuffer()).catch(() => undefined);
     },
   };
 }
