@@ -290,7 +290,9 @@ function serverOnlyGuard(root: string): esbuild.Plugin {
       const importerOf = new Map<string, string>();
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData?.guarded) return undefined;
-        const r = await b.resolve(args.path, {
+        // deno.json's `"@/": "./"`: the project root, as Deno resolves it.
+        const path_ = args.path.startsWith("@/") ? `${root}/${args.path.slice(2)}` : args.path;
+        const r = await b.resolve(path_, {
           kind: args.kind,
           importer: args.importer,
           resolveDir: args.resolveDir,

@@ -1,4 +1,4 @@
-import { PageTitle } from "../../../components/PageTitle.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 import {
   DetailsBlock,
   type FailureFields,
@@ -6,12 +6,12 @@ import {
   recordForPage,
   terminalPaymentHref,
   TransactionIdLine,
-} from "../../../components/TransactionResult.tsx";
-import { terminalFor } from "../../../lib/payments/mod.ts";
-import { errorMessageKey } from "../../../lib/error_codes.ts";
-import type { Handlers, PageProps } from "../../../lib/framework/mod.ts";
-import type { AppState } from "../../../lib/state.ts";
-import ProgressBar from "../../../islands/ProgressBar.tsx";
+} from "@/components/TransactionResult.tsx";
+import { terminalFor } from "@/lib/payments/mod.ts";
+import { errorMessageKey } from "@/lib/error_codes.ts";
+import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/state.ts";
+import ProgressBar from "@/islands/ProgressBar.tsx";
 
 interface Data extends FailureFields {
   /** From the server's record only; `null` without one. */

@@ -1,8 +1,8 @@
-import { type DonationData, DonationSection, EmptyTerminal } from "../../../components/DonationSection.tsx";
-import { PageTitle } from "../../../components/PageTitle.tsx";
-import { donationPage, handleDonationPost } from "../../../lib/donation_page.ts";
-import type { Handlers, PageProps } from "../../../lib/framework/mod.ts";
-import type { AppState } from "../../../lib/state.ts";
+import { type DonationData, DonationSection, EmptyTerminal } from "@/components/DonationSection.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { donationPage, handleDonationPost } from "@/lib/donation_page.ts";
+import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/state.ts";
 
 const SHOP = /^[A-Za-z0-9_-]{1,32}$/;
 

@@ -1,12 +1,12 @@
-import type { Handlers } from "../../../lib/framework/mod.ts";
-import { readSignedJson } from "../../../lib/http/signed_body.ts";
-import { currencyCode } from "../../../lib/money.ts";
-import type { RouteDocs } from "../../../lib/openapi.ts";
-import { paymentsContext } from "../../../lib/payments/mod.ts";
-import { createOnlinePayment } from "../../../lib/payments/service.ts";
-import { CreatePaymentSchema, PaymentUrlSchema } from "../../../lib/schemas.ts";
-import { readFlags } from "../../../lib/flags.ts";
-import type { AppState } from "../../../lib/state.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readSignedJson } from "@/lib/http/signed_body.ts";
+import { currencyCode } from "@/lib/money.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { paymentsContext } from "@/lib/payments/mod.ts";
+import { createOnlinePayment } from "@/lib/payments/service.ts";
+import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/schemas.ts";
+import { readFlags } from "@/lib/flags.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

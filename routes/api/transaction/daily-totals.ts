@@ -1,10 +1,10 @@
-import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
-import { dailyTotals } from "../../../lib/daily_totals.ts";
-import type { Handlers } from "../../../lib/framework/mod.ts";
-import { readQuery } from "../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../lib/openapi.ts";
-import { DailyTotalsQuerySchema, DailyTotalsSchema } from "../../../lib/schemas.ts";
-import type { AppState } from "../../../lib/state.ts";
+import { accountsContext, authenticate, requireApproved } from "@/lib/auth/accounts.ts";
+import { dailyTotals } from "@/lib/daily_totals.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {

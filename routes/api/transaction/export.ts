@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../lib/framework/mod.ts";
-import { readQuery } from "../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../lib/openapi.ts";
-import { ExportQuerySchema } from "../../../lib/schemas.ts";
-import type { AppState } from "../../../lib/state.ts";
-import { exportFileName, transactionsCsv } from "../../../lib/transactions_export.ts";
+import { accountsContext, authenticate, requireApproved } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { ExportQuerySchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
+import { exportFileName, transactionsCsv } from "@/lib/transactions_export.ts";
 
 export const docs: RouteDocs = {
   GET: {

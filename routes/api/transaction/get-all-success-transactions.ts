@@ -1,10 +1,10 @@
-import { accountsContext, authenticate, requireApproved } from "../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../lib/framework/mod.ts";
-import { readQuery } from "../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../lib/openapi.ts";
-import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "../../../lib/schemas.ts";
-import type { AppState } from "../../../lib/state.ts";
-import { listSuccess } from "../../../lib/transactions.ts";
+import { accountsContext, authenticate, requireApproved } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
+import { listSuccess } from "@/lib/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {

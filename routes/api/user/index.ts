@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { createDonor } from "../../../lib/donors.ts";
-import type { Handlers } from "../../../lib/framework/mod.ts";
-import { readJson } from "../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../lib/openapi.ts";
-import { CreateDonorSchema } from "../../../lib/schemas.ts";
-import type { AppState } from "../../../lib/state.ts";
+import { createDonor } from "@/lib/donors.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readJson } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { CreateDonorSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (unguessable)") });
 

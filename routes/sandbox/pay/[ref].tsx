@@ -1,11 +1,11 @@
-import { type Handlers, Head, type PageProps } from "../../../lib/framework/mod.ts";
-import { translator } from "../../../lib/i18n.ts";
-import { dirOf, isLang } from "../../../lib/languages.ts";
-import { formatMoney } from "../../../lib/money.ts";
-import { sandboxOf } from "../../../lib/payments/mod.ts";
-import { type CardSubmission, isSandboxRef } from "../../../lib/payments/sandbox.ts";
-import type { AppState } from "../../../lib/state.ts";
-import type { SandboxRecord } from "../../../lib/storage/types.ts";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import { translator } from "@/lib/i18n.ts";
+import { dirOf, isLang } from "@/lib/languages.ts";
+import { formatMoney } from "@/lib/money.ts";
+import { sandboxOf } from "@/lib/payments/mod.ts";
+import { type CardSubmission, isSandboxRef } from "@/lib/payments/sandbox.ts";
+import type { AppState } from "@/lib/state.ts";
+import type { SandboxRecord } from "@/lib/storage/types.ts";
 
 interface Data {
   view: "form" | "done" | "unknown";

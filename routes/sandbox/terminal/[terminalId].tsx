@@ -1,8 +1,8 @@
-import { type Handlers, Head, type PageProps } from "../../../lib/framework/mod.ts";
-import { formatMoney } from "../../../lib/money.ts";
-import { sandboxOf } from "../../../lib/payments/mod.ts";
-import type { AppState } from "../../../lib/state.ts";
-import type { SandboxRecord } from "../../../lib/storage/types.ts";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import { formatMoney } from "@/lib/money.ts";
+import { sandboxOf } from "@/lib/payments/mod.ts";
+import type { AppState } from "@/lib/state.ts";
+import type { SandboxRecord } from "@/lib/storage/types.ts";
 
 interface Data {
   terminalId: string;

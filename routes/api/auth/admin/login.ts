@@ -1,10 +1,10 @@
-import { accountsContext, login } from "../../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import { clientAddress } from "../../../../lib/http/client_address.ts";
-import { readJson } from "../../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { AdminLoginSchema, AdminSessionSchema } from "../../../../lib/schemas.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import { accountsContext, login } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { clientAddress } from "@/lib/http/client_address.ts";
+import { readJson } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminLoginSchema, AdminSessionSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

@@ -1,8 +1,8 @@
-import { accountsContext, authenticate, profile } from "../../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { AdminSchema } from "../../../../lib/schemas.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import { accountsContext, authenticate, profile } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {

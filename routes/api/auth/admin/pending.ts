@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { accountsContext, authenticate, profile, requireApproved } from "../../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { AdminSchema } from "../../../../lib/schemas.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import { accountsContext, authenticate, profile, requireApproved } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {

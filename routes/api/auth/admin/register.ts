@@ -1,9 +1,9 @@
-import { accountsContext, register } from "../../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import { readJson } from "../../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { AdminRegisterSchema, AdminSessionSchema } from "../../../../lib/schemas.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import { accountsContext, register } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readJson } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

@@ -1,9 +1,9 @@
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import { HttpError, readJsonValue } from "../../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { paymentsContext } from "../../../../lib/payments/mod.ts";
-import { completePayment } from "../../../../lib/payments/service.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { paymentsContext } from "@/lib/payments/mod.ts";
+import { completePayment } from "@/lib/payments/service.ts";
+import type { AppState } from "@/lib/state.ts";
 import { z } from "zod";
 
 export const docs: RouteDocs = {

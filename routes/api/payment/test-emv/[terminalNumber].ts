@@ -1,12 +1,12 @@
-import { createDonor } from "../../../../lib/donors.ts";
-import { readFlags } from "../../../../lib/flags.ts";
-import type { Handlers } from "../../../../lib/framework/mod.ts";
-import { HttpError, validate } from "../../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../../lib/openapi.ts";
-import { paymentsContext } from "../../../../lib/payments/mod.ts";
-import { createOnlinePayment } from "../../../../lib/payments/service.ts";
-import { PaymentUrlSchema, TestEmvSchema } from "../../../../lib/schemas.ts";
-import type { AppState } from "../../../../lib/state.ts";
+import { createDonor } from "@/lib/donors.ts";
+import { readFlags } from "@/lib/flags.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { HttpError, validate } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { paymentsContext } from "@/lib/payments/mod.ts";
+import { createOnlinePayment } from "@/lib/payments/service.ts";
+import { PaymentUrlSchema, TestEmvSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 /** A test payment is the smallest real amount: 1 NIS. */
 const TEST_AMOUNT = 1;

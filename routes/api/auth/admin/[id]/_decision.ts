@@ -2,12 +2,12 @@
  * What `approve.ts` and `reject.ts` share: an approved admin decides on a pending one. (A file
  * starting with `_` beside routes is a helper, not a route.)
  */
-import { accountsContext, authenticate, decide } from "../../../../../lib/auth/accounts.ts";
-import type { Handlers } from "../../../../../lib/framework/mod.ts";
-import { readId } from "../../../../../lib/http/validation.ts";
-import type { RouteDocs } from "../../../../../lib/openapi.ts";
-import { AdminSchema } from "../../../../../lib/schemas.ts";
-import type { AppState } from "../../../../../lib/state.ts";
+import { accountsContext, authenticate, decide } from "@/lib/auth/accounts.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readId } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
 
 /** The docs and handler of `POST /api/auth/admin/{id}/approve` or `…/reject`. */
 export function decisionRoute(status: "approved" | "rejected"): {
