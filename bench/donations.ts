@@ -2,7 +2,7 @@
  * `deno task bench:donations`: the two calls a donor's browser makes to give, under load: `POST
  * /api/user` (the donor), then `POST /api/payment/create` (sandbox provider), signed as the page's
  * island signs it (`GET /api/signing-key` once per donor, as a page holds its key, then HMAC with
- * `lib/signing.ts`). Many donors at once, each repeating the pair for the run's length; p50 and p99
+ * `lib/shared/signing.ts`). Many donors at once, each repeating the pair for the run's length; p50 and p99
  * of each call and of the pair, on Deno KV and on PostgreSQL.
  *
  * The app runs as its own process (`deno run -A main.ts`), so this client does not share its event
@@ -22,7 +22,7 @@
  * @module
  */
 import postgres from "postgres";
-import { signPayload } from "../lib/signing.ts";
+import { signPayload } from "../lib/shared/signing.ts";
 import { cpuMs, startAppProcess } from "./app_process.ts";
 
 const env = Deno.env.toObject();

@@ -1,9 +1,9 @@
 import ContributionChoice, { type TierCard } from "../islands/ContributionChoice.tsx";
 import DonorPayment, { type DonorPaymentProps } from "../islands/DonorPayment.tsx";
 import PeriodTabs from "../islands/PeriodTabs.tsx";
-import type { DonorFields, Selection } from "../lib/donation.ts";
+import type { DonorFields, Selection } from "../lib/shared/donation.ts";
 import type { TFunction } from "../lib/i18n.ts";
-import { formatMoney, TIERS } from "../lib/money.ts";
+import { formatMoney, TIERS } from "../lib/shared/money.ts";
 import type { BrowserKey } from "../lib/signature_check.ts";
 
 /** What the donation page renders from (GET, or a no-JavaScript POST). */

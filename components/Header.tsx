@@ -1,6 +1,6 @@
 import { asset } from "../lib/framework/mod.ts";
 import { translator } from "../lib/i18n.ts";
-import { LANGUAGES, withLang } from "../lib/languages.ts";
+import { LANGUAGES, withLang } from "../lib/shared/languages.ts";
 import type { AppState } from "../lib/state.ts";
 import LanguageSelector from "../islands/LanguageSelector.tsx";
 

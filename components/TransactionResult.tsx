@@ -11,8 +11,8 @@
  * @module
  */
 import type { TFunction } from "../lib/i18n.ts";
-import type { Lang } from "../lib/languages.ts";
-import { formatMoney } from "../lib/money.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+import { formatMoney } from "../lib/shared/money.ts";
 import type { PaymentProvider } from "../lib/payments/provider.ts";
 import type { Services } from "../lib/state.ts";
 import type { Payment, Transaction } from "../lib/storage/types.ts";

@@ -6,7 +6,7 @@ import {
   type Message,
   type RegisterFields,
   registerProblems,
-} from "../lib/account_forms.ts";
+} from "./shared/account_forms.ts";
 import { createApiClient } from "./shared/admin_api.ts";
 import { readSession } from "./shared/admin_session.ts";
 import { messageText, translator } from "./shared/texts.ts";

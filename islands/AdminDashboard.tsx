@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { listFailure, type Message } from "../lib/account_forms.ts";
+import { listFailure, type Message } from "./shared/account_forms.ts";
 import { AdminHeader } from "./admin/AdminHeader.tsx";
 import { Approvals } from "./admin/Approvals.tsx";
 import { DailyTotalsPanel } from "./admin/DailyTotals.tsx";

@@ -9,8 +9,8 @@ import {
   LOADING_MS,
   PAYMENT_RESET_MS,
   type Selection,
-} from "../lib/donation.ts";
-import { signPayload } from "../lib/signing.ts";
+} from "../lib/shared/donation.ts";
+import { signPayload } from "../lib/shared/signing.ts";
 import { resetForm, selection, useSelection } from "./shared/donation_state.ts";
 
 /** A browser signing key as the server issued it. */

@@ -1,4 +1,4 @@
-import type { Period, Selection } from "../lib/donation.ts";
+import type { Period, Selection } from "../lib/shared/donation.ts";
 import { setSelection, useSelection } from "./shared/donation_state.ts";
 
 /**

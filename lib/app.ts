@@ -20,7 +20,7 @@ import { requestLog } from "./http/request_log.ts";
 import { securityHeaders } from "./http/security.ts";
 import { REQUEST_TIMEOUT_MS, requestTimeout, RequestTimeoutError } from "./http/timeout.ts";
 import { translator } from "./i18n.ts";
-import { dirOf, FALLBACK_LANG, isLang, LANG_COOKIE, LANGUAGES } from "./languages.ts";
+import { dirOf, FALLBACK_LANG, isLang, LANG_COOKIE, LANGUAGES } from "./shared/languages.ts";
 import type { AppState, Services } from "./state.ts";
 import { StorageUnavailableError } from "./storage/types.ts";
 

@@ -12,8 +12,8 @@ import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { DailyTotalsChart } from "../components/DailyTotalsChart.tsx";
 import { type TFunction, translator } from "./i18n.ts";
-import { dirOf, type Lang } from "./languages.ts";
-import { type CurrencyCode, formatMoney } from "./money.ts";
+import { dirOf, type Lang } from "./shared/languages.ts";
+import { type CurrencyCode, formatMoney } from "./shared/money.ts";
 import type { DailyTotal, Store } from "./storage/types.ts";
 
 /** One currency's sum on one day. */

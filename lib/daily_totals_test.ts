@@ -12,7 +12,7 @@ import {
 } from "./daily_totals.ts";
 import type { TFunction } from "./i18n.ts";
 import { translator } from "./i18n.ts";
-import { LANGUAGES } from "./languages.ts";
+import { LANGUAGES } from "./shared/languages.ts";
 import type { DailyTotal, Store } from "./storage/types.ts";
 
 Deno.test("totalsWindow: UTC days ending today, to the start of tomorrow", () => {

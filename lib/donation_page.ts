@@ -16,12 +16,12 @@ import {
   formErrors,
   incorrectAmount,
   selectionFromForm,
-} from "./donation.ts";
+} from "./shared/donation.ts";
 import { createDonor } from "./donors.ts";
 import { readFlags } from "./flags.ts";
 import type { RouteContext } from "./framework/mod.ts";
 import { HttpError } from "./http/validation.ts";
-import { currencyCode } from "./money.ts";
+import { currencyCode } from "./shared/money.ts";
 import { paymentsContext, terminalFor } from "./payments/mod.ts";
 import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
 import { type BrowserKey, issueBrowserKey } from "./signature_check.ts";

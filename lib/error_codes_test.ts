@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_ERROR_KEY, errorMessageKey, SPEC_ERROR_CODES } from "./error_codes.ts";
-import { LANGUAGES } from "./languages.ts";
+import { LANGUAGES } from "./shared/languages.ts";
 
 type Tree = { [key: string]: string | Tree };
 

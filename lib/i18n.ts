@@ -11,7 +11,7 @@ import he from "../locales/he.json" with { type: "json" };
 import ru from "../locales/ru.json" with { type: "json" };
 import pt from "../locales/pt.json" with { type: "json" };
 import es from "../locales/es.json" with { type: "json" };
-import { FALLBACK_LANG, type Lang, LANGUAGES } from "./languages.ts";
+import { FALLBACK_LANG, type Lang, LANGUAGES } from "./shared/languages.ts";
 
 /** The locale resources, by language. */
 export const RESOURCES: Record<Lang, Record<string, unknown>> = { en, he, ru, pt, es };

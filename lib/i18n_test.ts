@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { RESOURCES, translator } from "./i18n.ts";
-import { LANGUAGES } from "./languages.ts";
+import { LANGUAGES } from "./shared/languages.ts";
 
 function keys(obj: Record<string, unknown>, prefix = ""): string[] {
   return Object.entries(obj).flatMap(([k, v]) =>

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-import { EMAIL_PATTERN } from "./donation.ts";
+import { EMAIL_PATTERN } from "./shared/donation.ts";
 
 export { EMAIL_PATTERN };
 // C0 and C1 control characters (tab, newline, NUL, …); format characters such as the

@@ -15,7 +15,7 @@
  * @module
  */
 import { hmacSha256Hex } from "./sha256.ts";
-import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "./signing.ts";
+import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "./shared/signing.ts";
 import type { NonceRepository } from "./storage/types.ts";
 
 /** How long a browser key is valid. */

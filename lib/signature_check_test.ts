@@ -7,7 +7,7 @@ import {
   SignatureError,
   verifySignedPayload,
 } from "./signature_check.ts";
-import { canonicalString, signPayload } from "./signing.ts";
+import { canonicalString, signPayload } from "./shared/signing.ts";
 
 const SECRET = "app-secret-for-tests-0123456789abcdef";
 const SERVER_KEY = "ab".repeat(32);

@@ -7,7 +7,7 @@
 import type { TFunction } from "i18next";
 import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
-import type { Lang } from "./languages.ts";
+import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
 import type { ProviderFactory } from "./payments/mod.ts";
 import type { Store } from "./storage/types.ts";

@@ -13,8 +13,8 @@
  * @module
  */
 import { translator } from "./i18n.ts";
-import type { Lang } from "./languages.ts";
-import { isoCurrency } from "./money.ts";
+import type { Lang } from "./shared/languages.ts";
+import { isoCurrency } from "./shared/money.ts";
 import type { Store, Transaction, TransactionBatch } from "./storage/types.ts";
 
 /** What to export: the list filters of the back office, and the language of the words. */

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { newId } from "../lib/ids.ts";
 import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/languages.ts";
+import type { Lang } from "../lib/shared/languages.ts";
 import type { Transaction } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe } from "./helpers/axe.ts";

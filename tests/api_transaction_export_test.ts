@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { newId } from "../lib/ids.ts";
 import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/languages.ts";
+import type { Lang } from "../lib/shared/languages.ts";
 import type { Store, Transaction } from "../lib/storage/types.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { api, bearer } from "./helpers/http.ts";

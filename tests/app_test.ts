@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { currentBuild } from "../lib/framework/assets.ts";
-import { LANGUAGES } from "../lib/languages.ts";
+import { LANGUAGES } from "../lib/shared/languages.ts";
 import type { Store } from "../lib/storage/types.ts";
 import { PAGE_PATHS, startTestApp, type TestApp } from "./helpers/app.ts";
 

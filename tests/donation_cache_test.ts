@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { PAGE_FLAGS_MAX_AGE_MS } from "../lib/flags.ts";
-import { bytesToHex } from "../lib/signing.ts";
+import { bytesToHex } from "../lib/shared/signing.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/languages.ts";
+import type { Lang } from "../lib/shared/languages.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";

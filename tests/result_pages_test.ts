@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { errorMessageKey } from "../lib/error_codes.ts";
 import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/languages.ts";
-import { formatMoney } from "../lib/money.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+import { formatMoney } from "../lib/shared/money.ts";
 import { formatDate } from "../routes/[lang]/cancel-subscription.tsx";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { createPayment, newDonor, payOnSandboxPage, signedPost } from "./helpers/payments.ts";

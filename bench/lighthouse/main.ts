@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { signPayload } from "../../lib/signing.ts";
+import { signPayload } from "../../lib/shared/signing.ts";
 import { ROOT, runScript, startAppProcess } from "../app_process.ts";
 
 const HERE = `${ROOT}/bench/lighthouse`;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { listFailure } from "../../lib/account_forms.ts";
-import { usDateTime } from "../../lib/format.ts";
+import { listFailure } from "../shared/account_forms.ts";
+import { usDateTime } from "../../lib/shared/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import type { AdminProfile } from "../shared/admin_session.ts";
 import { pace } from "../shared/pace.ts";

@@ -1,7 +1,7 @@
 import { createContext } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
-import { listFailure } from "../../lib/account_forms.ts";
-import { listAmount, usShortDay } from "../../lib/format.ts";
+import { listFailure } from "../shared/account_forms.ts";
+import { listAmount, usShortDay } from "../../lib/shared/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";

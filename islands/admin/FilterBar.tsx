@@ -6,7 +6,7 @@ import {
   type PaymentFilter,
   SEARCH_MAX_LENGTH,
   type TransactionType,
-} from "../../lib/transaction_filters.ts";
+} from "../../lib/shared/transaction_filters.ts";
 import type { Translate } from "../shared/texts.ts";
 
 const TYPES: [TransactionType, string][] = [

@@ -1,4 +1,4 @@
-import { canGoTo, pageWindow } from "../../lib/transaction_filters.ts";
+import { canGoTo, pageWindow } from "../../lib/shared/transaction_filters.ts";
 import type { Translate } from "../shared/texts.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { listFailure, type Message } from "../../lib/account_forms.ts";
+import { listFailure, type Message } from "../shared/account_forms.ts";
 import {
   DEFAULT_VIEW,
   exportQuery,
@@ -9,7 +9,7 @@ import {
   readView,
   viewQuery,
   withFilters,
-} from "../../lib/transaction_filters.ts";
+} from "../../lib/shared/transaction_filters.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { listAmount, usDateTime } from "../../lib/format.ts";
+import { listAmount, usDateTime } from "../../lib/shared/format.ts";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
 import type { Translate } from "../shared/texts.ts";
 

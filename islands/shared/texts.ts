@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message } from "../../lib/account_forms.ts";
+import type { Message } from "./account_forms.ts";
 
 /** Looks up a key (the key itself when missing) and fills `{{name}}` placeholders. */
 export type Translate = (key: string, params?: Record<string, string | number>) => string;

@@ -37,27 +37,42 @@ export interface BuildManifest {
 }
 
 /**
- * Modules of `lib/` that islands may import: pure code with no secrets, storage or server APIs.
- * Every other module of `lib/` is server-only, so a new module is safe by default; add it here
- * only when it is meant for browsers too.
+ * What an island may import. Project code: `islands/` and `lib/shared/` (the modules that run on
+ * both sides: languages, money, formats, the donation rules, request signing), and the client
+ * runtime the build itself adds. Packages: only those made for browsers, named here. Everything
+ * else (the rest of `lib/`, `routes/`, `components/`, the entry points, server packages) is
+ * server-only, so a new module is safe by default; a module meant for browsers goes to
+ * `lib/shared/` and imports nothing outside it.
  */
-export const CLIENT_SAFE: RegExp[] = [
-  /^lib\/framework\/client\.ts$/,
-  /^lib\/(languages|signing|schemas|money|format|donation|account_forms|transaction_filters)\.ts$/,
-];
+export const CLIENT_FOLDERS = ["islands/", "lib/shared/"] as const;
 
-/** Other modules an island must never reach: routes, the entry points, server-only packages. */
-export const SERVER_ONLY: RegExp[] = [
-  /^routes\//,
-  /^(main|dev)\.ts$/,
-  /\.server\.tsx?$/,
-  /(^|\/)node_modules\/(\.deno\/[^/]+\/node_modules\/)?(postgres|hono|esbuild|jose|playwright-core|i18next|hash-wasm)\//,
-];
+/** Packages an island's own code may import (what they import in turn is theirs). */
+export const CLIENT_PACKAGES = ["preact", "@preact/signals", "@preact/signals-core"];
 
-/** Whether an island may import the module at `path` (relative to the project root). */
-export function isServerOnly(path: string): boolean {
-  if (path.startsWith("lib/")) return !CLIENT_SAFE.some((re) => re.test(path));
-  return SERVER_ONLY.some((re) => re.test(path));
+/** The client runtime: the build's own entry point, beside the islands. */
+const CLIENT_RUNTIME = "lib/framework/client.ts";
+
+/**
+ * Whether an island may reach the module at `path` (relative to the project root; a package as
+ * its `node_modules/` path), imported by a module at `importer` (likewise, or null for an entry).
+ */
+export function isServerOnly(
+  path: string,
+  importer: string | null = null,
+  folders: readonly string[] = CLIENT_FOLDERS,
+): boolean {
+  const pkg = packageOf(path);
+  if (pkg !== null) {
+    // A package's own imports are its concern; a project file may import only browser packages.
+    return importer !== null && packageOf(importer) === null && !CLIENT_PACKAGES.includes(pkg);
+  }
+  return path !== CLIENT_RUNTIME && !folders.some((folder) => path.startsWith(folder));
+}
+
+/** `preact` for `node_modules/.deno/preact@11.2.0/node_modules/preact/hooks/dist/x.js`; null for project files. */
+function packageOf(path: string): string | null {
+  const m = path.match(/(?:^|\/)node_modules\/(?:\.deno\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//);
+  return m ? m[1] : null;
 }
 
 const SOURCE_DIRS = ["islands", "components", "lib", "routes", "static", "locales"];
@@ -187,7 +202,8 @@ export async function build(
       // islands run all their code at load; bench/README.md, Lighthouse).
       banner: { js: "//# allFunctionsCalledOnLoad" },
       logLevel: "silent",
-      plugins: [serverOnlyGuard(root)],
+      // A test's islands (`islandsDir`) stand in for `islands/`.
+      plugins: [serverOnlyGuard(root, options.islandsDir)],
     });
   } catch (e) {
     const guard = (e as esbuild.BuildFailure).errors?.find((m) => m.pluginName === "server-only");
@@ -282,8 +298,11 @@ async function describe(name: string, bytes: Uint8Array, imports: string[]): Pro
  * server-only module, and names the chain of imports that led there. It runs at resolution, before
  * Node built-ins that server code uses (`net`, `tls`) would fail the build with a less useful error.
  */
-function serverOnlyGuard(root: string): esbuild.Plugin {
+function serverOnlyGuard(root: string, islandsDir?: string): esbuild.Plugin {
   const rel = (p: string) => p.startsWith(root + "/") ? p.slice(root.length + 1) : p;
+  const folders = CLIENT_FOLDERS.map((f) =>
+    f === "islands/" && islandsDir ? `${rel(islandsDir)}/islands/` : f
+  );
   return {
     name: "server-only",
     setup(b) {
@@ -301,7 +320,10 @@ function serverOnlyGuard(root: string): esbuild.Plugin {
         if (r.errors.length > 0 || !r.path) return { errors: r.errors };
         if (args.importer && !importerOf.has(r.path)) importerOf.set(r.path, args.importer);
         const path = rel(r.path);
-        if (isServerOnly(path)) {
+        if (
+          args.kind !== "entry-point" &&
+          isServerOnly(path, args.importer ? rel(args.importer) : null, folders)
+        ) {
           const chain = [path];
           for (let at = r.path; importerOf.has(at) && chain.length < 20;) {
             at = importerOf.get(at)!;

@@ -10,8 +10,8 @@
  *
  * @module
  */
-import type { Lang } from "../languages.ts";
-import type { CurrencyCode } from "../money.ts";
+import type { Lang } from "../shared/languages.ts";
+import type { CurrencyCode } from "../shared/money.ts";
 import type { ResultData } from "../storage/types.ts";
 import { createPelecardTerminalSale, PELECARD_MISMATCH } from "./pelecard_terminal.ts";
 import {

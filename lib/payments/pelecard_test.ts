@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Lang } from "../languages.ts";
+import type { Lang } from "../shared/languages.ts";
 import {
   createPelecardProvider,
   maskPan,

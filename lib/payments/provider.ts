@@ -14,8 +14,8 @@
  *
  * @module
  */
-import type { Lang } from "../languages.ts";
-import type { CurrencyCode } from "../money.ts";
+import type { Lang } from "../shared/languages.ts";
+import type { CurrencyCode } from "../shared/money.ts";
 import type { ResultData } from "../storage/types.ts";
 
 /** The provider could not be reached or answered something unusable. Nothing was paid. */

@@ -16,8 +16,8 @@
  * @module
  */
 import { newId } from "../ids.ts";
-import type { CurrencyCode } from "../money.ts";
-import { bytesToHex, hmacKey } from "../signing.ts";
+import type { CurrencyCode } from "../shared/money.ts";
+import { bytesToHex, hmacKey } from "../shared/signing.ts";
 import type { ResultData, SandboxRecord, Store } from "../storage/types.ts";
 import type {
   HostedPaymentRequest,

@@ -12,9 +12,9 @@
  */
 import { HttpError } from "../http/validation.ts";
 import { newId } from "../ids.ts";
-import type { Lang } from "../languages.ts";
+import type { Lang } from "../shared/languages.ts";
 import type { Logger } from "../log.ts";
-import { type CurrencyCode, MIN_AMOUNT, toMinor } from "../money.ts";
+import { type CurrencyCode, MIN_AMOUNT, toMinor } from "../shared/money.ts";
 import type { Donor, Payment, Store, Transaction } from "../storage/types.ts";
 import { nextMonth } from "./billing_dates.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult, type TerminalResult } from "./provider.ts";

@@ -1,7 +1,7 @@
 import { readFlagsForPages } from "../../lib/flags.ts";
 import type { RouteContext } from "../../lib/framework/mod.ts";
 import { translator } from "../../lib/i18n.ts";
-import { dirOf, isLang, unsupportedLangRedirect } from "../../lib/languages.ts";
+import { dirOf, isLang, unsupportedLangRedirect } from "../../lib/shared/languages.ts";
 import type { AppState } from "../../lib/state.ts";
 
 /**

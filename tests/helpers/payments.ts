@@ -5,7 +5,7 @@
  * @module
  */
 import type { Page } from "playwright-core";
-import { signPayload } from "../../lib/signing.ts";
+import { signPayload } from "../../lib/shared/signing.ts";
 import type { TestApp } from "./app.ts";
 import { api, type JsonAnswer } from "./http.ts";
 

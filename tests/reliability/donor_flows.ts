@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { signPayload } from "../../lib/signing.ts";
+import { signPayload } from "../../lib/shared/signing.ts";
 import type { Store, Transaction, TransactionBatch } from "../../lib/storage/types.ts";
 import { sleep } from "./process_support.ts";
 

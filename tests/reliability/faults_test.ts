@@ -25,7 +25,7 @@ import { REQUEST_TIMEOUT_MS } from "../../lib/http/timeout.ts";
 import { BILLING_LEASE, LEASE_MS } from "../../lib/payments/billing.ts";
 import { openKvStore } from "../../lib/storage/kv.ts";
 import { openPostgresStore } from "../../lib/storage/postgres.ts";
-import { signPayload } from "../../lib/signing.ts";
+import { signPayload } from "../../lib/shared/signing.ts";
 import { SIM_LOGIN, startPelecardSimulator } from "../pelecard_simulator.ts";
 import { billedExactlyOnce, sandboxCharges, seedDueSubscriptions } from "./billing_support.ts";
 import { checkBackOffice, compareBooks, DonorClient, storedTransactions } from "./donor_flows.ts";

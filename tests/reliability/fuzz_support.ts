@@ -12,7 +12,7 @@ import manifest from "../../manifest.gen.ts";
 import { classifyRouteFile } from "../../lib/framework/router.ts";
 import type { Handlers, RouteModule } from "../../lib/framework/types.ts";
 import { currentBuild } from "../../lib/framework/assets.ts";
-import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "../../lib/signing.ts";
+import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "../../lib/shared/signing.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { api } from "../helpers/http.ts";
 import { createPayment, GOOD_CARD, newDonor } from "../helpers/payments.ts";

@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
-import { currencyCode } from "@/lib/money.ts";
+import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { createOnlinePayment } from "@/lib/payments/service.ts";

@@ -1,7 +1,7 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { HttpError } from "@/lib/http/validation.ts";
-import { currencyCode } from "@/lib/money.ts";
+import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext, terminalFor } from "@/lib/payments/mod.ts";
 import { terminalPayment } from "@/lib/payments/service.ts";

@@ -1,5 +1,5 @@
 import type { Handlers, RouteContext } from "@/lib/framework/mod.ts";
-import { isLang } from "@/lib/languages.ts";
+import { isLang } from "@/lib/shared/languages.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { ProviderError } from "@/lib/payments/provider.ts";
 import { completePayment } from "@/lib/payments/service.ts";

@@ -1,7 +1,7 @@
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { translator } from "@/lib/i18n.ts";
-import { dirOf, isLang } from "@/lib/languages.ts";
-import { formatMoney } from "@/lib/money.ts";
+import { dirOf, isLang } from "@/lib/shared/languages.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 import { sandboxOf } from "@/lib/payments/mod.ts";
 import { type CardSubmission, isSandboxRef } from "@/lib/payments/sandbox.ts";
 import type { AppState } from "@/lib/state.ts";

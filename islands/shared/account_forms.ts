@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { EMAIL_PATTERN } from "./donation.ts";
+import { EMAIL_PATTERN } from "../../lib/shared/donation.ts";
 
 /** Spec section 9. */
 export const PASSWORD_MIN_LENGTH = 6;
