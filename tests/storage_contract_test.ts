@@ -14,7 +14,8 @@
 import postgres from "postgres";
 import { openKvStore } from "../lib/storage/kv.ts";
 import { migrations } from "../lib/storage/migrations.ts";
-import { listsOf, openStore, searchTextOf, searchValuesOf } from "../lib/storage/mod.ts";
+import { openStore } from "../lib/storage/mod.ts";
+import { listsOf, searchTextOf, searchValuesOf } from "../lib/storage/queries.ts";
 import { openPostgresStore } from "../lib/storage/postgres.ts";
 import {
   type Admin,

@@ -137,8 +137,22 @@
  */
 
 import {
-  autoApproved,
   batchLimit,
+  importBatch,
+  listOf,
+  listsOf,
+  MAX_BATCH,
+  pageWindow,
+  scanWindow,
+  searchTermOf,
+  searchTextOf,
+  throttleWindow,
+  totalsRange,
+  TRANSACTION_LISTS,
+  type TransactionList,
+} from "./queries.ts";
+import {
+  autoApproved,
   canonicalAdmin,
   canonicalCharge,
   canonicalDonor,
@@ -149,26 +163,14 @@ import {
   canonicalTransaction,
   chargeResult,
   checkInteger,
-  importBatch,
   isoInstant,
   isoInstantOrNull,
-  listOf,
-  listsOf,
-  MAX_BATCH,
   mergeSandboxData,
   normalizeEmail,
-  pageWindow,
   paymentChanges,
-  scanWindow,
-  searchTermOf,
-  searchTextOf,
   subscriptionChanges,
   subscriptionDueAt,
-  throttleWindow,
-  totalsRange,
-  TRANSACTION_LISTS,
-  type TransactionList,
-} from "./mod.ts";
+} from "./records.ts";
 import {
   type Admin,
   type AdminRepository,

@@ -107,8 +107,21 @@ import {
 } from "./types.ts";
 import { type Migration, migrations } from "./migrations.ts";
 import {
-  autoApproved,
   batchLimit,
+  importBatch,
+  listOf,
+  listsOf,
+  MAX_BATCH,
+  pageWindow,
+  scanWindow,
+  searchTermOf,
+  searchTextOf,
+  searchValuesOf,
+  THROTTLE_MAX_EVENTS,
+  totalsRange,
+} from "./queries.ts";
+import {
+  autoApproved,
   canonicalAdmin,
   canonicalCharge,
   canonicalDonor,
@@ -119,24 +132,13 @@ import {
   canonicalTransaction,
   chargeResult,
   checkInteger,
-  importBatch,
   isoInstant,
   isoInstantOrNull,
   jsonObject,
-  listOf,
-  listsOf,
-  MAX_BATCH,
   normalizeEmail,
-  pageWindow,
   paymentChanges,
-  scanWindow,
-  searchTermOf,
-  searchTextOf,
-  searchValuesOf,
   subscriptionChanges,
-  THROTTLE_MAX_EVENTS,
-  totalsRange,
-} from "./mod.ts";
+} from "./records.ts";
 
 /** Options of {@link openPostgresStore}. */
 export interface PostgresStoreOptions {

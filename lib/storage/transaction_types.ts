@@ -1,0 +1,142 @@
+/**
+ * The storage contract for transactions: a recorded payment attempt, its lists, searches, scans and
+ * daily totals. Types only; part of the {@link Store} in `types.ts`, which re-exports them.
+ *
+ * @module
+ */
+
+/** Card result fields of a successful payment, named as the provider names them. */
+export interface ResultData {
+  /** Masked, e.g. `458045******4580`; never a full card number. */
+  CreditCardNumber: string;
+  CreditType: string;
+  /** Minor units (agorot, cents) as a numeric string, e.g. `"10000"`. */
+  DebitTotal: string;
+  /** 1 = NIS, 2 = USD. */
+  DebitCurrency: 1 | 2;
+  VoucherId?: string | null;
+  ShvaResult?: string | null;
+  [field: string]: unknown;
+}
+
+/** A recorded payment attempt: a success (`statusCode` "000") or an error. */
+export interface Transaction {
+  id: string;
+  kind: "success" | "error";
+  statusCode: string;
+  isMonthly: boolean;
+  /** ISO 8601. */
+  createdAt: string;
+  donorId: string;
+  /** The donor as at the payment, for the back office list and search. */
+  user: { firstName: string; lastName: string; email: string };
+  /** Minor units, when known. */
+  amount: number | null;
+  /** 1 = NIS, 2 = USD, when known. */
+  currency: 1 | 2 | null;
+  resultData: ResultData | null;
+  errorMessage: string | null;
+  /** e.g. `sandbox`, `pelecard`. */
+  provider: string;
+  /** The provider's id of this payment; unique per provider when present. */
+  providerTransactionId: string | null;
+}
+
+/** One page of a list, newest first, with the total count of the whole (filtered) list. */
+export interface Page<T> {
+  data: T[];
+  total: number;
+}
+
+export interface TransactionQuery {
+  /** 1-based. */
+  page: number;
+  limit: number;
+  /** Case-insensitive substring of the donor's email, first or last name. */
+  search?: string;
+}
+
+export interface TransactionRepository {
+  /**
+   * Records a transaction once per `(provider, providerTransactionId)`: when one with the same
+   * pair exists, nothing is written and the existing one is answered with `created: false`.
+   * Atomic across instances.
+   */
+  record(tx: Transaction): Promise<{ created: boolean; transaction: Transaction }>;
+  /**
+   * Records many transactions in order (oldest first) in as few round trips as the backend allows,
+   * with the same idempotency per `(provider, providerTransactionId)` and the same per-list
+   * sequence numbers as `record`; answers how many were new. For back-fills and imports; at most
+   * 1,000 per call (more reject with a RangeError).
+   *
+   * A pair given twice in one call is recorded once (the first). Invalid transactions, and an id
+   * given twice for different payments, are refused (RangeError) before anything is written. An
+   * id that is already stored throws as in `record`; where a backend needs several commits for one
+   * call (Deno KV), the transactions before the failing one may then stay recorded (a second call
+   * with the same list skips them as duplicates).
+   */
+  import(txs: Transaction[]): Promise<number>;
+  get(id: string): Promise<Transaction | null>;
+  getByProviderId(provider: string, providerTransactionId: string): Promise<Transaction | null>;
+  /**
+   * Successful transactions, newest first (in the order recorded). Without `search`, a page costs
+   * work in proportion to the page, for all, monthly and one-time lists alike.
+   */
+  listSuccess(query: TransactionQuery & { isMonthly?: boolean }): Promise<Page<Transaction>>;
+  /** Error transactions, newest first, same costs (all, monthly and one-time lists alike). */
+  listErrors(query: TransactionQuery & { isMonthly?: boolean }): Promise<Page<Transaction>>;
+  /**
+   * One batch of a whole list, newest first (the order of `listSuccess` and `listErrors` with the
+   * same filters), for reading every row (exports) without deep page offsets: pass the answer's
+   * `next` as `before` to get the following batch, until `next` is null. A batch costs work in
+   * proportion to the batch however deep it is (with `search`, as a search page does), and
+   * transactions recorded after the first batch never show up in later ones, so the batches of
+   * one walk never overlap or skip.
+   *
+   * A batch may hold fewer than `limit` transactions (even none) while `next` is not null (a
+   * search reads a bounded part of the list per call); only `next === null` ends the list. A
+   * cursor is valid only with the query that answered it; a malformed one rejects with RangeError,
+   * as does a `limit` outside 1..1,000.
+   */
+  scan(query: TransactionScanQuery): Promise<TransactionBatch>;
+  /**
+   * Successful transactions with `from <= createdAt < to` (ISO instants) and a known amount and
+   * currency, summed per UTC day of `createdAt` and currency: one entry per day and currency that
+   * has any, ordered by day, then currency. Costs work in proportion to the transactions in the
+   * range. Deno KV reads the success list newest first and stops at the first transaction older
+   * than `from`: it relies on the order recorded being time order, as `record` (now) and `import`
+   * (oldest first) keep it.
+   */
+  dailyTotals(range: { from: string; to: string }): Promise<DailyTotal[]>;
+}
+
+/** What `transactions.scan` reads. */
+export interface TransactionScanQuery {
+  kind: Transaction["kind"];
+  isMonthly?: boolean;
+  /** As in {@link TransactionQuery}. */
+  search?: string;
+  /** The `next` of the previous batch; null or absent for the newest. */
+  before?: string | null;
+  /** Most transactions in the batch, 1..1,000. */
+  limit: number;
+}
+
+/** One batch of `transactions.scan`. */
+export interface TransactionBatch {
+  data: Transaction[];
+  /** The cursor of the following batch, or null when the list ends here. */
+  next: string | null;
+}
+
+/** One day's sum in one currency (`transactions.dailyTotals`). */
+export interface DailyTotal {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** 1 = NIS, 2 = USD. */
+  currency: 1 | 2;
+  /** Sum in minor units. */
+  amount: number;
+  /** How many transactions. */
+  count: number;
+}
