@@ -8,6 +8,22 @@
 /** The repository's root folder. */
 export const ROOT = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
 
+/** Options of {@link startAppProcess}. */
+export interface StartOptions {
+  /** How long to wait for `/health` (default 180 s: the first start may build the client). */
+  timeoutMs?: number;
+  /** Run with the flags of `deno task start` (V8 heap limits, `--node-modules-dir=manual`), as in production. */
+  startTaskFlags?: boolean;
+}
+
+/** The flags `deno task start` gives `deno run` (read from deno.json, so the two cannot drift), besides `-A`. */
+function startTaskFlags(): string[] {
+  const task: string = JSON.parse(Deno.readTextFileSync(`${ROOT}/deno.json`)).tasks.start;
+  const run = task.split("&&").map((part) => part.trim()).find((part) => part.startsWith("deno run "));
+  if (!run) throw new Error(`deno.json's start task has no 'deno run': ${task}`);
+  return run.split(/\s+/).slice(2).filter((arg) => arg !== "-A" && arg !== "main.ts");
+}
+
 /** A running app process. */
 export interface AppProcess {
   /** `http://127.0.0.1:<port>` */
@@ -69,7 +85,8 @@ export async function runScript(script: string, env: Record<string, string>): Pr
 
 /**
  * Starts `deno run -A main.ts` with `env` on a free port and waits until `GET /health` answers 200
- * (the first start may build the client).
+ * (the first start may build the client). Its output goes to `logFile`; `"/dev/null"` discards it
+ * in the process itself.
  *
  * @example
  * ```ts
@@ -81,24 +98,29 @@ export async function runScript(script: string, env: Record<string, string>): Pr
 export async function startAppProcess(
   env: Record<string, string>,
   logFile: string,
-  options: { timeoutMs?: number } = {},
+  options: StartOptions = {},
 ): Promise<AppProcess> {
   const port = freePort();
+  // `/dev/null` is given to the process itself: its log lines are written as in production, and no
+  // process of ours spends CPU copying them.
+  const discard = logFile === "/dev/null";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: ["run", "-A", ...(options.startTaskFlags ? startTaskFlags() : []), "main.ts"],
     cwd: ROOT,
     env: childEnv({ ...env, PORT: String(port) }),
     stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
+    stdout: discard ? "null" : "piped",
+    stderr: discard ? "null" : "piped",
   }).spawn();
-  const log = await Deno.open(logFile, { create: true, write: true, truncate: true });
+  const log = discard ? null : await Deno.open(logFile, { create: true, write: true, truncate: true });
   const copy = async (stream: ReadableStream<Uint8Array>) => {
     for await (const chunk of stream) {
-      for (let done = 0; done < chunk.length;) done += await log.write(chunk.subarray(done));
+      for (let done = 0; done < chunk.length;) done += await log!.write(chunk.subarray(done));
     }
   };
-  const copied = Promise.all([copy(child.stdout), copy(child.stderr)]).catch(() => {});
+  const copied = discard
+    ? Promise.resolve()
+    : Promise.all([copy(child.stdout), copy(child.stderr)]).catch(() => {});
   let exited = false;
   const status = child.status.then((s) => {
     exited = true;
@@ -110,7 +132,7 @@ export async function startAppProcess(
   for (;;) {
     if (exited) {
       await copied;
-      log.close();
+      log?.close();
       throw new Error(`the app exited at start (exit ${(await status).code}); see ${logFile}`);
     }
     const ok = await fetch(`${url}/health`).then(async (r) => {
@@ -122,7 +144,7 @@ export async function startAppProcess(
       child.kill("SIGKILL");
       await status;
       await copied;
-      log.close();
+      log?.close();
       throw new Error(`the app did not answer /health in time; see ${logFile}`);
     }
     await new Promise((r) => setTimeout(r, 250));
@@ -142,7 +164,7 @@ export async function startAppProcess(
         clearTimeout(timer);
       }
       await copied;
-      log.close();
+      log?.close();
     },
   };
 }
