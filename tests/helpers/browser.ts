@@ -45,7 +45,7 @@ export function chromiumPath(): string {
   return Deno.env.get("CHROMIUM_PATH") || "/usr/bin/chromium";
 }
 
-/** Whether env `CI` is set to something other than "", "0" or "false" (as tests/storage_contract_test.ts reads it). */
+/** Whether env `CI` is set to something other than "", "0" or "false" (as tests/storage/support.ts reads it). */
 function inCi(): boolean {
   return !["", "0", "false"].includes((Deno.env.get("CI") ?? "").toLowerCase());
 }

@@ -1,0 +1,158 @@
+/**
+ * The storage contract for admins (`store.admins`): create and look up by id or normalized email,
+ * a taken email refused (also under a race), the first registration approved exactly once
+ * (`approveIfFirst`), and the lists by status that `setStatus()` keeps in step.
+ *
+ * @module
+ */
+
+import { type AdminStatus, EmailTakenError } from "@/lib/storage/types.ts";
+import assert from "node:assert/strict";
+import { adminFixture, at, uid } from "./fixtures.ts";
+import { type ContractOptions, withStore, withTwo } from "./support.ts";
+
+/** The contract of `store.admins`; steps that need "no approved admin yet" use fresh data. */
+export async function adminsContract(
+  t: Deno.TestContext,
+  { open, sharedData, fresh }: ContractOptions,
+): Promise<void> {
+  await t.step(
+    "admins: create(), get() and getByEmail() (normalized email); unknown is null",
+    () =>
+      withStore(open, async (store) => {
+        const input = adminFixture({ email: "  Grace.Hopper@Museum.EXAMPLE " });
+        const created = await store.admins.create(input);
+        assert.deepEqual(created, { ...input, email: "grace.hopper@museum.example" });
+        assert.deepEqual(await store.admins.get(input.id), created);
+        assert.deepEqual(await store.admins.getByEmail("grace.hopper@museum.example"), created);
+        assert.deepEqual(await store.admins.getByEmail(" GRACE.HOPPER@museum.example"), created);
+        assert.deepEqual(await store.admins.get(uid("admin")), null);
+        assert.deepEqual(await store.admins.getByEmail("nobody@museum.example"), null);
+      }),
+  );
+
+  await t.step(
+    "admins: a taken email (in any case) throws EmailTakenError, also under a race",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const first = await a.admins.create(adminFixture({ email: "taken@museum.example" }));
+        await assert.rejects(
+          () => b.admins.create(adminFixture({ email: " TAKEN@Museum.Example" })),
+          (error) => error instanceof EmailTakenError && error.name === "EmailTakenError",
+        );
+        assert.deepEqual(await a.admins.getByEmail("taken@museum.example"), first);
+        assert.deepEqual((await a.admins.listByStatus("pending")).length, 1);
+        // A reused id with a new email is refused too (not as a taken email).
+        await assert.rejects(
+          () => a.admins.create(adminFixture({ id: first.id, email: "other@museum.example" })),
+          (error) => !(error instanceof EmailTakenError),
+        );
+        assert.deepEqual(await a.admins.getByEmail("other@museum.example"), null);
+
+        const results = await Promise.allSettled(
+          Array.from(
+            { length: 5 },
+            (_, i) =>
+              (i % 2 ? a : b).admins.create(adminFixture({ email: "race@museum.example", createdAt: at(i) })),
+          ),
+        );
+        assert.deepEqual(results.filter((r) => r.status === "fulfilled").length, 1);
+        for (const r of results) {
+          if (r.status === "rejected") assert.ok(r.reason instanceof EmailTakenError, String(r.reason));
+        }
+        assert.deepEqual((await a.admins.listByStatus("pending")).length, 2);
+      }),
+  );
+
+  await t.step(
+    "admins: approveIfFirst approves exactly one of 5 concurrent first registrations",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const results = await Promise.all(
+          Array.from(
+            { length: 5 },
+            (_, i) =>
+              (i % 2 ? a : b).admins.create(adminFixture({ createdAt: at(i) }), { approveIfFirst: true }),
+          ),
+        );
+        const approved = results.filter((admin) => admin.status === "approved");
+        assert.deepEqual(approved.length, 1, `${approved.length} admins were approved`);
+        assert.deepEqual(results.filter((admin) => admin.status === "pending").length, 4);
+        // Approved by nobody, at registration.
+        assert.deepEqual(approved[0].decidedBy, null);
+        assert.deepEqual(approved[0].decidedAt, approved[0].createdAt);
+        assert.deepEqual(await a.admins.listByStatus("approved"), approved);
+        assert.deepEqual(await b.admins.get(approved[0].id), approved[0]);
+
+        // Once an approved admin exists, approveIfFirst stores the admin as given.
+        const later = await a.admins.create(adminFixture({ createdAt: at(10) }), { approveIfFirst: true });
+        assert.deepEqual(later.status, "pending");
+        const rejected = await a.admins.create(adminFixture({ status: "rejected" }), {
+          approveIfFirst: true,
+        });
+        assert.deepEqual(rejected.status, "rejected");
+        assert.deepEqual((await a.admins.listByStatus("approved")).length, 1);
+      }),
+  );
+
+  await t.step(
+    "admins: without approveIfFirst nothing is auto-approved; rejecting the last approved admin reopens it",
+    () =>
+      withStore(fresh(), async (store) => {
+        const pending = await store.admins.create(adminFixture({ createdAt: at(0) }));
+        assert.deepEqual(pending.status, "pending");
+        const first = await store.admins.create(adminFixture({ createdAt: at(1) }), { approveIfFirst: true });
+        assert.deepEqual(first.status, "approved");
+        // "No approved admin exists" is decided on the current state, status changes included.
+        await store.admins.setStatus(first.id, "rejected", pending.id, at(2));
+        const again = await store.admins.create(adminFixture({ createdAt: at(3) }), { approveIfFirst: true });
+        assert.deepEqual(again.status, "approved");
+        await store.admins.setStatus(pending.id, "approved", again.id, at(4));
+        const notFirst = await store.admins.create(adminFixture({ createdAt: at(5) }), {
+          approveIfFirst: true,
+        });
+        assert.deepEqual(notFirst.status, "pending");
+      }),
+  );
+
+  await t.step(
+    "admins: listByStatus() is oldest first; setStatus() moves an admin between lists",
+    () =>
+      withStore(fresh(), async (store) => {
+        // Created out of order; two share an instant (then the id decides, byte order).
+        const specs = [
+          { id: "admin_c", createdAt: at(3_000) },
+          { id: "admin_a", createdAt: at(1_000) },
+          { id: "admin_e", createdAt: at(2_000) },
+          { id: "admin_B", createdAt: at(2_000) },
+        ];
+        for (const spec of specs) await store.admins.create(adminFixture(spec));
+        const ids = async (status: AdminStatus) => (await store.admins.listByStatus(status)).map((a) => a.id);
+        assert.deepEqual(await ids("pending"), ["admin_a", "admin_B", "admin_e", "admin_c"]);
+        assert.deepEqual(await ids("approved"), []);
+
+        const before = await store.admins.get("admin_e");
+        assert.ok(before);
+        const approved = await store.admins.setStatus("admin_e", "approved", "admin_a", at(9_000));
+        assert.deepEqual(approved, {
+          ...before,
+          status: "approved",
+          decidedBy: "admin_a",
+          decidedAt: at(9_000),
+        });
+        assert.deepEqual(await store.admins.get("admin_e"), approved);
+        assert.deepEqual(await store.admins.listByStatus("approved"), [approved]);
+        assert.deepEqual(await ids("pending"), ["admin_a", "admin_B", "admin_c"]);
+
+        await store.admins.setStatus("admin_c", "rejected", "admin_e", at(9_001));
+        await store.admins.setStatus("admin_a", "rejected", "admin_e", at(9_002));
+        assert.deepEqual(await ids("rejected"), ["admin_a", "admin_c"]);
+        assert.deepEqual(await ids("pending"), ["admin_B"]);
+        // Setting the same status again only changes who decided and when.
+        const again = await store.admins.setStatus("admin_a", "rejected", "admin_B", at(9_003));
+        assert.deepEqual([again?.decidedBy, again?.decidedAt], ["admin_B", at(9_003)]);
+        assert.deepEqual(await ids("rejected"), ["admin_a", "admin_c"]);
+        assert.deepEqual(await store.admins.setStatus("admin_unknown", "approved", "admin_e", at(1)), null);
+      }),
+  );
+}
