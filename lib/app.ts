@@ -99,7 +99,7 @@ export function createApp(services: Services): Hono<Env> {
   app.use("/_app/*", serveBuild());
   app.use(servePublic());
 
-  mountRoutes(app as unknown as Hono, manifest, {
+  mountRoutes(app, manifest, {
     state: (c) => c.get("state"),
     nonce: (c) => c.get("secureHeadersNonce"),
     jsonPrefixes: ["/api"],

@@ -2,7 +2,7 @@
  * The page cache: a page's server-rendered HTML kept as a template, so that a request which would
  * render the same HTML again costs a lookup and a string join instead of a render.
  *
- * A route asks for it with `ctx.renderCached({ key, data, slots })` (see `server.ts`):
+ * A route asks for it with `ctx.renderCached({ key, data, slots })` (see `context.ts`):
  *
  * - The cache key is the route file, the request's full URL (path and query: layouts render
  *   links from them), whether the response has a CSP nonce, and the route's own `key`, which must

@@ -110,7 +110,7 @@ function testApp(options: { pageCache?: { maxEntries?: number; maxKeyLength?: nu
     c.set("nonce", `n${++nonceCounter}abc`);
     await next();
   });
-  mountRoutes(app as unknown as Hono, manifest, {
+  mountRoutes(app, manifest, {
     state: (c) => ({ nonce: c.get("nonce") }),
     nonce: (c) => c.get("nonce"),
     ...options,

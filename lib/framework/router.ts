@@ -1,5 +1,5 @@
 /**
- * File routes: how a file under `routes/` becomes a URL pattern, and the types a route module uses.
+ * File routes: how a file under `routes/` becomes a URL pattern, and which folders apply to it.
  *
  * The shape follows Fresh 1.x so that this small layer could be swapped for Fresh later:
  *
@@ -14,7 +14,9 @@
  * | `routes/_app.tsx`, `routes/[lang]/_layout.tsx`, `routes/[lang]/_middleware.ts`, `routes/_404.tsx` | special files |
  *
  * A route module exports a `handler` (a function, or an object of method handlers) and/or a default
- * page component. This module knows nothing of the product; it imports nothing but types.
+ * page component (the types are in `types.ts`). Also here: which folders a route or a concrete path
+ * falls in ({@link prefixMatches}, {@link folderParams}), which decides the `_middleware.ts` and
+ * `_layout.tsx` files that apply. This module knows nothing of the product and imports nothing.
  *
  * @module
  */
@@ -130,6 +132,22 @@ export function sortRoutes<T extends Pick<RouteFile, "rank" | "pattern">>(routes
 }
 
 /**
+ * Orders folders (or routes) outer first, by the number of segments of their pattern: `/` before
+ * `/:lang`, `/:lang` before `/:lang/admin`. Equal depths keep their order (the sort is stable).
+ *
+ * @example
+ * ```ts
+ * middlewares.sort(byDepth); // routes/_middleware.ts, then routes/[lang]/_middleware.ts
+ * ```
+ */
+export function byDepth(a: Pick<RouteFile, "pattern">, b: Pick<RouteFile, "pattern">): number {
+  return depth(a.pattern) - depth(b.pattern);
+}
+
+// `/` has no segment: counting the parts of its split would put it level with `/:lang`.
+const depth = (pattern: string) => pattern === "/" ? 0 : pattern.split("/").length - 1;
+
+/**
  * Tells whether `pattern` applies to `path`: used for layouts and middlewares, whose pattern is a
  * prefix (`/:lang` applies to `/en/success`, `/` applies to everything).
  *
@@ -142,4 +160,48 @@ export function sortRoutes<T extends Pick<RouteFile, "rank" | "pattern">>(routes
 export function prefixMatches(prefix: string, pattern: string): boolean {
   if (prefix === "/") return true;
   return pattern === prefix || pattern.startsWith(prefix + "/");
+}
+
+/**
+ * The params a folder pattern such as `/:lang` takes from a concrete path such as `/en/nope`, or
+ * `null` when the path is not in that folder. Used for a path no route matched: its folders'
+ * middlewares and layouts still apply, with their params.
+ *
+ * @example
+ * ```ts
+ * folderParams("/:lang", "/en/nope"); // { lang: "en" }
+ * folderParams("/api", "/en/nope"); // null
+ * ```
+ */
+export function folderParams(pattern: string, path: string): Record<string, string> | null {
+  if (pattern === "/") return {};
+  const want = pattern.split("/").slice(1);
+  const have = path.split("/").slice(1);
+  if (have.length < want.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, seg] of want.entries()) {
+    if (seg.startsWith(":") && have[i] !== "") params[seg.slice(1)] = safeDecode(have[i]);
+    else if (seg !== have[i]) return null;
+  }
+  return params;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * Whether a folder pattern covers a concrete path.
+ *
+ * @example
+ * ```ts
+ * folderMatches("/:lang", "/en/nope"); // true
+ * ```
+ */
+export function folderMatches(pattern: string, path: string): boolean {
+  return folderParams(pattern, path) !== null;
 }

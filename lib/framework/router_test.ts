@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { classifyRouteFile, pathToPattern, prefixMatches, sortRoutes } from "./router.ts";
-import { folderParams } from "./server.ts";
+import { classifyRouteFile, folderParams, pathToPattern, prefixMatches, sortRoutes } from "./router.ts";
 
 Deno.test("pathToPattern maps files to URL patterns", () => {
   const cases: [string, string][] = [

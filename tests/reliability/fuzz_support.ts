@@ -79,7 +79,7 @@ const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 /**
  * Every route file of `manifest.gen.ts`, with the methods its module answers (as
- * `lib/framework/server.ts` mounts them).
+ * `lib/framework/route_table.ts` compiles them).
  *
  * @example
  * ```ts

@@ -1,0 +1,189 @@
+/**
+ * The request context a route handler or middleware gets (`RouteContext` in `types.ts`): the URL,
+ * the params (for a path no route matched, those of the folders it falls in), the app's state,
+ * and the ways to answer with a page: `ctx.render`, `ctx.renderCached` (through the page cache,
+ * `page_cache.ts`), `ctx.renderNotFound`, and `ctx.next` (from `chain.ts`).
+ *
+ * Rendering HTML is `render.ts`'s part; this module makes the responses around it
+ * (`response.ts`) with the layouts and shell the route table holds.
+ *
+ * @module
+ */
+import type { Context, Env } from "hono";
+import type { ComponentType } from "preact";
+import { chainRunner, type LastStep } from "./chain.ts";
+import { NONCE_SLOT, type PageCache, type PageCacheOptions, type Slots } from "./page_cache.ts";
+import type { Prefixes } from "./prefixes.ts";
+import { renderPage } from "./render.ts";
+import { htmlResponse } from "./response.ts";
+import type { AnyHandler, CompiledRoute, RouteTable } from "./route_table.ts";
+import type { CachedRender, LayoutProps, PageProps, RouteContext } from "./types.ts";
+
+/** The context options of `mountRoutes`, for an app whose Hono env is `E`. */
+export interface ContextOptions<State, E extends Env = Env> {
+  /** Per-request state; middlewares fill it. */
+  state(c: Context<E>): State;
+  /** The CSP nonce of the response, for the island script. */
+  nonce(c: Context<E>): string | undefined;
+  /** Bounds of the page cache that `ctx.renderCached` uses (one cache per mounted app). */
+  pageCache?: PageCacheOptions;
+}
+
+/**
+ * Makes the request contexts of one mounted app.
+ *
+ * @example
+ * ```ts
+ * const contexts = new Contexts(options, table, prefixes, new PageCache());
+ * const ctx = contexts.create(c, route, route.middlewares, answer);
+ * return own(c, await ctx.next());
+ * ```
+ */
+export class Contexts<State, E extends Env = Env> {
+  readonly #options: ContextOptions<State, E>;
+  readonly #table: RouteTable;
+  readonly #prefixes: Prefixes;
+  readonly #pageCache: PageCache;
+
+  constructor(
+    options: ContextOptions<State, E>,
+    table: RouteTable,
+    prefixes: Prefixes,
+    pageCache: PageCache,
+  ) {
+    this.#options = options;
+    this.#table = table;
+    this.#prefixes = prefixes;
+    this.#pageCache = pageCache;
+  }
+
+  /**
+   * The context of one request: `route` is the matched route, or `null` for a path none matched;
+   * `ctx.next()` runs `chain`, then `last`.
+   */
+  create<R extends CompiledRoute | null>(
+    c: Context<E>,
+    route: R,
+    chain: AnyHandler[],
+    last: LastStep<R>,
+  ): RouteContext<unknown, State> {
+    const url = new URL(c.req.url);
+    const ctx: RouteContext<unknown, State> = {
+      url,
+      params: route ? c.req.param() as Record<string, string> : this.#table.fallbackParams(url.pathname),
+      state: this.#options.state(c),
+      hono: c,
+      render: (data, init) => {
+        assertPage(route);
+        return this.#page(ctx, route.mod.default, route.layouts, data, init?.status ?? 200, init);
+      },
+      renderCached: (input, init) => this.#renderCached(ctx, route, input, init),
+      renderNotFound: () => this.#notFound(ctx),
+      next: notStarted,
+    };
+    ctx.next = chainRunner(ctx, route, chain, last);
+    return ctx;
+  }
+
+  async #renderCached(
+    ctx: RouteContext<unknown, State>,
+    route: CompiledRoute | null,
+    input: CachedRender<unknown>,
+    init: ResponseInit | undefined,
+  ): Promise<Response> {
+    assertPage(route);
+    const { layouts, file, mod: { default: component } } = route;
+    const c = ctx.hono;
+    const pageCache = this.#pageCache;
+    const nonce = this.#options.nonce(c);
+    const status = init?.status ?? 200;
+    const key = `${file.file}\n${ctx.url.href}\n${nonce ? "nonce" : "-"}\n${input.key}`;
+    const method = c.req.method;
+    if (status !== 200 || (method !== "GET" && method !== "HEAD") || key.length > pageCache.maxKeyLength) {
+      // Not cacheable: the slots answer this response's own values.
+      const own: Slots = {
+        text: (name) => slotValue(input.slots, name),
+        number: (name) => Number(slotValue(input.slots, name)),
+      };
+      return this.#page(ctx, component, layouts, await input.data(own), status, init);
+    }
+    let template = pageCache.get(key);
+    if (!template) {
+      const data = await input.data(pageCache.slots);
+      const slot = nonce ? pageCache.slots.text(NONCE_SLOT) : undefined;
+      const html = this.#html(ctx, component, layouts, data, status, slot);
+      // The page must take per-response values from slots only: this response's own nonce in
+      // the template would be served to everyone with this key.
+      if (nonce && html.includes(nonce)) {
+        throw new Error(`routes/${file.file}: a cached page must not render the CSP nonce itself`);
+      }
+      template = pageCache.cut(html, Object.keys(input.slots));
+      pageCache.set(key, template);
+    }
+    const values = nonce ? { ...input.slots, [NONCE_SLOT]: nonce } : input.slots;
+    return htmlResponse(c, pageCache.fill(template, values), status, init);
+  }
+
+  /** The not-found answer: JSON under a JSON prefix, text under another reserved one, else `_404`. */
+  #notFound(ctx: RouteContext<unknown, State>): Response {
+    const c = ctx.hono;
+    const path = ctx.url.pathname;
+    if (this.#prefixes.isJson(path)) return c.json(this.#prefixes.jsonError(404, "Not found"), 404);
+    const notFoundPage = this.#table.notFoundPage;
+    if (this.#prefixes.reservedFor(path) || !notFoundPage) return c.text("Not found", 404);
+    return this.#page(ctx, notFoundPage, this.#table.layoutsFor(path), undefined, 404);
+  }
+
+  #page(
+    ctx: RouteContext<unknown, State>,
+    component: ComponentType<PageProps>,
+    layouts: ComponentType<LayoutProps>[],
+    data: unknown,
+    status: number,
+    init?: ResponseInit,
+  ): Response {
+    const html = this.#html(ctx, component, layouts, data, status, this.#options.nonce(ctx.hono));
+    return htmlResponse(ctx.hono, html, status, init);
+  }
+
+  #html(
+    ctx: RouteContext<unknown, State>,
+    component: ComponentType<PageProps>,
+    layouts: ComponentType<LayoutProps>[],
+    data: unknown,
+    status: number,
+    nonce: string | undefined,
+  ): string {
+    const props: PageProps<unknown, State> = {
+      url: ctx.url,
+      params: ctx.params,
+      state: ctx.state,
+      data,
+      status,
+    };
+    return renderPage({ app: this.#table.app, layouts, page: component, props: props as PageProps, nonce });
+  }
+}
+
+/** A route with a page component to render. */
+type PageRoute = CompiledRoute & { mod: { default: ComponentType<PageProps> } };
+
+/** Refuses to render a route (or a path no route matched) that has no page component. */
+function assertPage(route: CompiledRoute | null): asserts route is PageRoute {
+  if (!route?.mod.default) {
+    throw new Error(`routes/${route?.file.file ?? "(no route matched)"}: has no page component to render`);
+  }
+}
+
+/** `ctx.next` until the chain is attached (at once, by {@link Contexts.create}). */
+function notStarted(): Promise<Response> {
+  return Promise.reject(new Error("ctx.next(): the chain has not started"));
+}
+
+function slotValue(slots: Record<string, string>, name: string): string {
+  const value = slots[name];
+  if (value === undefined) {
+    throw new Error(`renderCached: the page uses slot "${name}" but no value was given`);
+  }
+  return value;
+}
