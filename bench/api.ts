@@ -27,7 +27,7 @@ import { demoTransactions } from "../lib/demo_data.ts";
 import { newId } from "../lib/ids.ts";
 import { openKvStore } from "../lib/storage/kv.ts";
 import { MAX_IMPORT } from "../lib/storage/queries.ts";
-import { openPostgresStore } from "../lib/storage/postgres.ts";
+import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
 import type { Store, Transaction } from "../lib/storage/types.ts";
 import { startTestApp } from "../tests/helpers/app.ts";
 

@@ -6,8 +6,8 @@
  *
  * The limits ({@link REQUEST_TIMEOUT_MS}) sit above the longest legitimate wait: two provider
  * calls of 15 s each (verifying a Pelecard payment) plus storage, each storage call being bounded
- * on its own (`lib/storage/postgres.ts`). A terminal sale waits for the card for its deadline on
- * top of that.
+ * on its own (`lib/storage/postgres/availability.ts`). A terminal sale waits for the card for its
+ * deadline on top of that.
  *
  * @module
  */

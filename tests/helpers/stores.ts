@@ -7,7 +7,7 @@
  */
 import postgres from "postgres";
 import { openKvStore } from "../../lib/storage/kv.ts";
-import { openPostgresStore } from "../../lib/storage/postgres.ts";
+import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 
 export const PG_URL = Deno.env.get("TEST_DATABASE_URL") ||

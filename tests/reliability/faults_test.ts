@@ -24,7 +24,7 @@ import postgres from "postgres";
 import { REQUEST_TIMEOUT_MS } from "../../lib/http/timeout.ts";
 import { BILLING_LEASE, LEASE_MS } from "../../lib/payments/billing.ts";
 import { openKvStore } from "../../lib/storage/kv.ts";
-import { openPostgresStore } from "../../lib/storage/postgres.ts";
+import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import { signPayload } from "../../lib/shared/signing.ts";
 import { SIM_LOGIN, startPelecardSimulator } from "../pelecard_simulator.ts";
 import { billedExactlyOnce, sandboxCharges, seedDueSubscriptions } from "./billing_support.ts";

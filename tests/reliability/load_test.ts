@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { openKvStore } from "../../lib/storage/kv.ts";
-import { openPostgresStore } from "../../lib/storage/postgres.ts";
+import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 import { checkBackOffice, compareBooks, DonorClient, storedTransactions } from "./donor_flows.ts";
 import { freshDatabase, latency, requirePostgres, SIZE, sized, spawnApp } from "./process_support.ts";

@@ -356,7 +356,11 @@ const MODULE_MARKERS: ModuleMarker[] = [
   { marker: "transactions_by_provider", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
   { marker: "admins_by_email", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
   { marker: "payments_dedupe", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
-  { marker: "transaction_search", why: "the PostgreSQL schema", source: "lib/storage/postgres.ts" },
+  {
+    marker: "transaction_search",
+    why: "the PostgreSQL schema",
+    source: "lib/storage/postgres/transaction_lists.ts",
+  },
   { marker: "PELECARD_PASSWORD", why: "the configuration (provider credentials)", source: "lib/config.ts" },
   { marker: "DATABASE_URL", why: "the configuration", source: "lib/config.ts" },
   { marker: "APP_SECRET", why: "the configuration", source: "lib/config.ts" },

@@ -1,0 +1,123 @@
+/**
+ * Admins on PostgreSQL.
+ *
+ * Table `admins` (migration 3): one row per admin, keyed by id; `email` is stored normalized
+ * (trimmed, lower case) under the unique constraint `admins_email_key`, so two registrations of
+ * one address cannot both land: the second fails on the constraint, answered as
+ * {@link EmailTakenError}. The index `admins_status_created_at` `(status, created_at, id)` lists
+ * a status oldest first and answers "is any admin approved?".
+ *
+ * `create` with `approveIfFirst` runs the check and the insert in one transaction under a
+ * transaction-scoped advisory lock per schema, which status changes take too, so concurrent first
+ * registrations approve exactly one.
+ *
+ * @module
+ */
+
+import type postgres from "postgres";
+import { autoApproved, canonicalAdmin, isoInstant, normalizeEmail } from "../records.ts";
+import { type Admin, type AdminRepository, type AdminStatus, EmailTakenError } from "../types.ts";
+import { iso, isUniqueViolation, type PgContext } from "./context.ts";
+
+/** The row shape of `admins`. */
+interface AdminRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  status: AdminStatus;
+  created_at: Date;
+  decided_by: string | null;
+  decided_at: Date | null;
+}
+
+const toAdmin = (row: AdminRow): Admin => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  passwordHash: row.password_hash,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+  decidedBy: row.decided_by,
+  decidedAt: iso(row.decided_at),
+});
+
+/**
+ * Serializes the decisions that depend on "is any admin approved?" (a first registration with
+ * `approveIfFirst`, and status changes) within this schema. Transaction-scoped: released on
+ * commit or rollback.
+ */
+const lockApprovals = (tx: postgres.TransactionSql) =>
+  tx`select pg_advisory_xact_lock(hashtextextended('donations.admins.approvals:' || current_schema(), 0))`;
+
+/**
+ * The {@link AdminRepository} on `admins`.
+ *
+ * @example
+ * ```ts
+ * const admin = await pgAdmins(ctx).getByEmail("ada@example.org");
+ * ```
+ */
+export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
+  return {
+    async create(input, options = {}) {
+      const given = canonicalAdmin(input);
+      try {
+        return await transaction(async (tx) => {
+          let admin = given;
+          if (options.approveIfFirst) {
+            await lockApprovals(tx);
+            // A new statement after the lock: sees every approval committed before it was granted.
+            const [{ any }] = await tx<{ any: boolean }[]>`
+              select exists (select 1 from admins where status = 'approved') as any
+            `;
+            if (!any) admin = autoApproved(given);
+          }
+          const [row] = await tx<AdminRow[]>`
+            insert into admins (id, email, name, password_hash, status, created_at, decided_by, decided_at)
+            values (
+              ${admin.id}, ${admin.email}, ${admin.name}, ${admin.passwordHash}, ${admin.status},
+              ${admin.createdAt}, ${admin.decidedBy}, ${admin.decidedAt}
+            )
+            returning *
+          `;
+          return toAdmin(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, "admins_email_key")) throw new EmailTakenError(given.email);
+        throw error;
+      }
+    },
+
+    async get(id) {
+      const [row] = await sql<AdminRow[]>`select * from admins where id = ${id}`;
+      return row ? toAdmin(row) : null;
+    },
+
+    async getByEmail(email) {
+      const [row] = await sql<AdminRow[]>`select * from admins where email = ${normalizeEmail(email)}`;
+      return row ? toAdmin(row) : null;
+    },
+
+    async listByStatus(status) {
+      // `collate "C"` on the tie-breaker, as KV orders its keys.
+      const rows = await sql<AdminRow[]>`
+        select * from admins where status = ${status} order by created_at, id collate "C"
+      `;
+      return rows.map(toAdmin);
+    },
+
+    async setStatus(id, status, decidedBy, decidedAt) {
+      const at = isoInstant(decidedAt, "decidedAt");
+      return await transaction(async (tx) => {
+        await lockApprovals(tx);
+        const [row] = await tx<AdminRow[]>`
+          update admins set status = ${status}, decided_by = ${decidedBy}, decided_at = ${at}
+          where id = ${id}
+          returning *
+        `;
+        return row ? toAdmin(row) : null;
+      });
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Donors on PostgreSQL.
+ *
+ * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
+ * cancel link's capability), with the contract's fields as columns and instants as
+ * `timestamptz`. Nothing reads donors by anything but the id, so the primary key is the only
+ * index. `update` sets only the columns it is given, in one statement.
+ *
+ * @module
+ */
+
+import { canonicalDonor, isoInstantOrNull } from "../records.ts";
+import type { Donor, DonorRepository } from "../types.ts";
+import { iso, type PgContext } from "./context.ts";
+
+/** The row shape of `donors`. */
+interface DonorRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  country: string;
+  created_at: Date;
+  payment_date: Date | null;
+  next_payment_date: Date | null;
+  monthly_payment_available: boolean;
+}
+
+const toDonor = (row: DonorRow): Donor => ({
+  id: row.id,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  country: row.country,
+  createdAt: row.created_at.toISOString(),
+  paymentDate: iso(row.payment_date),
+  nextPaymentDate: iso(row.next_payment_date),
+  monthlyPaymentAvailable: row.monthly_payment_available,
+});
+
+/**
+ * The {@link DonorRepository} on `donors`.
+ *
+ * @example
+ * ```ts
+ * const donor = await pgDonors(ctx).get(id);
+ * ```
+ */
+export function pgDonors({ sql }: PgContext): DonorRepository {
+  const donors: DonorRepository = {
+    async create(input) {
+      const d = canonicalDonor(input);
+      const [row] = await sql<DonorRow[]>`
+        insert into donors (
+          id, first_name, last_name, email, country, created_at,
+          payment_date, next_payment_date, monthly_payment_available
+        ) values (
+          ${d.id}, ${d.firstName}, ${d.lastName}, ${d.email}, ${d.country}, ${d.createdAt},
+          ${d.paymentDate}, ${d.nextPaymentDate}, ${d.monthlyPaymentAvailable}
+        )
+        returning *
+      `;
+      return toDonor(row);
+    },
+
+    async get(id) {
+      const [row] = await sql<DonorRow[]>`select * from donors where id = ${id}`;
+      return row ? toDonor(row) : null;
+    },
+
+    async update(id, changes) {
+      const set: Record<string, string | boolean | null> = {};
+      if (changes.paymentDate !== undefined) {
+        set.payment_date = isoInstantOrNull(changes.paymentDate, "paymentDate");
+      }
+      if (changes.nextPaymentDate !== undefined) {
+        set.next_payment_date = isoInstantOrNull(changes.nextPaymentDate, "nextPaymentDate");
+      }
+      if (changes.monthlyPaymentAvailable !== undefined) {
+        set.monthly_payment_available = changes.monthlyPaymentAvailable;
+      }
+      if (Object.keys(set).length === 0) return await donors.get(id);
+      const [row] = await sql<DonorRow[]>`update donors set ${sql(set)} where id = ${id} returning *`;
+      return row ? toDonor(row) : null;
+    },
+  };
+  return donors;
+}

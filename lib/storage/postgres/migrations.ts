@@ -1,0 +1,124 @@
+/**
+ * The PostgreSQL schema, as an ordered list of migrations (one file each under `migrations/`), and
+ * the runner that applies them.
+ *
+ * `openPostgresStore` calls {@link migrate} at open: the pending migrations run in one
+ * transaction under an advisory lock, and each is recorded in `schema_migrations`, so any number of
+ * instances can start at once against a new database: the first one migrates, the others wait for
+ * it and find nothing left to do. Which concept uses which table, and why it is shaped so, is
+ * written at the top of that concept's file (`donors.ts`, `transactions.ts`, ...).
+ *
+ * Rules, because a migration that already ran on some database is history:
+ * - append only: never edit, renumber or remove a migration that has been merged;
+ * - versions are consecutive integers starting at 1;
+ * - write plain SQL with unqualified names: the store's `search_path` decides the schema, which is
+ *   how tests run on throwaway schemas;
+ * - several statements in one `sql` are fine (it runs over the simple query protocol).
+ *
+ * @module
+ */
+
+import type { TransactionRunner } from "./availability.ts";
+import { migration001 } from "./migrations/001_feature_flags.ts";
+import { migration002 } from "./migrations/002_donors.ts";
+import { migration003 } from "./migrations/003_admins.ts";
+import { migration004 } from "./migrations/004_refresh_tokens.ts";
+import { migration005 } from "./migrations/005_throttle_events_and_nonces.ts";
+import { migration006 } from "./migrations/006_transactions.ts";
+import { migration007 } from "./migrations/007_transaction_search_values.ts";
+import { migration008 } from "./migrations/008_payments_billing_sandbox.ts";
+import { migration009 } from "./migrations/009_error_sub_lists_and_daily_totals.ts";
+import { migration010 } from "./migrations/010_retention_and_pending_payments.ts";
+import { migration011 } from "./migrations/011_record_transaction_function.ts";
+import { migration012 } from "./migrations/012_create_or_reuse_payment_function.ts";
+
+/** One step of the schema. */
+export interface Migration {
+  /** Position in the history: 1, 2, 3, ... */
+  readonly version: number;
+  /** A short snake_case name, recorded next to the version for humans. */
+  readonly name: string;
+  /** The SQL to run, once, inside the migration transaction. */
+  readonly sql: string;
+}
+
+/**
+ * Every migration, oldest first.
+ *
+ * @example Inspect the latest version
+ * ```ts
+ * import { migrations } from "./migrations.ts";
+ * console.log(migrations.at(-1)?.version);
+ * ```
+ */
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+  migration005,
+  migration006,
+  migration007,
+  migration008,
+  migration009,
+  migration010,
+  migration011,
+  migration012,
+];
+
+/**
+ * Creates the schema and applies pending migrations, all in one transaction.
+ *
+ * @example
+ * ```ts
+ * await migrate(transactionRunner(txSql, 1), "test_schema");
+ * ```
+ */
+export async function migrate(transaction: TransactionRunner, schema: string | undefined): Promise<void> {
+  await transaction(async (tx) => {
+    // Transaction-scoped, so it is released on commit, on rollback, and when the connection dies.
+    // Keyed by schema: migrating test schemas in parallel does not serialize on one lock.
+    await tx`select pg_advisory_xact_lock(hashtext(${`donations.migrate:${schema ?? ""}`}))`;
+    // Inside the lock: two sessions running `create schema if not exists` at once can still fail
+    // on the catalog's unique index.
+    if (schema !== undefined) await tx`create schema if not exists ${tx(schema)}`;
+    await tx`
+      create table if not exists schema_migrations (
+        version int primary key,
+        name text not null,
+        applied_at timestamptz not null default now()
+      )
+    `;
+    const applied = new Set(
+      (await tx<{ version: number }[]>`select version from schema_migrations`).map((r) => r.version),
+    );
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      // `unsafe` without parameters uses the simple protocol, which allows several statements.
+      await tx.unsafe(migration.sql);
+      await tx`
+        insert into schema_migrations (version, name) values (${migration.version}, ${migration.name})
+      `;
+    }
+  });
+}
+
+/**
+ * Fails fast on a malformed migration list instead of half-migrating a database.
+ *
+ * @example
+ * ```ts
+ * checkMigrations(migrations); // throws unless numbered 1, 2, 3, ...
+ * ```
+ */
+export function checkMigrations(list: readonly Migration[]): void {
+  list.forEach((migration, index) => {
+    if (migration.version !== index + 1) {
+      throw new Error(
+        `migrations must be numbered 1, 2, 3, ...: found version ${migration.version} at position ${
+          index + 1
+        }`,
+      );
+    }
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * Monthly subscriptions on PostgreSQL: a donor's stored card token, charged once a period.
+ *
+ * Table `subscriptions` (migration 8): keyed by id (`collate "C"`), amount a `bigint` of minor
+ * units, `failed_attempts` and `retry_at` for declined charges.
+ * - `create` is `insert ... on conflict (id) do nothing`: a repeat answers the stored row;
+ * - `updateIfActive` and `cancelForDonor` are `update ... where status = 'active'`: the row lock
+ *   makes a racing cancel win or wait, so a cancelled subscription is never revived by billing;
+ * - `listByDonor` reads `subscriptions_donor_id` `(donor_id, created_at, id)` (migration 8);
+ * - `listDue` is a range of `subscriptions_due` (migration 8), a partial index of the active
+ *   subscriptions on their due time `greatest(next_payment_date, retry_at)` and id: "due at now"
+ *   is one range read in the order answered, however many subscriptions are not due.
+ *
+ * @module
+ */
+
+import { canonicalSubscription, checkInteger, isoInstant, subscriptionChanges } from "../records.ts";
+import type { Subscription, SubscriptionRepository } from "../types.ts";
+import { columnsOf, iso, type PgContext } from "./context.ts";
+
+/** The row shape of `subscriptions`. */
+interface SubscriptionRow {
+  id: string;
+  donor_id: string;
+  amount: string;
+  currency: number;
+  provider: string;
+  token: string;
+  card_masked: string | null;
+  language: string;
+  status: Subscription["status"];
+  created_at: Date;
+  payment_date: Date | null;
+  next_payment_date: Date;
+  failed_attempts: number;
+  retry_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+const toSubscription = (row: SubscriptionRow): Subscription => ({
+  id: row.id,
+  donorId: row.donor_id,
+  amount: Number(row.amount),
+  currency: row.currency as Subscription["currency"],
+  provider: row.provider,
+  token: row.token,
+  cardMasked: row.card_masked,
+  language: row.language,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+  paymentDate: iso(row.payment_date),
+  nextPaymentDate: row.next_payment_date.toISOString(),
+  failedAttempts: row.failed_attempts,
+  retryAt: iso(row.retry_at),
+  cancelledAt: iso(row.cancelled_at),
+});
+
+/** The columns of `subscriptions.updateIfActive`'s fields. */
+const SUBSCRIPTION_COLUMNS = {
+  paymentDate: "payment_date",
+  nextPaymentDate: "next_payment_date",
+  failedAttempts: "failed_attempts",
+  retryAt: "retry_at",
+  status: "status",
+} as const;
+
+/**
+ * The {@link SubscriptionRepository} on `subscriptions`.
+ *
+ * @example
+ * ```ts
+ * const due = await pgSubscriptions(ctx).listDue(new Date().toISOString(), 100);
+ * ```
+ */
+export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
+  const getSubscription = async (id: string) => {
+    const [row] = await sql<SubscriptionRow[]>`select * from subscriptions where id = ${id}`;
+    return row ? toSubscription(row) : null;
+  };
+
+  return {
+    async create(input) {
+      const s = canonicalSubscription(input);
+      const [row] = await sql<SubscriptionRow[]>`
+        insert into subscriptions (
+          id, donor_id, amount, currency, provider, token, card_masked, language, status, created_at,
+          payment_date, next_payment_date, failed_attempts, retry_at, cancelled_at
+        ) values (
+          ${s.id}, ${s.donorId}, ${s.amount}, ${s.currency}, ${s.provider}, ${s.token}, ${s.cardMasked},
+          ${s.language}, ${s.status}, ${s.createdAt}, ${s.paymentDate}, ${s.nextPaymentDate},
+          ${s.failedAttempts}, ${s.retryAt}, ${s.cancelledAt}
+        )
+        on conflict (id) do nothing
+        returning *
+      `;
+      if (row) return toSubscription(row);
+      // `on conflict` waited for the other insert to commit: the row is there to read.
+      const existing = await getSubscription(s.id);
+      if (!existing) throw new Error(`subscription ${s.id} conflicted but is missing`);
+      return existing;
+    },
+
+    get: getSubscription,
+
+    async listByDonor(donorId) {
+      const rows = await sql<SubscriptionRow[]>`
+        select * from subscriptions where donor_id = ${donorId} order by created_at, id
+      `;
+      return rows.map(toSubscription);
+    },
+
+    async cancelForDonor(donorId, at) {
+      // Row locks make a concurrent cancel wait, then skip the rows it no longer finds active.
+      const rows = await sql`
+        update subscriptions set status = 'cancelled', cancelled_at = ${isoInstant(at, "at")}
+        where donor_id = ${donorId} and status = 'active'
+        returning id
+      `;
+      return rows.length;
+    },
+
+    async listDue(now, limit) {
+      checkInteger(limit, "limit", 1);
+      // The expression of the partial index subscriptions_due (migration 8): one range scan.
+      const rows = await sql<SubscriptionRow[]>`
+        select * from subscriptions
+        where status = 'active' and greatest(next_payment_date, retry_at) <= ${isoInstant(now, "now")}
+        order by greatest(next_payment_date, retry_at), id
+        limit ${limit}
+      `;
+      return rows.map(toSubscription);
+    },
+
+    async updateIfActive(id, input) {
+      const set = columnsOf(subscriptionChanges(input), SUBSCRIPTION_COLUMNS);
+      const [row] = Object.keys(set).length === 0
+        ? await sql<SubscriptionRow[]>`select * from subscriptions where id = ${id} and status = 'active'`
+        : await sql<SubscriptionRow[]>`
+          update subscriptions set ${sql(set)} where id = ${id} and status = 'active' returning *
+        `;
+      return row ? toSubscription(row) : null;
+    },
+  };
+}

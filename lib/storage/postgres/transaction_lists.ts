@@ -1,0 +1,236 @@
+/**
+ * Reading transactions on PostgreSQL: pages of the lists (with or without a search), keyset scans
+ * of a whole list, and daily totals. Every read is an index range whose cost follows the page, the
+ * batch or the matches, never the size of the table.
+ *
+ * Indexes read (the tables are described in `transaction_rows.ts`):
+ * - `transactions_kind_seq_all` `(kind, seq_all)` and `transactions_kind_monthly_seq_sub`
+ *   `(kind, is_monthly, seq_sub)` (migration 6; errors numbered in `seq_sub` since migration 9):
+ *   a page is the range of sequence numbers below the list's counter (`transaction_counters`),
+ *   total and rows in one statement, so both come from one snapshot;
+ * - `search_values_trgm` (pg_trgm GIN, migration 7) finds the distinct lower-cased donor fields
+ *   containing the term; the primary key of `transaction_search` `(part, value, seq_all)`
+ *   (migrations 7 and 9) then counts and pages their entries by index-only scans: work in
+ *   proportion to the matches, never a visit to each matching row (see {@link searchPage});
+ * - `transactions.scan` reads the same indexes below the cursor (the last `seq_all` or `seq_sub`
+ *   answered), so reading a whole list never pays for deep offsets; with a search, the newest
+ *   entries below the cursor of each matching field value, or the list walked along `seq_all`
+ *   when the values are many;
+ * - `transactions_success_created_at` (migration 9), a partial index of successes' `created_at`
+ *   including amount and currency: `dailyTotals` is one `group by` of the UTC day over a range of
+ *   it, index-only.
+ *
+ * @module
+ */
+
+import { listOf, pageWindow, scanWindow, searchTermOf, totalsRange } from "../queries.ts";
+import type {
+  DailyTotal,
+  Page,
+  Transaction,
+  TransactionBatch,
+  TransactionQuery,
+  TransactionScanQuery,
+} from "../types.ts";
+import type { PgContext } from "./context.ts";
+import { searchPartsOf, toTransaction, type TransactionRow } from "./transaction_rows.ts";
+
+/**
+ * A search that matches more distinct donor fields than this reads its page from the list itself,
+ * newest first, rather than from the newest entries of every field value (one index probe each).
+ */
+const NARROW_SEARCH_VALUES = 200;
+/** ... and past this many, it counts its total in one pass over the list rather than by value. */
+const PROBED_SEARCH_VALUES = 20_000;
+
+/** A `like` pattern that finds `term` anywhere, its own %, _ and \ matching literally. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of a list (`listSuccess`, `listErrors`), searched or not, with its total. */
+export async function listPage(
+  ctx: PgContext,
+  kind: Transaction["kind"],
+  isMonthly: boolean | undefined,
+  query: TransactionQuery,
+): Promise<Page<Transaction>> {
+  const { sql } = ctx;
+  const { offset, limit } = pageWindow(query);
+  const term = searchTermOf(query.search);
+  const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
+
+  if (term === null) {
+    // One statement, so the total and the page come from one snapshot: the counter row, joined
+    // to the page's seq range of the list (an index range scan on the seq index).
+    const seq = isMonthly === undefined ? sql`t.seq_all` : sql`t.seq_sub`;
+    const rows = await sql<(TransactionRow & { total: string })[]>`
+      select c.n as total, t.*
+      from transaction_counters c
+      left join transactions t
+        on t.kind = ${kind} ${monthly}
+        and ${seq} <= c.n - ${offset} and ${seq} > c.n - ${offset + limit}
+      where c.list = ${listOf(kind, isMonthly)}
+      order by ${seq} desc
+    `;
+    const total = rows.length === 0 ? 0 : Number(rows[0].total);
+    return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
+  }
+
+  // Search (see migration 7).
+  const rows = await searchPage(ctx, kind, isMonthly, term, offset, limit);
+  const total = rows.length === 0 ? 0 : Number(rows[0].total);
+  return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
+}
+
+/**
+ * One page of a search and its total: rows of the page (or one row of nulls) carrying the total.
+ * The trigram index on search_values finds the distinct donor fields that contain the term
+ * (`like` on the lower-cased values, with the term's own %, _ and the escape character \
+ * escaped, so they match literally). A first query counts them (up to a cap), which picks how
+ * the second reads the total and the page; the second finds the fields again itself, so the
+ * total and the page come from one snapshot.
+ * - Up to {@link NARROW_SEARCH_VALUES} fields (a name, an email): the total is an index-only
+ *   count of their entries in transaction_search (a transaction with two matching fields has
+ *   two entries: counted once), the page the newest `offset + limit` entries of each, merged.
+ * - Up to {@link PROBED_SEARCH_VALUES} (part of many emails): the same count; the page is the
+ *   list read newest first and filtered, since the matches are then many.
+ * - More (a letter, a domain): the total is one pass over the list's rows, cheaper then than
+ *   most of the entries; the page as above.
+ */
+async function searchPage(
+  { sql }: PgContext,
+  kind: Transaction["kind"],
+  isMonthly: boolean | undefined,
+  term: string,
+  offset: number,
+  limit: number,
+): Promise<(TransactionRow & { total: string })[]> {
+  const pattern = containing(term);
+  const parts = searchPartsOf(kind, isMonthly);
+  const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
+  const values = sql`select value from search_values where value like ${pattern}`;
+  const entries = sql`transaction_search s where s.part = any(${parts}::"char"[])`;
+  const listed = sql`transactions t where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}`;
+  const [{ n }] = await sql<{ n: string }[]>`
+    select count(*) as n from (${values} limit ${PROBED_SEARCH_VALUES + 1}) as m
+  `;
+  const matched = Number(n);
+  if (matched === 0) return [];
+  if (matched <= NARROW_SEARCH_VALUES) {
+    return await sql<(TransactionRow & { total: string })[]>`
+      with m as materialized (${values}),
+      total as (
+        select case
+          when (select count(*) from m) = 1 then
+            (select count(*) from ${entries} and s.value = (select value from m))
+          else (select count(distinct s.seq_all) from ${entries} and s.value = any(array(select value from m)))
+        end as n
+      ),
+      page as (
+        select distinct x.seq
+        from m
+        cross join unnest(${parts}::"char"[]) as p (part)
+        cross join lateral (
+          select s.seq_all as seq from transaction_search s
+          where s.part = p.part and s.value = m.value
+          order by s.seq_all desc
+          limit ${offset + limit}
+        ) as x
+        order by x.seq desc
+        offset ${offset} limit ${limit}
+      )
+      select total.n as total, t.*
+      from total
+      left join (page join transactions t on t.kind = ${kind} and t.seq_all = page.seq) on true
+      order by t.seq_all desc
+    `;
+  }
+  const total = matched <= PROBED_SEARCH_VALUES
+    ? sql`select count(distinct s.seq_all) as n from ${entries} and s.value = any(array(${values}))`
+    : sql`select count(*) as n from ${listed}`;
+  return await sql<(TransactionRow & { total: string })[]>`
+    with total as (${total}),
+    page as (select t.* from ${listed} order by t.seq_all desc offset ${offset} limit ${limit})
+    select total.n as total, page.*
+    from total left join page on true
+    order by page.seq_all desc
+  `;
+}
+
+/** `transactions.scan`: one keyset batch of a list below the cursor, newest first. */
+export async function scan({ sql }: PgContext, query: TransactionScanQuery): Promise<TransactionBatch> {
+  const { limit, term, before } = scanWindow(query);
+  const { kind, isMonthly } = query;
+  const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
+  let rows: (TransactionRow & { seq: string })[];
+  if (term === null) {
+    // An index range of the list below the cursor: (kind, seq_all) or (kind, is_monthly, seq_sub).
+    const seq = isMonthly === undefined ? sql`t.seq_all` : sql`t.seq_sub`;
+    rows = await sql<(TransactionRow & { seq: string })[]>`
+      select ${seq} as seq, t.* from transactions t
+      where t.kind = ${kind} ${monthly} ${before === null ? sql`` : sql`and ${seq} < ${before}`}
+      order by ${seq} desc
+      limit ${limit}
+    `;
+  } else {
+    // A search walks seq_all (see searchPage): through the entries of the few matching field
+    // values when there are few, else along the list itself.
+    const pattern = containing(term);
+    const below = before === null ? sql`` : sql`and s.seq_all < ${before}`;
+    const values = sql`select value from search_values where value like ${pattern}`;
+    const [{ n }] = await sql<{ n: string }[]>`
+      select count(*) as n from (${values} limit ${NARROW_SEARCH_VALUES + 1}) as m
+    `;
+    rows = Number(n) <= NARROW_SEARCH_VALUES
+      ? await sql<(TransactionRow & { seq: string })[]>`
+        with m as materialized (${values}),
+        batch as (
+          select distinct x.seq
+          from m
+          cross join unnest(${searchPartsOf(kind, isMonthly)}::"char"[]) as p (part)
+          cross join lateral (
+            select s.seq_all as seq from transaction_search s
+            where s.part = p.part and s.value = m.value ${below}
+            order by s.seq_all desc
+            limit ${limit}
+          ) as x
+          order by x.seq desc
+          limit ${limit}
+        )
+        select t.seq_all as seq, t.* from batch join transactions t on t.kind = ${kind} and t.seq_all = batch.seq
+        order by t.seq_all desc
+      `
+      : await sql<(TransactionRow & { seq: string })[]>`
+        select t.seq_all as seq, t.* from transactions t
+        where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
+          ${before === null ? sql`` : sql`and t.seq_all < ${before}`}
+        order by t.seq_all desc
+        limit ${limit}
+      `;
+  }
+  const last = rows.length === 0 ? 0 : Number(rows[rows.length - 1].seq);
+  return { data: rows.map(toTransaction), next: rows.length === limit && last > 1 ? String(last) : null };
+}
+
+/** `transactions.dailyTotals`: successes summed per UTC day and currency. */
+export async function dailyTotals(
+  { sql }: PgContext,
+  range: { from: string; to: string },
+): Promise<DailyTotal[]> {
+  const { from, to } = totalsRange(range);
+  // A range of the partial index on successes' created_at (migration 9), summed per UTC day.
+  const rows = await sql<{ day: string; currency: number; amount: string; count: number }[]>`
+    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, currency,
+      sum(amount)::text as amount, count(*)::int as count
+    from transactions
+    where kind = 'success' and created_at >= ${from} and created_at < ${to}
+      and amount is not null and currency is not null
+    group by 1, 2
+    order by 1, 2
+  `;
+  return rows.map((row) => ({
+    day: row.day,
+    currency: row.currency as DailyTotal["currency"],
+    amount: Number(row.amount),
+    count: row.count,
+  }));
+}
