@@ -7,5 +7,5 @@
  */
 
 export { openKvStore } from "@/lib/storage/kv.ts";
-export { openPostgresStore } from "@/lib/storage/postgres.ts";
-export { migrations } from "@/lib/storage/migrations.ts";
+export { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+export { migrations } from "@/lib/storage/postgres/migrations.ts";
