@@ -25,7 +25,7 @@ import postgres from "postgres";
 import { hashPassword } from "../lib/auth/passwords.ts";
 import { demoTransactions } from "../lib/demo_data.ts";
 import { newId } from "../lib/ids.ts";
-import { openKvStore } from "../lib/storage/kv.ts";
+import { openKvStore } from "../lib/storage/kv/mod.ts";
 import { MAX_IMPORT } from "../lib/storage/queries.ts";
 import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
 import type { Store, Transaction } from "../lib/storage/types.ts";

@@ -3,7 +3,7 @@ import { loadConfig } from "./config.ts";
 import { createLogger } from "./log.ts";
 import { createProviderFactory } from "./payments/mod.ts";
 import { createJobs, JOB_SCHEDULES } from "./scheduled_jobs.ts";
-import { openKvStore } from "./storage/kv.ts";
+import { openKvStore } from "./storage/kv/mod.ts";
 import { StorageUnavailableError } from "./storage/types.ts";
 
 const DAY = 86_400_000;

@@ -85,7 +85,7 @@ Deno.test("production start-up logs risky settings and switches test-terminal pa
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   // A store an earlier run (a demo, development) left with test-terminal payments on.
-  const { openKvStore } = await import("../lib/storage/kv.ts");
+  const { openKvStore } = await import("../lib/storage/kv/mod.ts");
   const earlier = await openKvStore(kvPath);
   await earlier.flags.seed({ MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
   await earlier.close();

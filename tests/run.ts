@@ -10,7 +10,9 @@ import { ensureBuild } from "../lib/framework/build.ts";
 const root = new URL("../", import.meta.url).pathname;
 await ensureBuild(root);
 
-const args = Deno.args.length > 0 ? Deno.args : ["lib/", "tests/", "routes/", "islands/", "components/", "lint/"];
+const args = Deno.args.length > 0
+  ? Deno.args
+  : ["lib/", "tests/", "routes/", "islands/", "components/", "lint/"];
 const child = new Deno.Command(Deno.execPath(), {
   args: ["test", "-A", "--parallel", ...args],
   cwd: root,

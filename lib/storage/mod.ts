@@ -49,6 +49,6 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     const { openPostgresStore } = await import("./postgres/mod.ts");
     return await openPostgresStore(options.databaseUrl);
   }
-  const { openKvStore } = await import("./kv.ts");
+  const { openKvStore } = await import("./kv/mod.ts");
   return await openKvStore(options.kvPath);
 }

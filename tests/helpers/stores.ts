@@ -6,7 +6,7 @@
  * @module
  */
 import postgres from "postgres";
-import { openKvStore } from "../../lib/storage/kv.ts";
+import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 

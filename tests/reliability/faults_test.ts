@@ -23,7 +23,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { REQUEST_TIMEOUT_MS } from "../../lib/http/timeout.ts";
 import { BILLING_LEASE, LEASE_MS } from "../../lib/payments/billing.ts";
-import { openKvStore } from "../../lib/storage/kv.ts";
+import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import { signPayload } from "../../lib/shared/signing.ts";
 import { SIM_LOGIN, startPelecardSimulator } from "../pelecard_simulator.ts";

@@ -12,7 +12,7 @@
  * Small (CI): 20 online donors and 5 kiosks for 10 s; `RELIABILITY_SIZE=full`: 200 and 50 for 60 s.
  */
 import assert from "node:assert/strict";
-import { openKvStore } from "../../lib/storage/kv.ts";
+import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 import { checkBackOffice, compareBooks, DonorClient, storedTransactions } from "./donor_flows.ts";

@@ -24,7 +24,7 @@ import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
 import { createAccessToken, deriveKey } from "../../lib/auth/tokens.ts";
 import { newId } from "../../lib/ids.ts";
-import { openKvStore } from "../../lib/storage/kv.ts";
+import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import type { Store, Transaction } from "../../lib/storage/types.ts";
 import { ensureTestBuild, ROOT, startTestApp, type TestApp } from "../helpers/app.ts";
 import { browserTest, launchBrowser } from "../helpers/browser.ts";
@@ -352,10 +352,18 @@ const MODULE_MARKERS: ModuleMarker[] = [
     why: "access-token claims (lib/auth/tokens.ts)",
     source: "lib/auth/tokens.ts",
   },
-  { marker: "refresh_families_revoked", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
-  { marker: "transactions_by_provider", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
-  { marker: "admins_by_email", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
-  { marker: "payments_dedupe", why: "the Deno KV store's keys", source: "lib/storage/kv.ts" },
+  {
+    marker: "refresh_families_revoked",
+    why: "the Deno KV store's keys",
+    source: "lib/storage/kv/refresh_tokens.ts",
+  },
+  {
+    marker: "transactions_by_provider",
+    why: "the Deno KV store's keys",
+    source: "lib/storage/kv/transactions.ts",
+  },
+  { marker: "admins_by_email", why: "the Deno KV store's keys", source: "lib/storage/kv/admins.ts" },
+  { marker: "payments_dedupe", why: "the Deno KV store's keys", source: "lib/storage/kv/payments.ts" },
   {
     marker: "transaction_search",
     why: "the PostgreSQL schema",

@@ -1,0 +1,56 @@
+/**
+ * Donors on Deno KV.
+ *
+ * | key              | value | written by     |
+ * |------------------|-------|----------------|
+ * | `["donors", id]` | Donor | create, update |
+ *
+ * `create` commits only while the id is absent; `update` rewrites the record under a check of the
+ * versionstamp it read, so two updates at once both apply, one after the other.
+ *
+ * @module
+ */
+
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { canonicalDonor, isoInstantOrNull } from "../records.ts";
+import type { Donor, DonorRepository } from "../types.ts";
+
+/** The first key part of every donor. */
+const DONORS = "donors";
+
+/** The {@link DonorRepository} of the store on `ctx`. */
+export function kvDonors({ kv }: KvContext): DonorRepository {
+  return {
+    async create(input) {
+      const donor = canonicalDonor(input);
+      const key = [DONORS, donor.id];
+      const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, donor));
+      if (!ok) throw new Error(`a donor with the id ${donor.id} exists`);
+      return donor;
+    },
+
+    async get(id) {
+      return (await retryWhileLocked(() => kv.get<Donor>([DONORS, id]))).value;
+    },
+
+    async update(id, changes) {
+      const key = [DONORS, id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Donor>(key));
+        if (entry.value === null) return null;
+        const donor: Donor = { ...entry.value };
+        if (changes.paymentDate !== undefined) {
+          donor.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
+        }
+        if (changes.nextPaymentDate !== undefined) {
+          donor.nextPaymentDate = isoInstantOrNull(changes.nextPaymentDate, "nextPaymentDate");
+        }
+        if (changes.monthlyPaymentAvailable !== undefined) {
+          donor.monthlyPaymentAvailable = changes.monthlyPaymentAvailable;
+        }
+        return (await commit(() => kv.atomic().check(entry).set(key, donor))) ? donor : RETRY;
+      });
+    },
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * The data migrations of the Deno KV store. KV has no schema, but a new index over existing data
+ * must be filled before it is read, so opening the store runs each pending data migration to its
+ * end before answering ({@link migrateData}; an instance of an older version writing to the same
+ * data meanwhile is not supported, as with any schema change).
+ *
+ * | key                       | value                        | written by  |
+ * |---------------------------|------------------------------|-------------|
+ * | `["kv_migrations", name]` | progress of a data migration | openKvStore |
+ *
+ * - `time-indexes` (stores written before retention and reconciliation): writes the time index key
+ *   of every existing refresh token, revoked family, pending payment and sandbox record, 90 index
+ *   keys per commit, each record checked as read (finished payments need none, and cost a read
+ *   only). `["kv_migrations", "time-indexes"]` holds `{ stage, after, done }`: the prefix being
+ *   walked and its last key indexed.
+ * - `error-sub-lists` (stores written before errors had monthly and one-time lists): copies
+ *   `error-all` in order into `error-monthly` and `error-one-time`, a few hundred entries per
+ *   commit. `["kv_migrations", "error-sub-lists"]` holds `{ through, done }`: the sub-lists hold
+ *   exactly `error-all`'s entries up to `through`. Every commit checks that value and the
+ *   sub-list counters, so stores opening at once take turns, and the final commit (`done: true`)
+ *   checks that `error-all` still ends at `through`.
+ *
+ * The index keys are built by the concept modules that own them, so a migration writes exactly
+ * what the repository writes with the record.
+ *
+ * @module
+ */
+
+import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import { PAYMENTS, pendingKey } from "./payments.ts";
+import {
+  REFRESH_FAMILIES_REVOKED,
+  REFRESH_TOKENS,
+  type RevokedFamilyValue,
+  revokedTimeKey,
+  tokenExpiryKey,
+} from "./refresh_tokens.ts";
+import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
+import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
+import type { Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
+
+const KV_MIGRATIONS = "kv_migrations";
+const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
+const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
+
+/** The stored value of `["kv_migrations", "time-indexes"]`. */
+interface TimeIndexMigration {
+  /** Which of {@link TIME_INDEX_STAGES} is being filled. */
+  stage: number;
+  /** The last record key part of that stage's prefix indexed so far; null at its start. */
+  after: string | null;
+  done: boolean;
+}
+
+/**
+ * The time indexes over records written before they existed: per record prefix, the index key
+ * a record needs (null: none, e.g. a finished payment). Each is exactly what the repository
+ * writes with the record.
+ */
+const TIME_INDEX_STAGES: { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) => Deno.KvKey | null }[] =
+  [
+    { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
+    { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
+    {
+      prefix: REFRESH_FAMILIES_REVOKED,
+      indexKey: (e) => revokedTimeKey(e.key[1] as string, (e.value as RevokedFamilyValue).revokedAt),
+    },
+    { prefix: SANDBOX, indexKey: (e) => sandboxUpdatedKey(e.value as SandboxRecord) },
+  ];
+
+/** Index keys one time-index migration commit writes: each record is checked (at most 100 checks). */
+const TIME_INDEX_CHUNK = 90;
+/** Records one time-index migration commit reads at most. */
+const TIME_INDEX_SCAN = 1_000;
+
+/** The stored value of `["kv_migrations", "error-sub-lists"]`. */
+interface SubListMigration {
+  /** The last `error-all` sequence number copied into the sub-lists. */
+  through: number;
+  done: boolean;
+}
+
+/** How many `error-all` entries one migration commit reads at most. */
+const MIGRATION_CHUNK = 500;
+
+/** Runs every pending data migration (see the module header) to its end. */
+export async function migrateData(kv: Deno.Kv): Promise<void> {
+  while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
+  while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
+}
+
+/**
+ * One commit of the `time-indexes` migration: indexes the next {@link TIME_INDEX_CHUNK} records
+ * of the current stage's prefix and answers "more", or marks the migration done after the last
+ * stage and answers "done"; RETRY after a lost race. Every record indexed is checked as read, so
+ * one changed meanwhile (a payment finished, a sandbox record transitioned, a token swept) makes
+ * the commit re-read instead of indexing a stale value.
+ */
+async function timeIndexesStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const marker = await retryWhileLocked(() => kv.get<TimeIndexMigration>(TIME_INDEXES_MIGRATION));
+  const state = marker.value ?? { stage: 0, after: null, done: false };
+  if (state.done) return "done";
+  if (state.stage >= TIME_INDEX_STAGES.length) {
+    const value: TimeIndexMigration = { ...state, done: true };
+    const ok = await commit(() => kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value));
+    return ok ? "done" : RETRY;
+  }
+  const { prefix, indexKey } = TIME_INDEX_STAGES[state.stage];
+  // Up to TIME_INDEX_CHUNK records that need an index key, from at most TIME_INDEX_SCAN read (a
+  // finished payment needs none, so most payments cost a read only).
+  const { writes, last, exhausted } = await retryWhileLocked(async () => {
+    const writes: [Deno.KvEntry<unknown>, Deno.KvKey][] = [];
+    let last: string | null = null;
+    let read = 0;
+    const selector = state.after === null
+      ? { prefix: [prefix] }
+      : { prefix: [prefix], start: [prefix, state.after] };
+    for await (
+      const entry of kv.list<unknown>(selector, { limit: TIME_INDEX_SCAN + 1, batchSize: 500 })
+    ) {
+      read++;
+      if (entry.key[1] === state.after) continue; // the start key is the last one done
+      last = entry.key[1] as string;
+      const key = indexKey(entry);
+      if (key) writes.push([entry, key]);
+      if (writes.length === TIME_INDEX_CHUNK) return { writes, last, exhausted: false };
+    }
+    return { writes, last, exhausted: read < TIME_INDEX_SCAN + 1 };
+  });
+  const value: TimeIndexMigration = exhausted || last === null
+    ? { stage: state.stage + 1, after: null, done: false }
+    : { stage: state.stage, after: last, done: false };
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value);
+    for (const [entry, key] of writes) op.check(entry).set(key, entry.key[1]);
+    return op;
+  });
+  return ok ? "more" : RETRY;
+}
+
+/**
+ * One commit of the `error-sub-lists` migration: copies the next run of `error-all` entries (as
+ * many as fit one atomic operation) into `error-monthly` and `error-one-time` and answers "more",
+ * or marks the migration done when nothing is left and answers "done"; RETRY after a lost race.
+ */
+async function errorSubListsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const subLists = ["error-monthly", "error-one-time"] as const;
+  const [marker, all, monthly, oneTime] = await retryWhileLocked(() =>
+    kv.getMany<[SubListMigration, number, number, number]>([
+      ERROR_SUB_LISTS_MIGRATION,
+      [TRANSACTIONS_COUNT, "error-all"],
+      [TRANSACTIONS_COUNT, subLists[0]],
+      [TRANSACTIONS_COUNT, subLists[1]],
+    ])
+  );
+  const counters = [monthly, oneTime];
+  if (marker.value?.done) return "done";
+  const through = marker.value?.through ?? 0;
+  const total = all.value ?? 0;
+  if (through >= total) {
+    // Nothing left (a new store starts here): done, unless an error was recorded meanwhile.
+    const value: SubListMigration = { through, done: true };
+    const ok = await commit(() => kv.atomic().check(marker, all).set(ERROR_SUB_LISTS_MIGRATION, value));
+    return ok ? "done" : RETRY;
+  }
+  const selector = {
+    start: [TRANSACTIONS_LIST, "error-all", through + 1],
+    end: [TRANSACTIONS_LIST, "error-all", Math.min(total, through + MIGRATION_CHUNK) + 1],
+  };
+  const entries = await retryWhileLocked(async () => {
+    const out: Deno.KvEntry<Transaction>[] = [];
+    for await (const entry of kv.list<Transaction>(selector, { batchSize: MIGRATION_CHUNK })) out.push(entry);
+    return out;
+  });
+  const seqs = new Map(subLists.map((list, i) => [list, counters[i].value ?? 0]));
+  await loadSerialize();
+  const budget = new ImportBudget([marker.key, ...counters.map((c) => c.key)]);
+  const sets: [Deno.KvKey, Transaction][] = [];
+  let last = through;
+  for (const entry of entries) {
+    const list = entry.value.isMonthly ? "error-monthly" : "error-one-time";
+    const write: [Deno.KvKey, Transaction] = [[TRANSACTIONS_LIST, list, seqs.get(list)! + 1], entry.value];
+    if (!budget.take([write])) break;
+    sets.push(write);
+    seqs.set(list, seqs.get(list)! + 1);
+    last = entry.key[2] as number;
+  }
+  if (last === through) throw new Error(`error-all entry ${through + 1} is missing or too large to copy`);
+  const value: SubListMigration = { through: last, done: false };
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker, ...counters).set(ERROR_SUB_LISTS_MIGRATION, value);
+    subLists.forEach((list, i) => op.set(counters[i].key, seqs.get(list)!));
+    for (const [key, tx] of sets) op.set(key, tx);
+    return op;
+  });
+  return ok ? "more" : RETRY;
+}

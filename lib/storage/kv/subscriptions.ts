@@ -1,0 +1,153 @@
+/**
+ * Monthly subscriptions on Deno KV.
+ *
+ * | key                                                  | value               | written by  |
+ * |------------------------------------------------------|---------------------|-------------|
+ * | `["subscriptions", id]`                              | Subscription        | every write |
+ * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create      |
+ * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write |
+ *
+ * `subscriptions_due` holds exactly the active subscriptions, under their due time
+ * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
+ * range read up to `now`, in the order answered. Every write of a subscription deletes its old due
+ * key and sets the new one in the same commit, checked against the record as read
+ * (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write).
+ *
+ * @module
+ */
+
+import { commit, KV_LIMITS, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import {
+  canonicalSubscription,
+  checkInteger,
+  isoInstant,
+  subscriptionChanges,
+  subscriptionDueAt,
+} from "../records.ts";
+import type { Subscription, SubscriptionRepository } from "../types.ts";
+
+/** The first key part of every subscription, by id. */
+const SUBSCRIPTIONS = "subscriptions";
+/** A donor's subscriptions, oldest first. */
+const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
+/** The active subscriptions by due time: copies, so `listDue` is one range read. */
+const SUBSCRIPTIONS_DUE = "subscriptions_due";
+
+/** Subscriptions a cancelForDonor commit changes at most (each: one check, three mutations). */
+const CANCEL_CHUNK = 25;
+
+const donorKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_BY_DONOR, s.donorId, s.createdAt, s.id];
+const dueKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_DUE, subscriptionDueAt(s), s.id];
+
+/** Adds the writes of `after` replacing `before` (null: new) to `op`: record, donor and due index. */
+function writeSubscription(op: Deno.AtomicOperation, before: Subscription | null, after: Subscription) {
+  op.set([SUBSCRIPTIONS, after.id], after);
+  if (before === null) op.set(donorKey(after), after.id);
+  if (before !== null && before.status === "active") op.delete(dueKey(before));
+  if (after.status === "active") op.set(dueKey(after), after);
+  return op;
+}
+
+/** The donor's subscriptions (oldest first), as entries: the versionstamps are for checks. */
+function donorEntries(kv: Deno.Kv, donorId: string): Promise<Deno.KvEntry<Subscription>[]> {
+  return retryWhileLocked(async () => {
+    const keys: Deno.KvKey[] = [];
+    for await (const entry of kv.list<string>({ prefix: [SUBSCRIPTIONS_BY_DONOR, donorId] })) {
+      keys.push([SUBSCRIPTIONS, entry.value]);
+    }
+    const reads: Promise<Deno.KvEntryMaybe<Subscription>[]>[] = [];
+    for (let i = 0; i < keys.length; i += KV_LIMITS.keysPerRead) {
+      reads.push(kv.getMany<Subscription[]>(keys.slice(i, i + KV_LIMITS.keysPerRead)));
+    }
+    return (await Promise.all(reads)).flat().filter((entry): entry is Deno.KvEntry<Subscription> =>
+      entry.value !== null
+    );
+  });
+}
+
+/**
+ * `subscriptions.cancelForDonor`: every active one, a chunk per commit (a donor has a few; chunks
+ * keep any number within KV's limits). Each commit checks the records it changes: a racing write
+ * makes it re-read, and a racing cancel leaves it nothing to do, so each one is counted once.
+ */
+async function cancelForDonor(kv: Deno.Kv, donorId: string, at: string): Promise<number> {
+  const cancelledAt = isoInstant(at, "at");
+  let cancelled = 0;
+  for (;;) {
+    const done = await untilCommitted(async () => {
+      const active = (await donorEntries(kv, donorId)).filter((e) => e.value.status === "active");
+      const chunk = active.slice(0, CANCEL_CHUNK);
+      if (chunk.length === 0) return 0;
+      const ok = await commit(() => {
+        const op = kv.atomic();
+        for (const entry of chunk) {
+          writeSubscription(op.check(entry), entry.value, {
+            ...entry.value,
+            status: "cancelled",
+            cancelledAt,
+          });
+        }
+        return op;
+      });
+      return ok ? chunk.length : RETRY;
+    });
+    if (done === 0) return cancelled;
+    cancelled += done;
+  }
+}
+
+/** The {@link SubscriptionRepository} of the store on `ctx`. */
+export function kvSubscriptions({ kv }: KvContext): SubscriptionRepository {
+  return {
+    async create(input) {
+      const subscription = canonicalSubscription(input);
+      const key = [SUBSCRIPTIONS, subscription.id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
+        if (entry.value !== null) return entry.value;
+        const ok = await commit(() => writeSubscription(kv.atomic().check(entry), null, subscription));
+        return ok ? subscription : RETRY;
+      });
+    },
+
+    async get(id) {
+      return (await retryWhileLocked(() => kv.get<Subscription>([SUBSCRIPTIONS, id]))).value;
+    },
+
+    async listByDonor(donorId) {
+      return (await donorEntries(kv, donorId)).map((entry) => entry.value);
+    },
+
+    cancelForDonor: (donorId, at) => cancelForDonor(kv, donorId, at),
+
+    async listDue(now, limit) {
+      checkInteger(limit, "limit", 1);
+      // Due at `now` means a due time <= now; instants have whole milliseconds, so the range ends
+      // before the first key of now + 1 ms.
+      const end = new Date(Date.parse(isoInstant(now, "now")) + 1).toISOString();
+      return await retryWhileLocked(async () => {
+        const out: Subscription[] = [];
+        const selector = { start: [SUBSCRIPTIONS_DUE], end: [SUBSCRIPTIONS_DUE, end] };
+        for await (
+          const entry of kv.list<Subscription>(selector, { limit, batchSize: Math.min(limit, 500) })
+        ) {
+          out.push(entry.value);
+        }
+        return out;
+      });
+    },
+
+    async updateIfActive(id, input) {
+      const changes = subscriptionChanges(input);
+      const key = [SUBSCRIPTIONS, id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
+        if (entry.value === null || entry.value.status !== "active") return null;
+        const after: Subscription = { ...entry.value, ...changes };
+        const ok = await commit(() => writeSubscription(kv.atomic().check(entry), entry.value, after));
+        return ok ? after : RETRY;
+      });
+    },
+  };
+}

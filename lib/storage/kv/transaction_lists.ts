@@ -1,0 +1,174 @@
+/**
+ * The transaction lists on Deno KV: what pages, searches, scans and daily totals read.
+ *
+ * | key                                | value                              | written by                   |
+ * |------------------------------------|------------------------------------|------------------------------|
+ * | `["transactions_count", list]`     | number: last seq of the list       | transactions.record, .import |
+ * | `["transactions_list", list, seq]` | Transaction (copy: one range read) | transactions.record, .import |
+ *
+ * Six lists (`success-all`, `success-monthly`, `success-one-time`, `error-all`, `error-monthly`,
+ * `error-one-time`) each number their transactions 1, 2, 3, ... in the order recorded: a
+ * transaction joins its kind's `-all` list and its monthly or one-time sub-list, and `record`
+ * increments both counters and writes both `["transactions_list", list, seq]` copies in one
+ * commit (`transactions.ts`). Numbers sort as numbers in KV keys, so newest first is highest
+ * sequence first, and page `p` of `limit` is the one range `(total - p*limit, total - (p-1)*limit]`:
+ * a page costs one counter read and one range read of `limit` values, however long the list.
+ * A search cannot use that: it scans the list newest first and filters (fine for a back office;
+ * use PostgreSQL, with its trigram index, for large histories). `scan` reads the same ranges below
+ * a cursor (the last sequence number read), so a whole list is read batch by batch at the cost of
+ * each batch; `dailyTotals` reads `success-all` newest first and stops at the first transaction
+ * older than its range.
+ *
+ * Entries never change once written, and every sequence number up to a counter's value is written
+ * in the same commit as the counter, so a range below the counter is a consistent snapshot.
+ *
+ * @module
+ */
+
+import { retryWhileLocked } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import {
+  listOf,
+  pageWindow,
+  scanWindow,
+  searchTermOf,
+  searchTextOf,
+  totalsRange,
+  type TransactionList,
+} from "../queries.ts";
+import type {
+  DailyTotal,
+  Page,
+  Transaction,
+  TransactionBatch,
+  TransactionQuery,
+  TransactionRepository,
+  TransactionScanQuery,
+} from "../types.ts";
+
+/** The counter of each list: its last sequence number. */
+export const TRANSACTIONS_COUNT = "transactions_count";
+/** The entries of each list, by sequence number: copies of the transactions. */
+export const TRANSACTIONS_LIST = "transactions_list";
+
+/** How many list entries one `scan` call with a search reads at most (at least its `limit`). */
+const SCAN_SEARCH_BUDGET = 5_000;
+
+/** One page of `list`: a counter read and one range read of the page, or a scan with `search`. */
+async function listPage(
+  { kv }: KvContext,
+  list: TransactionList,
+  query: TransactionQuery,
+): Promise<Page<Transaction>> {
+  const { offset, limit } = pageWindow(query);
+  const term = searchTermOf(query.search);
+  // Retried as a whole: a listing interrupted half way restarts from the first key.
+  return await retryWhileLocked(async () => {
+    const total = (await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0;
+    // Entries never change once written, and every seq <= total is written together with the
+    // counter: reading the range below `total` is a consistent snapshot of the list.
+    if (term === null) {
+      const high = total - offset;
+      const low = Math.max(0, high - limit);
+      const data: Transaction[] = [];
+      if (high <= 0) return { data, total };
+      const selector = {
+        start: [TRANSACTIONS_LIST, list, low + 1],
+        end: [TRANSACTIONS_LIST, list, high + 1],
+      };
+      for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: limit })) {
+        data.push(entry.value);
+      }
+      return { data, total };
+    }
+    // Search: KV has no text index, so this scans the whole list, newest first.
+    const data: Transaction[] = [];
+    let matches = 0;
+    const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, total + 1] };
+    for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
+      if (!searchTextOf(entry.value.user).includes(term)) continue;
+      if (matches >= offset && data.length < limit) data.push(entry.value);
+      matches++;
+    }
+    return { data, total: matches };
+  });
+}
+
+/** `transactions.scan`: one batch of a list below the cursor, newest first. */
+async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<TransactionBatch> {
+  const { limit, term, before } = scanWindow(query);
+  const list = listOf(query.kind, query.isMonthly);
+  return await retryWhileLocked(async () => {
+    // Below the cursor, or below the end of the list as it is now: entries never change once
+    // written, so later batches read exactly what the first one left.
+    const high = before ?? ((await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0) + 1;
+    const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, high] };
+    const data: Transaction[] = [];
+    let last = high;
+    if (term === null) {
+      for await (
+        const entry of kv.list<Transaction>(selector, { reverse: true, limit, batchSize: limit })
+      ) {
+        data.push(entry.value);
+        last = entry.key[2] as number;
+      }
+      return { data, next: data.length === limit && last > 1 ? String(last) : null };
+    }
+    // Search: a bounded scan per call, so one call never reads the whole list for a rare term.
+    const budget = Math.max(limit, SCAN_SEARCH_BUDGET);
+    let read = 0;
+    for await (
+      const entry of kv.list<Transaction>(selector, { reverse: true, limit: budget, batchSize: 500 })
+    ) {
+      read++;
+      last = entry.key[2] as number;
+      if (searchTextOf(entry.value.user).includes(term)) data.push(entry.value);
+      if (data.length === limit) break;
+    }
+    const more = (data.length === limit || read === budget) && last > 1;
+    return { data, next: more ? String(last) : null };
+  });
+}
+
+/** `transactions.dailyTotals`: `success-all` newest first, down to the start of the range. */
+async function dailyTotals(
+  { kv }: KvContext,
+  range: { from: string; to: string },
+): Promise<DailyTotal[]> {
+  const { from, to } = totalsRange(range);
+  return await retryWhileLocked(async () => {
+    const sums = new Map<string, DailyTotal>();
+    const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
+    for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
+      const tx = entry.value;
+      // The list is in time order (see the contract): the first one older than the range ends it.
+      if (tx.createdAt < from) break;
+      if (tx.createdAt >= to || tx.amount === null || tx.currency === null) continue;
+      const day = tx.createdAt.slice(0, 10);
+      const key = `${day}/${tx.currency}`;
+      const sum = sums.get(key) ?? { day, currency: tx.currency, amount: 0, count: 0 };
+      sum.amount += tx.amount;
+      sum.count++;
+      sums.set(key, sum);
+    }
+    return [...sums.values()].sort((a, b) =>
+      a.day < b.day ? -1 : a.day > b.day ? 1 : a.currency - b.currency
+    );
+  });
+}
+
+/** The read side of the {@link TransactionRepository} of the store on `ctx`: the list readers. */
+export function kvTransactionLists(
+  ctx: KvContext,
+): Pick<TransactionRepository, "listSuccess" | "listErrors" | "scan" | "dailyTotals"> {
+  return {
+    async listSuccess(query) {
+      return await listPage(ctx, listOf("success", query.isMonthly), query);
+    },
+    async listErrors(query) {
+      return await listPage(ctx, listOf("error", query.isMonthly), query);
+    },
+    scan: (query) => scan(ctx, query),
+    dailyTotals: (range) => dailyTotals(ctx, range),
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Transactions on Deno KV: recording them once, importing many, and reading one back. The lists
+ * they join, and everything that reads them, are in `transaction_lists.ts`.
+ *
+ * | key                                            | value                            | written by     |
+ * |------------------------------------------------|----------------------------------|----------------|
+ * | `["transactions", id]`                         | Transaction                      | record, import |
+ * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key) | record, import |
+ *
+ * plus, in the same commit, the `["transactions_count", list]` counters and
+ * `["transactions_list", list, seq]` copies of `transaction_lists.ts`.
+ *
+ * Atomicity: `record` checks the idempotency key, the id and the list counters it increments.
+ * `import` reads all six list counters, then the idempotency and id keys of its transactions, and
+ * commits as many new ones as one atomic operation holds (see `KV_LIMITS` in `atomic.ts`: about
+ * 250 small transactions) with a check of all six counters. Every `record` and every import
+ * commit changes a counter, so none slips in between; a lost race re-reads and plans again. The
+ * writes are exactly `record`'s, so the lists, sequences and idempotency keys cannot tell them
+ * apart. Both run one at a time per handle (`KvContext.oneAtATime`), as they all move the same
+ * counters.
+ *
+ * Values stay under KV's 64 KiB: transactions are refused above 60 KB (`canonicalTransaction`).
+ *
+ * @module
+ */
+
+import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { kvTransactionLists, TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
+import { importBatch, listsOf, TRANSACTION_LISTS } from "../queries.ts";
+import { canonicalTransaction } from "../records.ts";
+import type { Transaction, TransactionRepository } from "../types.ts";
+
+/** The first key part of every transaction, by id. */
+const TRANSACTIONS = "transactions";
+/** The idempotency key: `(provider, providerTransactionId)` to transaction id. */
+const TRANSACTIONS_BY_PROVIDER = "transactions_by_provider";
+
+/** How many transactions `transactions.import` looks up at once (a few parallel getMany calls). */
+const IMPORT_LOOKAHEAD = 100;
+
+const getTransaction = async ({ kv }: KvContext, id: string) =>
+  (await retryWhileLocked(() => kv.get<Transaction>([TRANSACTIONS, id]))).value;
+
+/** `transactions.record`: the transaction, its idempotency key and both list entries, in one commit. */
+async function record(
+  ctx: KvContext,
+  input: Transaction,
+): Promise<{ created: boolean; transaction: Transaction }> {
+  const { kv } = ctx;
+  const tx = canonicalTransaction(input);
+  const lists = listsOf(tx);
+  const idKey = [TRANSACTIONS, tx.id];
+  const providerKey = tx.providerTransactionId === null
+    ? null
+    : [TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId];
+  const counterKeys = lists.map((list) => [TRANSACTIONS_COUNT, list]);
+  return await ctx.oneAtATime(() =>
+    untilCommitted(async () => {
+      // One consistent read of everything the commit checks.
+      const [byId, ...rest] = await retryWhileLocked(() =>
+        kv.getMany<unknown[]>([idKey, ...counterKeys, ...(providerKey ? [providerKey] : [])])
+      );
+      const counters = rest.slice(0, lists.length) as Deno.KvEntryMaybe<number>[];
+      const byProvider = providerKey ? rest[lists.length] as Deno.KvEntryMaybe<string> : null;
+      if (byProvider?.value != null) {
+        const existing = await getTransaction(ctx, byProvider.value);
+        if (existing === null) throw new Error(`transaction ${byProvider.value} is indexed but missing`);
+        return { created: false, transaction: existing };
+      }
+      if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
+      const ok = await commit(() => {
+        const op = kv.atomic().check(byId).set(idKey, tx);
+        if (byProvider && providerKey) op.check(byProvider).set(providerKey, tx.id);
+        counters.forEach((counter, i) => {
+          const seq = (counter.value ?? 0) + 1;
+          op.check(counter).set(counter.key, seq).set([TRANSACTIONS_LIST, lists[i], seq], tx);
+        });
+        return op;
+      });
+      return ok ? { created: true, transaction: tx } : RETRY;
+    })
+  );
+}
+
+/** `transactions.import`: as many commits as the batch needs, each planned by {@link importChunk}. */
+async function importAll(ctx: KvContext, input: Transaction[]): Promise<number> {
+  const batch = importBatch(input);
+  let created = 0;
+  // Each round commits the longest run of the remaining transactions that fits one atomic
+  // operation (see importChunk); a lost race re-reads and plans that run again.
+  for (let done = 0; done < batch.length;) {
+    const { consumed, added } = await ctx.oneAtATime(() =>
+      untilCommitted(() => importChunk(ctx, batch, done))
+    );
+    done += consumed;
+    created += added;
+  }
+  return created;
+}
+
+/**
+ * One commit of `transactions.import`: from `batch[start]` on, the transactions not recorded yet,
+ * as many as fit one atomic operation ({@link ImportBudget}), written exactly as `record` writes
+ * them (record, idempotency key, list copies, counters). Answers how many of `batch` it decided
+ * (recorded or skipped as duplicates) and how many it recorded, or RETRY when a concurrent write
+ * got in first.
+ *
+ * The commit checks all six list counters as read at the start. Every `record` and every
+ * import commit changes at least one of them, so none can slip between these reads and this
+ * commit: the duplicates found are all there are, and the sequence numbers stay dense.
+ */
+async function importChunk(
+  ctx: KvContext,
+  batch: Transaction[],
+  start: number,
+): Promise<{ consumed: number; added: number } | typeof RETRY> {
+  const { kv } = ctx;
+  const counters = await retryWhileLocked(() =>
+    kv.getMany<number[]>(TRANSACTION_LISTS.map((list) => [TRANSACTIONS_COUNT, list]))
+  );
+  const last = new Map(TRANSACTION_LISTS.map((list, i) => [list, counters[i].value ?? 0]));
+  await loadSerialize();
+  const budget = new ImportBudget(counters.map((entry) => entry.key));
+  const sets: [Deno.KvKey, unknown][] = [];
+  let consumed = 0;
+  let added = 0;
+  // The remaining transactions are looked up a window at a time, after the counters were read.
+  scan: for (let from = start; from < batch.length; from += IMPORT_LOOKAHEAD) {
+    const window = batch.slice(from, from + IMPORT_LOOKAHEAD);
+    const found = await lookUp(ctx, window);
+    for (const [i, tx] of window.entries()) {
+      if (found[i].byProvider) {
+        consumed++; // recorded before: nothing to write, as record() answers `created: false`
+        continue;
+      }
+      if (found[i].byId) throw new Error(`a transaction with the id ${tx.id} exists`);
+      const lists = listsOf(tx);
+      const seqs = lists.map((list) => last.get(list)! + 1);
+      const writes: [Deno.KvKey, unknown][] = [[[TRANSACTIONS, tx.id], tx]];
+      if (tx.providerTransactionId !== null) {
+        writes.push([[TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId], tx.id]);
+      }
+      lists.forEach((list, j) => writes.push([[TRANSACTIONS_LIST, list, seqs[j]], tx]));
+      if (!budget.take(writes)) {
+        if (added === 0) throw new Error(`transaction ${tx.id} does not fit one Deno KV atomic operation`);
+        break scan;
+      }
+      sets.push(...writes);
+      lists.forEach((list, j) => last.set(list, seqs[j]));
+      consumed++;
+      added++;
+    }
+  }
+  if (added === 0) return { consumed, added };
+  TRANSACTION_LISTS.forEach((list, i) => {
+    if (last.get(list) !== (counters[i].value ?? 0)) sets.push([counters[i].key, last.get(list)!]);
+  });
+  const ok = await commit(() => {
+    const op = kv.atomic().check(...counters);
+    for (const [key, value] of sets) op.set(key, value);
+    return op;
+  });
+  return ok ? { consumed, added } : RETRY;
+}
+
+/** Whether each transaction's id and `(provider, providerTransactionId)` keys exist. */
+async function lookUp(ctx: KvContext, txs: Transaction[]): Promise<{ byId: boolean; byProvider: boolean }[]> {
+  const keys: Deno.KvKey[] = [];
+  const at = txs.map((tx) => {
+    const byId = keys.push([TRANSACTIONS, tx.id]) - 1;
+    const byProvider = tx.providerTransactionId === null
+      ? -1
+      : keys.push([TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId]) - 1;
+    return { byId, byProvider };
+  });
+  const entries = await ctx.getAll<unknown>(keys);
+  return at.map(({ byId, byProvider }) => ({
+    byId: entries[byId].value !== null,
+    byProvider: byProvider >= 0 && entries[byProvider].value !== null,
+  }));
+}
+
+/** The {@link TransactionRepository} of the store on `ctx`. */
+export function kvTransactions(ctx: KvContext): TransactionRepository {
+  const { kv } = ctx;
+  return {
+    record: (tx) => record(ctx, tx),
+    import: (txs) => importAll(ctx, txs),
+    get: (id) => getTransaction(ctx, id),
+    async getByProviderId(provider, providerTransactionId) {
+      const id =
+        (await retryWhileLocked(() =>
+          kv.get<string>([TRANSACTIONS_BY_PROVIDER, provider, providerTransactionId])
+        )).value;
+      return id === null ? null : await getTransaction(ctx, id);
+    },
+    ...kvTransactionLists(ctx),
+  };
+}
