@@ -9,7 +9,7 @@ import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
-import type { ProviderFactory } from "./payments/mod.ts";
+import type { ProviderFactory } from "./payments/provider.ts";
 import type { Store } from "./storage/types.ts";
 
 /** Long-lived services, created once at start. */
