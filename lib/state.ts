@@ -5,6 +5,7 @@
  * @module
  */
 import type { TFunction } from "i18next";
+import type { ApiDocs } from "./api_docs.ts";
 import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
@@ -37,4 +38,6 @@ export interface AppState {
   nonce: string;
   /** A logger carrying the request id. */
   log: Logger;
+  /** The API's OpenAPI document, made by the app from its routes and built on first use. */
+  apiDocs: ApiDocs;
 }
