@@ -9,8 +9,8 @@
  * about 200 ms for what `/en/` needs (bench/README.md, cold start). The loaders' specifiers are
  * literal, so that deployment tools see every route; deno.json's `lazy-dynamic-imports` keeps Deno
  * from loading them before the entry point runs. The eager manifest stays for tests that need every
- * module at once; no project module imports it (the OpenAPI document loads the `api/` routes
- * through the lazy manifest: `lib/api_docs.ts`), as it would be an import cycle.
+ * module at once; only tests import it, as a route importing it would be an import cycle (the
+ * OpenAPI document loads the `api/` routes through the lazy manifest: `lib/api_docs.ts`).
  *
  * @module
  */
