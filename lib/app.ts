@@ -1,6 +1,7 @@
 /**
  * The HTTP app: the middleware stack every request goes through, then the file routes of
- * `manifest.gen.ts`. Tests build it with their own services; `main.ts` serves it.
+ * `manifest.lazy.gen.ts` (each loaded on its first request). Tests build it with their own
+ * services; `main.ts` serves it.
  *
  * Order matters: request id first (everything logs it), then the access log, security headers,
  * body limit, language detection and state, built assets, and finally the routes.
@@ -12,6 +13,7 @@ import { bodyLimit } from "hono/body-limit";
 import { languageDetector } from "hono/language";
 import { requestId } from "hono/request-id";
 import manifest from "../manifest.lazy.gen.ts";
+import { createApiDocs } from "./api_docs.ts";
 import { serveBuild, servePublic } from "./framework/assets.ts";
 import { mountRoutes } from "./framework/server.ts";
 import { FLAG_NAMES } from "./flags.ts";
@@ -81,6 +83,7 @@ export function createApp(services: Services): Hono<Env> {
     fallbackLanguage: FALLBACK_LANG,
     caches: false,
   }));
+  const apiDocs = createApiDocs(manifest.routes);
   app.use(async (c, next) => {
     const lang = isLang(c.get("language")) ? c.get("language") as AppState["lang"] : FALLBACK_LANG;
     const id = c.get("requestId");
@@ -93,6 +96,7 @@ export function createApp(services: Services): Hono<Env> {
       requestId: id,
       nonce: c.get("secureHeadersNonce") ?? "",
       log: services.log.with({ requestId: id }),
+      apiDocs,
     });
     await next();
   });

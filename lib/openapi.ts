@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document of `/api`, generated from the same zod schemas that validate requests.
  * Each API route file exports `docs` next to its handlers; the document is built from the route
- * manifest, so a route cannot exist undocumented (a test checks both directions).
+ * modules (`api_docs.ts` loads them from the app's manifest), so a route cannot exist undocumented
+ * (a test checks both directions).
  *
  * @module
  */
@@ -47,14 +48,14 @@ const STANDARD_ERRORS: Record<number, string> = {
 type JsonSchema = Record<string, unknown>;
 
 /**
- * Builds the OpenAPI document from the API route modules of a manifest.
+ * Builds the OpenAPI document from the API route modules (`api/…` keys) of a manifest's routes.
  *
  * @example
  * ```ts
  * const doc = buildOpenApi(manifest); // doc.paths["/api/user/{id}"].get.summary
  * ```
  */
-export function buildOpenApi(manifest: Manifest): Record<string, unknown> {
+export function buildOpenApi(manifest: Pick<Manifest, "routes">): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
     const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;

@@ -161,7 +161,6 @@ export const DailyTotalsQuerySchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_TOTALS_DAYS, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
     .optional().default(30).describe("How many UTC days, ending today"),
-  lang: langParam.optional().default("en").describe("Language of the chart's texts"),
 });
 
 const UserRef = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });
@@ -207,7 +206,6 @@ export const DailyTotalsSchema = z.object({
       count: z.number().int().describe("How many"),
     })).describe("One entry per currency with donations that day; empty when none"),
   })).describe("Every day of the window, oldest first"),
-  chart: z.string().describe("The same as an SVG image (markup), one panel per currency"),
 }).meta({ id: "DailyTotals" });
 
 /** `{ data, page, limit, total }`. */

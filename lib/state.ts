@@ -5,11 +5,12 @@
  * @module
  */
 import type { TFunction } from "i18next";
+import type { ApiDocs } from "./api_docs.ts";
 import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
-import type { ProviderFactory } from "./payments/mod.ts";
+import type { ProviderFactory } from "./payments/provider.ts";
 import type { Store } from "./storage/types.ts";
 
 /** Long-lived services, created once at start. */
@@ -37,4 +38,6 @@ export interface AppState {
   nonce: string;
   /** A logger carrying the request id. */
   log: Logger;
+  /** The API's OpenAPI document, made by the app from its routes and built on first use. */
+  apiDocs: ApiDocs;
 }

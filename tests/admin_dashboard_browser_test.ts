@@ -3,8 +3,9 @@
  * dashboard, restore after reload, logout, the refresh-once-and-retry rule, the transaction
  * history (counters, every filter and their combinations, search on Enter, 'Clear all filters',
  * pagination window and disabled buttons, N/A cells, date and currency formats, bookmarkable and
- * Back-restorable URLs), the list's error catalogue, the pending screen and an approval by another
- * admin, the CSV export against the filtered rows, and axe.
+ * Back-restorable URLs), the daily totals chart drawn from the figures, the list's error
+ * catalogue, the pending screen and an approval by another admin, the CSV export against the
+ * filtered rows, and axe.
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -346,10 +347,28 @@ for (const lang of ["en", "he"] as const) {
           assert.equal(await page.locator(".tx-table tbody tr").count(), 2);
         });
 
+        await s.step("the chart: drawn in the browser from the figures, in the page's language", async () => {
+          await page.goto(`${app.url}/${lang}/admin`);
+          await loaded(page);
+          const chart = page.locator(".chart svg[role=img]");
+          await chart.waitFor({ timeout: WAIT });
+          assert.equal(await page.locator(".chart-loading").count(), 0, "the skeleton made way");
+          assert.equal(await chart.locator("title").first().textContent(), t("chart.title"));
+          assert.ok((await chart.locator("desc").textContent())!.length > 0);
+          assert.equal(await chart.getAttribute("direction"), lang === "he" ? "rtl" : "ltr");
+          // The seeded donations are in the last 30 days until December 2026; later, the empty state.
+          const panels = await chart.locator(".chart-panel").count();
+          if (Date.now() < Date.UTC(2026, 11, 1)) {
+            assert.equal(panels, 2, "a panel per currency");
+            assert.ok(await chart.locator(".chart-bars-1 rect").count() > 0, "NIS bars");
+            assert.ok(await chart.locator(".chart-bars-2 rect").count() > 0, "USD bars");
+          } else assert.equal(await chart.locator(".chart-empty").count(), 1, "the empty state");
+        });
+
         await s.step("axe: no violations on the loaded dashboard", async () => {
           await page.goto(`${app.url}/${lang}/admin`);
           await loaded(page);
-          await page.locator(".chart svg").waitFor({ timeout: WAIT });
+          await page.locator(".chart svg[role=img]").waitFor({ timeout: WAIT });
           // The figures' table is built when its disclosure opens; audit it open.
           assert.equal(await page.locator(".chart-table table").count(), 0);
           await page.locator(".chart-table summary").click();

@@ -1,33 +1,28 @@
 import { createContext } from "preact";
-import { useContext, useEffect, useState } from "preact/hooks";
+import { useContext, useEffect, useMemo, useState } from "preact/hooks";
 import { listFailure } from "../shared/account_forms.ts";
+import type { DailyTotalsAnswer as DailyTotals } from "../../lib/shared/daily_totals.ts";
 import { listAmount, usShortDay } from "../../lib/shared/format.ts";
+import type { Lang } from "../../lib/shared/languages.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
-
-/** `GET /api/transaction/daily-totals` (lib/daily_totals.ts). */
-interface DailyTotals {
-  from: string;
-  to: string;
-  currencies: (1 | 2)[];
-  days: { date: string; totals: { currency: 1 | 2; amount: number; count: number }[] }[];
-  /** The chart as SVG markup, rendered by the server from these numbers. */
-  chart: string;
-}
+import { chartModel } from "./daily_totals_chart.ts";
+import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 
 /**
- * The chart's skeleton (`chartSkeleton` in lib/daily_totals.ts), given by the page on the server.
- * A context, not a prop: island props travel to the browser in the page, and the browser never
+ * The chart's skeleton (`chartSkeleton` in components/DailyTotalsSkeleton.tsx), given by the page
+ * on the server. A context, not a prop: island props travel to the browser in the page, and the browser never
  * renders this markup again (hydration keeps the server's). Without it (in the browser) the
  * waiting chart is an empty box of the chart's size.
  */
 export const ChartSkeleton = createContext("");
 
 /**
- * Daily donation totals of the last 30 days: the chart the server drew (no chart library in the
- * browser) and, for screen readers and anyone who wants the figures, the same numbers as a table.
- * Loads once `ready`; until then shows the chart's skeleton, its frame without figures.
+ * Daily donation totals of the last 30 days: the chart, drawn here from the API's figures (our own
+ * small SVG chart, no chart library; its texts are the page's `chart.*`), and, for screen readers
+ * and anyone who wants the figures, the same numbers as a table. Loads once `ready`; until then
+ * shows the chart's skeleton, its frame without figures.
  */
 export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
   const { api, t, lang, ready } = props;
@@ -38,12 +33,13 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
 
   useEffect(() => {
     if (!ready) return;
-    api.request<DailyTotals>(`/api/transaction/daily-totals?days=30&lang=${lang}`).then((data) =>
+    api.request<DailyTotals>("/api/transaction/daily-totals?days=30").then((data) =>
       pace(() => setData(data))
     ).catch((
       error,
     ) => setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
   }, [ready]);
+  const chart = useMemo(() => data && chartModel(data.days, data.currencies, lang as Lang, t), [data]);
 
   const cell = (day: DailyTotals["days"][number], currency: 1 | 2) => {
     const total = day.totals.find((x) => x.currency === currency);
@@ -61,10 +57,11 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
           <div class="chart" dangerouslySetInnerHTML={{ __html: skeleton }} />
         </div>
       )}
-      {data && (
+      {data && chart && (
         <>
-          {/* Server-made markup from numbers and our own locale texts, escaped by Preact there. */}
-          <div class="chart" dangerouslySetInnerHTML={{ __html: data.chart }} />
+          <div class="chart">
+            <DailyTotalsChart model={chart} />
+          </div>
           <details
             class="chart-table"
             onToggle={(e) => setTableOpen((e.currentTarget as HTMLDetailsElement).open)}

@@ -4,12 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { chartSkeleton } from "../../lib/daily_totals.ts";
+import { chartSkeleton } from "../../components/DailyTotalsSkeleton.tsx";
 import { textsUnder, translator as serverTranslator } from "../../lib/i18n.ts";
 import AdminDashboard from "../AdminDashboard.tsx";
 import { ChartSkeleton } from "../admin/DailyTotals.tsx";
 
-const PREFIXES = ["admin", "transactions", "dailyTotals", "apiErrors", "common.notAvailable"];
+const PREFIXES = ["admin", "transactions", "dailyTotals", "chart", "apiErrors", "common.notAvailable"];
 
 function frame(lang: "en" | "he", search = ""): string {
   return renderToString(

@@ -6,10 +6,11 @@
  * Also writes `manifest.lazy.gen.ts`, which the server mounts: the same route files, each as a
  * loader (a route module is loaded on its first request, or by `preloadRoutes`), and the islands
  * statically imported. Importing every route before listening cost about 300 ms of CPU against
- * about 200 ms for what `/en/` needs (bench/README.md, cold start). The loaders import through a
- * variable: Deno loads and parses, before the entry point runs, every module that a literal
- * `import("…")` names. The eager manifest stays for what needs every module at once: the OpenAPI
- * document (its route is loaded on demand) and tests.
+ * about 200 ms for what `/en/` needs (bench/README.md, cold start). The loaders' specifiers are
+ * literal, so that deployment tools see every route; deno.json's `lazy-dynamic-imports` keeps Deno
+ * from loading them before the entry point runs. The eager manifest stays for tests that need every
+ * module at once; only tests import it, as a route importing it would be an import cycle (the
+ * OpenAPI document loads the `api/` routes through the lazy manifest: `lib/api_docs.ts`).
  *
  * @module
  */

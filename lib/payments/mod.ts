@@ -6,15 +6,21 @@
  */
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { Services } from "../state.ts";
 import type { Store } from "../storage/types.ts";
 import { createPelecardProvider } from "./pelecard.ts";
-import type { PaymentProvider } from "./provider.ts";
+import type { PaymentProvider, ProviderFactory } from "./provider.ts";
 import { createSandboxProvider, type SandboxControls } from "./sandbox.ts";
 import type { PaymentsContext } from "./service.ts";
 
-/** Builds the provider for a public origin (the sandbox's pages live on our origin). */
-export type ProviderFactory = (origin: string) => PaymentProvider;
+/**
+ * What {@link paymentsContext} needs of the app's services (`Services` of `lib/state.ts` has it):
+ * named here, so that payments need not know the app's state and state can name the factory.
+ */
+export interface PaymentServices {
+  config: Config;
+  store: Store;
+  providerFor: ProviderFactory;
+}
 
 /**
  * The provider factory for the configuration.
@@ -72,7 +78,7 @@ export function terminalFor(config: Config, shop: string | null | undefined): st
  * ```
  */
 export function paymentsContext(
-  services: Services,
+  services: PaymentServices,
   monthlyEnabled: boolean,
   url: URL,
   log: Logger,

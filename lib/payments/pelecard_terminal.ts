@@ -37,7 +37,7 @@
  *
  * @module
  */
-import type { PelecardKit, ServiceAnswer } from "./pelecard.ts";
+import { PELECARD_MISMATCH, type PelecardKit, type ServiceAnswer } from "./pelecard_protocol.ts";
 import { ProviderError, type TerminalResult, type TerminalSaleRequest } from "./provider.ts";
 
 /**
@@ -49,22 +49,11 @@ import { ProviderError, type TerminalResult, type TerminalSaleRequest } from "./
  * ```
  */
 export interface PelecardTerminalOptions {
-  /** Transport, envelope reading and the success test, shared with `pelecard.ts`. */
+  /** Transport, envelope reading and the success test (`pelecard_protocol.ts`), shared with the provider. */
   kit: PelecardKit;
   /** How long past the device's deadline we wait for Pelecard's own (512) answer. */
   marginMs: number;
 }
-
-/**
- * The status code of a result Pelecard approved but that is not the attempt we expected (other
- * amount, currency or reference, or a failed ValidateByUniqueKey). Callers treat it as a failure.
- *
- * @example
- * ```ts
- * if (result.statusCode === PELECARD_MISMATCH) log.error("forged or mismatched payment", { ref: result.providerRef });
- * ```
- */
-export const PELECARD_MISMATCH = "MISMATCH";
 
 /** Reversal answers that mean nothing stays charged: OK, and "transaction cancelled successfully". */
 const REVERSED = new Set(["000", "226"]);

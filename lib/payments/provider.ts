@@ -149,3 +149,9 @@ export interface PaymentProvider {
    */
   lookupTerminalSale?(reference: string): Promise<TerminalResult | "waiting" | null>;
 }
+
+/**
+ * Builds the provider for a public origin (the sandbox's pages live on our origin). The app keeps one
+ * in its services (`Services.providerFor`); `mod.ts` makes it from the configuration.
+ */
+export type ProviderFactory = (origin: string) => PaymentProvider;

@@ -5,9 +5,7 @@
  * the payment frame, a result only the server can verify, card tokens for monthly giving, and a
  * simulated card terminal.
  *
- * Test cards (any future expiry, any 3-digit CVV):
- * - `4000 0000 0000 0XYZ` declines with status `XYZ` (e.g. `4000 0000 0000 0033`: invalid card);
- * - any other Luhn-valid number succeeds with `000`.
+ * Test cards and the card form's rules: `sandbox_cards.ts`.
  *
  * The terminal: `/sandbox/terminal/{terminalId}` shows the waiting sale with approve and decline
  * buttons; `SANDBOX_TERMINAL_AUTO` = `manual`, `approve`, `decline:<code>` or `timeout` decides
@@ -16,9 +14,9 @@
  * @module
  */
 import { newId } from "../ids.ts";
-import type { CurrencyCode } from "../shared/money.ts";
 import { bytesToHex, hmacKey } from "../shared/signing.ts";
 import type { ResultData, SandboxRecord, Store } from "../storage/types.ts";
+import { cardProblems, type CardSubmission, declineCodeOf, sandboxResultData } from "./sandbox_cards.ts";
 import type {
   HostedPaymentRequest,
   HostedPaymentSession,
@@ -60,95 +58,10 @@ export interface SandboxOptions {
   notify?: (url: string, body: unknown) => Promise<void>;
 }
 
-/**
- * The status a sandbox test card `4000 0000 0000 0XYZ` answers (`XYZ`; `000` approves), or null
- * for any other number.
- *
- * @example
- * ```ts
- * declineCodeOf("4000 0000 0000 0033"); // "033"
- * ```
- */
-export function declineCodeOf(cardNumber: string): string | null {
-  const digits = cardNumber.replace(/[\s-]/g, "");
-  return /^4000000000000\d{3}$/.test(digits) ? digits.slice(13) : null;
-}
-
-/**
- * Whether a card number passes the Luhn check (13 to 19 digits).
- *
- * @example
- * ```ts
- * luhnValid("4580 0000 0000 0000"); // true
- * ```
- */
-export function luhnValid(cardNumber: string): boolean {
-  const digits = cardNumber.replace(/[\s-]/g, "");
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** Masks a card number the way processors do: first six, stars, last four. */
-export function maskCard(cardNumber: string): string {
-  const digits = cardNumber.replace(/\D/g, "");
-  return `${digits.slice(0, 6)}${"*".repeat(Math.max(0, digits.length - 10))}${digits.slice(-4)}`;
-}
-
-const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join("");
-
-/** Result fields like a processor's, for a card and amount. */
-export function sandboxResultData(
-  card: string,
-  amount: number,
-  currency: CurrencyCode,
-  code: string,
-): ResultData {
-  return {
-    CreditCardNumber: maskCard(card),
-    CreditType: "1",
-    DebitTotal: String(amount),
-    DebitCurrency: currency,
-    VoucherId: `${digits(2)}-${digits(3)}-${digits(3)}`,
-    ShvaResult: code,
-    DebitApproveNumber: code === "000" ? digits(7) : null,
-  };
-}
-
 async function confirmationKey(secret: string, userKey: string, amount: number): Promise<string> {
   const key = await hmacKey(new TextEncoder().encode(secret), ["sign"]);
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${userKey}|${amount}`));
   return bytesToHex(new Uint8Array(mac)).slice(0, 32);
-}
-
-/** The outcome of the card form: an error per field, or the result. */
-export interface CardSubmission {
-  cardNumber: string;
-  expiry: string;
-  cvv: string;
-  idNumber: string;
-}
-
-/** Field problems of a card submission, as locale keys of `sandbox.errors.*`; empty when fine. */
-export function cardProblems(card: CardSubmission, now: Date = new Date()): Record<string, string> {
-  const problems: Record<string, string> = {};
-  // Decline test cards need not pass the Luhn check; every other number must.
-  if (declineCodeOf(card.cardNumber) === null && !luhnValid(card.cardNumber)) {
-    problems.cardNumber = "cardNumber";
-  }
-  const m = card.expiry.trim().match(/^(\d{2})\s*\/?\s*(\d{2})$/);
-  const month = m ? Number(m[1]) : 0;
-  const year = m ? 2000 + Number(m[2]) : 0;
-  const endOfMonth = new Date(Date.UTC(year, month, 1));
-  if (!m || month < 1 || month > 12 || endOfMonth <= now) problems.expiry = "expiry";
-  if (!/^\d{3,4}$/.test(card.cvv.trim())) problems.cvv = "cvv";
-  if (!/^\d{5,9}$/.test(card.idNumber.trim())) problems.idNumber = "idNumber";
-  return problems;
 }
 
 /**
@@ -468,6 +381,9 @@ export async function sandboxRecordNeeded(store: Store, record: SandboxRecord): 
     }
   }
 }
+
+// The card form's submission is part of the controls' contract: the card page imports it from here.
+export type { CardSubmission };
 
 /** What only the sandbox offers: its card page and terminal decisions. */
 export interface SandboxControls {

@@ -1,11 +1,18 @@
-import { ApiReference } from "../../components/ApiReference.tsx";
-import manifest from "../../manifest.gen.ts";
-import { Head, type PageProps } from "../../lib/framework/mod.ts";
-import { buildOpenApi } from "../../lib/openapi.ts";
+import { ApiReference } from "@/components/ApiReference.tsx";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/state.ts";
+
+type Doc = Record<string, unknown>;
+
+/** Reads the app's document (`lib/api_docs.ts`, the one `/api/openapi.json` answers) for the page. */
+export const handler: Handlers<Doc, AppState> = {
+  async GET(_req, ctx) {
+    return ctx.render(await ctx.state.apiDocs.document());
+  },
+};
 
 /** `GET /api/docs`: the API reference as a page, from the same document as `/api/openapi.json`. */
-export default function ApiDocs(_props: PageProps) {
-  const doc = buildOpenApi(manifest);
+export default function ApiDocs({ data: doc }: PageProps<Doc>) {
   return (
     <main id="main">
       <Head title={String((doc.info as { title: string }).title)} />

@@ -1,14 +1,13 @@
-import manifest from "../../manifest.gen.ts";
-import type { Handlers } from "../../lib/framework/mod.ts";
-import { buildOpenApi } from "../../lib/openapi.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/state.ts";
 
-let document: string | null = null;
-
-/** `GET /api/openapi.json`: the OpenAPI 3.1 document, built once from the route manifest. */
-export const handler: Handlers = {
-  GET() {
-    document ??= JSON.stringify(buildOpenApi(manifest));
-    return new Response(document, {
+/**
+ * `GET /api/openapi.json`: the OpenAPI 3.1 document of the API routes, built once by the app
+ * (`lib/api_docs.ts`) on the first request that asks for it.
+ */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    return new Response(await ctx.state.apiDocs.json(), {
       headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" },
     });
   },

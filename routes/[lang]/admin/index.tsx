@@ -1,7 +1,7 @@
+import { chartSkeleton } from "@/components/DailyTotalsSkeleton.tsx";
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminDashboard from "@/islands/AdminDashboard.tsx";
 import { ChartSkeleton } from "@/islands/admin/DailyTotals.tsx";
-import { chartSkeleton } from "@/lib/daily_totals.ts";
 import type { PageProps } from "@/lib/framework/mod.ts";
 import { textsUnder } from "@/lib/i18n.ts";
 import type { AppState } from "@/lib/state.ts";
@@ -10,7 +10,8 @@ import type { AppState } from "@/lib/state.ts";
  * `/{lang}/admin`: the back office. The session lives in the browser (spec section 3), so the
  * server renders the dashboard's frame with its waiting states (no data) and the island does the
  * rest: guard, header, approvals, chart, history. The query is the history's view; the chart waits
- * as its skeleton (the last 30 days' date axis, drawn here).
+ * as its skeleton (the last 30 days' date axis, drawn here) and is drawn by the island from the
+ * API's figures, with the `chart.*` texts given here.
  */
 export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const { t, lang } = state;
@@ -18,6 +19,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "admin",
     "transactions",
     "dailyTotals",
+    "chart",
     "apiErrors",
     "common.notAvailable",
   ]);

@@ -8,22 +8,21 @@ import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {
-    summary: "Successful donations per day, with a chart",
+    summary: "Successful donations per day",
     description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
-      "currency that had successful donations (amounts in minor units; errors do not count). " +
-      '`chart` is the same as an SVG image (`role="img"`, one panel per currency, texts in `lang`, ' +
-      "no scripts or inline styles), sized by its viewBox to fit its container's width.",
+      "currency that had successful donations (amounts in minor units; errors do not count). Data " +
+      "only: the back office draws its chart from these figures.",
     tags: ["transactions"],
     auth: "bearer",
     query: DailyTotalsQuerySchema,
     responses: {
-      200: { description: "The window's days and chart", schema: DailyTotalsSchema },
+      200: { description: "The window's days", schema: DailyTotalsSchema },
       403: { description: "The admin is not approved yet" },
     },
   },
 };
 
-/** `GET /api/transaction/daily-totals?days&lang`. */
+/** `GET /api/transaction/daily-totals?days`. */
 export const handler: Handlers<unknown, AppState> = {
   async GET(req, ctx) {
     const { services } = ctx.state;

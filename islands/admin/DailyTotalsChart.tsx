@@ -1,16 +1,18 @@
 /**
- * The daily totals chart as SVG, from the layout `lib/daily_totals.ts` computes: one panel per
- * currency with its money lines, bars and dates, or one panel saying there were no donations.
- * Rendered on the server to a string (preact-render-to-string escapes every text and attribute);
- * no client code. The root carries the language's direction, so text anchors (`start`, `end`)
- * are logical and the chart reads the same whatever page it is put in. Only presentation attributes and class names style it (the CSP allows no inline
- * styles): bars in colours of at least 3:1 against white, text of at least 4.5:1. The image is
- * one `role="img"` named by its `<title>` and `<desc>`; the same figures are offered as a table
- * by the page.
+ * The daily totals chart as SVG, from the layout `daily_totals_chart.ts` computes: one panel per
+ * currency with its money lines, bars and dates, or one panel saying there were no donations. The
+ * back office draws it in the browser from the API's figures (the API answers data, the page
+ * draws); the page's server render uses it too, for the chart's waiting state
+ * (`components/DailyTotalsSkeleton.tsx`). Preact escapes every text and attribute. The root carries
+ * the language's direction, so text anchors (`start`, `end`) are logical and the chart reads the
+ * same whatever page it is put in. Only presentation attributes and class names style it (the CSP
+ * allows no inline styles): bars in colours of at least 3:1 against white, text of at least 4.5:1.
+ * The image is one `role="img"` named by its `<title>` and `<desc>`; the same figures are offered
+ * as a table by the page.
  *
  * @module
  */
-import type { ChartModel } from "../lib/daily_totals.ts";
+import type { ChartModel } from "./daily_totals_chart.ts";
 
 /** Ids of the title and description (one chart per page). */
 export const CHART_TITLE_ID = "daily-totals-title";
@@ -31,7 +33,7 @@ const r = (n: number) => Math.round(n * 10) / 10;
 
 /**
  * The chart; `model` comes from `chartModel()`. `decorative`: hidden from assistive technology,
- * without title and description (the chart's waiting state, `chartSkeleton()`).
+ * without title and description (the chart's waiting state, `skeletonModel()`).
  */
 export function DailyTotalsChart({ model, decorative = false }: { model: ChartModel; decorative?: boolean }) {
   const { plot, rtl } = model;

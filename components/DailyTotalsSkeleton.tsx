@@ -1,0 +1,30 @@
+/**
+ * The daily totals chart's waiting state, drawn on the server with the admin page: the chart's frame
+ * and date labels for the last `days` UTC days, a loading text in place of the first panel's
+ * heading, no money and no bars (`skeletonModel`). The page hands it to the dashboard island as
+ * markup (`ChartSkeleton` in `islands/admin/DailyTotals.tsx`), which keeps it until the figures come.
+ * Decorative (`aria-hidden`): the page says `loading` to assistive technology itself.
+ *
+ * @module
+ */
+import { renderToString } from "preact-render-to-string";
+import { DailyTotalsChart } from "../islands/admin/DailyTotalsChart.tsx";
+import { chartModel, skeletonModel } from "../islands/admin/daily_totals_chart.ts";
+import { translator } from "../islands/shared/texts.ts";
+import { fillDays, totalsWindow } from "../lib/daily_totals.ts";
+import { textsUnder } from "../lib/i18n.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+
+/**
+ * The skeleton as SVG markup, in `lang` (its date labels), for the `days` UTC days ending `now`.
+ *
+ * @example
+ * ```ts
+ * chartSkeleton("en", "Loading the chart…"); // '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 464" …'
+ * ```
+ */
+export function chartSkeleton(lang: Lang, loading: string, days = 30, now: Date = new Date()): string {
+  const t = translator(textsUnder(lang, ["chart"]));
+  const model = chartModel(fillDays([], totalsWindow(days, now).first, days), [1, 2], lang, t);
+  return renderToString(<DailyTotalsChart model={skeletonModel(model, loading)} decorative />);
+}

@@ -1,0 +1,37 @@
+/**
+ * What `GET /api/transaction/daily-totals` answers: successful donations summed per UTC day and
+ * currency. Shared by the server, which sums them (`lib/daily_totals.ts`), and the back office,
+ * which draws them (`islands/admin/DailyTotalsChart.tsx`): the API answers data, the page draws.
+ * Types only, safe for islands.
+ *
+ * @module
+ */
+import type { CurrencyCode } from "./money.ts";
+
+/** One currency's sum on one day. */
+export interface CurrencyTotal {
+  currency: CurrencyCode;
+  /** Minor units. */
+  amount: number;
+  count: number;
+}
+
+/** One UTC day of the window: its totals per currency (ascending), empty when none. */
+export interface DayTotals {
+  /** `YYYY-MM-DD`. */
+  date: string;
+  totals: CurrencyTotal[];
+}
+
+/** The answer. */
+export interface DailyTotalsAnswer {
+  /** The window's first day, `YYYY-MM-DD`. */
+  from: string;
+  /** Its last day (today), `YYYY-MM-DD`. */
+  to: string;
+  timeZone: "UTC";
+  /** The currencies with donations in the window, ascending. */
+  currencies: CurrencyCode[];
+  /** Every day of the window, oldest first. */
+  days: DayTotals[];
+}
