@@ -14,6 +14,8 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Run with the flags of `deno task start` (V8 heap limits, `--node-modules-dir=manual`), as in production. */
   startTaskFlags?: boolean;
+  /** More flags for `deno run` (e.g. `--inspect=127.0.0.1:9229`). */
+  denoFlags?: string[];
 }
 
 /** The flags `deno task start` gives `deno run` (read from deno.json, so the two cannot drift), besides `-A`. */
@@ -105,7 +107,13 @@ export async function startAppProcess(
   // process of ours spends CPU copying them.
   const discard = logFile === "/dev/null";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...(options.startTaskFlags ? startTaskFlags() : []), "main.ts"],
+    args: [
+      "run",
+      "-A",
+      ...(options.startTaskFlags ? startTaskFlags() : []),
+      ...(options.denoFlags ?? []),
+      "main.ts",
+    ],
     cwd: ROOT,
     env: childEnv({ ...env, PORT: String(port) }),
     stdin: "null",

@@ -1,35 +1,58 @@
 /**
- * The HTTP app: the middleware stack every request goes through, then the file routes of
- * `manifest.lazy.gen.ts` (each loaded on its first request). Tests build it with their own
- * services; `main.ts` serves it.
- *
- * Order matters: request id first (everything logs it), then the access log, security headers,
- * body limit, language detection and state, built assets, and finally the routes.
+ * The HTTP app: the request pipeline every request goes through (`lib/http/pipeline.ts`: request
+ * id, security headers, log, Host check, body limit, time limit, state), built assets and public
+ * files, then the file routes of `manifest.lazy.gen.ts`. Tests build it with their own services;
+ * `main.ts` serves it.
  *
  * @module
  */
-import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { languageDetector } from "hono/language";
-import { requestId } from "hono/request-id";
+import { type Context, Hono } from "hono";
+import { detectFromCookie, detectFromHeader, detectFromQuery } from "hono/language";
 import manifest from "../manifest.lazy.gen.ts";
 import { createApiDocs } from "./api_docs.ts";
 import { serveBuild, servePublic } from "./framework/assets.ts";
 import { mountRoutes } from "./framework/server.ts";
-import { FLAG_NAMES } from "./flags.ts";
 import { errorBody } from "./http/errors.ts";
-import { requestLog } from "./http/request_log.ts";
+import { requestPipeline } from "./http/pipeline.ts";
 import { securityHeaders } from "./http/security.ts";
-import { REQUEST_TIMEOUT_MS, requestTimeout, RequestTimeoutError } from "./http/timeout.ts";
+import { REQUEST_TIMEOUT_MS, RequestTimeoutError } from "./http/timeout.ts";
 import { translator } from "./i18n.ts";
-import { dirOf, FALLBACK_LANG, isLang, LANG_COOKIE, LANGUAGES } from "./shared/languages.ts";
+import { RequestState } from "./request_state.ts";
+import { FALLBACK_LANG, isLang, type Lang, LANG_COOKIE, LANGUAGES } from "./shared/languages.ts";
 import type { AppState, Services } from "./state.ts";
 import { StorageUnavailableError } from "./storage/types.ts";
 
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 64 * 1024;
 
-type Env = { Variables: { state: AppState; language: string } };
+type Env = { Variables: { state: AppState; requestId: string; secureHeadersNonce: string } };
+
+// A page's own language comes from its path (routes/[lang]/_middleware.ts); this detection is for
+// `/` and for pages outside /{lang}/: the `lng` query parameter, the saved choice, then the
+// browser's languages (hono's detectors, asked only when a request needs a language).
+const LANGUAGE_DETECTION = {
+  order: ["querystring", "cookie", "header"],
+  lookupQueryString: "lng",
+  lookupCookie: LANG_COOKIE,
+  lookupFromHeaderKey: "accept-language",
+  lookupFromPathIndex: 0,
+  supportedLanguages: [...LANGUAGES],
+  fallbackLanguage: FALLBACK_LANG,
+  ignoreCase: true,
+  caches: false,
+} satisfies Parameters<typeof detectFromQuery>[1];
+
+function detectLanguage(c: Context): Lang {
+  for (const detect of [detectFromQuery, detectFromCookie, detectFromHeader]) {
+    try {
+      const lang = detect(c, LANGUAGE_DETECTION);
+      if (isLang(lang)) return lang;
+    } catch { /* as hono's detector: a detector that fails is skipped */ }
+  }
+  return FALLBACK_LANG;
+}
+
+const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 
 /**
  * Creates the app.
@@ -42,64 +65,25 @@ type Env = { Variables: { state: AppState; language: string } };
  */
 export function createApp(services: Services): Hono<Env> {
   const app = new Hono<Env>({ strict: false });
-  app.use(requestId());
-  app.use(requestLog(services.log));
   const provider = services.providerFor(services.config.publicUrl ?? "http://localhost");
-  app.use(securityHeaders({
-    frameSrc: provider.frameOrigins,
-    formAction: provider.frameOrigins,
-    framable: (path) => path.startsWith("/sandbox/pay/"),
-  }));
-  // A Host header the URL parser refuses (`Host: a b`) leaves the request without a usable URL,
-  // and every route reading `new URL(req.url)` would fail with a 500: answer 400 here instead.
-  app.use(async (c, next) => {
-    if (URL.canParse(c.req.url)) return await next();
-    const message = "Bad request: the Host header is not a valid host";
-    return c.req.path === "/api" || c.req.path.startsWith("/api/")
-      ? c.json(errorBody(400, message), 400)
-      : c.text(message, 400);
-  });
-  app.use(bodyLimit({
-    maxSize: BODY_LIMIT,
-    onError: (c) => c.json(errorBody(413, `The request body is larger than ${BODY_LIMIT} bytes`), 413),
-  }));
   // A terminal sale waits for the card up to its deadline, on top of the ordinary limit.
   const terminalSale = /^\/(api\/payment\/pay-emv|[a-z]{2}\/terminal-payment(\/[^/]*)?)\/?$/;
-  app.use(
-    requestTimeout((c) =>
-      c.req.method === "POST" && terminalSale.test(c.req.path)
-        ? services.config.payments.terminalDeadlineMs + REQUEST_TIMEOUT_MS
-        : REQUEST_TIMEOUT_MS
-    ),
-  );
-  // The page's own language comes from its path (routes/[lang]/_middleware.ts); this detection is
-  // for `/` and for pages outside /{lang}/: the `lng` query parameter, the saved choice, then the
-  // browser's languages.
-  app.use(languageDetector({
-    order: ["querystring", "cookie", "header"],
-    lookupQueryString: "lng",
-    lookupCookie: LANG_COOKIE,
-    supportedLanguages: [...LANGUAGES],
-    fallbackLanguage: FALLBACK_LANG,
-    caches: false,
-  }));
+  const terminalLimit = services.config.payments.terminalDeadlineMs + REQUEST_TIMEOUT_MS;
   const apiDocs = createApiDocs(manifest.routes);
-  app.use(async (c, next) => {
-    const lang = isLang(c.get("language")) ? c.get("language") as AppState["lang"] : FALLBACK_LANG;
-    const id = c.get("requestId");
-    c.set("state", {
-      services,
-      lang,
-      dir: dirOf(lang),
-      t: translator(lang),
-      flags: Object.fromEntries(FLAG_NAMES.map((f) => [f, false])) as AppState["flags"],
-      requestId: id,
-      nonce: c.get("secureHeadersNonce") ?? "",
-      log: services.log.with({ requestId: id }),
-      apiDocs,
-    });
-    await next();
-  });
+  app.use(...requestPipeline({
+    log: services.log,
+    security: securityHeaders({
+      frameSrc: provider.frameOrigins,
+      formAction: provider.frameOrigins,
+      framable: (path) => path.startsWith("/sandbox/pay/"),
+    }),
+    state: (c, requestId, nonce) =>
+      new RequestState(services, apiDocs, requestId, nonce, () => detectLanguage(c)),
+    limit: (c) =>
+      c.req.method === "POST" && terminalSale.test(c.req.path) ? terminalLimit : REQUEST_TIMEOUT_MS,
+    maxBodyBytes: BODY_LIMIT,
+    isJson: isApi,
+  }));
   app.use("/_app/*", serveBuild());
   app.use(servePublic());
 
@@ -114,7 +98,7 @@ export function createApp(services: Services): Hono<Env> {
   app.onError((err, c) => {
     const state = c.get("state");
     const log = state?.log ?? services.log;
-    const api = c.req.path === "/api" || c.req.path.startsWith("/api/");
+    const api = isApi(c.req.path);
     // Storage down or too slow, or the request past its limit: a temporary condition, answered
     // 503 with Retry-After, so clients (and load balancers) try again instead of giving up.
     const unavailable = err instanceof StorageUnavailableError || err instanceof RequestTimeoutError;

@@ -2,6 +2,10 @@
  * Structured logging: one JSON object per line on standard output, so any log collector can parse
  * it. Never log card data, secrets or donor details; log ids.
  *
+ * Standard output is written in batches ({@link stdoutLines}): a line per request written on its own
+ * cost a system call per request, several times a cached page's whole cost (`bench/README.md`,
+ * request pipeline). A warning or an error is written at once, with whatever waits before it.
+ *
  * @module
  */
 
@@ -17,8 +21,13 @@ export interface Logger {
   with(fields: Record<string, unknown>): Logger;
 }
 
+/** Where lines go: each line, and its level (a sink may write warnings and errors at once). */
+export type LineSink = (line: string, level: Level) => void;
+
+const ORDER: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
+
 /**
- * Creates a logger writing JSON lines to `write` (standard output by default).
+ * Creates a logger writing JSON lines to `write` (standard output, in batches, by default).
  *
  * @example
  * ```ts
@@ -28,14 +37,15 @@ export interface Logger {
  * ```
  */
 export function createLogger(
-  write: (line: string) => void = (line) => console.log(line),
+  write: LineSink = stdoutLines(),
   base: Record<string, unknown> = {},
   minLevel: Level = "info",
 ): Logger {
-  const order: Record<Level, number> = { debug: 0, info: 1, warn: 2, error: 3 };
   const emit = (level: Level) => (msg: string, fields?: Record<string, unknown>) => {
-    if (order[level] < order[minLevel]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields }, errorReplacer));
+    if (ORDER[level] < ORDER[minLevel]) return;
+    const line = { time: new Date().toISOString(), level, msg, ...base, ...fields };
+    // The replacer makes JSON.stringify call back for every member: only when an error needs it.
+    write(JSON.stringify(line, hasError(fields) ? errorReplacer : undefined), level);
   };
   return {
     debug: emit("debug"),
@@ -46,7 +56,61 @@ export function createLogger(
   };
 }
 
+function hasError(fields: Record<string, unknown> | undefined): boolean {
+  for (const key in fields) if (fields[key] instanceof Error) return true;
+  return false;
+}
+
 function errorReplacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
+}
+
+/** Lines waiting for standard output, and whether a flush is scheduled. */
+let pending = "";
+let scheduled = false;
+/** The most a batch holds before it is written at once. */
+const BATCH_BYTES = 32 * 1024;
+/** How long a line may wait for its batch. */
+const BATCH_MS = 10;
+const encoder = new TextEncoder();
+
+/** Writes the lines waiting for standard output, now. */
+export function flushStdout(): void {
+  if (pending === "") return;
+  const bytes = encoder.encode(pending);
+  pending = "";
+  for (let done = 0; done < bytes.length;) done += Deno.stdout.writeSync(bytes.subarray(done));
+}
+
+let flushOnExit = false;
+
+/**
+ * The sink of standard output: lines are kept and written together at most {@link BATCH_MS} later
+ * (or once {@link BATCH_BYTES} wait), warnings and errors at once; whatever waits is written when
+ * the process exits, on `Deno.exit()`, an uncaught error or an unhandled rejection. Only a kill
+ * that gives the process no chance (SIGKILL) can lose the last few milliseconds of lines.
+ *
+ * @example
+ * ```ts
+ * const log = createLogger(stdoutLines());
+ * ```
+ */
+export function stdoutLines(): LineSink {
+  if (!flushOnExit) {
+    flushOnExit = true;
+    for (const event of ["unload", "error", "unhandledrejection"]) {
+      globalThis.addEventListener(event, flushStdout);
+    }
+  }
+  return (line, level) => {
+    pending += line + "\n";
+    if (ORDER[level] >= ORDER.warn || pending.length >= BATCH_BYTES) return flushStdout();
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      flushStdout();
+    }, BATCH_MS);
+  };
 }

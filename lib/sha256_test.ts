@@ -30,3 +30,13 @@ Deno.test("sha256: agrees with node:crypto on every length up to 300 and long ke
   const secret = "bench-start-secret-0123456789abcdefghijklmnop-ünïcode";
   assert.equal(hmacSha256Hex(secret, "k1.abc"), createHmac("sha256", secret).update("k1.abc").digest("hex"));
 });
+
+Deno.test("hmacSha256: a key's kept states give the same answer, also once more keys pushed it out", () => {
+  for (let round = 0; round < 3; round++) {
+    for (let k = 0; k < 12; k++) {
+      const key = `key-${k}-${"x".repeat(k * 7)}`;
+      const message = `v1.${Date.now()}.${k}`;
+      assert.equal(hmacSha256Hex(key, message), createHmac("sha256", key).update(message).digest("hex"));
+    }
+  }
+});

@@ -14,8 +14,9 @@
  *
  * @module
  */
+import { randomHex } from "./random.ts";
 import { hmacSha256Hex } from "./sha256.ts";
-import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "./shared/signing.ts";
+import { canonicalString, hexToBytes, hmacKey } from "./shared/signing.ts";
 import type { NonceRepository } from "./storage/types.ts";
 
 /** How long a browser key is valid. */
@@ -55,9 +56,8 @@ function browserKeyOf(appSecret: string, keyId: string): string {
  * ```
  */
 export function issueBrowserKey(appSecret: string, now: number = Date.now()): BrowserKey {
-  const random = crypto.getRandomValues(new Uint8Array(16));
   const expiresAt = now + BROWSER_KEY_TTL_MS;
-  const keyId = `v1.${expiresAt}.${bytesToHex(random)}`;
+  const keyId = `v1.${expiresAt}.${randomHex(16)}`;
   return { keyId, key: browserKeyOf(appSecret, keyId), expiresAt };
 }
 

@@ -3,10 +3,17 @@
  * nonce run, and what they load: `strict-dynamic`), HSTS, nosniff, a strict referrer policy, and no
  * framing of our pages by others.
  *
+ * The policy is hono's `secureHeaders`, configured here; what it answers is captured once per
+ * variant (framable or not) by running it on a throwaway app, and each response then gets those
+ * headers with its own nonce in the CSP. Running the middleware itself per request cost more than a
+ * cached page (`bench/README.md`, request pipeline): it builds the CSP and sets fourteen headers one
+ * by one on every answer.
+ *
  * @module
  */
-import type { MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
+import { randomBase64 } from "../random.ts";
 
 /** Options of {@link securityHeaders}. */
 export interface SecurityOptions {
@@ -18,21 +25,53 @@ export interface SecurityOptions {
   framable?: (path: string) => boolean;
 }
 
+/** The headers of one variant: fixed ones, and the CSP around its nonce. */
+interface Captured {
+  fixed: [string, string][];
+  csp: { name: string; before: string; after: string };
+}
+
+/** The security headers of an app: a fresh nonce per response, and the headers that carry it. */
+export interface SecurityHeaders {
+  /** A fresh CSP nonce: 16 random bytes, base64 (as hono's `secureHeaders` makes them). */
+  nonce(): string;
+  /** Sets the headers on `headers`, for a response to `path` whose CSP nonce is `nonce`. */
+  apply(headers: Headers, path: string, nonce: string): void;
+  /** Resolves once the headers are known (the first request waits for it). */
+  ready: Promise<void>;
+}
+
 /**
- * The security-headers middleware. The nonce is read with `c.get("secureHeadersNonce")`.
+ * The security headers for `options`.
  *
  * @example
  * ```ts
- * app.use(securityHeaders({ frameSrc: ["https://gateway20.pelecard.biz"] }));
+ * const security = securityHeaders({ frameSrc: ["https://gateway20.pelecard.biz"] });
+ * await security.ready;
+ * const nonce = security.nonce();
+ * security.apply(res.headers, "/en/", nonce);
  * ```
  */
-export function securityHeaders(options: SecurityOptions = {}): MiddlewareHandler {
-  const strict = headersFor(options, false);
-  const framable = headersFor(options, true);
-  return (c, next) => (options.framable?.(c.req.path) ? framable : strict)(c, next);
+export function securityHeaders(options: SecurityOptions = {}): SecurityHeaders {
+  let strict: Captured | null = null;
+  let framable: Captured | null = null;
+  const ready = Promise.all([capture(options, false), capture(options, true)]).then(([s, f]) => {
+    strict = s;
+    framable = f;
+  });
+  return {
+    nonce: () => randomBase64(16),
+    ready,
+    apply(headers, path, nonce) {
+      const captured = options.framable?.(path) ? framable : strict;
+      if (!captured) throw new Error("securityHeaders: apply() before ready");
+      for (const [name, value] of captured.fixed) headers.set(name, value);
+      headers.set(captured.csp.name, captured.csp.before + nonce + captured.csp.after);
+    },
+  };
 }
 
-function headersFor(options: SecurityOptions, framable: boolean): MiddlewareHandler {
+function policy(options: SecurityOptions, framable: boolean) {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -55,4 +94,24 @@ function headersFor(options: SecurityOptions, framable: boolean): MiddlewareHand
     crossOriginResourcePolicy: "same-origin",
     permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
   });
+}
+
+/** What hono's middleware answers for one variant, with the nonce it chose cut out of the CSP. */
+async function capture(options: SecurityOptions, framable: boolean): Promise<Captured> {
+  const app = new Hono<{ Variables: { secureHeadersNonce?: string } }>();
+  app.use(policy(options, framable));
+  app.get("/", (c) => c.text(c.get("secureHeadersNonce") ?? ""));
+  const res = await app.request("/");
+  const nonce = await res.text();
+  const fixed: [string, string][] = [];
+  let csp: Captured["csp"] | null = null;
+  for (const [name, value] of res.headers) {
+    if (name === "content-type" || name === "content-length") continue;
+    const at = value.indexOf(`'nonce-${nonce}'`);
+    if (nonce && at >= 0) {
+      csp = { name, before: value.slice(0, at + 7), after: value.slice(at + 7 + nonce.length) };
+    } else fixed.push([name, value]);
+  }
+  if (!csp) throw new Error("securityHeaders: hono's CSP carries no nonce");
+  return { fixed, csp };
 }

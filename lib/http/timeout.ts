@@ -33,18 +33,84 @@ export class RequestTimeoutError extends Error {
  * ```
  */
 export function requestTimeout(limit: (c: Context) => number): MiddlewareHandler {
-  return async (c, next) => {
-    const ms = limit(c);
-    let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadlines = new Deadlines();
+  return (c, next) => deadlines.within(limit(c), next);
+}
+
+interface Waiting {
+  at: number;
+  ms: number;
+  reject: (error: RequestTimeoutError) => void;
+}
+
+/**
+ * The deadlines of the requests in flight, kept by one timer. A timer per request (set, then
+ * cleared) cost more than the rest of a cached page's answer (`bench/README.md`, request pipeline).
+ * Requests with the same limit expire in the order they started, so each limit keeps a queue in
+ * that order and the timer waits for the earliest head; it is cleared when nothing is in flight, so
+ * an idle process (or a test) has no timer left.
+ *
+ * @example
+ * ```ts
+ * const deadlines = new Deadlines();
+ * await deadlines.within(45_000, () => handle(request)); // RequestTimeoutError after 45 s
+ * ```
+ */
+export class Deadlines {
+  /** Limit (ms) → the requests in flight with that limit, oldest first. */
+  readonly #queues = new Map<number, Map<number, Waiting>>();
+  #next = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Infinity;
+
+  /** Runs `work`, failing with {@link RequestTimeoutError} if it is not done within `ms`. */
+  async within<T>(ms: number, work: () => Promise<T>): Promise<T | undefined> {
+    let queue = this.#queues.get(ms);
+    if (!queue) this.#queues.set(ms, queue = new Map());
+    const id = this.#next++;
+    const at = Date.now() + ms;
+    const expired = new Promise<never>((_, reject) => queue.set(id, { at, ms, reject }));
+    if (at < this.#timerAt) this.#arm(at);
     try {
-      await Promise.race([
-        next(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new RequestTimeoutError(ms)), ms);
-        }),
-      ]);
+      return await Promise.race([work(), expired]);
     } finally {
-      clearTimeout(timer);
+      queue.delete(id);
+      if (queue.size === 0 && this.#idle()) this.#disarm();
     }
-  };
+  }
+
+  #idle(): boolean {
+    for (const queue of this.#queues.values()) if (queue.size > 0) return false;
+    return true;
+  }
+
+  #arm(at: number): void {
+    this.#disarm();
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, at - Date.now()));
+  }
+
+  #disarm(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+  }
+
+  #expire(): void {
+    this.#timer = undefined;
+    this.#timerAt = Infinity;
+    const now = Date.now();
+    let earliest = Infinity;
+    for (const queue of this.#queues.values()) {
+      for (const [id, waiting] of queue) {
+        if (waiting.at > now) {
+          earliest = Math.min(earliest, waiting.at);
+          break;
+        }
+        queue.delete(id);
+        waiting.reject(new RequestTimeoutError(waiting.ms));
+      }
+    }
+    if (earliest < Infinity) this.#arm(earliest);
+  }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { requestTimeout, RequestTimeoutError } from "./timeout.ts";
+import { Deadlines, requestTimeout, RequestTimeoutError } from "./timeout.ts";
 
 function app(limit: number, work: () => Promise<void>) {
   const app = new Hono();
@@ -36,4 +36,32 @@ Deno.test("request timeout: errors of the handler pass through unchanged", async
   const failing = app(1000, () => Promise.reject(new Error("boom")));
   const res = await failing.request("/");
   assert.equal(await res.text(), "other");
+});
+
+Deno.test("deadlines: each request expires at its own limit, in order, and the others go on", async () => {
+  const deadlines = new Deadlines();
+  const never = () => new Promise<void>(() => {});
+  const started = performance.now();
+  const outcome = (ms: number, work: () => Promise<unknown>) =>
+    deadlines.within(ms, work).then(
+      () => ({ ms, result: "done", after: performance.now() - started }),
+      (e) => ({ ms, result: e instanceof RequestTimeoutError ? `timeout ${e.ms}` : "other", after: 0 }),
+    );
+  const results = await Promise.all([
+    outcome(120, never),
+    outcome(40, never),
+    outcome(40, never),
+    outcome(1000, () => new Promise((r) => setTimeout(r, 80))),
+    outcome(60, () => Promise.resolve("quick")),
+  ]);
+  assert.deepEqual(results.map((r) => r.result), ["timeout 120", "timeout 40", "timeout 40", "done", "done"]);
+  const elapsed = performance.now() - started;
+  assert.ok(elapsed >= 115 && elapsed < 1000, `the slowest deadline after ${elapsed} ms`);
+  assert.ok(results[3].after >= 75, "the work within its limit ran to its end");
+});
+
+Deno.test("deadlines: a request that ends first leaves nothing behind (no timer, no entry)", async () => {
+  const deadlines = new Deadlines();
+  for (let i = 0; i < 100; i++) assert.equal(await deadlines.within(45_000, () => Promise.resolve(i)), i);
+  // The test's sanitizer fails it if a timer is still pending here.
 });

@@ -1,0 +1,97 @@
+/**
+ * What every request passes through before its route, as two Hono middlewares:
+ *
+ * 1. `front`: the request id (the caller's `X-Request-Id` when valid, as hono's `requestId` keeps
+ *    it, else a random UUID), the CSP nonce, the request's state; then, on the way out, the security
+ *    headers and the request id on the answer, and one log line.
+ * 2. `guard`: a Host header the URL parser refuses answers 400 (every route reading `req.url` would
+ *    fail with a 500), a body over the limit 413 (hono's `bodyLimit`), and a request past its time
+ *    limit fails with `RequestTimeoutError` (the app's error handler answers 503).
+ *
+ * They were eight middlewares (hono's `requestId`, `secureHeaders`, `bodyLimit`, `languageDetector`,
+ * and ours), which cost more per request than the page they served: each one a frame and a promise
+ * in hono's compose, the security headers built and set one by one, a timer per request, a log line
+ * written on its own (`bench/README.md`, request pipeline). The answers are the same.
+ *
+ * @module
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Logger } from "../log.ts";
+import { errorBody } from "./errors.ts";
+import type { SecurityHeaders } from "./security.ts";
+import { Deadlines } from "./timeout.ts";
+
+/** Options of {@link requestPipeline}. */
+export interface PipelineOptions<State> {
+  /** The app's logger: one `request` line per answer. */
+  log: Logger;
+  security: SecurityHeaders;
+  /** The state of a request, made once its id and nonce are known. */
+  state(c: Context, requestId: string, nonce: string): State;
+  /** The time limit of a request, in ms. */
+  limit(c: Context): number;
+  /** The largest request body, in bytes. */
+  maxBodyBytes: number;
+  /** Whether errors at a path answer JSON (the API) rather than text. */
+  isJson(path: string): boolean;
+}
+
+/** The caller's request id, kept when it is like ours (hono's `requestId` rule): else a new one. */
+export function requestIdOf(given: string | null): string {
+  return given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : crypto.randomUUID();
+}
+
+/**
+ * The two middlewares, in the order they are used.
+ *
+ * @example
+ * ```ts
+ * const [front, guard] = requestPipeline({ log, security, state, limit, maxBodyBytes, isJson });
+ * app.use(front, guard);
+ * ```
+ */
+export function requestPipeline<State>(
+  options: PipelineOptions<State>,
+): [MiddlewareHandler, MiddlewareHandler] {
+  const { log, security } = options;
+  let ready = false;
+  security.ready.then(() => ready = true);
+
+  const front: MiddlewareHandler = async (c, next) => {
+    const start = performance.now();
+    const requestId = requestIdOf(c.req.raw.headers.get("x-request-id"));
+    const nonce = security.nonce();
+    c.set("requestId", requestId);
+    c.set("secureHeadersNonce", nonce);
+    c.set("state", options.state(c, requestId, nonce));
+    if (!ready) await security.ready;
+    await next();
+    const res = c.res;
+    security.apply(res.headers, c.req.path, nonce);
+    res.headers.set("x-request-id", requestId);
+    log.info("request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: res.status,
+      ms: Math.round((performance.now() - start) * 10) / 10,
+    });
+  };
+
+  const tooLarge = (c: Context) =>
+    c.json(errorBody(413, `The request body is larger than ${options.maxBodyBytes} bytes`), 413);
+  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge });
+  const deadlines = new Deadlines();
+  const guard: MiddlewareHandler = (c, next) => {
+    if (!URL.canParse(c.req.url)) {
+      const message = "Bad request: the Host header is not a valid host";
+      return Promise.resolve(
+        options.isJson(c.req.path) ? c.json(errorBody(400, message), 400) : c.text(message, 400),
+      );
+    }
+    return deadlines.within(options.limit(c), () => limitBody(c, next)) as Promise<Response | void>;
+  };
+
+  return [front, guard];
+}
