@@ -10,7 +10,7 @@ import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
 import type { ProviderFactory } from "./payments/mod.ts";
-import type { Store } from "./storage/types.ts";
+import type { Admin, Store } from "./storage/types.ts";
 
 /** Long-lived services, created once at start. */
 export interface Services {
@@ -37,4 +37,6 @@ export interface AppState {
   nonce: string;
   /** A logger carrying the request id. */
   log: Logger;
+  /** The signed-in admin, under the admin API (set by its `_middleware.ts`, `lib/http/admin_auth.ts`). */
+  admin?: Admin;
 }
