@@ -17,32 +17,34 @@ import * as $13 from "./routes/_app.tsx";
 import * as $14 from "./routes/api/_middleware.ts";
 import * as $15 from "./routes/api/auth/admin/[id]/approve.ts";
 import * as $16 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $17 from "./routes/api/auth/admin/login.ts";
-import * as $18 from "./routes/api/auth/admin/logout.ts";
-import * as $19 from "./routes/api/auth/admin/me.ts";
-import * as $20 from "./routes/api/auth/admin/pending.ts";
-import * as $21 from "./routes/api/auth/admin/refresh.ts";
-import * as $22 from "./routes/api/auth/admin/register.ts";
-import * as $23 from "./routes/api/docs.tsx";
-import * as $24 from "./routes/api/feature-flags.ts";
-import * as $25 from "./routes/api/openapi.json.ts";
-import * as $26 from "./routes/api/payment/create.ts";
-import * as $27 from "./routes/api/payment/notify/[provider].ts";
-import * as $28 from "./routes/api/payment/pay-emv.ts";
-import * as $29 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $30 from "./routes/api/signing-key.ts";
-import * as $31 from "./routes/api/transaction/daily-totals.ts";
-import * as $32 from "./routes/api/transaction/export.ts";
-import * as $33 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $34 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $35 from "./routes/api/user/[id].ts";
-import * as $36 from "./routes/api/user/index.ts";
-import * as $37 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $38 from "./routes/health.ts";
-import * as $39 from "./routes/index.ts";
-import * as $40 from "./routes/payments/return/[paymentId].ts";
-import * as $41 from "./routes/sandbox/pay/[ref].tsx";
-import * as $42 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $17 from "./routes/api/auth/admin/_middleware.ts";
+import * as $18 from "./routes/api/auth/admin/login.ts";
+import * as $19 from "./routes/api/auth/admin/logout.ts";
+import * as $20 from "./routes/api/auth/admin/me.ts";
+import * as $21 from "./routes/api/auth/admin/pending.ts";
+import * as $22 from "./routes/api/auth/admin/refresh.ts";
+import * as $23 from "./routes/api/auth/admin/register.ts";
+import * as $24 from "./routes/api/docs.tsx";
+import * as $25 from "./routes/api/feature-flags.ts";
+import * as $26 from "./routes/api/openapi.json.ts";
+import * as $27 from "./routes/api/payment/create.ts";
+import * as $28 from "./routes/api/payment/notify/[provider].ts";
+import * as $29 from "./routes/api/payment/pay-emv.ts";
+import * as $30 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $31 from "./routes/api/signing-key.ts";
+import * as $32 from "./routes/api/transaction/_middleware.ts";
+import * as $33 from "./routes/api/transaction/daily-totals.ts";
+import * as $34 from "./routes/api/transaction/export.ts";
+import * as $35 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $36 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $37 from "./routes/api/user/[id].ts";
+import * as $38 from "./routes/api/user/index.ts";
+import * as $39 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $40 from "./routes/health.ts";
+import * as $41 from "./routes/index.ts";
+import * as $42 from "./routes/payments/return/[paymentId].ts";
+import * as $43 from "./routes/sandbox/pay/[ref].tsx";
+import * as $44 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -74,32 +76,34 @@ const manifest: Manifest = {
     "api/_middleware.ts": $14,
     "api/auth/admin/[id]/approve.ts": $15,
     "api/auth/admin/[id]/reject.ts": $16,
-    "api/auth/admin/login.ts": $17,
-    "api/auth/admin/logout.ts": $18,
-    "api/auth/admin/me.ts": $19,
-    "api/auth/admin/pending.ts": $20,
-    "api/auth/admin/refresh.ts": $21,
-    "api/auth/admin/register.ts": $22,
-    "api/docs.tsx": $23,
-    "api/feature-flags.ts": $24,
-    "api/openapi.json.ts": $25,
-    "api/payment/create.ts": $26,
-    "api/payment/notify/[provider].ts": $27,
-    "api/payment/pay-emv.ts": $28,
-    "api/payment/test-emv/[terminalNumber].ts": $29,
-    "api/signing-key.ts": $30,
-    "api/transaction/daily-totals.ts": $31,
-    "api/transaction/export.ts": $32,
-    "api/transaction/get-all-error-transactions.ts": $33,
-    "api/transaction/get-all-success-transactions.ts": $34,
-    "api/user/[id].ts": $35,
-    "api/user/index.ts": $36,
-    "api/user/off-monthly-payment/[id].ts": $37,
-    "health.ts": $38,
-    "index.ts": $39,
-    "payments/return/[paymentId].ts": $40,
-    "sandbox/pay/[ref].tsx": $41,
-    "sandbox/terminal/[terminalId].tsx": $42,
+    "api/auth/admin/_middleware.ts": $17,
+    "api/auth/admin/login.ts": $18,
+    "api/auth/admin/logout.ts": $19,
+    "api/auth/admin/me.ts": $20,
+    "api/auth/admin/pending.ts": $21,
+    "api/auth/admin/refresh.ts": $22,
+    "api/auth/admin/register.ts": $23,
+    "api/docs.tsx": $24,
+    "api/feature-flags.ts": $25,
+    "api/openapi.json.ts": $26,
+    "api/payment/create.ts": $27,
+    "api/payment/notify/[provider].ts": $28,
+    "api/payment/pay-emv.ts": $29,
+    "api/payment/test-emv/[terminalNumber].ts": $30,
+    "api/signing-key.ts": $31,
+    "api/transaction/_middleware.ts": $32,
+    "api/transaction/daily-totals.ts": $33,
+    "api/transaction/export.ts": $34,
+    "api/transaction/get-all-error-transactions.ts": $35,
+    "api/transaction/get-all-success-transactions.ts": $36,
+    "api/user/[id].ts": $37,
+    "api/user/index.ts": $38,
+    "api/user/off-monthly-payment/[id].ts": $39,
+    "health.ts": $40,
+    "index.ts": $41,
+    "payments/return/[paymentId].ts": $42,
+    "sandbox/pay/[ref].tsx": $43,
+    "sandbox/terminal/[terminalId].tsx": $44,
   },
   islands: {
     AccountForm: $$0,

@@ -39,6 +39,7 @@ const manifest: LazyManifest = {
     "api/_middleware.ts": () => import("./routes/api/_middleware.ts"),
     "api/auth/admin/[id]/approve.ts": () => import("./routes/api/auth/admin/[id]/approve.ts"),
     "api/auth/admin/[id]/reject.ts": () => import("./routes/api/auth/admin/[id]/reject.ts"),
+    "api/auth/admin/_middleware.ts": () => import("./routes/api/auth/admin/_middleware.ts"),
     "api/auth/admin/login.ts": () => import("./routes/api/auth/admin/login.ts"),
     "api/auth/admin/logout.ts": () => import("./routes/api/auth/admin/logout.ts"),
     "api/auth/admin/me.ts": () => import("./routes/api/auth/admin/me.ts"),
@@ -54,6 +55,7 @@ const manifest: LazyManifest = {
     "api/payment/test-emv/[terminalNumber].ts": () =>
       import("./routes/api/payment/test-emv/[terminalNumber].ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
+    "api/transaction/_middleware.ts": () => import("./routes/api/transaction/_middleware.ts"),
     "api/transaction/daily-totals.ts": () => import("./routes/api/transaction/daily-totals.ts"),
     "api/transaction/export.ts": () => import("./routes/api/transaction/export.ts"),
     "api/transaction/get-all-error-transactions.ts": () =>

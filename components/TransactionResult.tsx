@@ -5,7 +5,7 @@
  *
  * The query string is never trusted: a page shows a transaction id, an amount or a status code
  * only from the record the server made when it verified the payment with the provider (see
- * `lib/payments/service.ts`). A query that names no recorded transaction shows no id, and its
+ * `lib/payments/completion.ts`). A query that names no recorded transaction shows no id, and its
  * status code only chooses the explanatory message.
  *
  * @module

@@ -11,7 +11,7 @@ import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
-import type { Store } from "./storage/types.ts";
+import type { Admin, Store } from "./storage/types.ts";
 
 /** Long-lived services, created once at start. */
 export interface Services {
@@ -40,4 +40,6 @@ export interface AppState {
   log: Logger;
   /** The API's OpenAPI document, made by the app from its routes and built on first use. */
   apiDocs: ApiDocs;
+  /** The signed-in admin, under the admin API (set by its `_middleware.ts`, `lib/http/admin_auth.ts`). */
+  admin?: Admin;
 }

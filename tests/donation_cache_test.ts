@@ -1,8 +1,8 @@
 /**
- * The donation page's HTML cache (`ctx.renderCached`, `lib/donation_page.ts`): every response gets
- * its own CSP nonce and browser signing key, a flag flip shows within the flags' interval,
- * languages, kiosks and query strings never share a page, and a no-JavaScript post (the donor's
- * input, errors, the payment frame) is never cached.
+ * The donation page's HTML cache (`ctx.renderCached`, `routes/[lang]/_donation_page.ts`): every
+ * response gets its own CSP nonce and browser signing key, a flag flip shows within the flags'
+ * interval, languages, kiosks and query strings never share a page, and a no-JavaScript post (the
+ * donor's input, errors, the payment frame) is never cached.
  */
 import assert from "node:assert/strict";
 import { PAGE_FLAGS_MAX_AGE_MS } from "../lib/flags.ts";

@@ -118,6 +118,68 @@ Deno.test("donation page: a cross-site or origin-less post is refused", async ()
   }
 });
 
+Deno.test("no-JavaScript forms: one same-origin rule for every form post under /{lang}/", async (t) => {
+  // Accepted posts are left incomplete (or name no donor), so passing the rule shows as the form's own
+  // answer (422, 404) without starting a payment; a refusal is 403.
+  const app = await startTestApp({ env: { PUBLIC_URL: "https://donate.museum.example" } });
+  const forms = [
+    { name: "donation", path: "/en/", accepted: 422 },
+    { name: "kiosk", path: "/en/terminal-payment/7", accepted: 422 },
+    { name: "cancel", path: "/en/cancel-subscription?userId=UnknownDonorIdUnknown123", accepted: 404 },
+  ];
+  const send = async (path: string, headers: Record<string, string>) => {
+    const res = await fetch(`${app.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ choice: "tier-1", firstName: "Dana" }),
+      redirect: "manual",
+    });
+    return { status: res.status, body: await res.text() };
+  };
+  try {
+    for (const form of forms) {
+      await t.step(`${form.name}: a post from another site is refused`, async () => {
+        for (
+          const headers of [
+            { origin: "https://evil.example" },
+            { origin: "https://evil.example", "sec-fetch-site": "same-origin" },
+            { "sec-fetch-site": "cross-site" },
+          ] as Record<string, string>[]
+        ) {
+          assert.equal((await send(form.path, headers)).status, 403, JSON.stringify(headers));
+        }
+      });
+      await t.step(`${form.name}: no Origin but Sec-Fetch-Site: same-origin is accepted`, async () => {
+        assert.equal((await send(form.path, { "sec-fetch-site": "same-origin" })).status, form.accepted);
+      });
+      await t.step(`${form.name}: neither Origin nor Sec-Fetch-Site is refused`, async () => {
+        assert.equal((await send(form.path, {})).status, 403);
+      });
+      await t.step(`${form.name}: our own origin and the public one are accepted`, async () => {
+        assert.equal((await send(form.path, { origin: app.url })).status, form.accepted);
+        assert.equal(
+          (await send(form.path, { origin: "https://donate.museum.example" })).status,
+          form.accepted,
+        );
+      });
+    }
+    await t.step(
+      "each form keeps its refusal: the cancel page's own message, a plain 403 elsewhere",
+      async () => {
+        const cancel = await send(forms[2].path, { origin: "https://evil.example" });
+        assert.match(cancel.body, /This request could not be verified, so nothing was changed/);
+        assert.equal((await send("/en/", {})).body, "Forbidden: cross-site form post");
+        // Any other page too: the rule is the folder's, not each form's.
+        assert.equal((await send("/en/success", { origin: "https://evil.example" })).status, 403);
+      },
+    );
+    assert.ok(!app.logs.some((l) => l.msg === "donor created"), "nothing was created");
+    assert.ok(app.logs.some((l) => l.msg === "cross-site form post refused" && l.path === "/en/"));
+  } finally {
+    await app.close();
+  }
+});
+
 Deno.test("donation page: the monthly tab only with MONTHLY_PAYMENT", async () => {
   for (const [flag, shown] of [["1", true], ["0", false]] as const) {
     const app = await startTestApp({ env: { FEATURE_MONTHLY_PAYMENT: flag } });

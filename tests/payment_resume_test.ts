@@ -10,7 +10,9 @@
 import assert from "node:assert/strict";
 import { createLogger } from "../lib/log.ts";
 import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import { createOnlinePayment, type PaymentsContext, terminalPayment } from "../lib/payments/service.ts";
+import { createOnlinePayment } from "../lib/payments/online.ts";
+import type { PaymentsContext } from "../lib/payments/service.ts";
+import { terminalPayment } from "../lib/payments/terminal_sales.ts";
 import { type Payment, StorageUnavailableError, type Store } from "../lib/storage/types.ts";
 import { backendTest } from "./helpers/stores.ts";
 import { seedDonor } from "./helpers/fixtures.ts";

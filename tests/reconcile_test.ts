@@ -16,7 +16,8 @@ import {
   runReconcilePass,
 } from "../lib/payments/reconcile.ts";
 import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import { createOnlinePayment, type PaymentsContext } from "../lib/payments/service.ts";
+import { createOnlinePayment } from "../lib/payments/online.ts";
+import type { PaymentsContext } from "../lib/payments/service.ts";
 import type { Payment, Store } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { capturedLog, paymentFixture, seedDonor } from "./helpers/fixtures.ts";

@@ -7,14 +7,31 @@
  * only as a hash. Each refresh uses up its token and issues a new one in the same family; using a
  * spent token again means it was stolen, so the whole family is revoked.
  *
+ * Refusals are domain errors (`errors.ts`); the HTTP layer gives them their status.
+ *
  * @module
  */
 import type { z } from "zod";
-import { HttpError } from "../http/validation.ts";
 import { newId } from "../ids.ts";
 import type { AdminLoginSchema, AdminRegisterSchema } from "../schemas.ts";
 import type { Services } from "../state.ts";
 import { type Admin, EmailTakenError, type Store } from "../storage/types.ts";
+import {
+  AccessTokenError,
+  AccountInactiveError,
+  AccountRejectedError,
+  AlreadyDecidedError,
+  EmailRegisteredError,
+  InvalidCredentialsError,
+  LoginThrottledError,
+  NoSuchAdminError,
+  NotApprovedError,
+  OwnDecisionError,
+  RefreshTokenError,
+  RegistrationClosedError,
+  SignInRequiredError,
+  WeakPasswordError,
+} from "./errors.ts";
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import {
   createAccessToken,
@@ -105,11 +122,9 @@ export async function register(
   ctx: AccountsContext,
   input: z.output<typeof AdminRegisterSchema>,
 ): Promise<Session> {
-  if (ctx.policy === "closed") {
-    throw new HttpError(403, "Registration is closed; ask an administrator for an account");
-  }
+  if (ctx.policy === "closed") throw new RegistrationClosedError();
   const problem = passwordProblem(input.password);
-  if (problem) throw new HttpError(400, problem, [{ path: "password", message: problem }]);
+  if (problem) throw new WeakPasswordError(problem);
   const admin: Admin = {
     id: newId(),
     email: input.email,
@@ -124,20 +139,15 @@ export async function register(
   try {
     stored = await ctx.store.admins.create(admin, { approveIfFirst: ctx.policy === "approval" });
   } catch (e) {
-    if (e instanceof EmailTakenError) {
-      throw new HttpError(409, "An account with this email already exists", [{
-        path: "email",
-        message: "already registered",
-      }]);
-    }
-    throw e;
+    throw e instanceof EmailTakenError ? new EmailRegisteredError() : e;
   }
   return await startSession(ctx, stored);
 }
 
 /**
  * Logs an admin in. Failed attempts are counted per email and per client address in storage;
- * past {@link MAX_FAILED_LOGINS} within 15 minutes the answer is 429 with `Retry-After`.
+ * past {@link MAX_FAILED_LOGINS} within 15 minutes, even the right password gets a
+ * {@link LoginThrottledError} (which says when to try again).
  *
  * @example
  * ```ts
@@ -159,11 +169,9 @@ export async function login(
     : await verifyAgainstDummy(input.password);
   if (!admin || !ok) {
     for (const key of keys) await ctx.store.throttle.record(key, now, LOGIN_WINDOW_MS);
-    throw new HttpError(401, "Invalid credentials");
+    throw new InvalidCredentialsError();
   }
-  if (admin.status === "rejected") {
-    throw new HttpError(403, "This account was not approved by an administrator");
-  }
+  if (admin.status === "rejected") throw new AccountRejectedError();
   await ctx.store.throttle.clear(keys[0]);
   return await startSession(ctx, admin);
 }
@@ -176,15 +184,7 @@ async function refuseWhenThrottled(ctx: AccountsContext, keys: string[], now: nu
       retryAt = Math.max(retryAt, recent[recent.length - MAX_FAILED_LOGINS] + LOGIN_WINDOW_MS);
     }
   }
-  if (retryAt > now) {
-    const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
-    throw new HttpError(
-      429,
-      `Too many failed sign-in attempts; try again in ${Math.ceil(seconds / 60)} minute(s)`,
-      undefined,
-      { "retry-after": String(seconds) },
-    );
-  }
+  if (retryAt > now) throw new LoginThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
 }
 
 /**
@@ -201,19 +201,15 @@ export async function refresh(
 ): Promise<{ accessToken: string; refreshToken: string }> {
   const now = clock(ctx);
   const stored = await ctx.store.refreshTokens.get(await hashRefreshToken(token));
-  if (!stored) throw new HttpError(401, "The refresh token is not valid; sign in again");
-  if (await ctx.store.refreshTokens.isFamilyRevoked(stored.familyId)) {
-    throw new HttpError(401, "The session has ended; sign in again");
-  }
-  if (new Date(stored.expiresAt) <= now) {
-    throw new HttpError(401, "The refresh token has expired; sign in again");
-  }
+  if (!stored) throw new RefreshTokenError("unknown");
+  if (await ctx.store.refreshTokens.isFamilyRevoked(stored.familyId)) throw new RefreshTokenError("revoked");
+  if (new Date(stored.expiresAt) <= now) throw new RefreshTokenError("expired");
   if (!await ctx.store.refreshTokens.markUsed(stored.hash, now.toISOString())) {
     await ctx.store.refreshTokens.revokeFamily(stored.familyId, now.toISOString());
-    throw new HttpError(401, "The refresh token was already used; the session is revoked, sign in again");
+    throw new RefreshTokenError("reused");
   }
   const admin = await ctx.store.admins.get(stored.adminId);
-  if (!admin || admin.status === "rejected") throw new HttpError(401, "The account is no longer active");
+  if (!admin || admin.status === "rejected") throw new AccountInactiveError();
   const session = await startSession(ctx, admin, stored.familyId);
   return { accessToken: session.accessToken, refreshToken: session.refreshToken };
 }
@@ -232,7 +228,8 @@ export async function logout(ctx: AccountsContext, token: string): Promise<void>
 }
 
 /**
- * Resolves an `Authorization: Bearer …` header to the current admin, or answers 401.
+ * Resolves an `Authorization: Bearer …` header to the current admin; throws
+ * {@link SignInRequiredError}, {@link AccessTokenError} or {@link AccountInactiveError} otherwise.
  *
  * @example
  * ```ts
@@ -241,26 +238,21 @@ export async function logout(ctx: AccountsContext, token: string): Promise<void>
  */
 export async function authenticate(ctx: AccountsContext, header: string | null): Promise<Admin> {
   const match = header?.match(/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i);
-  if (!match) throw new HttpError(401, "Sign in required: send Authorization: Bearer <accessToken>");
+  if (!match) throw new SignInRequiredError();
   let adminId: string;
   try {
     ({ adminId } = await verifyAccessToken(match[1], ctx.accessKey, clock(ctx)));
   } catch (e) {
-    if (e instanceof TokenError) {
-      throw new HttpError(
-        401,
-        e.reason === "expired" ? "The access token has expired" : "The access token is not valid",
-      );
-    }
-    throw e;
+    throw e instanceof TokenError ? new AccessTokenError(e.reason) : e;
   }
   const admin = await ctx.store.admins.get(adminId);
-  if (!admin || admin.status === "rejected") throw new HttpError(401, "The account is no longer active");
+  if (!admin || admin.status === "rejected") throw new AccountInactiveError();
   return admin;
 }
 
 /**
- * Answers 403 unless the admin is approved: a pending admin can sign in but sees no donor data.
+ * Throws {@link NotApprovedError} unless the admin is approved: a pending admin can sign in but
+ * sees no donor data.
  *
  * @example
  * ```ts
@@ -268,9 +260,7 @@ export async function authenticate(ctx: AccountsContext, header: string | null):
  * ```
  */
 export function requireApproved(admin: Admin): Admin {
-  if (admin.status !== "approved") {
-    throw new HttpError(403, "Your account is waiting for approval by an administrator");
-  }
+  if (admin.status !== "approved") throw new NotApprovedError();
   return admin;
 }
 
@@ -290,10 +280,10 @@ export async function decide(
 ): Promise<AdminProfile> {
   requireApproved(actor);
   const target = await ctx.store.admins.get(id);
-  if (!target) throw new HttpError(404, "No admin with this id");
-  if (target.id === actor.id) throw new HttpError(409, "You cannot change your own approval");
-  if (target.status !== "pending") throw new HttpError(409, `This admin is already ${target.status}`);
+  if (!target) throw new NoSuchAdminError();
+  if (target.id === actor.id) throw new OwnDecisionError();
+  if (target.status !== "pending") throw new AlreadyDecidedError(target.status);
   const updated = await ctx.store.admins.setStatus(id, status, actor.id, clock(ctx).toISOString());
-  if (!updated) throw new HttpError(404, "No admin with this id");
+  if (!updated) throw new NoSuchAdminError();
   return profile(updated);
 }

@@ -6,12 +6,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-
-/** One field's problem, for 400 answers. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import type { FieldError } from "../errors.ts";
 
 /** The body of every API error. */
 export interface ErrorBody {

@@ -1,12 +1,13 @@
 /**
  * Reading requests safely: JSON bodies and query strings checked against zod schemas, with every
  * problem turned into an {@link HttpError} that the API answers as
- * `{ message, statusCode, errors? }`, never a 5xx.
+ * `{ message, statusCode, errors? }`, never a 5xx. `HttpError` is the HTTP layer's own (routes and
+ * this parsing); the domain throws its own errors, which `domain_errors.ts` maps to a status.
  *
  * @module
  */
 import type { z } from "zod";
-import type { FieldError } from "./errors.ts";
+import type { FieldError } from "../errors.ts";
 
 /** An error the API answers with its status and message. */
 export class HttpError extends Error {

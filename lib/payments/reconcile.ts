@@ -25,14 +25,14 @@
  * each payment once, only asking the provider twice.
  *
  * Kiosk (terminal) payments are not reconciled here: a repeat of the donation looks its sale up
- * (`service.ts`), and Pelecard offers no look-up of a PinPad sale.
+ * (`terminal_sales.ts`), and Pelecard offers no look-up of a PinPad sale.
  *
  * @module
  */
 import type { Logger } from "../log.ts";
 import type { Payment, Store } from "../storage/types.ts";
+import { completePayment } from "./completion.ts";
 import { type PaymentProvider, ProviderError } from "./provider.ts";
-import { completePayment } from "./service.ts";
 
 const MINUTE_MS = 60_000;
 

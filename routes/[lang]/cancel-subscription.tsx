@@ -1,6 +1,6 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
 import { type DonorView, donorView, stopMonthlyPayments } from "../../lib/donors.ts";
-import { type Handlers, Head, type PageProps, type RouteContext } from "../../lib/framework/mod.ts";
+import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
 import type { TFunction } from "../../lib/i18n.ts";
 import type { AppState } from "../../lib/state.ts";
 
@@ -10,12 +10,13 @@ const DONOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
 /** Status of the page without a `userId` (someone opened the page without the link from the email). */
 export const MISSING_ID_STATUS = 200;
 
-type Data =
+/** What the page shows. */
+export type CancelPageData =
   /** No `userId` in the query. */
   | { kind: "missing" }
   /** A malformed or unknown `userId`. */
   | { kind: "unknown" }
-  /** A POST that did not come from our own page. */
+  /** A POST that did not come from our own page (refused by `_middleware.ts`). */
   | { kind: "forbidden" }
   /** The donor as the server has it; `cancelled` right after this request stopped the donation. */
   | { kind: "donor"; donor: DonorView; cancelled: boolean };
@@ -41,21 +42,6 @@ export function formatDate(iso: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : DATE_FORMAT.format(date);
 }
 
-/**
- * A cross-site form cannot cancel someone's donation: a POST must come from our own origin,
- * as the browser's `Origin` header says (every current browser sends it on a form POST), or
- * `Sec-Fetch-Site: same-origin` when a browser leaves `Origin` out. The same rule as hono's `csrf`
- * middleware, applied to every content type; the configured public origin counts as ours too
- * (behind a proxy the request's own origin may differ).
- */
-function sameOrigin(req: Request, ctx: RouteContext<Data, AppState>): boolean {
-  const origin = req.headers.get("origin");
-  if (origin !== null) {
-    return origin === ctx.url.origin || origin === ctx.state.services.config.publicUrl;
-  }
-  return req.headers.get("sec-fetch-site") === "same-origin";
-}
-
 /** The `userId` of the query: `undefined` when absent, `null` when malformed. */
 function readUserId(url: URL): string | null | undefined {
   const id = url.searchParams.get("userId");
@@ -67,9 +53,11 @@ function readUserId(url: URL): string | null | undefined {
  * `/{lang}/cancel-subscription?userId=…`: the donor's own page (the id is the capability, sent by
  * email). GET shows the donor as the server has it; the orange button is a plain form that POSTs
  * to this same address, stops the monthly donation (`stopMonthlyPayments`) and shows the server's
- * answer, in which the button has become the home link. Works without JavaScript.
+ * answer, in which the button has become the home link. Works without JavaScript. A cross-site
+ * form cannot cancel someone's donation: `_middleware.ts` refuses a POST from another site with
+ * this page's `forbidden` message (403) before it gets here.
  */
-export const handler: Handlers<Data, AppState> = {
+export const handler: Handlers<CancelPageData, AppState> = {
   async GET(_req, ctx) {
     const id = readUserId(ctx.url);
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
@@ -78,10 +66,6 @@ export const handler: Handlers<Data, AppState> = {
     return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
   },
   async POST(req, ctx) {
-    if (!sameOrigin(req, ctx)) {
-      ctx.state.log.warn("cross-site cancel refused", { origin: req.headers.get("origin") });
-      return ctx.render({ kind: "forbidden" }, { status: 403 });
-    }
     await req.body?.cancel();
     const id = readUserId(ctx.url);
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
@@ -138,7 +122,7 @@ function DonorInfo(props: { t: TFunction; donor: DonorView }) {
 }
 
 /** The cancel-subscription page. */
-export default function CancelPage({ state, data }: PageProps<Data, AppState>) {
+export default function CancelPage({ state, data }: PageProps<CancelPageData, AppState>) {
   const { t, lang } = state;
   // The address carries the donor's capability: keep it out of search engines.
   const title = (

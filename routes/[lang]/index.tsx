@@ -1,12 +1,12 @@
 import { type DonationData, DonationSection } from "../../components/DonationSection.tsx";
 import { Hero } from "../../components/Hero.tsx";
-import { donationPage, handleDonationPost } from "../../lib/donation_page.ts";
+import { donationPage, handleDonationPost } from "./_donation_page.ts";
 import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
 import type { AppState } from "../../lib/state.ts";
 
 /**
  * `/{lang}/`: GET answers the page (cached HTML, with a fresh browser signing key and nonce per
- * response); POST is the form without JavaScript, always rendered (see `lib/donation_page.ts`).
+ * response); POST is the form without JavaScript, always rendered (see `_donation_page.ts`).
  */
 export const handler: Handlers<DonationData, AppState> = {
   GET(_req, ctx) {

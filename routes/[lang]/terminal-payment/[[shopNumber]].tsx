@@ -1,6 +1,6 @@
 import { type DonationData, DonationSection, EmptyTerminal } from "@/components/DonationSection.tsx";
 import { PageTitle } from "@/components/PageTitle.tsx";
-import { donationPage, handleDonationPost } from "@/lib/donation_page.ts";
+import { donationPage, handleDonationPost } from "../_donation_page.ts";
 import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -3,7 +3,7 @@ import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
-import { createOnlinePayment } from "@/lib/payments/service.ts";
+import { createOnlinePayment } from "@/lib/payments/online.ts";
 import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/schemas.ts";
 import { readFlags } from "@/lib/flags.ts";
 import type { AppState } from "@/lib/state.ts";

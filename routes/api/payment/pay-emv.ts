@@ -4,7 +4,7 @@ import { HttpError } from "@/lib/http/validation.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext, terminalFor } from "@/lib/payments/mod.ts";
-import { terminalPayment } from "@/lib/payments/service.ts";
+import { terminalPayment } from "@/lib/payments/terminal_sales.ts";
 import { PayEmvSchema, TerminalResultSchema } from "@/lib/schemas.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -2,7 +2,7 @@ import type { Handlers, RouteContext } from "@/lib/framework/mod.ts";
 import { isLang } from "@/lib/shared/languages.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { ProviderError } from "@/lib/payments/provider.ts";
-import { completePayment } from "@/lib/payments/service.ts";
+import { completePayment } from "@/lib/payments/completion.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /**

@@ -1,5 +1,6 @@
-import { accountsContext, authenticate, profile } from "@/lib/auth/accounts.ts";
+import { profile } from "@/lib/auth/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminSchema } from "@/lib/schemas.ts";
 import type { AppState } from "@/lib/state.ts";
@@ -14,10 +15,9 @@ export const docs: RouteDocs = {
   },
 };
 
-/** `GET /api/auth/admin/me` → the current admin's profile. */
+/** `GET /api/auth/admin/me` → the current admin's profile (pending admins too: `_middleware.ts`). */
 export const handler: Handlers<unknown, AppState> = {
-  async GET(req, ctx) {
-    const admin = await authenticate(accountsContext(ctx.state.services), req.headers.get("authorization"));
-    return Response.json(profile(admin));
+  GET(_req, ctx) {
+    return Response.json(profile(signedInAdmin(ctx.state)));
   },
 };

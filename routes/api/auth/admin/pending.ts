@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { accountsContext, authenticate, profile, requireApproved } from "@/lib/auth/accounts.ts";
+import { profile } from "@/lib/auth/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminSchema } from "@/lib/schemas.ts";
@@ -17,11 +17,9 @@ export const docs: RouteDocs = {
   },
 };
 
-/** `GET /api/auth/admin/pending` → pending admins (approved admins only). */
+/** `GET /api/auth/admin/pending` → pending admins (approved admins only: `_middleware.ts`). */
 export const handler: Handlers<unknown, AppState> = {
-  async GET(req, ctx) {
-    const accounts = accountsContext(ctx.state.services);
-    requireApproved(await authenticate(accounts, req.headers.get("authorization")));
+  async GET(_req, ctx) {
     const pending = await ctx.state.services.store.admins.listByStatus("pending");
     return Response.json(pending.map(profile));
   },

@@ -2,7 +2,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
-import { completePayment } from "@/lib/payments/service.ts";
+import { completePayment } from "@/lib/payments/completion.ts";
 import type { AppState } from "@/lib/state.ts";
 import { z } from "zod";
 

@@ -4,7 +4,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, validate } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
-import { createOnlinePayment } from "@/lib/payments/service.ts";
+import { createOnlinePayment } from "@/lib/payments/online.ts";
 import { PaymentUrlSchema, TestEmvSchema } from "@/lib/schemas.ts";
 import type { AppState } from "@/lib/state.ts";
 

@@ -1,9 +1,10 @@
 /**
- * What `approve.ts` and `reject.ts` share: an approved admin decides on a pending one. (A file
- * starting with `_` beside routes is a helper, not a route.)
+ * What `approve.ts` and `reject.ts` share: an approved admin (signed in by `../_middleware.ts`)
+ * decides on a pending one. (A file starting with `_` beside routes is a helper, not a route.)
  */
-import { accountsContext, authenticate, decide } from "@/lib/auth/accounts.ts";
+import { accountsContext, decide } from "@/lib/auth/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminSchema } from "@/lib/schemas.ts";
@@ -29,10 +30,14 @@ export function decisionRoute(status: "approved" | "rejected"): {
       },
     },
     handler: {
-      async POST(req, ctx) {
-        const accounts = accountsContext(ctx.state.services);
-        const actor = await authenticate(accounts, req.headers.get("authorization"));
-        const admin = await decide(accounts, actor, readId(ctx.params.id, "admin"), status);
+      async POST(_req, ctx) {
+        const actor = signedInAdmin(ctx.state);
+        const admin = await decide(
+          accountsContext(ctx.state.services),
+          actor,
+          readId(ctx.params.id, "admin"),
+          status,
+        );
         ctx.state.log.info(`admin ${status}`, { adminId: admin.id, by: actor.id });
         return Response.json(admin);
       },

@@ -1,13 +1,15 @@
 /**
- * The donation page on the server: the GET (through the page cache), and the no-JavaScript POST (the
- * whole page is one form posting to itself). The POST checks the same rules as the islands
- * (`donation.ts`), shows problems in place with the donor's input kept (422), creates the donor
- * and the payment, and renders the page with the payment frame; in terminal mode it runs the sale
- * and redirects to the result page. Cross-site posts are refused (403).
+ * The controller of the donation and kiosk pages (`index.tsx`, `terminal-payment/[[shopNumber]].tsx`;
+ * a private helper beside them, which the router ignores): the GET (through the page cache), and
+ * the no-JavaScript POST (the whole page is one form posting to itself). The POST checks the same
+ * rules as the islands (`lib/shared/donation.ts`), shows problems in place with the donor's input
+ * kept (422), creates the donor and the payment, and renders the page with the payment frame; in
+ * terminal mode it runs the sale and redirects to the result page. Cross-site posts never get here:
+ * `_middleware.ts` refuses them (403) for every form under `/{lang}/`.
  *
  * @module
  */
-import type { DonationData } from "../components/DonationSection.tsx";
+import type { DonationData } from "../../components/DonationSection.tsx";
 import {
   amountOf,
   DONOR_FIELDS,
@@ -16,16 +18,18 @@ import {
   formErrors,
   incorrectAmount,
   selectionFromForm,
-} from "./shared/donation.ts";
-import { createDonor } from "./donors.ts";
-import { readFlags } from "./flags.ts";
-import type { RouteContext } from "./framework/mod.ts";
-import { HttpError } from "./http/validation.ts";
-import { currencyCode } from "./shared/money.ts";
-import { paymentsContext, terminalFor } from "./payments/mod.ts";
-import { createOnlinePayment, terminalPayment } from "./payments/service.ts";
-import { type BrowserKey, issueBrowserKey } from "./signature_check.ts";
-import type { AppState } from "./state.ts";
+} from "../../lib/shared/donation.ts";
+import { createDonor } from "../../lib/donors.ts";
+import { readFlags } from "../../lib/flags.ts";
+import type { RouteContext } from "../../lib/framework/mod.ts";
+import { errorAnswer } from "../../lib/http/domain_errors.ts";
+import { crossSiteRefusal } from "../../lib/http/same_origin.ts";
+import { currencyCode } from "../../lib/shared/money.ts";
+import { paymentsContext, terminalFor } from "../../lib/payments/mod.ts";
+import { createOnlinePayment } from "../../lib/payments/online.ts";
+import { terminalPayment } from "../../lib/payments/terminal_sales.ts";
+import { type BrowserKey, issueBrowserKey } from "../../lib/signature_check.ts";
+import type { AppState } from "../../lib/state.ts";
 
 type Ctx = RouteContext<DonationData, AppState>;
 
@@ -89,22 +93,6 @@ export function donationPage(
 
 const NO_KEY: BrowserKey = { keyId: "", key: "", expiresAt: 0 };
 
-/** Whether a POST comes from our own pages: its Origin must be this request's origin. */
-export function sameOrigin(req: Request, ctx: Ctx): boolean {
-  const origin = req.headers.get("origin");
-  if (!origin) return false;
-  const own = new Set([ctx.url.origin]);
-  if (ctx.state.services.config.publicUrl) own.add(new URL(ctx.state.services.config.publicUrl).origin);
-  return own.has(origin);
-}
-
-function forbidden(): Response {
-  return new Response("Forbidden: cross-site form post", {
-    status: 403,
-    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
-  });
-}
-
 /** Handles the page's POST (the form without JavaScript). */
 export async function handleDonationPost(
   req: Request,
@@ -112,7 +100,6 @@ export async function handleDonationPost(
   mode: "online" | "terminal",
   shopNumber: string | null,
 ): Promise<Response> {
-  if (!sameOrigin(req, ctx)) return forbidden();
   const { services, t, lang } = ctx.state;
   ctx.state.flags = await readFlags(services.store);
   const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret));
@@ -129,7 +116,8 @@ export async function handleDonationPost(
 
   // A test terminal button (terminal mode, flag on) works without JavaScript too.
   if (form.testTerminal !== undefined) {
-    if (mode !== "terminal" || !data.testTerminals.includes(form.testTerminal)) return forbidden();
+    // A test terminal the page does not offer comes from a forged form: refused as one from another site is.
+    if (mode !== "terminal" || !data.testTerminals.includes(form.testTerminal)) return crossSiteRefusal();
     const donor = await createDonor(services.store, {
       firstName: "Terminal test",
       lastName: form.testTerminal,
@@ -160,7 +148,7 @@ export async function handleDonationPost(
 
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
   // start's first page (bench/README.md, cold start).
-  const { CreateDonorSchema } = await import("./schemas.ts");
+  const { CreateDonorSchema } = await import("../../lib/schemas.ts");
   const parsed = CreateDonorSchema.safeParse(fields);
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "";
@@ -185,7 +173,10 @@ export async function handleDonationPost(
     }
     const shop = shopNumber ?? "";
     const terminalId = terminalFor(services.config, shop);
-    if (!terminalId) throw new HttpError(404, `No terminal is configured for shop ${shop}`);
+    if (!terminalId) {
+      const message = `No terminal is configured for shop ${shop}`;
+      return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, { status: 422 });
+    }
     const result = await terminalPayment(
       paymentsContext(services, false, ctx.url, log),
       { ...input, shopNumber: shop },
@@ -199,11 +190,14 @@ export async function handleDonationPost(
     const page = result.StatusCode === "000" ? "terminal-success" : "terminal-error";
     return redirect(`/${lang}/${page}/${encodeURIComponent(shop)}?${q}`);
   } catch (e) {
-    if (!(e instanceof HttpError)) throw e;
+    // A refusal of the domain (the API would answer it with its status) is shown in place.
+    const answer = errorAnswer(e);
+    if (!answer) throw e;
     // The provider or the terminal service not answering: the donor's language, not the API's English.
-    const message = e.status >= 500 ? t("payment.serviceUnavailable") : e.message;
+    const unavailable = answer.status >= 500;
+    const message = unavailable ? t("payment.serviceUnavailable") : answer.message;
     return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, {
-      status: e.status >= 500 ? 503 : 422,
+      status: unavailable ? 503 : 422,
     });
   }
 }

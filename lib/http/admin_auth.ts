@@ -1,0 +1,57 @@
+/**
+ * Admin authentication for the admin API, as path-scoped middleware: `routes/api/auth/admin/` and
+ * `routes/api/transaction/` each have a `_middleware.ts` that signs the caller in here before any
+ * of their routes runs, so a new admin route is protected without doing anything (and the auth
+ * matrix tests, which list the admin routes from the route manifest, prove it). The admin goes on
+ * the request state, where routes read it with {@link signedInAdmin}.
+ *
+ * @module
+ */
+import { accountsContext, authenticate, requireApproved } from "../auth/accounts.ts";
+import type { RouteContext } from "../framework/mod.ts";
+import type { AppState } from "../state.ts";
+import type { Admin } from "../storage/types.ts";
+
+/**
+ * Who may go on: any signed-in admin (`"signed-in"`: pending ones too, e.g. to see their own
+ * status), or approved admins only (`"approved"`).
+ */
+export type AdminAccess = "signed-in" | "approved";
+
+/**
+ * Signs the request's admin in from its `Authorization: Bearer …` header and puts them on
+ * `ctx.state.admin`; throws the domain's refusal otherwise (401 without a valid token, 403 for a
+ * pending admin where approval is needed: `domain_errors.ts`).
+ *
+ * @example
+ * ```ts
+ * export async function handler(req: Request, ctx: RouteContext<unknown, AppState>) {
+ *   await signInAdmin(req, ctx, "approved");
+ *   return await ctx.next();
+ * }
+ * ```
+ */
+export async function signInAdmin(
+  req: Request,
+  ctx: RouteContext<unknown, AppState>,
+  access: AdminAccess,
+): Promise<Admin> {
+  const admin = await authenticate(accountsContext(ctx.state.services), req.headers.get("authorization"));
+  if (access === "approved") requireApproved(admin);
+  ctx.state.admin = admin;
+  return admin;
+}
+
+/**
+ * The admin the middleware signed in. A route that asks for it outside the admin paths is a bug
+ * (an error, answered 500), never an anonymous caller let through.
+ *
+ * @example
+ * ```ts
+ * const actor = signedInAdmin(ctx.state);
+ * ```
+ */
+export function signedInAdmin(state: AppState): Admin {
+  if (!state.admin) throw new Error("No signed-in admin: the route is not behind the admin middleware");
+  return state.admin;
+}

@@ -1,0 +1,113 @@
+/**
+ * The one place where errors become HTTP answers: the domain's errors (`lib/auth/errors.ts`,
+ * `lib/payments/errors.ts`), which say what went wrong but not how to answer, get their status
+ * here; so do this layer's own {@link HttpError} (bad requests, with their status) and a refused
+ * request signature. `routes/api/_middleware.ts` answers them as JSON `{ message, statusCode,
+ * errors? }`; pages that catch them (the donation form) read the status to choose theirs.
+ *
+ * @module
+ */
+import {
+  AccessTokenError,
+  AccountInactiveError,
+  AccountRejectedError,
+  AlreadyDecidedError,
+  EmailRegisteredError,
+  InvalidCredentialsError,
+  LoginThrottledError,
+  NoSuchAdminError,
+  NotApprovedError,
+  OwnDecisionError,
+  RefreshTokenError,
+  RegistrationClosedError,
+  SignInRequiredError,
+  WeakPasswordError,
+} from "../auth/errors.ts";
+import type { DomainError, FieldError } from "../errors.ts";
+import {
+  InvalidDonationError,
+  MonthlyUnavailableError,
+  ProviderUnavailableError,
+  TerminalBusyError,
+  UnknownDonorError,
+} from "../payments/errors.ts";
+import { SignatureError } from "../signature_check.ts";
+import { errorBody } from "./errors.ts";
+import { HttpError } from "./validation.ts";
+
+/** How an error is answered: status, message, the fields at fault and extra headers. */
+export interface ErrorAnswer {
+  status: number;
+  message: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+}
+
+// deno-lint-ignore no-explicit-any
+type ErrorClass = abstract new (...args: any[]) => DomainError;
+
+/** The status of each kind of domain error. */
+const STATUSES: [ErrorClass, number][] = [
+  // Admin accounts and sessions.
+  [WeakPasswordError, 400],
+  [InvalidCredentialsError, 401],
+  [SignInRequiredError, 401],
+  [AccessTokenError, 401],
+  [RefreshTokenError, 401],
+  [AccountInactiveError, 401],
+  [AccountRejectedError, 403],
+  [RegistrationClosedError, 403],
+  [NotApprovedError, 403],
+  [NoSuchAdminError, 404],
+  [EmailRegisteredError, 409],
+  [OwnDecisionError, 409],
+  [AlreadyDecidedError, 409],
+  [LoginThrottledError, 429],
+  // Donations.
+  [InvalidDonationError, 400],
+  [MonthlyUnavailableError, 400],
+  [UnknownDonorError, 404],
+  [TerminalBusyError, 409],
+  [ProviderUnavailableError, 503],
+];
+
+/**
+ * How a known error is answered, or `null` for any other error (a bug or an outage: the app's 500
+ * and 503 handlers take those).
+ *
+ * @example
+ * ```ts
+ * errorAnswer(new UnknownDonorError()); // { status: 404, message: "No donor with this userId" }
+ * errorAnswer(new TypeError("x")); // null
+ * ```
+ */
+export function errorAnswer(e: unknown): ErrorAnswer | null {
+  if (e instanceof HttpError) {
+    return { status: e.status, message: e.message, errors: e.errors, headers: e.headers };
+  }
+  if (e instanceof SignatureError) return { status: 401, message: e.message };
+  const status = STATUSES.find(([kind]) => e instanceof kind)?.[1];
+  if (status === undefined) return null;
+  const error = e as DomainError;
+  const headers = e instanceof LoginThrottledError
+    ? { "retry-after": String(e.retryAfterSeconds) }
+    : undefined;
+  return { status, message: error.message, errors: error.errors, headers };
+}
+
+/**
+ * The API's JSON answer to a known error: `{ message, statusCode, errors? }` with its status and
+ * headers (e.g. `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * const answer = errorAnswer(e);
+ * if (answer) return errorResponse(answer);
+ * ```
+ */
+export function errorResponse(answer: ErrorAnswer): Response {
+  return Response.json(errorBody(answer.status, answer.message, answer.errors), {
+    status: answer.status,
+    headers: answer.headers,
+  });
+}

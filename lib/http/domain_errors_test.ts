@@ -1,0 +1,150 @@
+/**
+ * Each domain error's answer (status, body, headers), that no kind is left without one, and that
+ * the domain (`lib/auth/`, `lib/payments/`) never imports the HTTP layer.
+ */
+import assert from "node:assert/strict";
+import * as authErrors from "../auth/errors.ts";
+import { DomainError } from "../errors.ts";
+import * as paymentErrors from "../payments/errors.ts";
+import { SignatureError } from "../signature_check.ts";
+import { errorAnswer, errorResponse } from "./domain_errors.ts";
+import { HttpError } from "./validation.ts";
+
+/** One of each kind of domain error, with the status the API answers it with. */
+const CASES: [DomainError, number][] = [
+  [new authErrors.WeakPasswordError("The password must have at least 6 characters"), 400],
+  [new authErrors.InvalidCredentialsError(), 401],
+  [new authErrors.SignInRequiredError(), 401],
+  [new authErrors.AccessTokenError("expired"), 401],
+  [new authErrors.AccessTokenError("invalid"), 401],
+  [new authErrors.RefreshTokenError("unknown"), 401],
+  [new authErrors.RefreshTokenError("revoked"), 401],
+  [new authErrors.RefreshTokenError("expired"), 401],
+  [new authErrors.RefreshTokenError("reused"), 401],
+  [new authErrors.AccountInactiveError(), 401],
+  [new authErrors.AccountRejectedError(), 403],
+  [new authErrors.RegistrationClosedError(), 403],
+  [new authErrors.NotApprovedError(), 403],
+  [new authErrors.NoSuchAdminError(), 404],
+  [new authErrors.EmailRegisteredError(), 409],
+  [new authErrors.OwnDecisionError(), 409],
+  [new authErrors.AlreadyDecidedError("approved"), 409],
+  [new authErrors.LoginThrottledError(600), 429],
+  [
+    new paymentErrors.InvalidDonationError("The amount must be at least 1", [{
+      path: "amount",
+      message: "too small",
+    }]),
+    400,
+  ],
+  [new paymentErrors.MonthlyUnavailableError(), 400],
+  [new paymentErrors.UnknownDonorError(), 404],
+  [new paymentErrors.TerminalBusyError(), 409],
+  [new paymentErrors.ProviderUnavailableError("provider"), 503],
+  [new paymentErrors.ProviderUnavailableError("terminal"), 503],
+];
+
+Deno.test("domain errors: each kind answers its status, with its message and fields", () => {
+  for (const [error, status] of CASES) {
+    const answer = errorAnswer(error);
+    assert.ok(answer, error.name);
+    assert.equal(answer.status, status, error.name);
+    assert.equal(answer.message, error.message, error.name);
+    assert.deepEqual(answer.errors, error.errors, error.name);
+  }
+});
+
+Deno.test("domain errors: every error class the domain exports has a case (and so a status)", () => {
+  const bases = new Set<unknown>([authErrors.AuthError, paymentErrors.PaymentError]);
+  const classes = [...Object.values(authErrors), ...Object.values(paymentErrors)].filter((v) =>
+    typeof v === "function" && v.prototype instanceof DomainError && !bases.has(v)
+  );
+  assert.ok(classes.length >= 19);
+  for (const kind of classes) {
+    assert.ok(CASES.some(([e]) => e.constructor === kind), `${(kind as { name: string }).name} has no case`);
+  }
+});
+
+Deno.test("domain errors: the JSON answer is the API's, with Retry-After when throttled", async () => {
+  const throttled = errorResponse(errorAnswer(new authErrors.LoginThrottledError(61))!);
+  assert.equal(throttled.status, 429);
+  assert.equal(throttled.headers.get("retry-after"), "61");
+  assert.equal(
+    await throttled.text(),
+    '{"message":"Too many failed sign-in attempts; try again in 2 minute(s)","statusCode":429}',
+  );
+  const taken = errorResponse(errorAnswer(new authErrors.EmailRegisteredError())!);
+  assert.deepEqual(await taken.json(), {
+    message: "An account with this email already exists",
+    statusCode: 409,
+    errors: [{ path: "email", message: "already registered" }],
+  });
+  assert.equal(taken.headers.get("retry-after"), null);
+});
+
+Deno.test("domain errors: the HTTP layer's own errors and signatures; anything else is not known", () => {
+  assert.deepEqual(errorAnswer(new HttpError(415, "JSON please", undefined, { "x-a": "1" })), {
+    status: 415,
+    message: "JSON please",
+    errors: undefined,
+    headers: { "x-a": "1" },
+  });
+  assert.deepEqual(errorAnswer(new SignatureError("The signature is not valid")), {
+    status: 401,
+    message: "The signature is not valid",
+  });
+  assert.equal(errorAnswer(new Error("boom")), null);
+  assert.equal(errorAnswer(new DomainError("a kind nobody mapped")), null);
+  assert.equal(errorAnswer("not even an error"), null);
+});
+
+/** The modules a source file imports (static, type-only, re-exports and dynamic). */
+function importsOf(source: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^"';]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  for (const pattern of patterns) for (const m of source.matchAll(pattern)) found.push(m[1]);
+  return found;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** Every `.ts`/`.tsx` file under a folder of the project. */
+async function sourcesUnder(folder: string): Promise<URL[]> {
+  const out: URL[] = [];
+  const dir = new URL(folder, ROOT);
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory) out.push(...await sourcesUnder(`${folder}${entry.name}/`));
+    else if (/\.tsx?$/.test(entry.name)) out.push(new URL(entry.name, dir));
+  }
+  return out;
+}
+
+Deno.test("layers: no module of lib/auth/ or lib/payments/ imports lib/http/", async () => {
+  assert.deepEqual(
+    importsOf(
+      'import type { A } from "../http/x.ts";\nexport { b } from "@/lib/http/y.ts";\nawait import("./z.ts");',
+    ),
+    ["../http/x.ts", "@/lib/http/y.ts", "./z.ts"],
+  );
+  const http = new URL("lib/http/", ROOT).href;
+  const offending: string[] = [];
+  const files = [...await sourcesUnder("lib/auth/"), ...await sourcesUnder("lib/payments/")];
+  assert.ok(files.length >= 10);
+  for (const file of files) {
+    for (const specifier of importsOf(await Deno.readTextFile(file))) {
+      const target = specifier.startsWith("@/")
+        ? new URL(specifier.slice(2), ROOT)
+        : specifier.startsWith(".")
+        ? new URL(specifier, file)
+        : null;
+      if (target?.href.startsWith(http)) {
+        offending.push(`${file.href.slice(ROOT.href.length)} → ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(offending, []);
+});

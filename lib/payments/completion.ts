@@ -1,0 +1,196 @@
+/**
+ * Completing a payment: the result asked of the provider (never taken from the browser), recorded
+ * as exactly one transaction per provider payment however often the donor's return, the
+ * provider's notification or a reconciliation pass (`reconcile.ts`) arrive, and then its effects
+ * (the donor's dates, a monthly gift's subscription), the payment's own status last. Terminal
+ * sales (`terminal_sales.ts`) record their results through the same two steps.
+ *
+ * @module
+ */
+import { newId } from "../ids.ts";
+import type { Payment, Transaction } from "../storage/types.ts";
+import { nextMonth } from "./billing_dates.ts";
+import type { ProviderResult } from "./provider.ts";
+import { clock, type CompletionContext, providerCall } from "./service.ts";
+
+/** How a payment ended, after verification with the provider. */
+export interface Completion {
+  outcome: "succeeded" | "failed" | "pending";
+  payment: Payment;
+  result: ProviderResult | null;
+  transaction: Transaction | null;
+}
+
+/**
+ * Verifies a payment with the provider and records its result once. Safe to call any number of
+ * times, from the browser's return and the provider's notification alike.
+ *
+ * @example
+ * ```ts
+ * const { outcome, transaction } = await completePayment(ctx, payment);
+ * ```
+ */
+export async function completePayment(ctx: CompletionContext, payment: Payment): Promise<Completion> {
+  if (!payment.providerRef) return { outcome: "failed", payment, result: null, transaction: null };
+  if (payment.status === "succeeded" && payment.transactionId) {
+    // Recorded with all its effects: nothing to ask the provider (whose record of it may be gone
+    // by now, and must not turn a recorded success into a failure).
+    const transaction = await ctx.store.transactions.get(payment.transactionId);
+    if (transaction?.kind === "success") return { outcome: "succeeded", payment, result: null, transaction };
+  }
+  const providerRef = payment.providerRef;
+  const result = await providerCall(
+    ctx,
+    "verifyPayment",
+    payment.id,
+    () =>
+      ctx.provider.verifyPayment(providerRef, {
+        userKey: payment.userKey,
+        amount: payment.amount,
+        confirmationKey: payment.confirmationKey,
+      }),
+  );
+  if (result.pending) return { outcome: "pending", payment, result, transaction: null };
+
+  let statusCode = result.statusCode;
+  let errorMessage = result.errorMessage;
+  // Amount and currency recorded are the provider's, and must be the payment's.
+  if (
+    statusCode === "000" &&
+    ((result.amount !== null && result.amount !== payment.amount) ||
+      (result.currency !== null && result.currency !== payment.currency) ||
+      (result.reference !== null && result.reference !== payment.id))
+  ) {
+    statusCode = "MISMATCH";
+    errorMessage = "The amount or currency charged differs from the payment; refused";
+  }
+  if (statusCode === "MISMATCH") {
+    ctx.log.error("payment amount or currency differs from the provider's", {
+      paymentId: payment.id,
+      expected: { amount: payment.amount, currency: payment.currency },
+      provider: { amount: result.amount, currency: result.currency, reference: result.reference },
+    });
+  }
+  const success = statusCode === "000";
+  const transaction = await recordResult(ctx, payment, {
+    providerRef: payment.providerRef,
+    statusCode,
+    errorMessage,
+    amount: result.amount ?? payment.amount,
+    currency: result.currency ?? payment.currency,
+    resultData: result.resultData,
+  });
+  const finished = await finishPayment(ctx, payment, success, transaction, success ? result.token : null);
+  return {
+    outcome: success ? "succeeded" : "failed",
+    payment: finished,
+    result: { ...result, statusCode },
+    transaction,
+  };
+}
+
+/**
+ * Records the result of a payment as its transaction, once per provider transaction id: a repeat
+ * answers the transaction already recorded.
+ *
+ * @example
+ * ```ts
+ * const transaction = await recordResult(ctx, payment, {
+ *   providerRef, statusCode: "000", errorMessage: null, amount, currency, resultData,
+ * });
+ * ```
+ */
+export async function recordResult(
+  ctx: CompletionContext,
+  payment: Payment,
+  fields: Pick<Transaction, "statusCode" | "errorMessage" | "amount" | "currency" | "resultData"> & {
+    providerRef: string;
+  },
+): Promise<Transaction> {
+  const donor = await ctx.store.donors.get(payment.donorId);
+  const { created, transaction } = await ctx.store.transactions.record({
+    id: newId(),
+    kind: fields.statusCode === "000" ? "success" : "error",
+    statusCode: fields.statusCode,
+    isMonthly: payment.isMonthly,
+    createdAt: clock(ctx).toISOString(),
+    donorId: payment.donorId,
+    user: {
+      firstName: donor?.firstName ?? "",
+      lastName: donor?.lastName ?? "",
+      email: donor?.email ?? "",
+    },
+    amount: fields.amount,
+    currency: fields.currency,
+    resultData: fields.statusCode === "000" ? fields.resultData : null,
+    errorMessage: fields.statusCode === "000" ? null : fields.errorMessage,
+    provider: ctx.provider.id,
+    providerTransactionId: fields.providerRef,
+  });
+  if (created) {
+    ctx.log.info("transaction recorded", {
+      paymentId: payment.id,
+      transactionId: transaction.id,
+      statusCode: transaction.statusCode,
+      channel: payment.channel,
+    });
+  }
+  return transaction;
+}
+
+/**
+ * The effects of a finished payment; each is idempotent, so repeats change nothing. The payment's
+ * own status comes last: a payment marked finished has all its effects, and one an interruption
+ * (storage gone midway) left pending is finished by the next return, notification or repeated
+ * kiosk request, instead of that repeat starting (and charging) a new one.
+ *
+ * @example
+ * ```ts
+ * const finished = await finishPayment(ctx, payment, true, transaction, result.token);
+ * ```
+ */
+export async function finishPayment(
+  ctx: CompletionContext,
+  payment: Payment,
+  success: boolean,
+  transaction: Transaction,
+  token: string | null,
+): Promise<Payment> {
+  if (success) {
+    const paidAt = transaction.createdAt;
+    if (payment.isMonthly && token) {
+      const next = nextMonth(paidAt, paidAt);
+      await ctx.store.subscriptions.create({
+        // One subscription per payment, whatever path records it first.
+        id: `sub_${payment.id}`,
+        donorId: payment.donorId,
+        amount: payment.amount,
+        currency: payment.currency,
+        provider: payment.provider,
+        token,
+        cardMasked: transaction.resultData?.CreditCardNumber ?? null,
+        language: payment.language,
+        status: "active",
+        createdAt: paidAt,
+        paymentDate: paidAt,
+        nextPaymentDate: next,
+        failedAttempts: 0,
+        retryAt: null,
+        cancelledAt: null,
+      });
+      await ctx.store.donors.update(payment.donorId, {
+        paymentDate: paidAt,
+        nextPaymentDate: next,
+        monthlyPaymentAvailable: true,
+      });
+    } else {
+      await ctx.store.donors.update(payment.donorId, { paymentDate: paidAt });
+    }
+  }
+  const updated = await ctx.store.payments.update(payment.id, {
+    status: success ? "succeeded" : "failed",
+    transactionId: transaction.id,
+    updatedAt: clock(ctx).toISOString(),
+  });
+  return updated ?? payment;
+}

@@ -1,0 +1,131 @@
+/**
+ * Online donations: a pending payment recorded, and the provider's hosted page for the payment
+ * frame. A repeated identical request within a minute answers the same payment, so a double click
+ * or a retried request never starts (or charges) a second one; a repeat of an attempt that an
+ * outage cut short does not wait out the minute. The result comes back through `completion.ts`.
+ *
+ * @module
+ */
+import type { Lang } from "../shared/languages.ts";
+import type { CurrencyCode } from "../shared/money.ts";
+import type { Payment } from "../storage/types.ts";
+import { ProviderUnavailableError } from "./errors.ts";
+import { ProviderError } from "./provider.ts";
+import {
+  checkDonation,
+  clock,
+  DEDUPE_WINDOW_MS,
+  isAbandoned,
+  newPendingPayment,
+  type PaymentsContext,
+  providerCall,
+} from "./service.ts";
+
+/**
+ * Waits for a concurrent identical request to finish starting its payment: until it has its page
+ * or another status, or it is abandoned (`ABANDONED_START_MS` old; 15 s of waiting at most).
+ */
+async function waitForPage(ctx: PaymentsContext, id: string): Promise<Payment> {
+  const until = Date.now() + 15_000;
+  for (;;) {
+    const payment = await ctx.store.payments.get(id);
+    if (!payment || payment.pageUrl || payment.status !== "pending") return payment!;
+    if (Date.now() > until || isAbandoned(ctx, payment)) return payment;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts an online payment and answers the hosted page for the payment frame.
+ *
+ * @example
+ * ```ts
+ * const { url } = await createOnlinePayment(ctx, { amount: 100, currency: 1, userId, isMonthly: false, language: "he" });
+ * ```
+ */
+export async function createOnlinePayment(
+  ctx: PaymentsContext,
+  input: { amount: number; currency: CurrencyCode; userId: string; isMonthly: boolean; language: Lang },
+  channel: "online" | "test-terminal" = "online",
+  shopNumber: string | null = null,
+  retried = false,
+): Promise<{ url: string; payment: Payment }> {
+  const { donor, minor } = await checkDonation(ctx, input);
+  const now = clock(ctx);
+  const candidate = newPendingPayment(ctx, donor.id, minor, {
+    currency: input.currency,
+    isMonthly: input.isMonthly,
+    language: input.language,
+    channel,
+    shopNumber,
+  }, now);
+  const dedupeKey = [
+    channel,
+    donor.id,
+    minor,
+    input.currency,
+    input.isMonthly ? "monthly" : "one-time",
+    shopNumber,
+  ]
+    .join("|");
+  const { created, payment } = await ctx.store.payments.createOrReuse(
+    candidate,
+    dedupeKey,
+    DEDUPE_WINDOW_MS,
+    now.getTime(),
+  );
+  if (!created) {
+    const ready = payment.pageUrl ? payment : await waitForPage(ctx, payment.id);
+    if (ready.pageUrl) return { url: ready.pageUrl, payment: ready };
+    if (ready.status === "pending" && isAbandoned(ctx, ready) && !retried) {
+      // Nobody is starting it any more: close it, so this request starts a payment of its own
+      // instead of the donor waiting out the dedupe window.
+      await ctx.store.payments.update(ready.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
+      ctx.log.warn("abandoned payment closed", { paymentId: ready.id });
+      return await createOnlinePayment(ctx, input, channel, shopNumber, true);
+    }
+    throw new ProviderUnavailableError("provider");
+  }
+  try {
+    const session = await providerCall(
+      ctx,
+      "startHostedPayment",
+      payment.id,
+      () =>
+        ctx.provider.startHostedPayment({
+          paymentId: payment.id,
+          userKey: payment.userKey,
+          amount: minor,
+          currency: input.currency,
+          language: input.language,
+          tokenize: input.isMonthly,
+          returnUrl: `${ctx.origin}/payments/return/${payment.id}`,
+          notifyUrl: `${ctx.origin}/api/payment/notify/${ctx.provider.id}`,
+        }),
+    );
+    const started = await ctx.store.payments.update(payment.id, {
+      providerRef: session.providerRef,
+      pageUrl: session.url,
+      confirmationKey: session.confirmationKey,
+      updatedAt: clock(ctx).toISOString(),
+    });
+    ctx.log.info("payment started", {
+      paymentId: payment.id,
+      provider: ctx.provider.id,
+      channel,
+      amount: minor,
+    });
+    return { url: session.url, payment: started! };
+  } catch (e) {
+    await ctx.store.payments.update(payment.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
+    if (e instanceof ProviderError) {
+      ctx.log.error("payment provider failed to start a payment", {
+        paymentId: payment.id,
+        error: e.message,
+        code: e.code,
+      });
+      throw new ProviderUnavailableError("provider");
+    }
+    throw e;
+  }
+}

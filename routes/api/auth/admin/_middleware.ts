@@ -1,0 +1,28 @@
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import { type AdminAccess, signInAdmin } from "@/lib/http/admin_auth.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/**
+ * The calls under `/api/auth/admin/` that anyone may make: signing in, registering, and exchanging
+ * or revoking a refresh token (each proves itself by its body). Keep this list short and explicit:
+ * every other path here needs a signed-in admin.
+ */
+const PUBLIC = new Set(["login", "register", "refresh", "logout"]);
+
+/** The calls a pending admin may make too: who am I (the back office shows them their status). */
+const PENDING_ALLOWED = new Set(["me"]);
+
+/**
+ * Every route under `/api/auth/admin/` but the {@link PUBLIC} ones needs a signed-in admin: an
+ * approved one, except for {@link PENDING_ALLOWED} calls (401 without a valid access token, 403 for
+ * a pending admin). The admin is on `ctx.state.admin`.
+ */
+export async function handler(req: Request, ctx: RouteContext<unknown, AppState>): Promise<Response> {
+  // The path below the folder, as the router matches it (trailing slashes do not matter).
+  const call = ctx.url.pathname.slice("/api/auth/admin/".length).replace(/\/+$/, "");
+  if (!PUBLIC.has(call)) {
+    const access: AdminAccess = PENDING_ALLOWED.has(call) ? "signed-in" : "approved";
+    await signInAdmin(req, ctx, access);
+  }
+  return await ctx.next();
+}
