@@ -161,6 +161,9 @@ export const DailyTotalsQuerySchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_TOTALS_DAYS, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
     .optional().default(30).describe("How many UTC days, ending today"),
+  // The answer used to carry a chart in this language; it holds figures only now (the back office
+  // draws the chart), but the parameter is still accepted, and checked, so no caller's answer changes.
+  lang: langParam.optional().describe("Accepted for earlier callers; the answer holds no texts"),
 });
 
 const UserRef = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });

@@ -169,6 +169,8 @@ backendTest("api: daily totals", async (t, open) => {
         ["days=-1", /days must be a whole number/],
         ["days=7%3Cscript%3E", /days must be a whole number/],
         ["days=1e1", /days must be a whole number/],
+        ["lang=fr", /lang must be en, he, ru, pt or es/],
+        ["lang=%3Csvg%20onload%3Dalert(1)%3E", /lang must be/],
         ["days=1&days=2", /given more than once/],
       ];
       for (const [query, message] of cases) {
@@ -195,7 +197,7 @@ backendTest("api: daily totals of a window without donations", async (_t, open) 
     const res = await api(
       app.url,
       "GET",
-      `${TOTALS}?days=14`,
+      `${TOTALS}?days=14&lang=ru`,
       undefined,
       bearer(admin.body.accessToken),
     );

@@ -87,7 +87,7 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
       assert.ok(csv.responses["200"].headers["Content-Disposition"]);
       assert.ok(csv.responses["400"] && csv.responses["401"] && csv.responses["403"]);
       const totals = doc.paths["/api/transaction/daily-totals"].get;
-      assert.deepEqual(names(totals), ["days"]);
+      assert.deepEqual(names(totals), ["days", "lang"]);
       assert.equal(
         totals.responses["200"].content["application/json"].schema.$ref,
         "#/components/schemas/DailyTotals",
