@@ -70,13 +70,14 @@ export function createApp(services: Services): Hono<Env> {
   const terminalSale = /^\/(api\/payment\/pay-emv|[a-z]{2}\/terminal-payment(\/[^/]*)?)\/?$/;
   const terminalLimit = services.config.payments.terminalDeadlineMs + REQUEST_TIMEOUT_MS;
   const apiDocs = createApiDocs(manifest.routes);
+  const security = securityHeaders({
+    frameSrc: provider.frameOrigins,
+    formAction: provider.frameOrigins,
+    framable: (path) => path.startsWith("/sandbox/pay/"),
+  });
   app.use(...requestPipeline({
     log: services.log,
-    security: securityHeaders({
-      frameSrc: provider.frameOrigins,
-      formAction: provider.frameOrigins,
-      framable: (path) => path.startsWith("/sandbox/pay/"),
-    }),
+    security,
     state: (c, requestId, nonce) =>
       new RequestState(services, apiDocs, requestId, nonce, () => detectLanguage(c)),
     limit: (c) =>
@@ -90,6 +91,14 @@ export function createApp(services: Services): Hono<Env> {
   mountRoutes(app, manifest, {
     state: (c) => c.get("state"),
     nonce: (c) => c.get("secureHeadersNonce"),
+    // A page is made with every header the pipeline would add (it then adds none).
+    headers(c) {
+      const state = c.get("state");
+      const headers = security.headers(c.req.path, state.nonce);
+      headers["x-request-id"] = state.requestId;
+      if (state.contentLanguage) headers["content-language"] = state.contentLanguage;
+      return headers;
+    },
     jsonPrefixes: ["/api"],
     reservedPrefixes: ["/_app"],
     jsonError: errorBody,

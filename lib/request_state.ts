@@ -28,6 +28,7 @@ const NO_FLAGS: Flags = Object.freeze(Object.fromEntries(FLAG_NAMES.map((f) => [
  */
 export class RequestState implements AppState {
   flags: Flags = NO_FLAGS;
+  contentLanguage?: Lang;
   #lang: Lang | undefined;
   #dir: "ltr" | "rtl" | undefined;
   #t: TFunction | undefined;

@@ -29,6 +29,8 @@ export interface AppState {
   services: Services;
   /** The page language: the path's, or detected for pages outside `/{lang}/`. */
   lang: Lang;
+  /** The answer's `Content-Language`, once a page's language is known (the `[lang]` middleware). */
+  contentLanguage?: Lang;
   dir: "ltr" | "rtl";
   t: TFunction;
   /** Feature flags, read by the `[lang]` middleware for pages. */

@@ -25,6 +25,11 @@ export interface ContextOptions<State, E extends Env = Env> {
   state(c: Context<E>): State;
   /** The CSP nonce of the response, for the island script. */
   nonce(c: Context<E>): string | undefined;
+  /**
+   * Headers every page of this request carries (the app's security headers, the request id): a
+   * page is then made with them at once, instead of the app setting them afterwards.
+   */
+  headers?(c: Context<E>): Record<string, string>;
   /** Bounds of the page cache that `ctx.renderCached` uses (one cache per mounted app). */
   pageCache?: PageCacheOptions;
 }
@@ -121,7 +126,7 @@ export class Contexts<State, E extends Env = Env> {
       pageCache.set(key, template);
     }
     const values = nonce ? { ...input.slots, [NONCE_SLOT]: nonce } : input.slots;
-    return htmlResponse(c, pageCache.fill(template, values), status, init);
+    return htmlResponse(c, pageCache.fill(template, values), status, init, this.#options.headers?.(c));
   }
 
   /** The not-found answer: JSON under a JSON prefix, text under another reserved one, else `_404`. */
@@ -143,7 +148,7 @@ export class Contexts<State, E extends Env = Env> {
     init?: ResponseInit,
   ): Response {
     const html = this.#html(ctx, component, layouts, data, status, this.#options.nonce(ctx.hono));
-    return htmlResponse(ctx.hono, html, status, init);
+    return htmlResponse(ctx.hono, html, status, init, this.#options.headers?.(ctx.hono));
   }
 
   #html(

@@ -17,9 +17,15 @@ const madeByContext = new WeakSet<Response>();
  * A page response: HTML, never stored by caches unless the route says otherwise (its own
  * `cache-control` in `init`), no body for HEAD.
  *
+ * With `base` (the app's headers for every answer of this request: `MountOptions.headers`), the
+ * response is made once with all its headers, from plain objects: copying a Headers object, or
+ * setting headers one by one on a response, cost more than the page (`bench/README.md`, request
+ * pipeline). Without it, the page is made through Hono's context, so that headers set on it earlier
+ * (`c.header`) are kept.
+ *
  * @example
  * ```ts
- * return htmlResponse(c, renderPage(input), 200);
+ * return htmlResponse(c, renderPage(input), 200, undefined, { "x-request-id": id });
  * ```
  */
 export function htmlResponse(
@@ -27,15 +33,24 @@ export function htmlResponse(
   html: string | Uint8Array<ArrayBuffer>,
   status: number,
   init?: ResponseInit,
+  base?: Record<string, string>,
 ): Response {
   const body = c.req.method === "HEAD" ? null : html;
-  const res = c.body(body as string, {
-    ...init,
-    status: status as ContentfulStatusCode,
-    headers: init?.headers ?? {},
-  });
-  res.headers.set("content-type", "text/html; charset=utf-8");
-  if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
+  let res: Response;
+  if (base) {
+    const headers: Record<string, string> = { ...base, "cache-control": "no-store" };
+    if (init?.headers) { for (const [name, value] of new Headers(init.headers)) headers[name] = value; }
+    headers["content-type"] = "text/html; charset=utf-8";
+    res = new Response(body, { status, statusText: init?.statusText, headers });
+  } else {
+    res = c.body(body as string, {
+      ...init,
+      status: status as ContentfulStatusCode,
+      headers: init?.headers ?? {},
+    });
+    res.headers.set("content-type", "text/html; charset=utf-8");
+    if (!res.headers.has("cache-control")) res.headers.set("cache-control", "no-store");
+  }
   madeByContext.add(res);
   return res;
 }

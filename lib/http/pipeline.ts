@@ -37,6 +37,25 @@ export interface PipelineOptions<State> {
   isJson(path: string): boolean;
 }
 
+/**
+ * Whether the URL parser takes a request's URL. Deno makes it from the Host header, and a parse per
+ * request is a cost on every answer; so the answer is kept per host (the part between `//` and the
+ * path; a handful in practice, at most 64 kept), and only a new host is parsed.
+ */
+function parseable(url: string): boolean {
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  const host = url.slice(start, end === -1 ? url.length : end);
+  let ok = hosts.get(host);
+  if (ok === undefined) {
+    ok = URL.canParse(url);
+    if (hosts.size >= 64) hosts.clear();
+    hosts.set(host, ok);
+  }
+  return ok;
+}
+const hosts = new Map<string, boolean>();
+
 /** The caller's request id, kept when it is like ours (hono's `requestId` rule): else a new one. */
 export function requestIdOf(given: string | null): string {
   return given && given.length <= 255 && !/[^\w\-=]/.test(given) ? given : crypto.randomUUID();
@@ -68,8 +87,11 @@ export function requestPipeline<State>(
     if (!ready) await security.ready;
     await next();
     const res = c.res;
-    security.apply(res.headers, c.req.path, nonce);
-    res.headers.set("x-request-id", requestId);
+    // A page made with the request's headers (`MountOptions.headers`) has them all already.
+    if (res.headers.get("x-request-id") !== requestId) {
+      security.apply(res.headers, c.req.path, nonce);
+      res.headers.set("x-request-id", requestId);
+    }
     log.info("request", {
       requestId,
       method: c.req.method,
@@ -84,13 +106,16 @@ export function requestPipeline<State>(
   const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge });
   const deadlines = new Deadlines();
   const guard: MiddlewareHandler = (c, next) => {
-    if (!URL.canParse(c.req.url)) {
+    if (!parseable(c.req.url)) {
       const message = "Bad request: the Host header is not a valid host";
       return Promise.resolve(
         options.isJson(c.req.path) ? c.json(errorBody(400, message), 400) : c.text(message, 400),
       );
     }
-    return deadlines.within(options.limit(c), () => limitBody(c, next)) as Promise<Response | void>;
+    // Only a request with a body can be too large (hono's bodyLimit would look, and find none).
+    const method = c.req.method;
+    const run = method === "GET" || method === "HEAD" ? next : () => limitBody(c, next) as Promise<void>;
+    return deadlines.within(options.limit(c), run) as Promise<Response | void>;
   };
 
   return [front, guard];

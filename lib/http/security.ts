@@ -25,9 +25,10 @@ export interface SecurityOptions {
   framable?: (path: string) => boolean;
 }
 
-/** The headers of one variant: fixed ones, and the CSP around its nonce. */
+/** The headers of one variant: fixed ones (as pairs and as an object), and the CSP around its nonce. */
 interface Captured {
   fixed: [string, string][];
+  object: Record<string, string>;
   csp: { name: string; before: string; after: string };
 }
 
@@ -37,6 +38,8 @@ export interface SecurityHeaders {
   nonce(): string;
   /** Sets the headers on `headers`, for a response to `path` whose CSP nonce is `nonce`. */
   apply(headers: Headers, path: string, nonce: string): void;
+  /** The same headers as a new plain object, to make a response with (each call a new object). */
+  headers(path: string, nonce: string): Record<string, string>;
   /** Resolves once the headers are known (the first request waits for it). */
   ready: Promise<void>;
 }
@@ -67,6 +70,13 @@ export function securityHeaders(options: SecurityOptions = {}): SecurityHeaders 
       if (!captured) throw new Error("securityHeaders: apply() before ready");
       for (const [name, value] of captured.fixed) headers.set(name, value);
       headers.set(captured.csp.name, captured.csp.before + nonce + captured.csp.after);
+    },
+    headers(path, nonce) {
+      const captured = options.framable?.(path) ? framable : strict;
+      if (!captured) throw new Error("securityHeaders: headers() before ready");
+      const out = { ...captured.object };
+      out[captured.csp.name] = captured.csp.before + nonce + captured.csp.after;
+      return out;
     },
   };
 }
@@ -113,5 +123,5 @@ async function capture(options: SecurityOptions, framable: boolean): Promise<Cap
     } else fixed.push([name, value]);
   }
   if (!csp) throw new Error("securityHeaders: hono's CSP carries no nonce");
-  return { fixed, csp };
+  return { fixed, object: Object.fromEntries(fixed), csp };
 }

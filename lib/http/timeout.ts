@@ -47,8 +47,10 @@ interface Waiting {
  * The deadlines of the requests in flight, kept by one timer. A timer per request (set, then
  * cleared) cost more than the rest of a cached page's answer (`bench/README.md`, request pipeline).
  * Requests with the same limit expire in the order they started, so each limit keeps a queue in
- * that order and the timer waits for the earliest head; it is cleared when nothing is in flight, so
- * an idle process (or a test) has no timer left.
+ * that order, and the timer waits for the earliest head. It is never cleared: when it fires it fails
+ * what is due and waits for the next head, if any. It keeps the process alive only while a request
+ * is in flight (unreferenced when the last one ends, referenced again by the next), so an idle
+ * process, or a test, has nothing pending.
  *
  * @example
  * ```ts
@@ -60,45 +62,47 @@ export class Deadlines {
   /** Limit (ms) → the requests in flight with that limit, oldest first. */
   readonly #queues = new Map<number, Map<number, Waiting>>();
   #next = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #inFlight = 0;
 
   /** Runs `work`, failing with {@link RequestTimeoutError} if it is not done within `ms`. */
-  async within<T>(ms: number, work: () => Promise<T>): Promise<T | undefined> {
+  within<T>(ms: number, work: () => Promise<T>): Promise<T> {
     let queue = this.#queues.get(ms);
     if (!queue) this.#queues.set(ms, queue = new Map());
     const id = this.#next++;
     const at = Date.now() + ms;
-    const expired = new Promise<never>((_, reject) => queue.set(id, { at, ms, reject }));
+    if (this.#inFlight++ === 0 && this.#timer !== undefined) ref(this.#timer, true);
     if (at < this.#timerAt) this.#arm(at);
-    try {
-      return await Promise.race([work(), expired]);
-    } finally {
-      queue.delete(id);
-      if (queue.size === 0 && this.#idle()) this.#disarm();
-    }
-  }
-
-  #idle(): boolean {
-    for (const queue of this.#queues.values()) if (queue.size > 0) return false;
-    return true;
+    const done = work();
+    return new Promise<T>((resolve, reject) => {
+      queue.set(id, { at, ms, reject });
+      const end = () => {
+        queue.delete(id);
+        if (--this.#inFlight === 0 && this.#timer !== undefined) ref(this.#timer, false);
+      };
+      done.then((value) => {
+        end();
+        resolve(value);
+      }, (error) => {
+        end();
+        reject(error);
+      });
+    });
   }
 
   #arm(at: number): void {
-    this.#disarm();
-    this.#timerAt = at;
-    this.#timer = setTimeout(() => this.#expire(), Math.max(0, at - Date.now()));
-  }
-
-  #disarm(): void {
+    // Only when a shorter limit comes along: the timer for a later deadline gives way.
     clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#timerAt = Infinity;
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#expire(at), Math.max(0, at - Date.now()));
+    if (this.#inFlight === 0) ref(this.#timer, false);
   }
 
-  #expire(): void {
-    this.#timer = undefined;
+  #expire(armedFor: number): void {
+    if (armedFor !== this.#timerAt) return;
     this.#timerAt = Infinity;
+    this.#timer = undefined;
     const now = Date.now();
     let earliest = Infinity;
     for (const queue of this.#queues.values()) {
@@ -112,5 +116,14 @@ export class Deadlines {
       }
     }
     if (earliest < Infinity) this.#arm(earliest);
+  }
+}
+
+/** Whether `timer` keeps the process alive (Deno's timers are numbers, or Node's `Timeout`). */
+function ref(timer: ReturnType<typeof setTimeout>, keepAlive: boolean): void {
+  if (typeof timer === "number") (keepAlive ? Deno.refTimer : Deno.unrefTimer)(timer);
+  else {
+    const t = timer as { ref?: () => void; unref?: () => void };
+    (keepAlive ? t.ref : t.unref)?.call(timer);
   }
 }

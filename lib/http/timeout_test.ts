@@ -65,3 +65,12 @@ Deno.test("deadlines: a request that ends first leaves nothing behind (no timer,
   for (let i = 0; i < 100; i++) assert.equal(await deadlines.within(45_000, () => Promise.resolve(i)), i);
   // The test's sanitizer fails it if a timer is still pending here.
 });
+
+Deno.test("deadlines: a shorter limit arriving later takes the timer; nothing is left pending after", async () => {
+  const deadlines = new Deadlines();
+  const long = deadlines.within(60_000, () => new Promise((r) => setTimeout(r, 30)));
+  const short = deadlines.within(20, () => new Promise<void>(() => {}));
+  await assert.rejects(short, RequestTimeoutError);
+  await long;
+  // The sanitizer fails this test if the 60 s timer were still pending and referenced.
+});

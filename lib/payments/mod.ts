@@ -40,13 +40,23 @@ export function createProviderFactory(config: Config, store: Store, log: Logger)
     });
     return () => pelecard;
   }
-  return (origin) =>
-    createSandboxProvider({
-      store,
-      origin,
-      secret: `${config.appSecret}/sandbox`,
-      terminalMode: p.sandboxTerminal,
-    });
+  // One sandbox per origin, kept: every donation page asks for its provider, and making one is a few
+  // dozen closures. Without PUBLIC_URL the origin comes from the request, so only a few are kept.
+  const sandboxes = new Map<string, PaymentProvider & SandboxControls>();
+  return (origin) => {
+    let sandbox = sandboxes.get(origin);
+    if (!sandbox) {
+      if (sandboxes.size >= 8) sandboxes.delete(sandboxes.keys().next().value!);
+      sandbox = createSandboxProvider({
+        store,
+        origin,
+        secret: `${config.appSecret}/sandbox`,
+        terminalMode: p.sandboxTerminal,
+      });
+      sandboxes.set(origin, sandbox);
+    }
+    return sandbox;
+  };
 }
 
 /** The sandbox's own controls, when the sandbox is the provider. */

@@ -75,12 +75,8 @@ export function donationPage(
   shopNumber: string | null,
 ): Promise<Response> {
   const signingKey = issueBrowserKey(ctx.state.services.config.appSecret);
-  // The key: everything the HTML is made from but the slots and the URL. The signing key is left
-  // out by construction (a constant stands in for it), the flags go in whole.
-  const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY);
-  const key = JSON.stringify({ lang: ctx.state.lang, flags: ctx.state.flags, shown });
   return ctx.renderCached({
-    key,
+    key: pageKey(ctx, mode, shopNumber),
     data: (slots) =>
       donationData(ctx, mode, shopNumber, {
         keyId: slots.text("keyId"),
@@ -92,6 +88,32 @@ export function donationPage(
 }
 
 const NO_KEY: BrowserKey = { keyId: "", key: "", expiresAt: 0 };
+
+/** Page keys by what they are made from, per app, so that a page is not described anew for every visitor. */
+const pageKeysOf = new WeakMap<AppState["services"], Map<string, string>>();
+
+/**
+ * The page cache key: everything the HTML is made from but the slots and the URL. The signing key
+ * is left out by construction (a constant stands in for it), the flags go in whole. It depends only
+ * on the language, the mode and shop, the flags and the provider's origin (an app's configuration is
+ * the same for its life), so it is kept by those, per app (at most a few hundred: languages × flags
+ * × the shops asked for).
+ */
+function pageKey(ctx: Ctx, mode: "online" | "terminal", shopNumber: string | null): string {
+  const { lang, flags, services } = ctx.state;
+  const origin = services.config.publicUrl ?? ctx.url.origin;
+  const inputs = `${lang}\n${mode}\n${shopNumber}\n${JSON.stringify(flags)}\n${origin}`;
+  let pageKeys = pageKeysOf.get(services);
+  if (!pageKeys) pageKeysOf.set(services, pageKeys = new Map());
+  let key = pageKeys.get(inputs);
+  if (key === undefined) {
+    const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY);
+    key = JSON.stringify({ lang, flags, shown });
+    if (pageKeys.size >= 512) pageKeys.clear();
+    pageKeys.set(inputs, key);
+  }
+  return key;
+}
 
 /** Handles the page's POST (the form without JavaScript). */
 export async function handleDonationPost(

@@ -25,6 +25,7 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
     });
   }
   ctx.state.lang = lang;
+  ctx.state.contentLanguage = lang;
   ctx.state.dir = dirOf(lang);
   ctx.state.t = translator(lang);
   let res: Response;
