@@ -50,23 +50,25 @@ export async function readFlags(store: Store): Promise<Flags> {
  */
 export const PAGE_FLAGS_MAX_AGE_MS = 1000;
 
-const forPages = new WeakMap<Store, { at: number; flags: Promise<Flags> }>();
+const forPages = new WeakMap<Store, { at: number; flags: Promise<Flags>; value?: Flags }>();
 
 /**
  * The flags for rendering a page: {@link readFlags}, shared by the requests of up to
  * {@link PAGE_FLAGS_MAX_AGE_MS} (concurrent requests share one read; a failed read is not kept).
+ * Answers the flags themselves once the read is done, its promise while it is not.
  *
  * @example
  * ```ts
  * ctx.state.flags = await readFlagsForPages(store); // at most a second old
  * ```
  */
-export function readFlagsForPages(store: Store, now: number = performance.now()): Promise<Flags> {
+export function readFlagsForPages(store: Store, now: number = performance.now()): Flags | Promise<Flags> {
   const held = forPages.get(store);
-  if (held && now - held.at < PAGE_FLAGS_MAX_AGE_MS && now >= held.at) return held.flags;
-  const entry = { at: now, flags: readFlags(store) };
+  if (held && now - held.at < PAGE_FLAGS_MAX_AGE_MS && now >= held.at) return held.value ?? held.flags;
+  const entry: { at: number; flags: Promise<Flags>; value?: Flags } = { at: now, flags: readFlags(store) };
   forPages.set(store, entry);
-  entry.flags.catch(() => {
+  // Once read, the flags are answered as they are: a page does not wait a turn for a settled promise.
+  entry.flags.then((flags) => entry.value = flags, () => {
     if (forPages.get(store) === entry) forPages.delete(store);
   });
   return entry.flags;

@@ -39,8 +39,22 @@ Deno.test("readFlagsForPages: one storage read per interval, shared by concurren
 Deno.test("readFlagsForPages: a failed read is not kept", async () => {
   const { store, state } = fakeStore();
   state.fail = true;
-  await assert.rejects(readFlagsForPages(store, 5_000), /storage down/);
+  await assert.rejects(async () => await readFlagsForPages(store, 5_000), /storage down/);
   state.fail = false;
   assert.equal((await readFlagsForPages(store, 5_001)).MONTHLY_PAYMENT, true);
   assert.equal(state.reads, 2);
+});
+
+Deno.test("readFlagsForPages: once read, the flags themselves (no promise to wait for) until the interval ends", async () => {
+  const { store } = fakeStore();
+  const t0 = 50_000;
+  assert.ok(readFlagsForPages(store, t0) instanceof Promise, "the first read waits for storage");
+  await readFlagsForPages(store, t0 + 1);
+  const held = readFlagsForPages(store, t0 + 2);
+  assert.ok(!(held instanceof Promise), "then the flags are at hand");
+  assert.equal(typeof (held as { MONTHLY_PAYMENT: boolean }).MONTHLY_PAYMENT, "boolean");
+  assert.ok(
+    readFlagsForPages(store, t0 + PAGE_FLAGS_MAX_AGE_MS) instanceof Promise,
+    "a new interval reads again",
+  );
 });

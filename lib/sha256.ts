@@ -63,23 +63,30 @@ function compress(state: Uint32Array, view: DataView, offset: number, end: numbe
 
 /**
  * The digest of `data`, continuing from `state` after `prefix` bytes were compressed into it: the
- * data padded (its length counted from the start), compressed, and the state written out.
+ * data padded (its length counted from the start), compressed, and the state written out. The
+ * padding goes in a scratch buffer kept between calls (they are synchronous, so never overlap).
  */
 function finish(state: Uint32Array, prefix: number, data: Uint8Array): Uint8Array<ArrayBuffer> {
   const length = data.length;
-  const padded = new Uint8Array(((length + 9 + 63) >>> 6) << 6);
-  padded.set(data);
-  padded[length] = 0x80;
-  const view = new DataView(padded.buffer);
+  const size = ((length + 9 + 63) >>> 6) << 6;
+  if (scratch.length < size) {
+    scratch = new Uint8Array(size * 2);
+    scratchView = new DataView(scratch.buffer);
+  }
+  scratch.set(data);
+  scratch[length] = 0x80;
+  scratch.fill(0, length + 1, size - 8);
   const bits = (prefix + length) * 8;
-  view.setUint32(padded.length - 8, Math.floor(bits / 2 ** 32));
-  view.setUint32(padded.length - 4, bits >>> 0);
-  compress(state, view, 0, padded.length);
+  scratchView.setUint32(size - 8, Math.floor(bits / 2 ** 32));
+  scratchView.setUint32(size - 4, bits >>> 0);
+  compress(state, scratchView, 0, size);
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) outView.setUint32(i * 4, state[i]);
   return out;
 }
+let scratch = new Uint8Array(256);
+let scratchView = new DataView(scratch.buffer);
 
 /**
  * The SHA-256 digest of `data`.

@@ -12,7 +12,13 @@
 import type { Context, Env } from "hono";
 import type { ComponentType } from "preact";
 import { chainRunner, type LastStep } from "./chain.ts";
-import { NONCE_SLOT, type PageCache, type PageCacheOptions, type Slots } from "./page_cache.ts";
+import {
+  NONCE_SLOT,
+  type PageCache,
+  type PageCacheOptions,
+  type PageTemplate,
+  type Slots,
+} from "./page_cache.ts";
 import type { Prefixes } from "./prefixes.ts";
 import { renderPage } from "./render.ts";
 import { htmlResponse } from "./response.ts";
@@ -72,10 +78,15 @@ export class Contexts<State, E extends Env = Env> {
     chain: AnyHandler[],
     last: LastStep<R>,
   ): RouteContext<unknown, State> {
-    const url = new URL(c.req.url);
+    // Parsed when first read: a cached page never needs it.
+    let url: URL | undefined;
     const ctx: RouteContext<unknown, State> = {
-      url,
-      params: route ? c.req.param() as Record<string, string> : this.#table.fallbackParams(url.pathname),
+      get url() {
+        return url ??= new URL(c.req.url);
+      },
+      params: route
+        ? c.req.param() as Record<string, string>
+        : this.#table.fallbackParams(new URL(c.req.url).pathname),
       state: this.#options.state(c),
       hono: c,
       render: (data, init) => {
@@ -90,19 +101,20 @@ export class Contexts<State, E extends Env = Env> {
     return ctx;
   }
 
-  async #renderCached(
+  /** A hit answers at once; a miss, or a page that may not be cached, renders (and may wait for its data). */
+  #renderCached(
     ctx: RouteContext<unknown, State>,
     route: CompiledRoute | null,
     input: CachedRender<unknown>,
     init: ResponseInit | undefined,
-  ): Promise<Response> {
+  ): Response | Promise<Response> {
     assertPage(route);
-    const { layouts, file, mod: { default: component } } = route;
     const c = ctx.hono;
     const pageCache = this.#pageCache;
     const nonce = this.#options.nonce(c);
     const status = init?.status ?? 200;
-    const key = `${file.file}\n${ctx.url.href}\n${nonce ? "nonce" : "-"}\n${input.key}`;
+    // The request's URL as received: an equal URL written otherwise is only another entry.
+    const key = `${route.file.file}\n${c.req.url}\n${nonce ? "nonce" : "-"}\n${input.key}`;
     const method = c.req.method;
     if (status !== 200 || (method !== "GET" && method !== "HEAD") || key.length > pageCache.maxKeyLength) {
       // Not cacheable: the slots answer this response's own values.
@@ -110,8 +122,25 @@ export class Contexts<State, E extends Env = Env> {
         text: (name) => slotValue(input.slots, name),
         number: (name) => Number(slotValue(input.slots, name)),
       };
-      return this.#page(ctx, component, layouts, await input.data(own), status, init);
+      return (async () =>
+        this.#page(ctx, route.mod.default, route.layouts, await input.data(own), status, init))();
     }
+    const template = pageCache.get(key);
+    if (template) return this.#fill(c, template, input, nonce, status, init);
+    return this.#renderTemplate(ctx, route, key, input, nonce, status, init);
+  }
+
+  async #renderTemplate(
+    ctx: RouteContext<unknown, State>,
+    route: PageRoute,
+    key: string,
+    input: CachedRender<unknown>,
+    nonce: string | undefined,
+    status: number,
+    init: ResponseInit | undefined,
+  ): Promise<Response> {
+    const { layouts, file, mod: { default: component } } = route;
+    const pageCache = this.#pageCache;
     let template = pageCache.get(key);
     if (!template) {
       const data = await input.data(pageCache.slots);
@@ -125,8 +154,19 @@ export class Contexts<State, E extends Env = Env> {
       template = pageCache.cut(html, Object.keys(input.slots));
       pageCache.set(key, template);
     }
+    return this.#fill(ctx.hono, template, input, nonce, status, init);
+  }
+
+  #fill(
+    c: Context<E>,
+    template: PageTemplate,
+    input: CachedRender<unknown>,
+    nonce: string | undefined,
+    status: number,
+    init: ResponseInit | undefined,
+  ): Response {
     const values = nonce ? { ...input.slots, [NONCE_SLOT]: nonce } : input.slots;
-    return htmlResponse(c, pageCache.fill(template, values), status, init, this.#options.headers?.(c));
+    return htmlResponse(c, this.#pageCache.fill(template, values), status, init, this.#options.headers?.(c));
   }
 
   /** The not-found answer: JSON under a JSON prefix, text under another reserved one, else `_404`. */

@@ -35,7 +35,7 @@ export interface RouteContext<Data = unknown, State = Record<string, unknown>> {
    * 200, the HTML of an earlier request with the same key is reused with this response's nonce
    * and slot values filled in; otherwise, or on a miss, the page is rendered.
    */
-  renderCached(input: CachedRender<Data>, init?: ResponseInit): Promise<Response>;
+  renderCached(input: CachedRender<Data>, init?: ResponseInit): Response | Promise<Response>;
   /** Renders the not-found page with status 404. */
   renderNotFound(): Response;
   /** Middleware only: runs the rest of the chain. */

@@ -73,7 +73,7 @@ export function donationPage(
   ctx: Ctx,
   mode: "online" | "terminal",
   shopNumber: string | null,
-): Promise<Response> {
+): Response | Promise<Response> {
   const signingKey = issueBrowserKey(ctx.state.services.config.appSecret);
   return ctx.renderCached({
     key: pageKey(ctx, mode, shopNumber),

@@ -37,7 +37,8 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
     res = refuseCrossSite(ctx);
   } else {
     if (req.method === "GET" || req.method === "HEAD") {
-      ctx.state.flags = await readFlagsForPages(ctx.state.services.store);
+      const flags = readFlagsForPages(ctx.state.services.store);
+      ctx.state.flags = flags instanceof Promise ? await flags : flags;
     }
     res = await ctx.next();
   }

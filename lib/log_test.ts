@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { createLogger, jsonLine } from "./log.ts";
+
+/** What a line was before it was written member by member: one object through JSON.stringify. */
+function reference(level: string, msg: string, fields: Record<string, unknown>) {
+  const replacer = (_k: string, v: unknown) =>
+    v instanceof Error ? { name: v.name, message: v.message, stack: v.stack } : v;
+  return JSON.parse(JSON.stringify({ time: "T", level, msg, ...fields }, replacer));
+}
+
+Deno.test("jsonLine: the same JSON as one object through JSON.stringify, member for member", () => {
+  const error = new Error("boom");
+  const cases: Record<string, unknown>[] = [
+    {},
+    { requestId: "b625-41", method: "GET", path: '/en/"quoted"\\\n\u2028', status: 200, ms: 1.3 },
+    { n: NaN, inf: -Infinity, zero: -0, big: 1e21, small: 1e-7, yes: true, no: false, none: null },
+    { skipped: undefined, fn: () => 1, sym: Symbol("s"), kept: "x" },
+    { nested: { a: [1, "b", null], d: new Date(0) }, error, list: [error] },
+    { 2: "two", a: "a", 1: "one" },
+    { msg: "overrides", level: "custom" },
+    { 'we"ird key\n': "v" },
+  ];
+  for (const fields of cases) {
+    const line = JSON.parse(jsonLine("info", "request", fields));
+    assert.match(line.time, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    assert.deepEqual(
+      { ...line, time: "T" },
+      reference("info", "request", fields),
+      JSON.stringify(Object.keys(fields)),
+    );
+    // The members come in the same order.
+    assert.deepEqual(Object.keys(line), Object.keys(reference("info", "request", fields)));
+  }
+});
+
+Deno.test("logger: levels below the minimum are dropped; with() adds fields to every line", () => {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger((line) => lines.push(JSON.parse(line)), {}, "info");
+  log.debug("hidden");
+  log.with({ requestId: "r1" }).warn("careful", { status: 503 });
+  assert.equal(lines.length, 1);
+  assert.deepEqual({ ...lines[0], time: "T" }, {
+    time: "T",
+    level: "warn",
+    msg: "careful",
+    requestId: "r1",
+    status: 503,
+  });
+});
+
+Deno.test("stdout: lines wait for their batch, and are all written when the process exits", async () => {
+  const script = `
+    import { createLogger } from ${JSON.stringify(new URL("./log.ts", import.meta.url).href)};
+    const log = createLogger();
+    for (let i = 0; i < 1000; i++) log.info("line", { i });
+    log.warn("a warning writes what waits before it, at once");
+    log.info("last");
+    Deno.exit(0); // before the batch's timer: written on exit
+  `;
+  const out = await new Deno.Command(Deno.execPath(), { args: ["eval", script], stdout: "piped" }).output();
+  const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(lines.length, 1002);
+  assert.deepEqual(lines.slice(0, 3).map((l) => l.i), [0, 1, 2]);
+  assert.equal(lines[1000].level, "warn");
+  assert.equal(lines[1001].msg, "last");
+});
