@@ -27,7 +27,11 @@ const PATH = Deno.env.get("BENCH_PATH") ?? "/en/";
 const SECONDS = envNumber("BENCH_SECONDS", 10);
 const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
 
-/** A step and the frames that are its own: by the file's path (relative, `npm:` for packages). */
+/**
+ * A step and the frames that are its own: by the file's path (relative, `npm:` for packages). The
+ * modules of the pipeline before issue 12 (hono's middlewares, `lib/http/request_log.ts`) are named
+ * too, so that the same script can profile an older checkout.
+ */
 const STEPS: { step: string; file: RegExp }[] = [
   { step: "request id", file: /hono\/dist\/middleware\/request-id\/|^lib\/http\/request_id\.ts$/ },
   { step: "request log (line and write)", file: /^lib\/(log|http\/request_log)\.ts$/ },

@@ -79,6 +79,11 @@ try {
     let binary = "";
     for (const byte of body) binary += String.fromCharCode(byte);
     pages[path] = { body: btoa(binary), headers };
+    const all: Record<string, string> = {};
+    for (const [name, value] of res.headers) {
+      if (name !== "date" && name !== "content-length") all[name] = value;
+    }
+    pages[`/all-headers${path}`] = { body: pages[path].body, headers: all };
     sizes.set(path, body.length);
     log(`${path}: ${body.length} bytes`);
   }
@@ -106,12 +111,15 @@ try {
 
   const load = (url: string, seconds = SECONDS) =>
     runWrk(url, { seconds, connections: CONNECTIONS, threads: THREADS });
-  const targets = [["bare", bareUrl], ["app", app.url]] as const;
+  const targets = [["bare", bareUrl], ["bare, all headers", `${bareUrl}/all-headers`], [
+    "app",
+    app.url,
+  ]] as const;
   log(`warm-up: ${WARMUP_SECONDS} s per case`);
   for (const path of PATHS) for (const [, base] of targets) await load(base + path, WARMUP_SECONDS);
 
-  const runs = new Map<string, { bare: LoadResult[]; app: LoadResult[] }>();
-  for (const path of PATHS) runs.set(path, { bare: [], app: [] });
+  const runs = new Map<string, Record<(typeof targets)[number][0], LoadResult[]>>();
+  for (const path of PATHS) runs.set(path, { "bare": [], "bare, all headers": [], "app": [] });
   for (let round = 1; round <= ROUNDS; round++) {
     for (const path of PATHS) {
       for (const [kind, base] of targets) {
@@ -119,7 +127,7 @@ try {
         if (result.errors > 0) throw new Error(`${kind} ${path}: ${result.errors} errors under load`);
         runs.get(path)![kind].push(result);
         log(
-          `round ${round} ${kind.padEnd(4)} ${path}: ${fixed(result.rps)} req/s, ` +
+          `round ${round} ${kind.padEnd(17)} ${path}: ${fixed(result.rps)} req/s, ` +
             `p50 ${fixed(result.p50, 2)} ms, p99 ${fixed(result.p99, 2)} ms`,
         );
       }
@@ -132,14 +140,20 @@ try {
     `wrk: ${CONNECTIONS} connections, ${THREADS} thread(s), ${SECONDS} s per run, ${ROUNDS} round(s), ` +
       `interleaved; medians over the rounds. App log to /dev/null.\n`,
   );
-  console.log("| path | bytes | bare req/s | bare p99 ms | app req/s | app p99 ms | app / bare |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| path | bytes | bare req/s | bare, all headers req/s | app req/s | app p99 ms | app / bare | " +
+      "app / bare, all headers |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
   for (const path of PATHS) {
     const r = runs.get(path)!;
-    const b = median(r.bare.map((x) => x.rps)), a = median(r.app.map((x) => x.rps));
+    const rps = (kind: keyof typeof r) => median(r[kind].map((x) => x.rps));
+    const [b, full, a] = [rps("bare"), rps("bare, all headers"), rps("app")];
     console.log(
-      `| \`${path}\` | ${sizes.get(path)} | ${fixed(b)} | ${fixed(median(r.bare.map((x) => x.p99)), 2)} | ` +
-        `${fixed(a)} | ${fixed(median(r.app.map((x) => x.p99)), 2)} | ${fixed((100 * a) / b)}% |`,
+      `| \`${path}\` | ${sizes.get(path)} | ${fixed(b)} | ${fixed(full)} | ${fixed(a)} | ` +
+        `${fixed(median(r.app.map((x) => x.p99)), 2)} | ${fixed((100 * a) / b)}% | ${
+          fixed((100 * a) / full)
+        }% |`,
     );
   }
   if (loadBefore > navigator.hardwareConcurrency / 2) {

@@ -56,38 +56,17 @@ export function createLogger(
 }
 
 /**
- * `JSON.stringify({ time, level, msg, ...fields })`, written member by member: a line per request
- * made through one object and the general stringifier cost several times this (`bench/README.md`,
- * request pipeline). The same JSON: members in the same order, `undefined` and functions left out,
- * non-finite numbers as `null`, errors as `{ name, message, stack }`. A field named `time`, `level`
- * or `msg` replaces the logger's own, as it did in the object.
+ * `JSON.stringify({ time, level, msg, ...fields })`, errors anywhere written as
+ * `{ name, message, stack }`. The replacer (a call back for every member) only when a field is an
+ * object that may hold one: never for a request's line.
  */
 export function jsonLine(level: Level, msg: string, fields?: Record<string, unknown>): string {
-  if (fields && ("time" in fields || "level" in fields || "msg" in fields)) {
-    return JSON.stringify({ time: now(), level, msg, ...fields }, errorReplacer);
-  }
-  let out = `{"time":"${now()}","level":"${level}","msg":${JSON.stringify(msg)}`;
+  let nested = false;
   for (const key in fields) {
     const value = fields[key];
-    switch (typeof value) {
-      case "string":
-        out += `,${JSON.stringify(key)}:${JSON.stringify(value)}`;
-        break;
-      case "number":
-        out += `,${JSON.stringify(key)}:${Number.isFinite(value) ? String(value) : "null"}`;
-        break;
-      case "boolean":
-        out += `,${JSON.stringify(key)}:${value}`;
-        break;
-      case "undefined":
-      case "function":
-      case "symbol":
-        break;
-      default:
-        out += `,${JSON.stringify(key)}:${JSON.stringify(value, errorReplacer)}`;
-    }
+    if (typeof value === "object" && value !== null) nested = true;
   }
-  return out + "}";
+  return JSON.stringify({ time: now(), level, msg, ...fields }, nested ? errorReplacer : undefined);
 }
 
 // The instant as ISO 8601, made once per millisecond (many lines share one under load).
@@ -107,28 +86,47 @@ function errorReplacer(_key: string, value: unknown): unknown {
   return value;
 }
 
-/** Lines waiting for standard output, and whether a flush is scheduled. */
-let pending = "";
+/**
+ * Bytes waiting for standard output. A line is encoded into this buffer at once: strings kept until
+ * the flush would survive young-generation collections and be copied by each (the batch costs less
+ * than a write per line only if its lines cost nothing to keep).
+ */
+const buffer = new Uint8Array(64 * 1024);
+let used = 0;
 let scheduled = false;
-/** The most a batch holds before it is written at once. */
-const BATCH_BYTES = 32 * 1024;
 /** How long a line may wait for its batch. */
 const BATCH_MS = 10;
 const encoder = new TextEncoder();
 
 /** Writes the lines waiting for standard output, now. */
 export function flushStdout(): void {
-  if (pending === "") return;
-  const bytes = encoder.encode(pending);
-  pending = "";
+  writeAll(buffer.subarray(0, used));
+  used = 0;
+}
+
+function writeAll(bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length;) done += Deno.stdout.writeSync(bytes.subarray(done));
+}
+
+function append(text: string): void {
+  let { read, written } = encoder.encodeInto(text, buffer.subarray(used));
+  if (read < text.length) {
+    flushStdout();
+    ({ read, written } = encoder.encodeInto(text, buffer));
+    // A line longer than the whole buffer is written on its own.
+    if (read < text.length) {
+      used = 0;
+      return writeAll(encoder.encode(text));
+    }
+  }
+  used += written;
 }
 
 let flushOnExit = false;
 
 /**
  * The sink of standard output: lines are kept and written together at most {@link BATCH_MS} later
- * (or once {@link BATCH_BYTES} wait), warnings and errors at once; whatever waits is written when
+ * (or once 64 KiB wait), warnings and errors at once; whatever waits is written when
  * the process exits, on `Deno.exit()`, an uncaught error or an unhandled rejection. Only a kill
  * that gives the process no chance (SIGKILL) can lose the last few milliseconds of lines.
  *
@@ -145,8 +143,8 @@ export function stdoutLines(): LineSink {
     }
   }
   return (line, level) => {
-    pending += line + "\n";
-    if (ORDER[level] >= ORDER.warn || pending.length >= BATCH_BYTES) return flushStdout();
+    append(line + "\n");
+    if (ORDER[level] >= ORDER.warn) return flushStdout();
     if (scheduled) return;
     scheduled = true;
     setTimeout(() => {

@@ -54,13 +54,16 @@ Deno.test("stdout: lines wait for their batch, and are all written when the proc
     const log = createLogger();
     for (let i = 0; i < 1000; i++) log.info("line", { i });
     log.warn("a warning writes what waits before it, at once");
+    log.info("long", { text: "x".repeat(100_000) + "ü" }); // longer than the whole batch buffer
     log.info("last");
     Deno.exit(0); // before the batch's timer: written on exit
   `;
   const out = await new Deno.Command(Deno.execPath(), { args: ["eval", script], stdout: "piped" }).output();
   const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
-  assert.equal(lines.length, 1002);
+  assert.equal(lines.length, 1003);
   assert.deepEqual(lines.slice(0, 3).map((l) => l.i), [0, 1, 2]);
+  assert.deepEqual(lines.slice(0, 1000).map((l) => l.i), [...Array(1000).keys()], "every line, in order");
   assert.equal(lines[1000].level, "warn");
-  assert.equal(lines[1001].msg, "last");
+  assert.equal(lines[1001].text.length, 100_001);
+  assert.equal(lines[1002].msg, "last");
 });

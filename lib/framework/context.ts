@@ -78,27 +78,38 @@ export class Contexts<State, E extends Env = Env> {
     chain: AnyHandler[],
     last: LastStep<R>,
   ): RouteContext<unknown, State> {
-    // Parsed when first read: a cached page never needs it.
-    let url: URL | undefined;
-    const ctx: RouteContext<unknown, State> = {
-      get url() {
-        return url ??= new URL(c.req.url);
-      },
-      params: route
-        ? c.req.param() as Record<string, string>
-        : this.#table.fallbackParams(new URL(c.req.url).pathname),
-      state: this.#options.state(c),
-      hono: c,
-      render: (data, init) => {
-        assertPage(route);
-        return this.#page(ctx, route.mod.default, route.layouts, data, init?.status ?? 200, init);
-      },
-      renderCached: (input, init) => this.#renderCached(ctx, route, input, init),
-      renderNotFound: () => this.#notFound(ctx),
-      next: notStarted,
-    };
+    const params = route
+      ? c.req.param() as Record<string, string>
+      : this.#table.fallbackParams(new URL(c.req.url).pathname);
+    const ctx = new RequestContext<State, E>(this, c, route, params, this.#options.state(c));
     ctx.next = chainRunner(ctx, route, chain, last);
     return ctx;
+  }
+
+  /** `ctx.render` of a request (a route's page). */
+  render(
+    ctx: RouteContext<unknown, State>,
+    route: CompiledRoute | null,
+    data: unknown,
+    init?: ResponseInit,
+  ): Response {
+    assertPage(route);
+    return this.#page(ctx, route.mod.default, route.layouts, data, init?.status ?? 200, init);
+  }
+
+  /** `ctx.renderCached` of a request. */
+  renderCached(
+    ctx: RouteContext<unknown, State>,
+    route: CompiledRoute | null,
+    input: CachedRender<unknown>,
+    init: ResponseInit | undefined,
+  ): Response | Promise<Response> {
+    return this.#renderCached(ctx, route, input, init);
+  }
+
+  /** `ctx.renderNotFound` of a request. */
+  renderNotFound(ctx: RouteContext<unknown, State>): Response {
+    return this.#notFound(ctx);
   }
 
   /** A hit answers at once; a miss, or a page that may not be cached, renders (and may wait for its data). */
@@ -223,6 +234,52 @@ function assertPage(route: CompiledRoute | null): asserts route is PageRoute {
 /** `ctx.next` until the chain is attached (at once, by {@link Contexts.create}). */
 function notStarted(): Promise<Response> {
   return Promise.reject(new Error("ctx.next(): the chain has not started"));
+}
+
+/**
+ * The `ctx` of one request. A class, so that every request's context has one shape, its methods
+ * live on the prototype, and the URL is parsed only when read (a cached page never needs it): an
+ * object literal with closures and a getter for each request cost more in garbage collection than
+ * the rest of the route layer (`bench/README.md`, request pipeline).
+ */
+class RequestContext<State, E extends Env> implements RouteContext<unknown, State> {
+  readonly #contexts: Contexts<State, E>;
+  readonly #route: CompiledRoute | null;
+  #url: URL | undefined;
+  readonly hono: Context;
+  readonly params: Record<string, string>;
+  readonly state: State;
+  next: () => Promise<Response> = notStarted;
+
+  constructor(
+    contexts: Contexts<State, E>,
+    c: Context<E>,
+    route: CompiledRoute | null,
+    params: Record<string, string>,
+    state: State,
+  ) {
+    this.#contexts = contexts;
+    this.#route = route;
+    this.hono = c;
+    this.params = params;
+    this.state = state;
+  }
+
+  get url(): URL {
+    return this.#url ??= new URL(this.hono.req.url);
+  }
+
+  render(data?: unknown, init?: ResponseInit): Response {
+    return this.#contexts.render(this, this.#route, data, init);
+  }
+
+  renderCached(input: CachedRender<unknown>, init?: ResponseInit): Response | Promise<Response> {
+    return this.#contexts.renderCached(this, this.#route, input, init);
+  }
+
+  renderNotFound(): Response {
+    return this.#contexts.renderNotFound(this);
+  }
 }
 
 function slotValue(slots: Record<string, string>, name: string): string {
