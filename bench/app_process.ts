@@ -26,6 +26,23 @@ function startTaskFlags(): string[] {
   return run.split(/\s+/).slice(2).filter((arg) => arg !== "-A" && arg !== "main.ts");
 }
 
+/**
+ * The environment of the app as the request-pipeline benchmarks run it (`ssr.ts`, `profile.ts`):
+ * production, Deno KV in `dir`, the sandbox provider, the monthly tab on.
+ */
+export function productionAppEnv(dir: string): Record<string, string> {
+  return {
+    DENO_ENV: "production",
+    APP_SECRET: "bench-secret-0123456789abcdefghijklmnopqrstuvwxyz",
+    PUBLIC_URL: "https://donate.museum.test",
+    SANDBOX_ALLOWED: "1",
+    ADMIN_REGISTRATION: "approval",
+    FEATURE_MONTHLY_PAYMENT: "1",
+    FEATURE_TEST_TERMINAL_PAYMENT: "0",
+    KV_PATH: `${dir}/kv.sqlite3`,
+  };
+}
+
 /** A running app process. */
 export interface AppProcess {
   /** `http://127.0.0.1:<port>` */

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { ROOT, startAppProcess } from "./app_process.ts";
+import { productionAppEnv, ROOT, startAppProcess } from "./app_process.ts";
 import { envNumber, fixed, freePort, machine, requireWrk, runWrk } from "./common.ts";
 
 const PATH = Deno.env.get("BENCH_PATH") ?? "/en/";
@@ -148,20 +148,10 @@ if (import.meta.main) {
   await requireWrk();
   const dir = await Deno.makeTempDir({ prefix: "bench-profile-" });
   const inspectPort = freePort();
-  const app = await startAppProcess(
-    {
-      DENO_ENV: "production",
-      APP_SECRET: "bench-profile-secret-0123456789abcdefghijklmnop",
-      PUBLIC_URL: "https://donate.museum.test",
-      SANDBOX_ALLOWED: "1",
-      ADMIN_REGISTRATION: "approval",
-      FEATURE_MONTHLY_PAYMENT: "1",
-      FEATURE_TEST_TERMINAL_PAYMENT: "0",
-      KV_PATH: `${dir}/kv.sqlite3`,
-    },
-    "/dev/null",
-    { startTaskFlags: true, denoFlags: [`--inspect=127.0.0.1:${inspectPort}`] },
-  );
+  const app = await startAppProcess(productionAppEnv(dir), "/dev/null", {
+    startTaskFlags: true,
+    denoFlags: [`--inspect=127.0.0.1:${inspectPort}`],
+  });
   try {
     const load = (seconds: number) =>
       runWrk(app.url + PATH, { seconds, connections: CONNECTIONS, threads: 1 });

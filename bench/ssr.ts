@@ -26,7 +26,7 @@
  *
  * @module
  */
-import { freePort, ROOT, startAppProcess } from "./app_process.ts";
+import { freePort, productionAppEnv, ROOT, startAppProcess } from "./app_process.ts";
 import { envNumber, fixed, loadAverage, machine, median, requireWrk, runWrk } from "./common.ts";
 import type { LoadResult } from "./common.ts";
 
@@ -47,20 +47,7 @@ const machineLine = await machine();
 const loadBefore = await loadAverage();
 
 const dir = await Deno.makeTempDir({ prefix: "bench-ssr-" });
-const app = await startAppProcess(
-  {
-    DENO_ENV: "production",
-    APP_SECRET: "bench-ssr-secret-0123456789abcdefghijklmnop",
-    PUBLIC_URL: "https://donate.museum.test",
-    SANDBOX_ALLOWED: "1",
-    ADMIN_REGISTRATION: "approval",
-    FEATURE_MONTHLY_PAYMENT: "1",
-    FEATURE_TEST_TERMINAL_PAYMENT: "0",
-    KV_PATH: `${dir}/kv.sqlite3`,
-  },
-  "/dev/null",
-  { startTaskFlags: true },
-);
+const app = await startAppProcess(productionAppEnv(dir), "/dev/null", { startTaskFlags: true });
 let bare: Deno.ChildProcess | null = null;
 
 try {

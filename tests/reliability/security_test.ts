@@ -2,8 +2,9 @@
  * Security checks across the whole app, each derived from the route manifest or the OpenAPI
  * document so a new route is covered without editing this file:
  *
- * 1. Headers. `lib/http/security.ts` is one middleware at the top of the stack (hono's
- *    `secureHeaders`, overwriting), so EVERY answer of the app — pages, API JSON, built files,
+ * 1. Headers. The request pipeline (`lib/http/pipeline.ts`, the first middleware) gives every
+ *    answer the headers of `lib/http/security.ts` (hono's `secureHeaders`, captured once; a page
+ *    is made with them), so EVERY answer of the app — pages, API JSON, built files,
  *    redirects, 304, 400/401/404/405/413/415, 500 and 503 — carries the same set: the CSP below
  *    with a fresh nonce per response, HSTS (2 years, subdomains), nosniff, Referrer-Policy
  *    strict-origin-when-cross-origin, X-Frame-Options DENY, COOP and CORP same-origin, a
