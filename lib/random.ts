@@ -7,6 +7,8 @@
  * @module
  */
 
+import { bytesToHex } from "./shared/signing.ts";
+
 const pool = new Uint8Array(4096);
 let used = pool.length;
 
@@ -21,8 +23,6 @@ function take(n: number): Uint8Array {
   return bytes;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
-
 /**
  * `n` random bytes as lower-case hex.
  *
@@ -32,9 +32,7 @@ const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toStri
  * ```
  */
 export function randomHex(n: number): string {
-  let hex = "";
-  for (const byte of take(n)) hex += HEX[byte];
-  return hex;
+  return bytesToHex(take(n));
 }
 
 /**

@@ -11,6 +11,8 @@
  * @module
  */
 
+import { bytesToHex } from "./shared/signing.ts";
+
 // The first 32 bits of the fractional parts of the cube roots of the first 64 primes, and of the
 // square roots of the first 8 (FIPS 180-4, 4.2.2 and 5.3.3).
 const PRIMES: number[] = [];
@@ -144,11 +146,7 @@ export function hmacSha256(key: string | Uint8Array, message: string | Uint8Arra
   return finish(outer.slice(), 64, finish(inner.slice(), 64, m));
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? "0" : "") + i.toString(16));
-
 /** {@link hmacSha256} as lower-case hex. */
 export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
-  let hex = "";
-  for (const byte of hmacSha256(key, message)) hex += HEX[byte];
-  return hex;
+  return bytesToHex(hmacSha256(key, message));
 }

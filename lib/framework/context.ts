@@ -97,23 +97,11 @@ export class Contexts<State, E extends Env = Env> {
     return this.#page(ctx, route.mod.default, route.layouts, data, init?.status ?? 200, init);
   }
 
-  /** `ctx.renderCached` of a request. */
+  /**
+   * `ctx.renderCached` of a request: a hit answers at once; a miss, or a page that may not be
+   * cached, renders (and may wait for its data).
+   */
   renderCached(
-    ctx: RouteContext<unknown, State>,
-    route: CompiledRoute | null,
-    input: CachedRender<unknown>,
-    init: ResponseInit | undefined,
-  ): Response | Promise<Response> {
-    return this.#renderCached(ctx, route, input, init);
-  }
-
-  /** `ctx.renderNotFound` of a request. */
-  renderNotFound(ctx: RouteContext<unknown, State>): Response {
-    return this.#notFound(ctx);
-  }
-
-  /** A hit answers at once; a miss, or a page that may not be cached, renders (and may wait for its data). */
-  #renderCached(
     ctx: RouteContext<unknown, State>,
     route: CompiledRoute | null,
     input: CachedRender<unknown>,
@@ -180,8 +168,11 @@ export class Contexts<State, E extends Env = Env> {
     return htmlResponse(c, this.#pageCache.fill(template, values), status, init, this.#options.headers?.(c));
   }
 
-  /** The not-found answer: JSON under a JSON prefix, text under another reserved one, else `_404`. */
-  #notFound(ctx: RouteContext<unknown, State>): Response {
+  /**
+   * `ctx.renderNotFound` of a request: JSON under a JSON prefix, text under another reserved one,
+   * else `_404`.
+   */
+  renderNotFound(ctx: RouteContext<unknown, State>): Response {
     const c = ctx.hono;
     const path = ctx.url.pathname;
     if (this.#prefixes.isJson(path)) return c.json(this.#prefixes.jsonError(404, "Not found"), 404);

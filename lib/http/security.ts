@@ -62,18 +62,21 @@ export function securityHeaders(options: SecurityOptions = {}): SecurityHeaders 
     strict = s;
     framable = f;
   });
+  const variant = (path: string): Captured => {
+    const captured = options.framable?.(path) ? framable : strict;
+    if (!captured) throw new Error("securityHeaders: used before ready");
+    return captured;
+  };
   return {
     nonce: () => randomBase64(16),
     ready,
     apply(headers, path, nonce) {
-      const captured = options.framable?.(path) ? framable : strict;
-      if (!captured) throw new Error("securityHeaders: apply() before ready");
+      const captured = variant(path);
       for (const [name, value] of captured.fixed) headers.set(name, value);
       headers.set(captured.csp.name, captured.csp.before + nonce + captured.csp.after);
     },
     headers(path, nonce) {
-      const captured = options.framable?.(path) ? framable : strict;
-      if (!captured) throw new Error("securityHeaders: headers() before ready");
+      const captured = variant(path);
       const out = { ...captured.object };
       out[captured.csp.name] = captured.csp.before + nonce + captured.csp.after;
       return out;
