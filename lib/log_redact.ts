@@ -44,7 +44,7 @@ export function redactPath(path: string): string {
 }
 
 /** An absolute URL in free text: scheme and host, then its path, query and fragment if any. */
-const URLS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#"'<>()]*)([^\s?#"'<>()]*)(?:[?#][^\s"'<>()]*)?/gi;
+const URLS = /\b([a-z][a-z0-9+.-]{0,15}:\/\/[^\s/?#"'<>()]*)([^\s?#"'<>()]*)(?:[?#][^\s"'<>()]*)?/gi;
 
 /**
  * Text with every absolute URL in it written as its origin and redacted path.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createLogger, jsonLine } from "./log.ts";
-import { redactPath } from "./log_redact.ts";
+import { redactPath, redactUrls } from "./log_redact.ts";
 
 /** What a line was before it was written member by member: one object through JSON.stringify. */
 function reference(level: string, msg: string, fields: Record<string, unknown>) {
@@ -89,7 +89,20 @@ Deno.test("redactPath: id segments become :id, the query string and fragment go;
     ["/", "/"],
   ];
   for (const [path, logged] of cases) assert.equal(redactPath(path), logged, path);
-  // Linear: a long path of near-ids costs no more than its length.
+  // Linear: adversarial text at the body limit (64 KiB) takes milliseconds, not seconds.
+  for (
+    const [fn, text] of [
+      [redactPath, "/" + "aB".repeat(32 * 1024) + "."],
+      [redactPath, ("/" + "1".repeat(7) + "a").repeat(7 * 1024)],
+      [redactUrls, "a-".repeat(32 * 1024)],
+      [redactUrls, "http://".repeat(9 * 1024)],
+    ] as const
+  ) {
+    const started = performance.now();
+    fn(text);
+    assert.ok(performance.now() - started < 50, text.slice(0, 20));
+  }
+  // A long path of near-ids costs no more than its length.
   const long = "/" + "a".repeat(15) + ("/" + "a".repeat(40) + ".").repeat(1500);
   const started = performance.now();
   redactPath(long);
