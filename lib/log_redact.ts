@@ -6,8 +6,8 @@
  *
  * - a path (a field named `path`) with each id segment as `:id` and never a query string or
  *   fragment: `/api/user/:id`, `/en/cancel-subscription`;
- * - a URL inside any string (an error's message, its stack) as its origin and redacted path:
- *   `https://gateway.example/PaymentGW/GetTransaction`.
+ * - a URL inside any string (an error's message, its stack) as its origin (without credentials)
+ *   and redacted path: `https://gateway.example/PaymentGW/GetTransaction`.
  *
  * An id segment is structural, so it holds for every route, a 404 probe, and routes added later:
  * 16 or more of `A-Z a-z 0-9 _ -` with at least one capital, digit or `_` (our ids are 24
@@ -56,5 +56,7 @@ const URLS = /\b([a-z][a-z0-9+.-]{0,15}:\/\/[^\s/?#"'<>()]*)([^\s?#"'<>()]*)(?:[
  * ```
  */
 export function redactUrls(text: string): string {
-  return text.replace(URLS, (_all, origin: string, path: string) => origin + redactPath(path));
+  return text.replace(URLS, (_all, origin: string, path: string) =>
+    // Credentials in the authority (`postgres://user:password@host`) are dropped too.
+    origin.replace(/\/\/[^@]*@/, "//") + redactPath(path));
 }

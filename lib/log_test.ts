@@ -118,13 +118,17 @@ Deno.test("every log line: paths redacted, URLs in any string cut to origin and 
   log.error("could not verify a returned payment", {
     error: `error sending request for url (https://psp.example/return/${id}?UserKey=${id})`,
   });
+  log.warn("storage unreachable", {
+    error: "connect postgres://app:hunter2@db.internal:5432/x?sslmode=require",
+  });
   const cause = new Error(`GET http://127.0.0.1:8000/api/user/${id}?token=secret failed`);
   log.error("unhandled error", { error: cause, path: `/payments/return/${id}?status=000` });
   for (const line of lines) {
     assert.ok(!line.includes(id), line);
     assert.ok(!line.includes("?"), line);
   }
-  const [request, refused, verify, unhandled] = lines.map((line) => JSON.parse(line));
+  const [request, refused, verify, storage, unhandled] = lines.map((line) => JSON.parse(line));
+  assert.equal(storage.error, "connect postgres://db.internal:5432/x");
   assert.equal(request.path, "/api/user/:id");
   assert.equal(refused.path, "/en/cancel-subscription");
   assert.equal(verify.error, "error sending request for url (https://psp.example/return/:id)");
