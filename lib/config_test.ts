@@ -288,6 +288,37 @@ Deno.test("every bad setting is named in one line", async () => {
   }
 });
 
+Deno.test("a malformed SIGNING_KEYS entry is named by its position and id, never by its secret", async () => {
+  const dataDir = await tempDir();
+  const secret = "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4a6c8e0a2c4e6a8b0d1f3e5a7c9e1b";
+  const good = `crm:${"0f".repeat(32)}`;
+  const cases: [string, RegExp][] = [
+    // No colon: the whole entry is the secret.
+    [`${good},${secret}`, /entry 2 is not id:secret/],
+    // An id that looks like a browser key's, or has other characters: the id may be secret too.
+    [`v1kiosk:${secret}`, /entry 1 is not id:secret/],
+    [`kiosk one:${secret}`, /entry 1 is not id:secret/],
+    // A secret that is not hex (a base64 one, or one cut short).
+    [`${good}, kiosk:${secret.slice(0, 40)}+/==`, /secret of entry 2 \("kiosk"\) must be hex/],
+    [`kiosk:${secret.slice(0, 30)}`, /secret of entry 1 \("kiosk"\) must be hex/],
+  ];
+  for (const [value, detail] of cases) {
+    await assert.rejects(
+      () => loadConfig({ APP_SECRET: SECRET, SIGNING_KEYS: value }, { dataDir }),
+      (e) => {
+        assert.ok(e instanceof ConfigError);
+        assert.equal(e.setting, "SIGNING_KEYS");
+        assert.match(e.message, detail);
+        // No run of 6 characters of the secret appears in the message.
+        for (let i = 0; i + 6 <= secret.length; i++) {
+          assert.ok(!e.message.includes(secret.slice(i, i + 6)), `${e.message} echoes the secret`);
+        }
+        return true;
+      },
+    );
+  }
+});
+
 Deno.test("valid settings are read", async () => {
   const config = await loadConfig({
     APP_SECRET: SECRET,

@@ -1,6 +1,8 @@
 /**
  * Structured logging: one JSON object per line on standard output, so any log collector can parse
- * it. Never log card data, secrets or donor details; log ids.
+ * it. Never log card data, secrets or donor details, nor a donor id (the key to the donor's data
+ * and cancel button): log payment, transaction and subscription ids. Paths and URLs are redacted
+ * here, for every line (`log_redact.ts`).
  *
  * Standard output is written in batches ({@link stdoutLines}): a line per request written on its own
  * cost a system call per request, several times a cached page's whole cost (`bench/README.md`,
@@ -8,6 +10,7 @@
  *
  * @module
  */
+import { redactPath, redactUrls } from "./log_redact.ts";
 
 export type Level = "debug" | "info" | "warn" | "error";
 
@@ -58,15 +61,21 @@ export function createLogger(
 /**
  * `JSON.stringify({ time, level, msg, ...fields })`, errors anywhere written as
  * `{ name, message, stack }`. The replacer (a call back for every member) only when a field is an
- * object that may hold one: never for a request's line.
+ * object that may hold one: never for a request's line. What the line says of URLs is redacted
+ * (`log_redact.ts`): a `path` field loses its ids and query string, and a URL in any string (an
+ * error's message and stack too) is written as its origin and redacted path.
  */
 export function jsonLine(level: Level, msg: string, fields?: Record<string, unknown>): string {
+  const line: Record<string, unknown> = { time: now(), level, msg, ...fields };
   let nested = false;
   for (const key in fields) {
     const value = fields[key];
-    if (typeof value === "object" && value !== null) nested = true;
+    if (typeof value === "string") {
+      if (key === "path") line.path = redactPath(value);
+      else if (value.includes("://")) line[key] = redactUrls(value);
+    } else if (typeof value === "object" && value !== null) nested = true;
   }
-  return JSON.stringify({ time: now(), level, msg, ...fields }, nested ? errorReplacer : undefined);
+  return JSON.stringify(line, nested ? errorReplacer : undefined);
 }
 
 // The instant as ISO 8601, made once per millisecond (many lines share one under load).
@@ -81,8 +90,12 @@ function now(): string {
   return lastIso;
 }
 
-function errorReplacer(_key: string, value: unknown): unknown {
+function errorReplacer(key: string, value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (typeof value === "string") {
+    if (key === "path") return redactPath(value);
+    if (value.includes("://")) return redactUrls(value);
+  }
   return value;
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createLogger, jsonLine } from "./log.ts";
+import { redactPath, redactUrls } from "./log_redact.ts";
 
 /** What a line was before it was written member by member: one object through JSON.stringify. */
 function reference(level: string, msg: string, fields: Record<string, unknown>) {
@@ -66,4 +67,76 @@ Deno.test("stdout: lines wait for their batch, and are all written when the proc
   assert.equal(lines[1000].level, "warn");
   assert.equal(lines[1001].text.length, 100_001);
   assert.equal(lines[1002].msg, "last");
+});
+
+Deno.test("redactPath: id segments become :id, the query string and fragment go; words stay", () => {
+  const id = "q2V0bUoHx3f1k8Zr0aTQ9w_L";
+  const cases: [string, string][] = [
+    [`/api/user/${id}`, "/api/user/:id"],
+    [`/api/user/off-monthly-payment/${id}`, "/api/user/off-monthly-payment/:id"],
+    [`/api/auth/admin/${id}/approve`, "/api/auth/admin/:id/approve"],
+    [`/payments/return/${id}?PelecardTransactionId=abc&x=1`, "/payments/return/:id"],
+    [`/he/cancel-subscription?id=${id}`, "/he/cancel-subscription"],
+    ["/sandbox/pay/550e8400-e29b-41d4-a716-446655440000#top", "/sandbox/pay/:id"],
+    [`/x/${"ab12".repeat(16)}/${id}/`, "/x/:id/:id/"],
+    ["/api/payment/test-emv/1001", "/api/payment/test-emv/1001"],
+    ["/api/payment/test-emv/4580123456789015", "/api/payment/test-emv/:id"],
+    ["/api/payment/notify/123456789", "/api/payment/notify/:id"],
+    ["/api/transaction/get-all-success-transactions", "/api/transaction/get-all-success-transactions"],
+    ["/en/terminal-payment/7", "/en/terminal-payment/7"],
+    ["/api/user/off-monthly-payment", "/api/user/off-monthly-payment"],
+    ["/_app/island-DonorPayment-3F2A9C1B.js", "/_app/island-DonorPayment-3F2A9C1B.js"],
+    ["/", "/"],
+  ];
+  for (const [path, logged] of cases) assert.equal(redactPath(path), logged, path);
+  // Linear: adversarial text at the body limit (64 KiB) takes milliseconds, not seconds.
+  for (
+    const [fn, text] of [
+      [redactPath, "/" + "aB".repeat(32 * 1024) + "."],
+      [redactPath, ("/" + "1".repeat(7) + "a").repeat(7 * 1024)],
+      [redactUrls, "a-".repeat(32 * 1024)],
+      [redactUrls, "http://".repeat(9 * 1024)],
+    ] as const
+  ) {
+    const started = performance.now();
+    fn(text);
+    assert.ok(performance.now() - started < 50, text.slice(0, 20));
+  }
+  // A long path of near-ids costs no more than its length.
+  const long = "/" + "a".repeat(15) + ("/" + "a".repeat(40) + ".").repeat(1500);
+  const started = performance.now();
+  redactPath(long);
+  assert.ok(performance.now() - started < 50);
+});
+
+Deno.test("every log line: paths redacted, URLs in any string cut to origin and redacted path", () => {
+  const id = "q2V0bUoHx3f1k8Zr0aTQ9w_L";
+  const lines: string[] = [];
+  const log = createLogger((line) => lines.push(line));
+  log.info("request", { requestId: "r1", method: "GET", path: `/api/user/${id}`, status: 200 });
+  log.warn("cross-site form post refused", { path: `/en/cancel-subscription?id=${id}` });
+  log.error("could not verify a returned payment", {
+    error: `error sending request for url (https://psp.example/return/${id}?UserKey=${id})`,
+  });
+  log.warn("storage unreachable", {
+    error: "connect postgres://app:hunter2@db.internal:5432/x?sslmode=require",
+  });
+  const cause = new Error(`GET http://127.0.0.1:8000/api/user/${id}?token=secret failed`);
+  log.error("unhandled error", { error: cause, path: `/payments/return/${id}?status=000` });
+  for (const line of lines) {
+    assert.ok(!line.includes(id), line);
+    assert.ok(!line.includes("?"), line);
+  }
+  const [request, refused, verify, storage, unhandled] = lines.map((line) => JSON.parse(line));
+  assert.equal(storage.error, "connect postgres://db.internal:5432/x");
+  assert.equal(request.path, "/api/user/:id");
+  assert.equal(refused.path, "/en/cancel-subscription");
+  assert.equal(verify.error, "error sending request for url (https://psp.example/return/:id)");
+  assert.equal(unhandled.error.message, "GET http://127.0.0.1:8000/api/user/:id failed");
+  assert.match(unhandled.error.stack, /http:\/\/127\.0\.0\.1:8000\/api\/user\/:id failed/);
+  assert.equal(unhandled.path, "/payments/return/:id");
+  // The caller's fields are left as they were.
+  const fields = { path: `/api/user/${id}` };
+  jsonLine("info", "request", fields);
+  assert.equal(fields.path, `/api/user/${id}`);
 });

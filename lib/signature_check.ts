@@ -71,16 +71,25 @@ export function issueBrowserKey(appSecret: string, now: number = Date.now()): Br
  */
 export function parseSigningKeys(value: string | undefined): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const part of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+  // An entry is named by its position (and its id once that is valid), never by its text: a
+  // malformed entry may be all secret (a missing colon), and a start-up error lands in logs.
+  const parts = (value ?? "").split(",");
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i].trim();
+    if (!part) continue;
     const at = part.indexOf(":");
     const id = part.slice(0, at), secret = part.slice(at + 1);
     if (at <= 0 || !/^[A-Za-z0-9_-]{1,64}$/.test(id) || id.startsWith("v1")) {
-      throw new Error(`"${part.slice(0, 20)}…" is not id:secret with an id of letters, digits, _ or -`);
+      throw new Error(
+        `entry ${i + 1} is not id:secret with an id of letters, digits, _ or - (not starting with v1)`,
+      );
     }
     if (!/^([0-9a-f]{2}){32,}$/i.test(secret)) {
-      throw new Error(`the secret of key "${id}" must be hex of 32 bytes or more (64+ hex digits)`);
+      throw new Error(
+        `the secret of entry ${i + 1} ("${id}") must be hex of 32 bytes or more (64+ hex digits)`,
+      );
     }
-    if (keys.has(id)) throw new Error(`key "${id}" is given twice`);
+    if (keys.has(id)) throw new Error(`key "${id}" is given twice (entry ${i + 1})`);
     keys.set(id, secret);
   }
   return keys;

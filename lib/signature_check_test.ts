@@ -95,7 +95,7 @@ Deno.test("parseSigningKeys reads id:hex pairs and refuses bad ones", () => {
   assert.deepEqual(parseSigningKeys(""), new Map());
   assert.deepEqual(parseSigningKeys(undefined), new Map());
   assert.equal(parseSigningKeys(`a:${SERVER_KEY}, b-2:${SERVER_KEY}`).size, 2);
-  assert.throws(() => parseSigningKeys("nocolon"), /id:secret/);
+  assert.throws(() => parseSigningKeys("nocolon"), /entry 1 is not id:secret/);
   assert.throws(() => parseSigningKeys("a:short"), /hex of 32 bytes/);
   assert.throws(() => parseSigningKeys(`v1x:${SERVER_KEY}`), /id:secret/);
   assert.throws(() => parseSigningKeys(`a:${SERVER_KEY},a:${SERVER_KEY}`), /twice/);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { seedDueSubscriptions } from "./reliability/billing_support.ts";
 import { createLogger } from "../lib/log.ts";
 import { runBillingPass } from "../lib/payments/billing.ts";
-import type { PaymentProvider } from "../lib/payments/provider.ts";
+import { type PaymentProvider, ProviderError } from "../lib/payments/provider.ts";
 import { createSandboxProvider } from "../lib/payments/sandbox.ts";
 import type { Store } from "../lib/storage/types.ts";
 import { startTestApp } from "./helpers/app.ts";
@@ -174,4 +174,48 @@ backendTest("billing: exactly once with two runners at once and after a crash", 
     assert.equal(rerun.calls() + crashing.calls(), 1000, "recovery charged nobody");
     assert.equal((await store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).total, 2000);
   });
+});
+
+backendTest("billing: a provider unreachable during the look-up leaves the claim open", async (t, open) => {
+  const store = await open();
+  const due = new Date(Date.UTC(2026, 10, 1, 8, 0, 0));
+  const [sub] = await seedDueSubscriptions(store, 1, due);
+  const crashing = counting(sandbox(store), 1);
+  await assert.rejects(() => pass(store, crashing.provider, new Date(due.getTime() + 60_000)), /simulated/);
+  assert.equal(crashing.calls(), 1, "the card was charged, but the pass died before recording it");
+
+  // The provider is down: looking the charge up fails, as the charge itself would.
+  const down = counting({
+    ...sandbox(store),
+    lookupCharge: () => Promise.reject(new ProviderError("Sandbox: connection refused", "unreachable")),
+    chargeToken: () => Promise.reject(new ProviderError("Sandbox: connection refused", "unreachable")),
+  });
+  const later = (minutes: number) => new Date(due.getTime() + minutes * 60_000);
+
+  await t.step("unreachable: nothing recovered, nothing charged, the claim still open", async () => {
+    for (const minutes of [16, 31, 46]) {
+      const report = await pass(store, down.provider, later(minutes));
+      assert.equal(report.recovered, 0);
+      assert.equal(report.charged, 0);
+    }
+    const charge = await store.charges.get(sub.id, sub.nextPaymentDate, 0);
+    assert.equal(charge?.status, "started");
+    assert.equal((await store.subscriptions.get(sub.id))?.failedAttempts, 0);
+  });
+
+  await t.step(
+    "reachable again: the charge is found and recorded, the card never charged twice",
+    async () => {
+      const up = counting(sandbox(store));
+      const report = await pass(store, up.provider, later(61));
+      assert.equal(report.recovered, 1);
+      assert.equal(up.calls(), 0, "no new charge");
+      assert.equal((await store.charges.get(sub.id, sub.nextPaymentDate, 0))?.status, "succeeded");
+      const after = (await store.subscriptions.get(sub.id))!;
+      assert.ok(after.nextPaymentDate > sub.nextPaymentDate, "moved on to the next month");
+      assert.equal((await store.transactions.listSuccess({ page: 1, limit: 10, isMonthly: true })).total, 1);
+      assert.equal((await pass(store, up.provider, later(76))).charged, 0);
+      assert.equal(up.calls(), 0);
+    },
+  );
 });

@@ -227,6 +227,9 @@ Deno.test({
       );
       conf = swap(conf, `proxy_cache_path ${cachePath} `, `proxy_cache_path ${tmp}/cache `);
       conf = swap(conf, "root /var/www/acme;", `root ${tmp}/acme;`);
+      const accessLog = "/var/log/nginx/museum-donations.access.log";
+      assert.equal(conf.split(accessLog).length - 1, 2, "both servers write the redacted access log");
+      conf = conf.replaceAll(accessLog, `${tmp}/access.log`);
       assert.doesNotMatch(conf.replace(/#.*/g, ""), /\/(etc|var)\//, "every system path was swapped");
       await Deno.writeTextFile(`${tmp}/museum-donations.conf`, conf);
       await Deno.writeTextFile(
@@ -397,6 +400,33 @@ http {
         const donor = await read.json();
         assert.equal(donor.id, id);
         assert.equal(donor.email, "dana.levi@example.org");
+
+        // Neither log holds the donor's id or a query string: nginx's access log writes the path
+        // with :id, the app's request lines too.
+        const cancel = await request(`/en/cancel-subscription?userId=${id}`);
+        assert.equal(cancel.status, 200);
+        await cancel.body?.cancel();
+        const back = await request(`/payments/return/${id}?SandboxTransactionId=${id}`);
+        await back.body?.cancel();
+        const notify = await postJson(`/api/payment/notify/sandbox?UserKey=${id}`, {});
+        await notify.body?.cancel();
+        const wanted = [
+          "GET /api/user/:id ",
+          "GET /en/cancel-subscription ",
+          "GET /payments/return/:id ",
+          "POST /api/payment/notify/sandbox ",
+        ];
+        let access = "";
+        for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+          access = await Deno.readTextFile(`${tmp}/access.log`);
+          if (wanted.every((w) => access.includes(w))) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        for (const w of wanted) assert.ok(access.includes(`"${w}HTTP/`), `${w} in ${access}`);
+        assert.ok(!access.includes(id), access);
+        assert.doesNotMatch(access, /"[A-Z]+ [^" ]*\?/, "no query string in the access log");
+        await app.waitFor(/"path":"\/api\/payment\/notify\/sandbox"/, 5_000);
+        assert.deepEqual(app.lines.filter((line) => line.includes(id)), [], "the app's log");
       });
 
       await t.step(

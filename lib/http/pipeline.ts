@@ -3,7 +3,8 @@
  *
  * 1. `front`: the request id (the caller's `X-Request-Id` when valid, as hono's `requestId` keeps
  *    it, else a random UUID), the CSP nonce, the request's state; then, on the way out, the security
- *    headers and the request id on the answer, and one log line.
+ *    headers and the request id on the answer, and one log line (its path written with ids as `:id`
+ *    and no query string by the logger itself, `lib/log_redact.ts`: one regular expression pass).
  * 2. `guard`: a Host header the URL parser refuses answers 400 (every route reading `req.url` would
  *    fail with a 500), a body over the limit 413 (hono's `bodyLimit`), and a request past its time
  *    limit fails with `RequestTimeoutError` (the app's error handler answers 503).

@@ -8,7 +8,8 @@
  *   so even two runners that both hold no lease cannot charge the same attempt twice;
  * - a claimed attempt that never finished (the pass died) is never charged again blindly: it is
  *   looked up at the provider by its reference when the provider can, and left for a person to
- *   check otherwise.
+ *   check otherwise; a look-up that fails (the provider unreachable) is not "never charged": the
+ *   claim stays open, so no new attempt starts, and the next pass asks again.
  *
  * A failed charge is retried after 1, 3 and 7 days; then the subscription is marked failed and the
  * donor's monthly donation shows as no longer active.
@@ -221,13 +222,31 @@ async function recoverStale(ctx: BillingContext): Promise<number> {
   for (const charge of await ctx.store.charges.listStale(before, 100)) {
     const sub = await ctx.store.subscriptions.get(charge.subscriptionId);
     if (!sub) continue;
-    const result = ctx.provider.lookupCharge
-      ? await ctx.provider.lookupCharge(charge.reference).catch(() => null)
-      : null;
+    if (!ctx.provider.lookupCharge) {
+      ctx.log.warn("monthly charge needs a person to check it at the provider", {
+        subscriptionId: sub.id,
+        reference: charge.reference,
+      });
+      continue;
+    }
+    let result: ProviderResult | null;
+    try {
+      result = await ctx.provider.lookupCharge(charge.reference);
+    } catch (e) {
+      // Unreachable is not "never charged": the claim stays open (no new attempt can start) and the
+      // next pass asks again.
+      ctx.log.warn("monthly charge look-up failed; the claim stays open for the next pass", {
+        subscriptionId: sub.id,
+        reference: charge.reference,
+        error: e instanceof Error ? e.message : String(e),
+        code: e instanceof ProviderError ? e.code : undefined,
+      });
+      continue;
+    }
     if (result && !result.pending) {
       await settle(ctx, sub, charge, result);
       recovered++;
-    } else if (result === null && ctx.provider.lookupCharge) {
+    } else if (result === null) {
       // The provider never saw it: the charge did not happen; close the claim as failed-to-send
       // and let the next attempt number try again.
       await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {

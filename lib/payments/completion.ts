@@ -3,7 +3,9 @@
  * as exactly one transaction per provider payment however often the donor's return, the
  * provider's notification or a reconciliation pass (`reconcile.ts`) arrive, and then its effects
  * (the donor's dates, a monthly gift's subscription), the payment's own status last. Terminal
- * sales (`terminal_sales.ts`) record their results through the same two steps.
+ * sales (`terminal_sales.ts`) record their results through the same two steps. A recorded result
+ * is final: a payment recorded as declined that the provider later reports approved stays declined
+ * and is logged as a discrepancy for a person (`payment_discrepancy`).
  *
  * @module
  */
@@ -21,9 +23,51 @@ export interface Completion {
   transaction: Transaction | null;
 }
 
+/** The nonce-store key prefix of a failed payment's one re-verification ('/' is in no key id). */
+const RECHECK_CLAIM = "payment-recheck/";
+/**
+ * A failed payment is asked about again at most once in this time (the claim's life): the
+ * provider's own notification, arriving beside the donor's return, is asked about; a change the
+ * provider reports later is caught by its later notification; and notifications anyone posts (the
+ * route is public) or reloads of the return address cost at most one provider call per payment per
+ * quarter hour.
+ */
+export const FAILURE_RECHECK_MS = 15 * 60 * 1000;
+
+/**
+ * A payment recorded as declined, asked about again: it stays as recorded. An approval now is a
+ * discrepancy for a person (the card may have been charged for a donation the back office shows
+ * as declined; a refund or a manual record is their call), logged as an error with a stable
+ * `event` to alert on; never turned into a success, a subscription or a donor's payment date.
+ */
+function declinedAgain(
+  ctx: CompletionContext,
+  payment: Payment,
+  recorded: Transaction,
+  result: ProviderResult,
+): Completion {
+  if (result.statusCode === "000") {
+    ctx.log.error("payment recorded as declined is reported approved by the provider; check it", {
+      event: "payment_discrepancy",
+      paymentId: payment.id,
+      transactionId: recorded.id,
+      recordedStatusCode: recorded.statusCode,
+      providerStatusCode: result.statusCode,
+      providerRef: payment.providerRef,
+      provider: ctx.provider.id,
+      amount: result.amount,
+      currency: result.currency,
+    });
+  }
+  return { outcome: "failed", payment, result, transaction: recorded };
+}
+
 /**
  * Verifies a payment with the provider and records its result once. Safe to call any number of
- * times, from the browser's return and the provider's notification alike.
+ * times, from the browser's return and the provider's notification alike. A recorded success is
+ * answered from storage; a failed payment is asked about again at most once per
+ * {@link FAILURE_RECHECK_MS},
+ * and one recorded as declined stays so whatever the provider says then ({@link declinedAgain}).
  *
  * @example
  * ```ts
@@ -37,6 +81,17 @@ export async function completePayment(ctx: CompletionContext, payment: Payment):
     // by now, and must not turn a recorded success into a failure).
     const transaction = await ctx.store.transactions.get(payment.transactionId);
     if (transaction?.kind === "success") return { outcome: "succeeded", payment, result: null, transaction };
+  }
+  let declined: Transaction | null = null;
+  if (payment.status === "failed") {
+    const recorded = payment.transactionId ? await ctx.store.transactions.get(payment.transactionId) : null;
+    if (recorded?.kind === "error") declined = recorded;
+    // Asked again at most once per FAILURE_RECHECK_MS, whatever asks (the claim is atomic across
+    // instances); otherwise answered as recorded.
+    const expiresAt = clock(ctx).getTime() + FAILURE_RECHECK_MS;
+    if (!await ctx.store.nonces.claim(`${RECHECK_CLAIM}${payment.id}`, expiresAt)) {
+      return { outcome: "failed", payment, result: null, transaction: recorded };
+    }
   }
   const providerRef = payment.providerRef;
   const result = await providerCall(
@@ -71,7 +126,16 @@ export async function completePayment(ctx: CompletionContext, payment: Payment):
       provider: { amount: result.amount, currency: result.currency, reference: result.reference },
     });
   }
+  if (declined) return declinedAgain(ctx, payment, declined, { ...result, statusCode });
   const success = statusCode === "000";
+  if (payment.status === "failed") {
+    // Closed as failed without a result (never started, or unknown to the provider for 7 days):
+    // the provider's late answer is recorded, for a person to notice.
+    ctx.log.warn("late result recorded for a payment closed as failed", {
+      paymentId: payment.id,
+      statusCode,
+    });
+  }
   const transaction = await recordResult(ctx, payment, {
     providerRef: payment.providerRef,
     statusCode,

@@ -18,7 +18,8 @@
  *   calls each, not one per pass;
  * - still unknown to the provider {@link RECONCILE_CUTOFF_MS} after it was created, a payment is
  *   marked failed (a warning line asks a person to check it at the provider) and never asked
- *   about again; a late return can still record it, as it verifies failed payments again;
+ *   about again; a late return or notification can still record it, as a failed payment is
+ *   verified again (at most once per quarter hour, `completion.ts`), with a warning line;
  * - a provider that cannot be reached leaves the payment pending for the next pass, however old.
  *
  * One pass at a time across instances (a lease, as billing has); two at once would still record

@@ -178,7 +178,8 @@ export async function handleDonationPost(
   }
   try {
     const donor = await createDonor(services.store, parsed.data);
-    log.info("donor created", { donorId: donor.id });
+    // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
+    log.info("donor created");
     const input = {
       amount: chosen!.amount,
       currency: currencyCode(chosen!.currency),

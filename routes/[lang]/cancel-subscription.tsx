@@ -71,7 +71,7 @@ export const handler: Handlers<CancelPageData, AppState> = {
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
     const donor = id === null ? null : await stopMonthlyPayments(ctx.state.services.store, id);
     if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
-    ctx.state.log.info("monthly donation stopped", { donorId: donor.id });
+    ctx.state.log.info("monthly donation stopped"); // not the donor id: it is the cancel key
     return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
   },
 };

@@ -26,7 +26,7 @@ export function kvDonors({ kv }: KvContext): DonorRepository {
       const donor = canonicalDonor(input);
       const key = [DONORS, donor.id];
       const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, donor));
-      if (!ok) throw new Error(`a donor with the id ${donor.id} exists`);
+      if (!ok) throw new Error("a donor with this id exists already"); // never the id: it is a capability
       return donor;
     },
 

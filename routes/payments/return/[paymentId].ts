@@ -30,8 +30,10 @@ async function handle(_req: Request, ctx: RouteContext<unknown, AppState>): Prom
     return new Response(null, { status: 303, headers: { location: `/${lang}/${page}?${params}` } });
   };
   try {
-    const { outcome, result } = await completePayment(payments, payment);
-    return to(outcome === "succeeded", outcome === "pending" ? null : result?.statusCode ?? null);
+    const { outcome, result, transaction } = await completePayment(payments, payment);
+    // A failure as recorded (the provider's later answer, or none asked, does not change it).
+    const code = outcome === "pending" ? null : transaction?.statusCode ?? result?.statusCode ?? null;
+    return to(outcome === "succeeded", code);
   } catch (e) {
     if (!(e instanceof ProviderError)) throw e;
     ctx.state.log.error("could not verify a returned payment", { paymentId: payment.id, error: e.message });

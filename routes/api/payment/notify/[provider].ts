@@ -10,7 +10,9 @@ export const docs: RouteDocs = {
   POST: {
     summary: "The provider's server-to-server payment notification",
     description: "Not trusted: the payment is verified with the provider before anything is recorded, and " +
-      "recorded once however often the notification arrives.",
+      "recorded once however often the notification arrives. A recorded result is answered from storage (a " +
+      "failed payment is asked about again at most once a quarter hour); a decline the provider later reports approved stays " +
+      "declined and is logged for a person.",
     tags: ["payments"],
     responses: { 200: { description: "Processed", schema: z.object({ outcome: z.string() }) } },
   },

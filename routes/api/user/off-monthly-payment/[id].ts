@@ -19,7 +19,7 @@ export const handler: Handlers<unknown, AppState> = {
   async PATCH(_req, ctx) {
     const donor = await stopMonthlyPayments(ctx.state.services.store, readId(ctx.params.id, "donor"));
     if (!donor) throw new HttpError(404, "No donor with this id");
-    ctx.state.log.info("monthly donation stopped", { donorId: donor.id });
+    ctx.state.log.info("monthly donation stopped"); // not the donor id: it is the cancel key
     return Response.json(donorView(donor));
   },
 };
