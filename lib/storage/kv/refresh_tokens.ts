@@ -64,7 +64,9 @@ export function kvRefreshTokens({ kv, indexRange, deleteIndexed }: KvContext): R
     },
 
     async get(hash) {
-      return (await retryWhileLocked(() => kv.get<RefreshToken>([REFRESH_TOKENS, hash]))).value;
+      const { value } = await retryWhileLocked(() => kv.get<RefreshToken>([REFRESH_TOKENS, hash]));
+      // Canonical on the way out too: a value written before `familyStartedAt` existed gets one.
+      return value === null ? null : canonicalRefreshToken(value);
     },
 
     async markUsed(hash, usedAt) {
@@ -73,7 +75,7 @@ export function kvRefreshTokens({ kv, indexRange, deleteIndexed }: KvContext): R
       return await untilCommitted(async () => {
         const entry = await retryWhileLocked(() => kv.get<RefreshToken>(key));
         if (entry.value === null || entry.value.usedAt !== null) return false;
-        const used: RefreshToken = { ...entry.value, usedAt: at };
+        const used: RefreshToken = { ...canonicalRefreshToken(entry.value), usedAt: at };
         return (await commit(() => kv.atomic().check(entry).set(key, used))) ? true : RETRY;
       });
     },
