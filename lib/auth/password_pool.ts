@@ -9,7 +9,9 @@
  * of sign-ins waits or is turned away, and everything else keeps being served.
  *
  * Workers start on the first job (most processes never hash: a donor page needs none), and
- * {@link PasswordPool.close} terminates them (the server's shutdown, a test's end).
+ * {@link PasswordPool.close} terminates them (the server's shutdown, a test's end). Where the
+ * runtime cannot start a worker at all, the pool hashes on the calling thread, as before it
+ * existed, within the same bounds, and says so once on the console.
  *
  * @module
  */
@@ -30,6 +32,8 @@ export interface PasswordPoolOptions {
   workers: number;
   /** Jobs that may wait for a worker; one more is refused with {@link PasswordsBusyError}. */
   maxQueue: number;
+  /** Makes a worker; the default runs `password_worker.ts`. (Tests give one that fails.) */
+  createWorker?: () => Worker;
 }
 
 /** What the pool has done and holds now; for tests and diagnostics. */
@@ -72,9 +76,13 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  /** Null where this runtime cannot start workers: the slot then hashes on the calling thread. */
+  worker: Worker | null;
   job: Job | null;
 }
+
+const passwordWorker = () =>
+  new Worker(new URL("./password_worker.ts", import.meta.url).href, { type: "module" });
 
 // A first guess at a hash's duration, until one has been measured (for Retry-After).
 const FIRST_GUESS_MS = 100;
@@ -91,6 +99,8 @@ const FIRST_GUESS_MS = 100;
  */
 export class PasswordPool implements Argon2Runner {
   readonly #options: PasswordPoolOptions;
+  readonly #createWorker: () => Worker;
+  #workersUnavailable = false;
   readonly #slots: Slot[] = [];
   readonly #queue: Job[] = [];
   #nextId = 1;
@@ -108,6 +118,7 @@ export class PasswordPool implements Argon2Runner {
       throw new RangeError("maxQueue must be >= 0");
     }
     this.#options = { ...options };
+    this.#createWorker = options.createWorker ?? passwordWorker;
   }
 
   /** See {@link Argon2Runner.argon2id}. */
@@ -145,7 +156,7 @@ export class PasswordPool implements Argon2Runner {
     const closed = new Error("the password pool is closed");
     for (const job of this.#queue.splice(0)) job.reject(closed);
     for (const slot of this.#slots.splice(0)) {
-      slot.worker.terminate();
+      slot.worker?.terminate();
       slot.job?.reject(closed);
     }
     return Promise.resolve();
@@ -158,8 +169,18 @@ export class PasswordPool implements Argon2Runner {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(new URL("./password_worker.ts", import.meta.url).href, { type: "module" });
+    let worker: Worker | null = null;
+    if (!this.#workersUnavailable) {
+      try {
+        worker = this.#createWorker();
+      } catch (e) {
+        this.#workersUnavailable = true;
+        console.warn(`password workers unavailable, hashing on the event loop: ${(e as Error).message}`);
+      }
+    }
     const slot: Slot = { worker, job: null };
+    this.#slots.push(slot);
+    if (worker === null) return slot;
     worker.onmessage = ({ data }: MessageEvent<WorkerAnswer>) => this.#finish(slot, data);
     // A worker that fails outside a job's own try (it could not load, it ran out of memory) is
     // replaced; its job fails, the others go on.
@@ -167,7 +188,6 @@ export class PasswordPool implements Argon2Runner {
       event.preventDefault();
       this.#replace(slot, new Error(`password worker failed: ${event.message}`));
     };
-    this.#slots.push(slot);
     return slot;
   }
 
@@ -179,6 +199,13 @@ export class PasswordPool implements Argon2Runner {
       this.#averageMs = 0.8 * this.#averageMs + 0.2 * (performance.now() - started);
       done(hash);
     };
+    if (slot.worker === null) {
+      IN_THREAD.argon2id(job.params).then(
+        (hash) => this.#finish(slot, { id: job.id, hash }),
+        (e) => this.#finish(slot, { id: job.id, error: e instanceof Error ? e.message : String(e) }),
+      );
+      return;
+    }
     const message: WorkerJob = { id: job.id, params: job.params };
     slot.worker.postMessage(message);
   }
@@ -193,7 +220,7 @@ export class PasswordPool implements Argon2Runner {
   }
 
   #replace(slot: Slot, error: Error): void {
-    slot.worker.terminate();
+    slot.worker?.terminate();
     const index = this.#slots.indexOf(slot);
     if (index >= 0) this.#slots.splice(index, 1);
     slot.job?.reject(error);

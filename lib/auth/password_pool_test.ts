@@ -85,3 +85,27 @@ Deno.test("the default size leaves a core to the event loop, and is at least one
   assert.throws(() => new PasswordPool({ workers: 0, maxQueue: 1 }), RangeError);
   assert.throws(() => new PasswordPool({ workers: 1, maxQueue: -1 }), RangeError);
 });
+
+Deno.test("where workers cannot start, the pool hashes on the calling thread within the same bounds", async () => {
+  const warn = console.warn;
+  const warnings: string[] = [];
+  console.warn = (line: string) => warnings.push(line);
+  const pool = new PasswordPool({
+    workers: 1,
+    maxQueue: 1,
+    createWorker: () => {
+      throw new Error("no workers here");
+    },
+  });
+  try {
+    const jobs = [hashPassword("first-one", pool), hashPassword("second-one", pool)];
+    await assert.rejects(() => hashPassword("third-one", pool), PasswordsBusyError);
+    const [a] = await Promise.all(jobs);
+    assert.equal(await verifyPassword("first-one", a, pool), true);
+    assert.equal(warnings.length, 1, "said once");
+    assert.match(warnings[0], /no workers here/);
+  } finally {
+    console.warn = warn;
+    await pool.close();
+  }
+});

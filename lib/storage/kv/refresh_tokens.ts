@@ -8,7 +8,9 @@
  * | `["refresh_families_revoked", familyId]`       | `{ revokedAt }` | revokeFamily     |
  * | `["refresh_families_revoked_by_time", at, id]` | family id       | revokeFamily     |
  *
- * `markUsed` checks the token's versionstamp: exactly one caller sees it unused. `revokeFamily`
+ * `markUsed` checks the token's versionstamp: exactly one caller sees it unused. A value written
+ * before tokens carried `familyStartedAt` reads back with its own `createdAt` as the family's
+ * start (`canonicalRefreshToken`), so such a family ends 30 days after its latest refresh. `revokeFamily`
  * writes only the first revocation (its time is kept).
  *
  * Retention: KV has no `delete where`, so what retention deletes is found through a time index
