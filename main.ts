@@ -109,6 +109,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     log.info("shutting down", { signal });
     await server.shutdown();
+    await services.passwords.close();
     await store.close();
     Deno.exit(0);
   });

@@ -44,6 +44,7 @@ const FORM_KEYS = [
   "apiErrors.unexpected",
   "apiErrors.invalidResponse",
   "apiErrors.tooManyAttempts",
+  "auth.busy",
 ];
 
 /**

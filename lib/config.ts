@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { defaultPasswordWorkers } from "./auth/password_pool.ts";
 import { parseSigningKeys } from "./signature_check.ts";
 
 /** The app's settings, validated. */
@@ -72,6 +73,11 @@ export interface Config {
       tokenTerminal?: { terminal: string; user: string; password: string };
     };
   };
+  /**
+   * The password pool (`lib/auth/password_pool.ts`): `workers` hash at once, off the event loop;
+   * up to `maxQueue` more wait, and sign-ins beyond that are answered 503 with Retry-After.
+   */
+  passwords: { workers: number; maxQueue: number };
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -288,8 +294,21 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     trustProxy: bool(env, "TRUST_PROXY", false),
     publicUrl,
     payments,
+    passwords: {
+      workers: wholeNumber("PASSWORD_WORKERS", env.PASSWORD_WORKERS, defaultPasswordWorkers(), 1, 64),
+      maxQueue: wholeNumber("PASSWORD_QUEUE", env.PASSWORD_QUEUE, 64, 0, 10_000),
+    },
     warnings,
   };
+}
+
+/** A whole-number setting from `min` to `max`, `fallback` when unset. */
+function wholeNumber(setting: string, raw: string | undefined, fallback: number, min: number, max: number) {
+  const value = raw?.trim() || String(fallback);
+  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(setting, `must be a whole number from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
 }
 
 /** Fewer distinct characters than this in a production `APP_SECRET` is a placeholder, not a secret. */

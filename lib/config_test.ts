@@ -427,3 +427,28 @@ Deno.test("the README's Configuration table lists exactly the variables lib/conf
   assert.deepEqual(missing, [], `read by lib/config.ts but missing from the README table: ${missing}`);
   assert.deepEqual(extra, [], `in the README table but never read by lib/config.ts: ${extra}`);
 });
+
+Deno.test("password pool settings: defaults, valid values and refusals", async () => {
+  const dataDir = await tempDir();
+  const defaults = await loadConfig({ APP_SECRET: SECRET }, { dataDir });
+  assert.deepEqual(defaults.passwords, {
+    workers: Math.max(1, navigator.hardwareConcurrency - 1),
+    maxQueue: 64,
+  });
+  const set = await loadConfig({ APP_SECRET: SECRET, PASSWORD_WORKERS: " 3 ", PASSWORD_QUEUE: "0" }, {
+    dataDir,
+  });
+  assert.deepEqual(set.passwords, { workers: 3, maxQueue: 0 });
+  for (
+    const [env, setting] of [
+      [{ PASSWORD_WORKERS: "0" }, "PASSWORD_WORKERS"],
+      [{ PASSWORD_WORKERS: "65" }, "PASSWORD_WORKERS"],
+      [{ PASSWORD_WORKERS: "two" }, "PASSWORD_WORKERS"],
+      [{ PASSWORD_QUEUE: "-1" }, "PASSWORD_QUEUE"],
+      [{ PASSWORD_QUEUE: "10001" }, "PASSWORD_QUEUE"],
+      [{ PASSWORD_QUEUE: "1.5" }, "PASSWORD_QUEUE"],
+    ] as const
+  ) {
+    await refused({ APP_SECRET: SECRET, ...env }, setting, /must be a whole number from \d+ to \d+ \(got "/);
+  }
+});

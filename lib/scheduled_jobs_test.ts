@@ -39,6 +39,7 @@ Deno.test("scheduled jobs: each job runs its pass on the store", async () => {
       hash: "hash-expired",
       adminId: "adm_1",
       familyId: "fam_1",
+      familyStartedAt: new Date(Date.now() - 20 * DAY).toISOString(),
       createdAt: new Date(Date.now() - 20 * DAY).toISOString(),
       expiresAt: new Date(Date.now() - 3 * DAY).toISOString(),
       usedAt: null,

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { PasswordPool } from "./auth/password_pool.ts";
 import { deriveKey } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
@@ -11,7 +12,8 @@ import type { Services } from "./state.ts";
 import type { Store } from "./storage/types.ts";
 
 /**
- * Creates the services.
+ * Creates the services. Their password pool starts its workers on the first sign-in; close it
+ * (`services.passwords.close()`) when the server stops.
  *
  * @example
  * ```ts
@@ -26,5 +28,6 @@ export async function createServices(config: Config, store: Store, log: Logger):
     log,
     accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
     providerFor: createProviderFactory(config, store, log),
+    passwords: new PasswordPool(config.passwords),
   };
 }

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
+import type { PasswordPool } from "./auth/password_pool.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
 import type { Admin, Store } from "./storage/types.ts";
 
@@ -22,6 +23,8 @@ export interface Services {
   accessKey: Uint8Array;
   /** The payment provider for a public origin. */
   providerFor: ProviderFactory;
+  /** Where admin passwords are hashed: workers off the event loop; closed at shutdown. */
+  passwords: PasswordPool;
 }
 
 /** Per-request state. */

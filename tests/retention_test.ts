@@ -94,6 +94,7 @@ backendTest("retention: refresh tokens, revoked families, nonces and throttle ev
       hash: uid("hash"),
       adminId: uid("admin"),
       familyId: uid("family"),
+      familyStartedAt: iso(expiresAt - REFRESH_TOKEN_TTL_DAYS * DAY),
       createdAt: iso(expiresAt - REFRESH_TOKEN_TTL_DAYS * DAY),
       expiresAt: iso(expiresAt),
       usedAt: null,

@@ -129,7 +129,8 @@ function serverWords(call: FailedCall): Message {
 /**
  * The message of a failed sign-in or registration: the section 8 catalogue, with the cases it
  * leaves to "the server's message" given translated texts of their own (a rejected account, a
- * taken email, closed registration, a password the server refuses, too many attempts).
+ * taken email, closed registration, a password the server refuses, too many attempts, a busy
+ * server that says when to try again).
  *
  * @example
  * ```ts
@@ -142,6 +143,10 @@ export function authFailure(error: unknown, form: "login" | "register"): Message
   if (error.kind === "network") return { key: "apiErrors.network" };
   if (error.kind === "format") return { key: "apiErrors.invalidResponse" };
   const status = error.status ?? 0;
+  // Busy (the password queue is full, or storage is restarting): it says when to try again.
+  if (status === 503 && error.retryAfter !== null) {
+    return { key: "auth.busy", params: { seconds: Math.ceil(error.retryAfter) } };
+  }
   if (status >= 500) return { key: "apiErrors.server" };
   if (status === 401) {
     return form === "login"

@@ -301,6 +301,18 @@ Deno.test("authFailure: 429 says how many minutes to wait, rounded up; 15 withou
   assert.match(english("apiErrors.tooManyAttempts"), /\{\{minutes\}\}/);
 });
 
+Deno.test("authFailure: a busy 503 with Retry-After says how many seconds to wait, in every form", () => {
+  for (const form of ["login", "register"] as const) {
+    assert.deepEqual(authFailure(http(503, { message: "busy" }, 3), form), {
+      key: "auth.busy",
+      params: { seconds: 3 },
+    });
+  }
+  assert.match(english("auth.busy"), /\{\{seconds\}\}/);
+  // Without Retry-After it is the plain server error (next test).
+  assert.deepEqual(authFailure(http(503), "login"), { key: "apiErrors.server" });
+});
+
 Deno.test("authFailure: 500 and above is the server error, whatever the body says", () => {
   for (const status of [500, 502, 503, 504, 599]) {
     for (const form of ["login", "register"] as const) {

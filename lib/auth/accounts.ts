@@ -5,7 +5,13 @@
  *
  * A session is a short-lived access token (JWT, 15 minutes) plus an opaque refresh token stored
  * only as a hash. Each refresh uses up its token and issues a new one in the same family; using a
- * spent token again means it was stolen, so the whole family is revoked.
+ * spent token again means it was stolen, so the whole family is revoked. A family ends
+ * {@link REFRESH_FAMILY_MAX_DAYS} days after its sign-in, however often it was refreshed.
+ *
+ * Passwords are hashed in the app's password pool (workers, off the event loop). A sign-in takes
+ * its throttle slot (per email and per client address) atomically before it spends a hash, so a
+ * burst of parallel guesses gets at most {@link MAX_FAILED_LOGINS} hashes; a registration looks up
+ * the email before hashing.
  *
  * Refusals are domain errors (`errors.ts`); the HTTP layer gives them their status.
  *
@@ -32,11 +38,13 @@ import {
   SignInRequiredError,
   WeakPasswordError,
 } from "./errors.ts";
+import type { Argon2Runner } from "./password_pool.ts";
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import {
   createAccessToken,
   hashRefreshToken,
   newRefreshToken,
+  REFRESH_FAMILY_MAX_DAYS,
   REFRESH_TOKEN_TTL_DAYS,
   TokenError,
   verifyAccessToken,
@@ -53,6 +61,8 @@ export interface AccountsContext {
   /** Key for access tokens, derived from APP_SECRET. */
   accessKey: Uint8Array;
   policy: "approval" | "open" | "closed";
+  /** Where passwords are hashed: the app's password pool. */
+  passwords: Argon2Runner;
   now?: () => Date;
 }
 
@@ -65,7 +75,12 @@ export interface AccountsContext {
  * ```
  */
 export function accountsContext(services: Services): AccountsContext {
-  return { store: services.store, accessKey: services.accessKey, policy: services.config.adminRegistration };
+  return {
+    store: services.store,
+    accessKey: services.accessKey,
+    policy: services.config.adminRegistration,
+    passwords: services.passwords,
+  };
 }
 
 /** The admin profile the API answers (never the password hash). */
@@ -93,15 +108,28 @@ export function profile(admin: Admin): AdminProfile {
 
 const clock = (ctx: AccountsContext) => ctx.now?.() ?? new Date();
 
-async function startSession(ctx: AccountsContext, admin: Admin, familyId = newId()): Promise<Session> {
+const DAY_MS = 86_400_000;
+
+/** When a family started at `startedAt` (ISO) ends: {@link REFRESH_FAMILY_MAX_DAYS} later (ms). */
+const familyEnd = (startedAt: string) => new Date(startedAt).getTime() + REFRESH_FAMILY_MAX_DAYS * DAY_MS;
+
+async function startSession(
+  ctx: AccountsContext,
+  admin: Admin,
+  family?: { id: string; startedAt: string },
+): Promise<Session> {
   const now = clock(ctx);
+  const startedAt = family?.startedAt ?? now.toISOString();
   const refresh = await newRefreshToken();
   await ctx.store.refreshTokens.create({
     hash: refresh.hash,
     adminId: admin.id,
-    familyId,
+    familyId: family?.id ?? newId(),
+    familyStartedAt: startedAt,
     createdAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_DAYS * 86_400_000).toISOString(),
+    // Never past the family's end: the token's own expiry then tells (and retention sweeps it).
+    expiresAt: new Date(Math.min(now.getTime() + REFRESH_TOKEN_TTL_DAYS * DAY_MS, familyEnd(startedAt)))
+      .toISOString(),
     usedAt: null,
   });
   const accessToken = await createAccessToken(ctx.accessKey, { adminId: admin.id }, now);
@@ -125,11 +153,14 @@ export async function register(
   if (ctx.policy === "closed") throw new RegistrationClosedError();
   const problem = passwordProblem(input.password);
   if (problem) throw new WeakPasswordError(problem);
+  // Before the hash: a taken email costs a look-up, not a hash. (`create` still refuses a taken
+  // email atomically, for two registrations of one address at once.)
+  if (await ctx.store.admins.getByEmail(input.email)) throw new EmailRegisteredError();
   const admin: Admin = {
     id: newId(),
     email: input.email,
     name: input.name ?? input.email.split("@")[0],
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, ctx.passwords),
     status: ctx.policy === "open" ? "approved" : "pending",
     createdAt: clock(ctx).toISOString(),
     decidedBy: null,
@@ -149,6 +180,12 @@ export async function register(
  * past {@link MAX_FAILED_LOGINS} within 15 minutes, even the right password gets a
  * {@link LoginThrottledError} (which says when to try again).
  *
+ * The attempt is counted first, in one atomic step with the check (`throttle.reserve`), and only
+ * then is the password hashed: of any number of parallel guesses, at most
+ * {@link MAX_FAILED_LOGINS} are hashed and the rest are refused without one. A failure keeps its
+ * slot; a success clears the email's failures and gives the address's slot back; an attempt that
+ * never compared a password (the pool was busy, storage failed) gives both back.
+ *
  * @example
  * ```ts
  * const session = await login(ctx, { email, password }, "203.0.113.7");
@@ -160,31 +197,38 @@ export async function login(
   clientAddress: string,
 ): Promise<Session> {
   const now = clock(ctx).getTime();
-  const keys = [`login:email:${input.email}`, `login:addr:${clientAddress}`];
-  await refuseWhenThrottled(ctx, keys, now);
-
-  const admin = await ctx.store.admins.getByEmail(input.email);
-  const ok = admin
-    ? await verifyPassword(input.password, admin.passwordHash)
-    : await verifyAgainstDummy(input.password);
-  if (!admin || !ok) {
-    for (const key of keys) await ctx.store.throttle.record(key, now, LOGIN_WINDOW_MS);
-    throw new InvalidCredentialsError();
+  const [emailKey, addressKey] = [`login:email:${input.email}`, `login:addr:${clientAddress}`];
+  const slot = await ctx.store.throttle.reserve(
+    [emailKey, addressKey],
+    now,
+    LOGIN_WINDOW_MS,
+    MAX_FAILED_LOGINS,
+  );
+  if (!slot.reserved) {
+    throw new LoginThrottledError(Math.max(1, Math.ceil((slot.retryAt - now) / 1000)));
   }
-  if (admin.status === "rejected") throw new AccountRejectedError();
-  await ctx.store.throttle.clear(keys[0]);
+  const giveBack = (key: string) => ctx.store.throttle.release(key, now, LOGIN_WINDOW_MS);
+
+  let admin: Admin | null;
+  let ok: boolean;
+  try {
+    admin = await ctx.store.admins.getByEmail(input.email);
+    ok = admin
+      ? await verifyPassword(input.password, admin.passwordHash, ctx.passwords)
+      : await verifyAgainstDummy(input.password, ctx.passwords);
+  } catch (e) {
+    // No password was compared: not a failed guess. Best effort; the error that stopped it wins.
+    await Promise.all([giveBack(emailKey), giveBack(addressKey)]).catch(() => {});
+    throw e;
+  }
+  if (!admin || !ok) throw new InvalidCredentialsError();
+  if (admin.status === "rejected") {
+    // The right password: not a failed guess, yet no session.
+    await Promise.all([giveBack(emailKey), giveBack(addressKey)]);
+    throw new AccountRejectedError();
+  }
+  await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
   return await startSession(ctx, admin);
-}
-
-async function refuseWhenThrottled(ctx: AccountsContext, keys: string[], now: number): Promise<void> {
-  let retryAt = 0;
-  for (const key of keys) {
-    const recent = await ctx.store.throttle.recent(key, now, LOGIN_WINDOW_MS);
-    if (recent.length >= MAX_FAILED_LOGINS) {
-      retryAt = Math.max(retryAt, recent[recent.length - MAX_FAILED_LOGINS] + LOGIN_WINDOW_MS);
-    }
-  }
-  if (retryAt > now) throw new LoginThrottledError(Math.max(1, Math.ceil((retryAt - now) / 1000)));
 }
 
 /**
@@ -204,13 +248,15 @@ export async function refresh(
   if (!stored) throw new RefreshTokenError("unknown");
   if (await ctx.store.refreshTokens.isFamilyRevoked(stored.familyId)) throw new RefreshTokenError("revoked");
   if (new Date(stored.expiresAt) <= now) throw new RefreshTokenError("expired");
+  // Tokens made before families had an end may expire later than it: the family's end decides.
+  if (familyEnd(stored.familyStartedAt) <= now.getTime()) throw new RefreshTokenError("sessionTooOld");
   if (!await ctx.store.refreshTokens.markUsed(stored.hash, now.toISOString())) {
     await ctx.store.refreshTokens.revokeFamily(stored.familyId, now.toISOString());
     throw new RefreshTokenError("reused");
   }
   const admin = await ctx.store.admins.get(stored.adminId);
   if (!admin || admin.status === "rejected") throw new AccountInactiveError();
-  const session = await startSession(ctx, admin, stored.familyId);
+  const session = await startSession(ctx, admin, { id: stored.familyId, startedAt: stored.familyStartedAt });
   return { accessToken: session.accessToken, refreshToken: session.refreshToken };
 }
 
@@ -265,7 +311,9 @@ export function requireApproved(admin: Admin): Admin {
 }
 
 /**
- * Approves or rejects a pending admin (by an approved admin).
+ * Approves or rejects a pending admin (by an approved admin). The write is conditional on the
+ * admin still being pending: of two decisions at once, one wins and the other gets
+ * {@link AlreadyDecidedError}.
  *
  * @example
  * ```ts
@@ -283,7 +331,10 @@ export async function decide(
   if (!target) throw new NoSuchAdminError();
   if (target.id === actor.id) throw new OwnDecisionError();
   if (target.status !== "pending") throw new AlreadyDecidedError(target.status);
-  const updated = await ctx.store.admins.setStatus(id, status, actor.id, clock(ctx).toISOString());
-  if (!updated) throw new NoSuchAdminError();
-  return profile(updated);
+  const updated = await ctx.store.admins.setStatus(id, status, actor.id, clock(ctx).toISOString(), "pending");
+  if (updated) return profile(updated);
+  // Someone decided in between (or the admin is gone): say what it is now.
+  const now = await ctx.store.admins.get(id);
+  if (!now) throw new NoSuchAdminError();
+  throw new AlreadyDecidedError(now.status === "pending" ? status : now.status);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { DomainError } from "../errors.ts";
+import { REFRESH_FAMILY_MAX_DAYS } from "./tokens.ts";
 
 /** Any error of admin accounts and sessions. */
 export class AuthError extends DomainError {}
@@ -37,6 +38,16 @@ export class LoginThrottledError extends AuthError {
   }
 }
 
+/**
+ * Too many passwords are being hashed at once: the password pool's queue is full
+ * (`password_pool.ts`). Nothing was tried; the caller may try again after `retryAfterSeconds`.
+ */
+export class PasswordsBusyError extends AuthError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`The server is busy checking other passwords; try again in ${retryAfterSeconds} second(s)`);
+  }
+}
+
 /** Registration is closed by policy (`ADMIN_REGISTRATION=closed`). */
 export class RegistrationClosedError extends AuthError {
   constructor() {
@@ -58,14 +69,18 @@ export class WeakPasswordError extends AuthError {
   }
 }
 
-/** Why a refresh token was refused: unknown, its session revoked, expired, or already used. */
-export type RefreshRefusal = "unknown" | "revoked" | "expired" | "reused";
+/**
+ * Why a refresh token was refused: unknown, its session revoked, expired, already used, or its
+ * session older than its absolute lifetime.
+ */
+export type RefreshRefusal = "unknown" | "revoked" | "expired" | "reused" | "sessionTooOld";
 
 const REFRESH_MESSAGES: Record<RefreshRefusal, string> = {
   unknown: "The refresh token is not valid; sign in again",
   revoked: "The session has ended; sign in again",
   expired: "The refresh token has expired; sign in again",
   reused: "The refresh token was already used; the session is revoked, sign in again",
+  sessionTooOld: `The session has reached its ${REFRESH_FAMILY_MAX_DAYS}-day limit; sign in again`,
 };
 
 /** A refresh token that cannot be exchanged; `reason` says why. */

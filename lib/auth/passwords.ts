@@ -2,6 +2,10 @@
  * Admin password hashing (argon2id, OWASP parameters, PHC strings) and the policy a new password
  * must meet. Server only.
  *
+ * The hashing itself runs where the caller's {@link Argon2Runner} says: the server passes its
+ * password pool (`password_pool.ts`: workers, off the event loop, with a bounded queue); scripts and
+ * tests may leave the default, the calling thread.
+ *
  * Passwords are NFKC-normalized before hashing, counting and list look-up (NIST SP 800-63B), so the
  * same password typed on a keyboard that composes characters differently still matches.
  *
@@ -13,15 +17,8 @@
 // package decompresses all of its dictionaries, about 100 ms of every server start. A test checks
 // the file against the package.
 import commonPasswords from "./common_passwords.json" with { type: "json" };
-import type { argon2id as Argon2id } from "hash-wasm";
-
-// hash-wasm carries every algorithm it has as WebAssembly in one module, about 130 ms to load:
-// loaded on the first sign-in or registration, not at every server start.
-let argon2: Promise<typeof Argon2id> | null = null;
-const argon2id: typeof Argon2id = async (options) => {
-  argon2 ??= import("hash-wasm").then((m) => m.argon2id);
-  return (await argon2)(options);
-};
+import { PasswordsBusyError } from "./errors.ts";
+import { type Argon2Runner, IN_THREAD } from "./password_pool.ts";
 
 /** Current argon2id parameters: OWASP's first recommendation (19 MiB, 2 passes, 1 lane). */
 export const ARGON2_PARAMS = {
@@ -81,20 +78,19 @@ const PHC_PATTERN =
  *
  * @example
  * ```ts
- * const phc = await hashPassword("correct horse battery staple");
+ * const phc = await hashPassword("correct horse battery staple", services.passwords);
  * // "$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>"
  * ```
  */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, runner: Argon2Runner = IN_THREAD): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(ARGON2_PARAMS.saltBytes));
-  const hash = await argon2id({
+  const hash = await runner.argon2id({
     password: normalize(password),
     salt,
     memorySize: ARGON2_PARAMS.memoryKiB,
     iterations: ARGON2_PARAMS.iterations,
     parallelism: ARGON2_PARAMS.parallelism,
     hashLength: ARGON2_PARAMS.hashBytes,
-    outputType: "binary",
   });
   return formatPhc({
     memoryKiB: ARGON2_PARAMS.memoryKiB,
@@ -107,7 +103,8 @@ export async function hashPassword(password: string): Promise<string> {
 
 /**
  * Whether `password` matches a stored PHC hash. Anything but a well-formed argon2id hash within
- * sane bounds answers false; this never throws.
+ * sane bounds answers false; the only error it throws is the runner's
+ * {@link PasswordsBusyError} (nothing was compared).
  *
  * @example
  * ```ts
@@ -117,21 +114,25 @@ export async function hashPassword(password: string): Promise<string> {
  * await verifyPassword("x", "not a hash"); // false
  * ```
  */
-export async function verifyPassword(password: string, phc: string): Promise<boolean> {
+export async function verifyPassword(
+  password: string,
+  phc: string,
+  runner: Argon2Runner = IN_THREAD,
+): Promise<boolean> {
+  const parsed = parsePhc(phc);
+  if (parsed === null || typeof password !== "string") return false;
   try {
-    const parsed = parsePhc(phc);
-    if (parsed === null || typeof password !== "string") return false;
-    const computed = await argon2id({
+    const computed = await runner.argon2id({
       password: normalize(password),
       salt: parsed.salt,
       memorySize: parsed.memoryKiB,
       iterations: parsed.iterations,
       parallelism: parsed.parallelism,
       hashLength: parsed.hash.length,
-      outputType: "binary",
     });
     return timingSafeEqual(computed, parsed.hash);
-  } catch {
+  } catch (e) {
+    if (e instanceof PasswordsBusyError) throw e;
     return false;
   }
 }
@@ -146,8 +147,8 @@ export async function verifyPassword(password: string, phc: string): Promise<boo
  * const ok = admin ? await verifyPassword(password, admin.passwordHash) : await verifyAgainstDummy(password);
  * ```
  */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  await verifyPassword(password, DUMMY_HASH);
+export async function verifyAgainstDummy(password: string, runner: Argon2Runner = IN_THREAD): Promise<false> {
+  await verifyPassword(password, DUMMY_HASH, runner);
   return false;
 }
 

@@ -14,6 +14,11 @@ const jose = () => import("jose");
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 /** Lifetime of a refresh token. */
 export const REFRESH_TOKEN_TTL_DAYS = 14;
+/**
+ * A session's absolute lifetime: a refresh-token family is refused this many days after its
+ * sign-in, however often it was refreshed (each refresh would otherwise extend it for ever).
+ */
+export const REFRESH_FAMILY_MAX_DAYS = 30;
 /** `iss` of every access token. */
 export const ISSUER = "museum-donations";
 /** `aud` of every access token: the admin API and nothing else. */

@@ -18,6 +18,7 @@ import {
   NoSuchAdminError,
   NotApprovedError,
   OwnDecisionError,
+  PasswordsBusyError,
   RefreshTokenError,
   RegistrationClosedError,
   SignInRequiredError,
@@ -63,6 +64,7 @@ const STATUSES: [ErrorClass, number][] = [
   [OwnDecisionError, 409],
   [AlreadyDecidedError, 409],
   [LoginThrottledError, 429],
+  [PasswordsBusyError, 503],
   // Donations.
   [InvalidDonationError, 400],
   [MonthlyUnavailableError, 400],
@@ -89,7 +91,7 @@ export function errorAnswer(e: unknown): ErrorAnswer | null {
   const status = STATUSES.find(([kind]) => e instanceof kind)?.[1];
   if (status === undefined) return null;
   const error = e as DomainError;
-  const headers = e instanceof LoginThrottledError
+  const headers = e instanceof LoginThrottledError || e instanceof PasswordsBusyError
     ? { "retry-after": String(e.retryAfterSeconds) }
     : undefined;
   return { status, message: error.message, errors: error.errors, headers };

@@ -21,6 +21,7 @@ const CASES: [DomainError, number][] = [
   [new authErrors.RefreshTokenError("revoked"), 401],
   [new authErrors.RefreshTokenError("expired"), 401],
   [new authErrors.RefreshTokenError("reused"), 401],
+  [new authErrors.RefreshTokenError("sessionTooOld"), 401],
   [new authErrors.AccountInactiveError(), 401],
   [new authErrors.AccountRejectedError(), 403],
   [new authErrors.RegistrationClosedError(), 403],
@@ -30,6 +31,7 @@ const CASES: [DomainError, number][] = [
   [new authErrors.OwnDecisionError(), 409],
   [new authErrors.AlreadyDecidedError("approved"), 409],
   [new authErrors.LoginThrottledError(600), 429],
+  [new authErrors.PasswordsBusyError(3), 503],
   [
     new paymentErrors.InvalidDonationError("The amount must be at least 1", [{
       path: "amount",
@@ -80,6 +82,16 @@ Deno.test("domain errors: the JSON answer is the API's, with Retry-After when th
     errors: [{ path: "email", message: "already registered" }],
   });
   assert.equal(taken.headers.get("retry-after"), null);
+});
+
+Deno.test("domain errors: a full password queue answers 503 with Retry-After", async () => {
+  const busy = errorResponse(errorAnswer(new authErrors.PasswordsBusyError(3))!);
+  assert.equal(busy.status, 503);
+  assert.equal(busy.headers.get("retry-after"), "3");
+  assert.deepEqual(await busy.json(), {
+    message: "The server is busy checking other passwords; try again in 3 second(s)",
+    statusCode: 503,
+  });
 });
 
 Deno.test("domain errors: the HTTP layer's own errors and signatures; anything else is not known", () => {

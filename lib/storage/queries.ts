@@ -19,6 +19,14 @@ import type { Transaction, TransactionQuery, TransactionScanQuery } from "./type
 /** The most events a throttle key keeps (and answers): the most recent ones. */
 export const THROTTLE_MAX_EVENTS = 100;
 
+/** Checks a throttle reservation's limit: 1 to {@link THROTTLE_MAX_EVENTS} (what a key keeps). */
+export function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > THROTTLE_MAX_EVENTS) {
+    throw new RangeError(`limit must be an integer from 1 to ${THROTTLE_MAX_EVENTS}: ${limit}`);
+  }
+  return limit;
+}
+
 /**
  * The throttle events (ms, sorted) that are "within the last `windowMs`" at `now`: later than
  * `now - windowMs`, the most recent {@link THROTTLE_MAX_EVENTS} of them. Events later than `now`

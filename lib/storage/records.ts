@@ -129,13 +129,20 @@ export function canonicalAdmin(admin: Admin): Admin {
   };
 }
 
-/** A refresh token as stored: instants normalized. */
+/**
+ * A refresh token as stored: instants normalized. A token stored before families had a start
+ * (Deno KV values written before it) counts its own creation as the start.
+ */
 export function canonicalRefreshToken(token: RefreshToken): RefreshToken {
+  const createdAt = isoInstant(token.createdAt, "createdAt");
+  const familyStartedAt = isoInstant(token.familyStartedAt ?? createdAt, "familyStartedAt");
+  if (familyStartedAt > createdAt) throw new RangeError("familyStartedAt must not be after createdAt");
   return {
     hash: token.hash,
     adminId: token.adminId,
     familyId: token.familyId,
-    createdAt: isoInstant(token.createdAt, "createdAt"),
+    familyStartedAt,
+    createdAt,
     expiresAt: isoInstant(token.expiresAt, "expiresAt"),
     usedAt: isoInstantOrNull(token.usedAt, "usedAt"),
   };

@@ -138,8 +138,18 @@ export interface AdminRepository {
   getByEmail(email: string): Promise<Admin | null>;
   /** Admins with this status, oldest first. */
   listByStatus(status: AdminStatus): Promise<Admin[]>;
-  /** Sets the status (and who decided, when); answers the admin as stored, or null. */
-  setStatus(id: string, status: AdminStatus, decidedBy: string, decidedAt: string): Promise<Admin | null>;
+  /**
+   * Sets the status (and who decided, when); answers the admin as stored, or null when no admin
+   * has this id or, with `expected`, its status is not `expected` when written. The check and the
+   * write are one atomic step: of two concurrent decisions on a pending admin, one wins.
+   */
+  setStatus(
+    id: string,
+    status: AdminStatus,
+    decidedBy: string,
+    decidedAt: string,
+    expected?: AdminStatus,
+  ): Promise<Admin | null>;
 }
 
 /** A refresh token as stored: only its hash, never the token. */
@@ -149,6 +159,11 @@ export interface RefreshToken {
   adminId: string;
   /** Every token rotated from the same login shares a family. */
   familyId: string;
+  /**
+   * When the family's first token was made (its sign-in), carried by every token rotated from it:
+   * a family lives at most 30 days from it however often it is refreshed (`lib/auth/accounts.ts`).
+   */
+  familyStartedAt: string;
   createdAt: string;
   expiresAt: string;
   /** When it was exchanged for a new one; a second use means theft (the family is revoked). */
@@ -184,6 +199,9 @@ export interface RefreshTokenRepository {
 // ---------------------------------------------------------------------------------------------
 // Throttling and replay protection (kept in storage so they hold across app instances)
 
+/** What {@link ThrottleRepository.reserve} answers. */
+export type ThrottleReservation = { reserved: true } | { reserved: false; retryAt: number };
+
 export interface ThrottleRepository {
   /**
    * Records one event under `key` at `now` (ms) and answers the times (ms) of the key's events
@@ -194,6 +212,24 @@ export interface ThrottleRepository {
   recent(key: string, now: number, windowMs: number): Promise<number[]>;
   /** Forgets the key's events. */
   clear(key: string): Promise<void>;
+  /**
+   * Check and record in one atomic step: when every key of `keys` holds fewer than `limit` events
+   * within the window, records one event at `now` under each and answers `{ reserved: true }`;
+   * otherwise records nothing and answers `retryAt`, the time (ms) when the fullest key has room
+   * again. Of any number of concurrent calls (on any instances) on a key, at most `limit` within a
+   * window are reserved: the login throttle takes its slot before it spends a hash.
+   */
+  reserve(
+    keys: readonly string[],
+    now: number,
+    windowMs: number,
+    limit: number,
+  ): Promise<ThrottleReservation>;
+  /**
+   * Removes one event recorded at exactly `at` under `key` (a reservation given back), if any;
+   * `windowMs` is the window it was reserved with.
+   */
+  release(key: string, at: number, windowMs: number): Promise<void>;
   /**
    * Retention: deletes at most `limit` (1..1,000) events older than `before` (ms), of any key, and
    * answers how many (`record` prunes only the key it records, so a key nobody uses again would

@@ -12,6 +12,7 @@ import { createLogger } from "../../lib/log.ts";
 import { openStore } from "../../lib/storage/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
+import type { Services } from "../../lib/state.ts";
 
 /** Every page of the spec's route table, under a language. */
 export const PAGE_PATHS = [
@@ -37,6 +38,8 @@ export interface TestApp {
   url: string;
   store: Store;
   config: Config;
+  /** The app's services (e.g. its password pool, to count hashes). */
+  services: Services;
   /** Every log line written so far, parsed. */
   logs: Record<string, unknown>[];
   close(): Promise<void>;
@@ -78,15 +81,18 @@ export async function startTestApp(
   const log = createLogger((line) => logs.push(JSON.parse(line)));
   const { createApp } = await import("../../lib/app.ts");
   const { createServices } = await import("../../lib/services.ts");
-  const app = createApp(await createServices(config, store, log));
+  const services = await createServices(config, store, log);
+  const app = createApp(services);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     store,
     config,
     logs,
+    services,
     async close() {
       await server.shutdown();
+      await services.passwords.close();
       if (ownStore) await store.close();
     },
   };

@@ -155,4 +155,31 @@ export async function adminsContract(
         assert.deepEqual(await store.admins.setStatus("admin_unknown", "approved", "admin_e", at(1)), null);
       }),
   );
+
+  await t.step(
+    "admins: setStatus() with an expected status is conditional; of two decisions at once one wins",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const pending = await a.admins.create(adminFixture());
+        assert.equal(await a.admins.setStatus(pending.id, "approved", "x", at(1), "rejected"), null);
+        assert.equal((await b.admins.get(pending.id))?.status, "pending", "a refused change writes nothing");
+        assert.equal(await a.admins.setStatus(uid("admin"), "approved", "x", at(1), "pending"), null);
+
+        for (let round = 0; round < 3; round++) {
+          const target = await a.admins.create(adminFixture());
+          const [approve, reject] = await Promise.all([
+            a.admins.setStatus(target.id, "approved", "admin_a", at(2), "pending"),
+            b.admins.setStatus(target.id, "rejected", "admin_b", at(3), "pending"),
+          ]);
+          const winners = [approve, reject].filter((r) => r !== null);
+          assert.equal(winners.length, 1, `round ${round}: exactly one decision lands`);
+          const stored = await a.admins.get(target.id);
+          assert.deepEqual(stored, winners[0]);
+          const approvedIds = (await b.admins.listByStatus("approved")).map((x) => x.id);
+          const rejectedIds = (await b.admins.listByStatus("rejected")).map((x) => x.id);
+          assert.equal(approvedIds.includes(target.id), stored?.status === "approved");
+          assert.equal(rejectedIds.includes(target.id), stored?.status === "rejected");
+        }
+      }),
+  );
 }

@@ -71,6 +71,7 @@ export function tokenFixture(overrides: Partial<RefreshToken> = {}): RefreshToke
     hash: uid("hash"),
     adminId: uid("admin"),
     familyId: uid("family"),
+    familyStartedAt: at(0),
     createdAt: at(0),
     expiresAt: at(86_400_000),
     usedAt: null,

@@ -167,6 +167,28 @@ Deno.test("kv: opening a store written before the time indexes fills them in, on
   }
 });
 
+Deno.test("kv: a refresh token written before families had a start reads back with its own creation", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kv_family_start_" });
+  const path = `${dir}/old.kv`;
+  try {
+    const { familyStartedAt: _, ...legacy } = tokenFixture({ createdAt: at(5_000) });
+    const kv = await Deno.openKv(path);
+    await kv.set(["refresh_tokens", legacy.hash], legacy);
+    kv.close();
+    await withStore(() => openKvStore(path), async (store) => {
+      assert.deepEqual(await store.refreshTokens.get(legacy.hash), { ...legacy, familyStartedAt: at(5_000) });
+      assert.equal(await store.refreshTokens.markUsed(legacy.hash, at(6_000)), true);
+      assert.deepEqual(await store.refreshTokens.get(legacy.hash), {
+        ...legacy,
+        familyStartedAt: at(5_000),
+        usedAt: at(6_000),
+      });
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("openStore() opens KV when no databaseUrl is given (or it is empty)", async () => {
   for (const databaseUrl of [undefined, ""]) {
     await withStore(() => openStore({ databaseUrl, kvPath: ":memory:" }), async (store) => {

@@ -1,6 +1,7 @@
 /**
  * PostgreSQL on its own, outside the contract every backend meets: stores opening a new schema at
- * once, `openStore()` with a database URL, migration 9 on a schema as version 8 left it, and the
+ * once, `openStore()` with a database URL, migration 9 on a schema as version 8 left it, migration
+ * 15 on refresh tokens stored before it, and the
  * refusals of an invalid schema name and an unreachable server. The steps that need a schema make
  * their own, dropped at the end. Like the contract, it fails under `CI=true` when the server at
  * `TEST_DATABASE_URL` is unreachable, and is skipped with one line saying why anywhere else.
@@ -58,6 +59,39 @@ Deno.test({
             for (const result of results) if (result.status === "fulfilled") await result.value.close();
           }
         }
+      });
+
+      await t.step("migration 15 gives stored refresh tokens their family's first sign-in", async () => {
+        const own = randomSchema();
+        schemas.push(own);
+        const token = (hash: string, family: string, createdAt: string) => ({
+          hash,
+          admin_id: "admin_1",
+          family_id: family,
+          created_at: createdAt,
+          expires_at: at(99_000_000),
+        });
+        await admin.begin(async (tx) => {
+          await tx`create schema ${tx(own)}`;
+          await tx.unsafe(`set local search_path to ${own}`);
+          await tx`create table schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`;
+          for (const m of migrations.filter((m) => m.version < 15)) {
+            await tx.unsafe(m.sql);
+            await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+          }
+          for (
+            const row of [
+              token("h1", "family_a", at(1_000)),
+              token("h2", "family_a", at(5_000)),
+              token("h3", "family_b", at(3_000)),
+            ]
+          ) await tx`insert into refresh_tokens ${tx(row)}`;
+        });
+        await withStore(() => openPostgresStore(PG_URL, { schema: own, max: 2 }), async (store) => {
+          assert.equal((await store.refreshTokens.get("h1"))?.familyStartedAt, at(1_000));
+          assert.equal((await store.refreshTokens.get("h2"))?.familyStartedAt, at(1_000));
+          assert.equal((await store.refreshTokens.get("h3"))?.familyStartedAt, at(3_000));
+        });
       });
 
       await t.step("openStore() opens PostgreSQL when databaseUrl is set", async () => {

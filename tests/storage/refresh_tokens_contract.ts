@@ -1,6 +1,6 @@
 /**
- * The storage contract for admins' refresh tokens (`store.refreshTokens`): create and get, a token
- * used exactly once (also under a race), revoked families, and the retention sweeps that delete
+ * The storage contract for admins' refresh tokens (`store.refreshTokens`): create and get (the
+ * family's first sign-in kept with each token), a token used exactly once (also under a race), revoked families, and the retention sweeps that delete
  * expired tokens and old revocation markers (also two instances sweeping at once).
  *
  * @module
@@ -26,6 +26,26 @@ export async function refreshTokensContract(
         assert.deepEqual(await store.refreshTokens.get(uid("hash")), null);
         await assert.rejects(() => store.refreshTokens.create(tokenFixture({ hash: token.hash })));
         assert.deepEqual(await store.refreshTokens.get(token.hash), token);
+      }),
+  );
+
+  await t.step(
+    "refreshTokens: every token of a family keeps the family's first sign-in, through markUsed()",
+    () =>
+      withStore(open, async (store) => {
+        const family = uid("family");
+        const first = tokenFixture({ familyId: family, familyStartedAt: at(0), createdAt: at(0) });
+        const later = tokenFixture({ familyId: family, familyStartedAt: at(0), createdAt: at(86_400_000) });
+        await store.refreshTokens.create(first);
+        await store.refreshTokens.create(later);
+        assert.equal((await store.refreshTokens.get(later.hash))?.familyStartedAt, at(0));
+        assert.equal(await store.refreshTokens.markUsed(later.hash, at(86_500_000)), true);
+        assert.deepEqual(await store.refreshTokens.get(later.hash), { ...later, usedAt: at(86_500_000) });
+        // A family cannot start after its token was made.
+        await assert.rejects(
+          () => store.refreshTokens.create(tokenFixture({ familyStartedAt: at(1), createdAt: at(0) })),
+          RangeError,
+        );
       }),
   );
 

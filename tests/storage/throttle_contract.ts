@@ -1,6 +1,7 @@
 /**
  * The storage contract for the throttle (`store.throttle`): a sliding window of events per key,
- * oldest first, keys isolated, at most 100 events kept, concurrent records each counted. Its
+ * oldest first, keys isolated, at most 100 events kept, concurrent records each counted; a
+ * reservation checks and records in one step, so a parallel burst never takes more than the limit. Its
  * retention sweep is checked with the nonces' in `nonces_contract.ts`.
  *
  * @module
@@ -93,6 +94,64 @@ export async function throttleContract(
           await a.throttle.recent(racing, now + 10, 60_000),
           Array.from({ length: 10 }, (_, i) => now + i),
         );
+      }),
+  );
+
+  await t.step(
+    "throttle: reserve() records under every key while all have room, else answers when to retry",
+    () =>
+      withStore(open, async (store) => {
+        const [email, addr, other] = [uid("email"), uid("addr"), uid("other")];
+        const now = 1_700_000_000_000;
+        const w = 60_000;
+        for (let i = 0; i < 3; i++) {
+          assert.deepEqual(await store.throttle.reserve([email, addr], now + i, w, 3), { reserved: true });
+        }
+        assert.deepEqual(await store.throttle.recent(email, now + 3, w), [now, now + 1, now + 2]);
+        // Full: the oldest of the last 3 events leaves the window at now + w.
+        assert.deepEqual(await store.throttle.reserve([email, addr], now + 10, w, 3), {
+          reserved: false,
+          retryAt: now + w,
+        });
+        // All or nothing: a full key refuses the pair, and the other key records nothing.
+        assert.deepEqual(await store.throttle.reserve([other, addr], now + 11, w, 3), {
+          reserved: false,
+          retryAt: now + w,
+        });
+        assert.deepEqual(await store.throttle.recent(other, now + 11, w), []);
+        // A reservation given back makes room again; releasing what is not there is fine.
+        await store.throttle.release(addr, now + 1, w);
+        await store.throttle.release(addr, now + 1, w);
+        await store.throttle.release(uid("never"), now, w);
+        assert.deepEqual(await store.throttle.recent(addr, now + 12, w), [now, now + 2]);
+        assert.deepEqual(await store.throttle.reserve([other, addr], now + 12, w, 3), { reserved: true });
+        assert.deepEqual(await store.throttle.recent(addr, now + 12, w), [now, now + 2, now + 12]);
+        // Out of the window, events no longer count.
+        assert.deepEqual(await store.throttle.reserve([email], now + w, w, 3), { reserved: true });
+        await assert.rejects(() => store.throttle.reserve([email], now, w, 0), RangeError);
+        await assert.rejects(() => store.throttle.reserve([email], now, w, 101), RangeError);
+        await assert.rejects(() => store.throttle.reserve([], now, w, 3), RangeError);
+      }),
+  );
+
+  await t.step(
+    "throttle: of 20 reservations at once, from two handles, exactly the limit are granted",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const [email, addr] = [uid("burst-email"), uid("burst-addr")];
+        const now = 1_700_000_000_000;
+        const answers = await Promise.all(
+          Array.from(
+            { length: 20 },
+            (_, i) => (i % 2 ? a : b).throttle.reserve([email, addr], now + i, 60_000, 5),
+          ),
+        );
+        assert.equal(answers.filter((r) => r.reserved).length, 5);
+        for (const answer of answers) {
+          if (!answer.reserved) assert.ok(answer.retryAt > now && answer.retryAt <= now + 60_000 + 20);
+        }
+        assert.equal((await a.throttle.recent(email, now + 20, 60_000)).length, 5);
+        assert.equal((await b.throttle.recent(addr, now + 20, 60_000)).length, 5);
       }),
   );
 }

@@ -83,7 +83,7 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
       });
     },
 
-    async setStatus(id, status, decidedBy, decidedAt) {
+    async setStatus(id, status, decidedBy, decidedAt, expected) {
       const idKey = [ADMINS, id];
       const at = isoInstant(decidedAt, "decidedAt");
       return await untilCommitted(async () => {
@@ -91,6 +91,9 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
           kv.getMany<[Admin, number]>([idKey, ADMINS_APPROVED])
         );
         if (entry.value === null) return null;
+        // Checked against the value read; the commit checks that value's versionstamp, so a
+        // decision committed in between makes this one read again and find the status changed.
+        if (expected !== undefined && entry.value.status !== expected) return null;
         const before = entry.value;
         const after: Admin = { ...before, status, decidedBy, decidedAt: at };
         const delta = (after.status === "approved" ? 1 : 0) - (before.status === "approved" ? 1 : 0);

@@ -8,7 +8,9 @@
  * | `["refresh_families_revoked", familyId]`       | `{ revokedAt }` | revokeFamily     |
  * | `["refresh_families_revoked_by_time", at, id]` | family id       | revokeFamily     |
  *
- * `markUsed` checks the token's versionstamp: exactly one caller sees it unused. `revokeFamily`
+ * `markUsed` checks the token's versionstamp: exactly one caller sees it unused. A value written
+ * before tokens carried `familyStartedAt` reads back with its own `createdAt` as the family's
+ * start (`canonicalRefreshToken`), so such a family ends 30 days after its latest refresh. `revokeFamily`
  * writes only the first revocation (its time is kept).
  *
  * Retention: KV has no `delete where`, so what retention deletes is found through a time index
@@ -64,7 +66,9 @@ export function kvRefreshTokens({ kv, indexRange, deleteIndexed }: KvContext): R
     },
 
     async get(hash) {
-      return (await retryWhileLocked(() => kv.get<RefreshToken>([REFRESH_TOKENS, hash]))).value;
+      const { value } = await retryWhileLocked(() => kv.get<RefreshToken>([REFRESH_TOKENS, hash]));
+      // Canonical on the way out too: a value written before `familyStartedAt` existed gets one.
+      return value === null ? null : canonicalRefreshToken(value);
     },
 
     async markUsed(hash, usedAt) {
@@ -73,7 +77,7 @@ export function kvRefreshTokens({ kv, indexRange, deleteIndexed }: KvContext): R
       return await untilCommitted(async () => {
         const entry = await retryWhileLocked(() => kv.get<RefreshToken>(key));
         if (entry.value === null || entry.value.usedAt !== null) return false;
-        const used: RefreshToken = { ...entry.value, usedAt: at };
+        const used: RefreshToken = { ...canonicalRefreshToken(entry.value), usedAt: at };
         return (await commit(() => kv.atomic().check(entry).set(key, used))) ? true : RETRY;
       });
     },

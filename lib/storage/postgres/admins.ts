@@ -7,6 +7,10 @@
  * {@link EmailTakenError}. The index `admins_status_created_at` `(status, created_at, id)` lists
  * a status oldest first and answers "is any admin approved?".
  *
+ * `setStatus` with `expected` is one conditional `update ... where status = expected`: the row
+ * lock makes a concurrent decision wait and re-check the status after the first commits, so one
+ * of them changes it.
+ *
  * `create` with `approveIfFirst` runs the check and the insert in one transaction under a
  * transaction-scoped advisory lock per schema, which status changes take too, so concurrent first
  * registrations approve exactly one.
@@ -107,13 +111,13 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
       return rows.map(toAdmin);
     },
 
-    async setStatus(id, status, decidedBy, decidedAt) {
+    async setStatus(id, status, decidedBy, decidedAt, expected) {
       const at = isoInstant(decidedAt, "decidedAt");
       return await transaction(async (tx) => {
         await lockApprovals(tx);
         const [row] = await tx<AdminRow[]>`
           update admins set status = ${status}, decided_by = ${decidedBy}, decided_at = ${at}
-          where id = ${id}
+          where id = ${id} ${expected === undefined ? tx`` : tx`and status = ${expected}`}
           returning *
         `;
         return row ? toAdmin(row) : null;

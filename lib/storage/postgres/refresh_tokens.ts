@@ -3,7 +3,9 @@
  *
  * Tables:
  * - `refresh_tokens` (migration 4): one row per token, keyed by the token's hash (the token itself
- *   is never stored), with its admin, its family (the chain of rotations) and `used_at`. `markUsed`
+ *   is never stored), with its admin, its family (the chain of rotations), the family's first
+ *   sign-in (`family_started_at`, migration 15: a family's absolute lifetime counts from it) and
+ *   `used_at`. `markUsed`
  *   is `update ... where used_at is null returning`: the row lock makes concurrent uses wait, and
  *   each re-checks `used_at` after the winner commits, so exactly one succeeds. Indexed by
  *   `family_id` and `admin_id` (migration 4) and by `expires_at` (migration 10, for retention);
@@ -27,6 +29,7 @@ interface RefreshTokenRow {
   hash: string;
   admin_id: string;
   family_id: string;
+  family_started_at: Date;
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
@@ -36,6 +39,7 @@ const toRefreshToken = (row: RefreshTokenRow): RefreshToken => ({
   hash: row.hash,
   adminId: row.admin_id,
   familyId: row.family_id,
+  familyStartedAt: row.family_started_at.toISOString(),
   createdAt: row.created_at.toISOString(),
   expiresAt: row.expires_at.toISOString(),
   usedAt: iso(row.used_at),
@@ -54,8 +58,10 @@ export function pgRefreshTokens({ sql }: PgContext): RefreshTokenRepository {
     async create(input) {
       const t = canonicalRefreshToken(input);
       await sql`
-        insert into refresh_tokens (hash, admin_id, family_id, created_at, expires_at, used_at)
-        values (${t.hash}, ${t.adminId}, ${t.familyId}, ${t.createdAt}, ${t.expiresAt}, ${t.usedAt})
+        insert into refresh_tokens (hash, admin_id, family_id, family_started_at, created_at, expires_at, used_at)
+        values (
+          ${t.hash}, ${t.adminId}, ${t.familyId}, ${t.familyStartedAt}, ${t.createdAt}, ${t.expiresAt}, ${t.usedAt}
+        )
       `;
     },
 

@@ -8,6 +8,10 @@
  * A `record` serializes on a transaction-scoped advisory lock per key, so each answer counts every
  * event recorded before it, and prunes that key's rows out of the window or beyond the
  * {@link THROTTLE_MAX_EVENTS} most recent: a key never holds more rows than it can answer.
+ * `reserve` is one statement, the `throttle_reserve` function (migration 15): under the same
+ * per-key advisory locks it counts each key's window and records one event under every key only
+ * when all have room, so concurrent reservations never take more than the limit. `release`
+ * deletes one row of the key at that time.
  * `deleteBefore` (retention) deletes one batch per statement of the oldest events no one holds
  * (`for update skip locked`).
  *
@@ -15,7 +19,7 @@
  */
 
 import type postgres from "postgres";
-import { batchLimit, THROTTLE_MAX_EVENTS } from "../queries.ts";
+import { batchLimit, checkLimit, THROTTLE_MAX_EVENTS } from "../queries.ts";
 import { checkInteger } from "../records.ts";
 import type { ThrottleRepository } from "../types.ts";
 import type { PgContext } from "./context.ts";
@@ -70,6 +74,29 @@ export function pgThrottle({ sql, transaction }: PgContext): ThrottleRepository 
 
     async clear(key) {
       await sql`delete from throttle_events where key = ${key}`;
+    },
+
+    async reserve(keys, now, windowMs, limit) {
+      checkInteger(now, "now");
+      checkInteger(windowMs, "windowMs", 1);
+      checkLimit(limit);
+      if (keys.length === 0) throw new RangeError("reserve takes at least one key");
+      const [{ retry_at }] = await sql<{ retry_at: string | null }[]>`
+        select throttle_reserve(
+          array(select jsonb_array_elements_text(${sql.json([...keys])})), ${now}, ${windowMs}, ${limit}
+        ) as retry_at
+      `;
+      return retry_at === null ? { reserved: true } : { reserved: false, retryAt: Number(retry_at) };
+    },
+
+    async release(key, at, windowMs) {
+      checkInteger(at, "at");
+      checkInteger(windowMs, "windowMs", 1);
+      await sql`
+        delete from throttle_events where id = (
+          select id from throttle_events where key = ${key} and at = ${at} order by id desc limit 1
+        )
+      `;
     },
 
     async deleteBefore(before, limit) {

@@ -9,7 +9,9 @@ import type { AppState } from "@/lib/state.ts";
 export const docs: RouteDocs = {
   POST: {
     summary: "Sign an admin in",
-    description: "More than 5 failures within 15 minutes, per email or per client address, answer 429.",
+    description: "More than 5 failures within 15 minutes, per email or per client address, answer 429; " +
+      "attempts in progress count, so a parallel burst gets at most 5 checked. When too many passwords " +
+      "wait to be checked, 503 with Retry-After.",
     tags: ["admins"],
     body: AdminLoginSchema,
     responses: {
@@ -17,6 +19,7 @@ export const docs: RouteDocs = {
       401: { description: "Invalid credentials" },
       403: { description: "The account was rejected" },
       429: { description: "Too many failed attempts; see Retry-After" },
+      503: { description: "Too many passwords being checked at once; see Retry-After" },
     },
   },
 };

@@ -8,12 +8,13 @@ import type { AppState } from "@/lib/state.ts";
 export const docs: RouteDocs = {
   POST: {
     summary: "Exchange a refresh token for a new pair",
-    description: "Each refresh token works once; using a spent one again revokes the whole session.",
+    description: "Each refresh token works once; using a spent one again revokes the whole session. A " +
+      "session ends 30 days after its sign-in, however often it is refreshed.",
     tags: ["admins"],
     body: RefreshSchema,
     responses: {
       200: { description: "New tokens, inside `data`", schema: TokenPairSchema },
-      401: { description: "Unknown, expired, spent or revoked refresh token" },
+      401: { description: "Unknown, expired, spent or revoked refresh token, or a session past 30 days" },
     },
   },
 };

@@ -16,6 +16,7 @@ export const docs: RouteDocs = {
       201: { description: "The profile and a session", schema: AdminSessionSchema },
       403: { description: "Registration is closed" },
       409: { description: "The email is already registered" },
+      503: { description: "Too many passwords being checked at once; see Retry-After" },
     },
   },
 };

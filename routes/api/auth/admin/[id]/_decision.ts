@@ -25,7 +25,10 @@ export function decisionRoute(status: "approved" | "rejected"): {
         responses: {
           200: { description: `The admin, now ${status}`, schema: AdminSchema },
           403: { description: "The caller is not approved" },
-          409: { description: "The admin is not pending, or is the caller" },
+          409: {
+            description:
+              "The admin is not pending (also when another decision landed first), or is the caller",
+          },
         },
       },
     },

@@ -1,0 +1,167 @@
+/**
+ * Passwords cost CPU (issue 13, item 4): sign-ins hash in the password pool, off the event loop, so
+ * the site keeps answering while a flood of them is being checked; a full queue answers 503 with
+ * Retry-After instead of piling up; and a registration of a taken email does not hash at all.
+ *
+ * The flood runs against `main.ts` as its own process: the event loop under test is then the
+ * server's alone, not shared with this test's client.
+ */
+import assert from "node:assert/strict";
+import { ensureTestBuild, ROOT, startTestApp } from "./helpers/app.ts";
+import { api } from "./helpers/http.ts";
+
+const PASSWORD = "a-long-museum-passphrase";
+
+/** Starts `main.ts` with `env` and answers its URL (with a trailing slash) once it listens. */
+async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}/main.ts`],
+    env: { NO_COLOR: "1", PORT: "0", KV_PATH: ":memory:", APP_SECRET: "x".repeat(40), ...env },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let url = "";
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`exited before listening: ${buffer}`);
+    buffer += value;
+    url = buffer.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
+  }
+  // Keep reading (and dropping) its log, so a full pipe never stalls the server.
+  const drained = (async () => {
+    while (!(await reader.read()).done) { /* drop */ }
+  })().catch(() => {});
+  return {
+    url,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+    },
+  };
+}
+
+Deno.test("50 parallel sign-ins are hashed off the event loop: /health answers while they wait", async () => {
+  await ensureTestBuild();
+  // One worker: 50 hashes then take a while, one after another.
+  const server = await startServer({ DENO_ENV: "test", TRUST_PROXY: "1", PASSWORD_WORKERS: "1" });
+  try {
+    const login = (i: number) =>
+      api(
+        server.url,
+        "POST",
+        "api/auth/admin/login",
+        { email: `visitor${i}@museum.org`, password: PASSWORD },
+        {
+          "x-forwarded-for": `198.51.100.${i + 1}`,
+        },
+      );
+    // Warm up: the login route and the worker (and its WebAssembly) load on first use. Then what
+    // one sign-in takes alone (a hash, mostly): the yardstick for the health checks below.
+    assert.equal((await login(200)).status, 401);
+    let lone = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const started = performance.now();
+      assert.equal((await login(201 + i)).status, 401);
+      lone = Math.min(lone, performance.now() - started);
+    }
+
+    let done = 0;
+    let firstDone: () => void = () => {};
+    const first = new Promise<void>((resolve) => firstDone = resolve);
+    const logins = Array.from({ length: 50 }, (_, i) =>
+      login(i).finally(() => {
+        done++;
+        firstDone();
+      }));
+    // Once the first sign-in is answered the hashing is under way, and the others wait their turn.
+    await first;
+    // Three health checks, one after another, while the sign-ins are being hashed. With the hashing
+    // on the event loop, a check waits behind the hashes that are due (the first one waited for
+    // most of the flood: seconds, where one sign-in alone takes a tenth of one); off it, each check
+    // is answered at once, in a fraction of one hash.
+    const waited: number[] = [];
+    for (let probe = 0; probe < 3; probe++) {
+      const started = performance.now();
+      const health = await fetch(`${server.url}health`);
+      await health.body?.cancel();
+      assert.equal(health.status, 200);
+      waited.push(performance.now() - started);
+    }
+    const stillQueued = 50 - done;
+    const answers = await Promise.all(logins);
+    // Unknown emails: every one was hashed (against the dummy hash) and refused; none was dropped.
+    assert.deepEqual(answers.map((a) => a.status), Array(50).fill(401));
+    assert.ok(stillQueued > 0, "the health checks ran while sign-ins were queued");
+    assert.ok(
+      Math.max(...waited) < lone,
+      `/health took ${waited.map(Math.round)} ms during the flood, one sign-in alone ${Math.round(lone)} ms`,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("beyond the password queue, sign-ins answer 503 with Retry-After and are not counted as failures", async () => {
+  const app = await startTestApp({ env: { TRUST_PROXY: "1", PASSWORD_WORKERS: "1", PASSWORD_QUEUE: "2" } });
+  try {
+    const attempts = Array.from({ length: 12 }, (_, i) => ({
+      email: `guess${i}@museum.org`,
+      address: `203.0.113.${i + 1}`,
+    }));
+    const answers = await Promise.all(
+      attempts.map(({ email, address }) =>
+        api(app.url, "POST", "/api/auth/admin/login", { email, password: PASSWORD }, {
+          "x-forwarded-for": address,
+        })
+      ),
+    );
+    const busy = answers.map((a, i) => ({ a, i })).filter(({ a }) => a.status === 503);
+    assert.ok(busy.length >= 1, `statuses ${answers.map((a) => a.status)}`);
+    assert.ok(busy.length <= 12 - 3, "one running and two queued were accepted");
+    for (const { a } of answers.filter((a) => a.status !== 503).map((a) => ({ a }))) {
+      assert.equal(a.status, 401);
+    }
+    const now = Date.now();
+    for (const { a, i } of busy) {
+      const retryAfter = Number(a.headers.get("retry-after"));
+      assert.ok(
+        Number.isInteger(retryAfter) && retryAfter >= 1,
+        `Retry-After ${a.headers.get("retry-after")}`,
+      );
+      assert.equal(a.body.statusCode, 503);
+      assert.match(a.body.message, /busy/);
+      // Nothing was tried: the throttle slot it took was given back.
+      assert.deepEqual(await app.store.throttle.recent(`login:email:${attempts[i].email}`, now, 900_000), []);
+      assert.deepEqual(
+        await app.store.throttle.recent(`login:addr:${attempts[i].address}`, now, 900_000),
+        [],
+      );
+    }
+    assert.equal(app.services.passwords.stats.refused, busy.length);
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("registering a taken email answers 409 without hashing a password", async () => {
+  const app = await startTestApp();
+  try {
+    const register = (email: string) =>
+      api(app.url, "POST", "/api/auth/admin/register", { email, password: PASSWORD });
+    assert.equal((await register("curator@museum.org")).status, 201);
+    const hashed = app.services.passwords.stats.accepted;
+    assert.equal(hashed, 1);
+    const taken = await register("Curator@Museum.org");
+    assert.equal(taken.status, 409);
+    assert.match(taken.body.message, /already exists/);
+    assert.equal(app.services.passwords.stats.accepted, hashed, "no hash for a taken email");
+    assert.equal((await register("guide@museum.org")).status, 201);
+    assert.equal(app.services.passwords.stats.accepted, hashed + 1, "a new email is hashed");
+  } finally {
+    await app.close();
+  }
+});
