@@ -31,6 +31,7 @@ import {
   TerminalBusyError,
   UnknownDonorError,
 } from "../payments/errors.ts";
+import { RateLimitedError } from "../rate_limits.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
@@ -69,6 +70,8 @@ const STATUSES: [ErrorClass, number][] = [
   [UnknownDonorError, 404],
   [TerminalBusyError, 409],
   [ProviderUnavailableError, 503],
+  // Rate limits (card testing, floods).
+  [RateLimitedError, 429],
 ];
 
 /**
@@ -89,7 +92,7 @@ export function errorAnswer(e: unknown): ErrorAnswer | null {
   const status = STATUSES.find(([kind]) => e instanceof kind)?.[1];
   if (status === undefined) return null;
   const error = e as DomainError;
-  const headers = e instanceof LoginThrottledError
+  const headers = e instanceof LoginThrottledError || e instanceof RateLimitedError
     ? { "retry-after": String(e.retryAfterSeconds) }
     : undefined;
   return { status, message: error.message, errors: error.errors, headers };
