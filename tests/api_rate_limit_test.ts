@@ -5,8 +5,14 @@
  * given through `X-Forwarded-For` (`TRUST_PROXY`), as a proxy in front would.
  */
 import assert from "node:assert/strict";
+import { loadConfig } from "../lib/config.ts";
+import { recordResult } from "../lib/payments/completion.ts";
+import type { PaymentProvider } from "../lib/payments/provider.ts";
+import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../lib/rate_limits.ts";
 import { signPayload } from "../lib/shared/signing.ts";
+import type { Payment } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { capturedLog, paymentFixture, seedDonor } from "./helpers/fixtures.ts";
 import { api, type JsonAnswer } from "./helpers/http.ts";
 import { payOnSandboxPage } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
@@ -194,3 +200,43 @@ backendTest("rate limits: admin registration per address and globally", async (t
     await app.close();
   }
 });
+
+backendTest(
+  "rate limits: a decline is counted once, whoever records it (return, notification, reconciliation)",
+  async (t, open) => {
+    const store = await open();
+    const { log } = capturedLog();
+    const settings = (await loadConfig({
+      APP_SECRET: "a-test-secret-that-is-long-enough-0123",
+      DECLINE_LIMIT_PER_EMAIL: "2",
+    }))
+      .rateLimits;
+    // The context every completion path builds: no request, no client address; only the settings.
+    const ctx = { store, log, provider: { id: "sandbox" } as PaymentProvider, rateLimits: settings };
+    const donor = await seedDonor(store);
+    const recordDeclined = async (payment: Payment) =>
+      await recordResult(ctx, payment, {
+        providerRef: `ref-${payment.id}`,
+        statusCode: "033",
+        errorMessage: "declined (test)",
+        amount: payment.amount,
+        currency: payment.currency,
+        resultData: null,
+      });
+    await t.step("the same decline recorded twice counts once; a second one reaches the cap", async () => {
+      const first = paymentFixture({ donorId: donor.id });
+      await rememberPaymentOrigin(store, first.id, "192.0.2.77");
+      await recordDeclined(first);
+      await recordDeclined(first);
+      const client = { email: donor.email, address: "192.0.2.77" };
+      await refuseAfterDeclines(store, settings, client);
+      assert.equal((await store.rateLimits.peek("declines:addr:192.0.2.77", Date.now())).count, 1);
+      await recordDeclined(paymentFixture({ donorId: donor.id }));
+      await assert.rejects(() => refuseAfterDeclines(store, settings, client), RateLimitedError);
+      // A kiosk's declines are not card testing: not counted.
+      const other = await store.donors.create({ ...donor, id: "kiosk-donor", email: "kiosk@example.org" });
+      await recordDeclined(paymentFixture({ donorId: other.id, channel: "terminal", shopNumber: "7" }));
+      await refuseAfterDeclines(store, settings, { email: other.email, address: "192.0.2.78" });
+    });
+  },
+);
