@@ -7,9 +7,10 @@
  *
  * Each limit is a fixed window per key (`lib/storage/types.ts`, {@link RateLimitRepository}): at
  * most `limit` hits from the window's first hit until it ends; a refused request learns when that
- * is ({@link RateLimitedError.retryAfterSeconds}, the answer's `Retry-After`). A request is checked
- * against its address's limit first, then the global one, so a client already refused uses up
- * nothing of everyone else's budget.
+ * is ({@link RateLimitedError.retryAfterSeconds}, the answer's `Retry-After`). A request is counted
+ * against its address's limit, then the global one, in one storage call
+ * ({@link RateLimitRepository.hitInOrder}), so a client already refused uses up nothing of
+ * everyone else's budget, and the limiter costs one round trip.
  *
  * Declines: an online payment's origin (the address bucket it was started from) is remembered for
  * a day; when its decline is recorded (`payments/completion.ts`, by the return, the provider's
@@ -132,21 +133,19 @@ export async function limitRequest(
   now = Date.now(),
 ): Promise<void> {
   const registration = action === "registration";
-  const windowMs = registration ? REGISTRATION_WINDOW_MS : settings.windowMs;
-  const own = await store.rateLimits.hit(
-    `${action}:addr:${addressBucket(address)}`,
-    registration ? settings.registrationsPerAddress : settings.perAddress,
-    windowMs,
+  const hits = await store.rateLimits.hitInOrder(
+    [
+      {
+        key: `${action}:addr:${addressBucket(address)}`,
+        limit: registration ? settings.registrationsPerAddress : settings.perAddress,
+      },
+      { key: `${action}:all`, limit: registration ? settings.registrationsGlobal : settings.global },
+    ],
+    registration ? REGISTRATION_WINDOW_MS : settings.windowMs,
     now,
   );
-  if (!own.allowed) throw new RateLimitedError(seconds(own.retryAfterMs), "requests");
-  const all = await store.rateLimits.hit(
-    `${action}:all`,
-    registration ? settings.registrationsGlobal : settings.global,
-    windowMs,
-    now,
-  );
-  if (!all.allowed) throw new RateLimitedError(seconds(all.retryAfterMs), "requests");
+  const refused = hits.find((hit) => !hit.allowed);
+  if (refused) throw new RateLimitedError(seconds(refused.retryAfterMs), "requests");
 }
 
 /** The decline counters' keys of an email and an address bucket. */
@@ -218,9 +217,7 @@ export async function recordDecline(
   now = Date.now(),
 ): Promise<void> {
   const keys = declineKeys(decline.email, await store.rateLimits.originOf(decline.paymentId, now));
-  const windowMs = settings.declineWindowMs;
-  await Promise.all([
-    store.rateLimits.hit(keys.email, DECLINES_COUNTED, windowMs, now),
-    keys.address && store.rateLimits.hit(keys.address, DECLINES_COUNTED, windowMs, now),
-  ]);
+  const hits = [{ key: keys.email, limit: DECLINES_COUNTED }];
+  if (keys.address) hits.push({ key: keys.address, limit: DECLINES_COUNTED });
+  await store.rateLimits.hitInOrder(hits, settings.declineWindowMs, now);
 }

@@ -241,6 +241,17 @@ export interface RateLimitRepository {
    * most `limit` are allowed per window.
    */
   hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitHit>;
+  /**
+   * {@link hit} on each of `hits`' keys in order, in one atomic step, stopping at the first refused:
+   * the keys after it are not counted (a client over its own limit spends nothing of a global one).
+   * Answers one {@link RateLimitHit} per key counted, so the last is the refusal when there is one.
+   * Callers list keys in one order (e.g. address before global), so racing steps never deadlock.
+   */
+  hitInOrder(
+    hits: readonly { key: string; limit: number }[],
+    windowMs: number,
+    now: number,
+  ): Promise<RateLimitHit[]>;
   /** The key's hits in its current window at `now` (0 once it ended), and when it ends; counts nothing. */
   peek(key: string, now: number): Promise<{ count: number; retryAfterMs: number }>;
   /** Remembers `origin` (a client address bucket) for `paymentId` until `now + ttlMs`. */

@@ -97,6 +97,60 @@ export async function rateLimitsContract(
   );
 
   await t.step(
+    "rateLimits: hitInOrder counts keys in order and stops at the first refused",
+    () =>
+      withStore(open, async (store) => {
+        const [own, all] = [uid("addr"), uid("all")];
+        const now = 1_700_000_000_000;
+        const w = 60_000;
+        const both = () =>
+          store.rateLimits.hitInOrder([{ key: own, limit: 2 }, { key: all, limit: 3 }], w, now);
+        assert.deepEqual(await both(), [
+          { allowed: true, count: 1, retryAfterMs: 0 },
+          { allowed: true, count: 1, retryAfterMs: 0 },
+        ]);
+        assert.deepEqual((await both()).map((h) => h.allowed), [true, true]);
+        // The first key refuses: the second is not counted.
+        assert.deepEqual(await both(), [{ allowed: false, count: 3, retryAfterMs: w }]);
+        assert.equal((await store.rateLimits.peek(all, now)).count, 2);
+        // Another first key: the second allows its third hit, then refuses.
+        const other = () =>
+          store.rateLimits.hitInOrder([{ key: uid("addr"), limit: 2 }, { key: all, limit: 3 }], w, now);
+        assert.deepEqual((await other()).map((h) => h.allowed), [true, true]);
+        assert.deepEqual(await other(), [
+          { allowed: true, count: 1, retryAfterMs: 0 },
+          { allowed: false, count: 4, retryAfterMs: w },
+        ]);
+        assert.deepEqual(await store.rateLimits.hitInOrder([], w, now), []);
+        await assert.rejects(() => store.rateLimits.hitInOrder([{ key: own, limit: 0 }], w, now), RangeError);
+      }),
+  );
+
+  await t.step(
+    "rateLimits: racing hitInOrder from two stores: per key and in all, never past the limit",
+    () =>
+      withTwo(open, sharedData, async (x, y) => {
+        const all = uid("all");
+        const addresses = [uid("a"), uid("b"), uid("c")];
+        const now = Date.now();
+        const answers = await Promise.all(
+          Array.from({ length: 45 }, (_, i) =>
+            (i % 2 ? x : y).rateLimits.hitInOrder(
+              [{ key: addresses[i % 3], limit: 5 }, { key: all, limit: 12 }],
+              60_000,
+              now,
+            )),
+        );
+        const through = answers.filter((hits) => hits.length === 2 && hits[1].allowed);
+        assert.equal(through.length, 12);
+        // Each address let 5 through its own limit (15 in all reached everyone's: 12 allowed, 3
+        // refused); the 30 refused by their address never reached it.
+        assert.equal(answers.filter((hits) => !hits[0].allowed).length, 30);
+        assert.equal((await x.rateLimits.peek(all, now)).count, 13);
+      }),
+  );
+
+  await t.step(
     "rateLimits: a payment's origin is remembered until it expires",
     () =>
       withStore(open, async (store) => {

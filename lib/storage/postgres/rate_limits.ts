@@ -9,6 +9,11 @@
  * per key is reused window after window, so a key never grows; keys no longer hit (addresses not
  * seen again) are deleted by retention once their window ended.
  *
+ * `hitInOrder` is one call of the `rate_limit_hit` function (migration 13): the same upsert for
+ * each key in turn, inside PostgreSQL, stopping at the first refused; one round trip whatever the
+ * number of keys. Callers list keys in one order (address, then global), so the row locks of two
+ * racing calls are taken in the same order and never deadlock.
+ *
  * Table `rate_limit_origins` (migration 13): the client address bucket an online payment came
  * from, keyed by payment id, until `expires_at` (indexed for retention).
  *
@@ -43,6 +48,26 @@ export function pgRateLimits({ sql }: PgContext): RateLimitRepository {
       `;
       const allowed = row.count <= limit;
       return { allowed, count: row.count, retryAfterMs: allowed ? 0 : Number(row.resets_at) - now };
+    },
+
+    async hitInOrder(hits, windowMs, now) {
+      for (const { limit } of hits) checkInteger(limit, "limit", 1);
+      checkInteger(windowMs, "windowMs", 1);
+      checkInteger(now, "now");
+      if (hits.length === 0) return [];
+      const rows = await sql<{ hit_count: number; hit_resets_at: string }[]>`
+        select * from rate_limit_hit(
+          ${hits.map((h) => h.key)}::text[], ${hits.map((h) => h.limit)}::integer[], ${windowMs}, ${now}
+        )
+      `;
+      return rows.map((row, i) => {
+        const allowed = row.hit_count <= hits[i].limit;
+        return {
+          allowed,
+          count: row.hit_count,
+          retryAfterMs: allowed ? 0 : Number(row.hit_resets_at) - now,
+        };
+      });
     },
 
     async peek(key, now) {
