@@ -9,6 +9,7 @@ import { loadConfig } from "../lib/config.ts";
 import { recordResult } from "../lib/payments/completion.ts";
 import type { PaymentProvider } from "../lib/payments/provider.ts";
 import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../lib/rate_limits.ts";
+import { runRetentionSweep } from "../lib/retention.ts";
 import { signPayload } from "../lib/shared/signing.ts";
 import type { Payment } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -240,3 +241,22 @@ backendTest(
     });
   },
 );
+
+backendTest("rate limits: the daily retention sweep deletes ended windows and origins", async (t, open) => {
+  const store = await open();
+  const { log } = capturedLog();
+  await t.step("PostgreSQL deletes them; Deno KV has nothing to sweep (its keys expire)", async () => {
+    const now = Date.now();
+    await store.rateLimits.hit("donor:addr:192.0.2.200", 5, 1_000, now - 60_000);
+    await store.rateLimits.hit("donor:addr:192.0.2.201", 5, 600_000, now);
+    await store.rateLimits.rememberOrigin("old-payment", "192.0.2.200", 1_000, now - 60_000);
+    const report = await runRetentionSweep({ store, log });
+    assert.deepEqual(report.failed, []);
+    assert.equal(report.rateLimits, store.kind === "postgres" ? 2 : 0);
+    assert.equal(
+      (await store.rateLimits.peek("donor:addr:192.0.2.201", Date.now())).count,
+      1,
+      "an open window stays",
+    );
+  });
+});
