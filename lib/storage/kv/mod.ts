@@ -38,7 +38,7 @@
  * | `refresh_tokens.ts`    | refresh tokens, revoked families        | `refresh_*`                       |
  * | `throttle.ts`          | throttle events                         | `throttle`                        |
  * | `nonces.ts`            | claimed nonces                          | `nonces`                          |
- * | `rate_limits.ts`       | rate-limit windows, payments' origins   | `rate_limits`, `rate_limit_origins` |
+ * | `rate_limits.ts`       | rate-limit windows, payments' origins   | `rate_limit*`                     |
  * | `transactions.ts`      | transactions: record, import, get       | `transactions`, `..._by_provider` |
  * | `transaction_lists.ts` | the lists: pages, search, scan, totals  | `transactions_count`, `..._list`  |
  * | `payments.ts`          | payments                                | `payments*`                       |
