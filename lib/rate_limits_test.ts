@@ -3,6 +3,7 @@
  * none of everyone's budget), the decline caps, and the HTTP answer of a refusal.
  */
 import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "./config.ts";
 import { errorAnswer, errorResponse } from "./http/domain_errors.ts";
 import {
   addressBucket,
@@ -126,4 +127,36 @@ Deno.test("RateLimitedError: 429, Retry-After in seconds, the API's JSON message
   const declines = errorResponse(errorAnswer(new RateLimitedError(3600, "declines"))!);
   assert.equal(declines.status, 429);
   assert.equal(declines.headers.get("retry-after"), "3600");
+});
+
+Deno.test("config: the limits' defaults, and a bad value stops start-up naming the setting", async () => {
+  const base = { APP_SECRET: "a-test-secret-that-is-long-enough-0123" };
+  assert.deepEqual((await loadConfig(base)).rateLimits, {
+    windowMs: 600_000,
+    perAddress: 120,
+    global: 1200,
+    registrationsPerAddress: 10,
+    registrationsGlobal: 50,
+    declineWindowMs: 3_600_000,
+    declinesPerEmail: 5,
+    declinesPerAddress: 30,
+  });
+  const set = await loadConfig({ ...base, RATE_LIMIT_WINDOW_SECONDS: "60", DECLINE_LIMIT_PER_EMAIL: " 3 " });
+  assert.equal(set.rateLimits.windowMs, 60_000);
+  assert.equal(set.rateLimits.declinesPerEmail, 3);
+  for (
+    const [name, value] of [
+      ["RATE_LIMIT_PER_ADDRESS", "0"],
+      ["RATE_LIMIT_GLOBAL", "-5"],
+      ["RATE_LIMIT_WINDOW_SECONDS", "86401"],
+      ["DECLINE_WINDOW_SECONDS", "1h"],
+      ["REGISTRATION_LIMIT_PER_ADDRESS", "1.5"],
+    ]
+  ) {
+    await assert.rejects(
+      () => loadConfig({ ...base, [name]: value }),
+      (e: Error) =>
+        e instanceof ConfigError && e.message.startsWith(`${name}: must be a whole number from 1 to `),
+    );
+  }
 });
