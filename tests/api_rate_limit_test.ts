@@ -81,6 +81,9 @@ backendTest(
         assertLimited(await donor(app, "203.0.113.7"), 600, /Too many requests/);
         assertLimited(await donor(app, "203.0.113.7"), 600, /Too many requests/);
         assert.equal((await donor(app, "203.0.113.8")).status, 201);
+        const warned = app.logs.filter((l) => l.msg === "rate limited");
+        assert.equal(warned.length, 2, "one warning line per refusal, for whoever watches the logs");
+        assert.equal(warned[0].action, "donor");
         // A bad request is answered as such, and counts nothing.
         const bad = await api(app.url, "POST", "/api/user", { firstName: "" }, from("203.0.113.9"));
         assert.equal(bad.status, 400);
@@ -151,6 +154,7 @@ backendTest("rate limits: declines per email and per address stop new payments",
       const first = await declined(app, "192.0.2.1", email);
       await declined(app, "192.0.2.2", email);
       assertLimited(await payment(app, "192.0.2.1", first), 3600, /Too many declined payments/);
+      assert.ok(app.logs.some((l) => l.msg === "payment refused: too many declines"));
       // A new donor with the same email (in another case) from a third address is refused too.
       const again = await donor(app, "192.0.2.3", "Tester@Example.org");
       assertLimited(await payment(app, "192.0.2.3", again.body.id), 3600, /declined/);

@@ -7,7 +7,7 @@
  * @module
  */
 import type { RouteContext } from "../framework/mod.ts";
-import { type LimitedAction, limitRequest } from "../rate_limits.ts";
+import { type LimitedAction, limitRequest, RateLimitedError } from "../rate_limits.ts";
 import type { AppState } from "../state.ts";
 import { clientAddress } from "./client_address.ts";
 
@@ -34,5 +34,13 @@ export function requestAddress<T>(ctx: RouteContext<T, AppState>): string {
  */
 export async function limitClient<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Promise<void> {
   const { store, config } = ctx.state.services;
-  await limitRequest(store, config.rateLimits, action, requestAddress(ctx));
+  try {
+    await limitRequest(store, config.rateLimits, action, requestAddress(ctx));
+  } catch (e) {
+    // One line per refusal: a burst of them is what a card tester or a flood looks like.
+    if (e instanceof RateLimitedError) {
+      ctx.state.log.warn("rate limited", { action, retryAfterSeconds: e.retryAfterSeconds });
+    }
+    throw e;
+  }
 }

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { refuseAfterDeclines, rememberPaymentOrigin } from "../rate_limits.ts";
+import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../rate_limits.ts";
 import type { Lang } from "../shared/languages.ts";
 import type { CurrencyCode } from "../shared/money.ts";
 import type { Payment } from "../storage/types.ts";
@@ -58,12 +58,19 @@ export async function createOnlinePayment(
   // A card tester's declines stop its payments (online only: a kiosk's card is in the museum).
   const client = channel === "online" && ctx.rateLimits && ctx.clientAddress;
   if (client) {
-    await refuseAfterDeclines(
-      ctx.store,
-      ctx.rateLimits!,
-      { email: donor.email, address: client },
-      now.getTime(),
-    );
+    try {
+      await refuseAfterDeclines(
+        ctx.store,
+        ctx.rateLimits!,
+        { email: donor.email, address: client },
+        now.getTime(),
+      );
+    } catch (e) {
+      if (e instanceof RateLimitedError) {
+        ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
+      }
+      throw e;
+    }
   }
   const candidate = newPendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
