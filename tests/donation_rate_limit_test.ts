@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { createPayment, newDonor } from "./helpers/payments.ts";
 
 function post(app: TestApp, path: string, fields: Record<string, string>) {
   return fetch(`${app.url}${path}`, {
@@ -58,6 +59,24 @@ Deno.test("donation page: the honeypot is hidden from people and screen readers,
       assert.match(await res.text(), /<iframe src="[^"]*\/sandbox\/pay\//);
       assert.equal(app.logs.filter((l) => l.msg === "donor created").length, 1);
     });
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("donation page: over the payment limit, no donor is created without its payment", async () => {
+  const app = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS: "2", RATE_LIMIT_WINDOW_SECONDS: "600" } });
+  try {
+    // Through the API: one donor, two payments: this address's payment limit is reached.
+    const userId = await newDonor(app);
+    for (const amount of [10, 20]) {
+      assert.equal((await createPayment(app, { amount, currency: "nis", userId })).status, 200);
+    }
+    // The form's donor would be within its limit, its payment not: the post checks both first.
+    const res = await post(app, "/en/", DONATION);
+    assert.equal(res.status, 429);
+    await res.body?.cancel();
+    assert.equal(app.logs.filter((l) => l.msg === "donor created").length, 1, "only the API's donor");
   } finally {
     await app.close();
   }

@@ -221,7 +221,9 @@ async function postDonation(
     return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, { status: 422 });
   }
   try {
+    // Both limits before anything is created: a refused payment leaves no donor without one.
     await limitClient(ctx, "donor");
+    if (mode === "online") await limitClient(ctx, "payment");
     const donor = await createDonor(services.store, parsed.data);
     log.info("donor created", { donorId: donor.id });
     const input = {
@@ -231,7 +233,6 @@ async function postDonation(
       language: lang,
     };
     if (mode === "online") {
-      await limitClient(ctx, "payment");
       const payments = paymentsContext(services, data.monthlyEnabled, ctx.url, log, requestAddress(ctx));
       const { url } = await createOnlinePayment(payments, {
         ...input,
