@@ -246,6 +246,7 @@ export interface RateLimitRepository {
    * the keys after it are not counted (a client over its own limit spends nothing of a global one).
    * Answers one {@link RateLimitHit} per key counted, so the last is the refusal when there is one.
    * Callers list keys in one order (e.g. address before global), so racing steps never deadlock.
+   * At most 10 distinct keys (one KV read).
    */
   hitInOrder(
     hits: readonly { key: string; limit: number }[],
