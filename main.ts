@@ -76,6 +76,7 @@ const scheduled: Jobs = config.env === "test"
     provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
+    rateLimits: config.rateLimits,
   });
 jobsReady(scheduled);
 if (!hasCron && config.env !== "test") {

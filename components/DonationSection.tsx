@@ -50,6 +50,7 @@ const ISLAND_KEYS = [
   "payment.deadline",
   "payment.close",
   "payment.success",
+  "rateLimit.tooMany",
 ];
 const TERMINAL_KEYS = [
   "terminal.payAtTerminal",
@@ -145,6 +146,14 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
         <h2 id="payment-title" tabIndex={-1}>{t("form.personalDetails")}</h2>
         <DonorPayment {...payment} />
       </section>
+      {
+        /* The honeypot (HONEYPOT_FIELD of routes/[lang]/_donation_page.ts): off-screen, out of the tab
+          order and hidden from screen readers, so only a robot fills it in. */
+      }
+      <div class="hp-field" aria-hidden="true">
+        <label for="donor-website">{t("rateLimit.honeypotLabel")}</label>
+        <input id="donor-website" name="website" type="text" tabIndex={-1} autoComplete="off" value="" />
+      </div>
     </form>
   );
 }

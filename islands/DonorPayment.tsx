@@ -49,6 +49,12 @@ type TerminalPhase = "pay" | "attach" | "waiting" | "processing";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whole minutes until a 429's `Retry-After` (seconds) is over; 1 at least, 10 when it is missing. */
+const retryMinutes = (res: Response) => {
+  const seconds = Number(res.headers.get("retry-after"));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 10;
+};
+
 /**
  * The personal-details form and the payment steps (spec sections 2, 4 and 5): form → loading
  * (2 s) → the provider's frame online, or the terminal's prompts at a kiosk. Fields are checked
@@ -150,8 +156,12 @@ export default function DonorPayment(props: DonorPaymentProps) {
     }
     const json = await res.json().catch(() => null);
     if (!res.ok) {
-      // 503: the provider or the service is down; say so in the donor's language.
-      const message = res.status === 503 ? tx("payment.serviceUnavailable") : json?.message;
+      // 503: the provider or the service is down; 429: a rate limit; both in the donor's language.
+      const message = res.status === 503
+        ? tx("payment.serviceUnavailable")
+        : res.status === 429
+        ? tx("rateLimit.tooMany").replace("{{minutes}}", String(retryMinutes(res)))
+        : json?.message;
       throw new Error(tx("payment.errorPrefix") + (message || tx("payment.defaultError")));
     }
     return json;

@@ -78,6 +78,7 @@ export interface Config {
    * up to `maxQueue` more wait, and sign-ins beyond that are answered 503 with Retry-After.
    */
   passwords: { workers: number; maxQueue: number };
+  rateLimits: import("./rate_limits.ts").RateLimitSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -298,6 +299,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       workers: wholeNumber("PASSWORD_WORKERS", env.PASSWORD_WORKERS, defaultPasswordWorkers(), 1, 64),
       maxQueue: wholeNumber("PASSWORD_QUEUE", env.PASSWORD_QUEUE, 64, 0, 10_000),
     },
+    rateLimits: readRateLimits(env),
     warnings,
   };
 }
@@ -423,6 +425,25 @@ function readPayments(
     terminalDeadlineMs: Number(rawDeadline) * 1000,
     sandboxTerminal: auto as Config["payments"]["sandboxTerminal"],
     pelecard,
+  };
+}
+
+/** The rate limits (`lib/rate_limits.ts`); the README's configuration table explains the defaults. */
+function readRateLimits(env: Env): Config["rateLimits"] {
+  const whole = (name: string, raw: string | undefined, fallback: number, max = 100_000_000) => {
+    const value = raw?.trim() || String(fallback);
+    if (/^\d{1,9}$/.test(value) && Number(value) >= 1 && Number(value) <= max) return Number(value);
+    throw new ConfigError(name, `must be a whole number from 1 to ${max} (got "${value}")`);
+  };
+  return {
+    windowMs: whole("RATE_LIMIT_WINDOW_SECONDS", env.RATE_LIMIT_WINDOW_SECONDS, 600, 86_400) * 1000,
+    perAddress: whole("RATE_LIMIT_PER_ADDRESS", env.RATE_LIMIT_PER_ADDRESS, 120),
+    global: whole("RATE_LIMIT_GLOBAL", env.RATE_LIMIT_GLOBAL, 1200),
+    registrationsPerAddress: whole("REGISTRATION_LIMIT_PER_ADDRESS", env.REGISTRATION_LIMIT_PER_ADDRESS, 10),
+    registrationsGlobal: whole("REGISTRATION_LIMIT_GLOBAL", env.REGISTRATION_LIMIT_GLOBAL, 50),
+    declineWindowMs: whole("DECLINE_WINDOW_SECONDS", env.DECLINE_WINDOW_SECONDS, 3600, 604_800) * 1000,
+    declinesPerEmail: whole("DECLINE_LIMIT_PER_EMAIL", env.DECLINE_LIMIT_PER_EMAIL, 5),
+    declinesPerAddress: whole("DECLINE_LIMIT_PER_ADDRESS", env.DECLINE_LIMIT_PER_ADDRESS, 30),
   };
 }
 

@@ -12,6 +12,8 @@
  *   token's lifetime after it; a day is added for the same reason as above;
  * - expired signature nonces, and throttle events a day old (the login window is 15 minutes). On
  *   Deno KV these expire by themselves, and the sweep has nothing to do;
+ * - rate-limit windows that have ended and payment origins past their day (`rate_limits.ts`): an
+ *   ended window counts nothing any more. On Deno KV these expire by themselves too;
  * - sandbox records (the simulated processor's books) untouched for {@link SANDBOX_RETENTION_MS},
  *   unless one is still read later: see `sandboxRecordNeeded` in `payments/sandbox.ts`.
  *
@@ -54,6 +56,8 @@ export interface RetentionReport {
   revokedFamilies: number;
   nonces: number;
   throttleEvents: number;
+  /** Ended rate-limit windows and expired payment origins. */
+  rateLimits: number;
   sandboxRecords: number;
   /** Sandbox records old enough to go, kept because they are still needed. */
   sandboxKept: number;
@@ -98,6 +102,7 @@ export async function runRetentionSweep(options: RetentionOptions): Promise<Rete
     revokedFamilies: 0,
     nonces: 0,
     throttleEvents: 0,
+    rateLimits: 0,
     sandboxRecords: 0,
     sandboxKept: 0,
     failed: [],
@@ -134,6 +139,7 @@ export async function runRetentionSweep(options: RetentionOptions): Promise<Rete
     ],
     ["nonces", () => drain(() => store.nonces.deleteExpired(now, batch))],
     ["throttleEvents", () => drain(() => store.throttle.deleteBefore(now - THROTTLE_RETENTION_MS, batch))],
+    ["rateLimits", () => drain(() => store.rateLimits.deleteBefore(now, batch))],
     ["sandboxRecords", () => sweepSandbox(store, iso(now - SANDBOX_RETENTION_MS), batch, maxBatches, report)],
   ];
   for (const [kind, sweep] of kinds) {

@@ -17,6 +17,7 @@
  */
 import type { Logger } from "./log.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
+import type { RateLimitSettings } from "./rate_limits.ts";
 import type { Store } from "./storage/types.ts";
 
 /** A job's name (its `Deno.cron` name) and schedule. */
@@ -47,6 +48,8 @@ export interface JobContext {
   log: Logger;
   /** Who holds the leases: unique per process. */
   holder: string;
+  /** The decline caps' settings, for the declines reconciliation records. */
+  rateLimits?: RateLimitSettings;
 }
 
 /**
@@ -59,7 +62,7 @@ export interface JobContext {
  * ```
  */
 export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
-  const { store, provider, log, holder } = context;
+  const { store, provider, log, holder, rateLimits } = context;
   const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -74,7 +77,7 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
     }),
     "reconcile payments": guarded("reconcile payments", async () => {
       const { runReconcilePass } = await import("./payments/reconcile.ts");
-      await runReconcilePass({ store, provider, log, holder });
+      await runReconcilePass({ store, provider, log, holder, rateLimits });
     }),
     "retention sweep": guarded("retention sweep", async () => {
       const { runRetentionSweep } = await import("./retention.ts");

@@ -32,6 +32,7 @@ import {
   TerminalBusyError,
   UnknownDonorError,
 } from "../payments/errors.ts";
+import { RateLimitedError } from "../rate_limits.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
@@ -71,6 +72,8 @@ const STATUSES: [ErrorClass, number][] = [
   [UnknownDonorError, 404],
   [TerminalBusyError, 409],
   [ProviderUnavailableError, 503],
+  // Rate limits (card testing, floods).
+  [RateLimitedError, 429],
 ];
 
 /**
@@ -91,9 +94,10 @@ export function errorAnswer(e: unknown): ErrorAnswer | null {
   const status = STATUSES.find(([kind]) => e instanceof kind)?.[1];
   if (status === undefined) return null;
   const error = e as DomainError;
-  const headers = e instanceof LoginThrottledError || e instanceof PasswordsBusyError
-    ? { "retry-after": String(e.retryAfterSeconds) }
-    : undefined;
+  const headers =
+    e instanceof LoginThrottledError || e instanceof PasswordsBusyError || e instanceof RateLimitedError
+      ? { "retry-after": String(e.retryAfterSeconds) }
+      : undefined;
   return { status, message: error.message, errors: error.errors, headers };
 }
 

@@ -10,6 +10,7 @@
  * @module
  */
 import { newId } from "../ids.ts";
+import { recordDecline } from "../rate_limits.ts";
 import type { Payment, Transaction } from "../storage/types.ts";
 import { nextMonth } from "./billing_dates.ts";
 import type { ProviderResult } from "./provider.ts";
@@ -191,6 +192,10 @@ export async function recordResult(
     provider: ctx.provider.id,
     providerTransactionId: fields.providerRef,
   });
+  if (created && transaction.kind === "error" && payment.channel === "online" && ctx.rateLimits) {
+    // Counted once, with the transaction: against the donor's email and the payment's origin.
+    await recordDecline(ctx.store, ctx.rateLimits, { paymentId: payment.id, email: donor?.email ?? "" });
+  }
   if (created) {
     ctx.log.info("transaction recorded", {
       paymentId: payment.id,

@@ -80,7 +80,8 @@ export function terminalFor(config: Config, shop: string | null | undefined): st
 }
 
 /**
- * The payments context of a request: its origin (or `PUBLIC_URL`), the provider and limits.
+ * The payments context of a request: its origin (or `PUBLIC_URL`), the provider and limits, and
+ * the client's address when the request starts a payment (for the decline caps).
  *
  * @example
  * ```ts
@@ -92,6 +93,7 @@ export function paymentsContext(
   monthlyEnabled: boolean,
   url: URL,
   log: Logger,
+  clientAddress?: string,
 ): PaymentsContext {
   const origin = services.config.publicUrl ?? url.origin;
   return {
@@ -101,5 +103,7 @@ export function paymentsContext(
     origin,
     maxAmount: services.config.payments.maxAmount,
     monthlyEnabled,
+    rateLimits: services.config.rateLimits,
+    clientAddress,
   };
 }

@@ -3,9 +3,12 @@
  * frame. A repeated identical request within a minute answers the same payment, so a double click
  * or a retried request never starts (or charges) a second one; a repeat of an attempt that an
  * outage cut short does not wait out the minute. The result comes back through `completion.ts`.
+ * One started by a client is refused while the donor's email or the client's address has too many
+ * declines, and remembers that address, so its own decline counts against it (`../rate_limits.ts`).
  *
  * @module
  */
+import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../rate_limits.ts";
 import type { Lang } from "../shared/languages.ts";
 import type { CurrencyCode } from "../shared/money.ts";
 import type { Payment } from "../storage/types.ts";
@@ -52,6 +55,23 @@ export async function createOnlinePayment(
 ): Promise<{ url: string; payment: Payment }> {
   const { donor, minor } = await checkDonation(ctx, input);
   const now = clock(ctx);
+  // A card tester's declines stop its payments (online only: a kiosk's card is in the museum).
+  const client = channel === "online" && ctx.rateLimits && ctx.clientAddress;
+  if (client) {
+    try {
+      await refuseAfterDeclines(
+        ctx.store,
+        ctx.rateLimits!,
+        { email: donor.email, address: client },
+        now.getTime(),
+      );
+    } catch (e) {
+      if (e instanceof RateLimitedError) {
+        ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
+      }
+      throw e;
+    }
+  }
   const candidate = newPendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
     isMonthly: input.isMonthly,
@@ -86,6 +106,7 @@ export async function createOnlinePayment(
     }
     throw new ProviderUnavailableError("provider");
   }
+  if (client) await rememberPaymentOrigin(ctx.store, payment.id, client, now.getTime());
   try {
     const session = await providerCall(
       ctx,

@@ -31,6 +31,7 @@
  * @module
  */
 import type { Logger } from "../log.ts";
+import type { RateLimitSettings } from "../rate_limits.ts";
 import type { Payment, Store } from "../storage/types.ts";
 import { completePayment } from "./completion.ts";
 import { type PaymentProvider, ProviderError } from "./provider.ts";
@@ -61,6 +62,8 @@ export interface ReconcileContext {
   log: Logger;
   /** This runner's name in the lease (e.g. host and process id). */
   holder: string;
+  /** The decline caps' settings: a decline this pass records counts as the return's would. */
+  rateLimits?: RateLimitSettings;
   now?: () => Date;
 }
 

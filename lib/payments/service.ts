@@ -18,6 +18,7 @@
  */
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
+import type { RateLimitSettings } from "../rate_limits.ts";
 import { MIN_AMOUNT, toMinor } from "../shared/money.ts";
 import type { Donor, Payment, Store } from "../storage/types.ts";
 import { InvalidDonationError, MonthlyUnavailableError, UnknownDonorError } from "./errors.ts";
@@ -42,6 +43,13 @@ export interface PaymentsContext {
   origin: string;
   maxAmount: number;
   monthlyEnabled: boolean;
+  /**
+   * The decline caps (`lib/rate_limits.ts`): with them, an online payment is refused while the
+   * donor's email or {@link clientAddress} has too many declines, and a decline recorded counts.
+   */
+  rateLimits?: RateLimitSettings;
+  /** The address of the client starting the payment, when a request starts it. */
+  clientAddress?: string;
   now?: () => Date;
 }
 
@@ -49,7 +57,7 @@ export interface PaymentsContext {
  * What verifying and recording a finished payment needs (`completePayment` in `completion.ts`): no
  * limits or origin, so a background pass (`reconcile.ts`) records exactly as the return route does.
  */
-export type CompletionContext = Pick<PaymentsContext, "store" | "provider" | "log" | "now">;
+export type CompletionContext = Pick<PaymentsContext, "store" | "provider" | "log" | "now" | "rateLimits">;
 
 /**
  * The context's time: its clock, or the real one.

@@ -251,6 +251,57 @@ export interface NonceRepository {
   deleteExpired(now: number, limit: number): Promise<number>;
 }
 
+/** What {@link RateLimitRepository.hit} answers. */
+export interface RateLimitHit {
+  /** Whether this hit was within the limit (and so counted). */
+  allowed: boolean;
+  /**
+   * The window's hits so far, this one included, capped at `limit + 1` (the refused ones beyond
+   * the first are not counted: a flood does not keep writing).
+   */
+  count: number;
+  /** Milliseconds until the window ends and the key's count starts again from zero. */
+  retryAfterMs: number;
+}
+
+/**
+ * Rate limits (kept in storage so a limit holds across app instances): a fixed-window counter per
+ * key, and the client a payment came from (so a decline recorded later, by whichever request or
+ * job verifies it, is counted against that client).
+ */
+export interface RateLimitRepository {
+  /**
+   * Counts one hit on `key` at `now` (ms). A key's window starts at its first hit after the last
+   * window ended and lasts `windowMs`; while it holds fewer than `limit` (>= 1) hits the hit is
+   * allowed and counted, otherwise refused. Atomic across instances: however many hits race, at
+   * most `limit` are allowed per window.
+   */
+  hit(key: string, limit: number, windowMs: number, now: number): Promise<RateLimitHit>;
+  /**
+   * {@link hit} on each of `hits`' keys in order, in one atomic step, stopping at the first refused:
+   * the keys after it are not counted (a client over its own limit spends nothing of a global one).
+   * Answers one {@link RateLimitHit} per key counted, so the last is the refusal when there is one.
+   * Callers list keys in one order (e.g. address before global), so racing steps never deadlock.
+   * At most 10 distinct keys (one KV read).
+   */
+  hitInOrder(
+    hits: readonly { key: string; limit: number }[],
+    windowMs: number,
+    now: number,
+  ): Promise<RateLimitHit[]>;
+  /** The key's hits in its current window at `now` (0 once it ended), and when it ends; counts nothing. */
+  peek(key: string, now: number): Promise<{ count: number; retryAfterMs: number }>;
+  /** Remembers `origin` (a client address bucket) for `paymentId` until `now + ttlMs`. */
+  rememberOrigin(paymentId: string, origin: string, ttlMs: number, now: number): Promise<void>;
+  /** The origin remembered for `paymentId`, or `null` (never remembered, or expired by `now`). */
+  originOf(paymentId: string, now: number): Promise<string | null>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) windows and origins that ended before `before`
+   * (ms) and answers how many. Deno KV answers 0: its keys carry a KV expiry and KV deletes them.
+   */
+  deleteBefore(before: number, limit: number): Promise<number>;
+}
+
 /** The whole store. */
 export interface Store {
   /** Which backend this is, for logs and `/health`. */
@@ -261,6 +312,7 @@ export interface Store {
   readonly refreshTokens: RefreshTokenRepository;
   readonly throttle: ThrottleRepository;
   readonly nonces: NonceRepository;
+  readonly rateLimits: RateLimitRepository;
   readonly transactions: TransactionRepository;
   readonly payments: PaymentRepository;
   readonly subscriptions: SubscriptionRepository;

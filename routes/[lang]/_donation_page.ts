@@ -5,7 +5,11 @@
  * rules as the islands (`lib/shared/donation.ts`), shows problems in place with the donor's input
  * kept (422), creates the donor and the payment, and renders the page with the payment frame; in
  * terminal mode it runs the sale and redirects to the result page. Cross-site posts never get here:
- * `_middleware.ts` refuses them (403) for every form under `/{lang}/`.
+ * `_middleware.ts` refuses them (403) for every form under `/{lang}/`. A form whose honeypot field
+ * ({@link HONEYPOT_FIELD}, hidden from people) is filled is a robot's: refused with the page's
+ * general error, nothing created. Creating the donor and the payment counts against the client's
+ * rate limits as the API's calls do (`lib/rate_limits.ts`); over one, the page says so in the
+ * donor's language, with status 429 and `Retry-After`.
  *
  * @module
  */
@@ -23,17 +27,22 @@ import { createDonor } from "../../lib/donors.ts";
 import { readFlags } from "../../lib/flags.ts";
 import type { RouteContext } from "../../lib/framework/mod.ts";
 import { errorAnswer } from "../../lib/http/domain_errors.ts";
+import { limitClient, requestAddress } from "../../lib/http/rate_limit.ts";
 import { crossSiteRefusal } from "../../lib/http/same_origin.ts";
 import { currencyCode } from "../../lib/shared/money.ts";
 import { paymentsContext, terminalFor } from "../../lib/payments/mod.ts";
 import { createOnlinePayment } from "../../lib/payments/online.ts";
 import { terminalPayment } from "../../lib/payments/terminal_sales.ts";
+import { RateLimitedError } from "../../lib/rate_limits.ts";
 import { type BrowserKey, issueBrowserKey } from "../../lib/signature_check.ts";
 import type { AppState } from "../../lib/state.ts";
 
 type Ctx = RouteContext<DonationData, AppState>;
 
 const EMPTY_FIELDS: DonorFields = { firstName: "", lastName: "", email: "", country: "" };
+
+/** The form's honeypot: hidden from people and screen readers, so only a robot fills it in. */
+export const HONEYPOT_FIELD = "website";
 
 /** The data of a fresh page, with the browser key it hands out. */
 export function donationData(
@@ -122,7 +131,7 @@ export async function handleDonationPost(
   mode: "online" | "terminal",
   shopNumber: string | null,
 ): Promise<Response> {
-  const { services, t, lang } = ctx.state;
+  const { services, t } = ctx.state;
   ctx.state.flags = await readFlags(services.store);
   const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret));
   let form: Record<string, string>;
@@ -135,11 +144,50 @@ export async function handleDonationPost(
     return ctx.render({ ...data, alert: t("payment.defaultError") }, { status: 400 });
   }
   const log = ctx.state.log;
+  if (form[HONEYPOT_FIELD]) {
+    log.warn("donation form refused: honeypot filled", {});
+    return ctx.render({ ...data, alert: t("payment.defaultError") }, { status: 422 });
+  }
+  try {
+    return await postDonation(ctx, mode, shopNumber, data, form);
+  } catch (e) {
+    if (!(e instanceof RateLimitedError)) throw e;
+    // The donor's input is kept: they may try again once the window is over.
+    const alert = t("payment.errorPrefix") +
+      t("rateLimit.tooMany", { minutes: Math.ceil(e.retryAfterSeconds / 60) });
+    return ctx.render({ ...data, ...entered(data, form), alert }, {
+      status: 429,
+      headers: { "retry-after": String(e.retryAfterSeconds), "cache-control": "no-store" },
+    });
+  }
+}
+
+/** The choice and the donor's fields as the form gave them. */
+function entered(data: DonationData, form: Record<string, string>) {
+  const selection = selectionFromForm(form);
+  if (!data.monthlyEnabled) selection.period = "one-time";
+  const fields = Object.fromEntries(
+    DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
+  ) as unknown as DonorFields;
+  return { selection, fields };
+}
+
+/** The POST once the form is read: a test terminal button, or the donor's form. */
+async function postDonation(
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+  data: DonationData,
+  form: Record<string, string>,
+): Promise<Response> {
+  const { services, t, lang, log } = ctx.state;
 
   // A test terminal button (terminal mode, flag on) works without JavaScript too.
   if (form.testTerminal !== undefined) {
     // A test terminal the page does not offer comes from a forged form: refused as one from another site is.
     if (mode !== "terminal" || !data.testTerminals.includes(form.testTerminal)) return crossSiteRefusal();
+    await limitClient(ctx, "donor");
+    await limitClient(ctx, "payment");
     const donor = await createDonor(services.store, {
       firstName: "Terminal test",
       lastName: form.testTerminal,
@@ -155,11 +203,7 @@ export async function handleDonationPost(
     return redirect(url);
   }
 
-  const selection = selectionFromForm(form);
-  if (!data.monthlyEnabled) selection.period = "one-time";
-  const fields = Object.fromEntries(
-    DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
-  ) as unknown as DonorFields;
+  const { selection, fields } = entered(data, form);
   const errors = formErrors(fields);
   const chosen = amountOf(selection);
   const shown = { ...data, selection, fields, errors };
@@ -177,6 +221,9 @@ export async function handleDonationPost(
     return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, { status: 422 });
   }
   try {
+    // Both limits before anything is created: a refused payment leaves no donor without one.
+    await limitClient(ctx, "donor");
+    if (mode === "online") await limitClient(ctx, "payment");
     const donor = await createDonor(services.store, parsed.data);
     // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
     log.info("donor created");
@@ -187,7 +234,7 @@ export async function handleDonationPost(
       language: lang,
     };
     if (mode === "online") {
-      const payments = paymentsContext(services, data.monthlyEnabled, ctx.url, log);
+      const payments = paymentsContext(services, data.monthlyEnabled, ctx.url, log, requestAddress(ctx));
       const { url } = await createOnlinePayment(payments, {
         ...input,
         isMonthly: selection.period === "monthly",
@@ -213,6 +260,7 @@ export async function handleDonationPost(
     const page = result.StatusCode === "000" ? "terminal-success" : "terminal-error";
     return redirect(`/${lang}/${page}/${encodeURIComponent(shop)}?${q}`);
   } catch (e) {
+    if (e instanceof RateLimitedError) throw e;
     // A refusal of the domain (the API would answer it with its status) is shown in place.
     const answer = errorAnswer(e);
     if (!answer) throw e;

@@ -8,7 +8,7 @@
  * @module
  */
 import postgres from "postgres";
-import { ensureTestBuild, ROOT } from "../helpers/app.ts";
+import { ensureTestBuild, RAISED_RATE_LIMITS, ROOT } from "../helpers/app.ts";
 import { IN_CI, PG_URL, postgresProblem } from "../helpers/stores.ts";
 
 export { IN_CI, PG_URL, ROOT };
@@ -120,8 +120,9 @@ export function spawnScript(
 }
 
 /**
- * Runs `deno run -A main.ts` with test settings plus `env` on a free port, and answers once it
- * listens.
+ * Runs `deno run -A main.ts` with test settings (the {@link RAISED_RATE_LIMITS} among them: load
+ * and scale-out tests send many donors from one address) plus `env` on a free port, and answers
+ * once it listens.
  *
  * @example
  * ```ts
@@ -142,6 +143,7 @@ export async function spawnApp(
     DENO_ENV: "test",
     APP_SECRET: TEST_SECRET,
     PORT: "0",
+    ...RAISED_RATE_LIMITS,
     ...env,
   }, {
     ...options,

@@ -25,6 +25,7 @@ import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
+import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
 import { sandboxContract } from "./sandbox_contract.ts";
 import { schemaMigrationsContract } from "./schema_migrations_contract.ts";
@@ -56,6 +57,7 @@ const contracts: Contract[] = [
   refreshTokensContract,
   throttleContract,
   noncesContract,
+  rateLimitsContract,
   transactionsContract,
   transactionListsContract,
   transactionSearchContract,

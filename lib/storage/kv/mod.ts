@@ -38,6 +38,7 @@
  * | `refresh_tokens.ts`    | refresh tokens, revoked families        | `refresh_*`                       |
  * | `throttle.ts`          | throttle events                         | `throttle`                        |
  * | `nonces.ts`            | claimed nonces                          | `nonces`                          |
+ * | `rate_limits.ts`       | rate-limit windows, payments' origins   | `rate_limit*`                     |
  * | `transactions.ts`      | transactions: record, import, get       | `transactions`, `..._by_provider` |
  * | `transaction_lists.ts` | the lists: pages, search, scan, totals  | `transactions_count`, `..._list`  |
  * | `payments.ts`          | payments                                | `payments*`                       |
@@ -67,6 +68,7 @@ import { kvRefreshTokens } from "./refresh_tokens.ts";
 import { kvSandbox } from "./sandbox.ts";
 import { kvSubscriptions } from "./subscriptions.ts";
 import { kvThrottle } from "./throttle.ts";
+import { kvRateLimits } from "./rate_limits.ts";
 import { kvTransactions } from "./transactions.ts";
 import type { Store } from "../types.ts";
 
@@ -110,6 +112,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     refreshTokens: kvRefreshTokens(ctx),
     throttle: kvThrottle(ctx),
     nonces: kvNonces(ctx),
+    rateLimits: kvRateLimits(ctx),
     transactions: kvTransactions(ctx),
     payments: kvPayments(ctx),
     subscriptions: kvSubscriptions(ctx),

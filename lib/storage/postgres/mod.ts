@@ -33,6 +33,7 @@
  * | `refresh_tokens.ts`    | `refreshTokens`                | `refresh_tokens`, `refresh_token_families_revoked`      |
  * | `throttle.ts`          | `throttle`                     | `throttle_events`                                       |
  * | `nonces.ts`            | `nonces`                       | `nonces`                                                |
+ * | `rate_limits.ts`       | `rateLimits`                   | `rate_limits`, `rate_limit_origins`                     |
  * | `transactions.ts`      | `transactions` (writes)        | `transactions`, `transaction_counters`, search tables   |
  * | `transaction_lists.ts` | `transactions` (pages, scans)  | the same, read                                          |
  * | `transaction_rows.ts`  | (row shape, search parts)      | `transactions`, `search_values`, `transaction_search`   |
@@ -64,6 +65,7 @@ import { pgRefreshTokens } from "./refresh_tokens.ts";
 import { pgSandbox } from "./sandbox.ts";
 import { pgSubscriptions } from "./subscriptions.ts";
 import { pgThrottle } from "./throttle.ts";
+import { pgRateLimits } from "./rate_limits.ts";
 import { pgTransactions } from "./transactions.ts";
 
 export {
@@ -163,6 +165,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     refreshTokens: g("refreshTokens", pgRefreshTokens(ctx)),
     throttle: g("throttle", pgThrottle(ctx)),
     nonces: g("nonces", pgNonces(ctx)),
+    rateLimits: g("rateLimits", pgRateLimits(ctx)),
     transactions: g("transactions", pgTransactions(ctx)),
     payments: g("payments", pgPayments(ctx)),
     subscriptions: g("subscriptions", pgSubscriptions(ctx)),

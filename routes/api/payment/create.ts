@@ -1,4 +1,5 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { limitClient, requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
@@ -13,12 +14,14 @@ export const docs: RouteDocs = {
     summary: "Start an online payment",
     description: "Records a pending payment and answers the provider's hosted page for the payment frame. " +
       "A repeated identical request within a minute answers the same payment. Monthly only while " +
-      "MONTHLY_PAYMENT is on.",
+      "MONTHLY_PAYMENT is on. Limited per client address and globally (RATE_LIMIT_*), and refused while the " +
+      "donor's email or the address has too many declined payments (DECLINE_*): 429 with Retry-After.",
     tags: ["payments"],
     auth: "signature",
     body: CreatePaymentSchema,
     responses: {
       200: { description: "The page to show in the payment frame", schema: PaymentUrlSchema },
+      429: { description: "Too many payments, or declined payments, from this client; see Retry-After" },
       503: { description: "The provider is not answering; nothing was charged" },
     },
   },
@@ -29,8 +32,15 @@ export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { services } = ctx.state;
     const body = await readSignedJson(req, CreatePaymentSchema, services);
+    await limitClient(ctx, "payment");
     const flags = await readFlags(services.store);
-    const payments = paymentsContext(services, flags.MONTHLY_PAYMENT, ctx.url, ctx.state.log);
+    const payments = paymentsContext(
+      services,
+      flags.MONTHLY_PAYMENT,
+      ctx.url,
+      ctx.state.log,
+      requestAddress(ctx),
+    );
     const { url } = await createOnlinePayment(payments, { ...body, currency: currencyCode(body.currency) });
     return Response.json({ url });
   },

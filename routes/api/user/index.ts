@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createDonor } from "@/lib/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { limitClient } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { CreateDonorSchema } from "@/lib/schemas.ts";
@@ -11,10 +12,14 @@ const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (un
 export const docs: RouteDocs = {
   POST: {
     summary: "Create a donor",
-    description: "Each call creates a new donor with a new id, even for a known email.",
+    description: "Each call creates a new donor with a new id, even for a known email. Limited per client " +
+      "address and globally (RATE_LIMIT_*): 429 with Retry-After beyond.",
     tags: ["donors"],
     body: CreateDonorSchema,
-    responses: { 201: { description: "Created", schema: CreatedSchema } },
+    responses: {
+      201: { description: "Created", schema: CreatedSchema },
+      429: { description: "Too many donors created from this address, or from everyone; see Retry-After" },
+    },
   },
 };
 
@@ -22,6 +27,7 @@ export const docs: RouteDocs = {
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const input = await readJson(req, CreateDonorSchema);
+    await limitClient(ctx, "donor");
     const donor = await createDonor(ctx.state.services.store, input);
     // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
     ctx.state.log.info("donor created");

@@ -1,5 +1,6 @@
 import { accountsContext, register } from "@/lib/auth/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { limitClient } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/schemas.ts";
@@ -17,6 +18,7 @@ export const docs: RouteDocs = {
       403: { description: "Registration is closed" },
       409: { description: "The email is already registered" },
       503: { description: "Too many passwords being checked at once; see Retry-After" },
+      429: { description: "Too many registrations from this address, or from everyone; see Retry-After" },
     },
   },
 };
@@ -24,10 +26,9 @@ export const docs: RouteDocs = {
 /** `POST /api/auth/admin/register` {email, password, name?} → profile + accessToken + refreshToken. */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
-    const session = await register(
-      accountsContext(ctx.state.services),
-      await readJson(req, AdminRegisterSchema),
-    );
+    const input = await readJson(req, AdminRegisterSchema);
+    await limitClient(ctx, "registration");
+    const session = await register(accountsContext(ctx.state.services), input);
     ctx.state.log.info("admin registered", { adminId: session.id, status: session.status });
     return Response.json(session, { status: 201 });
   },

@@ -1,0 +1,46 @@
+/**
+ * The HTTP side of the rate limits (`lib/rate_limits.ts`): a request's client address (behind a
+ * trusted proxy, the one it appended) and the app's settings, so a route counts an action in one
+ * call. A refusal is a {@link RateLimitedError}, which `domain_errors.ts` answers 429 with
+ * `Retry-After`.
+ *
+ * @module
+ */
+import type { RouteContext } from "../framework/mod.ts";
+import { type LimitedAction, limitRequest, RateLimitedError } from "../rate_limits.ts";
+import type { AppState } from "../state.ts";
+import { clientAddress } from "./client_address.ts";
+
+/**
+ * The client address of the request, as the rate limits and the decline caps count it.
+ *
+ * @example
+ * ```ts
+ * requestAddress(ctx); // "203.0.113.7"
+ * ```
+ */
+export function requestAddress<T>(ctx: RouteContext<T, AppState>): string {
+  return clientAddress(ctx.hono, ctx.state.services.config.trustProxy);
+}
+
+/**
+ * Counts `action` for the request's client (its address, then everyone); throws
+ * {@link RateLimitedError} (429) when a limit is reached.
+ *
+ * @example
+ * ```ts
+ * await limitClient(ctx, "donor");
+ * ```
+ */
+export async function limitClient<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Promise<void> {
+  const { store, config } = ctx.state.services;
+  try {
+    await limitRequest(store, config.rateLimits, action, requestAddress(ctx));
+  } catch (e) {
+    // One line per refusal: a burst of them is what a card tester or a flood looks like.
+    if (e instanceof RateLimitedError) {
+      ctx.state.log.warn("rate limited", { action, retryAfterSeconds: e.retryAfterSeconds });
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Rate limits against card testing and floods: how often one client (an address; IPv6 by its /64,
+ * which one subscriber usually holds whole) and everyone together may create donors, start
+ * payments and register admins, and how many declined payments one email or one address may have
+ * before it may start no more. Kept in storage (`store.rateLimits`), so the limits hold across app
+ * instances.
+ *
+ * Each limit is a fixed window per key (`lib/storage/types.ts`, {@link RateLimitRepository}): at
+ * most `limit` hits from the window's first hit until it ends; a refused request learns when that
+ * is ({@link RateLimitedError.retryAfterSeconds}, the answer's `Retry-After`). A request is counted
+ * against its address's limit, then the global one, in one storage call
+ * ({@link RateLimitRepository.hitInOrder}), so a client already refused uses up nothing of
+ * everyone else's budget, and the limiter costs one round trip.
+ *
+ * Declines: an online payment's origin (the address bucket it was started from) is remembered for
+ * a day; when its decline is recorded (`payments/completion.ts`, by the return, the provider's
+ * notification or reconciliation alike), the decline counts against the donor's email and that
+ * address. Starting a payment is refused while either has reached its cap.
+ *
+ * The settings are `config.rateLimits` (`RATE_LIMIT_*`, `DECLINE_*`, `REGISTRATION_LIMIT_*`; the
+ * README's configuration table explains the defaults).
+ *
+ * @module
+ */
+import { DomainError } from "./errors.ts";
+import type { RateLimitRepository, Store } from "./storage/types.ts";
+
+/** The limits, validated (`lib/config.ts`). */
+export interface RateLimitSettings {
+  /** The window of the donor and payment limits. */
+  windowMs: number;
+  /** Donors created, and payments started (each counted on its own), per address bucket per window. */
+  perAddress: number;
+  /** The same, across all clients. */
+  global: number;
+  /** Admin registrations per address bucket per {@link REGISTRATION_WINDOW_MS}. */
+  registrationsPerAddress: number;
+  /** Admin registrations across all clients per {@link REGISTRATION_WINDOW_MS}. */
+  registrationsGlobal: number;
+  /** The window of the decline caps. */
+  declineWindowMs: number;
+  /** Declined payments per donor email per decline window before payments are refused. */
+  declinesPerEmail: number;
+  /** Declined payments per address bucket per decline window before payments are refused. */
+  declinesPerAddress: number;
+}
+
+/** The window of the registration limits: an hour. */
+export const REGISTRATION_WINDOW_MS = 3_600_000;
+
+/** How long a payment's origin is kept: far past the moment its result is known. */
+export const ORIGIN_TTL_MS = 86_400_000;
+
+/** What a decline counter's hits are limited to: never reached, so every decline is counted. */
+const DECLINES_COUNTED = 1_000_000;
+
+/** What is limited per client and globally. */
+export type LimitedAction = "donor" | "payment" | "registration";
+
+/**
+ * Too many requests (or declines) from this client, or from everyone: try again in
+ * `retryAfterSeconds`. Answered 429 with `Retry-After` (`lib/http/domain_errors.ts`).
+ */
+export class RateLimitedError extends DomainError {
+  constructor(readonly retryAfterSeconds: number, readonly reason: "requests" | "declines") {
+    super(
+      reason === "declines"
+        ? `Too many declined payments; try again in ${retryAfterSeconds} seconds`
+        : `Too many requests; try again in ${retryAfterSeconds} seconds`,
+    );
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * The bucket an address is limited in: an IPv4 address as it is, an IPv6 address by its /64
+ * (`2001:db8:1:2::/64`; an IPv4-mapped one as its IPv4 address), anything else as given.
+ *
+ * @example
+ * ```ts
+ * addressBucket("2001:DB8:0:1:aaaa::5"); // "2001:db8:0:1::/64"
+ * addressBucket("203.0.113.7"); // "203.0.113.7"
+ * ```
+ */
+export function addressBucket(address: string): string {
+  let a = address.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const zone = a.indexOf("%");
+  if (zone >= 0) a = a.slice(0, zone);
+  if (!a.includes(":")) return a;
+  const groups = ipv6Groups(a);
+  if (!groups) return a;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join(".");
+  }
+  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` and a dotted IPv4 tail expanded), or `null`. */
+function ipv6Groups(address: string): number[] | null {
+  let a = address;
+  const v4 = a.match(/^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
+  if (v4) {
+    const b = v4.slice(2).map(Number);
+    if (b.some((x) => x > 255)) return null;
+    a = `${v4[1]}${((b[0] << 8) | b[1]).toString(16)}:${((b[2] << 8) | b[3]).toString(16)}`;
+  }
+  const halves = a.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const all = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail];
+  if (!all.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return all.map((g) => parseInt(g, 16));
+}
+
+/**
+ * Counts one `action` by the client at `address`: against its address bucket's limit, then the
+ * global one; throws {@link RateLimitedError} when either is reached.
+ *
+ * @example
+ * ```ts
+ * await limitRequest(store, config.rateLimits, "donor", "203.0.113.7");
+ * ```
+ */
+export async function limitRequest(
+  store: Pick<Store, "rateLimits">,
+  settings: RateLimitSettings,
+  action: LimitedAction,
+  address: string,
+  now = Date.now(),
+): Promise<void> {
+  const registration = action === "registration";
+  const hits = await store.rateLimits.hitInOrder(
+    [
+      {
+        key: `${action}:addr:${addressBucket(address)}`,
+        limit: registration ? settings.registrationsPerAddress : settings.perAddress,
+      },
+      { key: `${action}:all`, limit: registration ? settings.registrationsGlobal : settings.global },
+    ],
+    registration ? REGISTRATION_WINDOW_MS : settings.windowMs,
+    now,
+  );
+  const refused = hits.find((hit) => !hit.allowed);
+  if (refused) throw new RateLimitedError(seconds(refused.retryAfterMs), "requests");
+}
+
+/** The decline counters' keys of an email and an address bucket. */
+const declineKeys = (email: string, bucket: string | null) => ({
+  email: `declines:email:${email.trim().toLowerCase()}`,
+  address: bucket === null ? null : `declines:addr:${bucket}`,
+});
+
+/**
+ * Refuses to start a payment ({@link RateLimitedError}, reason `declines`) while the donor's email
+ * or the client's address has reached its cap of declined payments in the decline window.
+ *
+ * @example
+ * ```ts
+ * await refuseAfterDeclines(store, config.rateLimits, { email: donor.email, address: "203.0.113.7" });
+ * ```
+ */
+export async function refuseAfterDeclines(
+  store: Pick<Store, "rateLimits">,
+  settings: RateLimitSettings,
+  client: { email: string; address: string },
+  now = Date.now(),
+): Promise<void> {
+  const keys = declineKeys(client.email, addressBucket(client.address));
+  const [byEmail, byAddress] = await Promise.all([
+    store.rateLimits.peek(keys.email, now),
+    store.rateLimits.peek(keys.address!, now),
+  ]);
+  for (
+    const [seen, cap] of [[byEmail, settings.declinesPerEmail], [
+      byAddress,
+      settings.declinesPerAddress,
+    ]] as const
+  ) {
+    if (seen.count >= cap) throw new RateLimitedError(seconds(seen.retryAfterMs), "declines");
+  }
+}
+
+/**
+ * Remembers the address a payment was started from, so that its decline counts against it.
+ *
+ * @example
+ * ```ts
+ * await rememberPaymentOrigin(store, payment.id, "203.0.113.7");
+ * ```
+ */
+export async function rememberPaymentOrigin(
+  store: Pick<Store, "rateLimits">,
+  paymentId: string,
+  address: string,
+  now = Date.now(),
+): Promise<void> {
+  await store.rateLimits.rememberOrigin(paymentId, addressBucket(address), ORIGIN_TTL_MS, now);
+}
+
+/**
+ * Counts a payment's decline against the donor's email and the address it was started from (when
+ * remembered). Call it once per decline: when its transaction is first recorded.
+ *
+ * @example
+ * ```ts
+ * await recordDecline(store, config.rateLimits, { paymentId: payment.id, email: donor.email });
+ * ```
+ */
+export async function recordDecline(
+  store: { rateLimits: RateLimitRepository },
+  settings: Pick<RateLimitSettings, "declineWindowMs">,
+  decline: { paymentId: string; email: string },
+  now = Date.now(),
+): Promise<void> {
+  const keys = declineKeys(decline.email, await store.rateLimits.originOf(decline.paymentId, now));
+  const hits = [{ key: keys.email, limit: DECLINES_COUNTED }];
+  if (keys.address) hits.push({ key: keys.address, limit: DECLINES_COUNTED });
+  await store.rateLimits.hitInOrder(hits, settings.declineWindowMs, now);
+}
