@@ -10,7 +10,9 @@
  *
  * Rules, because a migration that already ran on some database is history:
  * - append only: never edit, renumber or remove a migration that has been merged;
- * - versions are consecutive integers starting at 1;
+ * - versions are increasing integers starting at 1, one per helper's change; a gap (a number
+ *   handed to a change merged later) is allowed: the runner applies every version not yet
+ *   recorded, in order, whenever it appears;
  * - write plain SQL with unqualified names: the store's `search_path` decides the schema, which is
  *   how tests run on throwaway schemas;
  * - several statements in one `sql` are fine (it runs over the simple query protocol).
@@ -31,6 +33,7 @@ import { migration009 } from "./migrations/009_error_sub_lists_and_daily_totals.
 import { migration010 } from "./migrations/010_retention_and_pending_payments.ts";
 import { migration011 } from "./migrations/011_record_transaction_function.ts";
 import { migration012 } from "./migrations/012_create_or_reuse_payment_function.ts";
+import { migration014 } from "./migrations/014_kiosk_devices.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -64,6 +67,7 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration014,
 ];
 
 /**
@@ -108,14 +112,15 @@ export async function migrate(transaction: TransactionRunner, schema: string | u
  *
  * @example
  * ```ts
- * checkMigrations(migrations); // throws unless numbered 1, 2, 3, ...
+ * checkMigrations(migrations); // throws unless numbered 1, 2, 3, ... (gaps allowed)
  * ```
  */
 export function checkMigrations(list: readonly Migration[]): void {
   list.forEach((migration, index) => {
-    if (migration.version !== index + 1) {
+    const previous = index === 0 ? 0 : list[index - 1].version;
+    if (!Number.isSafeInteger(migration.version) || migration.version <= previous) {
       throw new Error(
-        `migrations must be numbered 1, 2, 3, ...: found version ${migration.version} at position ${
+        `migrations must be numbered 1, 2, 3, ... in increasing order: found version ${migration.version} at position ${
           index + 1
         }`,
       );
