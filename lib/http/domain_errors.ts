@@ -25,10 +25,18 @@ import {
 } from "../auth/errors.ts";
 import type { DomainError, FieldError } from "../errors.ts";
 import {
+  KioskDeviceRequiredError,
+  KioskDeviceRevokedError,
+  NoSuchKioskDeviceError,
+  NoTerminalForShopError,
+  PairingCodeError,
+} from "../kiosk/errors.ts";
+import {
   InvalidDonationError,
   MonthlyUnavailableError,
   ProviderUnavailableError,
   TerminalBusyError,
+  TerminalInUseError,
   UnknownDonorError,
 } from "../payments/errors.ts";
 import { SignatureError } from "../signature_check.ts";
@@ -69,6 +77,13 @@ const STATUSES: [ErrorClass, number][] = [
   [UnknownDonorError, 404],
   [TerminalBusyError, 409],
   [ProviderUnavailableError, 503],
+  [TerminalInUseError, 409],
+  // Kiosk devices.
+  [KioskDeviceRequiredError, 403],
+  [PairingCodeError, 400],
+  [NoTerminalForShopError, 400],
+  [NoSuchKioskDeviceError, 404],
+  [KioskDeviceRevokedError, 409],
 ];
 
 /**

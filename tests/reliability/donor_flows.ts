@@ -3,8 +3,10 @@
  * browser and a kiosk do it:
  * - online: `POST /api/user`, signed `POST /api/payment/create`, the sandbox's hosted card page
  *   (form submit), our return route `/payments/return/<id>` (303) and the result page it names;
- * - terminal: `POST /api/user`, then a signed `POST /api/payment/pay-emv`, the sandbox terminal
- *   deciding by itself (`SANDBOX_TERMINAL_AUTO`).
+ * - terminal: `POST /api/user`, then a signed `POST /api/payment/pay-emv` from a paired kiosk (each
+ *   shop's kiosk is created once through the back office's API, by the first admin, and paired on
+ *   `/en/kiosk-pair`, as staff would), the sandbox terminal deciding by itself
+ *   (`SANDBOX_TERMINAL_AUTO`).
  *
  * Every request is timed and checked; each finished payment is logged by its provider transaction
  * id, so the test can compare the client's own books with the server's. With `retryUnavailable`,
@@ -79,6 +81,8 @@ export class DonorClient {
   /** When each successful answer arrived (ms since epoch), for recovery measurements. */
   readonly okTimes: number[] = [];
   private key: Promise<{ keyId: string; key: string; expiresAt: number }> | null = null;
+  private admin: Promise<string> | null = null;
+  private readonly kiosks = new Map<string, Promise<string>>();
   private n = 0;
 
   constructor(readonly options: ClientOptions) {}
@@ -168,13 +172,17 @@ export class DonorClient {
     try {
       const [amount, currency] = TIERS[i % TIERS.length];
       const language = LANGS[i % LANGS.length];
+      const cookie = await this.kioskCookie(shop);
       const userId = await this.newDonor(i, started);
       const answer = await this.step("pay-emv", started, async () => {
         const body = await signPayload(
           { amount, currency, userId, language, isMonthly: false, shopNumber: shop },
           await this.signingKey(),
         );
-        return this.send("POST", "/api/payment/pay-emv", JSON.stringify(body));
+        return this.send("POST", "/api/payment/pay-emv", JSON.stringify(body), {
+          "content-type": "application/json",
+          cookie,
+        });
       }, 200);
       const result = await answer.json();
       const mode = this.options.terminalMode ?? "approve";
@@ -217,6 +225,63 @@ export class DonorClient {
         }),
       ), 201);
     return String((await res.json()).id);
+  }
+
+  /** The device cookie of the kiosk paired for `shop` (paired once, on first use). */
+  private kioskCookie(shop: string): Promise<string> {
+    let cookie = this.kiosks.get(shop);
+    if (!cookie) {
+      cookie = this.pairKiosk(shop);
+      this.kiosks.set(shop, cookie);
+      cookie.catch(() => this.kiosks.delete(shop));
+    }
+    return cookie;
+  }
+
+  /** Creates a kiosk device for `shop` as the first (approved) admin, and pairs it. */
+  private async pairKiosk(shop: string): Promise<string> {
+    const started = Date.now();
+    const token = await (this.admin ??= this.registerAdmin());
+    const created = await this.step(
+      "kiosk device",
+      started,
+      () =>
+        this.send("POST", "/api/kiosk-devices", JSON.stringify({ name: `Kiosk ${shop}`, shopNumber: shop }), {
+          "content-type": "application/json",
+          authorization: `Bearer ${token}`,
+        }),
+      201,
+    );
+    const { pairing } = await created.json();
+    const paired = await this.step(
+      "kiosk pairing",
+      started,
+      () =>
+        this.send("POST", "/en/kiosk-pair", new URLSearchParams({ code: pairing.code }).toString(), {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: this.options.base,
+        }),
+      303,
+    );
+    await paired.body?.cancel();
+    const cookie = (paired.headers.get("set-cookie") ?? "").match(/kiosk_device=[0-9a-f]{64}/)?.[0];
+    if (!cookie) throw new FlowError("pairing the kiosk set no device cookie");
+    return cookie;
+  }
+
+  /** The first admin of a fresh store, approved at once: who creates the kiosks. */
+  private async registerAdmin(): Promise<string> {
+    const res = await this.step("admin", Date.now(), () =>
+      this.send(
+        "POST",
+        "/api/auth/admin/register",
+        JSON.stringify({ email: "kiosks@reliability.example", password: "ledger-and-ink-kiosks-2026" }),
+      ), 201);
+    const body = await res.json();
+    if (body.status !== "approved") {
+      throw new FlowError("the kiosks' admin is not approved (not a fresh store?)");
+    }
+    return String(body.accessToken);
   }
 
   /** A browser key, as a page carries one; fetched again shortly before it expires. */
