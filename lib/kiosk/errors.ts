@@ -26,7 +26,8 @@ const REFUSALS: Record<DeviceRefusal, string> = {
 /** A terminal sale without a paired device (or with a revoked one, or for another shop). */
 export class KioskDeviceRequiredError extends KioskError {
   constructor(readonly reason: DeviceRefusal) {
-    super(REFUSALS[reason]);
+    // The device (its cookie) is what is at fault; the reason lets a page say it in its language.
+    super(REFUSALS[reason], [{ path: "kioskDevice", message: reason }]);
   }
 }
 

@@ -13,7 +13,7 @@ import { openStore } from "../../lib/storage/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
 
-/** Every page of the spec's route table, under a language. */
+/** Every page of the spec's route table (and the kiosk pairing page, issue 13), under a language. */
 export const PAGE_PATHS = [
   "",
   "terminal-payment/7",
@@ -28,6 +28,7 @@ export const PAGE_PATHS = [
   "login",
   "register",
   "admin",
+  "kiosk-pair",
 ];
 
 export const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
