@@ -59,6 +59,11 @@ const TERMINAL_KEYS = [
   "terminal.processing",
   "terminal.testTerminals",
   "terminal.testTerminal",
+  // A sale refused for want of a paired kiosk (issue 13), said in the page's language.
+  "kiosk.refused.not-paired",
+  "kiosk.refused.revoked",
+  "kiosk.refused.wrong-shop",
+  "kiosk.pairHint",
 ];
 
 /**
@@ -90,6 +95,7 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
   const texts: Record<string, string> = Object.fromEntries(keys.map((k) => [k, t(k)]));
   if (data.mode === "terminal") {
     texts["terminal.deadline"] = terminalDeadlineText(t, lang, data.terminalDeadlineMs);
+    texts["kiosk.pairHint"] = t("kiosk.pairHint", { lang });
   }
   const payment: DonorPaymentProps = {
     lang,

@@ -3,6 +3,7 @@ import { listFailure, type Message } from "./shared/account_forms.ts";
 import { AdminHeader } from "./admin/AdminHeader.tsx";
 import { Approvals } from "./admin/Approvals.tsx";
 import { DailyTotalsPanel } from "./admin/DailyTotals.tsx";
+import { KioskDevices } from "./admin/KioskDevices.tsx";
 import { TransactionHistory } from "./admin/TransactionHistory.tsx";
 import { createApiClient } from "./shared/admin_api.ts";
 import {
@@ -31,8 +32,9 @@ export interface AdminDashboardProps {
  * The back office (spec sections 2, 4 and 6). Guarded: without a stored session it replaces the
  * page with `/{lang}/login`. With one, it shows the header from the stored profile at once and
  * asks the server who the admin is now (`/me`, through the refreshing client): a pending admin
- * sees the waiting screen, an approved one the approvals, the daily totals and the transaction
- * history. A session the server ends, here or in another tab, sends the admin to sign in.
+ * sees the waiting screen, an approved one the approvals, the daily totals, the transaction
+ * history and the kiosk devices. A session the server ends, here or in another tab, sends the
+ * admin to sign in.
  *
  * The server renders the dashboard's frame (the header waiting for the session, the sections with
  * their waiting states) and the browser hydrates that same frame: the page paints its final layout
@@ -113,6 +115,9 @@ export default function AdminDashboard(props: AdminDashboardProps) {
             search={props.search}
             ready={ready}
           />
+        </Deferred>
+        <Deferred class="admin-sections">
+          <KioskDevices api={api} t={t} lang={lang} ready={ready} />
         </Deferred>
       </>
     ), [frame, ready]);

@@ -156,12 +156,16 @@ export default function DonorPayment(props: DonorPaymentProps) {
     }
     const json = await res.json().catch(() => null);
     if (!res.ok) {
-      // 503: the provider or the service is down; 429: a rate limit; both in the donor's language.
+      // 503: the provider or the service is down; 429: a rate limit; both in the donor's language. A sale
+      // refused for want of a paired kiosk (the refusal names the device): tell staff how to pair it.
+      const device = res.status === 403 && json?.errors?.[0]?.path === "kioskDevice"
+        ? `${tx(`kiosk.refused.${json.errors[0].message}`)} ${tx("kiosk.pairHint")}`
+        : null;
       const message = res.status === 503
         ? tx("payment.serviceUnavailable")
         : res.status === 429
         ? tx("rateLimit.tooMany").replace("{{minutes}}", String(retryMinutes(res)))
-        : json?.message;
+        : device ?? json?.message;
       throw new Error(tx("payment.errorPrefix") + (message || tx("payment.defaultError")));
     }
     return json;

@@ -96,7 +96,7 @@ backendTest("api: admin registration, approval and the auth matrix", async (t, o
       const me = await api(app.url, "GET", "/api/auth/admin/me", undefined, bearer(pendingToken));
       assert.equal(me.status, 200);
       assert.equal(me.body.status, "pending");
-      for (const path of [SUCCESS, ERRORS, "/api/auth/admin/pending"]) {
+      for (const path of [SUCCESS, ERRORS, "/api/auth/admin/pending", "/api/kiosk-devices"]) {
         const res = await api(app.url, "GET", path, undefined, bearer(pendingToken));
         assert.equal(res.status, 403, path);
         assert.match(res.body.message, /waiting for approval/);
@@ -109,6 +109,13 @@ backendTest("api: admin registration, approval and the auth matrix", async (t, o
         bearer(pendingToken),
       );
       assert.equal(approveSelf.status, 403);
+      // A pending admin cannot create a kiosk that could start card sales.
+      const kiosk = await api(app.url, "POST", "/api/kiosk-devices", {
+        name: "Hall",
+        shopNumber: "12",
+      }, bearer(pendingToken));
+      assert.equal(kiosk.status, 403);
+      assert.deepEqual(await app.store.kioskDevices.list(), []);
     });
 
     await t.step(
@@ -161,6 +168,10 @@ backendTest("api: admin registration, approval and the auth matrix", async (t, o
             ["GET", "/api/auth/admin/me"],
             ["POST", `/api/auth/admin/${second.body.id}/approve`],
             ["POST", `/api/auth/admin/${second.body.id}/reject`],
+            ["GET", "/api/kiosk-devices"],
+            ["POST", "/api/kiosk-devices"],
+            ["POST", `/api/kiosk-devices/${second.body.id}/pairing-code`],
+            ["POST", `/api/kiosk-devices/${second.body.id}/revoke`],
           ]
         ) {
           assert.ok(

@@ -17,6 +17,7 @@ import { issueBrowserKey } from "../lib/signature_check.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
+import { pairTestKiosk } from "./helpers/kiosk.ts";
 import { newDonor } from "./helpers/payments.ts";
 
 /** How long one wait may take before the test fails, in ms. */
@@ -126,18 +127,26 @@ browserTest(
   "kiosk and payment island in Chromium: terminal outcomes, test terminals, failures",
   async (t) => {
     const apps = new Map<string, TestApp>();
+    // Each app's kiosk for SHOP, paired once: terminal sales need a paired kiosk.
+    const kiosks = new Map<TestApp, string>();
     const appFor = async (name: keyof typeof ENVS) => {
       let app = apps.get(name);
       if (!app) {
         app = await startTestApp({ env: ENVS[name] });
         apps.set(name, app);
+        kiosks.set(app, (await pairTestKiosk(app, SHOP)).cookie);
       }
       return app;
     };
     let browser: Browser | undefined;
-    const withContext = async (lang: Lang, fn: (c: BrowserContext) => Promise<void>) => {
+    /** A fresh browser context; with `kiosk`, it is that app's paired kiosk (its device cookie). */
+    const withContext = async (lang: Lang, fn: (c: BrowserContext) => Promise<void>, kiosk?: TestApp) => {
       const context = await browser!.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
       context.setDefaultTimeout(WAIT);
+      if (kiosk) {
+        const [name, value] = kiosks.get(kiosk)!.split("=");
+        await context.addCookies([{ name, value, url: kiosk.url, httpOnly: true, sameSite: "Strict" }]);
+      }
       try {
         await fn(context);
       } finally {
@@ -209,7 +218,7 @@ browserTest(
               assert.equal(await page.textContent(".result-id .code"), recorded!.providerTransactionId);
               await returnsToKiosk(page, app, lang);
               assert.deepEqual(watched.all(), []);
-            });
+            }, app);
           },
         );
 
@@ -234,7 +243,7 @@ browserTest(
             assert.equal(await page.textContent(".result-id .code"), id);
             await returnsToKiosk(page, app, lang);
             assert.deepEqual(watched.all(), []);
-          });
+          }, app);
         });
 
         await t.step(`${lang}: the terminal does not answer within the 1 s deadline: 512`, async () => {
@@ -254,7 +263,7 @@ browserTest(
             await page.waitForURL(new RegExp(`/${lang}/terminal-error/${SHOP}\\?SandboxStatusCode=512&`));
             assert.equal(await page.textContent(".result-reason"), tr(errorMessageKey("512")));
             assert.deepEqual(watched.all(), []);
-          });
+          }, app);
         });
 
         await t.step(
@@ -295,7 +304,7 @@ browserTest(
               assert.equal((await app.store.transactions.getByProviderId("sandbox", id))?.kind, "success");
               assert.equal(await page.textContent(".result-id .code"), id);
               assert.deepEqual(watched.all(), []);
-            });
+            }, app);
           },
         );
 
@@ -336,7 +345,7 @@ browserTest(
               assert.match(url, new RegExp(`^${on.url}/sandbox/pay/`));
               await page.waitForURL(url);
               assert.deepEqual(watched.all(), []);
-            });
+            }, on);
           },
         );
 

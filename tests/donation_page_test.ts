@@ -5,9 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { pairTestKiosk } from "./helpers/kiosk.ts";
 
-function post(app: TestApp, path: string, fields: Record<string, string>, origin: string | null = app.url) {
-  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+function post(
+  app: TestApp,
+  path: string,
+  fields: Record<string, string>,
+  origin: string | null = app.url,
+  extra: Record<string, string> = {},
+) {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", ...extra };
   if (origin) headers.origin = origin;
   return fetch(`${app.url}${path}`, {
     method: "POST",
@@ -109,7 +116,8 @@ Deno.test("donation page: a cross-site or origin-less post is refused", async ()
     const none = await post(app, "/en/", fields, null);
     assert.equal(none.status, 403);
     await none.body?.cancel();
-    const terminal = await post(app, "/en/terminal-payment/7", fields, "https://evil.example");
+    const kiosk = await pairTestKiosk(app, "7");
+    const terminal = await post(app, "/en/terminal-payment/7", fields, "https://evil.example", kiosk.headers);
     assert.equal(terminal.status, 403);
     await terminal.body?.cancel();
     assert.ok(!app.logs.some((l) => l.msg === "donor created"), "nothing was created");
@@ -127,10 +135,12 @@ Deno.test("no-JavaScript forms: one same-origin rule for every form post under /
     { name: "kiosk", path: "/en/terminal-payment/7", accepted: 422 },
     { name: "cancel", path: "/en/cancel-subscription?userId=UnknownDonorIdUnknown123", accepted: 404 },
   ];
+  // The kiosk's form starts a sale only from a paired kiosk: this one is, so the rule shows alone.
+  const kiosk = await pairTestKiosk(app, "7");
   const send = async (path: string, headers: Record<string, string>) => {
     const res = await fetch(`${app.url}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      headers: { "content-type": "application/x-www-form-urlencoded", ...kiosk.headers, ...headers },
       body: new URLSearchParams({ choice: "tier-1", firstName: "Dana" }),
       redirect: "manual",
     });
@@ -239,13 +249,26 @@ Deno.test("terminal page: without a shop number it asks for one instead of the c
 Deno.test("terminal page: the no-JavaScript post runs the sale and redirects to the result page", async () => {
   const app = await startTestApp({ env: { SANDBOX_TERMINAL_AUTO: "approve" } });
   try {
-    const res = await post(app, "/en/terminal-payment/7", { choice: "tier-1", ...DONOR });
+    const kiosk = await pairTestKiosk(app, "7");
+    const res = await post(
+      app,
+      "/en/terminal-payment/7",
+      { choice: "tier-1", ...DONOR },
+      app.url,
+      kiosk.headers,
+    );
     assert.equal(res.status, 303);
     assert.match(res.headers.get("location")!, /^\/en\/terminal-success\/7\?SandboxTransactionId=.+/);
     await res.body?.cancel();
-    const test = await post(app, "/en/terminal-payment/7", {
-      testTerminal: app.config.payments.testTerminals[0],
-    });
+    const test = await post(
+      app,
+      "/en/terminal-payment/7",
+      {
+        testTerminal: app.config.payments.testTerminals[0],
+      },
+      app.url,
+      kiosk.headers,
+    );
     assert.equal(test.status, 303);
     assert.match(test.headers.get("location")!, /\/sandbox\/pay\//);
     await test.body?.cancel();

@@ -11,6 +11,7 @@ import type { Lang } from "../lib/shared/languages.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { formatDate } from "../routes/[lang]/cancel-subscription.tsx";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { pairTestKiosk } from "./helpers/kiosk.ts";
 import { createPayment, newDonor, payOnSandboxPage, signedPost } from "./helpers/payments.ts";
 
 /** The islands of the app shell, on every `/{lang}/` page. */
@@ -77,8 +78,12 @@ async function pay(app: TestApp, card?: string, language: Lang = "en"): Promise<
   return await payOnSandboxPage(app, created.body.url, card);
 }
 
-/** A terminal sale (the sandbox's terminal decides as the app's SANDBOX_TERMINAL_AUTO says). */
+/**
+ * A terminal sale from a kiosk paired for the shop (the sandbox's terminal decides as the app's
+ * SANDBOX_TERMINAL_AUTO says).
+ */
 async function terminalSale(app: TestApp, shopNumber: string): Promise<{ StatusCode: string; ref: string }> {
+  const kiosk = await pairTestKiosk(app, shopNumber);
   const userId = await newDonor(app, "Kiosk");
   const res = await signedPost(app, "/api/payment/pay-emv", {
     amount: 100,
@@ -87,7 +92,7 @@ async function terminalSale(app: TestApp, shopNumber: string): Promise<{ StatusC
     language: "en",
     isMonthly: false,
     shopNumber,
-  });
+  }, kiosk.headers);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { StatusCode: res.body.StatusCode, ref: res.body.ResultData.TransactionId };
 }

@@ -1,6 +1,6 @@
 /**
- * Admin authentication for the admin API, as path-scoped middleware: `routes/api/auth/admin/` and
- * `routes/api/transaction/` each have a `_middleware.ts` that signs the caller in here before any
+ * Admin authentication for the admin API, as path-scoped middleware: `routes/api/auth/admin/`,
+ * `routes/api/transaction/` and `routes/api/kiosk-devices/` each have a `_middleware.ts` that signs the caller in here before any
  * of their routes runs, so a new admin route is protected without doing anything (and the auth
  * matrix tests, which list the admin routes from the route manifest, prove it). The admin goes on
  * the request state, where routes read it with {@link signedInAdmin}.

@@ -26,10 +26,18 @@ import {
 } from "../auth/errors.ts";
 import type { DomainError, FieldError } from "../errors.ts";
 import {
+  KioskDeviceRequiredError,
+  KioskDeviceRevokedError,
+  NoSuchKioskDeviceError,
+  NoTerminalForShopError,
+  PairingCodeError,
+} from "../kiosk/errors.ts";
+import {
   InvalidDonationError,
   MonthlyUnavailableError,
   ProviderUnavailableError,
   TerminalBusyError,
+  TerminalInUseError,
   UnknownDonorError,
 } from "../payments/errors.ts";
 import { RateLimitedError } from "../rate_limits.ts";
@@ -74,6 +82,13 @@ const STATUSES: [ErrorClass, number][] = [
   [ProviderUnavailableError, 503],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
+  [TerminalInUseError, 409],
+  // Kiosk devices.
+  [KioskDeviceRequiredError, 403],
+  [PairingCodeError, 400],
+  [NoTerminalForShopError, 400],
+  [NoSuchKioskDeviceError, 404],
+  [KioskDeviceRevokedError, 409],
 ];
 
 /**

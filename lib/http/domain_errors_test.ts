@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import * as authErrors from "../auth/errors.ts";
 import { DomainError } from "../errors.ts";
+import * as kioskErrors from "../kiosk/errors.ts";
 import * as paymentErrors from "../payments/errors.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorAnswer, errorResponse } from "./domain_errors.ts";
@@ -44,6 +45,14 @@ const CASES: [DomainError, number][] = [
   [new paymentErrors.TerminalBusyError(), 409],
   [new paymentErrors.ProviderUnavailableError("provider"), 503],
   [new paymentErrors.ProviderUnavailableError("terminal"), 503],
+  [new paymentErrors.TerminalInUseError(), 409],
+  [new kioskErrors.KioskDeviceRequiredError("not-paired"), 403],
+  [new kioskErrors.KioskDeviceRequiredError("revoked"), 403],
+  [new kioskErrors.KioskDeviceRequiredError("wrong-shop"), 403],
+  [new kioskErrors.PairingCodeError(), 400],
+  [new kioskErrors.NoTerminalForShopError("12"), 400],
+  [new kioskErrors.NoSuchKioskDeviceError(), 404],
+  [new kioskErrors.KioskDeviceRevokedError(), 409],
 ];
 
 Deno.test("domain errors: each kind answers its status, with its message and fields", () => {
@@ -57,10 +66,12 @@ Deno.test("domain errors: each kind answers its status, with its message and fie
 });
 
 Deno.test("domain errors: every error class the domain exports has a case (and so a status)", () => {
-  const bases = new Set<unknown>([authErrors.AuthError, paymentErrors.PaymentError]);
-  const classes = [...Object.values(authErrors), ...Object.values(paymentErrors)].filter((v) =>
-    typeof v === "function" && v.prototype instanceof DomainError && !bases.has(v)
-  );
+  const bases = new Set<unknown>([authErrors.AuthError, paymentErrors.PaymentError, kioskErrors.KioskError]);
+  const classes = [
+    ...Object.values(authErrors),
+    ...Object.values(paymentErrors),
+    ...Object.values(kioskErrors),
+  ].filter((v) => typeof v === "function" && v.prototype instanceof DomainError && !bases.has(v));
   assert.ok(classes.length >= 19);
   for (const kind of classes) {
     assert.ok(CASES.some(([e]) => e.constructor === kind), `${(kind as { name: string }).name} has no case`);
@@ -135,7 +146,7 @@ async function sourcesUnder(folder: string): Promise<URL[]> {
   return out;
 }
 
-Deno.test("layers: no module of lib/auth/ or lib/payments/ imports lib/http/", async () => {
+Deno.test("layers: no module of lib/auth/, lib/payments/ or lib/kiosk/ imports lib/http/", async () => {
   assert.deepEqual(
     importsOf(
       'import type { A } from "../http/x.ts";\nexport { b } from "@/lib/http/y.ts";\nawait import("./z.ts");',
@@ -144,7 +155,11 @@ Deno.test("layers: no module of lib/auth/ or lib/payments/ imports lib/http/", a
   );
   const http = new URL("lib/http/", ROOT).href;
   const offending: string[] = [];
-  const files = [...await sourcesUnder("lib/auth/"), ...await sourcesUnder("lib/payments/")];
+  const files = [
+    ...await sourcesUnder("lib/auth/"),
+    ...await sourcesUnder("lib/payments/"),
+    ...await sourcesUnder("lib/kiosk/"),
+  ];
   assert.ok(files.length >= 10);
   for (const file of files) {
     for (const specifier of importsOf(await Deno.readTextFile(file))) {

@@ -22,11 +22,37 @@ export async function readSignedJson<S extends z.ZodType>(
   schema: S,
   services: Services,
 ): Promise<z.output<S>> {
-  const raw = await readJsonValue(req);
-  await verifySignedPayload(raw, {
+  return (await readSigned(req, schema, services)).body;
+}
+
+/**
+ * The same, answering also whether the body was signed with a `SIGNING_KEYS` server key (an
+ * integration) rather than a browser key: terminal sales let server keys through without a paired
+ * kiosk device, and require the device for browser keys, which any page hands out.
+ *
+ * @example
+ * ```ts
+ * const { body, serverKey } = await readSigned(req, PayEmvSchema, ctx.state.services);
+ * ```
+ */
+export async function readSigned<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  services: Services,
+): Promise<{ body: z.output<S>; serverKey: boolean }> {
+  return await verifySigned(await readJsonValue(req), schema, services);
+}
+
+/** Verifies an already parsed body as {@link readSigned} does. */
+export async function verifySigned<S extends z.ZodType>(
+  raw: unknown,
+  schema: S,
+  services: Services,
+): Promise<{ body: z.output<S>; serverKey: boolean }> {
+  const { keyId } = await verifySignedPayload(raw, {
     appSecret: services.config.appSecret,
     serverKeys: services.config.signingKeys,
     nonces: services.store.nonces,
   });
-  return validate(schema, raw);
+  return { body: validate(schema, raw), serverKey: services.config.signingKeys.has(keyId) };
 }

@@ -52,3 +52,12 @@ export class TerminalBusyError extends PaymentError {
     super("This donation is already waiting at the terminal; finish it there or wait a minute");
   }
 }
+
+/** Another sale is waiting at the same terminal (one pending sale per terminal at a time). */
+export class TerminalInUseError extends PaymentError {
+  constructor() {
+    super(
+      "Another donation is already waiting at this card terminal; finish or cancel it there, then try again",
+    );
+  }
+}

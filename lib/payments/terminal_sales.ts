@@ -10,7 +10,7 @@ import type { Lang } from "../shared/languages.ts";
 import type { CurrencyCode } from "../shared/money.ts";
 import type { Payment } from "../storage/types.ts";
 import { finishPayment, recordResult } from "./completion.ts";
-import { ProviderUnavailableError, TerminalBusyError } from "./errors.ts";
+import { ProviderUnavailableError, TerminalBusyError, TerminalInUseError } from "./errors.ts";
 import { ProviderError, type TerminalResult } from "./provider.ts";
 import {
   checkDonation,
@@ -22,9 +22,18 @@ import {
   providerCall,
 } from "./service.ts";
 
+/** How long past its deadline a sale keeps its terminal claimed, should its request die midway. */
+const TERMINAL_CLAIM_GRACE_MS = 10_000;
+
 /**
  * Runs a donation at the kiosk's terminal and records it. Answers the terminal envelope of spec
  * section 3; a timeout answers a non-"000" status and records the failure.
+ *
+ * One sale at a time per terminal, across instances: the sale claims the terminal in storage (a
+ * lease named after it, expiring with the sale's deadline), and another donation on the same
+ * terminal meanwhile is refused ({@link TerminalInUseError}). The claim's holder is the donation
+ * itself (donor, amount, currency, shop), so a repeat of the same donation still reaches the
+ * dedupe below: it resumes an interrupted attempt, or is told the same donation is waiting.
  *
  * @example
  * ```ts
@@ -36,9 +45,40 @@ export async function terminalPayment(
   input: { amount: number; currency: CurrencyCode; userId: string; language: Lang; shopNumber: string },
   terminalId: string,
   deadlineMs: number,
+): Promise<TerminalResult> {
+  const checked = await checkDonation(ctx, { ...input, isMonthly: false });
+  const dedupeKey = ["terminal", checked.donor.id, checked.minor, input.currency, input.shopNumber].join("|");
+  const claim = `terminal:${terminalId}`;
+  const claimed = await ctx.store.leases.acquire(
+    claim,
+    dedupeKey,
+    clock(ctx).getTime(),
+    deadlineMs + TERMINAL_CLAIM_GRACE_MS,
+  );
+  if (!claimed) throw new TerminalInUseError();
+  let release = true;
+  try {
+    return await runTerminalSale(ctx, input, checked, dedupeKey, terminalId, deadlineMs);
+  } catch (e) {
+    // The same donation still waiting there holds the claim: it is not this call's to give up.
+    if (e instanceof TerminalBusyError) release = false;
+    throw e;
+  } finally {
+    // Storage gone: the claim expires with the sale's deadline instead.
+    if (release) await ctx.store.leases.release(claim, dedupeKey).catch(() => {});
+  }
+}
+
+async function runTerminalSale(
+  ctx: PaymentsContext,
+  input: { amount: number; currency: CurrencyCode; userId: string; language: Lang; shopNumber: string },
+  checked: { donor: { id: string }; minor: number },
+  dedupeKey: string,
+  terminalId: string,
+  deadlineMs: number,
   retried = false,
 ): Promise<TerminalResult> {
-  const { donor, minor } = await checkDonation(ctx, { ...input, isMonthly: false });
+  const { donor, minor } = checked;
   const now = clock(ctx);
   const { created, payment } = await ctx.store.payments.createOrReuse(
     newPendingPayment(
@@ -54,13 +94,15 @@ export async function terminalPayment(
       },
       now,
     ),
-    ["terminal", donor.id, minor, input.currency, input.shopNumber].join("|"),
+    dedupeKey,
     DEDUPE_WINDOW_MS,
     now.getTime(),
   );
   if (!created) {
     const earlier = retried ? null : await resumeTerminalSale(ctx, payment);
-    if (earlier === "start-again") return await terminalPayment(ctx, input, terminalId, deadlineMs, true);
+    if (earlier === "start-again") {
+      return await runTerminalSale(ctx, input, checked, dedupeKey, terminalId, deadlineMs, true);
+    }
     if (earlier) return earlier;
     throw new TerminalBusyError();
   }

@@ -17,6 +17,7 @@ import type {
   Admin,
   Charge,
   Donor,
+  KioskDevice,
   Payment,
   RefreshToken,
   ResultData,
@@ -322,4 +323,22 @@ export function mergeSandboxData(
   patch: Record<string, unknown>,
 ): Record<string, unknown> {
   return jsonObject({ ...data, ...jsonObject(patch, "data") }, "data");
+}
+
+/** A kiosk device in the one shape both backends store and answer. */
+export function canonicalKioskDevice(d: KioskDevice): KioskDevice {
+  return {
+    id: d.id,
+    name: d.name,
+    shopNumber: d.shopNumber,
+    terminalId: d.terminalId,
+    createdBy: d.createdBy,
+    createdAt: isoInstant(d.createdAt, "createdAt"),
+    pairingCodeHash: d.pairingCodeHash,
+    pairingExpiresAt: isoInstantOrNull(d.pairingExpiresAt, "pairingExpiresAt"),
+    credentialHash: d.credentialHash,
+    pairedAt: isoInstantOrNull(d.pairedAt, "pairedAt"),
+    lastUsedAt: isoInstantOrNull(d.lastUsedAt, "lastUsedAt"),
+    revokedAt: isoInstantOrNull(d.revokedAt, "revokedAt"),
+  };
 }

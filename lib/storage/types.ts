@@ -20,10 +20,12 @@ import type {
   SandboxRepository,
   SubscriptionRepository,
 } from "./payment_types.ts";
+import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
+export type * from "./kiosk_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -319,6 +321,7 @@ export interface Store {
   readonly charges: ChargeRepository;
   readonly leases: LeaseRepository;
   readonly sandbox: SandboxRepository;
+  readonly kioskDevices: KioskDeviceRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -14,7 +14,7 @@ import type { Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Services } from "../../lib/state.ts";
 
-/** Every page of the spec's route table, under a language. */
+/** Every page of the spec's route table (and the kiosk pairing page, issue 13), under a language. */
 export const PAGE_PATHS = [
   "",
   "terminal-payment/7",
@@ -29,6 +29,7 @@ export const PAGE_PATHS = [
   "login",
   "register",
   "admin",
+  "kiosk-pair",
 ];
 
 export const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");

@@ -24,14 +24,18 @@ export async function newDonor(app: TestApp, firstName = "Dana"): Promise<string
   return res.body.id;
 }
 
-/** Posts a body signed with a fresh browser key, as a page's island does. */
+/**
+ * Posts a body signed with a fresh browser key, as a page's island does; `headers` may carry a
+ * paired kiosk's cookie (`kiosk.ts`), which terminal sales need.
+ */
 export async function signedPost(
   app: TestApp,
   path: string,
   payload: Record<string, string | number | boolean>,
+  headers: Record<string, string> = {},
 ): Promise<JsonAnswer> {
   const key = await api(app.url, "GET", "/api/signing-key");
-  return await api(app.url, "POST", path, await signPayload(payload, key.body));
+  return await api(app.url, "POST", path, await signPayload(payload, key.body), headers);
 }
 
 /** `POST /api/payment/create`, signed. */

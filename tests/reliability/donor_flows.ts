@@ -3,8 +3,10 @@
  * browser and a kiosk do it:
  * - online: `POST /api/user`, signed `POST /api/payment/create`, the sandbox's hosted card page
  *   (form submit), our return route `/payments/return/<id>` (303) and the result page it names;
- * - terminal: `POST /api/user`, then a signed `POST /api/payment/pay-emv`, the sandbox terminal
- *   deciding by itself (`SANDBOX_TERMINAL_AUTO`).
+ * - terminal: `POST /api/user`, then a signed `POST /api/payment/pay-emv` from a paired kiosk (each
+ *   shop's kiosk is created once through the back office's API, by the auditor (the first admin), and paired on
+ *   `/en/kiosk-pair`, as staff would), the sandbox terminal deciding by itself
+ *   (`SANDBOX_TERMINAL_AUTO`).
  *
  * Every request is timed and checked; each finished payment is logged by its provider transaction
  * id, so the test can compare the client's own books with the server's. With `retryUnavailable`,
@@ -79,6 +81,8 @@ export class DonorClient {
   /** When each successful answer arrived (ms since epoch), for recovery measurements. */
   readonly okTimes: number[] = [];
   private key: Promise<{ keyId: string; key: string; expiresAt: number }> | null = null;
+  private admin: Promise<string> | null = null;
+  private readonly kiosks = new Map<string, Promise<string>>();
   private n = 0;
 
   constructor(readonly options: ClientOptions) {}
@@ -168,13 +172,17 @@ export class DonorClient {
     try {
       const [amount, currency] = TIERS[i % TIERS.length];
       const language = LANGS[i % LANGS.length];
+      const cookie = await this.kioskCookie(shop);
       const userId = await this.newDonor(i, started);
       const answer = await this.step("pay-emv", started, async () => {
         const body = await signPayload(
           { amount, currency, userId, language, isMonthly: false, shopNumber: shop },
           await this.signingKey(),
         );
-        return this.send("POST", "/api/payment/pay-emv", JSON.stringify(body));
+        return this.send("POST", "/api/payment/pay-emv", JSON.stringify(body), {
+          "content-type": "application/json",
+          cookie,
+        });
       }, 200);
       const result = await answer.json();
       const mode = this.options.terminalMode ?? "approve";
@@ -217,6 +225,48 @@ export class DonorClient {
         }),
       ), 201);
     return String((await res.json()).id);
+  }
+
+  /** The device cookie of the kiosk paired for `shop` (paired once, on first use). */
+  private kioskCookie(shop: string): Promise<string> {
+    let cookie = this.kiosks.get(shop);
+    if (!cookie) {
+      cookie = this.pairKiosk(shop);
+      this.kiosks.set(shop, cookie);
+      cookie.catch(() => this.kiosks.delete(shop));
+    }
+    return cookie;
+  }
+
+  /** Creates a kiosk device for `shop` as the first (approved) admin, and pairs it. */
+  private async pairKiosk(shop: string): Promise<string> {
+    const started = Date.now();
+    const token = await (this.admin ??= backOfficeToken(this.options.base));
+    const created = await this.step(
+      "kiosk device",
+      started,
+      () =>
+        this.send("POST", "/api/kiosk-devices", JSON.stringify({ name: `Kiosk ${shop}`, shopNumber: shop }), {
+          "content-type": "application/json",
+          authorization: `Bearer ${token}`,
+        }),
+      201,
+    );
+    const { pairing } = await created.json();
+    const paired = await this.step(
+      "kiosk pairing",
+      started,
+      () =>
+        this.send("POST", "/en/kiosk-pair", new URLSearchParams({ code: pairing.code }).toString(), {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: this.options.base,
+        }),
+      303,
+    );
+    await paired.body?.cancel();
+    const cookie = (paired.headers.get("set-cookie") ?? "").match(/kiosk_device=[0-9a-f]{64}/)?.[0];
+    if (!cookie) throw new FlowError("pairing the kiosk set no device cookie");
+    return cookie;
   }
 
   /** A browser key, as a page carries one; fetched again shortly before it expires. */
@@ -394,6 +444,29 @@ export function approvedSums(completed: Completed[]): { count: number; sums: Rec
   return { count, sums };
 }
 
+/** The back office's first admin (approved at once on a fresh store): the books' auditor, who also creates the kiosks. */
+const BACK_OFFICE_ADMIN = { email: "auditor@museum.org", password: "ledger-and-ink-2026" };
+
+/** The auditor's access token: registered as the first admin, or signed in when already registered. */
+export async function backOfficeToken(base: string): Promise<string> {
+  const post = (path: string) =>
+    fetch(base + path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(BACK_OFFICE_ADMIN),
+    });
+  let res = await post("/api/auth/admin/register");
+  if (res.status === 409) {
+    await res.body?.cancel();
+    res = await post("/api/auth/admin/login");
+  }
+  const body = await res.json().catch(() => null);
+  if (!body?.accessToken || body.status !== "approved") {
+    throw new Error(`the back office's admin: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  }
+  return String(body.accessToken);
+}
+
 /**
  * Checks the back office against the client's books through the API: both lists' `total`, the sum
  * of `DebitTotal` over every page of the success list, and the daily totals. `unseenErrors` error
@@ -406,13 +479,12 @@ export async function checkBackOffice(
   unseenErrors = 0,
 ): Promise<string[]> {
   const problems: string[] = [];
-  const registered = await fetch(`${base}/api/auth/admin/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "auditor@museum.org", password: "ledger-and-ink-2026" }),
-  });
-  const { accessToken } = await registered.json();
-  if (!accessToken) return [`admin registration answered ${registered.status}`];
+  let accessToken: string;
+  try {
+    accessToken = await backOfficeToken(base);
+  } catch (e) {
+    return [(e as Error).message];
+  }
   const get = async (path: string) => {
     const res = await fetch(base + path, { headers: { authorization: `Bearer ${accessToken}` } });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);

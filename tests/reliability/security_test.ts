@@ -30,10 +30,12 @@ import { createAccessToken, deriveKey } from "../../lib/auth/tokens.ts";
 import { newId } from "../../lib/ids.ts";
 import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import type { Store, Transaction } from "../../lib/storage/types.ts";
+import { createKioskDevice } from "../../lib/kiosk/devices.ts";
 import { protectedAdminOperations } from "../helpers/admin_routes.ts";
 import { ensureTestBuild, ROOT, startTestApp, type TestApp } from "../helpers/app.ts";
 import { browserTest, launchBrowser } from "../helpers/browser.ts";
 import { api, bearer } from "../helpers/http.ts";
+import { pairTestKiosk } from "../helpers/kiosk.ts";
 import { createPayment, payOnSandboxPage } from "../helpers/payments.ts";
 import {
   type ApiOperation,
@@ -546,15 +548,28 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
       return id;
     };
 
+    const kioskTarget = async () =>
+      (await createKioskDevice(app.store, app.config, (await app.store.admins.get(approvedId))!, {
+        name: "Target kiosk",
+        shopNumber: "7",
+      })).device.id;
+
     const wrong: string[] = [];
     for (const { method, template, op } of adminOps) {
       for (const caller of callers) {
-        // Each decision gets its own pending target, so a wrongful success would show.
-        const path = template.replace("{id}", await pendingTarget());
+        // Each decision gets its own pending target (each kiosk call its own device), so a
+        // wrongful success would show.
+        const kiosk = template.startsWith("/api/kiosk-devices");
+        const path = template.replace("{id}", kiosk ? await kioskTarget() : await pendingTarget());
         const headers: Record<string, string> = caller.header === null
           ? {}
           : { authorization: caller.header };
-        const res = await fetch(app.url + path, { method, headers });
+        let body: string | undefined;
+        if (kiosk && method === "POST" && template === "/api/kiosk-devices") {
+          body = JSON.stringify({ name: "Matrix kiosk", shopNumber: "7" });
+          headers["content-type"] = "application/json";
+        }
+        const res = await fetch(app.url + path, { method, headers, body });
         const text = await res.text();
         const want = caller.expect(op);
         const refused = caller.name.startsWith("approved") ? [401, 403] : [401];
@@ -584,15 +599,18 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
     });
 
     // Public operations: the same answer with no token, an approved admin's and a garbage one,
-    // and never 401/403 (signed ones carry a valid signature).
+    // and never 401/403 (signed ones carry a valid signature; terminal sales come from a paired kiosk).
+    const kiosk = await pairTestKiosk(app, "7");
     const publicOps = ops.filter((o) => !o.bearer);
     const publicWrong: string[] = [];
     let n = 0;
     for (const op of publicOps) {
       const seen: number[] = [];
       for (const header of [null, `Bearer ${fx.approvedToken}`, "Bearer x.y.z"]) {
-        const { path, body } = await publicRequest(app, op, fx, n++);
-        const headers: Record<string, string> = header === null ? {} : { authorization: header };
+        const { path, body, headers: extra } = await publicRequest(app, op, fx, n++, kiosk.headers);
+        const headers: Record<string, string> = header === null
+          ? { ...extra }
+          : { ...extra, authorization: header };
         if (body !== undefined) headers["content-type"] = "application/json";
         const res = await fetch(app.url + path, { method: op.method, headers, body });
         await res.body?.cancel();
@@ -624,7 +642,8 @@ async function publicRequest(
   op: ApiOperation,
   fx: Fixtures,
   n: number,
-): Promise<{ path: string; body?: string }> {
+  kioskHeaders: Record<string, string>,
+): Promise<{ path: string; body?: string; headers?: Record<string, string> }> {
   const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) =>
     ({
       id: fx.donorIds[2],
@@ -656,9 +675,12 @@ async function publicRequest(
     case "/api/auth/admin/refresh":
     case "/api/auth/admin/logout":
       return { path, body: JSON.stringify({ refreshToken: (await login()).body.refreshToken }) };
+    case "/api/payment/test-emv/{terminalNumber}":
+      return { path, body: JSON.stringify({ language: "en", shopNumber: "7" }), headers: kioskHeaders };
     case "/api/payment/pay-emv":
       return {
         path,
+        headers: kioskHeaders,
         body: (await signText(
           JSON.stringify({
             amount: 20,

@@ -21,6 +21,7 @@ import { openKvStore, openPostgresStore } from "./backends.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
 import { flagsContract } from "./flags_contract.ts";
+import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
@@ -66,6 +67,7 @@ const contracts: Contract[] = [
   chargesContract,
   leasesContract,
   sandboxContract,
+  kioskDevicesContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -46,6 +46,7 @@
  * | `charges.ts`           | charge attempts                         | `charges*`                        |
  * | `leases.ts`            | leases of scheduled jobs                | `leases`                          |
  * | `sandbox.ts`           | the sandbox provider's records          | `sandbox*`                        |
+ * | `kiosk_devices.ts`     | paired kiosk devices                    | `kiosk_*`                         |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -60,6 +61,7 @@ import { kvAdmins } from "./admins.ts";
 import { kvCharges } from "./charges.ts";
 import { kvDonors } from "./donors.ts";
 import { kvFlags } from "./flags.ts";
+import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
 import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
@@ -119,6 +121,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     charges: kvCharges(ctx),
     leases: kvLeases(ctx),
     sandbox: kvSandbox(ctx),
+    kioskDevices: kvKioskDevices(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

@@ -34,6 +34,7 @@ import { migration010 } from "./migrations/010_retention_and_pending_payments.ts
 import { migration011 } from "./migrations/011_record_transaction_function.ts";
 import { migration012 } from "./migrations/012_create_or_reuse_payment_function.ts";
 import { migration013 } from "./migrations/013_rate_limits.ts";
+import { migration014 } from "./migrations/014_kiosk_devices.ts";
 import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_family_start.ts";
 
 /** One step of the schema. */
@@ -69,6 +70,7 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
   migration015,
 ];
 

@@ -42,6 +42,7 @@
  * | `charges.ts`           | `charges`                      | `charges`                                               |
  * | `leases.ts`            | `leases`                       | `leases`                                                |
  * | `sandbox.ts`           | `sandbox`                      | `sandbox_records`                                       |
+ * | `kiosk_devices.ts`     | `kioskDevices`                 | `kiosk_devices`                                         |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -57,6 +58,7 @@ import { pgCharges } from "./charges.ts";
 import type { PgContext } from "./context.ts";
 import { pgDonors } from "./donors.ts";
 import { pgFlags } from "./flags.ts";
+import { pgKioskDevices } from "./kiosk_devices.ts";
 import { pgLeases } from "./leases.ts";
 import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
@@ -172,6 +174,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     charges: g("charges", pgCharges(ctx)),
     leases: g("leases", pgLeases(ctx)),
     sandbox: g("sandbox", pgSandbox(ctx)),
+    kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

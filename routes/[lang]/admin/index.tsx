@@ -20,6 +20,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "transactions",
     "dailyTotals",
     "chart",
+    "kiosk",
     "apiErrors",
     "common.notAvailable",
   ]);

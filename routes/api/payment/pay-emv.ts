@@ -1,5 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { readSignedJson } from "@/lib/http/signed_body.ts";
+import { requireKioskDevice } from "@/lib/http/kiosk_cookie.ts";
+import { readSigned } from "@/lib/http/signed_body.ts";
 import { HttpError } from "@/lib/http/validation.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
@@ -13,13 +14,16 @@ export const docs: RouteDocs = {
     summary: "Take a donation at the kiosk's card terminal",
     description: "Starts a sale on the terminal configured for the shop number (TERMINALS; the sandbox " +
       "simulates a terminal for any shop), waits for the card up to the deadline, records the result and " +
-      "answers it. Monthly donations are taken online only.",
+      "answers it. Monthly donations are taken online only. Only a paired kiosk may start a sale: a body " +
+      "signed with a browser key needs the kiosk's device cookie (paired in the back office), for this shop; " +
+      "a body signed with a SIGNING_KEYS server key needs none. One sale waits at a terminal at a time.",
     tags: ["payments"],
     auth: "signature",
     body: PayEmvSchema,
     responses: {
       200: { description: "The terminal's result; StatusCode 000 is success", schema: TerminalResultSchema },
-      409: { description: "The same donation is already waiting at the terminal" },
+      403: { description: "No paired kiosk device for this shop (or a revoked one) sent the request" },
+      409: { description: "A sale (this donation or another) is already waiting at the terminal" },
       503: { description: "The terminal service is not answering; nothing was charged" },
     },
   },
@@ -29,7 +33,9 @@ export const docs: RouteDocs = {
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { services } = ctx.state;
-    const body = await readSignedJson(req, PayEmvSchema, services);
+    const { body, serverKey } = await readSigned(req, PayEmvSchema, services);
+    // Browser keys are handed to any page: only the kiosk's device cookie says a kiosk sent this.
+    if (!serverKey) await requireKioskDevice(req, services.store, body.shopNumber);
     if (body.isMonthly) {
       throw new HttpError(400, "Monthly donations cannot be taken at a terminal; use the online form", [{
         path: "isMonthly",

@@ -1,6 +1,8 @@
 import { createDonor } from "@/lib/donors.ts";
 import { readFlags } from "@/lib/flags.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
+import { requireKioskDevice } from "@/lib/http/kiosk_cookie.ts";
+import { verifySigned } from "@/lib/http/signed_body.ts";
 import { HttpError, validate } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
@@ -17,11 +19,13 @@ export const docs: RouteDocs = {
     description:
       "Only while TEST_TERMINAL_PAYMENT is on and for the three TEST_TERMINALS. Answers the URL of a " +
       "1 NIS test payment whose result returns to /{lang}/terminal-success/{shop} or terminal-error. The body is " +
-      "optional: { language, shopNumber } (default en and the terminal number).",
+      "optional: { language, shopNumber } (default en and the terminal number). Only a paired kiosk may " +
+      "start one: the request needs the kiosk's device cookie for that shop, unless the body is signed with a " +
+      "SIGNING_KEYS server key (an integration).",
     tags: ["payments"],
     responses: {
       200: { description: "Where to send the browser", schema: PaymentUrlSchema },
-      403: { description: "Test terminal payments are switched off" },
+      403: { description: "Test terminal payments are switched off, or no paired kiosk device sent it" },
     },
   },
 };
@@ -46,7 +50,12 @@ export const handler: Handlers<unknown, AppState> = {
         throw new HttpError(400, "The request body is not valid JSON");
       }
     }
-    const body = validate(TestEmvSchema, raw);
+    // A signed body (an integration's server key) needs no device; anything else comes from a kiosk.
+    const signed = raw !== null && typeof raw === "object" && "signature" in raw;
+    const { body, serverKey } = signed
+      ? await verifySigned(raw, TestEmvSchema, services)
+      : { body: validate(TestEmvSchema, raw), serverKey: false };
+    if (!serverKey) await requireKioskDevice(req, services.store, body.shopNumber ?? terminal);
     const language = body.language ?? "en";
     const donor = await createDonor(services.store, {
       firstName: "Terminal test",

@@ -1,0 +1,76 @@
+/**
+ * The kiosk pairing pages' parts (issue 13, "kiosks only from kiosks"): the pairing form of
+ * `/{lang}/kiosk-pair`, and the refusal a kiosk's no-JavaScript form shows when the browser is not
+ * a paired kiosk for the shop (`/{lang}/terminal-payment/{shop}`). Plain HTML: both work without
+ * JavaScript.
+ *
+ * @module
+ */
+import type { TFunction } from "../lib/i18n.ts";
+import type { DeviceRefusal } from "../lib/kiosk/errors.ts";
+
+/** The pairing form: the code (prefilled from the link), one button. */
+export function KioskPairForm(props: {
+  t: TFunction;
+  lang: string;
+  code: string;
+  error: boolean;
+  paired: { name: string; shopNumber: string } | null;
+}) {
+  const { t, lang } = props;
+  return (
+    <section class="kiosk-pair" aria-labelledby="kiosk-pair-title">
+      <h2 id="kiosk-pair-title">{t("kiosk.pairHeading")}</h2>
+      {props.paired && (
+        <p class="kiosk-paired" role="status">
+          {t("kiosk.pairedAs", { name: props.paired.name, shop: props.paired.shopNumber })}{" "}
+          <a href={`/${lang}/terminal-payment/${encodeURIComponent(props.paired.shopNumber)}`}>
+            {t("kiosk.openKiosk")}
+          </a>
+        </p>
+      )}
+      <p>{t("kiosk.pairIntro")}</p>
+      {props.error && <p class="form-alert" role="alert" id="kiosk-code-error">{t("kiosk.codeInvalid")}</p>}
+      <form method="post" action={`/${lang}/kiosk-pair`} class="kiosk-pair-form">
+        <div class="field">
+          <label for="kiosk-code">{t("kiosk.codeLabel")}</label>
+          <input
+            id="kiosk-code"
+            name="code"
+            type="text"
+            dir="ltr"
+            required
+            maxLength={64}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellcheck={false}
+            value={props.code}
+            aria-invalid={props.error ? "true" : undefined}
+            aria-describedby={props.error ? "kiosk-code-error" : undefined}
+          />
+        </div>
+        <button type="submit" class="button button-primary">{t("kiosk.pairButton")}</button>
+      </form>
+    </section>
+  );
+}
+
+/** Why a kiosk may not take card payments, and how staff pair it. */
+export function KioskRefusal(
+  props: { t: TFunction; lang: string; reason: DeviceRefusal; shopNumber: string },
+) {
+  const { t, lang } = props;
+  return (
+    <section class="kiosk-refusal" aria-labelledby="kiosk-refusal-title">
+      <h2 id="kiosk-refusal-title">{t("kiosk.refusedTitle")}</h2>
+      <p class="form-alert" role="alert">{t(`kiosk.refused.${props.reason}`)}</p>
+      <p>{t("kiosk.howToPair", { shop: props.shopNumber })}</p>
+      <p>
+        <a class="button button-primary" href={`/${lang}/kiosk-pair`}>{t("kiosk.pairLink")}</a>{" "}
+        <a href={`/${lang}/terminal-payment/${encodeURIComponent(props.shopNumber)}`}>
+          {t("kiosk.backToKiosk")}
+        </a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,232 @@
+/**
+ * Kiosk devices (issue 13, "kiosks only from kiosks"): a card terminal takes sales only from a
+ * kiosk an approved admin paired. The admin creates a device in the back office (name, shop, and
+ * the shop's terminal) and gets a one-time pairing code, valid {@link PAIRING_CODE_TTL_MS}; opening
+ * its link (or typing it) on the kiosk exchanges it for a device credential, a random secret the
+ * kiosk keeps in an HttpOnly cookie (`lib/http/kiosk_cookie.ts`). A terminal sale then needs that
+ * credential, for the sale's shop, from a device not revoked ({@link authoriseKioskSale}).
+ *
+ * Only SHA-256 hashes of the code and the credential are stored (a plain hash suffices: both are
+ * random, 60 and 256 bits, and the code lives minutes), as refresh tokens are.
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { newId } from "../ids.ts";
+import { terminalFor } from "../payments/mod.ts";
+import { randomHex } from "../random.ts";
+import type { Admin, KioskDevice, Store } from "../storage/types.ts";
+import {
+  KioskDeviceRequiredError,
+  KioskDeviceRevokedError,
+  NoSuchKioskDeviceError,
+  NoTerminalForShopError,
+  PairingCodeError,
+} from "./errors.ts";
+
+/** How long a pairing code works. */
+export const PAIRING_CODE_TTL_MS = 15 * 60 * 1000;
+/** A device's last use is written at most this often. */
+export const TOUCH_INTERVAL_MS = 60 * 1000;
+/** Crockford's base32 alphabet: no I, L, O or U, so a code read aloud or typed is not mistaken. */
+const CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/** 12 characters of 5 bits: 60 bits, for a code that lives 15 minutes. */
+const CODE_LENGTH = 12;
+
+/** A device as the back office sees it: no hashes. */
+export interface KioskDeviceView {
+  id: string;
+  name: string;
+  shopNumber: string;
+  terminalId: string;
+  createdAt: string;
+  paired: boolean;
+  pairedAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  /** When the current pairing code stops working; null with none. */
+  pairingExpiresAt: string | null;
+}
+
+/** A pairing code, shown once: the code (grouped `XXXX-XXXX-XXXX`) and when it stops working. */
+export interface PairingCode {
+  code: string;
+  expiresAt: string;
+}
+
+/** The hex SHA-256 of a secret (a pairing code, normalized, or a device credential). */
+export async function hashSecret(secret: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A code as typed, normalized: upper case, without spaces or dashes, with O read as 0 and I, L as 1
+ * (Crockford's rule). Answers null when it cannot be a code.
+ *
+ * @example
+ * ```ts
+ * normalizePairingCode("abcd-efgh 1234"); // "ABCDEFGH1234"
+ * ```
+ */
+export function normalizePairingCode(typed: string): string | null {
+  if (typed.length > 64) return null;
+  const code = typed.toUpperCase().replace(/[\s-]/g, "").replaceAll("O", "0").replace(/[IL]/g, "1");
+  return code.length === CODE_LENGTH && [...code].every((c) => CODE_ALPHABET.includes(c)) ? code : null;
+}
+
+function newPairingCode(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(CODE_LENGTH));
+  // 256 is a multiple of 32: every character equally likely.
+  const code = Array.from(bytes, (b) => CODE_ALPHABET[b % 32]).join("");
+  return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`;
+}
+
+async function issueCode(store: Store, id: string, now: Date): Promise<PairingCode> {
+  const code = newPairingCode();
+  const expiresAt = new Date(now.getTime() + PAIRING_CODE_TTL_MS).toISOString();
+  const device = await store.kioskDevices.setPairingCode(
+    id,
+    await hashSecret(normalizePairingCode(code)!),
+    expiresAt,
+  );
+  if (!device) {
+    throw (await store.kioskDevices.get(id)) ? new KioskDeviceRevokedError() : new NoSuchKioskDeviceError();
+  }
+  return { code, expiresAt };
+}
+
+/** What the back office shows of a device. */
+export function deviceView(d: KioskDevice): KioskDeviceView {
+  return {
+    id: d.id,
+    name: d.name,
+    shopNumber: d.shopNumber,
+    terminalId: d.terminalId,
+    createdAt: d.createdAt,
+    paired: d.credentialHash !== null,
+    pairedAt: d.pairedAt,
+    lastUsedAt: d.lastUsedAt,
+    revokedAt: d.revokedAt,
+    pairingExpiresAt: d.pairingCodeHash ? d.pairingExpiresAt : null,
+  };
+}
+
+/**
+ * Creates a device for a shop with a terminal (`TERMINALS`, or any shop on the sandbox) and its
+ * first pairing code.
+ *
+ * @example
+ * ```ts
+ * const { device, pairing } = await createKioskDevice(store, config, admin, { name: "Hall", shopNumber: "12" });
+ * ```
+ */
+export async function createKioskDevice(
+  store: Store,
+  config: Config,
+  admin: Admin,
+  input: { name: string; shopNumber: string },
+  now = new Date(),
+): Promise<{ device: KioskDeviceView; pairing: PairingCode }> {
+  const terminalId = terminalFor(config, input.shopNumber);
+  if (!terminalId) throw new NoTerminalForShopError(input.shopNumber);
+  const device: KioskDevice = {
+    id: newId(),
+    name: input.name,
+    shopNumber: input.shopNumber,
+    terminalId,
+    createdBy: admin.id,
+    createdAt: now.toISOString(),
+    pairingCodeHash: null,
+    pairingExpiresAt: null,
+    credentialHash: null,
+    pairedAt: null,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await store.kioskDevices.create(device);
+  const pairing = await issueCode(store, device.id, now);
+  return { device: deviceView((await store.kioskDevices.get(device.id))!), pairing };
+}
+
+/** A new pairing code for a device (re-pairing, or a code that expired); the earlier code stops working. */
+export async function renewPairingCode(store: Store, id: string, now = new Date()): Promise<PairingCode> {
+  return await issueCode(store, id, now);
+}
+
+/** Every device, newest first, as the back office shows them. */
+export async function listKioskDevices(store: Store): Promise<KioskDeviceView[]> {
+  return (await store.kioskDevices.list()).map(deviceView);
+}
+
+/** Revokes a device: its credential and pairing code stop working, for good. */
+export async function revokeKioskDevice(
+  store: Store,
+  id: string,
+  now = new Date(),
+): Promise<KioskDeviceView> {
+  const device = await store.kioskDevices.revoke(id, now.toISOString());
+  if (!device) throw new NoSuchKioskDeviceError();
+  return deviceView(device);
+}
+
+/**
+ * Pairs the kiosk presenting `typed`: answers the device and its new credential (for the cookie),
+ * or throws {@link PairingCodeError}. The code works once.
+ *
+ * @example
+ * ```ts
+ * const { device, credential } = await pairKiosk(store, form.code);
+ * ```
+ */
+export async function pairKiosk(
+  store: Store,
+  typed: string,
+  now = new Date(),
+): Promise<{ device: KioskDevice; credential: string }> {
+  const code = normalizePairingCode(typed);
+  if (!code) throw new PairingCodeError();
+  const credential = randomHex(32);
+  const device = await store.kioskDevices.pair(
+    await hashSecret(code),
+    await hashSecret(credential),
+    now.toISOString(),
+  );
+  if (!device) throw new PairingCodeError();
+  return { device, credential };
+}
+
+/**
+ * The paired device that authorises a terminal sale for `shopNumber`, from the kiosk's credential
+ * (its cookie); throws {@link KioskDeviceRequiredError} with the reason otherwise. Records the use
+ * (at most once a {@link TOUCH_INTERVAL_MS}).
+ *
+ * @example
+ * ```ts
+ * const device = await authoriseKioskSale(store, readDeviceCookie(req), "12");
+ * ```
+ */
+export async function authoriseKioskSale(
+  store: Store,
+  credential: string | null,
+  shopNumber: string,
+  now = new Date(),
+): Promise<KioskDevice> {
+  if (!credential || !/^[0-9a-f]{64}$/.test(credential)) throw new KioskDeviceRequiredError("not-paired");
+  const device = await store.kioskDevices.byCredential(await hashSecret(credential));
+  if (!device) throw new KioskDeviceRequiredError("not-paired");
+  if (device.revokedAt !== null) throw new KioskDeviceRequiredError("revoked");
+  if (device.shopNumber !== shopNumber) throw new KioskDeviceRequiredError("wrong-shop");
+  await store.kioskDevices.touch(device.id, now.toISOString(), TOUCH_INTERVAL_MS);
+  return device;
+}
+
+/**
+ * The device a kiosk holding `credential` is paired as (null when none, or revoked), for the
+ * pairing page to say so.
+ */
+export async function pairedDevice(store: Store, credential: string | null): Promise<KioskDevice | null> {
+  if (!credential || !/^[0-9a-f]{64}$/.test(credential)) return null;
+  const device = await store.kioskDevices.byCredential(await hashSecret(credential));
+  return device && device.revokedAt === null ? device : null;
+}

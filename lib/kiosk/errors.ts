@@ -1,0 +1,66 @@
+/**
+ * What can go wrong with kiosk devices (`devices.ts`), as domain errors: each carries the message
+ * the caller sees; `lib/http/domain_errors.ts` gives each its status (the pages translate them by
+ * kind), so the rules stay usable without HTTP.
+ *
+ * @module
+ */
+import { DomainError } from "../errors.ts";
+
+/** Any error of kiosk devices. */
+export class KioskError extends DomainError {}
+
+/** Why a terminal sale found no device to authorise it. */
+export type DeviceRefusal = "not-paired" | "revoked" | "wrong-shop";
+
+const REFUSALS: Record<DeviceRefusal, string> = {
+  "not-paired": "Terminal sales can only be started from a paired kiosk. This browser is not paired: an " +
+    "approved admin creates a kiosk device in the back office and opens its pairing link (or enters its code " +
+    "at /{lang}/kiosk-pair) on this kiosk",
+  "revoked": "This kiosk's device was revoked in the back office; an admin must create and pair a new " +
+    "device for it before it can take card payments again",
+  "wrong-shop": "This kiosk is paired for another shop; it can only take card payments for the shop it " +
+    "was paired for",
+};
+
+/** A terminal sale without a paired device (or with a revoked one, or for another shop). */
+export class KioskDeviceRequiredError extends KioskError {
+  constructor(readonly reason: DeviceRefusal) {
+    // The device (its cookie) is what is at fault; the reason lets a page say it in its language.
+    super(REFUSALS[reason], [{ path: "kioskDevice", message: reason }]);
+  }
+}
+
+/** A pairing code that is wrong, already used, expired or of a revoked device. */
+export class PairingCodeError extends KioskError {
+  constructor() {
+    super("This pairing code is wrong, already used or expired; create a new one in the back office", [{
+      path: "code",
+      message: "no device is waiting for this code",
+    }]);
+  }
+}
+
+/** No kiosk device has this id. */
+export class NoSuchKioskDeviceError extends KioskError {
+  constructor() {
+    super("No kiosk device with this id");
+  }
+}
+
+/** A revoked device cannot be paired again: create a new one. */
+export class KioskDeviceRevokedError extends KioskError {
+  constructor() {
+    super("This kiosk device was revoked; create a new device instead");
+  }
+}
+
+/** A device for a shop that has no card terminal (`TERMINALS`). */
+export class NoTerminalForShopError extends KioskError {
+  constructor(shopNumber: string) {
+    super(`No terminal is configured for shop ${shopNumber}`, [{
+      path: "shopNumber",
+      message: "configure the shop's terminal in TERMINALS first",
+    }]);
+  }
+}

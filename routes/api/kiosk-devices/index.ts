@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { readJson } from "@/lib/http/validation.ts";
+import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
+import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import type { AppState } from "@/lib/state.ts";
+import { withLink } from "./_pairing.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "Kiosk devices",
+    description: "Every kiosk device, newest first: paired or not, last use, revoked or not.",
+    tags: ["kiosks"],
+    auth: "bearer",
+    responses: {
+      200: { description: "The devices", schema: z.array(KioskDeviceSchema) },
+      403: { description: "The caller is not approved" },
+    },
+  },
+  POST: {
+    summary: "Create a kiosk device",
+    description: "Registers a kiosk for a shop with a card terminal (TERMINALS; any shop on the sandbox) " +
+      "and answers its one-time pairing code and link, once: open the link on the kiosk (or enter the code " +
+      "at /{lang}/kiosk-pair) within 15 minutes. Only a paired kiosk may start card sales for its shop.",
+    tags: ["kiosks"],
+    auth: "bearer",
+    body: CreateKioskDeviceSchema,
+    responses: {
+      201: { description: "The device and its pairing code", schema: CreatedKioskDeviceSchema },
+      400: { description: "Invalid input, or no terminal is configured for the shop" },
+      403: { description: "The caller is not approved" },
+    },
+  },
+};
+
+/** `GET /api/kiosk-devices` → devices; `POST` → a new device and its pairing code (approved admins). */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    return Response.json(await listKioskDevices(ctx.state.services.store));
+  },
+  async POST(req, ctx) {
+    const admin = signedInAdmin(ctx.state);
+    const body = await readJson(req, CreateKioskDeviceSchema);
+    const { services } = ctx.state;
+    const { device, pairing } = await createKioskDevice(services.store, services.config, admin, body);
+    ctx.state.log.info("kiosk device created", {
+      deviceId: device.id,
+      shop: device.shopNumber,
+      by: admin.id,
+    });
+    return Response.json({ device, pairing: withLink(pairing, ctx.state, ctx.url, body.language) }, {
+      status: 201,
+    });
+  },
+};

@@ -1,0 +1,201 @@
+/**
+ * Kiosks only from kiosks (issue 13) in Chromium, in English and Hebrew: an approved admin creates
+ * a kiosk device in the back office and sees its pairing code and link; the kiosk (another browser
+ * context) opens the link, pairs, lands on its shop's kiosk page and takes a donation that a
+ * person approves on the sandbox terminal; the back office then lists it as paired with its last
+ * use, and after a revocation the kiosk's next sale is refused. axe finds nothing on the back
+ * office's kiosk section, the pairing page and the refusal page.
+ */
+import assert from "node:assert/strict";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { translator } from "../lib/i18n.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { runAxe } from "./helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
+import { api } from "./helpers/http.ts";
+
+const WAIT = 10_000;
+const SHOP = "12";
+const ADMIN = { name: "Ana", email: "ana.admin@museum.org", password: "ledger-and-ink-kiosk-2026" };
+const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
+
+function newContext(browser: Browser, lang: Lang): Promise<BrowserContext> {
+  return browser.newContext({
+    locale: lang === "he" ? "he-IL" : "en-US",
+    timezoneId: "UTC",
+    viewport: { width: 1280, height: 900 },
+    // axe is injected into the pages.
+    bypassCSP: true,
+  });
+}
+
+async function assertAxeClean(page: Page, what: string, include?: string) {
+  const audit = await runAxe(page, { include });
+  assert.ok(audit.passes > 0, `axe ran on ${what}`);
+  assert.deepEqual(audit.violations, [], what);
+}
+
+async function signIn(page: Page, app: TestApp, lang: Lang): Promise<void> {
+  await page.goto(`${app.url}/${lang}/login`);
+  await page.locator("button[type=submit]:not([disabled])").waitFor();
+  await page.fill("#login-email", ADMIN.email);
+  await page.fill("#login-password", ADMIN.password);
+  await page.click("button[type=submit]");
+  await page.waitForURL(`${app.url}/${lang}/admin`);
+}
+
+/** Chooses tier 2 and fills the donor on the enhanced kiosk page, then donates. */
+async function donate(page: Page) {
+  await page.waitForSelector('form.donation-form[data-enhanced="true"]');
+  await page.click('label.tier-card:has(input[value="tier-2"])');
+  for (const [name, value] of Object.entries(DONOR)) await page.fill(`#donor-${name}`, value);
+  await page.click(".donate-button");
+}
+
+browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revocation, axe", async (t) => {
+  let browser: Browser | undefined;
+  const apps: TestApp[] = [];
+  try {
+    browser = await launchBrowser();
+    for (const lang of ["en", "he"] as const) {
+      const tr = translator(lang);
+      await t.step(
+        `${lang}: create in the back office, pair by link, pay at the terminal, revoke`,
+        async () => {
+          const app = await startTestApp({ env: { SANDBOX_TERMINAL_AUTO: "manual" } });
+          apps.push(app);
+          const registered = await api(app.url, "POST", "/api/auth/admin/register", ADMIN);
+          assert.equal(registered.body.status, "approved");
+
+          const office = await newContext(browser!, lang);
+          const kiosk = await newContext(browser!, lang);
+          office.setDefaultTimeout(WAIT);
+          kiosk.setDefaultTimeout(WAIT);
+          try {
+            // The back office: create a device, see its code and link once.
+            const admin = await office.newPage();
+            const officeProblems = await watchPage(admin);
+            await signIn(admin, app, lang);
+            const section = admin.locator(".kiosk-devices");
+            await section.getByText(tr("kiosk.none")).waitFor();
+            await assertAxeClean(admin, `/${lang}/admin kiosk devices, empty`, ".kiosk-devices");
+            await section.getByLabel(tr("kiosk.name")).fill("Entrance hall");
+            await section.getByLabel(tr("kiosk.shop")).fill(SHOP);
+            await section.getByRole("button", { name: tr("kiosk.create") }).click();
+            await section.locator(".kiosk-pairing").waitFor();
+            assert.equal(
+              await section.locator('[role="status"]').innerText(),
+              tr("kiosk.createdNotice", { name: "Entrance hall" }),
+            );
+            const code = await section.locator(".kiosk-code code").innerText();
+            assert.match(code, /^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+            const link = await section.locator("a.kiosk-link").getAttribute("href");
+            assert.equal(link, `${app.url}/${lang}/kiosk-pair?code=${code}`);
+            const row = section.locator("tbody tr", { hasText: "Entrance hall" });
+            assert.deepEqual((await row.locator("th, td").allInnerTexts()).slice(0, 5), [
+              "Entrance hall",
+              SHOP,
+              `sim-${SHOP}`,
+              tr("kiosk.notPaired"),
+              tr("kiosk.never"),
+            ]);
+            await row.getByRole("button", { name: tr("kiosk.repairName", { name: "Entrance hall" }) })
+              .waitFor();
+            await assertAxeClean(
+              admin,
+              `/${lang}/admin kiosk devices, with a pairing code`,
+              ".kiosk-devices",
+            );
+
+            // The kiosk: before pairing, its sale is refused; the page itself renders for anyone.
+            const page = await kiosk.newPage();
+            const kioskProblems = await watchPage(page);
+            await page.goto(`${app.url}/${lang}/terminal-payment/${SHOP}`);
+            await donate(page);
+            await page.locator(".form-alert", { hasText: tr("kiosk.refused.not-paired") }).waitFor();
+
+            // The pairing link shows the code; the button pairs and goes to the kiosk page.
+            await page.goto(link!);
+            assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
+            assert.equal(await page.inputValue("#kiosk-code"), code);
+            await assertAxeClean(page, `/${lang}/kiosk-pair`);
+            await page.getByRole("button", { name: tr("kiosk.pairButton") }).click();
+            await page.waitForURL(`${app.url}/${lang}/terminal-payment/${SHOP}`);
+            const cookie = (await kiosk.cookies(app.url)).find((c) => c.name === "kiosk_device");
+            assert.ok(cookie?.httpOnly && cookie.sameSite === "Strict", JSON.stringify(cookie));
+
+            // A donation, approved by a person on the sandbox terminal.
+            await donate(page);
+            const terminal = await office.newPage();
+            let tapped = false;
+            for (let i = 0; i < 50 && !tapped; i++) {
+              await terminal.goto(`${app.url}/sandbox/terminal/sim-${SHOP}`);
+              const approve = terminal.locator('button[value="approve"]');
+              if (await approve.count() > 0) {
+                await approve.first().click();
+                tapped = true;
+              } else await new Promise((r) => setTimeout(r, 100));
+            }
+            assert.ok(tapped, "the sale reached the terminal");
+            await page.waitForURL(new RegExp(`/${lang}/terminal-success/${SHOP}\\?`));
+            await terminal.close();
+
+            // The back office lists it as paired, used just now; revoking it ends its sales.
+            await admin.reload();
+            const paired = admin.locator(".kiosk-devices tbody tr", { hasText: "Entrance hall" });
+            await paired.getByText(tr("kiosk.paired"), { exact: true }).waitFor();
+            assert.notEqual(await paired.locator("td").nth(3).innerText(), tr("kiosk.never"));
+            admin.once("dialog", (dialog) => dialog.accept());
+            await paired.getByRole("button", { name: tr("kiosk.revokeName", { name: "Entrance hall" }) })
+              .click();
+            await paired.getByText(tr("kiosk.revoked"), { exact: true }).waitFor();
+            assert.equal(
+              await admin.locator(".kiosk-devices [role=status]").innerText(),
+              tr("kiosk.revokedNotice", { name: "Entrance hall" }),
+            );
+
+            await page.goto(`${app.url}/${lang}/terminal-payment/${SHOP}`);
+            await donate(page);
+            await page.locator(".form-alert", { hasText: tr("kiosk.refused.revoked") }).waitFor();
+
+            // The no-JavaScript refusal page (a form post without a device), audited as served.
+            const refused = await fetch(`${app.url}/${lang}/terminal-payment/${SHOP}`, {
+              method: "POST",
+              headers: { origin: app.url },
+              body: new URLSearchParams({ choice: "tier-1", ...DONOR }),
+            });
+            assert.equal(refused.status, 403);
+            const html = await refused.text();
+            const preview = await kiosk.newPage();
+            await preview.route(
+              `${app.url}/${lang}/refusal-preview`,
+              (route) => route.fulfill({ status: 200, contentType: "text/html", body: html }),
+            );
+            await preview.goto(`${app.url}/${lang}/refusal-preview`);
+            await preview.getByText(tr("kiosk.refusedTitle")).waitFor();
+            await assertAxeClean(preview, `/${lang}/terminal-payment/${SHOP} refusal`);
+
+            assert.deepEqual(
+              officeProblems.all(),
+              [],
+              "no console errors in the back office",
+            );
+            // The refused sales answered 403 on purpose; nothing else went wrong.
+            assert.deepEqual(
+              kioskProblems.all().filter((p) => !/403/.test(p)),
+              [],
+              "no other problems on the kiosk",
+            );
+          } finally {
+            await office.close();
+            await kiosk.close();
+          }
+        },
+      );
+    }
+  } finally {
+    await browser?.close();
+    for (const app of apps) await app.close();
+  }
+});
