@@ -17,7 +17,12 @@
  * @module
  */
 import { defaultPasswordWorkers } from "./auth/password_pool.ts";
+import { type PaymentSettings, readPayments } from "./config_payments.ts";
+import { bool, ConfigError, type Env, wholeNumber } from "./config_values.ts";
 import { parseSigningKeys } from "./signature_check.ts";
+
+export { ConfigError };
+export type { PaymentSettings };
 
 /** The app's settings, validated. */
 export interface Config {
@@ -55,29 +60,14 @@ export interface Config {
   trustProxy: boolean;
   /** The origin donors reach the site at (return addresses for the provider); derived from requests when unset. */
   publicUrl?: string;
-  payments: {
-    provider: "sandbox" | "pelecard";
-    /** Largest payment in major units. */
-    maxAmount: number;
-    /** Kiosk shop number → terminal (PinPad) id. */
-    terminals: Map<string, string>;
-    /** The test terminal numbers offered while TEST_TERMINAL_PAYMENT is on. */
-    testTerminals: string[];
-    terminalDeadlineMs: number;
-    sandboxTerminal: "manual" | "approve" | "timeout" | `decline:${string}`;
-    pelecard?: {
-      baseUrl: string;
-      terminal: string;
-      user: string;
-      password: string;
-      tokenTerminal?: { terminal: string; user: string; password: string };
-    };
-  };
+  /** The payment provider, kiosk terminals and the sandbox (`lib/config_payments.ts`). */
+  payments: PaymentSettings;
   /**
    * The password pool (`lib/auth/password_pool.ts`): `workers` hash at once, off the event loop;
    * up to `maxQueue` more wait, and sign-ins beyond that are answered 503 with Retry-After.
    */
   passwords: { workers: number; maxQueue: number };
+  /** Donor, payment and registration limits, and decline caps (`lib/rate_limits.ts`). */
   rateLimits: import("./rate_limits.ts").RateLimitSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
@@ -87,26 +77,6 @@ export interface Config {
 export interface ConfigWarning {
   setting: string;
   message: string;
-}
-
-/** A setting is missing or invalid; the message is one line and names it. */
-export class ConfigError extends Error {
-  constructor(readonly setting: string, detail: string) {
-    super(`${setting}: ${detail}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-const TRUE = new Set(["1", "true", "on", "yes"]);
-const FALSE = new Set(["0", "false", "off", "no"]);
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
-  if (TRUE.has(raw)) return true;
-  if (FALSE.has(raw)) return false;
-  throw new ConfigError(name, `must be one of 1, 0, true, false, on, off, yes, no (got "${env[name]}")`);
 }
 
 /**
@@ -304,15 +274,6 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
   };
 }
 
-/** A whole-number setting from `min` to `max`, `fallback` when unset. */
-function wholeNumber(setting: string, raw: string | undefined, fallback: number, min: number, max: number) {
-  const value = raw?.trim() || String(fallback);
-  if (!/^\d{1,6}$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new ConfigError(setting, `must be a whole number from ${min} to ${max} (got "${value}")`);
-  }
-  return Number(value);
-}
-
 /** Fewer distinct characters than this in a production `APP_SECRET` is a placeholder, not a secret. */
 const MIN_SECRET_DISTINCT = 8;
 
@@ -335,97 +296,6 @@ function isLocalDatabase(url: URL): boolean {
 function requiresTls(url: URL): boolean {
   const mode = (url.searchParams.get("sslmode") ?? url.searchParams.get("ssl") ?? "").toLowerCase();
   return ["require", "verify-ca", "verify-full", "true"].includes(mode);
-}
-
-function readPayments(
-  env: Env,
-  production: boolean,
-  warn: (setting: string, detail: string) => void,
-): Config["payments"] {
-  const provider = env.PAYMENT_PROVIDER?.trim() || "sandbox";
-  if (provider !== "sandbox" && provider !== "pelecard") {
-    throw new ConfigError("PAYMENT_PROVIDER", `must be sandbox or pelecard (got "${provider}")`);
-  }
-  const sandboxAllowed = bool(env, "SANDBOX_ALLOWED", false);
-  if (provider === "sandbox" && production) {
-    if (!sandboxAllowed) {
-      throw new ConfigError(
-        "PAYMENT_PROVIDER",
-        "is sandbox (no real money) while DENO_ENV=production; set PAYMENT_PROVIDER=pelecard, or SANDBOX_ALLOWED=1 for a demo",
-      );
-    }
-    warn("PAYMENT_PROVIDER", "is sandbox in production (SANDBOX_ALLOWED): donations move no money");
-  }
-  const rawMax = env.MAX_PAYMENT_AMOUNT?.trim() || "100000";
-  if (!/^\d{1,9}$/.test(rawMax) || Number(rawMax) < 1) {
-    throw new ConfigError("MAX_PAYMENT_AMOUNT", `must be a whole number of at least 1 (got "${rawMax}")`);
-  }
-  const terminals = new Map<string, string>();
-  for (const pair of (env.TERMINALS ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
-    const m = pair.match(/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/);
-    if (!m) throw new ConfigError("TERMINALS", `"${pair}" is not shop:terminal (letters, digits, _ or -)`);
-    terminals.set(m[1], m[2]);
-  }
-  const testTerminals = (env.TEST_TERMINALS ?? "1001,1002,1003").split(",").map((s) => s.trim()).filter(
-    Boolean,
-  );
-  if (testTerminals.length !== 3 || testTerminals.some((t) => !/^[A-Za-z0-9_-]{1,32}$/.test(t))) {
-    throw new ConfigError("TEST_TERMINALS", "must be three terminal numbers separated by commas");
-  }
-  const rawDeadline = env.TERMINAL_DEADLINE_SECONDS?.trim() || "60";
-  if (!/^\d{1,5}$/.test(rawDeadline) || Number(rawDeadline) < 1 || Number(rawDeadline) > 3600) {
-    throw new ConfigError(
-      "TERMINAL_DEADLINE_SECONDS",
-      `must be a whole number from 1 to 3600 (got "${rawDeadline}")`,
-    );
-  }
-  const auto = env.SANDBOX_TERMINAL_AUTO?.trim() || "manual";
-  if (!/^(manual|approve|timeout|decline:\d{3})$/.test(auto)) {
-    throw new ConfigError(
-      "SANDBOX_TERMINAL_AUTO",
-      `must be manual, approve, timeout or decline:<3-digit code> (got "${auto}")`,
-    );
-  }
-  let pelecard: Config["payments"]["pelecard"];
-  if (provider === "pelecard") {
-    const need = (name: string) => {
-      const value = env[name]?.trim();
-      if (!value) throw new ConfigError(name, "is required when PAYMENT_PROVIDER=pelecard");
-      return value;
-    };
-    const baseUrl = (env.PELECARD_BASE_URL?.trim() || "https://gateway21.pelecard.biz").replace(/\/+$/, "");
-    if (!/^https?:\/\/[^\s/]+$/.test(baseUrl)) {
-      throw new ConfigError(
-        "PELECARD_BASE_URL",
-        `must be an origin such as https://gateway21.pelecard.biz (got "${baseUrl}")`,
-      );
-    }
-    if (production && !baseUrl.startsWith("https://")) {
-      throw new ConfigError("PELECARD_BASE_URL", "must be https in production");
-    }
-    pelecard = {
-      baseUrl,
-      terminal: need("PELECARD_TERMINAL"),
-      user: need("PELECARD_USER"),
-      password: need("PELECARD_PASSWORD"),
-    };
-    if (env.PELECARD_TOKEN_TERMINAL?.trim()) {
-      pelecard.tokenTerminal = {
-        terminal: need("PELECARD_TOKEN_TERMINAL"),
-        user: need("PELECARD_TOKEN_USER"),
-        password: need("PELECARD_TOKEN_PASSWORD"),
-      };
-    }
-  }
-  return {
-    provider,
-    maxAmount: Number(rawMax),
-    terminals,
-    testTerminals,
-    terminalDeadlineMs: Number(rawDeadline) * 1000,
-    sandboxTerminal: auto as Config["payments"]["sandboxTerminal"],
-    pelecard,
-  };
 }
 
 /** The rate limits (`lib/rate_limits.ts`); the README's configuration table explains the defaults. */
