@@ -10,9 +10,8 @@
  *
  * Rules, because a migration that already ran on some database is history:
  * - append only: never edit, renumber or remove a migration that has been merged;
- * - versions are increasing integers starting at 1, one per helper's change; a gap (a number
- *   handed to a change merged later) is allowed: the runner applies every version not yet
- *   recorded, in order, whenever it appears;
+ * - versions are consecutive integers starting at 1, given when a change is merged (a database
+ *   migrated out of order could differ from one migrated in order);
  * - write plain SQL with unqualified names: the store's `search_path` decides the schema, which is
  *   how tests run on throwaway schemas;
  * - several statements in one `sql` are fine (it runs over the simple query protocol).
@@ -116,15 +115,14 @@ export async function migrate(transaction: TransactionRunner, schema: string | u
  *
  * @example
  * ```ts
- * checkMigrations(migrations); // throws unless numbered 1, 2, 3, ... (gaps allowed)
+ * checkMigrations(migrations); // throws unless numbered 1, 2, 3, ...
  * ```
  */
 export function checkMigrations(list: readonly Migration[]): void {
   list.forEach((migration, index) => {
-    const previous = index === 0 ? 0 : list[index - 1].version;
-    if (!Number.isSafeInteger(migration.version) || migration.version <= previous) {
+    if (migration.version !== index + 1) {
       throw new Error(
-        `migrations must be numbered 1, 2, 3, ... in increasing order: found version ${migration.version} at position ${
+        `migrations must be numbered 1, 2, 3, ...: found version ${migration.version} at position ${
           index + 1
         }`,
       );
