@@ -13,7 +13,10 @@
  */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { BODY_LIMIT } from "@/lib/app.ts";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { BODY_LIMIT, detectLanguage } from "@/lib/app.ts";
+import { LANG_COOKIE } from "@/lib/shared/languages.ts";
 import * as schemas from "@/lib/schemas.ts";
 import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared/donation.ts";
 import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
@@ -382,4 +385,27 @@ Deno.test("input validators: a failed length check ends the field's validation (
     country: "c",
   });
   assert.deepEqual(name.error!.issues.map((i) => i.message), ["firstName must be at most 100 characters"]);
+});
+
+Deno.test(`input headers: language detection and the cookie parser answer within ${LIMIT_MS} ms`, async () => {
+  // hono's parsers run on every page request's Cookie and Accept-Language (`lib/app.ts`,
+  // `routes/[lang]/_middleware.ts`); only strings a header can carry are sent.
+  const app = new Hono().get("/", (c) => c.text(`${detectLanguage(c)} ${getCookie(c, LANG_COOKIE)}`));
+  const headerSafe = adversarialStrings(BODY_LIMIT, String.raw`^[\w!#$%&'*.^\`|~+-]+$;=,q`)
+    .filter((s) => /^[\x20-\x7e\t]*$/.test(s));
+  assert.ok(headerSafe.length > 20);
+  const slow: string[] = [];
+  for (const s of headerSafe) {
+    for (const name of ["cookie", "accept-language"]) {
+      let ms = Infinity;
+      for (let attempt = 0; attempt < 3 && ms > LIMIT_MS; attempt++) {
+        const start = performance.now();
+        await (await app.request(`/?lng=${encodeURIComponent(s.slice(0, 2000))}`, { headers: { [name]: s } }))
+          .text();
+        ms = Math.min(ms, performance.now() - start);
+      }
+      if (ms > LIMIT_MS) slow.push(`${name}: ${ms.toFixed(0)} ms on ${describe(s)}`);
+    }
+  }
+  assert.deepEqual(slow, []);
 });
