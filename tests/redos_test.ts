@@ -75,3 +75,26 @@ Deno.test("redos: a long email just over the limit is refused as too long; a val
     await app.close();
   }
 });
+
+Deno.test("redos: trailing slashes on the admin calls still decide access; a run of them is a JSON 404", async () => {
+  const app = await startTestApp();
+  try {
+    const me = await api(app.url, "GET", "/api/auth/admin/me/");
+    assert.equal(me.status, 401, "not a public call: needs a signed-in admin");
+    // /\/+$/ (the middleware's trim, now a loop) was quadratic on a run of slashes; the request
+    // line's limit is near 8 KB, and such paths match no route.
+    for (
+      const path of ["/api/auth/admin/me" + "/".repeat(6_000), "/api/auth/admin/" + "/".repeat(6_000) + "x"]
+    ) {
+      const res = await api(app.url, "GET", path);
+      assert.ok([401, 404].includes(res.status), `${res.status}`);
+      assert.equal(typeof res.body.message, "string");
+    }
+    // A public call with a trailing slash is still public: its body is checked, not a token.
+    const login = await api(app.url, "POST", "/api/auth/admin/login/", { email: "x", password: "y" });
+    assert.equal(login.status, 400);
+    assert.match(login.body.message, /email/);
+  } finally {
+    await app.close();
+  }
+});
