@@ -926,9 +926,17 @@ export interface FuzzContext {
   fixtures: Fixtures;
 }
 
-/** Number of requests of the systematic first pass: every route with every method. */
+/**
+ * Number of requests of the systematic passes: every route with every method, then every documented
+ * string field with backtracking strings ({@link backtrackingCount} of them).
+ */
 export function systematicCount(ctx: FuzzContext): number {
-  return ctx.routes.length * ALL_METHODS.length + backtrackingCases(ctx).length;
+  return ctx.routes.length * ALL_METHODS.length + backtrackingCount(ctx);
+}
+
+/** Number of requests of the backtracking pass, sent on top of the run's size. */
+export function backtrackingCount(ctx: FuzzContext): number {
+  return backtrackingCases(ctx).length;
 }
 
 interface BacktrackingCase {
@@ -966,8 +974,8 @@ function backtrackingCases(ctx: FuzzContext): BacktrackingCase[] {
 
 /**
  * Request number `index`: the first {@link systematicCount} are every route × every method with
- * a plain request (so nothing is skipped by chance); the rest are random, weighted towards the
- * inputs each route reads.
+ * a plain request (so nothing is skipped by chance), then every documented string field with
+ * backtracking strings; the rest are random, weighted towards the inputs each route reads.
  */
 export async function generateRequest(ctx: FuzzContext, seed: number, index: number): Promise<FuzzRequest> {
   const r = requestRng(seed, index);
