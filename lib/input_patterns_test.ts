@@ -129,7 +129,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   },
   "routes/[lang]/_middleware.ts": {
     reads: "the path",
-    patterns: [String.raw`/^\/[^/]+\/cancel-subscription\/*$/`],
+    patterns: [String.raw`/^\/[^/]+\/cancel-subscription$/`],
   },
   "routes/[lang]/cancel-subscription.tsx": {
     reads: "the donor id query",

@@ -69,8 +69,12 @@ function savesChoice(req: Request, res: Response): boolean {
   return (req.method === "GET" || req.method === "HEAD") && res.status < 400;
 }
 
-/** The cancel page: `/{lang}/cancel-subscription`, with or without a trailing slash. */
-const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription\/*$/;
+/**
+ * The cancel page: `/{lang}/cancel-subscription`, as the router reads the path (hono's, one trailing
+ * slash dropped). Not the URL parser's path, and no run of slashes: `…/cancel-subscription//` or
+ * `…/cancel-subscription/.` match no route, and rendering "the page" there was a 500.
+ */
+const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription$/;
 
 /**
  * Each form's refusal, as it was before the check moved here: the cancel page explains itself in
@@ -78,7 +82,7 @@ const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription\/*$/;
  * the donation and kiosk forms, and anything else, answer a plain 403.
  */
 function refuseCrossSite(ctx: RouteContext<unknown, AppState>): Response {
-  if (CANCEL_PAGE.test(ctx.url.pathname)) {
+  if (CANCEL_PAGE.test(ctx.hono.req.path)) {
     const refused: CancelPageData = { kind: "forbidden" };
     return ctx.render(refused, { status: 403 });
   }

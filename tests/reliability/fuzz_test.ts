@@ -265,6 +265,28 @@ Deno.test("fuzz regressions: a Host the URL parser refuses, an over-long sandbox
       assert.equal(decide.status, 303);
       assert.match(decide.headers.get("location") ?? "", /decided=none$/);
     });
+    await t.step("a cross-site POST beside the cancel page (`//`, `/.`) is a 403, never a 500", async () => {
+      for (
+        const [path, page] of [["/pt/cancel-subscription", true], ["/pt/cancel-subscription/", true], [
+          "/pt/cancel-subscription//",
+          false,
+        ], ["/pt/cancel-subscription/.", false]] as const
+      ) {
+        const res = await send(app.url, {
+          method: "POST",
+          path,
+          headers: [["origin", "https://evil.example"], [
+            "content-type",
+            "application/x-www-form-urlencoded",
+          ]],
+          body: "id=x",
+          note: "",
+        });
+        assert.equal(res.status, 403, path);
+        // The cancel page itself explains the refusal in the visitor's language; other paths a plain 403.
+        assert.equal(new TextDecoder().decode(res.body).includes("<!DOCTYPE html>"), page, path);
+      }
+    });
     assert.deepEqual(app.logs.filter((l) => l.msg === "unhandled error"), []);
   } finally {
     await app.close();
