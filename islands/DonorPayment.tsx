@@ -76,6 +76,16 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const [url, setUrl] = useState<string | null>(props.paymentUrl);
   const [phase, setPhase] = useState<TerminalPhase>("pay");
   const [live, setLive] = useState("");
+  // The field whose problem the live region is saying, if any: correcting that field clears it, so
+  // a screen reader is not left with "Invalid email address" once the address is right.
+  const liveField = useRef<keyof DonorFields | null>(null);
+  const say = (text: string, field: keyof DonorFields | null = null) => {
+    liveField.current = field;
+    setLive(text);
+  };
+  const fixed = (name: keyof DonorFields) => {
+    if (liveField.current === name) say("");
+  };
   const key = useRef(props.signingKey);
   const formRef = useRef<HTMLDivElement>(null);
   const busy = useRef(false);
@@ -132,7 +142,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
 
   const showAlert = (message: string) => {
     setAlert(message);
-    setLive(message);
+    say(message);
   };
 
   const freshKey = async (): Promise<SigningKey> => {
@@ -176,6 +186,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
     setAlert(null);
     const found = formErrors(fields);
     setErrors(found);
+    if (liveField.current && !found[liveField.current]) say("");
     const firstBad = DONOR_FIELDS.find((f) => found[f]);
     if (firstBad) document.getElementById(`donor-${firstBad}`)?.focus();
     const chosen = amountOf(selection.value);
@@ -183,7 +194,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
     if (incorrectAmount(chosen.amount)) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
     }
-    if (firstBad) return setLive(tx(found[firstBad]!));
+    if (firstBad) return say(tx(found[firstBad]!), firstBad);
     busy.current = true;
     const started = Date.now();
     const online = props.mode === "online";
@@ -285,12 +296,16 @@ export default function DonorPayment(props: DonorPaymentProps) {
           onInput={(e) => {
             const value = (e.currentTarget as HTMLInputElement).value;
             setFields((f) => ({ ...f, [name]: value }));
-            if (errors[name] && !fieldError(name, value)) setErrors((x) => ({ ...x, [name]: undefined }));
+            if (errors[name] && !fieldError(name, value)) {
+              setErrors((x) => ({ ...x, [name]: undefined }));
+              fixed(name);
+            }
           }}
           onBlur={(e) => {
             const problem = fieldError(name, (e.currentTarget as HTMLInputElement).value) ?? undefined;
             setErrors((x) => ({ ...x, [name]: problem }));
-            if (problem && problem !== errors[name]) setLive(tx(problem));
+            if (!problem) fixed(name);
+            else if (problem !== errors[name]) say(tx(problem), name);
           }}
         />
         {error && <p class="field-error" id={`${id}-error`}>{tx(error)}</p>}

@@ -1,4 +1,5 @@
-import { LANG_COOKIE, LANG_STORAGE_KEY } from "../lib/shared/languages.ts";
+import { useEffect } from "preact/hooks";
+import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, LANG_STORAGE_KEY } from "../lib/shared/languages.ts";
 
 /** One language of the selector. */
 export interface LanguageLink {
@@ -12,6 +13,9 @@ export interface LanguageLink {
 /**
  * The language selector: plain links, so it works without JavaScript; with it, a click also saves
  * the choice (local storage, as the spec says, and a cookie so the server can redirect `/`).
+ * Visiting a page saves its language the same way (spec section 2: the path's language is the
+ * choice): local storage here, the cookie by the server too (`routes/[lang]/_middleware.ts`), so
+ * that works without JavaScript.
  */
 export default function LanguageSelector(
   props: { current: string; label: string; languages: LanguageLink[] },
@@ -20,8 +24,9 @@ export default function LanguageSelector(
     try {
       localStorage.setItem(LANG_STORAGE_KEY, code);
     } catch { /* storage disabled: the cookie still carries the choice */ }
-    document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=31536000; samesite=lax`;
+    document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=${LANG_COOKIE_MAX_AGE}; samesite=lax`;
   };
+  useEffect(() => save(props.current), [props.current]);
   return (
     <nav class="lang-selector" aria-label={props.label}>
       <ul>

@@ -42,7 +42,11 @@ const LANGUAGE_DETECTION = {
   caches: false,
 } satisfies Parameters<typeof detectFromQuery>[1];
 
-function detectLanguage(c: Context): Lang {
+/**
+ * The visitor's language for `/` and pages outside `/{lang}/`: `lng`, the saved choice (cookie),
+ * the browser's languages, English. Exported for the input-pattern timing test.
+ */
+export function detectLanguage(c: Context): Lang {
   for (const detect of [detectFromQuery, detectFromCookie, detectFromHeader]) {
     try {
       const lang = detect(c, LANGUAGE_DETECTION);

@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./schemas.ts";
+import { currencyCodeOf } from "./shared/money.ts";
 import type { Store, Transaction } from "./storage/types.ts";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
@@ -31,7 +32,8 @@ export function successItem(tx: Transaction): SuccessItem {
       CreditCardNumber: r?.CreditCardNumber ?? "",
       CreditType: r?.CreditType ?? "",
       DebitTotal: r?.DebitTotal ?? String(tx.amount ?? 0),
-      DebitCurrency: r?.DebitCurrency ?? tx.currency ?? 1,
+      // A result recorded from the provider's answer may carry the code as a string ("1").
+      DebitCurrency: currencyCodeOf(r?.DebitCurrency) ?? tx.currency ?? 1,
     },
     user: { ...tx.user },
   };

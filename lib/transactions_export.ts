@@ -14,7 +14,7 @@
  */
 import { translator } from "./i18n.ts";
 import type { Lang } from "./shared/languages.ts";
-import { isoCurrency } from "./shared/money.ts";
+import { currencyCodeOf, isoCurrency } from "./shared/money.ts";
 import type { Store, Transaction, TransactionBatch } from "./storage/types.ts";
 
 /** What to export: the list filters of the back office, and the language of the words. */
@@ -130,8 +130,7 @@ function amountOf(tx: Transaction): number | null {
 
 /** The currency code: the recorded one, else the result's `DebitCurrency`. */
 function currencyOf(tx: Transaction): 1 | 2 | null {
-  const code = tx.currency ?? tx.resultData?.DebitCurrency ?? null;
-  return code === 1 || code === 2 ? code : null;
+  return currencyCodeOf(tx.currency) ?? currencyCodeOf(tx.resultData?.DebitCurrency);
 }
 
 /**

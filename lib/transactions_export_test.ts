@@ -155,6 +155,9 @@ Deno.test("exportCells: the columns in order, translated words, empty unknowns",
     resultData: { ...success.resultData!, DebitTotal: "550", DebitCurrency: 2 },
   });
   assert.deepEqual(exportCells(legacy, "en").slice(9, 11), ["5.50", "USD"]);
+  // The provider's answers carry the currency as a string.
+  const asText = { ...legacy, resultData: { ...legacy.resultData!, DebitCurrency: "2" as unknown as 2 } };
+  assert.deepEqual(exportCells(asText, "en").slice(9, 11), ["5.50", "USD"]);
   assert.deepEqual(exportCells({ ...legacy, resultData: null }, "en").slice(7, 11), ["", "", "", ""]);
 });
 

@@ -119,6 +119,60 @@ browserTest("donation page: the no-amount alert, on-blur messages and the other 
   }
 });
 
+browserTest(
+  "donation page: the screen-reader announcement is cleared once the email is corrected",
+  async () => {
+    const app = await startTestApp();
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      const watched = await watchPage(page);
+      await page.goto(`${app.url}/en/`);
+      await enhanced(page);
+      const live = page.locator('.payment-steps [aria-live="polite"]');
+      const said = async () => (await live.textContent())?.trim() ?? "";
+
+      // On blur: announced; corrected by typing: the message and the announcement go. (The other
+      // fields are filled first, so leaving them announces nothing of their own.)
+      await fillDonor(page);
+      await page.fill("#donor-email", "dana@");
+      await page.focus("#donor-country");
+      assert.equal(await said(), "Invalid email address");
+      await page.fill("#donor-email", "dana@example.org");
+      assert.equal(await page.locator("#donor-email-error").count(), 0);
+      assert.equal(await said(), "", "nothing left saying the corrected email is invalid");
+
+      // Corrected and left (blur) after a wrong value announced on blur.
+      await page.fill("#donor-email", "dana@x");
+      await page.focus("#donor-country");
+      assert.equal(await said(), "Invalid email address");
+      await page.focus("#donor-email");
+      await page.keyboard.type(".org");
+      await page.focus("#donor-country");
+      assert.equal(await said(), "");
+
+      // On submit: the first problem is announced; correcting it clears the announcement.
+      await page.click('label.tier-card:has(input[value="tier-2"])');
+      await fillDonor(page, { ...DONOR, email: "dana@" });
+      await page.click(".donate-button");
+      assert.equal(await said(), "Invalid email address");
+      await page.fill("#donor-email", DONOR.email);
+      assert.equal(await said(), "");
+
+      // Another field's fix leaves a different field's announcement alone.
+      await page.fill("#donor-email", "x");
+      await page.focus("#donor-firstName");
+      assert.equal(await said(), "Invalid email address");
+      await page.fill("#donor-firstName", "Dana Ruth");
+      assert.equal(await said(), "Invalid email address");
+      assert.deepEqual(watched.all(), []);
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+  },
+);
+
 for (const lang of ["en", "he"]) {
   browserTest(
     `donation page without JavaScript (${lang}): a tier through the card page to success`,

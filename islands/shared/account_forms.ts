@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { EMAIL_PATTERN } from "../../lib/shared/donation.ts";
+import { isEmail } from "../../lib/shared/donation.ts";
 
 /** Spec section 9. */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -41,7 +41,7 @@ const passwordLength = (s: string) => length(s.normalize("NFKC"));
 function emailProblem(email: string): string | null {
   const v = email.trim();
   if (!v) return "login.emailRequired";
-  return EMAIL_PATTERN.test(v) ? null : "login.emailInvalid";
+  return isEmail(v) ? null : "login.emailInvalid";
 }
 
 function passwordProblem(password: string): string | null {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type CurrencyCode, formatMoney } from "./money.ts";
+import { currencyCodeOf, formatMoney } from "./money.ts";
 
 const US_DATE: Intl.DateTimeFormatOptions = {
   month: "short",
@@ -82,11 +82,12 @@ function usDay(date: Date, utc: boolean): string {
  */
 export function listAmount(
   minor: string | number | null | undefined,
-  currency: number | null | undefined,
+  currency: number | string | null | undefined,
   lang: string,
 ): string | null {
   const value = typeof minor === "string" ? (/^-?\d+$/.test(minor.trim()) ? Number(minor) : NaN) : minor;
   if (typeof value !== "number" || !Number.isSafeInteger(value)) return null;
-  if (currency !== 1 && currency !== 2) return null;
-  return formatMoney(value, currency as CurrencyCode, lang);
+  // The provider's answers carry the currency as a string ("1"), recorded results as a number.
+  const code = currencyCodeOf(currency);
+  return code === null ? null : formatMoney(value, code, lang);
 }

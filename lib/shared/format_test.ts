@@ -57,6 +57,15 @@ Deno.test("listAmount: minor units as currency; null when a part is missing", ()
   }
 });
 
+Deno.test("listAmount: the currency as the provider's answers carry it, a string, reads as the number", () => {
+  assert.equal(listAmount("10000", "1", "en"), "₪100.00");
+  assert.equal(listAmount("550", "2", "en"), "$5.50");
+  assert.equal(listAmount(550, " 2 ", "en"), "$5.50");
+  for (const currency of ["3", "", "01", "1.0", "USD", "nis"]) {
+    assert.equal(listAmount("100", currency, "en"), null, currency);
+  }
+});
+
 const AMOUNTS = [
   0,
   1,

@@ -12,6 +12,24 @@ export const FALLBACK_LANG: Lang = "en";
 
 /** Name of the cookie mirroring the saved choice, so the server can redirect `/`. */
 export const LANG_COOKIE = "lang";
+/** How long the saved choice's cookie lasts, in seconds (a year). */
+export const LANG_COOKIE_MAX_AGE = 31_536_000;
+/**
+ * The `Set-Cookie` value that saves a language as the visitor's choice: the whole site, a year, not
+ * sent on cross-site subrequests, `Secure` on https. Not HttpOnly: the language selector (JavaScript)
+ * writes the same cookie when a language is clicked.
+ *
+ * @example
+ * ```ts
+ * langCookie("es", true); // "lang=es; Path=/; Max-Age=31536000; SameSite=Lax; Secure"
+ * ```
+ */
+export function langCookie(lang: Lang, secure: boolean): string {
+  return `${LANG_COOKIE}=${lang}; Path=/; Max-Age=${LANG_COOKIE_MAX_AGE}; SameSite=Lax${
+    secure ? "; Secure" : ""
+  }`;
+}
+
 /** Local-storage key of the saved choice (the spec keeps it in local storage). */
 export const LANG_STORAGE_KEY = "i18nextLng";
 

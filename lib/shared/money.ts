@@ -16,6 +16,21 @@ export function isoCurrency(code: CurrencyCode): "ILS" | "USD" {
   return code === 1 ? "ILS" : "USD";
 }
 
+/**
+ * The currency code a value stands for: `1` or `2`, as a number or as the provider's own answers
+ * carry it, a string (`"1"`, `"2"`); `null` for anything else.
+ *
+ * @example
+ * ```ts
+ * currencyCodeOf("2"); // 2
+ * currencyCodeOf(3); // null
+ * ```
+ */
+export function currencyCodeOf(value: unknown): CurrencyCode | null {
+  const s = typeof value === "string" ? value.trim() : value;
+  return s === 1 || s === "1" ? 1 : s === 2 || s === "2" ? 2 : null;
+}
+
 /** The currency code of an API name. */
 export function currencyCode(name: CurrencyName): CurrencyCode {
   return CURRENCIES[name];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { currencyCode, formatMoney, TIERS, toMinor } from "./money.ts";
+import { currencyCode, currencyCodeOf, formatMoney, TIERS, toMinor } from "./money.ts";
 
 Deno.test("tiers are the spec's prices", () => {
   assert.deepEqual(TIERS.map((t) => [t.price.dollars, t.price.nis]), [[5, 20], [25, 100], [50, 200], [
@@ -56,4 +56,14 @@ Deno.test("formatMoney: the site's languages read as Intl writes them, for every
     formatMoney(10.5, 1, "en"),
     new Intl.NumberFormat("en", { style: "currency", currency: "ILS" }).format(0.105),
   );
+});
+
+Deno.test("currencyCodeOf: 1 and 2 as numbers or as the provider's strings; nothing else", () => {
+  assert.equal(currencyCodeOf(1), 1);
+  assert.equal(currencyCodeOf("1"), 1);
+  assert.equal(currencyCodeOf(2), 2);
+  assert.equal(currencyCodeOf("2"), 2);
+  for (const other of [0, 3, "3", "", " ", "01", "1.0", "ILS", null, undefined, true, [1], { 1: 1 }]) {
+    assert.equal(currencyCodeOf(other), null, JSON.stringify(other));
+  }
 });

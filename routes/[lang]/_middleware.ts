@@ -1,15 +1,24 @@
+import { getCookie } from "hono/cookie";
 import { readFlagsForPages } from "../../lib/flags.ts";
 import type { RouteContext } from "../../lib/framework/mod.ts";
 import { crossSiteRefusal, isSameOrigin } from "../../lib/http/same_origin.ts";
 import { translator } from "../../lib/i18n.ts";
-import { dirOf, isLang, unsupportedLangRedirect } from "../../lib/shared/languages.ts";
+import {
+  dirOf,
+  isLang,
+  LANG_COOKIE,
+  langCookie,
+  unsupportedLangRedirect,
+} from "../../lib/shared/languages.ts";
 import type { AppState } from "../../lib/state.ts";
 import type { CancelPageData } from "./cancel-subscription.tsx";
 
 /**
  * Every page under `/{lang}/`: an unsupported first segment redirects to English (keeping the rest
  * of the path and the query); a supported one sets the page's language, direction, translations
- * and feature flags (at most `PAGE_FLAGS_MAX_AGE_MS` old). A POST (a form that works without
+ * and feature flags (at most `PAGE_FLAGS_MAX_AGE_MS` old), and visiting the page saves its language
+ * as the visitor's choice (the `lang` cookie, which `/` reads), so that works without JavaScript. A
+ * POST (a form that works without
  * JavaScript: donation, kiosk, cancel) must come from our own pages (`lib/http/same_origin.ts`);
  * this is the one place that checks it, so no form can forget to.
  */
@@ -42,16 +51,30 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
     }
     res = await ctx.next();
   }
-  if (!res.headers.has("content-language")) {
-    try {
-      res.headers.set("content-language", lang);
-    } catch { /* immutable headers (e.g. a redirect from Response.redirect) */ }
-  }
+  try {
+    if (!res.headers.has("content-language")) res.headers.set("content-language", lang);
+    if (savesChoice(req, res) && getCookie(ctx.hono, LANG_COOKIE) !== lang) {
+      // Only when the saved choice differs: a visitor staying in one language gets no Set-Cookie.
+      // Per response, never in the page cache (which keeps HTML only); pages are `no-store`.
+      const https = ctx.url.protocol === "https:" ||
+        !!ctx.state.services.config.publicUrl?.startsWith("https:");
+      res.headers.append("set-cookie", langCookie(lang, https));
+    }
+  } catch { /* immutable headers (e.g. a redirect from Response.redirect) */ }
   return res;
 }
 
-/** The cancel page: `/{lang}/cancel-subscription`, with or without a trailing slash. */
-const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription\/*$/;
+/** A page shown (or a redirect within the site) in answer to GET or HEAD: a visit, which saves the language. */
+function savesChoice(req: Request, res: Response): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && res.status < 400;
+}
+
+/**
+ * The cancel page: `/{lang}/cancel-subscription`, as the router reads the path (hono's, one trailing
+ * slash dropped). Not the URL parser's path, and no run of slashes: `…/cancel-subscription//` or
+ * `…/cancel-subscription/.` match no route, and rendering "the page" there was a 500.
+ */
+const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription$/;
 
 /**
  * Each form's refusal, as it was before the check moved here: the cancel page explains itself in
@@ -59,7 +82,7 @@ const CANCEL_PAGE = /^\/[^/]+\/cancel-subscription\/*$/;
  * the donation and kiosk forms, and anything else, answer a plain 403.
  */
 function refuseCrossSite(ctx: RouteContext<unknown, AppState>): Response {
-  if (CANCEL_PAGE.test(ctx.url.pathname)) {
+  if (CANCEL_PAGE.test(ctx.hono.req.path)) {
     const refused: CancelPageData = { kind: "forbidden" };
     return ctx.render(refused, { status: 403 });
   }

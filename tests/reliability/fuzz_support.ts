@@ -15,6 +15,7 @@ import { currentBuild } from "../../lib/framework/assets.ts";
 import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "../../lib/shared/signing.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { api } from "../helpers/http.ts";
+import { adversarialStrings } from "../helpers/adversarial.ts";
 import { createPayment, GOOD_CARD, newDonor } from "../helpers/payments.ts";
 
 // ---- seeded randomness ------------------------------------------------------------------------
@@ -253,6 +254,25 @@ export const STRINGS: readonly string[] = [
   "😀".repeat(3_000),
 ];
 
+/** Room for one hostile field in a body under the 64 KiB limit (the rest of the fields fit in 4 KB). */
+const FIELD_ROOM = 60_000;
+
+/**
+ * Strings that make backtracking patterns slow, near the body limit: long runs and alternations of
+ * separators, spaces, letters, digits and other scripts, failing at the very end (`a@` + dots + `@`
+ * took the old email pattern seconds). Built once.
+ */
+let backtracking: string[] | null = null;
+export const BACKTRACKING = (): readonly string[] => (backtracking ??= adversarialStrings(FIELD_ROOM));
+
+const byPattern = new Map<string, string[]>();
+/** {@link BACKTRACKING}'s strings made of a field's own pattern's characters (its OpenAPI `pattern`). */
+export function backtrackingFor(pattern: string): readonly string[] {
+  let strings = byPattern.get(pattern);
+  if (!strings) byPattern.set(pattern, strings = adversarialStrings(FIELD_ROOM, pattern));
+  return strings;
+}
+
 /** Numbers at the edges, as JSON text (some only parse to Infinity or lose precision). */
 export const NUMBER_TOKENS: readonly string[] = [
   "0",
@@ -401,6 +421,12 @@ export const PATH_SEGMENTS: readonly string[] = [
   "A".repeat(15),
   "A".repeat(65),
   "A".repeat(10_000),
+  // Runs a pattern on the path would backtrack over (the request line's limit is near 8 KB).
+  ".".repeat(6_000),
+  "-".repeat(6_000),
+  "a-".repeat(3_000),
+  "%2F".repeat(2_000),
+  "a" + "/".repeat(6_000) + "x",
   "__proto__",
   "constructor",
   "index",
@@ -441,6 +467,9 @@ export const QUERY_VALUES: readonly string[] = [
   "a".repeat(100),
   "a".repeat(101),
   "a".repeat(10_000),
+  "a@" + ".".repeat(6_000) + "%40",
+  "1".repeat(6_000) + "x",
+  "%20".repeat(2_000) + "x",
   "%E2%80%AE",
   "%F0%9F%98%80",
   "all",
@@ -897,19 +926,75 @@ export interface FuzzContext {
   fixtures: Fixtures;
 }
 
-/** Number of requests of the systematic first pass: every route with every method. */
+/**
+ * Number of requests of the systematic passes: every route with every method, then every documented
+ * string field with backtracking strings ({@link backtrackingCount} of them).
+ */
 export function systematicCount(ctx: FuzzContext): number {
-  return ctx.routes.length * ALL_METHODS.length;
+  return ctx.routes.length * ALL_METHODS.length + backtrackingCount(ctx);
+}
+
+/** Number of requests of the backtracking pass, sent on top of the run's size. */
+export function backtrackingCount(ctx: FuzzContext): number {
+  return backtrackingCases(ctx).length;
+}
+
+interface BacktrackingCase {
+  op: ApiOperation;
+  route: DiscoveredRoute;
+  key: string;
+  value: string;
+}
+
+const casesOf = new WeakMap<FuzzContext, BacktrackingCase[]>();
+/**
+ * The systematic second pass: every string field of every JSON body the API documents, with
+ * backtracking strings made of its own pattern's characters (a field without a pattern gets the
+ * email pattern's, the one that was slow), so a slow pattern is found on every run, not by chance.
+ */
+function backtrackingCases(ctx: FuzzContext): BacktrackingCase[] {
+  let cases = casesOf.get(ctx);
+  if (cases) return cases;
+  cases = [];
+  for (const op of ctx.ops) {
+    const route = ctx.routes.find((r) => r.template === op.template);
+    const props = (op.body?.properties ?? {}) as Record<string, JsonSchema>;
+    if (!route) continue;
+    for (const [key, prop] of Object.entries(props)) {
+      if (prop.type !== "string") continue;
+      const pattern = String(prop.pattern ?? String.raw`^[^\s@]+@[^\s@]+\.[^\s@]+$`);
+      for (const value of adversarialStrings(FIELD_ROOM, pattern, { base: false, pairs: false })) {
+        cases.push({ op, route, key, value });
+      }
+    }
+  }
+  casesOf.set(ctx, cases);
+  return cases;
 }
 
 /**
  * Request number `index`: the first {@link systematicCount} are every route × every method with
- * a plain request (so nothing is skipped by chance); the rest are random, weighted towards the
- * inputs each route reads.
+ * a plain request (so nothing is skipped by chance), then every documented string field with
+ * backtracking strings; the rest are random, weighted towards the inputs each route reads.
  */
 export async function generateRequest(ctx: FuzzContext, seed: number, index: number): Promise<FuzzRequest> {
   const r = requestRng(seed, index);
-  const systematic = index < systematicCount(ctx);
+  const plainCount = ctx.routes.length * ALL_METHODS.length;
+  const hostile = backtrackingCases(ctx)[index - plainCount];
+  if (hostile) {
+    const body = sampleValue(hostile.op.body!, r, ctx.fixtures) as Record<string, unknown>;
+    body[hostile.key] = hostile.value;
+    return {
+      method: hostile.op.method,
+      path: fillPath(hostile.route, ctx.fixtures, r, true, []),
+      headers: [["content-type", "application/json"]],
+      body: toJsonText(body),
+      note: `${hostile.route.template}: ${hostile.key} = backtracking ${
+        JSON.stringify(hostile.value.slice(0, 12))
+      }…`,
+    };
+  }
+  const systematic = index < plainCount;
   if (!systematic && r.chance(0.05)) return specialRequest(ctx, r);
   const route = systematic
     ? ctx.routes[Math.floor(index / ALL_METHODS.length)]
@@ -1208,6 +1293,12 @@ function formBody(fx: Fixtures, r: Rng, notes: string[]): { type: string; body: 
     if (name === "ref" && r.chance(0.5)) value = r.pick(fx.sandboxRefs);
     pairs.push([name, value]);
   }
+  if (pairs.length > 0 && r.chance(0.1)) {
+    // One field a backtracking string, short enough that its encoding stays under the body limit.
+    const at = r.int(pairs.length);
+    pairs[at] = [pairs[at][0], r.pick(BACKTRACKING()).slice(0, 20_000)];
+    notes.push(`${pairs[at][0]} backtracking`);
+  }
   if (r.chance(0.1)) pairs.push([r.pick(FORM_FIELDS)[0], "second value"]);
   const kind = r.next();
   if (kind < 0.7) {
@@ -1425,7 +1516,12 @@ function mutate(value: Record<string, unknown>, schema: JsonSchema, r: Rng, note
   const pattern = String(props[key]?.pattern ?? "");
   let bad: unknown;
   const kind = r.next();
-  if (kind < 0.12 && pattern.includes("@")) {
+  if (kind < 0.06 && pattern) {
+    // Made of the field's own pattern's characters, near the body limit: a backtracking pattern's
+    // worst case (the email pattern took seconds on `a@` + dots + `@`).
+    bad = r.pick(backtrackingFor(pattern));
+  } else if (kind < 0.09) bad = r.pick(BACKTRACKING());
+  else if (kind < 0.12 && pattern.includes("@")) {
     // Hostile text inside a valid-looking address: the pattern alone lets any non-space through.
     bad = `${r.pick(["", "a"])}${r.pick(STRINGS).slice(0, 60).replace(/[\s@]/g, "")}@example.org`;
   } else if (kind < 0.35) bad = r.pick(STRINGS);

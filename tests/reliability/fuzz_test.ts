@@ -11,7 +11,11 @@
  * - every 4xx the app gives under `/api` is JSON with a non-empty string `message`;
  * - every answer of the app carries `X-Content-Type-Options: nosniff` and a CSP;
  * - no answer contains the app secret or the content of a file outside the build;
- * - no "unhandled error" in the app's log; `GET /health` answers 200 during and after the run.
+ * - no "unhandled error" in the app's log; `GET /health` answers 200 during and after the run;
+ * - no answer takes over `FUZZ_SLOW_MS` (3,000 ms by default): the one event loop serves everyone, so
+ *   one request holding it for seconds (a regular expression's worst case on a body built for it,
+ *   `tests/helpers/adversarial.ts`) stops the site. The generators send such strings in every field
+ *   that has a pattern, in paths and in queries.
  *
  * Size: `RELIABILITY_SIZE=full` sends 20,000 requests on Deno KV (and a quarter of that on
  * PostgreSQL); otherwise 2,000 (CI). `FUZZ_REQUESTS` sets the number, `FUZZ_SEED` the seed, and
@@ -23,6 +27,7 @@ import { startTestApp } from "../helpers/app.ts";
 import { backendTest } from "../helpers/stores.ts";
 import {
   apiOperations,
+  backtrackingCount,
   describeRequest,
   discoverRoutes,
   type FuzzContext,
@@ -39,6 +44,7 @@ const SIZE = Number(Deno.env.get("FUZZ_REQUESTS")) || (FULL ? 20_000 : 2_000);
 const SEED = Number(Deno.env.get("FUZZ_SEED")) || Math.floor(Math.random() * 2 ** 31) + 1;
 const ONLY = Deno.env.get("FUZZ_ONLY")?.split(",").map((s) => Number(s.trim())).filter(Number.isInteger);
 const CONCURRENCY = 8;
+const SLOW_MS = Number(Deno.env.get("FUZZ_SLOW_MS")) || 3_000;
 const FILE = "tests/reliability/fuzz_test.ts";
 
 /** Text that would only be in an answer if a file outside the build were served. */
@@ -72,7 +78,8 @@ backendTest("fuzz: every route and method with hostile input", async (_t, open) 
     for (const op of ctx.ops) {
       assert.ok(ctx.routes.some((r) => r.template === op.template), `${op.method} ${op.template} is routed`);
     }
-    const total = Math.max(count, systematicCount(ctx));
+    // The backtracking pass comes on top, so the random requests are as many as before it.
+    const total = Math.max(count, systematicCount(ctx) - backtrackingCount(ctx)) + backtrackingCount(ctx);
     const indices = ONLY ?? Array.from({ length: total }, (_, i) => i);
     console.log(
       `fuzz [${store.kind}]: seed ${SEED}, ${indices.length} requests over ${ctx.routes.length} routes ` +
@@ -148,6 +155,9 @@ backendTest("fuzz: every route and method with hostile input", async (_t, open) 
         const counts = perRouteStatus.get(template) ?? new Map<number, number>();
         perRouteStatus.set(template, counts.set(res.status, (counts.get(res.status) ?? 0) + 1));
         check(index, req, res);
+        if (ms > SLOW_MS && res.status > 0) {
+          fail(index, req, res, `took ${ms.toFixed(0)} ms (over ${SLOW_MS})`);
+        }
         if (++done % 5_000 === 0) await health(`after ${done} requests`);
       }
     };
@@ -254,6 +264,28 @@ Deno.test("fuzz regressions: a Host the URL parser refuses, an over-long sandbox
       await decide.body?.cancel();
       assert.equal(decide.status, 303);
       assert.match(decide.headers.get("location") ?? "", /decided=none$/);
+    });
+    await t.step("a cross-site POST beside the cancel page (`//`, `/.`) is a 403, never a 500", async () => {
+      for (
+        const [path, page] of [["/pt/cancel-subscription", true], ["/pt/cancel-subscription/", true], [
+          "/pt/cancel-subscription//",
+          false,
+        ], ["/pt/cancel-subscription/.", false]] as const
+      ) {
+        const res = await send(app.url, {
+          method: "POST",
+          path,
+          headers: [["origin", "https://evil.example"], [
+            "content-type",
+            "application/x-www-form-urlencoded",
+          ]],
+          body: "id=x",
+          note: "",
+        });
+        assert.equal(res.status, 403, path);
+        // The cancel page itself explains the refusal in the visitor's language; other paths a plain 403.
+        assert.equal(new TextDecoder().decode(res.body).includes("<!DOCTYPE html>"), page, path);
+      }
     });
     assert.deepEqual(app.logs.filter((l) => l.msg === "unhandled error"), []);
   } finally {

@@ -1,0 +1,411 @@
+/**
+ * Regular-expression denial of service: every regular expression in `lib/`, `routes/`, `islands/`
+ * and `components/` is listed here, and each one the server or an island runs on what a client sends
+ * (body, query, path, headers, or text a donor typed and we stored) is run against adversarial
+ * strings at the body limit ({@link BODY_LIMIT}) and must answer within {@link LIMIT_MS}. The email
+ * pattern took seconds on `a@` + dots + `@`, blocking the one event loop for everyone.
+ *
+ * The patterns are read from the source files themselves (every `/…/flags` literal), so what is
+ * timed is the code's own pattern, not a copy, and a pattern added or changed anywhere fails the
+ * first test until it is audited here.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { BODY_LIMIT, detectLanguage } from "@/lib/app.ts";
+import { LANG_COOKIE } from "@/lib/shared/languages.ts";
+import * as schemas from "@/lib/schemas.ts";
+import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared/donation.ts";
+import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
+import { readView } from "@/lib/shared/transaction_filters.ts";
+import { cardProblems } from "@/lib/payments/sandbox_cards.ts";
+import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
+
+/** The most one pattern or validator may take on one adversarial string. */
+const LIMIT_MS = 50;
+
+/**
+ * The patterns run on input, by file, as written there. `reads` says what they read.
+ */
+const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
+  "components/TransactionResult.tsx": {
+    reads: "the result page's query (transaction id, status code)",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,100}$/`, String.raw`/^\d{3}$/`],
+  },
+  "lib/app.ts": {
+    reads: "the path (terminal sales), text put into an error page",
+    patterns: [
+      String.raw`/[&<>"']/g`,
+      String.raw`/^\/(api\/payment\/pay-emv|[a-z]{2}\/terminal-payment(\/[^/]*)?)\/?$/`,
+    ],
+  },
+  "lib/auth/accounts.ts": {
+    reads: "the Authorization header",
+    patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
+  },
+  "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
+  "lib/http/validation.ts": {
+    reads: "Content-Type, ids in the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^application\/([\w.+-]+\+)?json\s*(;|$)/i`],
+  },
+  "lib/payments/pelecard_hosted.ts": {
+    reads: "the provider's notification, which anyone can post",
+    patterns: [String.raw`/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i`],
+  },
+  "lib/payments/pelecard_protocol.ts": {
+    reads: "the provider's answers and notifications (status codes, amounts, card numbers in log text)",
+    patterns: [
+      String.raw`/[\s-]/g`,
+      String.raw`/\d{13,19}/g`,
+      String.raw`/^-?\d+$/`,
+      String.raw`/^\d{13,19}$/`,
+      String.raw`/^\d{3}$/`,
+    ],
+  },
+  "lib/payments/sandbox.ts": {
+    reads: "the sandbox card form and its references",
+    patterns: [String.raw`/\D/g`, String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^\d{3}$/`],
+  },
+  "lib/payments/sandbox_cards.ts": {
+    reads: "the sandbox card form's fields",
+    patterns: [
+      String.raw`/[\s-]/g`,
+      String.raw`/\D/g`,
+      String.raw`/^(\d{2})\s*(?:\/\s*)?(\d{2})$/`,
+      String.raw`/^4000000000000\d{3}$/`,
+      String.raw`/^\d{13,19}$/`,
+      String.raw`/^\d{3,4}$/`,
+      String.raw`/^\d{5,9}$/`,
+    ],
+  },
+  "lib/schemas.ts": {
+    reads: "every API body and query",
+    patterns: [
+      String.raw`/(?:^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/`,
+      String.raw`/[\u0000-\u001f\u007f-\u009f]/`,
+      String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
+      String.raw`/^[A-Za-z0-9_-]{16,64}$/`,
+      String.raw`/^\d{1,2}$/`,
+      String.raw`/^\d{1,4}$/`,
+      String.raw`/^\d{1,7}$/`,
+    ],
+  },
+  "lib/shared/donation.ts": {
+    reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",
+    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
+  },
+  "lib/shared/format.ts": {
+    reads: "amounts and days from queries and stored records",
+    patterns: [String.raw`/^-?\d+$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`],
+  },
+  "lib/shared/languages.ts": {
+    reads: "the path's first segment",
+    patterns: [String.raw`/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i`],
+  },
+  "lib/shared/transaction_filters.ts": {
+    reads: "the back office's query string",
+    patterns: [String.raw`/[\u0000-\u001f\u007f]/g`, String.raw`/^\d{1,7}$/`],
+  },
+  "lib/signature_check.ts": {
+    reads: "signed bodies (signature, nonce, key id)",
+    patterns: [
+      String.raw`/^[0-9a-f]{64}$/i`,
+      String.raw`/^[A-Za-z0-9_-]{16,128}$/`,
+      String.raw`/^v1\.(\d{13})\.[0-9a-f]{32}$/`,
+    ],
+  },
+  "lib/storage/postgres/transaction_lists.ts": {
+    reads: "the search string",
+    patterns: [String.raw`/[\\%_]/g`],
+  },
+  "lib/storage/queries.ts": { reads: "the list cursor", patterns: [String.raw`/^[1-9][0-9]{0,14}$/`] },
+  "lib/transactions_export.ts": {
+    reads: "stored names and emails (what donors typed), stored amounts",
+    patterns: [String.raw`/[",\r\n]/`, String.raw`/^-?\d{1,15}$/`, String.raw`/^[=+\-@\t\r]/`],
+  },
+  "routes/[lang]/_middleware.ts": {
+    reads: "the path",
+    patterns: [String.raw`/^\/[^/]+\/cancel-subscription$/`],
+  },
+  "routes/[lang]/cancel-subscription.tsx": {
+    reads: "the donor id query",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "routes/[lang]/terminal-payment/[[shopNumber]].tsx": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
+  },
+  "routes/payments/return/[paymentId].ts": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "routes/sandbox/terminal/[terminalId].tsx": {
+    reads: "the path and the form",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,64}$/`, String.raw`/^\d{3}$/`],
+  },
+};
+
+/** Patterns that never see a client's input, by file, with why. Not timed. */
+const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
+  "components/ApiReference.tsx": { why: "route paths", patterns: [String.raw`/[^A-Za-z0-9]+/g`] },
+  "components/DonationSection.tsx": { why: "amounts we formatted", patterns: [String.raw`/[.,]00(?=\D*$)/`] },
+  "islands/admin/TransactionHistory.tsx": {
+    why: "our own export's header",
+    patterns: [String.raw`/filename="?([^";]+)"?/`],
+  },
+  "islands/admin/daily_totals_chart.ts": {
+    why: "amounts we formatted",
+    patterns: [String.raw`/[.,]00(?=\D*$)/`],
+  },
+  "islands/shared/texts.ts": { why: "locale texts", patterns: [String.raw`/\{\{\s*(\w+)\s*\}\}/g`] },
+  "lib/auth/passwords.ts": {
+    why: "hashes we made and stored",
+    patterns: [
+      String.raw`/=+$/`,
+      String
+        .raw`/^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,88})\$([A-Za-z0-9+/]{22,88})$/`,
+    ],
+  },
+  "lib/auth/tokens.ts": { why: "base64 of random bytes", patterns: [String.raw`/=+$/`] },
+  "lib/config.ts": {
+    why: "the environment, read once at start",
+    patterns: [
+      String.raw`/\/+$/`,
+      String.raw`/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/`,
+      String.raw`/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/`,
+      String.raw`/^(manual|approve|timeout|decline:\d{3})$/`,
+      String.raw`/^127\.\d+\.\d+\.\d+$/`,
+      String.raw`/^[0-9A-Fa-f:.]{2,45}$/`,
+      String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
+      String.raw`/^\[|\]$/g`,
+      String.raw`/^\d{1,5}$/`,
+      String.raw`/^\d{1,9}$/`,
+      String.raw`/^https:\/\/[^\s/]+\.[^\s]+$/`,
+      String.raw`/^https?:\/\/[^\s/]+$/`,
+    ],
+  },
+  "lib/framework/build.ts": {
+    why: "the build: source file names",
+    patterns: [
+      String.raw`/(?:^|\/)node_modules\/(?:\.deno\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//`,
+      String.raw`/.*/`,
+      String.raw`/\.(js|css|svg|json|txt|map|ico)$/`,
+      String.raw`/_test\.tsx?$/`,
+    ],
+  },
+  "lib/framework/manifest.ts": {
+    why: "the build: route and island file names",
+    patterns: [
+      String.raw`/\.(tsx|jsx|ts)$/`,
+      String.raw`/^[A-Z][A-Za-z0-9]*$/`,
+      String.raw`/_test\.|\.test\./`,
+    ],
+  },
+  "lib/framework/page_cache.ts": {
+    why: "our own rendered pages and slot values (the `new RegExp` is built from our markers)",
+    patterns: [String.raw`/^[A-Za-z0-9._:+/=-]*$/`, String.raw`/^[A-Za-z][A-Za-z0-9]*$/`, "new RegExp"],
+  },
+  "lib/framework/page_weight.ts": {
+    why: "our own pages (size reports)",
+    patterns: [
+      String.raw`/<script\b([^>]*)>([\s\S]*?)<\/script>/gi`,
+      String.raw`/\bsrc="([^"]+)"/`,
+      String.raw`/from\s*"([^"]+)"/g`,
+    ],
+  },
+  "lib/framework/render.ts": { why: "the nonce we made", patterns: [String.raw`/[^A-Za-z0-9+/=_-]/g`] },
+  "lib/framework/router.ts": {
+    why: "route file names at start",
+    patterns: [
+      String.raw`/(_test|\.test)\.(tsx?|jsx?)$/`,
+      String.raw`/\.(tsx|ts|jsx|js)$/`,
+      String.raw`/^[A-Za-z0-9._~-]+$/`,
+      String.raw`/^\[([A-Za-z_][A-Za-z0-9_]*)\]$/`,
+      String.raw`/^\[\.\.\.([A-Za-z_][A-Za-z0-9_]*)\]$/`,
+      String.raw`/^\[\[([A-Za-z_][A-Za-z0-9_]*)\]\]$/`,
+    ],
+  },
+  "lib/openapi.ts": { why: "route paths", patterns: [String.raw`/:(\w+)\??/g`, String.raw`/\{(\w+)\}/g`] },
+  "lib/payments/pelecard_protocol.ts": { why: "the configured base URL", patterns: [String.raw`/\/+$/`] },
+  "lib/payments/sandbox.ts": { why: "references we stored", patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`] },
+  "lib/shared/money.ts": {
+    why: "digits of a number we format (at most ~310; quadratic on long digit strings, so never input)",
+    patterns: [String.raw`/\B(?=(\d{3})+$)/g`],
+  },
+  "lib/shared/signing.ts": { why: "keys we derived", patterns: [String.raw`/^(?:[0-9a-f]{2})*$/i`] },
+  "lib/signature_check.ts": {
+    why: "SIGNING_KEYS, at start",
+    patterns: [String.raw`/^([0-9a-f]{2}){32,}$/i`, String.raw`/^[A-Za-z0-9_-]{1,64}$/`],
+  },
+  "lib/storage/kv/atomic.ts": {
+    why: "Deno KV's error messages",
+    patterns: [String.raw`/database is locked|SQLITE_BUSY/i`],
+  },
+  "lib/storage/kv/mod.ts": { why: "KV_PATH", patterns: [String.raw`/^https?:\/\//`] },
+  "lib/storage/postgres/availability.ts": {
+    why: "PostgreSQL's error codes",
+    patterns: [String.raw`/^(08|57P0[123]$|53300$)/`],
+  },
+  "lib/storage/postgres/mod.ts": {
+    why: "the schema name setting",
+    patterns: [String.raw`/^[a-z_][a-z0-9_]{0,62}$/`],
+  },
+  "routes/sandbox/pay/[ref].tsx": { why: "a URL we built, as JSON", patterns: [String.raw`/</g`] },
+};
+
+// A regular-expression literal: after a character that cannot end an expression (so `a / b` is
+// division), `/`, not `//` or `/*`, then escapes, classes (which may hold `/`) and other characters.
+const LITERAL =
+  /(?:[(=,!?:&|[{;]|\breturn\s|^)\s*(\/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n[])+\/[dgimsuyv]*)/g;
+const COMMENT_LINE = /^\s*(?:\*|\/\/|\/\*)/;
+
+async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* sourceFiles(path);
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+/** Every `file → literal` in the code (`new RegExp` counted as one), deduplicated. */
+async function patternsInCode(): Promise<Set<string>> {
+  const found = new Set<string>();
+  const root = new URL("../", import.meta.url).pathname.replace(/\/$/, "");
+  for (const folder of ["lib", "routes", "islands", "components"]) {
+    for await (const path of sourceFiles(`${root}/${folder}`)) {
+      const file = path.slice(root.length + 1);
+      const text = await Deno.readTextFile(path);
+      const code = text.split("\n").filter((line) => !COMMENT_LINE.test(line)).join("\n");
+      for (const m of code.matchAll(LITERAL)) found.add(`${file} ${m[1]}`);
+      if (code.includes("new RegExp(")) found.add(`${file} new RegExp`);
+    }
+  }
+  return found;
+}
+
+const listed = (table: Record<string, { patterns: string[] }>) =>
+  Object.entries(table).flatMap(([file, { patterns }]) => patterns.map((p) => `${file} ${p}`));
+
+function compile(literal: string): RegExp {
+  const end = literal.lastIndexOf("/");
+  return new RegExp(literal.slice(1, end), literal.slice(end + 1));
+}
+
+/** The slowest of `run` over the strings, retried (best of three) when over the limit, so a busy
+ * machine's pause is not taken for a slow pattern while a quadratic one (seconds) still fails. */
+function slowest(strings: string[], run: (s: string) => unknown): { ms: number; input: string } {
+  let worst = { ms: 0, input: "" };
+  for (const s of strings) {
+    let ms = Infinity;
+    for (let attempt = 0; attempt < 3 && ms > LIMIT_MS; attempt++) {
+      const start = performance.now();
+      run(s);
+      ms = Math.min(ms, performance.now() - start);
+    }
+    if (ms > worst.ms) worst = { ms, input: s };
+  }
+  return worst;
+}
+
+const describe = (s: string) => `${JSON.stringify(s.slice(0, 12))}… (${s.length} chars)`;
+
+Deno.test("input patterns: every regular expression in the code is audited here, and no stale entry", async () => {
+  const inCode = await patternsInCode();
+  const audited = new Set([...listed(ON_INPUT), ...listed(NOT_INPUT)]);
+  const unaudited = [...inCode].filter((p) => !audited.has(p));
+  const stale = [...audited].filter((p) => !inCode.has(p));
+  assert.deepEqual(unaudited, [], "new or changed patterns: add each to ON_INPUT (timed) or NOT_INPUT (why)");
+  assert.deepEqual(stale, [], "patterns no longer in the code");
+});
+
+Deno.test(`input patterns: each answers adversarial strings at the body limit within ${LIMIT_MS} ms`, () => {
+  const slow: string[] = [];
+  for (const literal of new Set(Object.values(ON_INPUT).flatMap((e) => e.patterns))) {
+    const re = compile(literal);
+    const run = re.global || re.sticky ? (s: string) => s.replace(re, "") : (s: string) => re.test(s);
+    const worst = slowest(adversarialStrings(BODY_LIMIT, re.source), run);
+    if (worst.ms > LIMIT_MS) slow.push(`${literal}: ${worst.ms.toFixed(0)} ms on ${describe(worst.input)}`);
+  }
+  assert.deepEqual(slow, []);
+});
+
+/** Every string field of a schema, filled with `s` (nested objects and pipes included). */
+function everyField(schema: z.ZodType, s: string): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.fromEntries(Object.keys(shape).map((key) => [key, s]));
+}
+
+Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_MS} ms at the body limit`, () => {
+  const strings = adversarialStrings(BODY_LIMIT, schemas.EMAIL_PATTERN.source);
+  const objects = Object.entries(schemas).filter(([, v]) => v instanceof z.ZodObject) as [
+    string,
+    z.ZodObject,
+  ][];
+  assert.ok(objects.length >= 10, "the schemas are found");
+  const validators: [string, (s: string) => unknown][] = [
+    ...objects.map(([name, schema]) =>
+      [name, (s: string) => schema.safeParse(everyField(schema, s))] as [string, (s: string) => unknown]
+    ),
+    ["isEmail", isEmail],
+    ["fieldError", (s) => fieldError("email", s)],
+    ["formErrors", (s) => formErrors({ firstName: s, lastName: s, email: s, country: s })],
+    ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s })],
+    ["unsupportedLangRedirect", (s) => unsupportedLangRedirect(`/${s}/x`, "")],
+    ["readView", (s) => readView(new URLSearchParams({ page: s, search: s, type: s }))],
+    ["cardProblems", (s) => cardProblems({ cardNumber: s, expiry: s, cvv: s, idNumber: s })],
+  ];
+  const slow = validators.map(([name, run]) => ({ name, ...slowest(strings, run) }))
+    .filter((r) => r.ms > LIMIT_MS)
+    .map((r) => `${r.name}: ${r.ms.toFixed(0)} ms on ${describe(r.input)}`);
+  assert.deepEqual(slow, []);
+});
+
+Deno.test("input validators: a failed length check ends the field's validation (one issue, no pattern run)", () => {
+  const long = "a@" + ".".repeat(300) + "@";
+  for (const schema of [schemas.CreateDonorSchema, schemas.AdminLoginSchema, schemas.AdminRegisterSchema]) {
+    const result = schema.safeParse({
+      email: long,
+      password: "x",
+      firstName: "a",
+      lastName: "b",
+      country: "c",
+    });
+    assert.equal(result.success, false);
+    const issues = result.error!.issues.filter((i) => i.path[0] === "email");
+    assert.deepEqual(issues.map((i) => i.message), ["email must be at most 254 characters"]);
+  }
+  const name = schemas.CreateDonorSchema.safeParse({
+    firstName: "\u0000".repeat(101),
+    lastName: "b",
+    email: "a@b.co",
+    country: "c",
+  });
+  assert.deepEqual(name.error!.issues.map((i) => i.message), ["firstName must be at most 100 characters"]);
+});
+
+Deno.test(`input headers: language detection and the cookie parser answer within ${LIMIT_MS} ms`, async () => {
+  // hono's parsers run on every page request's Cookie and Accept-Language (`lib/app.ts`,
+  // `routes/[lang]/_middleware.ts`); only strings a header can carry are sent.
+  const app = new Hono().get("/", (c) => c.text(`${detectLanguage(c)} ${getCookie(c, LANG_COOKIE)}`));
+  const headerSafe = adversarialStrings(BODY_LIMIT, String.raw`^[\w!#$%&'*.^\`|~+-]+$;=,q`)
+    .filter((s) => /^[\x20-\x7e\t]*$/.test(s));
+  assert.ok(headerSafe.length > 20);
+  const slow: string[] = [];
+  for (const s of headerSafe) {
+    for (const name of ["cookie", "accept-language"]) {
+      let ms = Infinity;
+      for (let attempt = 0; attempt < 3 && ms > LIMIT_MS; attempt++) {
+        const start = performance.now();
+        await (await app.request(`/?lng=${encodeURIComponent(s.slice(0, 2000))}`, { headers: { [name]: s } }))
+          .text();
+        ms = Math.min(ms, performance.now() - start);
+      }
+      if (ms > LIMIT_MS) slow.push(`${name}: ${ms.toFixed(0)} ms on ${describe(s)}`);
+    }
+  }
+  assert.deepEqual(slow, []);
+});
