@@ -64,6 +64,9 @@ const TERMINAL_KEYS = [
   "kiosk.refused.revoked",
   "kiosk.refused.wrong-shop",
   "kiosk.pairHint",
+  // Another sale, or this one, already waiting at the terminal.
+  "kiosk.terminalRefused.busy",
+  "kiosk.terminalRefused.in-use",
 ];
 
 /**

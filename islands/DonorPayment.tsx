@@ -168,8 +168,12 @@ export default function DonorPayment(props: DonorPaymentProps) {
     if (!res.ok) {
       // 503: the provider or the service is down; 429: a rate limit; both in the donor's language. A sale
       // refused for want of a paired kiosk (the refusal names the device): tell staff how to pair it.
-      const device = res.status === 403 && json?.errors?.[0]?.path === "kioskDevice"
-        ? `${tx(`kiosk.refused.${json.errors[0].message}`)} ${tx("kiosk.pairHint")}`
+      // A terminal with a sale waiting names the refusal too.
+      const refusal = json?.errors?.[0];
+      const device = res.status === 403 && refusal?.path === "kioskDevice"
+        ? `${tx(`kiosk.refused.${refusal.message}`)} ${tx("kiosk.pairHint")}`
+        : res.status === 409 && refusal?.path === "terminal"
+        ? tx(`kiosk.terminalRefused.${refusal.message}`)
         : null;
       const message = res.status === 503
         ? tx("payment.serviceUnavailable")

@@ -52,6 +52,25 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "Content-Type, ids in the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^application\/([\w.+-]+\+)?json\s*(;|$)/i`],
   },
+  "lib/kiosk/devices.ts": {
+    reads: "a typed pairing code (refused over 64 characters first), the device cookie",
+    patterns: [String.raw`/[\s-]/g`, String.raw`/[IL]/g`, String.raw`/^[0-9a-f]{64}$/`],
+  },
+  "lib/kiosk/schemas.ts": {
+    reads: "a kiosk device's shop in the admin API",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
+  },
+  "lib/log_redact.ts": {
+    reads: "paths and error text written to the log",
+    patterns: [
+      String.raw`/\/(?:(?=[a-z-]*[A-Z0-9_])[A-Za-z0-9_-]{16,}|[0-9]{8,})(?=\/|$)/g`,
+      String.raw`/\b([a-z][a-z0-9+.-]{0,15}:\/\/[^\s/?#"'<>()]*)([^\s?#"'<>()]*)(?:[?#][^\s"'<>()]*)?/gi`,
+    ],
+  },
+  "lib/rate_limits.ts": {
+    reads: "the client address (X-Forwarded-For behind a proxy)",
+    patterns: [String.raw`/^\[|\]$/g`, String.raw`/^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/`],
+  },
   "lib/payments/pelecard_hosted.ts": {
     reads: "the provider's notification, which anyone can post",
     patterns: [String.raw`/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i`],
@@ -175,19 +194,28 @@ const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "the environment, read once at start",
     patterns: [
       String.raw`/\/+$/`,
-      String.raw`/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/`,
       String.raw`/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/`,
-      String.raw`/^(manual|approve|timeout|decline:\d{3})$/`,
       String.raw`/^127\.\d+\.\d+\.\d+$/`,
       String.raw`/^[0-9A-Fa-f:.]{2,45}$/`,
-      String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
       String.raw`/^\[|\]$/g`,
       String.raw`/^\d{1,5}$/`,
       String.raw`/^\d{1,9}$/`,
       String.raw`/^https:\/\/[^\s/]+\.[^\s]+$/`,
+    ],
+  },
+  "lib/config_payments.ts": {
+    why: "the environment, read once at start",
+    patterns: [
+      String.raw`/\/+$/`,
+      String.raw`/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/`,
+      String.raw`/^(manual|approve|timeout|decline:\d{3})$/`,
+      String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
+      String.raw`/^\d{1,5}$/`,
+      String.raw`/^\d{1,9}$/`,
       String.raw`/^https?:\/\/[^\s/]+$/`,
     ],
   },
+  "lib/config_values.ts": { why: "the environment, read once at start", patterns: [String.raw`/^\d{1,6}$/`] },
   "lib/framework/build.ts": {
     why: "the build: source file names",
     patterns: [

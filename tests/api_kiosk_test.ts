@@ -347,6 +347,16 @@ backendTest("api: one pending sale per terminal, across two app instances", asyn
         );
         assert.equal(formBusy.status, 422);
         assert.match(await formBusy.text(), /Another donation is already waiting at this card terminal/);
+        // The refusal is named, so the kiosk page says it in its language.
+        assert.deepEqual(busy.body.errors, [{ path: "terminal", message: "in-use" }]);
+        const formBusyHe = await form(
+          two,
+          "/he/terminal-payment/21",
+          { choice: "tier-1", ...DONOR },
+          second.cookie,
+        );
+        assert.equal(formBusyHe.status, 422);
+        assert.match(await formBusyHe.text(), /תרומה אחרת כבר ממתינה במסוף האשראי הזה/);
         await tap(ref);
         assert.equal((await waiting).body.StatusCode, "000");
         const next = signedPost(two, "/api/payment/pay-emv", sale(b, "21"), second.headers);

@@ -46,18 +46,25 @@ export class ProviderUnavailableError extends PaymentError {
   }
 }
 
-/** The same kiosk donation is already waiting at the terminal. */
+/**
+ * The same kiosk donation is already waiting at the terminal. The field error's message
+ * (`terminal`: `busy`) names the refusal, which the kiosk page words in its language.
+ */
 export class TerminalBusyError extends PaymentError {
   constructor() {
-    super("This donation is already waiting at the terminal; finish it there or wait a minute");
+    super("This donation is already waiting at the terminal; finish it there or wait a minute", [{
+      path: "terminal",
+      message: "busy",
+    }]);
   }
 }
 
-/** Another sale is waiting at the same terminal (one pending sale per terminal at a time). */
+/** Another sale is waiting at the same terminal (one pending sale per terminal at a time); `terminal`: `in-use`. */
 export class TerminalInUseError extends PaymentError {
   constructor() {
     super(
       "Another donation is already waiting at this card terminal; finish or cancel it there, then try again",
+      [{ path: "terminal", message: "in-use" }],
     );
   }
 }

@@ -266,7 +266,13 @@ async function postDonation(
     if (!answer) throw e;
     // The provider or the terminal service not answering: the donor's language, not the API's English.
     const unavailable = answer.status >= 500;
-    const message = unavailable ? t("payment.serviceUnavailable") : answer.message;
+    // A terminal with a sale waiting: the refusal's name (lib/payments/errors.ts) in the page's language.
+    const terminal = answer.errors?.[0]?.path === "terminal" ? answer.errors[0].message : null;
+    const message = unavailable
+      ? t("payment.serviceUnavailable")
+      : terminal
+      ? t(`kiosk.terminalRefused.${terminal}`)
+      : answer.message;
     return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, {
       status: unavailable ? 503 : 422,
     });

@@ -376,7 +376,11 @@ const MODULE_MARKERS: ModuleMarker[] = [
     why: "the PostgreSQL schema",
     source: "lib/storage/postgres/transaction_lists.ts",
   },
-  { marker: "PELECARD_PASSWORD", why: "the configuration (provider credentials)", source: "lib/config.ts" },
+  {
+    marker: "PELECARD_PASSWORD",
+    why: "the configuration (provider credentials)",
+    source: "lib/config_payments.ts",
+  },
   { marker: "DATABASE_URL", why: "the configuration", source: "lib/config.ts" },
   { marker: "APP_SECRET", why: "the configuration", source: "lib/config.ts" },
   { marker: "DebitRegularType", why: "the Pelecard client", source: "lib/payments/pelecard.ts" },
