@@ -45,6 +45,7 @@ const FORM_KEYS = [
   "apiErrors.invalidResponse",
   "apiErrors.tooManyAttempts",
   "auth.busy",
+  "auth.tooManyRegistrations",
 ];
 
 /**

@@ -1,4 +1,3 @@
-import { useEffect } from "preact/hooks";
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, LANG_STORAGE_KEY } from "../lib/shared/languages.ts";
 
 /** One language of the selector. */
@@ -8,6 +7,16 @@ export interface LanguageLink {
   name: string;
   /** This page in that language: the first path segment replaced. */
   href: string;
+}
+
+/** The language this page saved on its visit. */
+let savedOnVisit: string | null = null;
+
+function save(code: string) {
+  try {
+    localStorage.setItem(LANG_STORAGE_KEY, code);
+  } catch { /* storage disabled: the cookie still carries the choice */ }
+  document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=${LANG_COOKIE_MAX_AGE}; samesite=lax`;
 }
 
 /**
@@ -20,13 +29,12 @@ export interface LanguageLink {
 export default function LanguageSelector(
   props: { current: string; label: string; languages: LanguageLink[] },
 ) {
-  const save = (code: string) => {
-    try {
-      localStorage.setItem(LANG_STORAGE_KEY, code);
-    } catch { /* storage disabled: the cookie still carries the choice */ }
-    document.cookie = `${LANG_COOKIE}=${code}; path=/; max-age=${LANG_COOKIE_MAX_AGE}; samesite=lax`;
-  };
-  useEffect(() => save(props.current), [props.current]);
+  // Once, when the island wakes in the browser (not while the server renders it). Not an effect:
+  // `preact/hooks` would add 1.3 KB to every page's script, over the shell pages' 8 KB budget.
+  if (typeof document === "object" && savedOnVisit !== props.current) {
+    savedOnVisit = props.current;
+    save(props.current);
+  }
   return (
     <nav class="lang-selector" aria-label={props.label}>
       <ul>

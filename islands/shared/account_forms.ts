@@ -161,7 +161,8 @@ export function authFailure(error: unknown, form: "login" | "register"): Message
   }
   if (status === 429) {
     return {
-      key: "apiErrors.tooManyAttempts",
+      // Registration's limit counts registrations from a network, not failed attempts.
+      key: form === "register" ? "auth.tooManyRegistrations" : "apiErrors.tooManyAttempts",
       params: { minutes: Math.ceil((error.retryAfter ?? 900) / 60) },
     };
   }

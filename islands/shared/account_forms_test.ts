@@ -306,11 +306,13 @@ Deno.test("authFailure: 429 says how many minutes to wait, rounded up; 15 withou
   assert.equal(minutes(899), 15);
   assert.equal(minutes(900), 15);
   assert.equal(minutes(null), 15);
+  // Registration's 429 is its rate limit (registrations from one network), not failed attempts.
   assert.deepEqual(authFailure(http(429, null, 120), "register"), {
-    key: "apiErrors.tooManyAttempts",
+    key: "auth.tooManyRegistrations",
     params: { minutes: 2 },
   });
   assert.match(english("apiErrors.tooManyAttempts"), /\{\{minutes\}\}/);
+  assert.match(english("auth.tooManyRegistrations"), /\{\{minutes\}\}/);
 });
 
 Deno.test("authFailure: a busy 503 with Retry-After says how many seconds to wait, in every form", () => {
