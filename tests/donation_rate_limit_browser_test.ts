@@ -24,6 +24,8 @@ browserTest("donation page (he): over the rate limit, the island shows the trans
       if (attempt === 1) {
         // The first donation from this address goes ahead to the payment frame.
         await page.locator("iframe.payment-frame").waitFor();
+        // Its page loaded, so leaving for the second attempt aborts nothing.
+        await page.frameLocator("iframe.payment-frame").locator("main.sandbox").waitFor();
         continue;
       }
       const alert = page.locator('.form-alert[role="alert"]');

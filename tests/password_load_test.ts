@@ -59,15 +59,8 @@ Deno.test("50 parallel sign-ins are hashed off the event loop: /health answers w
           "x-forwarded-for": `198.51.100.${i + 1}`,
         },
       );
-    // Warm up: the login route and the worker (and its WebAssembly) load on first use. Then what
-    // one sign-in takes alone (a hash, mostly): the yardstick for the health checks below.
+    // Warm up: the login route and the worker (and its WebAssembly) load on first use.
     assert.equal((await login(200)).status, 401);
-    let lone = Infinity;
-    for (let i = 0; i < 2; i++) {
-      const started = performance.now();
-      assert.equal((await login(201 + i)).status, 401);
-      lone = Math.min(lone, performance.now() - started);
-    }
 
     let done = 0;
     let firstDone: () => void = () => {};
@@ -81,24 +74,20 @@ Deno.test("50 parallel sign-ins are hashed off the event loop: /health answers w
     await first;
     // Three health checks, one after another, while the sign-ins are being hashed. With the hashing
     // on the event loop, a check waits behind the hashes that are due (the first one waited for
-    // most of the flood: seconds, where one sign-in alone takes a tenth of one); off it, each check
-    // is answered at once, in a fraction of one hash.
-    const waited: number[] = [];
+    // most of the flood); off it, each check is answered at once. Told by order, not by time (the
+    // machine may be busy): when the checks are answered, most sign-ins are still waiting.
     for (let probe = 0; probe < 3; probe++) {
-      const started = performance.now();
       const health = await fetch(`${server.url}health`);
       await health.body?.cancel();
       assert.equal(health.status, 200);
-      waited.push(performance.now() - started);
     }
     const stillQueued = 50 - done;
     const answers = await Promise.all(logins);
     // Unknown emails: every one was hashed (against the dummy hash) and refused; none was dropped.
     assert.deepEqual(answers.map((a) => a.status), Array(50).fill(401));
-    assert.ok(stillQueued > 0, "the health checks ran while sign-ins were queued");
     assert.ok(
-      Math.max(...waited) < lone,
-      `/health took ${waited.map(Math.round)} ms during the flood, one sign-in alone ${Math.round(lone)} ms`,
+      stillQueued >= 25,
+      `the health checks were answered while sign-ins were queued: ${stillQueued} of 50 still waiting`,
     );
   } finally {
     await server.stop();
