@@ -170,10 +170,7 @@ export async function refuseAfterDeclines(
   now = Date.now(),
 ): Promise<void> {
   const keys = declineKeys(client.email, addressBucket(client.address));
-  const [byEmail, byAddress] = await Promise.all([
-    store.rateLimits.peek(keys.email, now),
-    store.rateLimits.peek(keys.address!, now),
-  ]);
+  const [byEmail, byAddress] = await store.rateLimits.peekMany([keys.email, keys.address!], now);
   for (
     const [seen, cap] of [[byEmail, settings.declinesPerEmail], [
       byAddress,

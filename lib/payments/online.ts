@@ -88,12 +88,13 @@ export async function createOnlinePayment(
     shopNumber,
   ]
     .join("|");
-  const { created, payment } = await ctx.store.payments.createOrReuse(
-    candidate,
-    dedupeKey,
-    DEDUPE_WINDOW_MS,
-    now.getTime(),
-  );
+  // The client is remembered beside the payment's creation, not after it (one round trip fewer
+  // on a donor's wait): for a reused payment it was remembered when that one was created, and this
+  // candidate's entry expires unused.
+  const [{ created, payment }] = await Promise.all([
+    ctx.store.payments.createOrReuse(candidate, dedupeKey, DEDUPE_WINDOW_MS, now.getTime()),
+    client ? rememberPaymentOrigin(ctx.store, candidate.id, client, now.getTime()) : undefined,
+  ]);
   if (!created) {
     const ready = payment.pageUrl ? payment : await waitForPage(ctx, payment.id);
     if (ready.pageUrl) return { url: ready.pageUrl, payment: ready };
@@ -106,7 +107,6 @@ export async function createOnlinePayment(
     }
     throw new ProviderUnavailableError("provider");
   }
-  if (client) await rememberPaymentOrigin(ctx.store, payment.id, client, now.getTime());
   try {
     const session = await providerCall(
       ctx,

@@ -293,6 +293,8 @@ export interface RateLimitRepository {
   ): Promise<RateLimitHit[]>;
   /** The key's hits in its current window at `now` (0 once it ended), and when it ends; counts nothing. */
   peek(key: string, now: number): Promise<{ count: number; retryAfterMs: number }>;
+  /** {@link peek} of up to 10 keys in one read, answered in their order. */
+  peekMany(keys: readonly string[], now: number): Promise<{ count: number; retryAfterMs: number }[]>;
   /** Remembers `origin` (a client address bucket) for `paymentId` until `now + ttlMs`. */
   rememberOrigin(paymentId: string, origin: string, ttlMs: number, now: number): Promise<void>;
   /** The origin remembered for `paymentId`, or `null` (never remembered, or expired by `now`). */

@@ -66,6 +66,29 @@ export async function rateLimitsContract(
   );
 
   await t.step(
+    "rateLimits: peekMany reads several keys in one call, in their order, ended and unknown ones at 0",
+    () =>
+      withStore(open, async (store) => {
+        const [a, b, ended, unknown] = [uid("a"), uid("b"), uid("ended"), uid("unknown")];
+        const now = 1_700_000_000_000;
+        await store.rateLimits.hit(a, 5, 60_000, now);
+        for (let i = 0; i < 2; i++) await store.rateLimits.hit(b, 5, 60_000, now + 1);
+        await store.rateLimits.hit(ended, 5, 1_000, now - 5_000);
+        assert.deepEqual(await store.rateLimits.peekMany([unknown, b, ended, a], now + 10), [
+          { count: 0, retryAfterMs: 0 },
+          { count: 2, retryAfterMs: 60_000 - 9 },
+          { count: 0, retryAfterMs: 0 },
+          { count: 1, retryAfterMs: 60_000 - 10 },
+        ]);
+        assert.deepEqual(await store.rateLimits.peekMany([], now), []);
+        await assert.rejects(
+          () => store.rateLimits.peekMany(Array.from({ length: 11 }, (_, i) => `k${i}`), now),
+          RangeError,
+        );
+      }),
+  );
+
+  await t.step(
     "rateLimits: keys are isolated; a limit of 1 allows one hit",
     () =>
       withStore(open, async (store) => {

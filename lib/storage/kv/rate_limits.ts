@@ -9,9 +9,10 @@
  *
  * `hit` and `hitInOrder` read the counters and commit the new counts in one atomic operation
  * under versionstamp checks, so hits from several instances at once are each counted once and
- * never more than `limit` are allowed; a lost race re-reads. The hits of this handle are queued
- * one after another first: a hot key (the global limit) would otherwise lose most of its commits
- * to its own process's other hits. A refused hit writes only when it is the window's first
+ * never more than `limit` are allowed; a lost race re-reads. The hits of this handle wait in line
+ * and are committed in groups: every hit waiting (as many as one read's keys allow) is counted in
+ * order in memory and written in one commit, so a hot key (the global limit) neither loses its
+ * commits to its own process's other hits nor costs a disk sync per request. A refused hit writes only when it is the window's first
  * refusal (the count becomes `limit + 1`), so a flood of refused requests reads but does not write.
  *
  * Every value is written with `expireIn` just past the end of its window (or the origin's life):
@@ -61,36 +62,88 @@ function nextWindow(
   return { answer, write: count === before ? null : { count, resetsAt } };
 }
 
+/** One caller's hits waiting for the next group commit. */
+interface Waiting {
+  hits: readonly { key: string; limit: number }[];
+  windowMs: number;
+  now: number;
+  resolve: (answers: RateLimitHit[]) => void;
+  reject: (error: unknown) => void;
+}
+
 /** The {@link RateLimitRepository} of the store on `ctx`. */
 export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
-  // Hits of this handle run one after another: a hot key (the global limit) would otherwise lose
-  // most of its commits to this process's own other hits. SQLite writes one at a time anyway.
-  let tail: Promise<unknown> = Promise.resolve();
-  const queued = <T>(run: () => Promise<T>): Promise<T> => {
-    const result = tail.then(run, run);
-    tail = result.catch(() => {});
-    return result;
+  // Group commit: the hits of this handle wait in line, and each commit takes every hit waiting
+  // (as many as one read's keys allow), counted one after another in memory. One at a time, a hot
+  // key (the global limit) would otherwise lose its commits to this process's own other hits; and
+  // a commit each (a disk sync each) made every donor wait in that line under load.
+  const line: Waiting[] = [];
+  let draining = false;
+
+  const drain = async () => {
+    draining = true;
+    try {
+      while (line.length > 0) {
+        const batch: Waiting[] = [];
+        const names = new Set<string>();
+        while (line.length > 0) {
+          const fresh = line[0].hits.filter(({ key }) => !names.has(key)).length;
+          if (batch.length > 0 && names.size + fresh > KV_LIMITS.keysPerRead) break;
+          const next = line.shift()!;
+          batch.push(next);
+          for (const { key } of next.hits) names.add(key);
+        }
+        try {
+          const answers = await commitBatch(batch, [...names]);
+          batch.forEach((waiting, i) => waiting.resolve(answers[i]));
+        } catch (e) {
+          for (const waiting of batch) waiting.reject(e);
+        }
+      }
+    } finally {
+      draining = false;
+    }
   };
 
-  const hitOnce = (hits: readonly { key: string; limit: number }[], windowMs: number, now: number) =>
-    untilCommitted<RateLimitHit[]>(async () => {
-      const keys = hits.map(({ key }) => [RATE_LIMITS, key]);
+  const enqueue = (hits: Waiting["hits"], windowMs: number, now: number) =>
+    new Promise<RateLimitHit[]>((resolve, reject) => {
+      line.push({ hits, windowMs, now, resolve, reject });
+      if (!draining) void drain();
+    });
+
+  // The batch's hits in order, as if each had committed alone; one commit checks every key written.
+  const commitBatch = (batch: readonly Waiting[], names: readonly string[]) =>
+    untilCommitted<RateLimitHit[][]>(async () => {
+      const keys = names.map((name) => [RATE_LIMITS, name]);
       const entries = await retryWhileLocked(() => kv.getMany<WindowValue[]>(keys));
-      const answers: RateLimitHit[] = [];
-      const writes: [Deno.KvEntryMaybe<WindowValue>, Deno.KvKey, WindowValue][] = [];
-      for (let i = 0; i < hits.length; i++) {
-        const { answer, write } = nextWindow(entries[i].value, hits[i].limit, windowMs, now);
-        answers.push(answer);
-        if (write) writes.push([entries[i], keys[i], write]);
-        if (!answer.allowed) break;
-      }
-      if (writes.length === 0) return answers;
+      const current = new Map(names.map((name, i) => [name, entries[i].value]));
+      const written = new Map<string, WindowValue>();
+      const answers = batch.map(({ hits, windowMs, now }) => {
+        const out: RateLimitHit[] = [];
+        for (const { key, limit } of hits) {
+          const { answer, write } = nextWindow(current.get(key) ?? null, limit, windowMs, now);
+          out.push(answer);
+          if (write) {
+            current.set(key, write);
+            written.set(key, write);
+          }
+          if (!answer.allowed) break;
+        }
+        return out;
+      });
+      if (written.size === 0) return answers;
+      const earliest = Math.min(...batch.map(({ now }) => now));
       // Built anew for each try while the file is locked.
       const op = () => {
         const atomic = kv.atomic();
-        for (const [entry, key, value] of writes) {
-          atomic.check(entry).set(key, value, { expireIn: value.resetsAt - now + EXPIRY_GRACE_MS });
-        }
+        names.forEach((name, i) => {
+          const value = written.get(name);
+          if (value) {
+            atomic.check(entries[i]).set(keys[i], value, {
+              expireIn: value.resetsAt - earliest + EXPIRY_GRACE_MS,
+            });
+          }
+        });
         return atomic;
       };
       return (await commit(op)) ? answers : RETRY;
@@ -105,24 +158,39 @@ export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
     }
   };
 
+  const peekMany: RateLimitRepository["peekMany"] = async (names, now) => {
+    checkInteger(now, "now");
+    if (names.length > KV_LIMITS.keysPerRead) {
+      throw new RangeError(`at most ${KV_LIMITS.keysPerRead} keys per peek`);
+    }
+    if (names.length === 0) return [];
+    const entries = await retryWhileLocked(() =>
+      kv.getMany<WindowValue[]>(names.map((name) => [RATE_LIMITS, name]))
+    );
+    return entries.map(({ value }) =>
+      value === null || value.resetsAt <= now
+        ? { count: 0, retryAfterMs: 0 }
+        : { count: value.count, retryAfterMs: value.resetsAt - now }
+    );
+  };
+
   return {
     async hit(key, limit, windowMs, now) {
       checked([{ key, limit }], windowMs, now);
-      return (await queued(() => hitOnce([{ key, limit }], windowMs, now)))[0];
+      return (await enqueue([{ key, limit }], windowMs, now))[0];
     },
 
     async hitInOrder(hits, windowMs, now) {
       checked(hits, windowMs, now);
       if (hits.length === 0) return [];
-      return await queued(() => hitOnce(hits, windowMs, now));
+      return await enqueue(hits, windowMs, now);
     },
 
     async peek(key, now) {
-      checkInteger(now, "now");
-      const entry = await retryWhileLocked(() => kv.get<WindowValue>([RATE_LIMITS, key]));
-      if (entry.value === null || entry.value.resetsAt <= now) return { count: 0, retryAfterMs: 0 };
-      return { count: entry.value.count, retryAfterMs: entry.value.resetsAt - now };
+      return (await peekMany([key], now))[0];
     },
+
+    peekMany,
 
     async rememberOrigin(paymentId, origin, ttlMs, now) {
       checkInteger(ttlMs, "ttlMs", 1);

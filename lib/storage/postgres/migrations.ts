@@ -35,6 +35,7 @@ import { migration012 } from "./migrations/012_create_or_reuse_payment_function.
 import { migration013 } from "./migrations/013_rate_limits.ts";
 import { migration014 } from "./migrations/014_kiosk_devices.ts";
 import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_family_start.ts";
+import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -71,6 +72,7 @@ export const migrations: readonly Migration[] = [
   migration013,
   migration014,
   migration015,
+  migration016,
 ];
 
 /**

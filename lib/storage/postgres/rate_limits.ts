@@ -2,16 +2,17 @@
  * Rate limits on PostgreSQL.
  *
  * Table `rate_limits` (migration 13): one row per key, its window's `count` and `resets_at` (epoch
- * ms, a `bigint`), indexed by `resets_at` for retention. A `hit` is one upsert statement: the
+ * ms, a `bigint`), indexed by `resets_at` for retention. A hit of one key is one upsert: the
  * key's row is created, restarted (its window ended), or counted up to `limit + 1`, and the row
  * lock of `on conflict do update` makes racing hits of every instance wait their turn, so each
  * sees the count of every hit before it and at most `limit` are allowed per window. The one row
  * per key is reused window after window, so a key never grows; keys no longer hit (addresses not
  * seen again) are deleted by retention once their window ended.
  *
- * `hitInOrder` is one call of the `rate_limit_hit` function (migration 13): the same upsert for
- * each key in turn, inside PostgreSQL, stopping at the first refused; one round trip whatever the
- * number of keys. Callers list keys in one order (address, then global), so the row locks of two
+ * `hit` and `hitInOrder` are one call of the `rate_limit_hit` function (migrations 13 and 16): the
+ * same upsert for each key in turn, inside PostgreSQL, stopping at the first refused; one round
+ * trip whatever the number of keys. Its commit, like `rememberOrigin`'s (`rate_limit_remember_origin`),
+ * does not wait for the disk (migration 16 says why, and what a crash can cost). Callers list keys in one order (address, then global), so the row locks of two
  * racing calls are taken in the same order and never deadlock.
  *
  * Table `rate_limit_origins` (migration 13): the client address bucket an online payment came
@@ -34,61 +35,60 @@ import type { PgContext } from "./context.ts";
  * ```
  */
 export function pgRateLimits({ sql }: PgContext): RateLimitRepository {
-  return {
-    async hit(key, limit, windowMs, now) {
-      checkInteger(limit, "limit", 1);
-      checkInteger(windowMs, "windowMs", 1);
-      checkInteger(now, "now");
-      const [row] = await sql<{ count: number; resets_at: string }[]>`
-        insert into rate_limits as r (key, count, resets_at) values (${key}, 1, ${now + windowMs})
-        on conflict (key) do update set
-          count = case when r.resets_at <= ${now} then 1 else least(r.count + 1, ${limit + 1}) end,
-          resets_at = case when r.resets_at <= ${now} then excluded.resets_at else r.resets_at end
-        returning count, resets_at
-      `;
-      const allowed = row.count <= limit;
-      return { allowed, count: row.count, retryAfterMs: allowed ? 0 : Number(row.resets_at) - now };
-    },
+  const hitInOrder: RateLimitRepository["hitInOrder"] = async (hits, windowMs, now) => {
+    for (const { limit } of hits) checkInteger(limit, "limit", 1);
+    checkInteger(windowMs, "windowMs", 1);
+    checkInteger(now, "now");
+    if (hits.length === 0) return [];
+    const rows = await sql<{ hit_count: number; hit_resets_at: string }[]>`
+      select * from rate_limit_hit(
+        ${hits.map((h) => h.key)}::text[], ${hits.map((h) => h.limit)}::integer[], ${windowMs}, ${now}
+      )
+    `;
+    return rows.map((row, i) => {
+      const allowed = row.hit_count <= hits[i].limit;
+      return {
+        allowed,
+        count: row.hit_count,
+        retryAfterMs: allowed ? 0 : Number(row.hit_resets_at) - now,
+      };
+    });
+  };
 
-    async hitInOrder(hits, windowMs, now) {
-      for (const { limit } of hits) checkInteger(limit, "limit", 1);
-      checkInteger(windowMs, "windowMs", 1);
-      checkInteger(now, "now");
-      if (hits.length === 0) return [];
-      const rows = await sql<{ hit_count: number; hit_resets_at: string }[]>`
-        select * from rate_limit_hit(
-          ${hits.map((h) => h.key)}::text[], ${hits.map((h) => h.limit)}::integer[], ${windowMs}, ${now}
-        )
-      `;
-      return rows.map((row, i) => {
-        const allowed = row.hit_count <= hits[i].limit;
-        return {
-          allowed,
-          count: row.hit_count,
-          retryAfterMs: allowed ? 0 : Number(row.hit_resets_at) - now,
-        };
-      });
-    },
-
-    async peek(key, now) {
-      checkInteger(now, "now");
-      const [row] = await sql<{ count: number; resets_at: string }[]>`
-        select count, resets_at from rate_limits where key = ${key} and resets_at > ${now}
-      `;
+  const peekMany: RateLimitRepository["peekMany"] = async (keys, now) => {
+    checkInteger(now, "now");
+    if (keys.length > 10) throw new RangeError("at most 10 keys per peek");
+    if (keys.length === 0) return [];
+    const rows = await sql<{ key: string; count: number; resets_at: string }[]>`
+      select key, count, resets_at from rate_limits where key = any(${keys as string[]}::text[]) and resets_at > ${now}
+    `;
+    const open = new Map(rows.map((row) => [row.key, row]));
+    return keys.map((key) => {
+      const row = open.get(key);
       return row
         ? { count: row.count, retryAfterMs: Number(row.resets_at) - now }
         : { count: 0, retryAfterMs: 0 };
+    });
+  };
+
+  return {
+    async hit(key, limit, windowMs, now) {
+      // The same function as hitInOrder, for its commit that does not wait for the disk.
+      return (await hitInOrder([{ key, limit }], windowMs, now))[0];
     },
+
+    hitInOrder,
+
+    async peek(key, now) {
+      return (await peekMany([key], now))[0];
+    },
+
+    peekMany,
 
     async rememberOrigin(paymentId, origin, ttlMs, now) {
       checkInteger(ttlMs, "ttlMs", 1);
       checkInteger(now, "now");
-      await sql`
-        insert into rate_limit_origins (payment_id, origin, expires_at) values (${paymentId}, ${origin}, ${
-        now + ttlMs
-      })
-        on conflict (payment_id) do update set origin = excluded.origin, expires_at = excluded.expires_at
-      `;
+      await sql`select rate_limit_remember_origin(${paymentId}, ${origin}, ${now + ttlMs})`;
     },
 
     async originOf(paymentId, now) {
