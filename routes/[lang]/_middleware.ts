@@ -18,9 +18,8 @@ import type { CancelPageData } from "./cancel-subscription.tsx";
  * of the path and the query); a supported one sets the page's language, direction, translations
  * and feature flags (at most `PAGE_FLAGS_MAX_AGE_MS` old), and visiting the page saves its language
  * as the visitor's choice (the `lang` cookie, which `/` reads), so that works without JavaScript. A
- * POST (a form that works without
- * JavaScript: donation, kiosk, cancel) must come from our own pages (`lib/http/same_origin.ts`);
- * this is the one place that checks it, so no form can forget to.
+ * POST (a form that works without JavaScript: donation, kiosk, cancel) must come from our own pages
+ * (`lib/http/same_origin.ts`); this is the one place that checks it, so no form can forget to.
  */
 export async function handler(req: Request, ctx: RouteContext<unknown, AppState>): Promise<Response> {
   const lang = ctx.params.lang;
