@@ -7,53 +7,21 @@
  * server's alone, not shared with this test's client.
  */
 import assert from "node:assert/strict";
-import { ensureTestBuild, ROOT, startTestApp } from "./helpers/app.ts";
+import { startTestApp } from "./helpers/app.ts";
 import { api } from "./helpers/http.ts";
+import { spawnApp } from "./reliability/process_support.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 
-/** Starts `main.ts` with `env` and answers its URL (with a trailing slash) once it listens. */
-async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`],
-    env: { NO_COLOR: "1", PORT: "0", KV_PATH: ":memory:", APP_SECRET: "x".repeat(40), ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let url = "";
-  while (!url) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`exited before listening: ${buffer}`);
-    buffer += value;
-    url = buffer.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
-  }
-  // Keep reading (and dropping) its log, so a full pipe never stalls the server.
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* drop */ }
-  })().catch(() => {});
-  return {
-    url,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-    },
-  };
-}
-
 Deno.test("50 parallel sign-ins are hashed off the event loop: /health answers while they wait", async () => {
-  await ensureTestBuild();
   // One worker: 50 hashes then take a while, one after another.
-  const server = await startServer({ DENO_ENV: "test", TRUST_PROXY: "1", PASSWORD_WORKERS: "1" });
+  const server = await spawnApp({ KV_PATH: ":memory:", TRUST_PROXY: "1", PASSWORD_WORKERS: "1" });
   try {
     const login = (i: number) =>
       api(
         server.url,
         "POST",
-        "api/auth/admin/login",
+        "/api/auth/admin/login",
         { email: `visitor${i}@museum.org`, password: PASSWORD },
         {
           "x-forwarded-for": `198.51.100.${i + 1}`,
@@ -77,7 +45,7 @@ Deno.test("50 parallel sign-ins are hashed off the event loop: /health answers w
     // most of the flood); off it, each check is answered at once. Told by order, not by time (the
     // machine may be busy): when the checks are answered, most sign-ins are still waiting.
     for (let probe = 0; probe < 3; probe++) {
-      const health = await fetch(`${server.url}health`);
+      const health = await fetch(`${server.url}/health`);
       await health.body?.cancel();
       assert.equal(health.status, 200);
     }

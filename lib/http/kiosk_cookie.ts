@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { parse } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
 import { authoriseKioskSale } from "../kiosk/devices.ts";
 import type { KioskDevice, Store } from "../storage/types.ts";
@@ -27,12 +28,7 @@ const MAX_AGE_S = 400 * 24 * 60 * 60;
  */
 export function readDeviceCookie(req: Request): string | null {
   const header = req.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === DEVICE_COOKIE) return part.slice(at + 1).trim() || null;
-  }
-  return null;
+  return header ? parse(header, DEVICE_COOKIE)[DEVICE_COOKIE] || null : null;
 }
 
 /**
