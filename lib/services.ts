@@ -28,6 +28,6 @@ export async function createServices(config: Config, store: Store, log: Logger):
     log,
     accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
     providerFor: createProviderFactory(config, store, log),
-    passwords: new PasswordPool(config.passwords),
+    passwords: new PasswordPool({ ...config.passwords, log }),
   };
 }

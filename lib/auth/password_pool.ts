@@ -15,6 +15,7 @@
  *
  * @module
  */
+import type { Logger } from "../log.ts";
 import { PasswordsBusyError } from "./errors.ts";
 import type { Argon2Params, WorkerAnswer, WorkerJob } from "./password_worker.ts";
 
@@ -34,6 +35,8 @@ export interface PasswordPoolOptions {
   maxQueue: number;
   /** Makes a worker; the default runs `password_worker.ts`. (Tests give one that fails.) */
   createWorker?: () => Worker;
+  /** Where the pool's one warning goes (workers unavailable): the app's log; stderr by default. */
+  log?: Pick<Logger, "warn">;
 }
 
 /** What the pool has done and holds now; for tests and diagnostics. */
@@ -175,7 +178,9 @@ export class PasswordPool implements Argon2Runner {
         worker = this.#createWorker();
       } catch (e) {
         this.#workersUnavailable = true;
-        console.warn(`password workers unavailable, hashing on the event loop: ${(e as Error).message}`);
+        const message = "password workers unavailable, hashing on the event loop";
+        if (this.#options.log) this.#options.log.warn(message, { error: (e as Error).message });
+        else console.warn(`${message}: ${(e as Error).message}`);
       }
     }
     const slot: Slot = { worker, job: null };

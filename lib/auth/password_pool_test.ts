@@ -87,15 +87,15 @@ Deno.test("the default size leaves a core to the event loop, and is at least one
 });
 
 Deno.test("where workers cannot start, the pool hashes on the calling thread within the same bounds", async () => {
-  const warn = console.warn;
   const warnings: string[] = [];
-  console.warn = (line: string) => warnings.push(line);
   const pool = new PasswordPool({
     workers: 1,
     maxQueue: 1,
     createWorker: () => {
       throw new Error("no workers here");
     },
+    // The app's log: one JSON line, the reason in its fields.
+    log: { warn: (msg, fields) => warnings.push(`${msg}: ${fields?.error}`) },
   });
   try {
     const jobs = [hashPassword("first-one", pool), hashPassword("second-one", pool)];
@@ -105,7 +105,6 @@ Deno.test("where workers cannot start, the pool hashes on the calling thread wit
     assert.equal(warnings.length, 1, "said once");
     assert.match(warnings[0], /no workers here/);
   } finally {
-    console.warn = warn;
     await pool.close();
   }
 });
