@@ -93,6 +93,8 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
             const link = await section.locator("a.kiosk-link").getAttribute("href");
             assert.equal(link, `${app.url}/${lang}/kiosk-pair?code=${code}`);
             const row = section.locator("tbody tr", { hasText: "Entrance hall" });
+            // The list is fetched again after the pairing box shows: wait for the new row.
+            await row.waitFor();
             assert.deepEqual((await row.locator("th, td").allInnerTexts()).slice(0, 5), [
               "Entrance hall",
               SHOP,
