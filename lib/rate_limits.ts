@@ -15,7 +15,8 @@
  * Declines: an online payment's origin (the address bucket it was started from) is remembered for
  * a day; when its decline is recorded (`payments/completion.ts`, by the return, the provider's
  * notification or reconciliation alike), the decline counts against the donor's email and that
- * address. Starting a payment is refused while either has reached its cap.
+ * address. Starting a payment is refused while either has reached its cap. A payment's start is
+ * one storage call ({@link admitPayment}): its count, its caps and its origin together.
  *
  * The settings are `config.rateLimits` (`RATE_LIMIT_*`, `DECLINE_*`, `REGISTRATION_LIMIT_*`; the
  * README's configuration table explains the defaults).
@@ -116,6 +117,21 @@ function ipv6Groups(address: string): number[] | null {
   return all.map((g) => parseInt(g, 16));
 }
 
+/** The counters one `action` by the client in `bucket` is counted against, in order, and their window. */
+function requestHits(settings: RateLimitSettings, action: LimitedAction, bucket: string) {
+  const registration = action === "registration";
+  return {
+    hits: [
+      {
+        key: `${action}:addr:${bucket}`,
+        limit: registration ? settings.registrationsPerAddress : settings.perAddress,
+      },
+      { key: `${action}:all`, limit: registration ? settings.registrationsGlobal : settings.global },
+    ],
+    windowMs: registration ? REGISTRATION_WINDOW_MS : settings.windowMs,
+  };
+}
+
 /**
  * Counts one `action` by the client at `address`: against its address bucket's limit, then the
  * global one; throws {@link RateLimitedError} when either is reached.
@@ -132,18 +148,8 @@ export async function limitRequest(
   address: string,
   now = Date.now(),
 ): Promise<void> {
-  const registration = action === "registration";
-  const hits = await store.rateLimits.hitInOrder(
-    [
-      {
-        key: `${action}:addr:${addressBucket(address)}`,
-        limit: registration ? settings.registrationsPerAddress : settings.perAddress,
-      },
-      { key: `${action}:all`, limit: registration ? settings.registrationsGlobal : settings.global },
-    ],
-    registration ? REGISTRATION_WINDOW_MS : settings.windowMs,
-    now,
-  );
+  const limited = requestHits(settings, action, addressBucket(address));
+  const hits = await store.rateLimits.hitInOrder(limited.hits, limited.windowMs, now);
   const refused = hits.find((hit) => !hit.allowed);
   if (refused) throw new RateLimitedError(seconds(refused.retryAfterMs), "requests");
 }
@@ -155,47 +161,38 @@ const declineKeys = (email: string, bucket: string | null) => ({
 });
 
 /**
- * Refuses to start a payment ({@link RateLimitedError}, reason `declines`) while the donor's email
- * or the client's address has reached its cap of declined payments in the decline window.
+ * Admits the start of a payment by the client at `address` for the donor's `email`, in one storage
+ * call: counts it against the payment limits (unless `countRequest` is false: the no-JavaScript
+ * form counted it before creating the donor), refuses it while the email or the address has reached
+ * its cap of declined payments, and remembers the address for `paymentId`, so that the payment's
+ * own decline counts against it. Throws {@link RateLimitedError} (reason `requests` or `declines`).
  *
  * @example
  * ```ts
- * await refuseAfterDeclines(store, config.rateLimits, { email: donor.email, address: "203.0.113.7" });
+ * await admitPayment(store, config.rateLimits, {
+ *   email: donor.email, address: "203.0.113.7", paymentId: payment.id, countRequest: true,
+ * });
  * ```
  */
-export async function refuseAfterDeclines(
+export async function admitPayment(
   store: Pick<Store, "rateLimits">,
   settings: RateLimitSettings,
-  client: { email: string; address: string },
+  client: { email: string; address: string; paymentId: string; countRequest: boolean },
   now = Date.now(),
 ): Promise<void> {
-  const keys = declineKeys(client.email, addressBucket(client.address));
-  const [byEmail, byAddress] = await store.rateLimits.peekMany([keys.email, keys.address!], now);
-  for (
-    const [seen, cap] of [[byEmail, settings.declinesPerEmail], [
-      byAddress,
-      settings.declinesPerAddress,
-    ]] as const
-  ) {
-    if (seen.count >= cap) throw new RateLimitedError(seconds(seen.retryAfterMs), "declines");
-  }
-}
-
-/**
- * Remembers the address a payment was started from, so that its decline counts against it.
- *
- * @example
- * ```ts
- * await rememberPaymentOrigin(store, payment.id, "203.0.113.7");
- * ```
- */
-export async function rememberPaymentOrigin(
-  store: Pick<Store, "rateLimits">,
-  paymentId: string,
-  address: string,
-  now = Date.now(),
-): Promise<void> {
-  await store.rateLimits.rememberOrigin(paymentId, addressBucket(address), ORIGIN_TTL_MS, now);
+  const bucket = addressBucket(client.address);
+  const keys = declineKeys(client.email, bucket);
+  const limited = requestHits(settings, "payment", bucket);
+  const answer = await store.rateLimits.admit({
+    hits: client.countRequest ? limited.hits : [],
+    windowMs: limited.windowMs,
+    caps: [
+      { key: keys.email, cap: settings.declinesPerEmail },
+      { key: keys.address!, cap: settings.declinesPerAddress },
+    ],
+    origin: { paymentId: client.paymentId, origin: bucket, ttlMs: ORIGIN_TTL_MS },
+  }, now);
+  if (!answer.admitted) throw new RateLimitedError(seconds(answer.retryAfterMs), answer.reason);
 }
 
 /**

@@ -7,14 +7,14 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { errorAnswer, errorResponse } from "./http/domain_errors.ts";
 import {
   addressBucket,
+  admitPayment,
   limitRequest,
   RateLimitedError,
   type RateLimitSettings,
   recordDecline,
-  refuseAfterDeclines,
-  rememberPaymentOrigin,
 } from "./rate_limits.ts";
 import { openStore } from "./storage/mod.ts";
+import type { Store } from "./storage/types.ts";
 
 const SETTINGS: RateLimitSettings = {
   windowMs: 60_000,
@@ -78,6 +78,23 @@ Deno.test("limitRequest: the address first, then everyone; a refused client spen
   }
 });
 
+/** A payment start's decline check alone: not counted, its origin remembered under a probe id. */
+const refuseAfterDeclines = (
+  store: Store,
+  settings: RateLimitSettings,
+  client: { email: string; address: string },
+  now: number,
+) => admitPayment(store, settings, { ...client, paymentId: `probe-${now}`, countRequest: false }, now);
+
+/** A payment started from `address`: its origin remembered (its donor's email is never near a cap). */
+const rememberPaymentOrigin = (store: Store, paymentId: string, address: string, now: number) =>
+  admitPayment(
+    store,
+    SETTINGS,
+    { email: "origin@example.org", address, paymentId, countRequest: false },
+    now,
+  );
+
 Deno.test("decline caps: counted against the email and the payment's origin; refused at the cap", async () => {
   const store = await openStore({ kvPath: ":memory:" });
   try {
@@ -111,6 +128,36 @@ Deno.test("decline caps: counted against the email and the payment's origin; ref
     );
     // After the window, both are free again.
     await refuseAfterDeclines(store, SETTINGS, client, now + 3_600_000);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("admitPayment: one call counts the start, checks the caps, remembers the origin only when admitted", async () => {
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    const now = 1_700_000_000_000;
+    const start = (paymentId: string, address = "192.0.2.9", countRequest = true) =>
+      admitPayment(store, SETTINGS, { email: "donor@example.org", address, paymentId, countRequest }, now);
+    await start("p1");
+    await start("p2");
+    // The third from one address is over its limit of 2: refused, and its origin is not kept.
+    const refused = await start("p3").catch((e) => e);
+    assert.ok(refused instanceof RateLimitedError);
+    assert.equal(refused.reason, "requests");
+    assert.equal(refused.retryAfterSeconds, 60);
+    assert.equal(await store.rateLimits.originOf("p1", now), "192.0.2.9");
+    assert.equal(await store.rateLimits.originOf("p3", now), null);
+    // Not counted (counted before), it passes the limit and is remembered.
+    await start("p4", "192.0.2.9", false);
+    assert.equal(await store.rateLimits.originOf("p4", now), "192.0.2.9");
+    assert.equal((await store.rateLimits.peek("payment:addr:192.0.2.9", now)).count, 3);
+    // The global limit of 3 was reached by the first two and the refused third's address: another
+    // address still counts against it.
+    assert.equal((await store.rateLimits.peek("payment:all", now)).count, 2);
+    await start("p5", "192.0.2.10");
+    const global = await start("p6", "192.0.2.11").catch((e) => e);
+    assert.equal(global.reason, "requests");
   } finally {
     await store.close();
   }

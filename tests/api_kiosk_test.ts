@@ -170,6 +170,22 @@ backendTest("api: kiosk devices, pairing, and terminal sales only from paired ki
       assert.ok(!app.logs.some((l) => l.msg === "payment started"), "no sale was started");
     });
 
+    await t.step("pay-emv: an unpaired browser is refused before its signature costs a write", async () => {
+      // The same signed body, refused without a device, then sent by a paired kiosk: accepted, so the
+      // refusal claimed no nonce (checking the signature first wrote one, and the replay was a 401).
+      const kiosk = await pairTestKiosk(app, "12");
+      const userId = await newDonor(app, "Replay");
+      const key = await api(app.url, "GET", "/api/signing-key");
+      const body = await signPayload(sale(userId), key.body);
+      const refused = await api(app.url, "POST", "/api/payment/pay-emv", body);
+      assert.equal(refused.status, 403);
+      const ok = await api(app.url, "POST", "/api/payment/pay-emv", body, kiosk.headers);
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      // Sent again, it is a replay.
+      const replay = await api(app.url, "POST", "/api/payment/pay-emv", body, kiosk.headers);
+      assert.equal(replay.status, 401);
+    });
+
     await t.step("pay-emv: a paired kiosk takes the sale for its shop only", async () => {
       const kiosk = await pairTestKiosk(app, "12");
       const userId = await newDonor(app, "Kiosk");

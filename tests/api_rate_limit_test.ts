@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../lib/config.ts";
 import { recordResult } from "../lib/payments/completion.ts";
 import type { PaymentProvider } from "../lib/payments/provider.ts";
-import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../lib/rate_limits.ts";
+import { admitPayment, RateLimitedError } from "../lib/rate_limits.ts";
 import { runRetentionSweep } from "../lib/retention.ts";
 import { signPayload } from "../lib/shared/signing.ts";
 import type { Payment } from "../lib/storage/types.ts";
@@ -230,18 +230,23 @@ backendTest(
       });
     await t.step("the same decline recorded twice counts once; a second one reaches the cap", async () => {
       const first = paymentFixture({ donorId: donor.id });
-      await rememberPaymentOrigin(store, first.id, "192.0.2.77");
+      await admitPayment(store, settings, {
+        email: donor.email,
+        address: "192.0.2.77",
+        paymentId: first.id,
+        countRequest: false,
+      });
       await recordDeclined(first);
       await recordDeclined(first);
-      const client = { email: donor.email, address: "192.0.2.77" };
-      await refuseAfterDeclines(store, settings, client);
+      const client = { email: donor.email, address: "192.0.2.77", paymentId: "probe", countRequest: false };
+      await admitPayment(store, settings, client);
       assert.equal((await store.rateLimits.peek("declines:addr:192.0.2.77", Date.now())).count, 1);
       await recordDeclined(paymentFixture({ donorId: donor.id }));
-      await assert.rejects(() => refuseAfterDeclines(store, settings, client), RateLimitedError);
+      await assert.rejects(() => admitPayment(store, settings, client), RateLimitedError);
       // A kiosk's declines are not card testing: not counted.
       const other = await store.donors.create({ ...donor, id: "kiosk-donor", email: "kiosk@example.org" });
       await recordDeclined(paymentFixture({ donorId: other.id, channel: "terminal", shopNumber: "7" }));
-      await refuseAfterDeclines(store, settings, { email: other.email, address: "192.0.2.78" });
+      await admitPayment(store, settings, { ...client, email: other.email, address: "192.0.2.78" });
     });
   },
 );

@@ -3,12 +3,13 @@
  * frame. A repeated identical request within a minute answers the same payment, so a double click
  * or a retried request never starts (or charges) a second one; a repeat of an attempt that an
  * outage cut short does not wait out the minute. The result comes back through `completion.ts`.
- * One started by a client is refused while the donor's email or the client's address has too many
- * declines, and remembers that address, so its own decline counts against it (`../rate_limits.ts`).
+ * One started by a client counts against the payment limits, is refused while the donor's email or
+ * the client's address has too many declines, and remembers that address, so its own decline
+ * counts against it: one storage call (`admitPayment` in `../rate_limits.ts`).
  *
  * @module
  */
-import { RateLimitedError, refuseAfterDeclines, rememberPaymentOrigin } from "../rate_limits.ts";
+import { admitPayment, RateLimitedError } from "../rate_limits.ts";
 import type { Lang } from "../shared/languages.ts";
 import type { CurrencyCode } from "../shared/money.ts";
 import type { Payment } from "../storage/types.ts";
@@ -55,23 +56,6 @@ export async function createOnlinePayment(
 ): Promise<{ url: string; payment: Payment }> {
   const { donor, minor } = await checkDonation(ctx, input);
   const now = clock(ctx);
-  // A card tester's declines stop its payments (online only: a kiosk's card is in the museum).
-  const client = channel === "online" && ctx.rateLimits && ctx.clientAddress;
-  if (client) {
-    try {
-      await refuseAfterDeclines(
-        ctx.store,
-        ctx.rateLimits!,
-        { email: donor.email, address: client },
-        now.getTime(),
-      );
-    } catch (e) {
-      if (e instanceof RateLimitedError) {
-        ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
-      }
-      throw e;
-    }
-  }
   const candidate = newPendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
     isMonthly: input.isMonthly,
@@ -88,13 +72,33 @@ export async function createOnlinePayment(
     shopNumber,
   ]
     .join("|");
-  // The client is remembered beside the payment's creation, not after it (one round trip fewer
-  // on a donor's wait): for a reused payment it was remembered when that one was created, and this
-  // candidate's entry expires unused.
-  const [{ created, payment }] = await Promise.all([
-    ctx.store.payments.createOrReuse(candidate, dedupeKey, DEDUPE_WINDOW_MS, now.getTime()),
-    client ? rememberPaymentOrigin(ctx.store, candidate.id, client, now.getTime()) : undefined,
-  ]);
+  // Counted, checked against the decline caps and remembered in one storage call, before the payment
+  // is stored: a refused start writes nothing else. Online only: a kiosk's card is in the museum.
+  const client = channel === "online" && ctx.rateLimits && ctx.clientAddress;
+  if (client) {
+    try {
+      await admitPayment(ctx.store, ctx.rateLimits!, {
+        email: donor.email,
+        address: client,
+        paymentId: candidate.id,
+        countRequest: ctx.countRequest ?? true,
+      }, now.getTime());
+    } catch (e) {
+      // One line per refusal: a burst of them is what a card tester or a flood looks like.
+      if (e instanceof RateLimitedError) {
+        if (e.reason === "declines") {
+          ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
+        } else ctx.log.warn("rate limited", { action: "payment", retryAfterSeconds: e.retryAfterSeconds });
+      }
+      throw e;
+    }
+  }
+  const { created, payment } = await ctx.store.payments.createOrReuse(
+    candidate,
+    dedupeKey,
+    DEDUPE_WINDOW_MS,
+    now.getTime(),
+  );
   if (!created) {
     const ready = payment.pageUrl ? payment : await waitForPage(ctx, payment.id);
     if (ready.pageUrl) return { url: ready.pageUrl, payment: ready };
@@ -103,7 +107,8 @@ export async function createOnlinePayment(
       // instead of the donor waiting out the dedupe window.
       await ctx.store.payments.update(ready.id, { status: "failed", updatedAt: clock(ctx).toISOString() });
       ctx.log.warn("abandoned payment closed", { paymentId: ready.id });
-      return await createOnlinePayment(ctx, input, channel, shopNumber, true);
+      // This request was counted already.
+      return await createOnlinePayment({ ...ctx, countRequest: false }, input, channel, shopNumber, true);
     }
     throw new ProviderUnavailableError("provider");
   }

@@ -50,6 +50,12 @@ export interface PaymentsContext {
   rateLimits?: RateLimitSettings;
   /** The address of the client starting the payment, when a request starts it. */
   clientAddress?: string;
+  /**
+   * Whether starting the payment counts against the per-address and global payment limits (default
+   * true); false when the request was counted already (the no-JavaScript form counts it before it
+   * creates the donor).
+   */
+  countRequest?: boolean;
   now?: () => Date;
 }
 

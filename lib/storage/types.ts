@@ -266,6 +266,22 @@ export interface RateLimitHit {
   retryAfterMs: number;
 }
 
+/** A payment's start as the rate limits see it ({@link RateLimitRepository.admit}). */
+export interface Admission {
+  /** Counted in order, as {@link RateLimitRepository.hitInOrder} counts them; empty: none. */
+  hits: readonly { key: string; limit: number }[];
+  windowMs: number;
+  /** Counters read, never counted, that refuse while they hold `cap` or more (the decline caps). */
+  caps: readonly { key: string; cap: number }[];
+  /** Remembered once admitted: the client the payment came from. */
+  origin: { paymentId: string; origin: string; ttlMs: number } | null;
+}
+
+/** What {@link RateLimitRepository.admit} answers: admitted, or refused with why and until when. */
+export type AdmissionAnswer =
+  | { admitted: true }
+  | { admitted: false; reason: "requests" | "declines"; retryAfterMs: number };
+
 /**
  * Rate limits (kept in storage so a limit holds across app instances): a fixed-window counter per
  * key, and the client a payment came from (so a decline recorded later, by whichever request or
@@ -295,6 +311,13 @@ export interface RateLimitRepository {
   peek(key: string, now: number): Promise<{ count: number; retryAfterMs: number }>;
   /** {@link peek} of up to 10 keys in one read, answered in their order. */
   peekMany(keys: readonly string[], now: number): Promise<{ count: number; retryAfterMs: number }[]>;
+  /**
+   * A payment's start in one storage call: counts `hits` (stopping at the first refused, which
+   * refuses the start), then reads `caps` (refused when one holds its cap), then, when admitted,
+   * remembers `origin`. The hits are atomic as in {@link hitInOrder}; the caps are read after them.
+   * At most 10 hits and 10 caps.
+   */
+  admit(admission: Admission, now: number): Promise<AdmissionAnswer>;
   /** Remembers `origin` (a client address bucket) for `paymentId` until `now + ttlMs`. */
   rememberOrigin(paymentId: string, origin: string, ttlMs: number, now: number): Promise<void>;
   /** The origin remembered for `paymentId`, or `null` (never remembered, or expired by `now`). */

@@ -234,7 +234,10 @@ async function postDonation(
       language: lang,
     };
     if (mode === "online") {
-      const payments = paymentsContext(services, data.monthlyEnabled, ctx.url, log, requestAddress(ctx));
+      const payments = {
+        ...paymentsContext(services, data.monthlyEnabled, ctx.url, log, requestAddress(ctx)),
+        countRequest: false, // counted above, before the donor
+      };
       const { url } = await createOnlinePayment(payments, {
         ...input,
         isMonthly: selection.period === "monthly",

@@ -189,6 +189,52 @@ export async function rateLimitsContract(
   );
 
   await t.step(
+    "rateLimits: admit counts in order, then reads the caps, then remembers the origin only when admitted",
+    () =>
+      withStore(open, async (store) => {
+        const [addr, all, declines] = [uid("addr"), uid("all"), uid("declines")];
+        const now = 1_700_000_000_000;
+        const w = 60_000;
+        const admission = (paymentId: string, cap = 2) => ({
+          hits: [{ key: addr, limit: 2 }, { key: all, limit: 10 }],
+          windowMs: w,
+          caps: [{ key: declines, cap }],
+          origin: { paymentId, origin: "203.0.113.7", ttlMs: w },
+        });
+        const [p1, p2, p3, p4] = [uid("pay"), uid("pay"), uid("pay"), uid("pay")];
+        assert.deepEqual(await store.rateLimits.admit(admission(p1), now), { admitted: true });
+        assert.equal(await store.rateLimits.originOf(p1, now), "203.0.113.7");
+        // The caps: a counter at its cap refuses (counted, then refused: the hits stay counted).
+        await store.rateLimits.hitInOrder([{ key: declines, limit: 100 }], 3_600_000, now - 1_000);
+        await store.rateLimits.hitInOrder([{ key: declines, limit: 100 }], 3_600_000, now - 1_000);
+        assert.deepEqual(await store.rateLimits.admit(admission(p2), now + 1), {
+          admitted: false,
+          reason: "declines",
+          retryAfterMs: 3_600_000 - 1_001,
+        });
+        assert.equal(await store.rateLimits.originOf(p2, now + 1), null);
+        assert.deepEqual(await store.rateLimits.peek(addr, now + 1), { count: 2, retryAfterMs: w - 1 });
+        // Over the address's limit: refused for requests, the global counter untouched.
+        assert.deepEqual(await store.rateLimits.admit(admission(p3, 5), now + 2), {
+          admitted: false,
+          reason: "requests",
+          retryAfterMs: w - 2,
+        });
+        assert.equal((await store.rateLimits.peek(all, now + 2)).count, 2);
+        assert.equal(await store.rateLimits.originOf(p3, now + 2), null);
+        // No hits and no caps: only the origin.
+        assert.deepEqual(
+          await store.rateLimits.admit(
+            { hits: [], windowMs: w, caps: [], origin: admission(p4).origin },
+            now,
+          ),
+          { admitted: true },
+        );
+        assert.equal(await store.rateLimits.originOf(p4, now), "203.0.113.7");
+      }),
+  );
+
+  await t.step(
     "rateLimits: retention deletes ended windows and origins (KV expires them itself)",
     () =>
       withStore(open, async (store) => {

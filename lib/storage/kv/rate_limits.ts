@@ -5,7 +5,7 @@
  * | key                                 | value                                 | written by       |
  * |-------------------------------------|---------------------------------------|------------------|
  * | `["rate_limits", key]`              | `{ count, resetsAt }` (ms); expires   | hit, hitInOrder  |
- * | `["rate_limit_origins", paymentId]` | `{ origin, expiresAt }` (ms); expires | rememberOrigin   |
+ * | `["rate_limit_origins", paymentId]` | `{ origin, expiresAt }` (ms); expires | rememberOrigin, admit |
  *
  * `hit` and `hitInOrder` read the counters and commit the new counts in one atomic operation
  * under versionstamp checks, so hits from several instances at once are each counted once and
@@ -158,21 +158,16 @@ export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
     }
   };
 
-  const peekMany: RateLimitRepository["peekMany"] = async (names, now) => {
-    checkInteger(now, "now");
-    if (names.length > KV_LIMITS.keysPerRead) {
-      throw new RangeError(`at most ${KV_LIMITS.keysPerRead} keys per peek`);
-    }
-    if (names.length === 0) return [];
-    const entries = await retryWhileLocked(() =>
-      kv.getMany<WindowValue[]>(names.map((name) => [RATE_LIMITS, name]))
-    );
-    return entries.map(({ value }) =>
-      value === null || value.resetsAt <= now
-        ? { count: 0, retryAfterMs: 0 }
-        : { count: value.count, retryAfterMs: value.resetsAt - now }
-    );
+  const peekMany: RateLimitRepository["peekMany"] = (names, now) => peekWindows(kv, names, now);
+
+  const hitInOrder: RateLimitRepository["hitInOrder"] = async (hits, windowMs, now) => {
+    checked(hits, windowMs, now);
+    if (hits.length === 0) return [];
+    return await enqueue(hits, windowMs, now);
   };
+
+  const rememberOrigin: RateLimitRepository["rememberOrigin"] = (paymentId, origin, ttlMs, now) =>
+    rememberOriginIn(kv, paymentId, origin, ttlMs, now);
 
   return {
     async hit(key, limit, windowMs, now) {
@@ -180,10 +175,19 @@ export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
       return (await enqueue([{ key, limit }], windowMs, now))[0];
     },
 
-    async hitInOrder(hits, windowMs, now) {
-      checked(hits, windowMs, now);
-      if (hits.length === 0) return [];
-      return await enqueue(hits, windowMs, now);
+    hitInOrder,
+
+    // Embedded, so three steps cost no round trips: the group-committed hits, one read, one write.
+    async admit({ hits, windowMs, caps, origin }, now) {
+      for (const { cap } of caps) checkInteger(cap, "cap", 1);
+      const counted = await hitInOrder(hits, windowMs, now);
+      const refused = counted.find((hit) => !hit.allowed);
+      if (refused) return { admitted: false, reason: "requests", retryAfterMs: refused.retryAfterMs };
+      const seen = await peekMany(caps.map(({ key }) => key), now);
+      const full = seen.findIndex((counter, i) => counter.count >= caps[i].cap);
+      if (full >= 0) return { admitted: false, reason: "declines", retryAfterMs: seen[full].retryAfterMs };
+      if (origin) await rememberOrigin(origin.paymentId, origin.origin, origin.ttlMs, now);
+      return { admitted: true };
     },
 
     async peek(key, now) {
@@ -192,14 +196,7 @@ export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
 
     peekMany,
 
-    async rememberOrigin(paymentId, origin, ttlMs, now) {
-      checkInteger(ttlMs, "ttlMs", 1);
-      checkInteger(now, "now");
-      const value: OriginValue = { origin, expiresAt: now + ttlMs };
-      await retryWhileLocked(() =>
-        kv.set([ORIGINS, paymentId], value, { expireIn: ttlMs + EXPIRY_GRACE_MS })
-      );
-    },
+    rememberOrigin,
 
     async originOf(paymentId, now) {
       checkInteger(now, "now");
@@ -214,4 +211,39 @@ export function kvRateLimits({ kv }: KvContext): RateLimitRepository {
       return await Promise.resolve(0);
     },
   };
+}
+
+/** {@link RateLimitRepository.peekMany} on the handle. */
+async function peekWindows(
+  kv: Deno.Kv,
+  names: readonly string[],
+  now: number,
+): Promise<{ count: number; retryAfterMs: number }[]> {
+  checkInteger(now, "now");
+  if (names.length > KV_LIMITS.keysPerRead) {
+    throw new RangeError(`at most ${KV_LIMITS.keysPerRead} keys per peek`);
+  }
+  if (names.length === 0) return [];
+  const entries = await retryWhileLocked(() =>
+    kv.getMany<WindowValue[]>(names.map((name) => [RATE_LIMITS, name]))
+  );
+  return entries.map(({ value }) =>
+    value === null || value.resetsAt <= now
+      ? { count: 0, retryAfterMs: 0 }
+      : { count: value.count, retryAfterMs: value.resetsAt - now }
+  );
+}
+
+/** {@link RateLimitRepository.rememberOrigin} on the handle. */
+async function rememberOriginIn(
+  kv: Deno.Kv,
+  paymentId: string,
+  origin: string,
+  ttlMs: number,
+  now: number,
+): Promise<void> {
+  checkInteger(ttlMs, "ttlMs", 1);
+  checkInteger(now, "now");
+  const value: OriginValue = { origin, expiresAt: now + ttlMs };
+  await retryWhileLocked(() => kv.set([ORIGINS, paymentId], value, { expireIn: ttlMs + EXPIRY_GRACE_MS }));
 }

@@ -15,6 +15,9 @@
  * does not wait for the disk (migration 16 says why, and what a crash can cost). Callers list keys in one order (address, then global), so the row locks of two
  * racing calls are taken in the same order and never deadlock.
  *
+ * `admit` is one call of `rate_limit_admit` (migration 17): a payment start's hits, its decline caps
+ * and its origin in one statement, the same commit, so the limiter adds one round trip to a payment.
+ *
  * Table `rate_limit_origins` (migration 13): the client address bucket an online payment came
  * from, keyed by payment id, until `expires_at` (indexed for retention).
  *
@@ -72,6 +75,27 @@ export function pgRateLimits({ sql }: PgContext): RateLimitRepository {
   };
 
   return {
+    async admit({ hits, windowMs, caps, origin }, now) {
+      for (const { limit } of hits) checkInteger(limit, "limit", 1);
+      for (const { cap } of caps) checkInteger(cap, "cap", 1);
+      checkInteger(windowMs, "windowMs", 1);
+      checkInteger(now, "now");
+      if (hits.length > 10 || caps.length > 10) {
+        throw new RangeError("at most 10 hits and 10 caps per admission");
+      }
+      if (origin) checkInteger(origin.ttlMs, "ttlMs", 1);
+      const [row] = await sql<{ refused: "requests" | "declines"; retry_after_ms: string }[]>`
+        select * from rate_limit_admit(
+          ${hits.map((h) => h.key)}::text[], ${hits.map((h) => h.limit)}::integer[], ${windowMs}, ${now},
+          ${caps.map((c) => c.key)}::text[], ${caps.map((c) => c.cap)}::integer[],
+          ${origin?.paymentId ?? null}, ${origin?.origin ?? null}, ${origin ? now + origin.ttlMs : null}
+        )
+      `;
+      return row ? { admitted: false, reason: row.refused, retryAfterMs: Number(row.retry_after_ms) } : {
+        admitted: true,
+      };
+    },
+
     async hit(key, limit, windowMs, now) {
       // The same function as hitInOrder, for its commit that does not wait for the disk.
       return (await hitInOrder([{ key, limit }], windowMs, now))[0];

@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { limitClient, requestAddress } from "@/lib/http/rate_limit.ts";
+import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
@@ -32,7 +32,6 @@ export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { services } = ctx.state;
     const body = await readSignedJson(req, CreatePaymentSchema, services);
-    await limitClient(ctx, "payment");
     const flags = await readFlags(services.store);
     const payments = paymentsContext(
       services,

@@ -1,7 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { requireKioskDevice } from "@/lib/http/kiosk_cookie.ts";
-import { readSigned } from "@/lib/http/signed_body.ts";
-import { HttpError } from "@/lib/http/validation.ts";
+import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
+import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext, terminalFor } from "@/lib/payments/mod.ts";
@@ -33,9 +32,9 @@ export const docs: RouteDocs = {
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { services } = ctx.state;
-    const { body, serverKey } = await readSigned(req, PayEmvSchema, services);
     // Browser keys are handed to any page: only the kiosk's device cookie says a kiosk sent this.
-    if (!serverKey) await requireKioskDevice(req, services.store, body.shopNumber);
+    const raw = await readJsonValue(req);
+    const body = await readKioskSale(req, raw, PayEmvSchema, services, (b) => b.shopNumber, true);
     if (body.isMonthly) {
       throw new HttpError(400, "Monthly donations cannot be taken at a terminal; use the online form", [{
         path: "isMonthly",

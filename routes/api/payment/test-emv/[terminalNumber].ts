@@ -1,9 +1,8 @@
 import { createDonor } from "@/lib/donors.ts";
 import { readFlags } from "@/lib/flags.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { requireKioskDevice } from "@/lib/http/kiosk_cookie.ts";
-import { verifySigned } from "@/lib/http/signed_body.ts";
-import { HttpError, validate } from "@/lib/http/validation.ts";
+import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
+import { HttpError } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { createOnlinePayment } from "@/lib/payments/online.ts";
@@ -50,12 +49,15 @@ export const handler: Handlers<unknown, AppState> = {
         throw new HttpError(400, "The request body is not valid JSON");
       }
     }
-    // A signed body (an integration's server key) needs no device; anything else comes from a kiosk.
-    const signed = raw !== null && typeof raw === "object" && "signature" in raw;
-    const { body, serverKey } = signed
-      ? await verifySigned(raw, TestEmvSchema, services)
-      : { body: validate(TestEmvSchema, raw), serverKey: false };
-    if (!serverKey) await requireKioskDevice(req, services.store, body.shopNumber ?? terminal);
+    // A body signed with an integration's server key needs no device; anything else comes from a kiosk.
+    const body = await readKioskSale(
+      req,
+      raw,
+      TestEmvSchema,
+      services,
+      (b) => b.shopNumber ?? terminal,
+      false,
+    );
     const language = body.language ?? "en";
     const donor = await createDonor(services.store, {
       firstName: "Terminal test",

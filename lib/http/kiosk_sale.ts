@@ -1,0 +1,44 @@
+/**
+ * Reading a terminal sale's request (`pay-emv`, `test-emv`): who may start one, checked before
+ * anything costs storage. A body signed with a `SIGNING_KEYS` server key (an integration) is
+ * verified as any signed body. Anything else must come from a paired kiosk, and its device cookie
+ * is checked first: a browser that is not a paired kiosk is refused (403) before its signature is
+ * checked and its nonce written, so a flood of them from the internet writes nothing.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { Services } from "../state.ts";
+import { requireKioskDevice } from "./kiosk_cookie.ts";
+import { verifySigned } from "./signed_body.ts";
+import { validate } from "./validation.ts";
+
+/**
+ * Validates, authorises and verifies a sale's parsed body: with a server key, its signature; else
+ * the body (400), the kiosk device for `shopOf(body)` (403), and then a signature when the body
+ * carries one (`test-emv` allows none, as the spec sends none).
+ *
+ * @example
+ * ```ts
+ * const body = await readKioskSale(req, raw, PayEmvSchema, services, (b) => b.shopNumber, true);
+ * ```
+ */
+export async function readKioskSale<S extends z.ZodType>(
+  req: Request,
+  raw: unknown,
+  schema: S,
+  services: Services,
+  shopOf: (body: z.output<S>) => string,
+  signatureRequired: boolean,
+): Promise<z.output<S>> {
+  const keyId = raw !== null && typeof raw === "object" ? (raw as { keyId?: unknown }).keyId : undefined;
+  // A server key, or no key at all (refused as unsigned, before any write), as any signed body.
+  if ((signatureRequired && typeof keyId !== "string") || services.config.signingKeys.has(String(keyId))) {
+    return (await verifySigned(raw, schema, services)).body;
+  }
+  const body = validate(schema, raw);
+  await requireKioskDevice(req, services.store, shopOf(body));
+  const signed = raw !== null && typeof raw === "object" && "signature" in raw;
+  if (signatureRequired || signed) await verifySigned(raw, schema, services);
+  return body;
+}
