@@ -2,10 +2,10 @@
  * Rate limits on Deno KV: a fixed-window counter per key, and the client each online payment came
  * from (for the decline caps).
  *
- * | key                                 | value                                 | written by       |
- * |-------------------------------------|---------------------------------------|------------------|
- * | `["rate_limits", key]`              | `{ count, resetsAt }` (ms); expires   | hit, hitInOrder  |
- * | `["rate_limit_origins", paymentId]` | `{ origin, expiresAt }` (ms); expires | rememberOrigin, admit |
+ * | key                                 | value                                 | written by             |
+ * |-------------------------------------|---------------------------------------|------------------------|
+ * | `["rate_limits", key]`              | `{ count, resetsAt }` (ms); expires   | hit, hitInOrder, admit |
+ * | `["rate_limit_origins", paymentId]` | `{ origin, expiresAt }` (ms); expires | rememberOrigin, admit  |
  *
  * `hit` and `hitInOrder` read the counters and commit the new counts in one atomic operation
  * under versionstamp checks, so hits from several instances at once are each counted once and
