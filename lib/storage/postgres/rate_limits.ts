@@ -15,7 +15,7 @@
  * does not wait for the disk (migration 16 says why, and what a crash can cost). Callers list keys in one order (address, then global), so the row locks of two
  * racing calls are taken in the same order and never deadlock.
  *
- * `admit` is one call of `rate_limit_admit` (migration 17): a payment start's hits, its decline caps
+ * `admit` is one call of `rate_limit_admit` (migration 18): a payment start's hits, its decline caps
  * and its origin in one statement, the same commit, so the limiter adds one round trip to a payment.
  *
  * Table `rate_limit_origins` (migration 13): the client address bucket an online payment came

@@ -1,5 +1,5 @@
 /**
- * Migration 17, `rate_limit_admit`: a payment's start in one call. Starting a payment counted its
+ * Migration 18, `rate_limit_admit`: a payment's start in one call. Starting a payment counted its
  * request (`rate_limit_hit`), read the decline counters, and remembered its client: three statements
  * a donor waited for in turn, and the limiter's cost measured in `bench/README.md` (donation calls,
  * issue 13). `rate_limit_admit` does the three in one statement: the hits in order (stopping at the
@@ -13,9 +13,9 @@
  * @module
  */
 
-/** Migration 17, as `schema_migrations` records it. */
-export const migration017 = {
-  version: 17,
+/** Migration 18, as `schema_migrations` records it. */
+export const migration018 = {
+  version: 18,
   name: "rate_limit_admit",
   sql: `
       create function rate_limit_admit(
