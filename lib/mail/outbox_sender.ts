@@ -67,7 +67,9 @@ export interface OutboxSenderOptions {
  * at the sender's domain.
  */
 export function messageIdOf(key: string, from: string): string {
-  const domain = from.match(/@([^\s>]+)>?\s*$/)?.[1] ?? "localhost";
+  // The address is the last part of `from` (`a@b.org` or `Name <a@b.org>`).
+  const at = from.lastIndexOf("@");
+  const domain = at < 0 ? "localhost" : from.slice(at + 1).replace(">", "").trim();
   const hash = [...sha256(new TextEncoder().encode(key)).slice(0, 16)]
     .map((b) => b.toString(16).padStart(2, "0")).join("");
   return `<outbox.${hash}@${domain}>`;

@@ -8,6 +8,7 @@
  */
 
 import type { MessageKind } from "@/lib/mail/message_types.ts";
+import { isLang, LANGUAGES } from "@/lib/shared/languages.ts";
 import { checkInteger, isoInstant } from "./records.ts";
 import type { MessageInput, OutboxClaim, OutboxMessage, OutboxOutcome } from "./outbox_types.ts";
 
@@ -40,8 +41,10 @@ export function canonicalMessageInput(input: MessageInput): MessageInput {
     recipient = { donorId: to.donorId };
   } else if (to && "admins" in to && to.admins === true) recipient = { admins: true };
   else throw new RangeError(`message ${key}: recipient must be { donorId } or { admins: true }`);
-  if (typeof language !== "string" || !/^[a-z]{2}$/.test(language)) {
-    throw new RangeError(`message ${key}: language must be a two-letter code: ${JSON.stringify(language)}`);
+  if (!isLang(language)) {
+    throw new RangeError(
+      `message ${key}: language must be one of ${LANGUAGES.join(", ")}: ${JSON.stringify(language)}`,
+    );
   }
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     throw new RangeError(`message ${key}: data must be an object`);
