@@ -23,9 +23,13 @@ const PDF: Attachment = {
   content: new TextEncoder().encode("%PDF-1.4 a receipt"),
 };
 
-/** The test's own renderer: a receipt to `<donorId>@donors.example`, with a PDF; "erased" donors: none. */
-const render: RenderMessage = (m) =>
-  Promise.resolve(
+/**
+ * The test's own renderer: a receipt to `<donorId>@donors.example`, with a PDF; "erased" donors:
+ * none; "broken" ones: it throws (as a renderer whose storage read failed).
+ */
+const render: RenderMessage = (m) => {
+  if ("donorId" in m.to && m.to.donorId === "broken") return Promise.reject(new Error("storage read failed"));
+  return Promise.resolve(
     "donorId" in m.to && m.to.donorId.startsWith("erased") ? null : {
       to: ["donorId" in m.to ? `${m.to.donorId}@donors.example` : "admins@museum.example"],
       subject: `Receipt ${m.key}`,
@@ -36,6 +40,7 @@ const render: RenderMessage = (m) =>
       language: m.language,
     },
   );
+};
 
 const receipt = (id: string, donorId = `donor-${id}`): MessageInput => ({
   key: `receipt:${id}`,
@@ -111,6 +116,15 @@ backendTest("outbox sender: delivered once through SMTP, as rendered", async (t,
       assert.deepEqual(await s.runOnce(), { sent: 0, retried: 0, failed: 0, skipped: 1 });
       const stored = await store.outbox.get("receipt:gone");
       assert.deepEqual([stored?.state, stored?.lastError], ["skipped", "nothing to send"]);
+      assert.equal(smtp.received.length, 1);
+    });
+
+    await t.step("a render that fails: retried later like a refused send, with the reason", async () => {
+      await store.outbox.enqueue([receipt("broken", "broken")], time.now().toISOString());
+      assert.deepEqual(await s.runOnce(), { sent: 0, retried: 1, failed: 0, skipped: 0 });
+      const stored = await store.outbox.get("receipt:broken");
+      assert.deepEqual([stored?.state, stored?.lastError], ["queued", "render: storage read failed"]);
+      assert.equal(stored?.dueAt, new Date(time.now().getTime() + 1_000).toISOString());
       assert.equal(smtp.received.length, 1);
     });
   } finally {
