@@ -12,6 +12,7 @@ import type { Attachment } from "../lib/mail/message_types.ts";
 import { messageIdOf, OutboxSender, type RenderMessage } from "../lib/mail/outbox_sender.ts";
 import { smtpTransport } from "../lib/mail/smtp.ts";
 import type { MessageInput, Store } from "../lib/storage/types.ts";
+import { capturedLog } from "./helpers/fixtures.ts";
 import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
 import { backendTest } from "./helpers/stores.ts";
 
@@ -62,13 +63,14 @@ function sender(
   now: () => Date,
   holder = "test",
   retryScheduleMs = [1_000, 5_000],
+  log = quiet,
 ) {
   return new OutboxSender({
     store,
     render,
     transport: smtpTransport(smtp.url, FROM),
     from: FROM,
-    log: quiet,
+    log,
     holder,
     now,
     retryScheduleMs,
@@ -141,7 +143,8 @@ backendTest(
     const smtp = await startSmtp();
     const time = clock();
     // Retries after 1, 5 and 10 seconds (of the test's clock), then failed for good.
-    const s = sender(store, smtp, time.now, "test", [1_000, 5_000, 10_000]);
+    const { lines, log } = capturedLog();
+    const s = sender(store, smtp, time.now, "test", [1_000, 5_000, 10_000], log);
     const keys = Array.from({ length: 12 }, (_, i) => `m${i}`);
     try {
       await store.outbox.enqueue(keys.map((k) => receipt(k)), time.now().toISOString());
@@ -201,6 +204,23 @@ backendTest(
         assert.deepEqual(await s.runOnce(), { sent: 0, retried: 0, failed: 0, skipped: 0 });
         assert.equal(smtp.received.length, 12);
       });
+
+      await t.step(
+        "the log names messages by Message-ID and the server's codes, never a key or address",
+        () => {
+          const text = JSON.stringify(lines);
+          assert.doesNotMatch(text, /receipt:|donor-|donors\.example/);
+          const failed = lines.find((l) => l.msg === "outbox message failed for good")!;
+          assert.deepEqual([failed.messageId, failed.responseCode], [
+            messageIdOf("receipt:doomed", FROM),
+            550,
+          ]);
+          assert.ok(
+            lines.some((l) => l.msg === "outbox message not sent; retrying" && l.responseCode === 451),
+          );
+          assert.equal(lines.filter((l) => l.msg === "outbox message sent").length, 12);
+        },
+      );
     } finally {
       await s.stop();
       await smtp.stop();

@@ -15,6 +15,8 @@
  *
  * Runs in every instance: woken right after this process enqueues ({@link wakeOnMessages}), and
  * polling every {@link POLL_MS} otherwise; `stop()` ends the loop and waits for the pass under way.
+ * Log lines name a message by its Message-ID and the server's codes; the full reason of a failure
+ * (which may name the recipient) is kept with the message in storage only.
  *
  * @module
  */
@@ -161,11 +163,11 @@ export class OutboxSender {
     try {
       rendered = await this.#o.render(message);
     } catch (error) {
-      return await this.#retry(message, `render: ${reasonOf(error)}`);
+      return await this.#retry(message, `render: ${reasonOf(error)}`, error);
     }
     if (rendered === null) {
       await store.outbox.settle(message, { state: "skipped", at: at(), reason: "nothing to send" });
-      log.info("outbox message skipped", { key: message.key, kind: message.kind });
+      log.info("outbox message skipped", this.#logFields(message));
       return "skipped";
     }
     // Too little left of the claim to send safely: the next claim sends it.
@@ -173,30 +175,40 @@ export class OutboxSender {
     try {
       await transport.send({ ...rendered, messageId: messageIdOf(message.key, this.#from) });
     } catch (error) {
-      return await this.#retry(message, reasonOf(error));
+      return await this.#retry(message, reasonOf(error), error);
     }
     await store.outbox.settle(message, { state: "sent", at: at() });
-    log.info("outbox message sent", { key: message.key, kind: message.kind, attempts: message.attempts });
+    log.info("outbox message sent", this.#logFields(message));
     return "sent";
   }
 
   /** After a failed attempt: a retry after the schedule's wait, or failed for good after the last. */
-  async #retry(message: OutboxMessage, reason: string): Promise<"retried" | "failed"> {
+  /**
+   * What a log line says of a message: its Message-ID (to find it in the mail server's logs),
+   * kind and attempts; never its key, which can hold a donor id (a capability).
+   */
+  #logFields(message: OutboxMessage, error?: unknown): Record<string, unknown> {
+    const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+    return {
+      messageId: messageIdOf(message.key, this.#from),
+      kind: message.kind,
+      attempts: message.attempts,
+      // The server's codes, not its text: a refusal names the recipient's address.
+      ...(error === undefined ? {} : { code: code ?? null, responseCode: responseCode ?? null }),
+    };
+  }
+
+  async #retry(message: OutboxMessage, reason: string, error: unknown): Promise<"retried" | "failed"> {
     const { store, log, retryScheduleMs } = this.#o;
     const now = this.#o.now();
     if (message.attempts > retryScheduleMs.length) {
       await store.outbox.settle(message, { state: "failed", at: now.toISOString(), reason });
-      log.error("outbox message failed for good", { key: message.key, kind: message.kind, reason });
+      log.error("outbox message failed for good", this.#logFields(message, error));
       return "failed";
     }
     const retryAt = new Date(now.getTime() + retryScheduleMs[message.attempts - 1]).toISOString();
     await store.outbox.settle(message, { state: "queued", retryAt, reason });
-    log.warn("outbox message not sent; retrying", {
-      key: message.key,
-      attempts: message.attempts,
-      retryAt,
-      reason,
-    });
+    log.warn("outbox message not sent; retrying", { ...this.#logFields(message, error), retryAt });
     return "retried";
   }
 }
