@@ -12,6 +12,7 @@ import { openStore } from "./lib/storage/mod.ts";
 import type { Store } from "./lib/storage/types.ts";
 import { seedFlags } from "./lib/flags.ts";
 import { createJobs, JOB_SCHEDULES } from "./lib/scheduled_jobs.ts";
+import type { RenderMessage } from "./lib/mail/outbox_sender.ts";
 
 type Jobs = ReturnType<typeof createJobs>;
 
@@ -61,7 +62,15 @@ for (const [flag, enabled] of Object.entries(config.enforcedFeatures)) {
 const { createApp } = await import("./lib/app.ts");
 const { createServices } = await import("./lib/services.ts");
 const { preloadRoutes } = await import("./lib/framework/server.ts");
-const services = await createServices(config, store, log);
+// The outbox's renderer (lib/mail/outbox_sender.ts's RenderMessage): wired where the message
+// templates are; until then messages stay queued (and /dev/mail shows what is stored).
+const render: RenderMessage | undefined = undefined;
+const services = await createServices(config, store, log, { render });
+if (config.mail.smtpUrl && !services.mail.sender) {
+  log.warn("mail: no renderer is wired, so nothing is sent; messages stay in the outbox", {
+    setting: "SMTP_URL",
+  });
+}
 const app = createApp(services);
 
 // Tests start this file with DENO_ENV=test: no job does anything there.
@@ -72,7 +81,8 @@ const scheduled: Jobs = config.env === "test"
     "retention sweep": async () => {},
   }
   : createJobs({
-    store,
+    // The services' store: messages the jobs enqueue (billing) wake this instance's sender.
+    store: services.store,
     provider: services.providerFor(config.publicUrl ?? `http://localhost:${config.port}`),
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
@@ -110,6 +120,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     log.info("shutting down", { signal });
     await server.shutdown();
+    await services.mail.sender?.stop();
     await services.passwords.close();
     await store.close();
     Deno.exit(0);

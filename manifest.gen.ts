@@ -45,11 +45,14 @@ import * as $41 from "./routes/api/transaction/get-all-success-transactions.ts";
 import * as $42 from "./routes/api/user/[id].ts";
 import * as $43 from "./routes/api/user/index.ts";
 import * as $44 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $45 from "./routes/health.ts";
-import * as $46 from "./routes/index.ts";
-import * as $47 from "./routes/payments/return/[paymentId].ts";
-import * as $48 from "./routes/sandbox/pay/[ref].tsx";
-import * as $49 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $45 from "./routes/dev/mail/attachment.ts";
+import * as $46 from "./routes/dev/mail/html.ts";
+import * as $47 from "./routes/dev/mail/index.tsx";
+import * as $48 from "./routes/health.ts";
+import * as $49 from "./routes/index.ts";
+import * as $50 from "./routes/payments/return/[paymentId].ts";
+import * as $51 from "./routes/sandbox/pay/[ref].tsx";
+import * as $52 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -109,11 +112,14 @@ const manifest: Manifest = {
     "api/user/[id].ts": $42,
     "api/user/index.ts": $43,
     "api/user/off-monthly-payment/[id].ts": $44,
-    "health.ts": $45,
-    "index.ts": $46,
-    "payments/return/[paymentId].ts": $47,
-    "sandbox/pay/[ref].tsx": $48,
-    "sandbox/terminal/[terminalId].tsx": $49,
+    "dev/mail/attachment.ts": $45,
+    "dev/mail/html.ts": $46,
+    "dev/mail/index.tsx": $47,
+    "health.ts": $48,
+    "index.ts": $49,
+    "payments/return/[paymentId].ts": $50,
+    "sandbox/pay/[ref].tsx": $51,
+    "sandbox/terminal/[terminalId].tsx": $52,
   },
   islands: {
     AccountForm: $$0,

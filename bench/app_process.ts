@@ -40,6 +40,8 @@ export function productionAppEnv(dir: string): Record<string, string> {
     FEATURE_MONTHLY_PAYMENT: "1",
     FEATURE_TEST_TERMINAL_PAYMENT: "0",
     KV_PATH: `${dir}/kv.sqlite3`,
+    SMTP_URL: "smtp://127.0.0.1:9",
+    MAIL_FROM: "donations@museum.test",
   };
 }
 

@@ -94,6 +94,8 @@ const env: Record<string, string> = {
   SANDBOX_ALLOWED: "1",
   ADMIN_REGISTRATION: "approval",
   KV_PATH: `${dir}/kv.sqlite3`,
+  SMTP_URL: "smtp://127.0.0.1:9",
+  MAIL_FROM: "donations@museum.test",
   NO_COLOR: "1",
 };
 delete env.RUST_BACKTRACE;

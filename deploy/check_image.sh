@@ -202,6 +202,8 @@ PUBLIC_URL=https://donate.example.org
 ADMIN_REGISTRATION=closed
 PAYMENT_PROVIDER=sandbox
 SANDBOX_ALLOWED=1
+SMTP_URL=smtp://127.0.0.1:9
+MAIL_FROM=donations@example.org
 EOF
 chmod 0600 "$TMP/app.env"
 

@@ -12,17 +12,18 @@
  * not a placeholder), `PUBLIC_URL` (https) and `ADMIN_REGISTRATION` must be given; the sandbox
  * provider, which moves no money, needs `SANDBOX_ALLOWED`; the Pelecard gateway must be https;
  * test-terminal payments are on only when `FEATURE_TEST_TERMINAL_PAYMENT` says so, at every start,
- * and then with the museum's own `TEST_TERMINALS`.
+ * and then with the museum's own `TEST_TERMINALS`; `SMTP_URL` and `MAIL_FROM` must be given.
  *
  * @module
  */
 import { defaultPasswordWorkers } from "./auth/password_pool.ts";
+import { type MailSettings, readMail } from "./config_mail.ts";
 import { type PaymentSettings, readPayments } from "./config_payments.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "./config_values.ts";
 import { parseSigningKeys } from "./signature_check.ts";
 
 export { ConfigError };
-export type { PaymentSettings };
+export type { MailSettings, PaymentSettings };
 
 /** The app's settings, validated. */
 export interface Config {
@@ -67,6 +68,8 @@ export interface Config {
    * up to `maxQueue` more wait, and sign-ins beyond that are answered 503 with Retry-After.
    */
   passwords: { workers: number; maxQueue: number };
+  /** The outbox's SMTP server and sender (`lib/config_mail.ts`). */
+  mail: MailSettings;
   /** Donor, payment and registration limits, and decline caps (`lib/rate_limits.ts`). */
   rateLimits: import("./rate_limits.ts").RateLimitSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
@@ -270,6 +273,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       maxQueue: wholeNumber("PASSWORD_QUEUE", env.PASSWORD_QUEUE, 64, 0, 10_000),
     },
     rateLimits: readRateLimits(env),
+    mail: readMail(env, production),
     warnings,
   };
 }

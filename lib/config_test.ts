@@ -35,6 +35,8 @@ const PROD: Record<string, string> = {
   PELECARD_TERMINAL: "0962210",
   PELECARD_USER: "museum",
   PELECARD_PASSWORD: "secret",
+  SMTP_URL: "smtps://donations:mail-secret@smtp.museum.org:465",
+  MAIL_FROM: "Museum donations <donations@museum.org>",
 };
 
 /** Asserts that `env` is refused with one line naming `setting` and matching `detail`. */
@@ -323,7 +325,7 @@ async function readmeVariables(): Promise<string[]> {
  * given to its readers `bool(env, "X", …)` and `need("X")`. Fails on a read it cannot name.
  */
 async function sourceVariables(): Promise<Set<string>> {
-  const modules = ["./config.ts", "./config_payments.ts", "./config_values.ts"];
+  const modules = ["./config.ts", "./config_payments.ts", "./config_mail.ts", "./config_values.ts"];
   const source = (await Promise.all(modules.map((m) => Deno.readTextFile(new URL(m, import.meta.url))))).join(
     "\n",
   );

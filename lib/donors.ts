@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { newId } from "./ids.ts";
+import type { MessageInput } from "./mail/message_types.ts";
 import type { CreateDonorSchema, DonorSchema } from "./schemas.ts";
 import type { Donor, Store } from "./storage/types.ts";
 
@@ -60,7 +61,9 @@ export function donorView(donor: Donor): DonorView {
 
 /**
  * Stops all future monthly charges of a donor at once; idempotent. Answers the donor as stored,
- * or `null` for an unknown id.
+ * or `null` for an unknown id. When something is cancelled, the confirmation email
+ * (`monthly-cancelled`, in the language of the donor's latest active gift) is enqueued in the same
+ * atomic step; a repeat cancels nothing and sends nothing.
  *
  * @example
  * ```ts
@@ -73,7 +76,16 @@ export async function stopMonthlyPayments(
   now: Date = new Date(),
 ): Promise<Donor | null> {
   if (!await store.donors.get(id)) return null;
+  const active = (await store.subscriptions.listByDonor(id)).filter((s) => s.status === "active");
+  const at = now.toISOString();
+  const messages: MessageInput[] = active.length === 0 ? [] : [{
+    key: `cancelled:${id}:${at}`,
+    kind: "monthly-cancelled",
+    to: { donorId: id },
+    language: active.at(-1)!.language,
+    data: { at },
+  }];
   // Subscriptions first: billing re-reads a subscription right before charging it.
-  await store.subscriptions.cancelForDonor(id, now.toISOString());
+  await store.subscriptions.cancelForDonor(id, at, { messages });
   return await store.donors.update(id, { monthlyPaymentAvailable: false, nextPaymentDate: null });
 }

@@ -283,6 +283,10 @@ const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/^[a-z_][a-z0-9_]{0,62}$/`],
   },
   "routes/sandbox/pay/[ref].tsx": { why: "a URL we built, as JSON", patterns: [String.raw`/</g`] },
+  "lib/config_mail.ts": {
+    why: "the environment, read once at start",
+    patterns: [String.raw`/^(?:[^<>\r\n"]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/`],
+  },
 };
 
 // A regular-expression literal: after a character that cannot end an expression (so `a / b` is

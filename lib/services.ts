@@ -7,13 +7,25 @@ import { PasswordPool } from "./auth/password_pool.ts";
 import { deriveKey } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { OutboxSender, type RenderMessage, wakeOnMessages } from "./mail/outbox_sender.ts";
+import { smtpTransport } from "./mail/smtp.ts";
 import { createProviderFactory } from "./payments/mod.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "./storage/types.ts";
 
+/** What {@link createServices} takes beside configuration, store and log. */
+export interface ServiceOptions {
+  /** Renders outbox messages (`lib/mail/outbox_sender.ts`); without it nothing is sent. */
+  render?: RenderMessage;
+  /** This instance's name in outbox claims; host, process and a random part by default. */
+  holder?: string;
+}
+
 /**
  * Creates the services. Their password pool starts its workers on the first sign-in; close it
- * (`services.passwords.close()`) when the server stops.
+ * (`services.passwords.close()`) when the server stops. With `SMTP_URL` and a renderer, the
+ * outbox's sender starts here (its store wakes it after every enqueue); stop it
+ * (`services.mail.sender?.stop()`) when the server stops.
  *
  * @example
  * ```ts
@@ -21,10 +33,28 @@ import type { Store } from "./storage/types.ts";
  * const app = createApp(services);
  * ```
  */
-export async function createServices(config: Config, store: Store, log: Logger): Promise<Services> {
+export async function createServices(
+  config: Config,
+  store: Store,
+  log: Logger,
+  options: ServiceOptions = {},
+): Promise<Services> {
+  const render = options.render ?? null;
+  const sender = render && config.mail.smtpUrl
+    ? new OutboxSender({
+      store,
+      render,
+      transport: smtpTransport(config.mail.smtpUrl, config.mail.from),
+      from: config.mail.from,
+      log,
+      holder: options.holder ?? `${Deno.hostname()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
+    })
+    : null;
+  sender?.start();
   return {
     config,
-    store,
+    store: sender ? wakeOnMessages(store, () => sender.wake()) : store,
+    mail: { render, sender },
     log,
     accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
     providerFor: createProviderFactory(config, store, log),

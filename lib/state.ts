@@ -11,6 +11,7 @@ import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
 import type { PasswordPool } from "./auth/password_pool.ts";
+import type { OutboxSender, RenderMessage } from "./mail/outbox_sender.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
 import type { Admin, Store } from "./storage/types.ts";
 
@@ -25,6 +26,12 @@ export interface Services {
   providerFor: ProviderFactory;
   /** Where admin passwords are hashed: workers off the event loop; closed at shutdown. */
   passwords: PasswordPool;
+  /**
+   * The outbox: how a stored message is rendered (for the sender and the dev mailbox; null until
+   * the renderers are wired), and this instance's sender (null without `SMTP_URL` or renderer);
+   * stopped at shutdown.
+   */
+  mail: { render: RenderMessage | null; sender: OutboxSender | null };
 }
 
 /** Per-request state. */

@@ -99,6 +99,9 @@ Deno.test("production start-up logs risky settings and switches test-terminal pa
     ADMIN_REGISTRATION: "approval",
     PAYMENT_PROVIDER: "sandbox",
     SANDBOX_ALLOWED: "1",
+    // Never connected to: nothing is sent in this test.
+    SMTP_URL: "smtp://127.0.0.1:9",
+    MAIL_FROM: "donations@museum.org",
   });
   try {
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();

@@ -19,6 +19,7 @@
  */
 import type { z } from "zod";
 import { newId } from "../ids.ts";
+import { FALLBACK_LANG } from "../shared/languages.ts";
 import type { AdminLoginSchema, AdminRegisterSchema } from "../schemas.ts";
 import type { Services } from "../state.ts";
 import { type Admin, EmailTakenError, type Store } from "../storage/types.ts";
@@ -107,6 +108,8 @@ export function profile(admin: Admin): AdminProfile {
 }
 
 const clock = (ctx: AccountsContext) => ctx.now?.() ?? new Date();
+/** The language of messages to the museum's staff: the back office's own (`FALLBACK_LANG`). */
+const ADMIN_MESSAGE_LANGUAGE = FALLBACK_LANG;
 
 const DAY_MS = 86_400_000;
 
@@ -168,7 +171,17 @@ export async function register(
   };
   let stored: Admin;
   try {
-    stored = await ctx.store.admins.create(admin, { approveIfFirst: ctx.policy === "approval" });
+    stored = await ctx.store.admins.create(admin, {
+      approveIfFirst: ctx.policy === "approval",
+      // Stored only if the admin waits for approval: the approved admins are told.
+      messages: [{
+        key: `admin-pending:${admin.id}`,
+        kind: "admin-pending",
+        to: { admins: true },
+        language: ADMIN_MESSAGE_LANGUAGE,
+        data: { adminId: admin.id },
+      }],
+    });
   } catch (e) {
     throw e instanceof EmailTakenError ? new EmailRegisteredError() : e;
   }

@@ -18,6 +18,7 @@
  */
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
+import type { MessageInput } from "../mail/message_types.ts";
 import type { Charge, Store, Subscription, Transaction } from "../storage/types.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "./provider.ts";
@@ -143,7 +144,50 @@ async function chargeOnce(
   return await settle(ctx, sub, charge, result) ? "charged" : "failed";
 }
 
-/** Records a charge's result, finishes the claim, and moves the subscription on. */
+/**
+ * When a subscription declined at `now` is tried again, or null when that was its last try (it
+ * then stops): what {@link advance} sets, and what the failed-charge email tells the donor.
+ */
+export function retryAfterDecline(sub: Subscription, now: Date): string | null {
+  const attempts = sub.failedAttempts + 1;
+  return attempts <= RETRY_DAYS.length
+    ? new Date(now.getTime() + RETRY_DAYS[attempts - 1] * DAY_MS).toISOString()
+    : null;
+}
+
+/**
+ * The messages a monthly charge's transaction causes, enqueued with it: the receipt of a success,
+ * or the failed-charge email saying when it is tried again (null: the gift stopped).
+ */
+export function chargeMessages(
+  sub: Subscription,
+  transactionId: string,
+  success: boolean,
+  now: Date,
+): MessageInput[] {
+  const to = { donorId: sub.donorId };
+  if (success) {
+    return [{
+      key: `receipt:${transactionId}`,
+      kind: "receipt",
+      to,
+      language: sub.language,
+      data: { transactionId },
+    }];
+  }
+  return [{
+    key: `charge-failed:${transactionId}`,
+    kind: "charge-failed",
+    to,
+    language: sub.language,
+    data: { subscriptionId: sub.id, transactionId, retryAt: retryAfterDecline(sub, now) },
+  }];
+}
+
+/**
+ * Records a charge's result (with its messages, in one atomic step), finishes the claim, and moves
+ * the subscription on.
+ */
 async function settle(
   ctx: BillingContext,
   sub: Subscription,
@@ -152,12 +196,15 @@ async function settle(
 ): Promise<boolean> {
   const success = result.statusCode === "000" && (result.amount === null || result.amount === sub.amount);
   const donor = await ctx.store.donors.get(sub.donorId);
+  // One instant for the transaction, its messages and the subscription's next step.
+  const now = clock(ctx);
+  const id = newId();
   const tx: Transaction = {
-    id: newId(),
+    id,
     kind: success ? "success" : "error",
     statusCode: success ? "000" : result.statusCode === "000" ? "MISMATCH" : result.statusCode,
     isMonthly: true,
-    createdAt: clock(ctx).toISOString(),
+    createdAt: now.toISOString(),
     donorId: sub.donorId,
     user: { firstName: donor?.firstName ?? "", lastName: donor?.lastName ?? "", email: donor?.email ?? "" },
     amount: result.amount ?? sub.amount,
@@ -168,7 +215,9 @@ async function settle(
     // The charge's own reference is unique per attempt even when the provider gives no id.
     providerTransactionId: result.providerRef || charge.reference,
   };
-  const { transaction } = await ctx.store.transactions.record(tx);
+  const { transaction } = await ctx.store.transactions.record(tx, {
+    messages: chargeMessages(sub, id, success, now),
+  });
   await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {
     status: success ? "succeeded" : "failed",
     finishedAt: clock(ctx).toISOString(),
@@ -180,13 +229,17 @@ async function settle(
     statusCode: transaction.statusCode,
     transactionId: transaction.id,
   });
-  await advance(ctx, sub, success);
+  await advance(ctx, sub, success, now);
   return success;
 }
 
 /** Moves a subscription past its current attempt; idempotent for the same attempt. */
-async function advance(ctx: BillingContext, sub: Subscription, success: boolean): Promise<void> {
-  const now = clock(ctx);
+async function advance(
+  ctx: BillingContext,
+  sub: Subscription,
+  success: boolean,
+  now = clock(ctx),
+): Promise<void> {
   if (success) {
     const next = nextMonth(sub.nextPaymentDate, sub.createdAt);
     const updated = await ctx.store.subscriptions.updateIfActive(sub.id, {
@@ -200,12 +253,9 @@ async function advance(ctx: BillingContext, sub: Subscription, success: boolean)
     }
     return;
   }
-  const attempts = sub.failedAttempts + 1;
-  if (attempts <= RETRY_DAYS.length) {
-    await ctx.store.subscriptions.updateIfActive(sub.id, {
-      failedAttempts: attempts,
-      retryAt: new Date(now.getTime() + RETRY_DAYS[attempts - 1] * DAY_MS).toISOString(),
-    });
+  const retryAt = retryAfterDecline(sub, now);
+  if (retryAt !== null) {
+    await ctx.store.subscriptions.updateIfActive(sub.id, { failedAttempts: sub.failedAttempts + 1, retryAt });
     return;
   }
   const failed = await ctx.store.subscriptions.updateIfActive(sub.id, { status: "failed", retryAt: null });

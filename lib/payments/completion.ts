@@ -10,6 +10,7 @@
  * @module
  */
 import { newId } from "../ids.ts";
+import type { MessageInput } from "../mail/message_types.ts";
 import { recordDecline } from "../rate_limits.ts";
 import type { Payment, Transaction } from "../storage/types.ts";
 import { nextMonth } from "./billing_dates.ts";
@@ -155,8 +156,40 @@ export async function completePayment(ctx: CompletionContext, payment: Payment):
 }
 
 /**
+ * The messages a payment's transaction `transactionId` causes, enqueued with it: a success's
+ * receipt, and for a monthly gift's first payment the welcome with its manage link (its
+ * subscription is `sub_${payment.id}`, created right after); a decline, none. In the payment's
+ * language.
+ */
+export function paymentMessages(payment: Payment, transactionId: string, success: boolean): MessageInput[] {
+  if (!success) return [];
+  const to = { donorId: payment.donorId };
+  const messages: MessageInput[] = [
+    {
+      key: `receipt:${transactionId}`,
+      kind: "receipt",
+      to,
+      language: payment.language,
+      data: { transactionId },
+    },
+  ];
+  if (payment.isMonthly) {
+    const subscriptionId = `sub_${payment.id}`;
+    messages.push({
+      key: `welcome:${subscriptionId}`,
+      kind: "monthly-welcome",
+      to,
+      language: payment.language,
+      data: { subscriptionId },
+    });
+  }
+  return messages;
+}
+
+/**
  * Records the result of a payment as its transaction, once per provider transaction id: a repeat
- * answers the transaction already recorded.
+ * answers the transaction already recorded. Its messages ({@link paymentMessages}) are written in
+ * the same atomic step, only when the transaction is new.
  *
  * @example
  * ```ts
@@ -173,8 +206,9 @@ export async function recordResult(
   },
 ): Promise<Transaction> {
   const donor = await ctx.store.donors.get(payment.donorId);
+  const id = newId();
   const { created, transaction } = await ctx.store.transactions.record({
-    id: newId(),
+    id,
     kind: fields.statusCode === "000" ? "success" : "error",
     statusCode: fields.statusCode,
     isMonthly: payment.isMonthly,
@@ -191,7 +225,7 @@ export async function recordResult(
     errorMessage: fields.statusCode === "000" ? null : fields.errorMessage,
     provider: ctx.provider.id,
     providerTransactionId: fields.providerRef,
-  });
+  }, { messages: paymentMessages(payment, id, fields.statusCode === "000") });
   if (created && transaction.kind === "error" && payment.channel === "online" && ctx.rateLimits) {
     // Counted once, with the transaction: against the donor's email and the payment's origin.
     await recordDecline(ctx.store, ctx.rateLimits, { paymentId: payment.id, email: donor?.email ?? "" });

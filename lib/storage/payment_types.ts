@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { WithMessages } from "./outbox_types.ts";
+
 export type PaymentStatus = "pending" | "succeeded" | "failed";
 
 /** One payment attempt, from the create call to its verified result. */
@@ -113,8 +115,11 @@ export interface SubscriptionRepository {
   create(subscription: Subscription): Promise<Subscription>;
   get(id: string): Promise<Subscription | null>;
   listByDonor(donorId: string): Promise<Subscription[]>;
-  /** Cancels every active subscription of the donor at once; answers how many. Idempotent. */
-  cancelForDonor(donorId: string, at: string): Promise<number>;
+  /**
+   * Cancels every active subscription of the donor at once; answers how many. Idempotent.
+   * `messages` are enqueued in the same atomic step (at `at`), only when something was cancelled.
+   */
+  cancelForDonor(donorId: string, at: string, options?: WithMessages): Promise<number>;
   /**
    * Active subscriptions whose charge is due at `now`: `nextPaymentDate <= now` and
    * (`retryAt` null or `<= now`), earliest due first, at most `limit`.

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { WithMessages } from "./outbox_types.ts";
+
 /** Card result fields of a successful payment, named as the provider names them. */
 export interface ResultData {
   /** Masked, e.g. `458045******4580`; never a full card number. */
@@ -60,9 +62,10 @@ export interface TransactionRepository {
   /**
    * Records a transaction once per `(provider, providerTransactionId)`: when one with the same
    * pair exists, nothing is written and the existing one is answered with `created: false`.
-   * Atomic across instances.
+   * Atomic across instances. `messages` (the receipt, ...) are enqueued in the same atomic step,
+   * at `tx.createdAt`, only when the transaction is newly created.
    */
-  record(tx: Transaction): Promise<{ created: boolean; transaction: Transaction }>;
+  record(tx: Transaction, options?: WithMessages): Promise<{ created: boolean; transaction: Transaction }>;
   /**
    * Records many transactions in order (oldest first) in as few round trips as the backend allows,
    * with the same idempotency per `(provider, providerTransactionId)` and the same per-list

@@ -21,11 +21,13 @@ import type {
   SubscriptionRepository,
 } from "./payment_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
+import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
 export type * from "./kiosk_types.ts";
+export type * from "./outbox_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -134,8 +136,9 @@ export interface AdminRepository {
    * Stores a new admin. With `approveIfFirst`, the admin is stored `approved` when no approved
    * admin exists yet, and as given otherwise; decided atomically, so two first registrations at
    * once make exactly one approved admin. Throws {@link EmailTakenError} when the email is taken.
+   * `messages` are enqueued in the same atomic step, only when the admin is stored `pending`.
    */
-  create(admin: Admin, options?: { approveIfFirst?: boolean }): Promise<Admin>;
+  create(admin: Admin, options?: { approveIfFirst?: boolean } & WithMessages): Promise<Admin>;
   get(id: string): Promise<Admin | null>;
   getByEmail(email: string): Promise<Admin | null>;
   /** Admins with this status, oldest first. */
@@ -347,6 +350,7 @@ export interface Store {
   readonly leases: LeaseRepository;
   readonly sandbox: SandboxRepository;
   readonly kioskDevices: KioskDeviceRepository;
+  readonly outbox: OutboxRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

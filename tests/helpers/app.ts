@@ -9,6 +9,7 @@ import { loadBuild } from "../../lib/framework/assets.ts";
 import { ensureBuild } from "../../lib/framework/build.ts";
 import { seedFlags } from "../../lib/flags.ts";
 import { createLogger } from "../../lib/log.ts";
+import type { RenderMessage } from "../../lib/mail/outbox_sender.ts";
 import { openStore } from "../../lib/storage/mod.ts";
 import type { Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
@@ -79,7 +80,7 @@ export function ensureTestBuild(): Promise<unknown> {
  * ```
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; store?: Store } = {},
+  options: { env?: Record<string, string>; store?: Store; render?: RenderMessage } = {},
 ): Promise<TestApp> {
   await ensureTestBuild();
   const config = await loadConfig({
@@ -97,7 +98,7 @@ export async function startTestApp(
   const log = createLogger((line) => logs.push(JSON.parse(line)));
   const { createApp } = await import("../../lib/app.ts");
   const { createServices } = await import("../../lib/services.ts");
-  const services = await createServices(config, store, log);
+  const services = await createServices(config, store, log, { render: options.render });
   const app = createApp(services);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
   return {
@@ -108,6 +109,7 @@ export async function startTestApp(
     services,
     async close() {
       await server.shutdown();
+      await services.mail.sender?.stop();
       await services.passwords.close();
       if (ownStore) await store.close();
     },

@@ -24,6 +24,7 @@ import { flagsContract } from "./flags_contract.ts";
 import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
+import { outboxContract } from "./outbox_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
@@ -68,6 +69,7 @@ const contracts: Contract[] = [
   leasesContract,
   sandboxContract,
   kioskDevicesContract,
+  outboxContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -19,7 +19,10 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { autoApproved, canonicalAdmin, isoInstant, normalizeEmail } from "../records.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { type Admin, type AdminRepository, EmailTakenError } from "../types.ts";
+import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every admin. */
 const ADMINS = "admins";
@@ -37,12 +40,18 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
   const admins: AdminRepository = {
     async create(input, options = {}) {
       const given = canonicalAdmin(input);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
       const emailKey = [ADMINS_BY_EMAIL, given.email];
       const idKey = [ADMINS, given.id];
       return await untilCommitted(async () => {
-        const [byEmail, byId, approved] = await retryWhileLocked(() =>
-          kv.getMany<[string, Admin, number]>([emailKey, idKey, ADMINS_APPROVED])
-        );
+        const [byEmail, byId, approved, ...messageEntries] = await retryWhileLocked(() =>
+          kv.getMany<unknown[]>([emailKey, idKey, ADMINS_APPROVED, ...messageKeys(messages)])
+        ) as [
+          Deno.KvEntryMaybe<string>,
+          Deno.KvEntryMaybe<Admin>,
+          Deno.KvEntryMaybe<number>,
+          ...Deno.KvEntryMaybe<unknown>[],
+        ];
         if (byEmail.value !== null) throw new EmailTakenError(given.email);
         if (byId.value !== null) throw new Error(`an admin with the id ${given.id} exists`);
         const approvedCount = approved.value ?? 0;
@@ -57,6 +66,8 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
           // a racing first registration (or approval) makes this commit fail and decide again.
           if (options.approveIfFirst || admin.status === "approved") op.check(approved);
           if (admin.status === "approved") op.set(ADMINS_APPROVED, approvedCount + 1);
+          // The messages are for an admin awaiting approval: none for one approved at once.
+          if (admin.status === "pending") addMessages(op, messageEntries, messages, admin.createdAt);
           return op;
         });
         return ok ? admin : RETRY;

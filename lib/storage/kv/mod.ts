@@ -47,6 +47,7 @@
  * | `leases.ts`            | leases of scheduled jobs                | `leases`                          |
  * | `sandbox.ts`           | the sandbox provider's records          | `sandbox*`                        |
  * | `kiosk_devices.ts`     | paired kiosk devices                    | `kiosk_*`                         |
+ * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -65,6 +66,7 @@ import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
 import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
+import { kvOutbox } from "./outbox.ts";
 import { kvPayments } from "./payments.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
 import { kvSandbox } from "./sandbox.ts";
@@ -122,6 +124,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     leases: kvLeases(ctx),
     sandbox: kvSandbox(ctx),
     kioskDevices: kvKioskDevices(ctx),
+    outbox: kvOutbox(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

@@ -25,7 +25,10 @@ import {
   subscriptionChanges,
   subscriptionDueAt,
 } from "../records.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE, type MessageInput } from "../outbox_types.ts";
 import type { Subscription, SubscriptionRepository } from "../types.ts";
+import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every subscription, by id. */
 const SUBSCRIPTIONS = "subscriptions";
@@ -69,9 +72,15 @@ function donorEntries(kv: Deno.Kv, donorId: string): Promise<Deno.KvEntry<Subscr
 /**
  * `subscriptions.cancelForDonor`: every active one, a chunk per commit (a donor has a few; chunks
  * keep any number within KV's limits). Each commit checks the records it changes: a racing write
- * makes it re-read, and a racing cancel leaves it nothing to do, so each one is counted once.
+ * makes it re-read, and a racing cancel leaves it nothing to do, so each one is counted once. The
+ * messages go with the first commit that cancels something (none when nothing was active).
  */
-async function cancelForDonor(kv: Deno.Kv, donorId: string, at: string): Promise<number> {
+async function cancelForDonor(
+  kv: Deno.Kv,
+  donorId: string,
+  at: string,
+  messages: MessageInput[],
+): Promise<number> {
   const cancelledAt = isoInstant(at, "at");
   let cancelled = 0;
   for (;;) {
@@ -79,8 +88,13 @@ async function cancelForDonor(kv: Deno.Kv, donorId: string, at: string): Promise
       const active = (await donorEntries(kv, donorId)).filter((e) => e.value.status === "active");
       const chunk = active.slice(0, CANCEL_CHUNK);
       if (chunk.length === 0) return 0;
+      const withMessages = cancelled === 0 && messages.length > 0;
+      const messageEntries = withMessages
+        ? await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(messages)))
+        : [];
       const ok = await commit(() => {
         const op = kv.atomic();
+        if (withMessages) addMessages(op, messageEntries, messages, cancelledAt);
         for (const entry of chunk) {
           writeSubscription(op.check(entry), entry.value, {
             ...entry.value,
@@ -119,7 +133,8 @@ export function kvSubscriptions({ kv }: KvContext): SubscriptionRepository {
       return (await donorEntries(kv, donorId)).map((entry) => entry.value);
     },
 
-    cancelForDonor: (donorId, at) => cancelForDonor(kv, donorId, at),
+    cancelForDonor: (donorId, at, options = {}) =>
+      cancelForDonor(kv, donorId, at, canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE)),
 
     async listDue(now, limit) {
       checkInteger(limit, "limit", 1);

@@ -8,7 +8,8 @@
  * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key) | record, import |
  *
  * plus, in the same commit, the `["transactions_count", list]` counters and
- * `["transactions_list", list, seq]` copies of `transaction_lists.ts`.
+ * `["transactions_list", list, seq]` copies of `transaction_lists.ts`, and the messages `record`
+ * is given (`outbox.ts`: their keys are read with the transaction's, so no extra read).
  *
  * Atomicity: `record` checks the idempotency key, the id and the list counters it increments.
  * `import` reads all six list counters, then the idempotency and id keys of its transactions, and
@@ -28,8 +29,11 @@ import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilComm
 import type { KvContext } from "./context.ts";
 import { kvTransactionLists, TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import { importBatch, listsOf, TRANSACTION_LISTS } from "../queries.ts";
+import { canonicalMessages } from "../outbox_records.ts";
 import { canonicalTransaction } from "../records.ts";
+import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
 import type { Transaction, TransactionRepository } from "../types.ts";
+import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every transaction, by id. */
 const TRANSACTIONS = "transactions";
@@ -42,13 +46,18 @@ const IMPORT_LOOKAHEAD = 100;
 const getTransaction = async ({ kv }: KvContext, id: string) =>
   (await retryWhileLocked(() => kv.get<Transaction>([TRANSACTIONS, id]))).value;
 
-/** `transactions.record`: the transaction, its idempotency key and both list entries, in one commit. */
+/**
+ * `transactions.record`: the transaction, its idempotency key, both list entries and its messages
+ * (read with the rest, written only when the transaction is new), in one commit.
+ */
 async function record(
   ctx: KvContext,
   input: Transaction,
+  options: WithMessages = {},
 ): Promise<{ created: boolean; transaction: Transaction }> {
   const { kv } = ctx;
   const tx = canonicalTransaction(input);
+  const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
   const lists = listsOf(tx);
   const idKey = [TRANSACTIONS, tx.id];
   const providerKey = tx.providerTransactionId === null
@@ -59,10 +68,16 @@ async function record(
     untilCommitted(async () => {
       // One consistent read of everything the commit checks.
       const [byId, ...rest] = await retryWhileLocked(() =>
-        kv.getMany<unknown[]>([idKey, ...counterKeys, ...(providerKey ? [providerKey] : [])])
+        kv.getMany<unknown[]>([
+          idKey,
+          ...counterKeys,
+          ...(providerKey ? [providerKey] : []),
+          ...messageKeys(messages),
+        ])
       );
       const counters = rest.slice(0, lists.length) as Deno.KvEntryMaybe<number>[];
       const byProvider = providerKey ? rest[lists.length] as Deno.KvEntryMaybe<string> : null;
+      const messageEntries = rest.slice(lists.length + (providerKey ? 1 : 0));
       if (byProvider?.value != null) {
         const existing = await getTransaction(ctx, byProvider.value);
         if (existing === null) throw new Error(`transaction ${byProvider.value} is indexed but missing`);
@@ -76,6 +91,7 @@ async function record(
           const seq = (counter.value ?? 0) + 1;
           op.check(counter).set(counter.key, seq).set([TRANSACTIONS_LIST, lists[i], seq], tx);
         });
+        addMessages(op, messageEntries, messages, tx.createdAt);
         return op;
       });
       return ok ? { created: true, transaction: tx } : RETRY;
@@ -185,7 +201,7 @@ async function lookUp(ctx: KvContext, txs: Transaction[]): Promise<{ byId: boole
 export function kvTransactions(ctx: KvContext): TransactionRepository {
   const { kv } = ctx;
   return {
-    record: (tx) => record(ctx, tx),
+    record: (tx, options) => record(ctx, tx, options),
     import: (txs) => importAll(ctx, txs),
     get: (id) => getTransaction(ctx, id),
     async getByProviderId(provider, providerTransactionId) {

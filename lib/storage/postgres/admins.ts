@@ -21,7 +21,10 @@
 import type postgres from "postgres";
 import { autoApproved, canonicalAdmin, isoInstant, normalizeEmail } from "../records.ts";
 import { type Admin, type AdminRepository, type AdminStatus, EmailTakenError } from "../types.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { iso, isUniqueViolation, type PgContext } from "./context.ts";
+import { insertMessages } from "./outbox.ts";
 
 /** The row shape of `admins`. */
 interface AdminRow {
@@ -66,6 +69,7 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
   return {
     async create(input, options = {}) {
       const given = canonicalAdmin(input);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
       try {
         return await transaction(async (tx) => {
           let admin = given;
@@ -85,6 +89,10 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
             )
             returning *
           `;
+          // Awaiting approval: its messages (to the approved admins) commit with it.
+          if (row.status === "pending" && messages.length > 0) {
+            await tx`${insertMessages(tx, messages, admin.createdAt)}`;
+          }
           return toAdmin(row);
         });
       } catch (error) {

@@ -36,6 +36,7 @@ import { migration013 } from "./migrations/013_rate_limits.ts";
 import { migration014 } from "./migrations/014_kiosk_devices.ts";
 import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_family_start.ts";
 import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
+import { migration017 } from "./migrations/017_outbox.ts";
 import { migration018 } from "./migrations/018_rate_limit_admit.ts";
 
 /** One step of the schema. */
@@ -74,6 +75,7 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration017,
   migration018,
 ];
 

@@ -6,6 +6,7 @@
  * - `create` is `insert ... on conflict (id) do nothing`: a repeat answers the stored row;
  * - `updateIfActive` and `cancelForDonor` are `update ... where status = 'active'`: the row lock
  *   makes a racing cancel win or wait, so a cancelled subscription is never revived by billing;
+ *   `cancelForDonor`'s messages go into `outbox` in the same statement (a `with` query);
  * - `listByDonor` reads `subscriptions_donor_id` `(donor_id, created_at, id)` (migration 8);
  * - `listDue` is a range of `subscriptions_due` (migration 8), a partial index of the active
  *   subscriptions on their due time `greatest(next_payment_date, retry_at)` and id: "due at now"
@@ -15,8 +16,11 @@
  */
 
 import { canonicalSubscription, checkInteger, isoInstant, subscriptionChanges } from "../records.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import type { Subscription, SubscriptionRepository } from "../types.ts";
 import { columnsOf, iso, type PgContext } from "./context.ts";
+import { insertMessages } from "./outbox.ts";
 
 /** The row shape of `subscriptions`. */
 interface SubscriptionRow {
@@ -109,14 +113,25 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
       return rows.map(toSubscription);
     },
 
-    async cancelForDonor(donorId, at) {
+    async cancelForDonor(donorId, at, options = {}) {
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
+      const cancelledAt = isoInstant(at, "at");
       // Row locks make a concurrent cancel wait, then skip the rows it no longer finds active.
-      const rows = await sql`
-        update subscriptions set status = 'cancelled', cancelled_at = ${isoInstant(at, "at")}
+      const cancel = sql`
+        update subscriptions set status = 'cancelled', cancelled_at = ${cancelledAt}
         where donor_id = ${donorId} and status = 'active'
         returning id
       `;
-      return rows.length;
+      if (messages.length === 0) return (await sql`${cancel}`).length;
+      // One statement: the messages are written only when something was cancelled.
+      const [{ n }] = await sql<{ n: number }[]>`
+        with cancelled as (${cancel}),
+        messages as (
+          ${insertMessages(sql, messages, cancelledAt, sql`where exists (select 1 from cancelled)`)}
+        )
+        select count(*)::int as n from cancelled
+      `;
+      return n;
     },
 
     async listDue(now, limit) {

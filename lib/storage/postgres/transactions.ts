@@ -15,6 +15,8 @@
  *   one multi-row `insert ... on conflict do nothing`, and moves each counter once. Under those
  *   locks no `record` can commit in between, so a skipped duplicate never takes a sequence number.
  *
+ * `record` given messages inserts them into `outbox` (migration 17) in the same statement.
+ *
  * `getByProviderId` reads the unique `(provider, provider_transaction_id)` index (migration 6).
  *
  * @module
@@ -22,8 +24,11 @@
 
 import postgres from "postgres";
 import { importBatch, listsOf, searchValuesOf } from "../queries.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
 import { canonicalTransaction } from "../records.ts";
 import type { Transaction, TransactionRepository } from "../types.ts";
+import { insertMessages } from "./outbox.ts";
 import type { PgContext } from "./context.ts";
 import { dailyTotals, listPage, scan } from "./transaction_lists.ts";
 import { searchPartOf, toTransaction, transactionColumns, type TransactionRow } from "./transaction_rows.ts";
@@ -44,13 +49,19 @@ async function getByProviderId(
   return row ? toTransaction(row) : null;
 }
 
-/** `transactions.record`: one call of `record_transaction` (migration 11); see the module header. */
+/**
+ * `transactions.record`: one call of `record_transaction` (migration 11); see the module header.
+ * With messages, the same statement inserts them after it (a `with` query: a duplicate's raise
+ * rolls them back with the numbers), so they cost no round trip of their own.
+ */
 async function record(
   ctx: PgContext,
   input: Transaction,
+  options: WithMessages = {},
 ): Promise<{ created: boolean; transaction: Transaction }> {
   const { sql } = ctx;
   const t = canonicalTransaction(input);
+  const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
   const [allList, subList] = listsOf(t);
   if (t.providerTransactionId !== null) {
     const existing = await getByProviderId(ctx, t.provider, t.providerTransactionId);
@@ -59,11 +70,16 @@ async function record(
   // One statement, so the counters' lock is held only inside PostgreSQL (migration 11).
   let row: TransactionRow | typeof DUPLICATE;
   try {
-    [row] = await sql<TransactionRow[]>`
+    const call = sql`
       select * from record_transaction(
         ${sql.json(transactionColumns(t) as postgres.JSONValue)}, ${allList}, ${subList ?? null},
         ${searchPartOf(t)}, ${searchValuesOf(t.user)}::text[]
       )
+    `;
+    [row] = messages.length === 0 ? await sql<TransactionRow[]>`${call}` : await sql<TransactionRow[]>`
+      with recorded as (${call}),
+      messages as (${insertMessages(sql, messages, t.createdAt, sql`where exists (select 1 from recorded)`)})
+      select * from recorded
     `;
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code !== "DR001") throw error;
@@ -171,7 +187,7 @@ async function importTransactions({ sql, transaction }: PgContext, input: Transa
 export function pgTransactions(ctx: PgContext): TransactionRepository {
   const { sql } = ctx;
   return {
-    record: (input) => record(ctx, input),
+    record: (input, options) => record(ctx, input, options),
     import: (input) => importTransactions(ctx, input),
 
     async get(id) {

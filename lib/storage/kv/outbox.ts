@@ -1,0 +1,180 @@
+/**
+ * The outbox on Deno KV: messages to people, stored with their cause and worked by the sender.
+ *
+ * | key                                  | value         | written by                         |
+ * |--------------------------------------|---------------|------------------------------------|
+ * | `["outbox", key]`                    | OutboxMessage | enqueue (and causes), claim, settle |
+ * | `["outbox_due", dueAt, key]`         | message key   | while queued: its due time         |
+ * | `["outbox_recent", createdAt, key]`  | message key   | enqueue (and causes)               |
+ *
+ * `outbox_due` holds exactly the queued messages under their due time, so `claim(now)` is one
+ * range read up to `now`. Every write of a message deletes its old due key and sets the new one in
+ * the same commit, checked against the record as read: of two claimers, the one whose commit lands
+ * second fails its check, re-reads and finds the message no longer due (its `dueAt` is the lease's
+ * end). `outbox_recent` lists newest first with one reverse range read.
+ *
+ * A cause enqueues its messages in its own commit: {@link messageKeys} are read with the cause's
+ * keys (one `getMany`, no extra round trip), and {@link addMessages} adds a check that each key is
+ * still absent and the writes of the new ones. A key already stored is left as it is.
+ *
+ * @module
+ */
+
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import {
+  byAge,
+  canonicalMessages,
+  canonicalOutcome,
+  claimUntil,
+  queuedMessage,
+  settled,
+} from "../outbox_records.ts";
+import { checkInteger, isoInstant } from "../records.ts";
+import type { MessageInput, OutboxMessage, OutboxRepository } from "../outbox_types.ts";
+
+/** The first key part of every message, by key. */
+const OUTBOX = "outbox";
+/** The queued messages by due time. */
+const OUTBOX_DUE = "outbox_due";
+/** Every message by creation time, for the newest-first list. */
+const OUTBOX_RECENT = "outbox_recent";
+
+/** The most messages one `enqueue` call stores (each: one check, three sets). */
+const MAX_ENQUEUE = 100;
+
+const dueKey = (m: OutboxMessage): Deno.KvKey => [OUTBOX_DUE, m.dueAt!, m.key];
+
+/** The record keys of `messages`, to read with a cause's own keys. */
+export const messageKeys = (messages: readonly MessageInput[]): Deno.KvKey[] =>
+  messages.map((m) => [OUTBOX, m.key]);
+
+/**
+ * Adds to `op` the writes of each message whose entry (read with {@link messageKeys}, in the same
+ * order) is absent, checked absent, queued at `at`; answers how many it adds.
+ */
+export function addMessages(
+  op: Deno.AtomicOperation,
+  entries: readonly Deno.KvEntryMaybe<unknown>[],
+  messages: readonly MessageInput[],
+  at: string,
+): number {
+  let added = 0;
+  messages.forEach((input, i) => {
+    if (entries[i].value !== null) return;
+    const message = queuedMessage(input, at);
+    op.check(entries[i]).set([OUTBOX, message.key], message).set(dueKey(message), message.key)
+      .set([OUTBOX_RECENT, message.createdAt, message.key], message.key);
+    added++;
+  });
+  return added;
+}
+
+/** Adds the replacement of `before` by `after` to `op`: the record and its due key. */
+function rewrite(op: Deno.AtomicOperation, before: OutboxMessage, after: OutboxMessage) {
+  op.set([OUTBOX, after.key], after);
+  if (before.state === "queued") op.delete(dueKey(before));
+  if (after.state === "queued") op.set(dueKey(after), after.key);
+  return op;
+}
+
+/** `outbox.claim`: one range read of what is due, then one commit checking every record claimed. */
+async function claim(
+  ctx: KvContext,
+  holder: string,
+  now: string,
+  leaseMs: number,
+  limit: number,
+): Promise<OutboxMessage[]> {
+  const until = claimUntil(holder, now, leaseMs, limit);
+  const at = isoInstant(now, "now");
+  // Due at `now` means a due time <= now: the range ends before the first key of now + 1 ms.
+  const end = new Date(Date.parse(at) + 1).toISOString();
+  return await untilCommitted(async () => {
+    const keys: Deno.KvKey[] = [];
+    await retryWhileLocked(async () => {
+      keys.length = 0;
+      const selector = { start: [OUTBOX_DUE], end: [OUTBOX_DUE, end] };
+      for await (const entry of ctx.kv.list<string>(selector, { limit })) keys.push([OUTBOX, entry.value]);
+    });
+    if (keys.length === 0) return [];
+    const entries = (await ctx.getAll<OutboxMessage>(keys)).filter(
+      (e): e is Deno.KvEntry<OutboxMessage> =>
+        e.value !== null && e.value.state === "queued" && e.value.dueAt! <= at,
+    );
+    if (entries.length === 0) return RETRY; // the index moved under us: read it again
+    const claimed = entries.map((e) => ({
+      ...e.value,
+      attempts: e.value.attempts + 1,
+      claimedBy: holder,
+      dueAt: until,
+    }));
+    const ok = await commit(() => {
+      const op = ctx.kv.atomic();
+      entries.forEach((entry, i) => rewrite(op.check(entry), entry.value, claimed[i]));
+      return op;
+    });
+    return ok ? claimed.sort(byAge) : RETRY;
+  });
+}
+
+/** The {@link OutboxRepository} of the store on `ctx`. */
+export function kvOutbox(ctx: KvContext): OutboxRepository {
+  const { kv } = ctx;
+  const get = async (key: string) =>
+    (await retryWhileLocked(() => kv.get<OutboxMessage>([OUTBOX, key]))).value;
+  return {
+    async enqueue(input, at) {
+      const messages = canonicalMessages(input, MAX_ENQUEUE);
+      const when = isoInstant(at, "at");
+      let added = 0;
+      // A commit per ten messages (one getMany each): far inside KV's limits.
+      for (let i = 0; i < messages.length; i += 10) {
+        const chunk = messages.slice(i, i + 10);
+        added += await untilCommitted(async () => {
+          const entries = await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(chunk)));
+          const fresh = entries.filter((entry) => entry.value === null).length;
+          if (fresh === 0) return 0;
+          const ok = await commit(() => {
+            const op = kv.atomic();
+            addMessages(op, entries, chunk, when);
+            return op;
+          });
+          return ok ? fresh : RETRY;
+        });
+      }
+      return added;
+    },
+
+    claim: (holder, now, leaseMs, limit) => claim(ctx, holder, now, leaseMs, limit),
+
+    async settle(claimed, input) {
+      const outcome = canonicalOutcome(input);
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<OutboxMessage>([OUTBOX, claimed.key]));
+        if (entry.value === null) return false;
+        const after = settled(entry.value, claimed, outcome);
+        if (after === null) return false;
+        return (await commit(() => rewrite(kv.atomic().check(entry), entry.value, after))) ? true : RETRY;
+      });
+    },
+
+    get,
+
+    async listRecent(limit, before) {
+      checkInteger(limit, "limit", 1);
+      if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
+      const selector: Deno.KvListSelector = before
+        ? { start: [OUTBOX_RECENT], end: [OUTBOX_RECENT, isoInstant(before.createdAt), before.key] }
+        : { prefix: [OUTBOX_RECENT] };
+      const keys = await retryWhileLocked(async () => {
+        const out: Deno.KvKey[] = [];
+        for await (const entry of kv.list<string>(selector, { limit, reverse: true })) {
+          out.push([OUTBOX, entry.value]);
+        }
+        return out;
+      });
+      return (await ctx.getAll<OutboxMessage>(keys)).flatMap((e) => e.value === null ? [] : [e.value]);
+    },
+  };
+}

@@ -1,0 +1,172 @@
+/**
+ * The outbox on PostgreSQL: messages to people, stored with their cause and worked by the sender.
+ *
+ * Table `outbox` (migration 17): one row per message keyed by its idempotency key (`collate "C"`),
+ * its state, attempts, `due_at` (set exactly while queued), holder and last error.
+ * - enqueueing is `insert ... on conflict (key) do nothing`: a key stored before stays as it is.
+ *   A cause writes its messages in its own statement ({@link insertMessages}, a fragment its
+ *   `with` query or transaction runs): `transactions.record` and `subscriptions.cancelForDonor`
+ *   stay one statement, so the payment path takes no extra round trip;
+ * - `claim` is one `update ... from (select ... for update skip locked)` over the partial index
+ *   `outbox_due` `(due_at, key) where state = 'queued'`: concurrent claimers skip each other's
+ *   rows, and a row claimed and committed meanwhile is re-checked (`due_at` is now the lease's
+ *   end), so each message goes to one claimer per lease;
+ * - `settle` is one conditional `update`: `sent` while queued; the other outcomes only while the
+ *   row still carries the caller's claim (holder and attempts);
+ * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time.
+ *
+ * @module
+ */
+
+import type postgres from "postgres";
+import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "../outbox_records.ts";
+import { checkInteger, isoInstant } from "../records.ts";
+import type { MessageInput, OutboxMessage, OutboxRepository, OutboxState } from "../outbox_types.ts";
+import { iso, type PgContext } from "./context.ts";
+
+/** The row shape of `outbox`. */
+interface OutboxRow {
+  key: string;
+  kind: OutboxMessage["kind"];
+  recipient: OutboxMessage["to"];
+  language: string;
+  data: OutboxMessage["data"];
+  created_at: Date;
+  state: OutboxState;
+  attempts: number;
+  due_at: Date | null;
+  claimed_by: string | null;
+  last_error: string | null;
+  settled_at: Date | null;
+}
+
+const toMessage = (row: OutboxRow): OutboxMessage => ({
+  key: row.key,
+  kind: row.kind,
+  to: row.recipient,
+  language: row.language,
+  data: row.data,
+  createdAt: row.created_at.toISOString(),
+  state: row.state,
+  attempts: row.attempts,
+  dueAt: iso(row.due_at),
+  claimedBy: row.claimed_by,
+  lastError: row.last_error,
+  settledAt: iso(row.settled_at),
+});
+
+/** The most messages one `enqueue` call stores. */
+const MAX_ENQUEUE = 100;
+
+/**
+ * The statement (a fragment of `sql`) inserting `messages` (canonical) queued at `at`, each only
+ * when its key is new; `condition` (e.g. `where exists (select 1 from cancelled)`) decides whether
+ * any is written, so a cause's `with` query writes them only when the cause happened.
+ */
+export function insertMessages(
+  sql: postgres.Sql | postgres.TransactionSql,
+  messages: readonly MessageInput[],
+  at: string,
+  condition: postgres.PendingQuery<postgres.Row[]> = sql``,
+): postgres.PendingQuery<postgres.Row[]> {
+  const rows = messages.map((m) => ({
+    key: m.key,
+    kind: m.kind,
+    recipient: m.to,
+    language: m.language,
+    data: m.data,
+  }));
+  return sql`
+    insert into outbox (key, kind, recipient, language, data, created_at, due_at)
+    select m.key, m.kind, m.recipient, m.language, m.data, ${at}::timestamptz, ${at}::timestamptz
+    from jsonb_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}::jsonb)
+      as m (key text, kind text, recipient jsonb, language text, data jsonb)
+    ${condition}
+    on conflict (key) do nothing
+  `;
+}
+
+/**
+ * The {@link OutboxRepository} on `outbox`.
+ *
+ * @example
+ * ```ts
+ * const due = await pgOutbox(ctx).claim("web-1", new Date().toISOString(), 60_000, 10);
+ * ```
+ */
+export function pgOutbox({ sql }: PgContext): OutboxRepository {
+  return {
+    async enqueue(input, at) {
+      const messages = canonicalMessages(input, MAX_ENQUEUE);
+      if (messages.length === 0) return 0;
+      const result = await insertMessages(sql, messages, isoInstant(at, "at"));
+      return result.count;
+    },
+
+    async claim(holder, now, leaseMs, limit) {
+      const until = claimUntil(holder, now, leaseMs, limit);
+      const rows = await sql<OutboxRow[]>`
+        update outbox o set attempts = o.attempts + 1, claimed_by = ${holder}, due_at = ${until}
+        from (
+          select key from outbox
+          where state = 'queued' and due_at <= ${isoInstant(now, "now")}
+          order by due_at, key
+          limit ${limit}
+          for update skip locked
+        ) d
+        where o.key = d.key
+        returning o.*
+      `;
+      return rows.map(toMessage).sort(byAge);
+    },
+
+    async settle(claim, input) {
+      const outcome = canonicalOutcome(input);
+      const ownClaim =
+        sql`and claimed_by is not distinct from ${claim.claimedBy} and attempts = ${claim.attempts}`;
+      let rows;
+      if (outcome.state === "sent") {
+        rows = await sql`
+          update outbox set state = 'sent', due_at = null, last_error = null, settled_at = ${outcome.at}
+          where key = ${claim.key} and state = 'queued'
+          returning key
+        `;
+      } else if (outcome.state === "queued") {
+        rows = await sql`
+          update outbox set due_at = ${outcome.retryAt}, last_error = ${outcome.reason}
+          where key = ${claim.key} and state = 'queued' ${ownClaim}
+          returning key
+        `;
+      } else {
+        rows = await sql`
+          update outbox set state = ${outcome.state}, due_at = null, last_error = ${outcome.reason},
+            settled_at = ${outcome.at}
+          where key = ${claim.key} and state = 'queued' ${ownClaim}
+          returning key
+        `;
+      }
+      return rows.length === 1;
+    },
+
+    async get(key) {
+      const [row] = await sql<OutboxRow[]>`select * from outbox where key = ${key}`;
+      return row ? toMessage(row) : null;
+    },
+
+    async listRecent(limit, before) {
+      checkInteger(limit, "limit", 1);
+      if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
+      const rows = await sql<OutboxRow[]>`
+        select * from outbox
+        ${
+        before
+          ? sql`where (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
+          : sql``
+      }
+        order by created_at desc, key desc
+        limit ${limit}
+      `;
+      return rows.map(toMessage);
+    },
+  };
+}
