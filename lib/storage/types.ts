@@ -21,11 +21,13 @@ import type {
   SubscriptionRepository,
 } from "./payment_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
+import type { ReceiptRepository } from "./receipt_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
 export type * from "./kiosk_types.ts";
+export type * from "./receipt_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -324,6 +326,8 @@ export interface Store {
   readonly leases: LeaseRepository;
   readonly sandbox: SandboxRepository;
   readonly kioskDevices: KioskDeviceRepository;
+  /** Legal receipts, numbered gaplessly per issuing organisation (`receipt_types.ts`). */
+  readonly receipts: ReceiptRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -26,6 +26,7 @@ import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
+import { receiptsContract } from "./receipts_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
 import { sandboxContract } from "./sandbox_contract.ts";
@@ -68,6 +69,7 @@ const contracts: Contract[] = [
   leasesContract,
   sandboxContract,
   kioskDevicesContract,
+  receiptsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -47,6 +47,7 @@
  * | `leases.ts`            | leases of scheduled jobs                | `leases`                          |
  * | `sandbox.ts`           | the sandbox provider's records          | `sandbox*`                        |
  * | `kiosk_devices.ts`     | paired kiosk devices                    | `kiosk_*`                         |
+ * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -66,6 +67,7 @@ import { kvLeases } from "./leases.ts";
 import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
 import { kvPayments } from "./payments.ts";
+import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
 import { kvSandbox } from "./sandbox.ts";
 import { kvSubscriptions } from "./subscriptions.ts";
@@ -122,6 +124,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     leases: kvLeases(ctx),
     sandbox: kvSandbox(ctx),
     kioskDevices: kvKioskDevices(ctx),
+    receipts: kvReceipts(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

@@ -43,6 +43,7 @@
  * | `leases.ts`            | `leases`                       | `leases`                                                |
  * | `sandbox.ts`           | `sandbox`                      | `sandbox_records`                                       |
  * | `kiosk_devices.ts`     | `kioskDevices`                 | `kiosk_devices`                                         |
+ * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -63,6 +64,7 @@ import { pgLeases } from "./leases.ts";
 import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
 import { pgPayments } from "./payments.ts";
+import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
 import { pgSandbox } from "./sandbox.ts";
 import { pgSubscriptions } from "./subscriptions.ts";
@@ -175,6 +177,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     leases: g("leases", pgLeases(ctx)),
     sandbox: g("sandbox", pgSandbox(ctx)),
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
+    receipts: g("receipts", pgReceipts(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;
