@@ -19,10 +19,11 @@
 import { defaultPasswordWorkers } from "./auth/password_pool.ts";
 import { type PaymentSettings, readPayments } from "./config_payments.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "./config_values.ts";
+import { readReceipts, type ReceiptSettings } from "./config_receipts.ts";
 import { parseSigningKeys } from "./signature_check.ts";
 
 export { ConfigError };
-export type { PaymentSettings };
+export type { PaymentSettings, ReceiptSettings };
 
 /** The app's settings, validated. */
 export interface Config {
@@ -69,6 +70,8 @@ export interface Config {
   passwords: { workers: number; maxQueue: number };
   /** Donor, payment and registration limits, and decline caps (`lib/rate_limits.ts`). */
   rateLimits: import("./rate_limits.ts").RateLimitSettings;
+  /** Who issues legal receipts, with which legal details (`lib/config_receipts.ts`). */
+  receipts: ReceiptSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -270,6 +273,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       maxQueue: wholeNumber("PASSWORD_QUEUE", env.PASSWORD_QUEUE, 64, 0, 10_000),
     },
     rateLimits: readRateLimits(env),
+    receipts: readReceipts(env, production, warn),
     warnings,
   };
 }

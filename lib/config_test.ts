@@ -35,6 +35,9 @@ const PROD: Record<string, string> = {
   PELECARD_TERMINAL: "0962210",
   PELECARD_USER: "museum",
   PELECARD_PASSWORD: "secret",
+  RECEIPT_LEGAL_NAME: "The Museum (R.A.)",
+  RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
+  RECEIPT_SECTION46_NUMBER: "4567",
 };
 
 /** Asserts that `env` is refused with one line naming `setting` and matching `detail`. */
@@ -323,7 +326,7 @@ async function readmeVariables(): Promise<string[]> {
  * given to its readers `bool(env, "X", …)` and `need("X")`. Fails on a read it cannot name.
  */
 async function sourceVariables(): Promise<Set<string>> {
-  const modules = ["./config.ts", "./config_payments.ts", "./config_values.ts"];
+  const modules = ["./config.ts", "./config_payments.ts", "./config_receipts.ts", "./config_values.ts"];
   const source = (await Promise.all(modules.map((m) => Deno.readTextFile(new URL(m, import.meta.url))))).join(
     "\n",
   );
@@ -418,4 +421,70 @@ Deno.test("password pool settings: defaults, valid values and refusals", async (
   ) {
     await refused({ APP_SECRET: SECRET, ...env }, setting, /must be a whole number from \d+ to \d+ \(got "/);
   }
+});
+
+Deno.test("receipts: the museum's and the Friends' legal details; partial or malformed ones are refused", async () => {
+  const dataDir = "/nonexistent/config-test";
+  const full = await loadConfig({
+    ...PROD,
+    RECEIPT_NONPROFIT_NUMBER: "580000000",
+    RECEIPT_SECTION46_VALID_UNTIL: "2099-12-31",
+    RECEIPT_FRIENDS_LEGAL_NAME: "American Friends of the Museum, Inc.",
+    RECEIPT_FRIENDS_ADDRESS: "1 Broadway, New York, NY",
+    RECEIPT_FRIENDS_EIN: "12-3456789",
+  }, { dataDir });
+  assert.deepEqual(full.receipts, {
+    museum: {
+      legalName: "The Museum (R.A.)",
+      address: "1 Museum Road, Jerusalem",
+      nonprofitNumber: "580000000",
+      section46Approval: "4567",
+      section46ValidUntil: "2099-12-31",
+    },
+    friends: {
+      legalName: "American Friends of the Museum, Inc.",
+      address: "1 Broadway, New York, NY",
+      ein: "12-3456789",
+    },
+  });
+  assert.deepEqual(full.warnings, []);
+
+  // Development: an example museum stands in, plainly marked; production without one issues none.
+  const dev = await loadConfig({ APP_SECRET: PROD_SECRET }, { dataDir });
+  assert.match(dev.receipts.museum!.legalName, /Example Museum.*RECEIPT_LEGAL_NAME/);
+  assert.equal(dev.receipts.friends, null);
+  const { RECEIPT_LEGAL_NAME: _n, RECEIPT_ADDRESS: _a, ...bare } = PROD;
+  const none = await loadConfig(bare, { dataDir });
+  assert.equal(none.receipts.museum, null);
+  assert.deepEqual(none.warnings.map((w) => w.setting), ["RECEIPT_LEGAL_NAME"]);
+  const expired = await loadConfig({ ...PROD, RECEIPT_SECTION46_VALID_UNTIL: "2020-01-01" }, { dataDir });
+  assert.deepEqual(expired.warnings.map((w) => w.setting), ["RECEIPT_SECTION46_VALID_UNTIL"]);
+  const { RECEIPT_SECTION46_NUMBER: _s, ...no46 } = PROD;
+  assert.deepEqual((await loadConfig(no46, { dataDir })).warnings.map((w) => w.setting), [
+    "RECEIPT_SECTION46_NUMBER",
+  ]);
+
+  await refused(
+    { ...PROD, RECEIPT_ADDRESS: "" },
+    "RECEIPT_ADDRESS",
+    /RECEIPT_LEGAL_NAME and RECEIPT_ADDRESS/,
+  );
+  await refused({ ...PROD, RECEIPT_NONPROFIT_NUMBER: "58-123" }, "RECEIPT_NONPROFIT_NUMBER", /9 digits/);
+  await refused(
+    { ...PROD, RECEIPT_SECTION46_VALID_UNTIL: "2026-02-30" },
+    "RECEIPT_SECTION46_VALID_UNTIL",
+    /date/,
+  );
+  await refused({ ...PROD, RECEIPT_FRIENDS_LEGAL_NAME: "Friends" }, "RECEIPT_FRIENDS_ADDRESS", /required/);
+  await refused(
+    {
+      ...PROD,
+      RECEIPT_FRIENDS_LEGAL_NAME: "Friends",
+      RECEIPT_FRIENDS_ADDRESS: "NY",
+      RECEIPT_FRIENDS_EIN: "123456789",
+    },
+    "RECEIPT_FRIENDS_EIN",
+    /12-3456789/,
+  );
+  await refused({ ...PROD, RECEIPT_FRIENDS_EIN: "12-3456789" }, "RECEIPT_FRIENDS_LEGAL_NAME", /required/);
 });
