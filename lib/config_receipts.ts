@@ -12,6 +12,7 @@
  */
 
 import { ConfigError, type Env } from "./config_values.ts";
+import { isDay as isDayShape, isDigits } from "./storage/receipt_records.ts";
 
 /** The museum: the Israeli non-profit that receives the gifts. */
 export interface MuseumLegalDetails {
@@ -64,11 +65,11 @@ export function readReceipts(
   const legalName = env.RECEIPT_LEGAL_NAME?.trim() || "";
   const address = env.RECEIPT_ADDRESS?.trim() || "";
   const nonprofitNumber = env.RECEIPT_NONPROFIT_NUMBER?.trim() || null;
-  if (nonprofitNumber !== null && !/^\d{9}$/.test(nonprofitNumber)) {
+  if (nonprofitNumber !== null && !isDigits(nonprofitNumber, 9)) {
     throw new ConfigError("RECEIPT_NONPROFIT_NUMBER", `must be 9 digits (got "${nonprofitNumber}")`);
   }
   const section46Approval = env.RECEIPT_SECTION46_NUMBER?.trim() || null;
-  if (section46Approval !== null && !/^[0-9A-Za-z/-]{1,30}$/.test(section46Approval)) {
+  if (section46Approval !== null && !isApprovalNumber(section46Approval)) {
     throw new ConfigError(
       "RECEIPT_SECTION46_NUMBER",
       `must be the approval's number (got "${section46Approval}")`,
@@ -115,13 +116,20 @@ function readFriends(env: Env): FriendsLegalDetails | null {
   if (address === "") {
     throw new ConfigError("RECEIPT_FRIENDS_ADDRESS", "is required with RECEIPT_FRIENDS_LEGAL_NAME");
   }
-  if (!/^\d{2}-\d{7}$/.test(ein)) {
+  if (!(ein[2] === "-" && isDigits(ein.slice(0, 2), 2) && isDigits(ein.slice(3), 7))) {
     throw new ConfigError("RECEIPT_FRIENDS_EIN", `must be a US EIN such as 12-3456789 (got "${ein}")`);
   }
   return { legalName, address, ein };
 }
 
+/** An approval number: 1 to 30 letters, digits, dashes and slashes. */
+const isApprovalNumber = (value: string) =>
+  value.length <= 30 && [...value].every((c) =>
+    /* ASCII letters, digits, - and / */
+    (c >= "0" && c <= "9") || (c >= "A" && c <= "Z") || (c >= "a" && c <= "z") || c === "-" || c === "/"
+  );
+
 /** Whether `value` is a real calendar day written `YYYY-MM-DD`. */
 function isDay(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  return isDayShape(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
 }

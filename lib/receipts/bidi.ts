@@ -13,8 +13,22 @@ import bidiFactory, { type Bidi } from "bidi-js";
 // bidi-js is CommonJS: its default export is the factory, which its types describe as a module.
 const bidi = (bidiFactory as unknown as () => Bidi)();
 
-/** Directional marks and isolates: they steer the algorithm but have no glyph to draw. */
-const CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g;
+/** Directional marks, embeddings and isolates: they steer the algorithm but have no glyph to draw. */
+const CONTROLS = new Set([
+  0x200e,
+  0x200f,
+  0x202a,
+  0x202b,
+  0x202c,
+  0x202d,
+  0x202e,
+  0x2066,
+  0x2067,
+  0x2068,
+  0x2069,
+  0x061c,
+]);
+const drawable = (text: string) => [...text].filter((c) => !CONTROLS.has(c.codePointAt(0)!)).join("");
 
 /**
  * `text` (one line, logical order) in visual order for a paragraph of direction `dir`.
@@ -28,7 +42,7 @@ export function visualOrder(text: string, dir: "ltr" | "rtl"): string {
   const levels = bidi.getEmbeddingLevels(text, dir);
   const chars = [...text].length === text.length ? text.split("") : null;
   // Surrogate pairs would be split by index-based reversal; the receipt's scripts have none.
-  if (chars === null) return text.replace(CONTROLS, "");
+  if (chars === null) return drawable(text);
   for (const [index, replacement] of bidi.getMirroredCharactersMap(text, levels.levels)) {
     chars[index] = replacement;
   }
@@ -36,5 +50,5 @@ export function visualOrder(text: string, dir: "ltr" | "rtl"): string {
     const reversed = chars.slice(start, end + 1).reverse();
     chars.splice(start, reversed.length, ...reversed);
   }
-  return chars.join("").replace(CONTROLS, "");
+  return drawable(chars.join(""));
 }

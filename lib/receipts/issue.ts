@@ -65,7 +65,9 @@ const yearIn = (at: Date, timeZone: string) =>
 
 /** The last four digits of a masked card number (`458045******4580`), or null. */
 export function cardLast4(masked: unknown): string | null {
-  return typeof masked === "string" ? masked.match(/(\d{4})$/)?.[1] ?? null : null;
+  if (typeof masked !== "string") return null;
+  const last = masked.slice(-4);
+  return last.length === 4 && [...last].every((c) => c >= "0" && c <= "9") ? last : null;
 }
 
 /**

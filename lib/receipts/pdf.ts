@@ -24,6 +24,7 @@ import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import { visualOrder } from "./bidi.ts";
 import { receiptFonts } from "./fonts.ts";
+import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
 
 /** What the renderer needs besides the receipt and the language. */
@@ -32,26 +33,10 @@ export interface ReceiptPdfOptions {
   verifyUrl: string;
 }
 
-/** Each language's locale for figures and dates. */
-const LOCALES: Record<Lang, string> = { en: "en-US", he: "he-IL", ru: "ru-RU", pt: "pt-BR", es: "es-ES" };
-
-/** The time zone a receipt's dates are written in: its issuer's. */
-const TIME_ZONES = { museum: "Asia/Jerusalem", friends: "America/New_York" } as const;
-
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.35, 0.35, 0.4);
-
-/** The amount in figures, e.g. `₪180.50`, `$25.00`. */
-export function amountInFigures(amount: number, currency: "ILS" | "USD", lang: Lang): string {
-  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency }).format(amount / 100);
-}
-
-/** An instant as a long date in `timeZone`, e.g. `May 10, 2026`. */
-export function longDate(iso: string, lang: Lang, timeZone: string): string {
-  return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone }).format(new Date(iso));
-}
 
 /** Draws lines top down, from the start side of the language's direction. */
 class Writer {
@@ -73,7 +58,9 @@ class Writer {
   wrap(text: string, size: number, max: number, font: PDFFont): string[] {
     const lines: string[] = [];
     let line = "";
-    for (const word of text.split(/\s+/).filter(Boolean)) {
+    // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
+    const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
+    for (const word of spaced.split(" ").filter(Boolean)) {
       const next = line ? `${line} ${word}` : word;
       if (font.widthOfTextAtSize(next, size) <= max) line = next;
       else if (font.widthOfTextAtSize(word, size) <= max) {

@@ -17,10 +17,15 @@ import { translator } from "@/lib/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
 /** Brazilian spellings where n2words writes only the European ones (the site's Portuguese is Brazilian). */
-const PT_BR: [RegExp, string][] = [[/dezasseis/g, "dezesseis"], [/dezassete/g, "dezessete"], [
-  /dezanove/g,
+const PT_BR: [string, string][] = [["dezasseis", "dezesseis"], ["dezassete", "dezessete"], [
+  "dezanove",
   "dezenove",
 ]];
+
+/** `words` with its last word `from` replaced by `to` (no regular expressions: see input_patterns_test). */
+function lastWord(words: string, from: string, to: string): string {
+  return words === from || words.endsWith(` ${from}`) ? words.slice(0, -from.length) + to : words;
+}
 
 /** `n` in words; `feminine` for a feminine noun (Russian agorot), where the language cares. */
 function cardinal(lang: Lang, n: number, feminine: boolean): string {
@@ -32,12 +37,13 @@ function cardinal(lang: Lang, n: number, feminine: boolean): string {
     case "es": {
       // Before a masculine noun "uno" is shortened: "un dólar", "veintiún dólares".
       const words = es(n, { gender: feminine ? "feminine" : "masculine" });
-      return feminine ? words : words.replace(/veintiuno$/, "veintiún").replace(/uno$/, "un");
+      return feminine ? words : lastWord(lastWord(words, "veintiuno", "veintiún"), "uno", "un");
     }
     case "pt": {
-      const words = PT_BR.reduce((text, [from, to]) => text.replace(from, to), pt(n));
+      const words = PT_BR.reduce((text, [from, to]) => text.replaceAll(from, to), pt(n));
       // n2words has no feminine for Portuguese; below a hundred (agorot) only one and two change.
-      return feminine ? words.replace(/\bum\b/g, "uma").replace(/\bdois\b/g, "duas") : words;
+      const female: Record<string, string> = { um: "uma", dois: "duas" };
+      return feminine ? words.split(" ").map((w) => female[w] ?? w).join(" ") : words;
     }
     default:
       return en(n);
@@ -72,20 +78,25 @@ const HE_MASCULINE: Record<string, string> = {
   "עשר": "עשרה",
   "עשרה": "עשר",
 };
-const HE_GROUP_WORDS = /^ו?(אלף|אלפים|אלפי|מיליון|מיליונים|מיליארד)$/;
+const HE_GROUPS = new Set(["אלף", "אלפים", "אלפי", "מיליון", "מיליונים", "מיליארד"]);
 /** A count before these is a multiplier ("חמש מאות"), which keeps its form. */
-const HE_MULTIPLIED = /^ו?(מאות|אלף|אלפים|מיליון|מיליונים|מיליארד)$/;
+const HE_MULTIPLIERS = new Set(["מאות", "אלף", "אלפים", "מיליון", "מיליונים", "מיליארד"]);
+/** Whether a token (maybe with the conjunction ו before it) is one of `words`. */
+const isHe = (words: Set<string>, token: string) =>
+  words.has(token) || (token.startsWith("ו") && words.has(token.slice(1)));
 
 function hebrewMasculine(words: string): string {
   const tokens = words.split(" ");
   let from = 0;
   tokens.forEach((token, i) => {
-    if (HE_GROUP_WORDS.test(token)) from = i + 1;
+    if (isHe(HE_GROUPS, token)) from = i + 1;
   });
   for (let i = from; i < tokens.length; i++) {
     const vav = tokens[i].startsWith("ו") && HE_MASCULINE[tokens[i].slice(1)] ? "ו" : "";
     const bare = tokens[i].slice(vav.length);
-    if (HE_MASCULINE[bare] && !HE_MULTIPLIED.test(tokens[i + 1] ?? "")) tokens[i] = vav + HE_MASCULINE[bare];
+    if (HE_MASCULINE[bare] && !isHe(HE_MULTIPLIERS, tokens[i + 1] ?? "")) {
+      tokens[i] = vav + HE_MASCULINE[bare];
+    }
   }
   return tokens.join(" ");
 }

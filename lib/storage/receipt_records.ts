@@ -9,8 +9,33 @@
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
 import type { NewReceipt, ReceiptIssuer } from "./receipt_types.ts";
 
-/** A series: letters (the issuer's prefix), a dash and a year, e.g. `IL-2026`; tests use their own. */
-const SERIES = /^[A-Z][A-Z0-9_]{0,39}-\d{4}$/;
+/** Whether `value` is exactly `length` ASCII digits (no regular expressions: see input_patterns_test). */
+export const isDigits = (value: unknown, length: number): boolean =>
+  typeof value === "string" && value.length === length && [...value].every((c) => c >= "0" && c <= "9");
+
+/** A series: capitals and digits (the issuer's prefix), a dash and a year, e.g. `IL-2026`. */
+function isSeries(value: unknown): boolean {
+  if (typeof value !== "string" || value.length < 6 || value.length > 45 || value.at(-5) !== "-") {
+    return false;
+  }
+  const prefix = value.slice(0, -5);
+  return prefix[0] >= "A" && prefix[0] <= "Z" &&
+    [...prefix].every((c) => (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "_") &&
+    isDigits(value.slice(-4), 4);
+}
+
+/** Whether `value` is a day written `YYYY-MM-DD`. */
+export const isDay = (value: string): boolean =>
+  value.length === 10 && value[4] === "-" && value[7] === "-" &&
+  isDigits(value.slice(0, 4), 4) && isDigits(value.slice(5, 7), 2) && isDigits(value.slice(8), 2);
+
+/** A report number: 1 to 100 characters, not blank; RangeError otherwise. */
+export function checkReportNumber(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "" || value.length > 100) {
+    throw new RangeError("reportNumber must be a non-empty string of at most 100 characters");
+  }
+  return value;
+}
 
 /** The most receipts one list answers. */
 export const MAX_RECEIPT_LIST = 1000;
@@ -43,7 +68,7 @@ function canonicalIssuer(issuer: ReceiptIssuer): ReceiptIssuer {
     throw new RangeError(`issuer.organization must be museum or friends: ${issuer.organization}`);
   }
   const until = textOrNull(issuer.section46ValidUntil, "issuer.section46ValidUntil");
-  if (until !== null && !/^\d{4}-\d{2}-\d{2}$/.test(until)) {
+  if (until !== null && !isDay(until)) {
     throw new RangeError(`issuer.section46ValidUntil must be YYYY-MM-DD: ${until}`);
   }
   return {
@@ -59,13 +84,13 @@ function canonicalIssuer(issuer: ReceiptIssuer): ReceiptIssuer {
 
 /** A new receipt as stored: checked (RangeError), instants and the email normalized. */
 export function canonicalNewReceipt(r: NewReceipt): NewReceipt {
-  if (!SERIES.test(r.series)) throw new RangeError(`series must look like IL-2026: ${r.series}`);
+  if (!isSeries(r.series)) throw new RangeError(`series must look like IL-2026: ${r.series}`);
   if (r.currency !== "ILS" && r.currency !== "USD") throw new RangeError(`currency must be ILS or USD`);
   if (r.paymentMethod !== "card") throw new RangeError(`paymentMethod must be card`);
-  if (r.cardLast4 !== null && !/^\d{4}$/.test(r.cardLast4)) {
+  if (r.cardLast4 !== null && !isDigits(r.cardLast4, 4)) {
     throw new RangeError("cardLast4 must be 4 digits");
   }
-  if (r.donorTaxId !== null && !/^\d{9}$/.test(r.donorTaxId)) {
+  if (r.donorTaxId !== null && !isDigits(r.donorTaxId, 9)) {
     throw new RangeError("donorTaxId must be 9 digits");
   }
   return {

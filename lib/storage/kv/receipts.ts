@@ -24,7 +24,12 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { normalizeEmail } from "../records.ts";
-import { canonicalNewReceipt, receiptListLimit, receiptNumber } from "../receipt_records.ts";
+import {
+  canonicalNewReceipt,
+  checkReportNumber,
+  receiptListLimit,
+  receiptNumber,
+} from "../receipt_records.ts";
 import type { Receipt, ReceiptRepository } from "../receipt_types.ts";
 
 const RECEIPTS = "receipts";
@@ -114,9 +119,7 @@ export function kvReceipts(ctx: KvContext): ReceiptRepository {
     },
 
     async setReportNumber(id, reportNumber) {
-      if (typeof reportNumber !== "string" || !/^\S.{0,99}$/.test(reportNumber)) {
-        throw new RangeError("reportNumber must be a non-empty string of at most 100 characters");
-      }
+      checkReportNumber(reportNumber);
       return await untilCommitted(async () => {
         const entry = await read(id);
         if (entry.value === null) return null;

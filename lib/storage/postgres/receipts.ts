@@ -16,7 +16,12 @@
  */
 
 import { normalizeEmail } from "../records.ts";
-import { canonicalNewReceipt, receiptListLimit, receiptNumber } from "../receipt_records.ts";
+import {
+  canonicalNewReceipt,
+  checkReportNumber,
+  receiptListLimit,
+  receiptNumber,
+} from "../receipt_records.ts";
 import type { Receipt, ReceiptIssuer, ReceiptRepository } from "../receipt_types.ts";
 import type { PgContext } from "./context.ts";
 
@@ -149,9 +154,7 @@ export function pgReceipts({ sql, transaction }: PgContext): ReceiptRepository {
     },
 
     async setReportNumber(id, reportNumber) {
-      if (typeof reportNumber !== "string" || !/^\S.{0,99}$/.test(reportNumber)) {
-        throw new RangeError("reportNumber must be a non-empty string of at most 100 characters");
-      }
+      checkReportNumber(reportNumber);
       const [row] = await sql<ReceiptRow[]>`
         update receipts set report_number = ${reportNumber}
         where id = ${id} and (report_number is null or report_number = ${reportNumber})
