@@ -1,9 +1,14 @@
 /**
- * The signed code in a receipt's QR code: `<receipt id>.<MAC>`, the MAC the first 128 bits of
- * HMAC-SHA256 under a key derived from `APP_SECRET` for this purpose alone ("receipt-verify/v1"),
- * so no other signed value of the app (manage links, sessions) can be replayed as one, and a code
- * cannot be made up for a receipt id without the secret. The verification page looks the receipt
- * up by the id, and shows only its number, date and amount.
+ * The signed codes of receipts, each a MAC (the first 128 bits of HMAC-SHA256) under a key derived
+ * from `APP_SECRET` for its purpose alone, so no other signed value of the app (manage links,
+ * sessions), nor one kind of receipt code, can be replayed as another, and none can be made up
+ * without the secret:
+ * - the QR code's verification code, `<receipt id>.<MAC>` ("receipt-verify/v1"): the verification
+ *   page looks the receipt up by the id and shows only its number, date and amount; it never
+ *   expires, as the paper receipt does not;
+ * - a download code, `<receipt id>.<expiry, unix seconds>.<MAC>` ("receipt-download/v1"), which
+ *   the manage page puts in its links to the PDF (which shows the donor's name and ID number), and
+ *   which expires (see `receiptDownloadCode`).
  *
  * @module
  */
@@ -11,7 +16,8 @@
 import { hmacSha256 } from "@/lib/sha256.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
-const PURPOSE = "receipt-verify/v1";
+const VERIFY = "receipt-verify/v1";
+const DOWNLOAD = "receipt-download/v1";
 /** Whether `id` looks like an id of `lib/ids.ts` (16 to 64 base64url characters). */
 const isId = (id: string) =>
   id.length >= 16 && id.length <= 64 &&
@@ -22,9 +28,18 @@ const isId = (id: string) =>
 const MAC_CHARS = 22;
 
 /** 16 bytes in base64url: 22 characters (the padding `==` dropped). */
-const macOf = (appSecret: string, id: string) =>
-  btoa(String.fromCharCode(...hmacSha256(hmacSha256(appSecret, PURPOSE), id).slice(0, 16)))
+const macOf = (appSecret: string, purpose: string, payload: string) =>
+  btoa(String.fromCharCode(...hmacSha256(hmacSha256(appSecret, purpose), payload).slice(0, 16)))
     .replaceAll("+", "-").replaceAll("/", "_").slice(0, MAC_CHARS);
+
+/** Whether `mac` is the MAC of `payload`, compared in full whatever differs first (timing says nothing). */
+function macMatches(appSecret: string, purpose: string, payload: string, mac: string): boolean {
+  if (mac.length !== MAC_CHARS) return false;
+  const want = macOf(appSecret, purpose, payload);
+  let diff = 0;
+  for (let i = 0; i < MAC_CHARS; i++) diff |= want.charCodeAt(i) ^ mac.charCodeAt(i);
+  return diff === 0;
+}
 
 /**
  * The verification code of the receipt `id`.
@@ -36,7 +51,7 @@ const macOf = (appSecret: string, id: string) =>
  */
 export function receiptCode(appSecret: string, id: string): string {
   if (!isId(id)) throw new RangeError("not a receipt id");
-  return `${id}.${macOf(appSecret, id)}`;
+  return `${id}.${macOf(appSecret, VERIFY, id)}`;
 }
 
 /** The receipt id a code names when its MAC is right; null for anything else (tampered, truncated). */
@@ -45,12 +60,46 @@ export function readReceiptCode(appSecret: string, code: string | null | undefin
   const dot = code.lastIndexOf(".");
   const id = code.slice(0, dot);
   const mac = code.slice(dot + 1);
-  if (dot < 0 || !isId(id) || mac.length !== MAC_CHARS) return null;
-  const want = macOf(appSecret, id);
-  // Compared in full whatever differs first, so timing says nothing about the right MAC.
-  let diff = 0;
-  for (let i = 0; i < MAC_CHARS; i++) diff |= want.charCodeAt(i) ^ mac.charCodeAt(i);
-  return diff === 0 ? id : null;
+  if (dot < 0 || !isId(id)) return null;
+  return macMatches(appSecret, VERIFY, id, mac) ? id : null;
+}
+
+/** How long a download link of the manage page works: a day, so a link forwarded later is dead. */
+export const DOWNLOAD_CODE_TTL_MS = 24 * 3_600_000;
+
+/**
+ * A download code of the receipt `id`, valid until `now + DOWNLOAD_CODE_TTL_MS`.
+ *
+ * @example
+ * ```ts
+ * const href = `/${lang}/receipts/download?c=${receiptDownloadCode(config.appSecret, receipt.id)}`;
+ * ```
+ */
+export function receiptDownloadCode(appSecret: string, id: string, now = new Date()): string {
+  if (!isId(id)) throw new RangeError("not a receipt id");
+  const payload = `${id}.${Math.floor((now.getTime() + DOWNLOAD_CODE_TTL_MS) / 1000)}`;
+  return `${payload}.${macOf(appSecret, DOWNLOAD, payload)}`;
+}
+
+/**
+ * What a download code says when its MAC is right: the receipt id, and whether it has expired;
+ * null for anything else (tampered, truncated, a verification code).
+ */
+export function readReceiptDownloadCode(
+  appSecret: string,
+  code: string | null | undefined,
+  now = new Date(),
+): { id: string; expired: boolean } | null {
+  if (typeof code !== "string" || code.length > 120) return null;
+  const parts = code.split(".");
+  if (parts.length !== 3) return null;
+  const [id, expiry, mac] = parts;
+  const seconds = Number(expiry);
+  if (!isId(id) || expiry === "" || expiry.length > 12 || !Number.isSafeInteger(seconds) || seconds < 0) {
+    return null;
+  }
+  if (!macMatches(appSecret, DOWNLOAD, `${id}.${expiry}`, mac)) return null;
+  return { id, expired: seconds * 1000 <= now.getTime() };
 }
 
 /**

@@ -1,7 +1,14 @@
 /** The receipt's signed verification code: made, read back, refused when tampered or foreign. */
 import assert from "node:assert/strict";
 import { newId } from "@/lib/ids.ts";
-import { readReceiptCode, receiptCode, receiptVerifyUrl } from "./verify_code.ts";
+import {
+  DOWNLOAD_CODE_TTL_MS,
+  readReceiptCode,
+  readReceiptDownloadCode,
+  receiptCode,
+  receiptDownloadCode,
+  receiptVerifyUrl,
+} from "./verify_code.ts";
 
 const SECRET = "test-secret-that-is-long-enough-0123456789";
 
@@ -28,4 +35,26 @@ Deno.test("receiptVerifyUrl: the language's page with the code as its query", ()
     receiptVerifyUrl("https://donate.museum.org/", "he", "abc.def"),
     "https://donate.museum.org/he/receipts/verify?c=abc.def",
   );
+});
+
+Deno.test("receiptDownloadCode: works a day, then says expired; never mistaken for a verification code", () => {
+  const id = newId();
+  const now = new Date("2026-05-10T08:00:00.000Z");
+  const code = receiptDownloadCode(SECRET, id, now);
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, now), { id, expired: false });
+  const later = new Date(now.getTime() + DOWNLOAD_CODE_TTL_MS - 1000);
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, later), { id, expired: false });
+  const after = new Date(now.getTime() + DOWNLOAD_CODE_TTL_MS + 1000);
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, after), { id, expired: true });
+  // A moved expiry, another secret, or a verification code in its place: not a download code.
+  const [codeId, expiry, mac] = code.split(".");
+  assert.equal(readReceiptDownloadCode(SECRET, `${codeId}.${Number(expiry) + 86_400}.${mac}`, now), null);
+  assert.equal(readReceiptDownloadCode(`${SECRET}x`, code, now), null);
+  assert.equal(readReceiptDownloadCode(SECRET, receiptCode(SECRET, id), now), null);
+  assert.equal(readReceiptCode(SECRET, code), null, "a download code does not verify");
+  for (
+    const bad of [null, "", `${codeId}..${mac}`, `${codeId}.-1.${mac}`, `${codeId}.1e3.${mac}`, `${code}.x`]
+  ) {
+    assert.equal(readReceiptDownloadCode(SECRET, bad, now), null, String(bad));
+  }
 });
