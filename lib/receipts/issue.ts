@@ -12,15 +12,12 @@
  */
 
 import type { ReceiptSettings } from "@/lib/config_receipts.ts";
-import { DomainError } from "@/lib/errors.ts";
 import { newId } from "@/lib/ids.ts";
 import type { Receipt, ReceiptIssuer, Store, Transaction } from "@/lib/storage/types.ts";
 
-/** No receipt can be issued: the museum's legal details are not configured (production). */
-export class ReceiptsNotConfiguredError extends DomainError {}
+import { NotReceiptableError, ReceiptsNotConfiguredError } from "./errors.ts";
 
-/** The transaction is not a gift a receipt can be issued for (a failed payment, no amount). */
-export class NotReceiptableError extends DomainError {}
+export { NotReceiptableError, ReceiptsNotConfiguredError };
 
 /** Each issuer's numbering prefix and the time zone its year is counted in. */
 const SERIES: Record<ReceiptIssuer["organization"], { prefix: string; timeZone: string }> = {
@@ -55,7 +52,7 @@ export function issuerFor(settings: ReceiptSettings, currency: "ILS" | "USD"): R
     };
   }
   const m = settings.museum;
-  if (!m) throw new ReceiptsNotConfiguredError("Receipts are not configured (RECEIPT_LEGAL_NAME)");
+  if (!m) throw new ReceiptsNotConfiguredError();
   return { organization: "museum", ein: null, ...m };
 }
 
@@ -90,7 +87,7 @@ export async function issueReceipt(
   const existing = await store.receipts.byTransaction(tx.id);
   if (existing) return existing;
   if (tx.kind !== "success" || tx.amount === null || tx.amount <= 0 || tx.currency === null) {
-    throw new NotReceiptableError(`Transaction ${tx.id} is not a successful gift with an amount`);
+    throw new NotReceiptableError();
   }
   const currency = tx.currency === 2 ? "USD" : "ILS";
   const issuer = issuerFor(settings, currency);
