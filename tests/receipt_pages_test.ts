@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
 import { newId } from "../lib/ids.ts";
+import { receiptLinks } from "../lib/receipts/download.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
 import { receiptCode, receiptDownloadCode } from "../lib/receipts/verify_code.ts";
 import type { Transaction } from "../lib/storage/types.ts";
@@ -166,6 +167,41 @@ Deno.test("receipt download: the PDF for a valid code, a translated 404 when tam
         assert.equal(got.status, status, `${lang} ${query}`);
         assert.ok(got.text.includes(t(`receipt.downloadPage.${key}`)), `${lang} ${query}: ${got.text}`);
       }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("receiptLinks: the donor's receipts newest first, each link downloading its own PDF", async () => {
+  const app = await startTestApp({ env: LEGAL });
+  try {
+    const tx = gift();
+    const second = { ...gift(), donorId: tx.donorId };
+    const a = await issueReceipt(app.store, app.config.receipts, {
+      transaction: tx,
+      donorName: "Ada",
+      donorTaxId: null,
+      now: new Date("2026-05-10T08:00:00.000Z"),
+    });
+    const b = await issueReceipt(app.store, app.config.receipts, {
+      transaction: second,
+      donorName: "Ada",
+      donorTaxId: null,
+      now: new Date("2026-06-10T08:00:00.000Z"),
+    });
+    const links = await receiptLinks(app.store, app.config.appSecret, [tx.donorId], "ru");
+    assert.deepEqual(links.map((l) => l.number), [b.number, a.number]);
+    assert.deepEqual(await receiptLinks(app.store, app.config.appSecret, [newId()], "ru"), []);
+    for (const [i, link] of links.entries()) {
+      assert.match(link.href, /^\/ru\/receipts\/download\?c=/);
+      const res = await fetch(app.url + link.href);
+      assert.equal(res.status, 200);
+      assert.equal(
+        res.headers.get("content-disposition"),
+        `attachment; filename="receipt-${[b, a][i].number}.pdf"`,
+      );
+      await res.body?.cancel();
     }
   } finally {
     await app.close();
