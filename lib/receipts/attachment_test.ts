@@ -63,8 +63,7 @@ Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, i
     const tx = gift(donorId);
     const first = await attach(tx, "he");
     assert.ok(first);
-    const year = new Date().getUTCFullYear();
-    assert.match(first.filename, new RegExp(`^receipt-IL-${year}-000001\\.pdf$`));
+    assert.match(first.filename, /^receipt-IL-\d{4}-000001\.pdf$/);
     assert.equal(first.contentType, "application/pdf");
     const he = await pdfText(first.content);
     assert.ok(he.includes("קבלה על תרומה"), he);
