@@ -8,51 +8,53 @@ import * as $4 from "./routes/[lang]/error.tsx";
 import * as $5 from "./routes/[lang]/index.tsx";
 import * as $6 from "./routes/[lang]/kiosk-pair.tsx";
 import * as $7 from "./routes/[lang]/login.tsx";
-import * as $8 from "./routes/[lang]/register.tsx";
-import * as $9 from "./routes/[lang]/success.tsx";
-import * as $10 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $11 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $12 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $13 from "./routes/_404.tsx";
-import * as $14 from "./routes/_app.tsx";
-import * as $15 from "./routes/api/_middleware.ts";
-import * as $16 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $17 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $18 from "./routes/api/auth/admin/_middleware.ts";
-import * as $19 from "./routes/api/auth/admin/login.ts";
-import * as $20 from "./routes/api/auth/admin/logout.ts";
-import * as $21 from "./routes/api/auth/admin/me.ts";
-import * as $22 from "./routes/api/auth/admin/pending.ts";
-import * as $23 from "./routes/api/auth/admin/refresh.ts";
-import * as $24 from "./routes/api/auth/admin/register.ts";
-import * as $25 from "./routes/api/docs.tsx";
-import * as $26 from "./routes/api/feature-flags.ts";
-import * as $27 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $28 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $29 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $30 from "./routes/api/kiosk-devices/index.ts";
-import * as $31 from "./routes/api/openapi.json.ts";
-import * as $32 from "./routes/api/payment/create.ts";
-import * as $33 from "./routes/api/payment/notify/[provider].ts";
-import * as $34 from "./routes/api/payment/pay-emv.ts";
-import * as $35 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $36 from "./routes/api/signing-key.ts";
-import * as $37 from "./routes/api/transaction/_middleware.ts";
-import * as $38 from "./routes/api/transaction/daily-totals.ts";
-import * as $39 from "./routes/api/transaction/export.ts";
-import * as $40 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $41 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $42 from "./routes/api/user/[id].ts";
-import * as $43 from "./routes/api/user/index.ts";
-import * as $44 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $45 from "./routes/dev/mail/attachment.ts";
-import * as $46 from "./routes/dev/mail/html.ts";
-import * as $47 from "./routes/dev/mail/index.tsx";
-import * as $48 from "./routes/health.ts";
-import * as $49 from "./routes/index.ts";
-import * as $50 from "./routes/payments/return/[paymentId].ts";
-import * as $51 from "./routes/sandbox/pay/[ref].tsx";
-import * as $52 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $8 from "./routes/[lang]/receipts/download.tsx";
+import * as $9 from "./routes/[lang]/receipts/verify.tsx";
+import * as $10 from "./routes/[lang]/register.tsx";
+import * as $11 from "./routes/[lang]/success.tsx";
+import * as $12 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $13 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $14 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $15 from "./routes/_404.tsx";
+import * as $16 from "./routes/_app.tsx";
+import * as $17 from "./routes/api/_middleware.ts";
+import * as $18 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $19 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $20 from "./routes/api/auth/admin/_middleware.ts";
+import * as $21 from "./routes/api/auth/admin/login.ts";
+import * as $22 from "./routes/api/auth/admin/logout.ts";
+import * as $23 from "./routes/api/auth/admin/me.ts";
+import * as $24 from "./routes/api/auth/admin/pending.ts";
+import * as $25 from "./routes/api/auth/admin/refresh.ts";
+import * as $26 from "./routes/api/auth/admin/register.ts";
+import * as $27 from "./routes/api/docs.tsx";
+import * as $28 from "./routes/api/feature-flags.ts";
+import * as $29 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $30 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $31 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $32 from "./routes/api/kiosk-devices/index.ts";
+import * as $33 from "./routes/api/openapi.json.ts";
+import * as $34 from "./routes/api/payment/create.ts";
+import * as $35 from "./routes/api/payment/notify/[provider].ts";
+import * as $36 from "./routes/api/payment/pay-emv.ts";
+import * as $37 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $38 from "./routes/api/signing-key.ts";
+import * as $39 from "./routes/api/transaction/_middleware.ts";
+import * as $40 from "./routes/api/transaction/daily-totals.ts";
+import * as $41 from "./routes/api/transaction/export.ts";
+import * as $42 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $43 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $44 from "./routes/api/user/[id].ts";
+import * as $45 from "./routes/api/user/index.ts";
+import * as $46 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $47 from "./routes/dev/mail/attachment.ts";
+import * as $48 from "./routes/dev/mail/html.ts";
+import * as $49 from "./routes/dev/mail/index.tsx";
+import * as $50 from "./routes/health.ts";
+import * as $51 from "./routes/index.ts";
+import * as $52 from "./routes/payments/return/[paymentId].ts";
+import * as $53 from "./routes/sandbox/pay/[ref].tsx";
+import * as $54 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -75,51 +77,53 @@ const manifest: Manifest = {
     "[lang]/index.tsx": $5,
     "[lang]/kiosk-pair.tsx": $6,
     "[lang]/login.tsx": $7,
-    "[lang]/register.tsx": $8,
-    "[lang]/success.tsx": $9,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $10,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $11,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $12,
-    "_404.tsx": $13,
-    "_app.tsx": $14,
-    "api/_middleware.ts": $15,
-    "api/auth/admin/[id]/approve.ts": $16,
-    "api/auth/admin/[id]/reject.ts": $17,
-    "api/auth/admin/_middleware.ts": $18,
-    "api/auth/admin/login.ts": $19,
-    "api/auth/admin/logout.ts": $20,
-    "api/auth/admin/me.ts": $21,
-    "api/auth/admin/pending.ts": $22,
-    "api/auth/admin/refresh.ts": $23,
-    "api/auth/admin/register.ts": $24,
-    "api/docs.tsx": $25,
-    "api/feature-flags.ts": $26,
-    "api/kiosk-devices/[id]/pairing-code.ts": $27,
-    "api/kiosk-devices/[id]/revoke.ts": $28,
-    "api/kiosk-devices/_middleware.ts": $29,
-    "api/kiosk-devices/index.ts": $30,
-    "api/openapi.json.ts": $31,
-    "api/payment/create.ts": $32,
-    "api/payment/notify/[provider].ts": $33,
-    "api/payment/pay-emv.ts": $34,
-    "api/payment/test-emv/[terminalNumber].ts": $35,
-    "api/signing-key.ts": $36,
-    "api/transaction/_middleware.ts": $37,
-    "api/transaction/daily-totals.ts": $38,
-    "api/transaction/export.ts": $39,
-    "api/transaction/get-all-error-transactions.ts": $40,
-    "api/transaction/get-all-success-transactions.ts": $41,
-    "api/user/[id].ts": $42,
-    "api/user/index.ts": $43,
-    "api/user/off-monthly-payment/[id].ts": $44,
-    "dev/mail/attachment.ts": $45,
-    "dev/mail/html.ts": $46,
-    "dev/mail/index.tsx": $47,
-    "health.ts": $48,
-    "index.ts": $49,
-    "payments/return/[paymentId].ts": $50,
-    "sandbox/pay/[ref].tsx": $51,
-    "sandbox/terminal/[terminalId].tsx": $52,
+    "[lang]/receipts/download.tsx": $8,
+    "[lang]/receipts/verify.tsx": $9,
+    "[lang]/register.tsx": $10,
+    "[lang]/success.tsx": $11,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $12,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $13,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $14,
+    "_404.tsx": $15,
+    "_app.tsx": $16,
+    "api/_middleware.ts": $17,
+    "api/auth/admin/[id]/approve.ts": $18,
+    "api/auth/admin/[id]/reject.ts": $19,
+    "api/auth/admin/_middleware.ts": $20,
+    "api/auth/admin/login.ts": $21,
+    "api/auth/admin/logout.ts": $22,
+    "api/auth/admin/me.ts": $23,
+    "api/auth/admin/pending.ts": $24,
+    "api/auth/admin/refresh.ts": $25,
+    "api/auth/admin/register.ts": $26,
+    "api/docs.tsx": $27,
+    "api/feature-flags.ts": $28,
+    "api/kiosk-devices/[id]/pairing-code.ts": $29,
+    "api/kiosk-devices/[id]/revoke.ts": $30,
+    "api/kiosk-devices/_middleware.ts": $31,
+    "api/kiosk-devices/index.ts": $32,
+    "api/openapi.json.ts": $33,
+    "api/payment/create.ts": $34,
+    "api/payment/notify/[provider].ts": $35,
+    "api/payment/pay-emv.ts": $36,
+    "api/payment/test-emv/[terminalNumber].ts": $37,
+    "api/signing-key.ts": $38,
+    "api/transaction/_middleware.ts": $39,
+    "api/transaction/daily-totals.ts": $40,
+    "api/transaction/export.ts": $41,
+    "api/transaction/get-all-error-transactions.ts": $42,
+    "api/transaction/get-all-success-transactions.ts": $43,
+    "api/user/[id].ts": $44,
+    "api/user/index.ts": $45,
+    "api/user/off-monthly-payment/[id].ts": $46,
+    "dev/mail/attachment.ts": $47,
+    "dev/mail/html.ts": $48,
+    "dev/mail/index.tsx": $49,
+    "health.ts": $50,
+    "index.ts": $51,
+    "payments/return/[paymentId].ts": $52,
+    "sandbox/pay/[ref].tsx": $53,
+    "sandbox/terminal/[terminalId].tsx": $54,
   },
   islands: {
     AccountForm: $$0,

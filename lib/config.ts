@@ -20,10 +20,11 @@ import { defaultPasswordWorkers } from "./auth/password_pool.ts";
 import { type MailSettings, readMail } from "./config_mail.ts";
 import { type PaymentSettings, readPayments } from "./config_payments.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "./config_values.ts";
+import { readReceipts, type ReceiptSettings } from "./config_receipts.ts";
 import { parseSigningKeys } from "./signature_check.ts";
 
 export { ConfigError };
-export type { MailSettings, PaymentSettings };
+export type { MailSettings, PaymentSettings, ReceiptSettings };
 
 /** The app's settings, validated. */
 export interface Config {
@@ -72,6 +73,8 @@ export interface Config {
   mail: MailSettings;
   /** Donor, payment and registration limits, and decline caps (`lib/rate_limits.ts`). */
   rateLimits: import("./rate_limits.ts").RateLimitSettings;
+  /** Who issues legal receipts, with which legal details (`lib/config_receipts.ts`). */
+  receipts: ReceiptSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -274,6 +277,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     },
     rateLimits: readRateLimits(env),
     mail: readMail(env, production),
+    receipts: readReceipts(env, production, warn),
     warnings,
   };
 }

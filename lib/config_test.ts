@@ -37,6 +37,9 @@ const PROD: Record<string, string> = {
   PELECARD_PASSWORD: "secret",
   SMTP_URL: "smtps://donations:mail-secret@smtp.museum.org:465",
   MAIL_FROM: "Museum donations <donations@museum.org>",
+  RECEIPT_LEGAL_NAME: "The Museum (R.A.)",
+  RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
+  RECEIPT_SECTION46_NUMBER: "4567",
 };
 
 /** Asserts that `env` is refused with one line naming `setting` and matching `detail`. */
@@ -325,7 +328,13 @@ async function readmeVariables(): Promise<string[]> {
  * given to its readers `bool(env, "X", …)` and `need("X")`. Fails on a read it cannot name.
  */
 async function sourceVariables(): Promise<Set<string>> {
-  const modules = ["./config.ts", "./config_payments.ts", "./config_mail.ts", "./config_values.ts"];
+  const modules = [
+    "./config.ts",
+    "./config_payments.ts",
+    "./config_mail.ts",
+    "./config_receipts.ts",
+    "./config_values.ts",
+  ];
   const source = (await Promise.all(modules.map((m) => Deno.readTextFile(new URL(m, import.meta.url))))).join(
     "\n",
   );

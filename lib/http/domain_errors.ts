@@ -41,6 +41,7 @@ import {
   UnknownDonorError,
 } from "../payments/errors.ts";
 import { RateLimitedError } from "../rate_limits.ts";
+import { NotReceiptableError, ReceiptsNotConfiguredError } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
@@ -89,6 +90,9 @@ const STATUSES: [ErrorClass, number][] = [
   [NoTerminalForShopError, 400],
   [NoSuchKioskDeviceError, 404],
   [KioskDeviceRevokedError, 409],
+  // Receipts.
+  [NotReceiptableError, 409],
+  [ReceiptsNotConfiguredError, 503],
 ];
 
 /**

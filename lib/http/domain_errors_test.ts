@@ -7,6 +7,7 @@ import * as authErrors from "../auth/errors.ts";
 import { DomainError } from "../errors.ts";
 import * as kioskErrors from "../kiosk/errors.ts";
 import * as paymentErrors from "../payments/errors.ts";
+import * as receiptErrors from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorAnswer, errorResponse } from "./domain_errors.ts";
 import { HttpError } from "./validation.ts";
@@ -53,6 +54,8 @@ const CASES: [DomainError, number][] = [
   [new kioskErrors.NoTerminalForShopError("12"), 400],
   [new kioskErrors.NoSuchKioskDeviceError(), 404],
   [new kioskErrors.KioskDeviceRevokedError(), 409],
+  [new receiptErrors.NotReceiptableError(), 409],
+  [new receiptErrors.ReceiptsNotConfiguredError(), 503],
 ];
 
 Deno.test("domain errors: each kind answers its status, with its message and fields", () => {
@@ -66,11 +69,17 @@ Deno.test("domain errors: each kind answers its status, with its message and fie
 });
 
 Deno.test("domain errors: every error class the domain exports has a case (and so a status)", () => {
-  const bases = new Set<unknown>([authErrors.AuthError, paymentErrors.PaymentError, kioskErrors.KioskError]);
+  const bases = new Set<unknown>([
+    authErrors.AuthError,
+    paymentErrors.PaymentError,
+    kioskErrors.KioskError,
+    receiptErrors.ReceiptError,
+  ]);
   const classes = [
     ...Object.values(authErrors),
     ...Object.values(paymentErrors),
     ...Object.values(kioskErrors),
+    ...Object.values(receiptErrors),
   ].filter((v) => typeof v === "function" && v.prototype instanceof DomainError && !bases.has(v));
   assert.ok(classes.length >= 19);
   for (const kind of classes) {

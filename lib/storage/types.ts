@@ -22,12 +22,14 @@ import type {
 } from "./payment_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
+import type { ReceiptRepository } from "./receipt_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
 export type * from "./kiosk_types.ts";
 export type * from "./outbox_types.ts";
+export type * from "./receipt_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -351,6 +353,8 @@ export interface Store {
   readonly sandbox: SandboxRepository;
   readonly kioskDevices: KioskDeviceRepository;
   readonly outbox: OutboxRepository;
+  /** Legal receipts, numbered gaplessly per issuing organisation (`receipt_types.ts`). */
+  readonly receipts: ReceiptRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -27,6 +27,7 @@ import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
+import { receiptsContract } from "./receipts_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
 import { sandboxContract } from "./sandbox_contract.ts";
@@ -70,6 +71,7 @@ const contracts: Contract[] = [
   sandboxContract,
   kioskDevicesContract,
   outboxContract,
+  receiptsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -48,6 +48,7 @@
  * | `sandbox.ts`           | the sandbox provider's records          | `sandbox*`                        |
  * | `kiosk_devices.ts`     | paired kiosk devices                    | `kiosk_*`                         |
  * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
+ * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -68,6 +69,7 @@ import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
 import { kvOutbox } from "./outbox.ts";
 import { kvPayments } from "./payments.ts";
+import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
 import { kvSandbox } from "./sandbox.ts";
 import { kvSubscriptions } from "./subscriptions.ts";
@@ -125,6 +127,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     sandbox: kvSandbox(ctx),
     kioskDevices: kvKioskDevices(ctx),
     outbox: kvOutbox(ctx),
+    receipts: kvReceipts(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

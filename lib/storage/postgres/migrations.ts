@@ -38,6 +38,7 @@ import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_fami
 import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
 import { migration017 } from "./migrations/017_outbox.ts";
 import { migration018 } from "./migrations/018_rate_limit_admit.ts";
+import { migration019 } from "./migrations/019_receipts.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -77,6 +78,7 @@ export const migrations: readonly Migration[] = [
   migration016,
   migration017,
   migration018,
+  migration019,
 ];
 
 /**

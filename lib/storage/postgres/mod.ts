@@ -44,6 +44,7 @@
  * | `sandbox.ts`           | `sandbox`                      | `sandbox_records`                                       |
  * | `kiosk_devices.ts`     | `kioskDevices`                 | `kiosk_devices`                                         |
  * | `outbox.ts`            | `outbox` (and causes' messages) | `outbox`                                               |
+ * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -65,6 +66,7 @@ import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgPayments } from "./payments.ts";
+import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
 import { pgSandbox } from "./sandbox.ts";
 import { pgSubscriptions } from "./subscriptions.ts";
@@ -178,6 +180,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     sandbox: g("sandbox", pgSandbox(ctx)),
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     outbox: g("outbox", pgOutbox(ctx)),
+    receipts: g("receipts", pgReceipts(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

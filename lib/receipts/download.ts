@@ -1,0 +1,78 @@
+/**
+ * A receipt's PDF for a download link of the donor's manage page: the code is checked (signature,
+ * then expiry) before storage is read, and the receipt is rendered in the language asked for. And
+ * the list the manage page shows: the donor's receipts, each with a fresh download link.
+ *
+ * @module
+ */
+
+import type { Attachment } from "@/lib/mail/message_types.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { receiptPdfAttachment } from "./attachment.ts";
+import { readReceiptDownloadCode, receiptDownloadCode } from "./verify_code.ts";
+
+/** The file, or why there is none. */
+export type ReceiptDownload = { kind: "file"; attachment: Attachment } | { kind: "invalid" | "expired" };
+
+/**
+ * The receipt a download code names, as a PDF in `language`.
+ *
+ * @example
+ * ```ts
+ * const found = await receiptDownload(store, { appSecret, origin }, code, "he");
+ * if (found.kind === "file") found.attachment.content; // the PDF
+ * ```
+ */
+export async function receiptDownload(
+  store: Store,
+  keys: { appSecret: string; origin: string },
+  code: string | null,
+  language: string,
+  now = new Date(),
+): Promise<ReceiptDownload> {
+  const read = readReceiptDownloadCode(keys.appSecret, code, now);
+  if (read === null) return { kind: "invalid" };
+  if (read.expired) return { kind: "expired" };
+  const receipt = await store.receipts.get(read.id);
+  if (!receipt) return { kind: "invalid" };
+  return { kind: "file", attachment: await receiptPdfAttachment(receipt, language, keys) };
+}
+
+/** One line of the manage page's list of receipts. */
+export interface ReceiptLink {
+  number: string;
+  /** ISO 8601. */
+  issuedAt: string;
+  /** Minor units. */
+  amount: number;
+  currency: "ILS" | "USD";
+  /** `/{lang}/receipts/download?c=…`, working for a day. */
+  href: string;
+}
+
+/**
+ * The receipts of these donors (newest first), each with a download link in `lang`: what the
+ * manage page lists. `donorIds`: the donor the manage link names (and, if the page wants, the
+ * other donor records of the same email address).
+ *
+ * @example
+ * ```ts
+ * const links = await receiptLinks(store, config.appSecret, [donor.id], "he");
+ * ```
+ */
+export async function receiptLinks(
+  store: Store,
+  appSecret: string,
+  donorIds: string[],
+  lang: string,
+  now = new Date(),
+): Promise<ReceiptLink[]> {
+  const receipts = await store.receipts.listByDonors(donorIds);
+  return receipts.map((r) => ({
+    number: r.number,
+    issuedAt: r.issuedAt,
+    amount: r.amount,
+    currency: r.currency,
+    href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, r.id, now)}`,
+  }));
+}

@@ -1,0 +1,27 @@
+/**
+ * What can go wrong when issuing a receipt, as domain errors: each carries the message the caller
+ * sees; `lib/http/domain_errors.ts` gives each its status, so issuing stays usable without HTTP
+ * (the mail sender issues receipts in the background).
+ *
+ * @module
+ */
+import { DomainError } from "@/lib/errors.ts";
+
+/** Any error of receipts. */
+export class ReceiptError extends DomainError {}
+
+/** No receipt can be issued: the museum's legal details are not configured (production). */
+export class ReceiptsNotConfiguredError extends ReceiptError {
+  constructor() {
+    super(
+      "Receipts are not configured: the museum's legal name and address are not set (RECEIPT_LEGAL_NAME)",
+    );
+  }
+}
+
+/** The transaction is not a gift a receipt can be issued for (a failed payment, no amount). */
+export class NotReceiptableError extends ReceiptError {
+  constructor() {
+    super("A receipt is issued only for a successful gift with an amount");
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * How a receipt writes figures and dates, in each language: shared by the PDF and the public
+ * verification page (which must not load the PDF's libraries to show three fields).
+ *
+ * @module
+ */
+
+import type { Lang } from "@/lib/shared/languages.ts";
+
+/** Each language's locale for figures and dates. */
+export const LOCALES: Record<Lang, string> = {
+  en: "en-US",
+  he: "he-IL",
+  ru: "ru-RU",
+  pt: "pt-BR",
+  es: "es-ES",
+};
+
+/** The time zone a receipt's dates are written in: its issuer's. */
+export const TIME_ZONES = { museum: "Asia/Jerusalem", friends: "America/New_York" } as const;
+
+/**
+ * The amount in figures, e.g. `₪180.50`, `$25.00`.
+ *
+ * @example
+ * ```ts
+ * amountInFigures(18_050, "ILS", "en"); // "₪180.50"
+ * ```
+ */
+export function amountInFigures(amount: number, currency: "ILS" | "USD", lang: Lang): string {
+  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency }).format(amount / 100);
+}
+
+/**
+ * An instant as a long date in `timeZone`.
+ *
+ * @example
+ * ```ts
+ * longDate("2026-05-10T08:00:00.000Z", "en", "Asia/Jerusalem"); // "May 10, 2026"
+ * ```
+ */
+export function longDate(iso: string, lang: Lang, timeZone: string): string {
+  return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone }).format(new Date(iso));
+}

@@ -1,0 +1,234 @@
+/**
+ * The receipt as a PDF, in the donor's language: drawn with pdf-lib, in DejaVu Sans (embedded,
+ * subset to the glyphs used), Hebrew laid out right to left (`bidi.ts`), every word from
+ * `locales/` (`receipt`), with a QR code that opens the public verification page.
+ *
+ * It prints what the issue asks of a legal receipt: the issuer's legal name, address and
+ * registration numbers (non-profit number and Section 46 approval, or the US EIN), the receipt's
+ * number, dates, the donor's name (and Israeli ID number on Israeli receipts), the amount in
+ * figures and in words, the payment method with the card's last four digits, the Section 46
+ * statement when the museum has an approval, the "no goods or services" statement on USD receipts,
+ * and the Tax Authority's allocation number once a certified issuer gave one.
+ *
+ * Rendering reads only the receipt (which keeps everything it prints as issued) and the language,
+ * so the same receipt renders the same way whenever it is downloaded again.
+ *
+ * @module
+ */
+
+import fontkit from "@pdf-lib/fontkit";
+import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import QRCode from "qrcode";
+import { translator } from "@/lib/i18n.ts";
+import { dirOf, type Lang } from "@/lib/shared/languages.ts";
+import type { Receipt } from "@/lib/storage/types.ts";
+import { visualOrder } from "./bidi.ts";
+import { receiptFonts } from "./fonts.ts";
+import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
+import { amountInWords } from "./words.ts";
+
+/** What the renderer needs besides the receipt and the language. */
+export interface ReceiptPdfOptions {
+  /** The verification page's address with the receipt's signed code (`verifyUrl` in `verify_code.ts`). */
+  verifyUrl: string;
+}
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 50;
+const INK = rgb(0.1, 0.1, 0.12);
+const MUTED = rgb(0.35, 0.35, 0.4);
+
+/** Draws lines top down, from the start side of the language's direction. */
+class Writer {
+  y = A4[1] - MARGIN;
+  readonly width = A4[0] - 2 * MARGIN;
+
+  constructor(
+    readonly page: PDFPage,
+    readonly fonts: { regular: PDFFont; bold: PDFFont },
+    readonly dir: "ltr" | "rtl",
+  ) {}
+
+  /** The x of a run `width` wide, `indent` from the start side. */
+  x(width: number, indent = 0): number {
+    return this.dir === "rtl" ? A4[0] - MARGIN - indent - width : MARGIN + indent;
+  }
+
+  /** `text` split into lines no wider than `max` at `size` (on spaces; a longer word on characters). */
+  wrap(text: string, size: number, max: number, font: PDFFont): string[] {
+    const lines: string[] = [];
+    let line = "";
+    // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
+    const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
+    for (const word of spaced.split(" ").filter(Boolean)) {
+      const next = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(next, size) <= max) line = next;
+      else if (font.widthOfTextAtSize(word, size) <= max) {
+        if (line) lines.push(line);
+        line = word;
+      } else {
+        if (line) lines.push(line);
+        line = "";
+        for (const char of word) {
+          if (font.widthOfTextAtSize(line + char, size) > max) (lines.push(line), line = "");
+          line += char;
+        }
+      }
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  /** One piece of text at the current line, `indent` from the start side, in visual order. */
+  draw(text: string, size: number, { bold = false, indent = 0, color = INK } = {}): void {
+    const font = bold ? this.fonts.bold : this.fonts.regular;
+    const visual = visualOrder(text, this.dir);
+    const width = font.widthOfTextAtSize(visual, size);
+    this.page.drawText(visual, { x: this.x(width, indent), y: this.y, size, font, color });
+  }
+
+  /** A paragraph, wrapped, then the next line. */
+  paragraph(text: string, size: number, options: { bold?: boolean; gap?: number; color?: typeof INK } = {}) {
+    const font = options.bold ? this.fonts.bold : this.fonts.regular;
+    for (const line of this.wrap(text, size, this.width, font)) {
+      this.draw(line, size, options);
+      this.y -= size * 1.45;
+    }
+    this.y -= options.gap ?? 0;
+  }
+
+  /** A label and its value, in two columns. */
+  field(label: string, value: string): void {
+    const size = 11;
+    this.draw(label, size, { bold: true });
+    const lines = this.wrap(value, size, this.width - 170, this.fonts.regular);
+    for (const [i, line] of lines.entries()) {
+      this.draw(line, size, { indent: 170 });
+      if (i < lines.length - 1) this.y -= size * 1.45;
+    }
+    this.y -= 20;
+  }
+
+  rule(): void {
+    this.page.drawLine({
+      start: { x: MARGIN, y: this.y + 6 },
+      end: { x: A4[0] - MARGIN, y: this.y + 6 },
+      thickness: 0.7,
+      color: MUTED,
+    });
+    this.y -= 16;
+  }
+
+  /** The QR code of `text`, `side` points wide, at the start side; moves below it. */
+  qr(text: string, side: number): void {
+    const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
+    const cell = side / modules.size;
+    const left = this.x(side);
+    const top = this.y;
+    for (let row = 0; row < modules.size; row++) {
+      for (let col = 0; col < modules.size; col++) {
+        if (!modules.data[row * modules.size + col]) continue;
+        this.page.drawRectangle({
+          x: left + col * cell,
+          y: top - (row + 1) * cell,
+          width: cell,
+          height: cell,
+          color: rgb(0, 0, 0),
+        });
+      }
+    }
+    this.y = top - side - 12;
+  }
+}
+
+/**
+ * The receipt's PDF in `language`.
+ *
+ * @example
+ * ```ts
+ * const pdf = await renderReceiptPdf(receipt, "he", { verifyUrl: verifyUrl(origin, "he", code) });
+ * ```
+ */
+export async function renderReceiptPdf(
+  receipt: Receipt,
+  language: Lang,
+  { verifyUrl }: ReceiptPdfOptions,
+): Promise<Uint8Array> {
+  const t = translator(language);
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const files = await receiptFonts();
+  const fonts = {
+    regular: await pdf.embedFont(files.regular, { subset: true }),
+    bold: await pdf.embedFont(files.bold, { subset: true }),
+  };
+  const title = `${t("receipt.title")} ${receipt.number}`;
+  const issued = new Date(receipt.issuedAt);
+  pdf.setTitle(title);
+  pdf.setLanguage(language);
+  pdf.setAuthor(receipt.issuer.legalName);
+  pdf.setCreator(receipt.issuer.legalName);
+  pdf.setProducer("museum donations (pdf-lib)");
+  pdf.setCreationDate(issued);
+  pdf.setModificationDate(issued);
+
+  const w = new Writer(pdf.addPage(A4), fonts, dirOf(language));
+  const zone = TIME_ZONES[receipt.issuer.organization];
+  const issuer = receipt.issuer;
+
+  w.paragraph(t("receipt.title"), 20, { bold: true, gap: 4 });
+  w.paragraph(issuer.legalName, 13, { bold: true });
+  w.paragraph(issuer.address, 10, { color: MUTED });
+  if (issuer.nonprofitNumber) w.paragraph(`${t("receipt.nonprofitNumber")}: ${issuer.nonprofitNumber}`, 10);
+  if (issuer.section46Approval) {
+    const approval = issuer.section46ValidUntil
+      ? t("receipt.section46Until", {
+        number: issuer.section46Approval,
+        date: longDate(`${issuer.section46ValidUntil}T12:00:00Z`, language, "UTC"),
+      })
+      : issuer.section46Approval;
+    w.paragraph(`${t("receipt.section46")}: ${approval}`, 10);
+  }
+  if (issuer.ein) w.paragraph(`${t("receipt.ein")}: ${issuer.ein}`, 10);
+  w.y -= 8;
+  w.rule();
+
+  w.field(t("receipt.number"), receipt.number);
+  w.field(t("receipt.issuedOn"), longDate(receipt.issuedAt, language, zone));
+  w.field(t("receipt.giftDate"), longDate(receipt.giftDate, language, zone));
+  w.field(t("receipt.receivedFrom"), receipt.donorName);
+  if (receipt.donorTaxId && issuer.organization === "museum") {
+    w.field(t("receipt.israeliId"), receipt.donorTaxId);
+  }
+  w.field(t("receipt.amount"), amountInFigures(receipt.amount, receipt.currency, language));
+  w.field(t("receipt.amountInWords"), amountInWords(receipt.amount, receipt.currency, language));
+  w.field(
+    t("receipt.paymentMethod"),
+    receipt.cardLast4 ? t("receipt.card", { last4: receipt.cardLast4 }) : t("receipt.cardUnknown"),
+  );
+  w.field(t("receipt.giftType"), t(receipt.isMonthly ? "receipt.monthly" : "receipt.oneTime"));
+  if (receipt.reportNumber) w.field(t("receipt.reportNumber"), receipt.reportNumber);
+  w.rule();
+
+  if (issuer.organization === "museum" && issuer.section46Approval) {
+    w.paragraph(t("receipt.section46Statement", { name: issuer.legalName }), 10, { gap: 4 });
+  }
+  if (receipt.currency === "USD") w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
+  w.paragraph(t("receipt.electronic"), 9, { color: MUTED, gap: 10 });
+
+  w.paragraph(t("receipt.verify"), 10);
+  w.y += 4;
+  w.qr(verifyUrl, 96);
+  // The address in full, for a reader without a camera: printed left to right whatever the language.
+  for (const line of w.wrap(verifyUrl, 7, w.width, fonts.regular)) {
+    w.page.drawText(line, {
+      x: w.x(fonts.regular.widthOfTextAtSize(line, 7)),
+      y: w.y,
+      size: 7,
+      font: fonts.regular,
+      color: MUTED,
+    });
+    w.y -= 10;
+  }
+  return await pdf.save();
+}

@@ -1,0 +1,99 @@
+/**
+ * The storage contract for legal receipts (issue 14): what a receipt keeps, and how it is issued
+ * once per transaction with the next number of a gapless sequence per issuing organisation.
+ *
+ * A receipt is a legal document: once issued it never changes, except for the report number a
+ * certified issuer may add later. So it keeps a copy of everything it prints (the issuer's legal
+ * details, the donor's name and ID number, the amount), not references to records that may change
+ * or be erased.
+ *
+ * Types only, re-exported by `types.ts`.
+ *
+ * @module
+ */
+
+/** The organisation a receipt is issued by, as it was when the receipt was issued. */
+export interface ReceiptIssuer {
+  /** `museum`: the Israeli museum (ILS gifts); `friends`: its US "Friends of" organisation (USD gifts). */
+  organization: "museum" | "friends";
+  legalName: string;
+  address: string;
+  /** The Israeli non-profit number (amuta / malkar); the museum's only. */
+  nonprofitNumber: string | null;
+  /** The Section 46 approval number; the museum's only. */
+  section46Approval: string | null;
+  /** The last day the Section 46 approval is valid (`YYYY-MM-DD`). */
+  section46ValidUntil: string | null;
+  /** The US employer identification number; the Friends organisation's only. */
+  ein: string | null;
+}
+
+/** A receipt as stored. */
+export interface Receipt {
+  /** Unguessable (128+ random bits, base64url), like donor ids. */
+  id: string;
+  /** The numbering series: the issuer's prefix and the year of issue, e.g. `IL-2026`. */
+  series: string;
+  /** 1, 2, 3, ... within the series: never skipped, never reused. */
+  sequence: number;
+  /** What the receipt prints: the series and the sequence, six digits, e.g. `IL-2026-000123`. */
+  number: string;
+  /** The gift; one receipt per transaction, ever. */
+  transactionId: string;
+  donorId: string;
+  /** The donor's email address, normalized (trimmed, lower case): the yearly statement finds gifts by it. */
+  email: string;
+  /** ISO 8601: when the receipt was issued. */
+  issuedAt: string;
+  /** ISO 8601: when the gift was made (the transaction's time). */
+  giftDate: string;
+  /** The donor's full name as printed. */
+  donorName: string;
+  /** The donor's Israeli ID number (9 digits), printed on Israeli receipts; null when not given. */
+  donorTaxId: string | null;
+  /** Minor units (agorot, cents). */
+  amount: number;
+  currency: "ILS" | "USD";
+  /** One monthly charge of a monthly gift (false: a one-time gift). */
+  isMonthly: boolean;
+  /** How the gift was paid; only cards for now. */
+  paymentMethod: "card";
+  /** The card's last four digits, when known. */
+  cardLast4: string | null;
+  issuer: ReceiptIssuer;
+  /**
+   * The allocation/report number a certified issuer that reports receipts to the Israel Tax
+   * Authority gave this receipt; null until one is recorded.
+   */
+  reportNumber: string | null;
+}
+
+/** What `issue` is given: the receipt without its number (the store assigns it) and report number. */
+export type NewReceipt = Omit<Receipt, "sequence" | "number" | "reportNumber">;
+
+/** Receipts: issued once per transaction, numbered gaplessly per series, read back by their keys. */
+export interface ReceiptRepository {
+  /**
+   * Issues the receipt of `input.transactionId` once: when that transaction already has a receipt,
+   * nothing is written and it is answered with `created: false` (whatever else `input` says).
+   * Otherwise the receipt takes the next number of `input.series` (the last number plus one, 1 for
+   * a new series), written in one atomic step with the receipt, so numbers are never skipped nor
+   * reused, across instances and under any concurrency. Refuses an invalid input (RangeError)
+   * before anything is written.
+   */
+  issue(input: NewReceipt): Promise<{ created: boolean; receipt: Receipt }>;
+  /** One receipt by id, or null. */
+  get(id: string): Promise<Receipt | null>;
+  /** The receipt of a transaction, or null when none was issued. */
+  byTransaction(transactionId: string): Promise<Receipt | null>;
+  /** The receipts of these donors, newest first (issue time, then number), at most `limit` (default 100). */
+  listByDonors(donorIds: string[], limit?: number): Promise<Receipt[]>;
+  /** The receipts to this email address (normalized when compared), newest first, at most `limit`. */
+  listByEmail(email: string, limit?: number): Promise<Receipt[]>;
+  /**
+   * Records the report number a certified issuer gave the receipt; answers the receipt as stored,
+   * or null when there is no such receipt. A receipt that already has a different report number is
+   * refused (RangeError): a reported receipt's number is final.
+   */
+  setReportNumber(id: string, reportNumber: string): Promise<Receipt | null>;
+}

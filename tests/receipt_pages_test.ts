@@ -1,0 +1,209 @@
+/**
+ * The receipt pages over real HTTP.
+ * - Verification: a valid code shows the receipt's number, date and amount and its issuer, in the
+ *   page's language, and nothing about the donor; a tampered, truncated, unknown or missing code
+ *   gets the translated "not valid" page with 404, never a 5xx.
+ * - Download: a valid download code answers the PDF in the page's language; a tampered one a
+ *   translated 404 page, an expired one a translated 410 page.
+ */
+import assert from "node:assert/strict";
+import { translator } from "../lib/i18n.ts";
+import { newId } from "../lib/ids.ts";
+import { receiptLinks } from "../lib/receipts/download.ts";
+import { issueReceipt } from "../lib/receipts/issue.ts";
+import { receiptCode, receiptDownloadCode } from "../lib/receipts/verify_code.ts";
+import type { Transaction } from "../lib/storage/types.ts";
+import { getDocumentProxy } from "unpdf";
+import { startTestApp } from "./helpers/app.ts";
+
+/** The text of a page's `<main>`: tags removed, the few entities the server writes decoded. */
+async function page(url: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(url);
+  const html = await res.text();
+  const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+  const text = main.replace(/<[^>]*>/g, " ").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(
+    /&amp;/g,
+    "&",
+  )
+    .replace(/\s+/g, " ");
+  return { status: res.status, text };
+}
+
+/** A successful gift of 180.50 NIS. */
+const gift = (): Transaction => ({
+  id: newId(),
+  kind: "success",
+  statusCode: "000",
+  isMonthly: false,
+  createdAt: "2026-05-09T08:00:00.000Z",
+  donorId: newId(),
+  user: { firstName: "Ada", lastName: "Lovelace", email: "ada.verify@example.com" },
+  amount: 18_050,
+  currency: 1,
+  resultData: {
+    CreditCardNumber: "458045******4580",
+    CreditType: "1",
+    DebitTotal: "18050",
+    DebitCurrency: 1,
+  },
+  errorMessage: null,
+  provider: "sandbox",
+  providerTransactionId: newId(),
+});
+
+const LEGAL = {
+  RECEIPT_LEGAL_NAME: "Example Museum Association",
+  RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
+};
+
+Deno.test("receipt verification page: valid, tampered, unknown and missing codes, in en and he", async () => {
+  const app = await startTestApp({ env: LEGAL });
+  try {
+    const receipt = await issueReceipt(app.store, app.config.receipts, {
+      transaction: {
+        id: newId(),
+        kind: "success",
+        statusCode: "000",
+        isMonthly: false,
+        createdAt: "2026-05-09T08:00:00.000Z",
+        donorId: newId(),
+        user: { firstName: "Ada", lastName: "Lovelace", email: "ada.verify@example.com" },
+        amount: 18_050,
+        currency: 1,
+        resultData: {
+          CreditCardNumber: "458045******4580",
+          CreditType: "1",
+          DebitTotal: "18050",
+          DebitCurrency: 1,
+        },
+        errorMessage: null,
+        provider: "sandbox",
+        providerTransactionId: newId(),
+      },
+      donorName: "Ada Lovelace",
+      donorTaxId: "000000018",
+      now: new Date("2026-05-10T08:00:00.000Z"),
+    });
+    const code = receiptCode(app.config.appSecret, receipt.id);
+
+    for (
+      const [lang, date, amount] of [["en", "May 10, 2026", "₪180.50"], [
+        "he",
+        "10 במאי 2026",
+        "180.50",
+      ]] as const
+    ) {
+      const t = translator(lang);
+      const { status, text } = await page(`${app.url}/${lang}/receipts/verify?c=${encodeURIComponent(code)}`);
+      assert.equal(status, 200, `${lang}: ${text}`);
+      assert.ok(text.includes(t("receipt.verifyPage.valid", { issuer: "Example Museum Association" })), text);
+      for (const want of [receipt.number, date, amount, t("receipt.verifyPage.privacy")]) {
+        assert.ok(text.includes(want), `${lang}: missing ${want} in ${text}`);
+      }
+      for (const secret of ["Ada", "Lovelace", "ada.verify", "000000018", "4580"]) {
+        assert.ok(!text.includes(secret), `${lang}: the page shows ${secret}`);
+      }
+    }
+
+    const [id, mac] = code.split(".");
+    const tampered = `${id}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`;
+    const unknown = receiptCode(app.config.appSecret, newId());
+    const foreign = receiptCode("another-secret-that-is-long-enough-0123456789", receipt.id);
+    for (const lang of ["en", "he"] as const) {
+      const invalid = translator(lang)("receipt.verifyPage.invalid");
+      for (const query of [`?c=${tampered}`, `?c=${unknown}`, `?c=${foreign}`, `?c=${id}`, "", "?c=%00%ff"]) {
+        const { status, text } = await page(`${app.url}/${lang}/receipts/verify${query}`);
+        assert.equal(status, 404, `${lang} ${query}`);
+        assert.ok(text.includes(invalid), `${lang} ${query}: ${text}`);
+        assert.ok(!text.includes(receipt.number), `${lang} ${query}: shows the number`);
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("receipt download: the PDF for a valid code, a translated 404 when tampered, 410 when expired", async () => {
+  const app = await startTestApp({ env: LEGAL });
+  try {
+    const receipt = await issueReceipt(app.store, app.config.receipts, {
+      transaction: gift(),
+      donorName: "עדה לאבלייס",
+      donorTaxId: "000000018",
+    });
+    const code = receiptDownloadCode(app.config.appSecret, receipt.id);
+    const res = await fetch(`${app.url}/he/receipts/download?c=${code}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/pdf");
+    assert.equal(
+      res.headers.get("content-disposition"),
+      `attachment; filename="receipt-${receipt.number}.pdf"`,
+    );
+    assert.equal(res.headers.get("cache-control"), "no-store");
+    const doc = await getDocumentProxy(new Uint8Array(await res.arrayBuffer()));
+    const text = (await (await doc.getPage(1)).getTextContent()).items
+      .map((i) => ("str" in i ? (i.dir === "rtl" ? [...i.str].reverse().join("") : i.str) : "")).join("\n");
+    for (const want of ["קבלה על תרומה", receipt.number, "עדה לאבלייס", "000000018"]) {
+      assert.ok(text.includes(want), `missing ${want} in ${text}`);
+    }
+
+    const [id, expiry, mac] = code.split(".");
+    const expired = receiptDownloadCode(
+      app.config.appSecret,
+      receipt.id,
+      new Date(Date.now() - 2 * 86_400_000),
+    );
+    for (const lang of ["en", "he"] as const) {
+      const t = translator(lang);
+      for (
+        const [query, status, key] of [
+          [`${id}.${expiry}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`, 404, "invalid"],
+          [receiptCode(app.config.appSecret, receipt.id), 404, "invalid"],
+          ["", 404, "invalid"],
+          [expired, 410, "expired"],
+        ] as const
+      ) {
+        const got = await page(`${app.url}/${lang}/receipts/download?c=${query}`);
+        assert.equal(got.status, status, `${lang} ${query}`);
+        assert.ok(got.text.includes(t(`receipt.downloadPage.${key}`)), `${lang} ${query}: ${got.text}`);
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("receiptLinks: the donor's receipts newest first, each link downloading its own PDF", async () => {
+  const app = await startTestApp({ env: LEGAL });
+  try {
+    const tx = gift();
+    const second = { ...gift(), donorId: tx.donorId };
+    const a = await issueReceipt(app.store, app.config.receipts, {
+      transaction: tx,
+      donorName: "Ada",
+      donorTaxId: null,
+      now: new Date("2026-05-10T08:00:00.000Z"),
+    });
+    const b = await issueReceipt(app.store, app.config.receipts, {
+      transaction: second,
+      donorName: "Ada",
+      donorTaxId: null,
+      now: new Date("2026-06-10T08:00:00.000Z"),
+    });
+    const links = await receiptLinks(app.store, app.config.appSecret, [tx.donorId], "ru");
+    assert.deepEqual(links.map((l) => l.number), [b.number, a.number]);
+    assert.deepEqual(await receiptLinks(app.store, app.config.appSecret, [newId()], "ru"), []);
+    for (const [i, link] of links.entries()) {
+      assert.match(link.href, /^\/ru\/receipts\/download\?c=/);
+      const res = await fetch(app.url + link.href);
+      assert.equal(res.status, 200);
+      assert.equal(
+        res.headers.get("content-disposition"),
+        `attachment; filename="receipt-${[b, a][i].number}.pdf"`,
+      );
+      await res.body?.cancel();
+    }
+  } finally {
+    await app.close();
+  }
+});
