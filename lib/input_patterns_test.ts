@@ -47,6 +47,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
   },
   "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/manage_link.ts": {
+    reads: "the cancel page's `token` (refused over 200 characters first), what it unseals to, a donor id",
+    patterns: [
+      String.raw`/^[A-Za-z0-9_-]*$/`,
+      String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`,
+      String.raw`/^[A-Za-z0-9_-]{16,64}$/`,
+    ],
+  },
   "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
   "lib/http/validation.ts": {
     reads: "Content-Type, ids in the path",
@@ -181,6 +189,7 @@ const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/[.,]00(?=\D*$)/`],
   },
   "islands/shared/texts.ts": { why: "locale texts", patterns: [String.raw`/\{\{\s*(\w+)\s*\}\}/g`] },
+  "lib/manage_link.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
   "lib/auth/passwords.ts": {
     why: "hashes we made and stored",
     patterns: [

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
+import type { MessageInput } from "./mail/message_types.ts";
 import type { PasswordPool } from "./auth/password_pool.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
 import type { Admin, Store } from "./storage/types.ts";
@@ -25,6 +26,11 @@ export interface Services {
   providerFor: ProviderFactory;
   /** Where admin passwords are hashed: workers off the event loop; closed at shutdown. */
   passwords: PasswordPool;
+  /**
+   * Stores a message in the outbox on its own (a cause that is nothing but the request, e.g. a
+   * fresh manage link asked for on the cancel page). Wired to the outbox by `createServices`.
+   */
+  enqueueMessage?: (message: MessageInput) => Promise<void>;
 }
 
 /** Per-request state. */
