@@ -70,6 +70,7 @@ const scheduled: Jobs = config.env === "test"
     "monthly billing": async () => {},
     "reconcile payments": async () => {},
     "retention sweep": async () => {},
+    "yearly statements": async () => {},
   }
   : createJobs({
     store,
@@ -77,6 +78,7 @@ const scheduled: Jobs = config.env === "test"
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
     rateLimits: config.rateLimits,
+    enqueueMessage: services.enqueueMessage,
   });
 jobsReady(scheduled);
 if (!hasCron && config.env !== "test") {

@@ -24,7 +24,12 @@ async function setup() {
 Deno.test("scheduled jobs: one schedule per job, each a five-field cron and an interval", () => {
   const names = JOB_SCHEDULES.map((j) => j.name);
   assert.deepEqual(new Set(names).size, names.length);
-  assert.deepEqual(names.sort(), ["monthly billing", "reconcile payments", "retention sweep"]);
+  assert.deepEqual(names.sort(), [
+    "monthly billing",
+    "reconcile payments",
+    "retention sweep",
+    "yearly statements",
+  ]);
   for (const job of JOB_SCHEDULES) {
     assert.equal(job.cron.split(" ").length, 5, job.name);
     assert.ok(job.everyMs >= 60_000, job.name);
