@@ -118,18 +118,13 @@ export const handler: Handlers<CancelPageData, AppState> = {
   },
 };
 
-/** The largest form this page reads (`send=link`): anything bigger is not our form. */
-const MAX_FORM_BYTES = 1024;
-
-/** Whether the POST is the expired page's form asking for a fresh link. */
+/**
+ * Whether the POST is the expired page's form asking for a fresh link (`send=link`). The body is
+ * bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
+ */
 async function asksForFreshLink(req: Request): Promise<boolean> {
-  const length = Number(req.headers.get("content-length") ?? "0");
-  if (!req.body || !(length > 0 && length <= MAX_FORM_BYTES)) {
-    await req.body?.cancel();
-    return false;
-  }
-  const body = await req.text();
-  return body.length <= MAX_FORM_BYTES && new URLSearchParams(body).get("send") === "link";
+  if (!req.body) return false;
+  return new URLSearchParams(await req.text()).get("send") === "link";
 }
 
 /** A POST with a manage token: cancel (valid token) or send a fresh link (expired token's form). */
@@ -153,7 +148,7 @@ async function postWithToken(
     }
     return ctx.render({ kind: "linkRequested" });
   }
-  await req.body?.cancel();
+  if (!req.bodyUsed) await req.body?.cancel();
   if (read.kind !== "valid") return refuseToken(ctx, read.kind);
   const donor = await stopMonthlyPayments(services.store, read.donorId);
   if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
