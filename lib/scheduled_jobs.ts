@@ -57,6 +57,8 @@ export interface JobContext {
   rateLimits?: RateLimitSettings;
   /** Stores a message in the outbox (the yearly statements'); without it that job only logs. */
   enqueueMessage?: (message: MessageInput) => Promise<void>;
+  /** The clock of the jobs that look at the date (the yearly statements); tests set it. */
+  now?: () => Date;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface JobContext {
  * ```
  */
 export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
-  const { store, provider, log, holder, rateLimits, enqueueMessage } = context;
+  const { store, provider, log, holder, rateLimits, enqueueMessage, now } = context;
   const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -93,7 +95,7 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
     "yearly statements": guarded("yearly statements", async () => {
       if (!enqueueMessage) return log.warn("yearly statements: no outbox wired (enqueueMessage)");
       const { enqueueYearlyStatements } = await import("./mail/yearly_statements.ts");
-      const addresses = await enqueueYearlyStatements({ store, enqueue: enqueueMessage });
+      const addresses = await enqueueYearlyStatements({ store, enqueue: enqueueMessage }, now?.());
       if (addresses > 0) log.info("yearly statements enqueued", { addresses });
     }),
   };
