@@ -79,6 +79,7 @@ const scheduled: Jobs = config.env === "test"
     "monthly billing": async () => {},
     "reconcile payments": async () => {},
     "retention sweep": async () => {},
+    "yearly statements": async () => {},
   }
   : createJobs({
     // The services' store: messages the jobs enqueue (billing) wake this instance's sender.
@@ -87,6 +88,7 @@ const scheduled: Jobs = config.env === "test"
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
     rateLimits: config.rateLimits,
+    enqueueMessage: services.enqueueMessage,
   });
 jobsReady(scheduled);
 if (!hasCron && config.env !== "test") {

@@ -23,6 +23,7 @@ import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
 import { readView } from "@/lib/shared/transaction_filters.ts";
 import { cardProblems } from "@/lib/payments/sandbox_cards.ts";
 import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
+import { NOT_INPUT } from "@/tests/helpers/input_patterns_not_input.ts";
 
 /** The most one pattern or validator may take on one adversarial string. */
 const LIMIT_MS = 50;
@@ -47,6 +48,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
   },
   "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/manage_link.ts": {
+    reads: "what the cancel page's `token` (at most 200 characters) unseals to, a donor id",
+    patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],
+  },
   "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
   "lib/http/validation.ts": {
     reads: "Content-Type, ids in the path",
@@ -165,127 +170,6 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   "routes/sandbox/terminal/[terminalId].tsx": {
     reads: "the path and the form",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,64}$/`, String.raw`/^\d{3}$/`],
-  },
-};
-
-/** Patterns that never see a client's input, by file, with why. Not timed. */
-const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
-  "components/ApiReference.tsx": { why: "route paths", patterns: [String.raw`/[^A-Za-z0-9]+/g`] },
-  "components/DonationSection.tsx": { why: "amounts we formatted", patterns: [String.raw`/[.,]00(?=\D*$)/`] },
-  "islands/admin/TransactionHistory.tsx": {
-    why: "our own export's header",
-    patterns: [String.raw`/filename="?([^";]+)"?/`],
-  },
-  "islands/admin/daily_totals_chart.ts": {
-    why: "amounts we formatted",
-    patterns: [String.raw`/[.,]00(?=\D*$)/`],
-  },
-  "islands/shared/texts.ts": { why: "locale texts", patterns: [String.raw`/\{\{\s*(\w+)\s*\}\}/g`] },
-  "lib/auth/passwords.ts": {
-    why: "hashes we made and stored",
-    patterns: [
-      String.raw`/=+$/`,
-      String
-        .raw`/^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,88})\$([A-Za-z0-9+/]{22,88})$/`,
-    ],
-  },
-  "lib/auth/tokens.ts": { why: "base64 of random bytes", patterns: [String.raw`/=+$/`] },
-  "lib/config.ts": {
-    why: "the environment, read once at start",
-    patterns: [
-      String.raw`/\/+$/`,
-      String.raw`/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/`,
-      String.raw`/^127\.\d+\.\d+\.\d+$/`,
-      String.raw`/^[0-9A-Fa-f:.]{2,45}$/`,
-      String.raw`/^\[|\]$/g`,
-      String.raw`/^\d{1,5}$/`,
-      String.raw`/^\d{1,9}$/`,
-      String.raw`/^https:\/\/[^\s/]+\.[^\s]+$/`,
-    ],
-  },
-  "lib/config_payments.ts": {
-    why: "the environment, read once at start",
-    patterns: [
-      String.raw`/\/+$/`,
-      String.raw`/^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9_-]{1,64})$/`,
-      String.raw`/^(manual|approve|timeout|decline:\d{3})$/`,
-      String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
-      String.raw`/^\d{1,5}$/`,
-      String.raw`/^\d{1,9}$/`,
-      String.raw`/^https?:\/\/[^\s/]+$/`,
-    ],
-  },
-  "lib/config_values.ts": { why: "the environment, read once at start", patterns: [String.raw`/^\d{1,6}$/`] },
-  "lib/framework/build.ts": {
-    why: "the build: source file names",
-    patterns: [
-      String.raw`/(?:^|\/)node_modules\/(?:\.deno\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//`,
-      String.raw`/.*/`,
-      String.raw`/\.(js|css|svg|json|txt|map|ico)$/`,
-      String.raw`/_test\.tsx?$/`,
-    ],
-  },
-  "lib/framework/manifest.ts": {
-    why: "the build: route and island file names",
-    patterns: [
-      String.raw`/\.(tsx|jsx|ts)$/`,
-      String.raw`/^[A-Z][A-Za-z0-9]*$/`,
-      String.raw`/_test\.|\.test\./`,
-    ],
-  },
-  "lib/framework/page_cache.ts": {
-    why: "our own rendered pages and slot values (the `new RegExp` is built from our markers)",
-    patterns: [String.raw`/^[A-Za-z0-9._:+/=-]*$/`, String.raw`/^[A-Za-z][A-Za-z0-9]*$/`, "new RegExp"],
-  },
-  "lib/framework/page_weight.ts": {
-    why: "our own pages (size reports)",
-    patterns: [
-      String.raw`/<script\b([^>]*)>([\s\S]*?)<\/script>/gi`,
-      String.raw`/\bsrc="([^"]+)"/`,
-      String.raw`/from\s*"([^"]+)"/g`,
-    ],
-  },
-  "lib/framework/render.ts": { why: "the nonce we made", patterns: [String.raw`/[^A-Za-z0-9+/=_-]/g`] },
-  "lib/framework/router.ts": {
-    why: "route file names at start",
-    patterns: [
-      String.raw`/(_test|\.test)\.(tsx?|jsx?)$/`,
-      String.raw`/\.(tsx|ts|jsx|js)$/`,
-      String.raw`/^[A-Za-z0-9._~-]+$/`,
-      String.raw`/^\[([A-Za-z_][A-Za-z0-9_]*)\]$/`,
-      String.raw`/^\[\.\.\.([A-Za-z_][A-Za-z0-9_]*)\]$/`,
-      String.raw`/^\[\[([A-Za-z_][A-Za-z0-9_]*)\]\]$/`,
-    ],
-  },
-  "lib/openapi.ts": { why: "route paths", patterns: [String.raw`/:(\w+)\??/g`, String.raw`/\{(\w+)\}/g`] },
-  "lib/payments/pelecard_protocol.ts": { why: "the configured base URL", patterns: [String.raw`/\/+$/`] },
-  "lib/payments/sandbox.ts": { why: "references we stored", patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`] },
-  "lib/shared/money.ts": {
-    why: "digits of a number we format (at most ~310; quadratic on long digit strings, so never input)",
-    patterns: [String.raw`/\B(?=(\d{3})+$)/g`],
-  },
-  "lib/shared/signing.ts": { why: "keys we derived", patterns: [String.raw`/^(?:[0-9a-f]{2})*$/i`] },
-  "lib/signature_check.ts": {
-    why: "SIGNING_KEYS, at start",
-    patterns: [String.raw`/^([0-9a-f]{2}){32,}$/i`, String.raw`/^[A-Za-z0-9_-]{1,64}$/`],
-  },
-  "lib/storage/kv/atomic.ts": {
-    why: "Deno KV's error messages",
-    patterns: [String.raw`/database is locked|SQLITE_BUSY/i`],
-  },
-  "lib/storage/kv/mod.ts": { why: "KV_PATH", patterns: [String.raw`/^https?:\/\//`] },
-  "lib/storage/postgres/availability.ts": {
-    why: "PostgreSQL's error codes",
-    patterns: [String.raw`/^(08|57P0[123]$|53300$)/`],
-  },
-  "lib/storage/postgres/mod.ts": {
-    why: "the schema name setting",
-    patterns: [String.raw`/^[a-z_][a-z0-9_]{0,62}$/`],
-  },
-  "routes/sandbox/pay/[ref].tsx": { why: "a URL we built, as JSON", patterns: [String.raw`/</g`] },
-  "lib/config_mail.ts": {
-    why: "the environment, read once at start",
-    patterns: [String.raw`/^(?:[^<>\r\n"]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/`],
   },
 };
 

@@ -6,16 +6,18 @@
  * | `monthly billing`      | every 15 minutes | charges due monthly gifts (`lib/payments/billing.ts`)       |
  * | `reconcile payments`   | every 15 minutes | pending payments nobody told us about (`reconcile.ts`)      |
  * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention.ts`)      |
+ * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/mail/…`)    |
  *
  * `main.ts` registers them with `Deno.cron` before anything else, which is where Deno Deploy looks
  * for crons; where cron is unavailable it runs them on intervals. Every instance schedules every
- * job: billing and reconciliation take a lease in storage, and the retention sweep is safe to run
- * twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
+ * job: billing and reconciliation take a lease in storage, and the retention sweep and the yearly
+ * statements (whose messages have idempotent keys) are safe to run twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
  * next run carries on. Each job's module loads with its first run, not with the server.
  *
  * @module
  */
 import type { Logger } from "./log.ts";
+import type { MessageInput } from "./mail/message_types.ts";
 import type { PaymentProvider } from "./payments/provider.ts";
 import type { RateLimitSettings } from "./rate_limits.ts";
 import type { Store } from "./storage/types.ts";
@@ -29,7 +31,7 @@ export interface JobSchedule {
   everyMs: number;
 }
 
-export type JobName = "monthly billing" | "reconcile payments" | "retention sweep";
+export type JobName = "monthly billing" | "reconcile payments" | "retention sweep" | "yearly statements";
 
 const MINUTE_MS = 60_000;
 
@@ -39,6 +41,9 @@ export const JOB_SCHEDULES: readonly JobSchedule[] = [
   { name: "reconcile payments", cron: "*/15 * * * *", everyMs: 15 * MINUTE_MS },
   // A quiet hour for museums in Europe and Israel; off the quarter hours the other jobs take.
   { name: "retention sweep", cron: "17 3 * * *", everyMs: 24 * 60 * MINUTE_MS },
+  // Every day of January (the job does nothing in other months), so a failed run is made up the
+  // next day; the messages' keys make the reruns enqueue nothing new.
+  { name: "yearly statements", cron: "41 6 * 1 *", everyMs: 24 * 60 * MINUTE_MS },
 ];
 
 /** What the jobs need. */
@@ -50,6 +55,10 @@ export interface JobContext {
   holder: string;
   /** The decline caps' settings, for the declines reconciliation records. */
   rateLimits?: RateLimitSettings;
+  /** Stores a message in the outbox (the yearly statements'); without it that job only logs. */
+  enqueueMessage?: (message: MessageInput) => Promise<void>;
+  /** The clock of the jobs that look at the date (the yearly statements); tests set it. */
+  now?: () => Date;
 }
 
 /**
@@ -62,7 +71,7 @@ export interface JobContext {
  * ```
  */
 export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
-  const { store, provider, log, holder, rateLimits } = context;
+  const { store, provider, log, holder, rateLimits, enqueueMessage, now } = context;
   const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -82,6 +91,12 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
     "retention sweep": guarded("retention sweep", async () => {
       const { runRetentionSweep } = await import("./retention.ts");
       await runRetentionSweep({ store, log });
+    }),
+    "yearly statements": guarded("yearly statements", async () => {
+      if (!enqueueMessage) return log.warn("yearly statements: no outbox wired (enqueueMessage)");
+      const { enqueueYearlyStatements } = await import("./mail/yearly_statements.ts");
+      const addresses = await enqueueYearlyStatements({ store, enqueue: enqueueMessage }, now?.());
+      if (addresses > 0) log.info("yearly statements enqueued", { addresses });
     }),
   };
 }

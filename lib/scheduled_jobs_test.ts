@@ -24,7 +24,12 @@ async function setup() {
 Deno.test("scheduled jobs: one schedule per job, each a five-field cron and an interval", () => {
   const names = JOB_SCHEDULES.map((j) => j.name);
   assert.deepEqual(new Set(names).size, names.length);
-  assert.deepEqual(names.sort(), ["monthly billing", "reconcile payments", "retention sweep"]);
+  assert.deepEqual(names.sort(), [
+    "monthly billing",
+    "reconcile payments",
+    "retention sweep",
+    "yearly statements",
+  ]);
   for (const job of JOB_SCHEDULES) {
     assert.equal(job.cron.split(" ").length, 5, job.name);
     assert.ok(job.everyMs >= 60_000, job.name);
@@ -84,4 +89,38 @@ Deno.test("scheduled jobs: a run whose storage fails is logged and does not thro
   assert.deepEqual(failed, ["monthly billing", "reconcile payments"]);
   const sweep = lines.find((l) => l.msg === "retention sweep");
   assert.ok(sweep, JSON.stringify(lines));
+});
+
+Deno.test("scheduled jobs: the yearly statements enqueue through the context's outbox, in January", async () => {
+  const { store, lines, log, provider } = await setup();
+  try {
+    await store.transactions.record({
+      id: "tx_yearly_1",
+      kind: "success",
+      statusCode: "000",
+      isMonthly: false,
+      createdAt: "2025-06-01T10:00:00.000Z",
+      donorId: "donor_yearly_0123456789",
+      user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
+      amount: 1000,
+      currency: 1,
+      resultData: null,
+      errorMessage: null,
+      provider: "sandbox",
+      providerTransactionId: "ref-yearly-1",
+    });
+    const keys: string[] = [];
+    const enqueueMessage = (m: { key: string }) => Promise.resolve(void keys.push(m.key));
+    const january = () => new Date("2026-01-02T06:41:00Z");
+    await createJobs({ store, provider, log, holder: "h", enqueueMessage, now: january })
+      ["yearly statements"]();
+    assert.deepEqual(keys, ["yearly:2025:dana@example.org"]);
+    assert.ok(lines.some((l) => l.msg === "yearly statements enqueued" && l.addresses === 1));
+    // Without an outbox the job says so, and fails nothing.
+    await createJobs({ store, provider, log, holder: "h", now: january })["yearly statements"]();
+    assert.ok(lines.some((l) => l.msg === "yearly statements: no outbox wired (enqueueMessage)"));
+    assert.ok(!lines.some((l) => l.msg === "scheduled job failed"));
+  } finally {
+    await store.close();
+  }
 });

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
+import type { MessageInput } from "./mail/message_types.ts";
 import type { PasswordPool } from "./auth/password_pool.ts";
 import type { OutboxSender, RenderMessage } from "./mail/outbox_sender.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
@@ -32,6 +33,11 @@ export interface Services {
    * stopped at shutdown.
    */
   mail: { render: RenderMessage | null; sender: OutboxSender | null };
+  /**
+   * Stores a message in the outbox on its own (a cause that is nothing but the request, e.g. a
+   * fresh manage link asked for on the cancel page). Wired to the outbox by `createServices`.
+   */
+  enqueueMessage?: (message: MessageInput) => Promise<void>;
 }
 
 /** Per-request state. */

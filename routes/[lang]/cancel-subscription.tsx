@@ -1,7 +1,9 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
 import { type DonorView, donorView, stopMonthlyPayments } from "../../lib/donors.ts";
-import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
+import { type Handlers, Head, type PageProps, type RouteContext } from "../../lib/framework/mod.ts";
 import type { TFunction } from "../../lib/i18n.ts";
+import { clientAddress } from "../../lib/http/client_address.ts";
+import { manageLinkKey, readManageToken, requestFreshLink } from "../../lib/manage_link.ts";
 import type { AppState } from "../../lib/state.ts";
 
 /** Donor ids as `lib/ids.ts` makes them (the same check as the API's `readId`). */
@@ -19,7 +21,18 @@ export type CancelPageData =
   /** A POST that did not come from our own page (refused by `_middleware.ts`). */
   | { kind: "forbidden" }
   /** The donor as the server has it; `cancelled` right after this request stopped the donation. */
-  | { kind: "donor"; donor: DonorView; cancelled: boolean };
+  | { kind: "donor"; donor: DonorView; cancelled: boolean }
+  /** A `token` that is not one of ours (malformed or tampered with). */
+  | { kind: "invalidToken" }
+  /** An authentic `token` past its expiry: the page offers to send a fresh link. */
+  | { kind: "expiredToken" }
+  /** A fresh link was asked for: the same answer whatever happened. */
+  | { kind: "linkRequested" };
+
+/** Status of the page for a `token` that is not one of ours. */
+export const INVALID_TOKEN_STATUS = 400;
+/** Status of the page for an expired `token` (the link is gone; the page offers a new one). */
+export const EXPIRED_TOKEN_STATUS = 410;
 
 /**
  * Dates as spec section 9 asks (US English, short month, day, year, hour and minute). The server
@@ -49,25 +62,54 @@ function readUserId(url: URL): string | null | undefined {
   return DONOR_ID.test(id) ? id : null;
 }
 
+/** The `token` of the query (a manage link, `lib/manage_link.ts`), or `undefined` when absent. */
+function readToken(url: URL): string | undefined {
+  const token = url.searchParams.get("token");
+  return token === null || token.trim() === "" ? undefined : token.trim();
+}
+
+/** The page for a `token` the page cannot act on: not ours (400), or expired (410). */
+function refuseToken(ctx: RouteContext<CancelPageData, AppState>, kind: "invalid" | "expired") {
+  return kind === "invalid"
+    ? ctx.render({ kind: "invalidToken" }, { status: INVALID_TOKEN_STATUS })
+    : ctx.render({ kind: "expiredToken" }, { status: EXPIRED_TOKEN_STATUS });
+}
+
 /**
- * `/{lang}/cancel-subscription?userId=…`: the donor's own page (the id is the capability, sent by
- * email). GET shows the donor as the server has it; the orange button is a plain form that POSTs
- * to this same address, stops the monthly donation (`stopMonthlyPayments`) and shows the server's
- * answer, in which the button has become the home link. Works without JavaScript. A cross-site
- * form cannot cancel someone's donation: `_middleware.ts` refuses a POST from another site with
- * this page's `forbidden` message (403) before it gets here.
+ * `/{lang}/cancel-subscription?userId=…`: the donor's own page (the id is the capability). GET
+ * shows the donor as the server has it; the orange button is a plain form that POSTs to this same
+ * address, stops the monthly donation (`stopMonthlyPayments`) and shows the server's answer, in
+ * which the button has become the home link. Works without JavaScript. A cross-site form cannot
+ * cancel someone's donation: `_middleware.ts` refuses a POST from another site with this page's
+ * `forbidden` message (403) before it gets here.
+ *
+ * `?token=…` (the manage link of every donor email, `lib/manage_link.ts`) opens the same page when
+ * `userId` is absent; `userId` behaves exactly as the spec says whatever `token` is. A token that
+ * is not ours gets a clear refusal (400); an expired one a page (410) whose form (no JavaScript)
+ * POSTs `send=link` here to have a fresh link sent to the donor's email on file, rate-limited,
+ * answering the same whatever happens.
  */
 export const handler: Handlers<CancelPageData, AppState> = {
   async GET(_req, ctx) {
     const id = readUserId(ctx.url);
+    const token = id === undefined ? readToken(ctx.url) : undefined;
+    if (token !== undefined) {
+      const read = await readManageToken(await manageLinkKey(ctx.state.services.config.appSecret), token);
+      if (read.kind !== "valid") return refuseToken(ctx, read.kind);
+      const donor = await ctx.state.services.store.donors.get(read.donorId);
+      if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
+      return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
+    }
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
     const donor = id === null ? null : await ctx.state.services.store.donors.get(id);
     if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
     return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
   },
   async POST(req, ctx) {
-    await req.body?.cancel();
     const id = readUserId(ctx.url);
+    const token = id === undefined ? readToken(ctx.url) : undefined;
+    if (token !== undefined) return await postWithToken(req, ctx, token);
+    await req.body?.cancel();
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
     const donor = id === null ? null : await stopMonthlyPayments(ctx.state.services.store, id);
     if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
@@ -75,6 +117,44 @@ export const handler: Handlers<CancelPageData, AppState> = {
     return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
   },
 };
+
+/**
+ * Whether the POST is the expired page's form asking for a fresh link (`send=link`). The body is
+ * bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
+ */
+async function asksForFreshLink(req: Request): Promise<boolean> {
+  if (!req.body) return false;
+  return new URLSearchParams(await req.text()).get("send") === "link";
+}
+
+/** A POST with a manage token: cancel (valid token) or send a fresh link (expired token's form). */
+async function postWithToken(
+  req: Request,
+  ctx: RouteContext<CancelPageData, AppState>,
+  token: string,
+): Promise<Response> {
+  const { services, log } = ctx.state;
+  const key = await manageLinkKey(services.config.appSecret);
+  const read = await readManageToken(key, token);
+  if (read.kind === "expired" && await asksForFreshLink(req)) {
+    if (!services.enqueueMessage) {
+      log.error("fresh manage link asked for, but no outbox is wired (services.enqueueMessage)");
+    } else {
+      const outcome = await requestFreshLink(
+        { store: services.store, enqueue: services.enqueueMessage, key },
+        { token, lang: ctx.state.lang, address: clientAddress(ctx.hono, services.config.trustProxy) },
+      );
+      log.info("fresh manage link asked for", { outcome });
+    }
+    return ctx.render({ kind: "linkRequested" });
+  }
+  if (!req.bodyUsed) await req.body?.cancel();
+  if (read.kind !== "valid") return refuseToken(ctx, read.kind);
+  const donor = await stopMonthlyPayments(services.store, read.donorId);
+  if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
+  log.info("monthly donation stopped");
+  return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
+}
 
 function HomeButton(props: { t: TFunction; lang: string }) {
   return <a class="button" href={`/${props.lang}`}>{props.t("cancel.homeButton")}</a>;
@@ -133,11 +213,32 @@ export default function CancelPage({ state, data }: PageProps<CancelPageData, Ap
       <PageTitle title={t("pages.cancelSubscription")} siteName={t("meta.siteName")} />
     </>
   );
+  if (data.kind === "expiredToken" || data.kind === "linkRequested") {
+    const sent = data.kind === "linkRequested";
+    return (
+      <section class="cancel">
+        {title}
+        <p class={sent ? "notice-success" : "result-reason"} role={sent ? "status" : "alert"}>
+          {t(sent ? "manageLink.requested" : "manageLink.expired")}
+        </p>
+        <div class="result-actions">
+          {sent ? <HomeButton t={t} lang={lang} /> : (
+            <form method="post">
+              <input type="hidden" name="send" value="link" />
+              <button type="submit" class="button button-primary">{t("manageLink.sendButton")}</button>
+            </form>
+          )}
+        </div>
+      </section>
+    );
+  }
   if (data.kind !== "donor") {
     const message = data.kind === "missing"
       ? t("cancel.missingId")
       : data.kind === "unknown"
       ? t("cancel.unknownId")
+      : data.kind === "invalidToken"
+      ? t("manageLink.invalid")
       : t("cancel.forbidden");
     return (
       <section class="cancel">

@@ -1,0 +1,54 @@
+/**
+ * The email templates: every message kind's renderer, and {@link createRenderer}, the function
+ * the outbox's sender and the dev mailbox take injected.
+ *
+ * @module
+ */
+import type { RenderedMessage } from "@/lib/mail/message_types.ts";
+import {
+  renderChargeFailed,
+  renderManageLink,
+  renderMonthlyCancelled,
+  renderMonthlyWelcome,
+  renderReceipt,
+} from "./donor_messages.ts";
+import {
+  createMessageRenderer,
+  type KindRenderers,
+  type MessageToRender,
+  type RenderDeps,
+} from "./render.ts";
+import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
+
+export type { MessageToRender, RenderDeps } from "./render.ts";
+
+/** Every kind's renderer. */
+export const RENDERERS: KindRenderers = {
+  "receipt": renderReceipt,
+  "monthly-welcome": renderMonthlyWelcome,
+  "charge-failed": renderChargeFailed,
+  "monthly-cancelled": renderMonthlyCancelled,
+  "yearly-statement": renderYearlyStatement,
+  "manage-link": renderManageLink,
+  "admin-pending": renderAdminPending,
+};
+
+/**
+ * The renderer of every message kind: a stored message in, the email to send out, or null when
+ * there is nothing to send.
+ *
+ * @example
+ * ```ts
+ * const render = createRenderer({
+ *   store,
+ *   publicUrl: config.publicUrl ?? "http://localhost:8000",
+ *   manageKey: await manageLinkKey(config.appSecret),
+ *   receiptAttachment: (tx) => receiptPdfAttachment(store, settings, tx),
+ * });
+ * ```
+ */
+export function createRenderer(
+  deps: RenderDeps,
+): (message: MessageToRender) => Promise<RenderedMessage | null> {
+  return createMessageRenderer(deps, RENDERERS);
+}

@@ -1,0 +1,155 @@
+/**
+ * Rendering a stored message for sending: what every renderer shares (the store it reads, the
+ * site's address for links, the manage link, the receipt's PDF), and the dispatch from a message's
+ * kind to its renderer. The outbox's sender and the dev mailbox take {@link createMessageRenderer}'s
+ * function injected, so the outbox never imports the templates.
+ *
+ * A renderer answers `null` when there is nothing to send (the donor or admin no longer exists, the
+ * transaction is not a success, the gift was already cancelled before its welcome went out).
+ *
+ * @module
+ */
+import { translator } from "@/lib/i18n.ts";
+import type {
+  Attachment,
+  MessageData,
+  MessageInput,
+  MessageKind,
+  RenderedMessage,
+} from "@/lib/mail/message_types.ts";
+import {
+  createManageToken,
+  MANAGE_LINK_TTL_MS,
+  type ManageLinkKey,
+  manageLinkUrl,
+} from "@/lib/manage_link.ts";
+import { dirOf, FALLBACK_LANG, isLang, type Lang } from "@/lib/shared/languages.ts";
+import type { Donor, Store, Transaction } from "@/lib/storage/types.ts";
+import type { TFunction } from "i18next";
+import { type EmailAction, type EmailContent, emailText } from "./content.ts";
+import { emailDate } from "./format.ts";
+import { emailHtml } from "./layout.tsx";
+
+/** A message as the outbox holds it (its intent), ready to render. */
+export type MessageToRender = MessageInput & { createdAt: string };
+
+/** What the renderers need, injected by whoever sends (the integrator wires the real ones). */
+export interface RenderDeps {
+  store: Pick<Store, "donors" | "transactions" | "subscriptions" | "admins">;
+  /** The site's public origin, for links in emails (`config.publicUrl`). */
+  publicUrl: string;
+  /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
+  manageKey: ManageLinkKey;
+  /** The receipt PDF of a successful transaction (issued on first call, `lib/receipts`). */
+  receiptAttachment: (transaction: Transaction) => Promise<Attachment>;
+  /**
+   * The museum's name as emails say it (e.g. its legal name from the receipt settings); by default
+   * the site's translated museum title (`welcome.museumTitle`).
+   */
+  museumName?: string;
+  /** The clock (for the manage link's expiry); tests fix it. */
+  now?: () => Date;
+}
+
+/** One kind's renderer. */
+export type KindRenderer<K extends MessageKind> = (
+  message: MessageToRender & { kind: K; data: MessageData[K] },
+  env: RenderEnv,
+) => Promise<RenderedMessage | null>;
+
+/** What a renderer gets besides its message: the deps, the language and its translations. */
+export interface RenderEnv extends RenderDeps {
+  lang: Lang;
+  t: TFunction;
+  /** The museum's name as emails show it. */
+  museum: string;
+  now: () => Date;
+}
+
+/** A renderer for every message kind. */
+export type KindRenderers = { [K in MessageKind]: KindRenderer<K> };
+
+/**
+ * The function the sender calls for each message: picks the kind's renderer, in the message's
+ * language (English when it is not one of the five).
+ *
+ * @example
+ * ```ts
+ * const render = createMessageRenderer(deps, RENDERERS);
+ * const rendered = await render(stored); // RenderedMessage, or null: nothing to send
+ * ```
+ */
+export function createMessageRenderer(
+  deps: RenderDeps,
+  renderers: KindRenderers,
+): (message: MessageToRender) => Promise<RenderedMessage | null> {
+  return (message) => {
+    const lang = isLang(message.language) ? message.language : FALLBACK_LANG;
+    const t = translator(lang);
+    const env: RenderEnv = {
+      ...deps,
+      lang,
+      t,
+      museum: deps.museumName ?? t("welcome.museumTitle"),
+      now: deps.now ?? (() => new Date()),
+    };
+    const render = renderers[message.kind] as KindRenderer<MessageKind>;
+    if (!render) return Promise.resolve(null);
+    return render(message as never, env);
+  };
+}
+
+/**
+ * A rendered message from its content: HTML and text from the same words, direction from the
+ * language.
+ */
+export function rendered(
+  env: RenderEnv,
+  to: string[],
+  content: EmailContent,
+  attachments: Attachment[] = [],
+): RenderedMessage {
+  const dir = dirOf(env.lang);
+  return {
+    to,
+    subject: content.subject,
+    html: emailHtml(content, env.lang, dir),
+    text: emailText(content),
+    attachments,
+    dir,
+    language: env.lang,
+  };
+}
+
+/** The donor a message goes to, or null (an admins' message, or the donor no longer exists). */
+export async function recipientDonor(message: MessageToRender, env: RenderEnv): Promise<Donor | null> {
+  return "donorId" in message.to ? await env.store.donors.get(message.to.donorId) : null;
+}
+
+/** The manage-link button of a donor email: a fresh token, valid from now. */
+export async function manageAction(env: RenderEnv, donorId: string): Promise<EmailAction> {
+  const now = env.now();
+  const token = await createManageToken(env.manageKey, donorId, now);
+  return {
+    label: env.t("email.manageButton"),
+    url: manageLinkUrl(env.publicUrl, env.lang, token),
+    note: env.t("email.manageNote", {
+      date: emailDate(new Date(now.getTime() + MANAGE_LINK_TTL_MS), env.lang),
+    }),
+  };
+}
+
+/** The link to the donation page, for "make a new donation". */
+export function donateAction(env: RenderEnv): EmailAction {
+  return { label: env.t("email.donateButton"), url: new URL(`/${env.lang}`, env.publicUrl).href };
+}
+
+/** What every donor email shares: greeting, sign-off and footer. */
+export function donorFrame(env: RenderEnv, donor: Donor) {
+  return {
+    brand: env.museum,
+    greeting: env.t("email.greeting", { name: donor.firstName }),
+    signoff: [env.t("email.signoff"), env.museum],
+    footer: env.t("email.footer", { museum: env.museum }),
+  };
+}
