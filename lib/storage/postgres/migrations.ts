@@ -36,6 +36,7 @@ import { migration013 } from "./migrations/013_rate_limits.ts";
 import { migration014 } from "./migrations/014_kiosk_devices.ts";
 import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_family_start.ts";
 import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
+import { migration020 } from "./migrations/020_donor_israeli_id.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -73,6 +74,7 @@ export const migrations: readonly Migration[] = [
   migration014,
   migration015,
   migration016,
+  migration020,
 ];
 
 /**
