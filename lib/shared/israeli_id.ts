@@ -6,11 +6,14 @@
  * it with spaces or a dash before the check digit; those are dropped.
  *
  * Shared by the server (the API's schema, the no-JavaScript form) and the donation island, so it
- * uses no regular expression and imports nothing: a loop over at most {@link ISRAELI_ID_MAX_INPUT}
- * characters, checked first, is linear on any input.
+ * uses no regular expression and imports no code: a loop over at most {@link ISRAELI_ID_MAX_INPUT}
+ * characters, checked first, is linear on any input. The donation form's part (a box "I want an
+ * Israeli tax receipt" and the ID field it asks for) is here too: its fields, how the no-JavaScript
+ * form's are read, and the one rule both forms check.
  *
  * @module
  */
+import type { CurrencyName } from "./money.ts";
 
 /** The longest text read as an ID number (nine digits with room for spaces and dashes). */
 export const ISRAELI_ID_MAX_INPUT = 20;
@@ -91,4 +94,82 @@ export function israeliIdError(text: string): IsraeliIdProblem | null {
  */
 export function maskIsraeliId(id: string): string {
   return "*".repeat(Math.max(0, id.length - 3)) + id.slice(-3);
+}
+
+/** The donation form's tax-receipt part: the box, and the ID number as typed. */
+export interface TaxReceiptFields {
+  /** Whether the donor ticked "I want an Israeli tax receipt (Section 46)". */
+  taxReceipt: boolean;
+  /** The ID number as typed (checked only when the box is ticked). */
+  israeliId: string;
+}
+
+/** The part's fields on a fresh form: box unticked, nothing typed. */
+export const NO_TAX_RECEIPT: TaxReceiptFields = { taxReceipt: false, israeliId: "" };
+
+/** The locale key of a problem of the tax-receipt part (`taxReceipt.*`). */
+export type TaxReceiptProblem = IsraeliIdProblem | "taxReceipt.onlyShekels";
+
+/**
+ * Whether the form offers an Israeli receipt for the chosen gift's currency: for gifts in
+ * shekels, and while nothing is chosen yet (`null`); not for dollars.
+ *
+ * @example
+ * ```ts
+ * taxReceiptOffered("nis"); // true
+ * taxReceiptOffered("dollars"); // false
+ * ```
+ */
+export function taxReceiptOffered(currency: CurrencyName | null): boolean {
+  return currency !== "dollars";
+}
+
+/**
+ * The problems of the tax-receipt part, by field, for a gift in `currency`: none when the box is
+ * unticked; the box's own when the gift is in dollars (an Israeli receipt is for shekels); else the
+ * ID number's, if any.
+ *
+ * @example
+ * ```ts
+ * taxReceiptErrors({ taxReceipt: true, israeliId: "123456789" }, "nis"); // { israeliId: "taxReceipt.idCheckDigit" }
+ * taxReceiptErrors({ taxReceipt: true, israeliId: "123456782" }, "dollars"); // { taxReceipt: "taxReceipt.onlyShekels" }
+ * ```
+ */
+export function taxReceiptErrors(
+  fields: TaxReceiptFields,
+  currency: CurrencyName | null,
+): Partial<Record<keyof TaxReceiptFields, TaxReceiptProblem>> {
+  if (!fields.taxReceipt) return {};
+  if (!taxReceiptOffered(currency)) return { taxReceipt: "taxReceipt.onlyShekels" };
+  const problem = israeliIdError(fields.israeliId);
+  return problem ? { israeliId: problem } : {};
+}
+
+/**
+ * The tax-receipt part as the no-JavaScript form sent it (`taxReceipt=on`, `israeliId`); the ID
+ * is cut to what its field may hold, so a huge value costs nothing.
+ *
+ * @example
+ * ```ts
+ * taxReceiptFromForm({ taxReceipt: "on", israeliId: "123456782" }); // { taxReceipt: true, israeliId: "123456782" }
+ * ```
+ */
+export function taxReceiptFromForm(form: Record<string, string | undefined>): TaxReceiptFields {
+  return {
+    taxReceipt: form.taxReceipt === "on",
+    israeliId: (form.israeliId ?? "").slice(0, ISRAELI_ID_MAX_INPUT + 1),
+  };
+}
+
+/**
+ * The ID number to send with the donor (`POST /api/user`, `israeliId`), or `undefined` when the
+ * donor asked for no receipt or the gift cannot have one.
+ *
+ * @example
+ * ```ts
+ * israeliIdToSend({ taxReceipt: true, israeliId: " 123456782 " }, "nis"); // "123456782"
+ * ```
+ */
+export function israeliIdToSend(fields: TaxReceiptFields, currency: CurrencyName | null): string | undefined {
+  return fields.taxReceipt && taxReceiptOffered(currency) ? fields.israeliId.trim() : undefined;
 }

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { hasValidCheckDigit, israeliIdError, maskIsraeliId, parseIsraeliId } from "./israeli_id.ts";
+import {
+  hasValidCheckDigit,
+  israeliIdError,
+  israeliIdToSend,
+  maskIsraeliId,
+  parseIsraeliId,
+  taxReceiptErrors,
+  taxReceiptFromForm,
+  taxReceiptOffered,
+} from "./israeli_id.ts";
 
 Deno.test("Israeli ID: nine digits with a right check digit are accepted as they are", () => {
   // 1·1 + 2·2 + 3·1 + 4·2 + 5·1 + (6·2 → 1+2) + 7·1 + (8·2 → 1+6) + 2·1 = 40.
@@ -49,4 +58,36 @@ Deno.test("Israeli ID: answers fast on input at the body limit (linear, length c
   const start = performance.now();
   for (const s of ["1".repeat(65_536), " ".repeat(65_536), "1-".repeat(32_768)]) parseIsraeliId(s);
   assert.ok(performance.now() - start < 50);
+});
+
+Deno.test("tax receipt: offered for shekels (and before a choice), not for dollars", () => {
+  assert.equal(taxReceiptOffered("nis"), true);
+  assert.equal(taxReceiptOffered(null), true);
+  assert.equal(taxReceiptOffered("dollars"), false);
+});
+
+Deno.test("tax receipt: the ID is checked only when the box is ticked, and only for shekels", () => {
+  assert.deepEqual(taxReceiptErrors({ taxReceipt: false, israeliId: "nonsense" }, "nis"), {});
+  assert.deepEqual(taxReceiptErrors({ taxReceipt: true, israeliId: "" }, "nis"), {
+    israeliId: "taxReceipt.enterId",
+  });
+  assert.deepEqual(taxReceiptErrors({ taxReceipt: true, israeliId: "123456789" }, null), {
+    israeliId: "taxReceipt.idCheckDigit",
+  });
+  assert.deepEqual(taxReceiptErrors({ taxReceipt: true, israeliId: "123456782" }, "nis"), {});
+  assert.deepEqual(taxReceiptErrors({ taxReceipt: true, israeliId: "123456782" }, "dollars"), {
+    taxReceipt: "taxReceipt.onlyShekels",
+  });
+});
+
+Deno.test("tax receipt: the no-JavaScript form's fields, and what is sent with the donor", () => {
+  assert.deepEqual(taxReceiptFromForm({ taxReceipt: "on", israeliId: "123456782" }), {
+    taxReceipt: true,
+    israeliId: "123456782",
+  });
+  assert.deepEqual(taxReceiptFromForm({ taxReceipt: "yes" }), { taxReceipt: false, israeliId: "" });
+  assert.equal(taxReceiptFromForm({ israeliId: "1".repeat(60_000) }).israeliId.length, 21);
+  assert.equal(israeliIdToSend({ taxReceipt: true, israeliId: " 123456782 " }, "nis"), "123456782");
+  assert.equal(israeliIdToSend({ taxReceipt: false, israeliId: "123456782" }, "nis"), undefined);
+  assert.equal(israeliIdToSend({ taxReceipt: true, israeliId: "123456782" }, "dollars"), undefined);
 });
