@@ -2,6 +2,7 @@ import ContributionChoice, { type TierCard } from "../islands/ContributionChoice
 import DonorPayment, { type DonorPaymentProps } from "../islands/DonorPayment.tsx";
 import PeriodTabs from "../islands/PeriodTabs.tsx";
 import type { DonorFields, Selection } from "../lib/shared/donation.ts";
+import type { TaxReceiptFields } from "../lib/shared/israeli_id.ts";
 import type { TFunction } from "../lib/i18n.ts";
 import { formatMoney, TIERS } from "../lib/shared/money.ts";
 import type { BrowserKey } from "../lib/signature_check.ts";
@@ -13,7 +14,10 @@ export interface DonationData {
   signingKey: BrowserKey;
   selection: Selection;
   fields: DonorFields;
-  errors: Partial<Record<keyof DonorFields, string>>;
+  /** The tax-receipt box and the Israeli ID number as entered. */
+  taxReceipt: TaxReceiptFields;
+  /** Locale keys of the fields' problems, the tax-receipt part's included. */
+  errors: Partial<Record<keyof DonorFields | keyof TaxReceiptFields, string>>;
   alert: string | null;
   paymentUrl: string | null;
   monthlyEnabled: boolean;
@@ -33,6 +37,13 @@ const ISLAND_KEYS = [
   "form.enterEmail",
   "form.invalidEmail",
   "form.enterCountry",
+  "taxReceipt.wantReceipt",
+  "taxReceipt.hint",
+  "taxReceipt.idLabel",
+  "taxReceipt.enterId",
+  "taxReceipt.idFormat",
+  "taxReceipt.idCheckDigit",
+  "taxReceipt.onlyShekels",
   "form.selectMembership",
   "form.donate",
   "form.donateNoAmount",
@@ -107,6 +118,7 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
     provider: data.provider,
     initial: data.selection,
     fields: data.fields,
+    taxReceipt: data.taxReceipt,
     errors: data.errors,
     alert: data.alert,
     paymentUrl: data.paymentUrl,

@@ -10,6 +10,13 @@ import {
   PAYMENT_RESET_MS,
   type Selection,
 } from "../lib/shared/donation.ts";
+import {
+  israeliIdError,
+  israeliIdToSend,
+  taxReceiptErrors,
+  type TaxReceiptFields,
+  taxReceiptOffered,
+} from "../lib/shared/israeli_id.ts";
 import { signPayload } from "../lib/shared/signing.ts";
 import { resetForm, selection, useSelection } from "./shared/donation_state.ts";
 
@@ -29,8 +36,10 @@ export interface DonorPaymentProps {
   provider: string;
   initial: Selection;
   fields: DonorFields;
+  /** The tax-receipt box and the Israeli ID number as entered (no-JavaScript post), or empty. */
+  taxReceipt: TaxReceiptFields;
   /** Locale keys of field problems the server found (no-JavaScript post). */
-  errors: Partial<Record<keyof DonorFields, string>>;
+  errors: Partial<Record<FieldName, string>>;
   /** A message the server showed (no-JavaScript post). */
   alert: string | null;
   /** The payment frame's address when the server already started the payment. */
@@ -45,6 +54,8 @@ export interface DonorPaymentProps {
 }
 
 type Step = "form" | "loading" | "payment";
+/** A field that can have a problem: the donor's, the tax-receipt box and the ID number. */
+type FieldName = keyof DonorFields | keyof TaxReceiptFields;
 type TerminalPhase = "pay" | "attach" | "waiting" | "processing";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,6 +72,11 @@ const retryMinutes = (res: Response) => {
  * on blur; problems are tied to their field (aria-describedby, aria-invalid) and announced. The
  * same markup posts to the page without JavaScript.
  *
+ * The tax-receipt part (issue 14): a box "I want an Israeli tax receipt (Section 46)" that asks for
+ * the donor's Israeli ID number, checked with its check digit like the other fields, offered only
+ * while the gift is not in dollars. Without JavaScript the server renders both and checks them;
+ * the stylesheet hides the ID field while the box is unticked in both cases.
+ *
  * Focus follows the steps: a submit with problems focuses the first invalid field; the loading
  * step focuses its status text, the payment step its heading, a kiosk's sale the phase heading
  * (whose changes its status region announces); closing the payment view (or its timeout) returns
@@ -70,6 +86,11 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const tx = (key: string) => props.texts[key] ?? key;
   const sel = useSelection(props.initial);
   const [fields, setFields] = useState<DonorFields>(props.fields);
+  const [tax, setTax] = useState<TaxReceiptFields>(props.taxReceipt);
+  // False for the first render, which must match the server's (the part is shown whatever the
+  // currency there, so a donor without JavaScript can always untick it); true once hydrated.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [errors, setErrors] = useState(props.errors);
   const [alert, setAlert] = useState<string | null>(props.alert);
   const [step, setStep] = useState<Step>(props.paymentUrl ? "payment" : "form");
@@ -78,12 +99,12 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const [live, setLive] = useState("");
   // The field whose problem the live region is saying, if any: correcting that field clears it, so
   // a screen reader is not left with "Invalid email address" once the address is right.
-  const liveField = useRef<keyof DonorFields | null>(null);
-  const say = (text: string, field: keyof DonorFields | null = null) => {
+  const liveField = useRef<FieldName | null>(null);
+  const say = (text: string, field: FieldName | null = null) => {
     liveField.current = field;
     setLive(text);
   };
-  const fixed = (name: keyof DonorFields) => {
+  const fixed = (name: FieldName) => {
     if (liveField.current === name) say("");
   };
   const key = useRef(props.signingKey);
@@ -132,6 +153,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
   }, [step, url]);
 
   const amount = amountOf(sel);
+  const offered = taxReceiptOffered(amount?.currency ?? null);
   const period = sel.period === "monthly" ? tx("form.period.monthly") : tx("form.period.oneTime");
   const donateLabel = amount && !incorrectAmount(amount.amount)
     ? tx("form.donate")
@@ -188,12 +210,17 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const submit = async () => {
     if (busy.current) return;
     setAlert(null);
-    const found = formErrors(fields);
+    const chosen = amountOf(selection.value);
+    const currency = chosen?.currency ?? null;
+    const found: Partial<Record<FieldName, string>> = {
+      ...formErrors(fields),
+      // A part hidden for a gift in dollars is not asked for (nor sent), whatever its box says.
+      ...(taxReceiptOffered(currency) ? taxReceiptErrors(tax, currency) : {}),
+    };
     setErrors(found);
     if (liveField.current && !found[liveField.current]) say("");
-    const firstBad = DONOR_FIELDS.find((f) => found[f]);
+    const firstBad = ([...DONOR_FIELDS, "taxReceipt", "israeliId"] as FieldName[]).find((f) => found[f]);
     if (firstBad) document.getElementById(`donor-${firstBad}`)?.focus();
-    const chosen = amountOf(selection.value);
     if (!chosen) return showAlert(tx("form.selectMembership"));
     if (incorrectAmount(chosen.amount)) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
@@ -211,7 +238,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
       setTimeout(() => setPhase("waiting"), 3500),
     ];
     try {
-      const { id } = await call("/api/user", fields);
+      const { id } = await call("/api/user", { ...fields, israeliId: israeliIdToSend(tax, currency) });
       const payload = {
         amount: chosen.amount,
         currency: chosen.currency,
@@ -281,32 +308,38 @@ export default function DonorPayment(props: DonorPaymentProps) {
     }
   };
 
-  const field = (name: keyof DonorFields, type: "text" | "email", autoComplete: string) => {
+  // One text field: the donor's four, or the tax-receipt part's ID number (`israeliId`).
+  const field = (name: keyof DonorFields | "israeliId", type: "text" | "email", autoComplete: string) => {
     const error = errors[name];
     const id = `donor-${name}`;
+    const isId = name === "israeliId";
+    const check = (value: string) => isId ? israeliIdError(value) : fieldError(name, value);
     return (
-      <div class="field" key={name}>
-        <label for={id}>{tx(`form.${name}`)}</label>
+      <div class={isId ? "field tax-id-field" : "field"} key={name}>
+        <label for={id}>{tx(isId ? "taxReceipt.idLabel" : `form.${name}`)}</label>
         <input
           id={id}
           name={name}
           type={type as "text"}
           autoComplete={autoComplete}
-          maxLength={name === "email" ? 254 : 100}
+          maxLength={isId ? 20 : name === "email" ? 254 : 100}
+          inputMode={isId ? "numeric" : undefined}
+          dir={isId ? "ltr" : undefined}
           aria-required="true"
           aria-invalid={error ? "true" : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          value={fields[name]}
+          value={isId ? tax.israeliId : fields[name]}
           onInput={(e) => {
             const value = (e.currentTarget as HTMLInputElement).value;
-            setFields((f) => ({ ...f, [name]: value }));
-            if (errors[name] && !fieldError(name, value)) {
+            if (isId) setTax((x) => ({ ...x, israeliId: value }));
+            else setFields((f) => ({ ...f, [name]: value }));
+            if (errors[name] && !check(value)) {
               setErrors((x) => ({ ...x, [name]: undefined }));
               fixed(name);
             }
           }}
           onBlur={(e) => {
-            const problem = fieldError(name, (e.currentTarget as HTMLInputElement).value) ?? undefined;
+            const problem = check((e.currentTarget as HTMLInputElement).value) ?? undefined;
             setErrors((x) => ({ ...x, [name]: problem }));
             if (!problem) fixed(name);
             else if (problem !== errors[name]) say(tx(problem), name);
@@ -316,6 +349,35 @@ export default function DonorPayment(props: DonorPaymentProps) {
       </div>
     );
   };
+
+  const taxError = errors.taxReceipt;
+  const taxPart = (
+    <div class="tax-receipt" hidden={hydrated && !offered}>
+      <div class="checkbox-field">
+        <input
+          id="donor-taxReceipt"
+          name="taxReceipt"
+          type="checkbox"
+          value="on"
+          checked={tax.taxReceipt}
+          aria-describedby={`donor-taxReceipt-hint${taxError ? " donor-taxReceipt-error" : ""}`}
+          aria-invalid={taxError ? "true" : undefined}
+          onChange={(e) => {
+            const taxReceipt = (e.currentTarget as HTMLInputElement).checked;
+            setTax((x) => ({ ...x, taxReceipt }));
+            if (!taxReceipt) {
+              setErrors((x) => ({ ...x, taxReceipt: undefined, israeliId: undefined }));
+              fixed("israeliId");
+            }
+          }}
+        />
+        <label for="donor-taxReceipt">{tx("taxReceipt.wantReceipt")}</label>
+      </div>
+      <p class="field-hint" id="donor-taxReceipt-hint">{tx("taxReceipt.hint")}</p>
+      {taxError && <p class="field-error" id="donor-taxReceipt-error">{tx(taxError)}</p>}
+      {field("israeliId", "text", "off")}
+    </div>
+  );
 
   const close = (e: MouseEvent) => {
     e.preventDefault();
@@ -331,6 +393,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
           {field("email", "email", "email")}
           {field("country", "text", "country-name")}
         </div>
+        {taxPart}
         {alert && <p class="form-alert" role="alert">{alert}</p>}
         <button type="submit" class="button button-primary donate-button">{donateLabel}</button>
         {props.testTerminals.length > 0 && (

@@ -15,7 +15,8 @@ export type DonorView = z.infer<typeof DonorSchema>;
 
 /**
  * Creates a donor. Every call makes a new record with a new unguessable id, even for an email
- * seen before: answering an existing id would hand a stranger that donor's cancel link.
+ * seen before: answering an existing id would hand a stranger that donor's cancel link. The Israeli
+ * ID number, when given, is the schema's nine digits (`israeliId`); it is never logged.
  *
  * @example
  * ```ts
@@ -25,12 +26,13 @@ export type DonorView = z.infer<typeof DonorSchema>;
  */
 export async function createDonor(
   store: Store,
-  input: z.output<typeof CreateDonorSchema>,
+  input: Omit<z.output<typeof CreateDonorSchema>, "israeliId"> & { israeliId?: string | null },
   now: Date = new Date(),
 ): Promise<Donor> {
   return await store.donors.create({
     id: newId(),
     ...input,
+    israeliId: input.israeliId ?? null,
     createdAt: now.toISOString(),
     paymentDate: null,
     nextPaymentDate: null,

@@ -19,6 +19,7 @@ import { BODY_LIMIT, detectLanguage } from "@/lib/app.ts";
 import { LANG_COOKIE } from "@/lib/shared/languages.ts";
 import * as schemas from "@/lib/schemas.ts";
 import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared/donation.ts";
+import { parseIsraeliId, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
 import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
 import { readView } from "@/lib/shared/transaction_filters.ts";
 import { cardProblems } from "@/lib/payments/sandbox_cards.ts";
@@ -270,6 +271,11 @@ Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_M
     ["fieldError", (s) => fieldError("email", s)],
     ["formErrors", (s) => formErrors({ firstName: s, lastName: s, email: s, country: s })],
     ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s })],
+    ["parseIsraeliId", parseIsraeliId],
+    [
+      "taxReceiptErrors",
+      (s) => taxReceiptErrors(taxReceiptFromForm({ taxReceipt: "on", israeliId: s }), "nis"),
+    ],
     ["unsupportedLangRedirect", (s) => unsupportedLangRedirect(`/${s}/x`, "")],
     ["readView", (s) => readView(new URLSearchParams({ page: s, search: s, type: s }))],
     ["cardProblems", (s) => cardProblems({ cardNumber: s, expiry: s, cvv: s, idNumber: s })],

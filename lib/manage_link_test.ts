@@ -84,6 +84,7 @@ Deno.test("requestFreshLink: enqueues a manage-link message, limited per email, 
       paymentDate: null,
       nextPaymentDate: null,
       monthlyPaymentAvailable: false,
+      israeliId: null,
     });
     const sent: MessageInput[] = [];
     const deps = { store, key, enqueue: (m: MessageInput) => Promise.resolve(void sent.push(m)) };

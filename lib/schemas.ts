@@ -8,6 +8,7 @@
 import { z } from "zod";
 
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "./shared/donation.ts";
+import { ISRAELI_ID_MAX_INPUT, type IsraeliIdProblem, parseIsraeliId } from "./shared/israeli_id.ts";
 
 export { EMAIL_PATTERN };
 /**
@@ -57,12 +58,42 @@ export const email = () =>
 
 // ---- donors ---------------------------------------------------------------------------------
 
+/** The API's words for each refusal of an Israeli ID number (`lib/shared/israeli_id.ts`). */
+const ISRAELI_ID_MESSAGES: Record<IsraeliIdProblem, string> = {
+  "taxReceipt.enterId": "israeliId is empty; leave it out (or null) when no Israeli tax receipt is wanted",
+  "taxReceipt.idFormat": "israeliId must be an Israeli ID number: up to 9 digits, not all zeros",
+  "taxReceipt.idCheckDigit": "israeliId is not a valid Israeli ID number: its check digit is wrong",
+};
+
+/**
+ * The donor's Israeli ID number, for a Section 46 receipt: its nine digits (shorter numbers
+ * left-padded), or `null` when none is given. Neither the number nor any part of it goes into a
+ * message, since messages may be logged.
+ */
+export const israeliId = () =>
+  z.string({ error: "israeliId must be a string of digits" })
+    .max(ISRAELI_ID_MAX_INPUT, atMost("israeliId", ISRAELI_ID_MAX_INPUT))
+    .transform((s, ctx) => {
+      const parsed = parseIsraeliId(s.trim());
+      if ("id" in parsed) return parsed.id;
+      ctx.issues.push({ code: "custom", message: ISRAELI_ID_MESSAGES[parsed.problem], input: "" });
+      return z.NEVER;
+    })
+    .nullable()
+    .optional()
+    .transform((id) => id ?? null);
+
 /** `POST /api/user`. */
 export const CreateDonorSchema = z.object({
   firstName: text("firstName", 100),
   lastName: text("lastName", 100),
   email: email(),
   country: text("country", 100),
+  israeliId: israeliId().describe(
+    "Optional: the donor's Israeli ID number (ת.ז.) for a Section 46 tax receipt on gifts in NIS; 9 digits " +
+      "with its check digit (shorter numbers are left-padded with zeros; spaces and dashes are ignored). " +
+      "Stored, printed on the donor's Israeli receipts, never answered by the API.",
+  ),
 }).meta({ id: "CreateDonor" });
 
 /** The user fields of spec section 3, as the API answers them. */

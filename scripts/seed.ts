@@ -73,6 +73,7 @@ try {
       paymentDate: tx.kind === "success" ? tx.createdAt : null,
       nextPaymentDate: monthly ? next.toISOString() : null,
       monthlyPaymentAvailable: monthly,
+      israeliId: null,
     });
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -65,6 +65,9 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
         "#/components/schemas/CreateDonor",
       );
       assert.ok(doc.components.schemas.CreateDonor.properties.email);
+      // The donor's Israeli ID number (issue 14): documented, optional.
+      assert.match(doc.components.schemas.CreateDonor.properties.israeliId.description, /Israeli ID number/);
+      assert.ok(!doc.components.schemas.CreateDonor.required.includes("israeliId"));
       assert.ok(post.responses["400"] && post.responses["415"]);
       const list = doc.paths["/api/transaction/get-all-success-transactions"].get;
       assert.deepEqual(list.security, [{ bearerAuth: [] }]);

@@ -80,6 +80,52 @@ backendTest("api: donors", async (t, open) => {
       assert.equal(huge.status, 413);
     });
 
+    await t.step(
+      "POST /api/user takes an optional Israeli ID number: stored as nine digits, never answered",
+      async () => {
+        const res = await post({ ...DONOR, israeliId: " 12345678-2 " });
+        assert.equal(res.status, 201, JSON.stringify(res.body));
+        assert.deepEqual(Object.keys(res.body), ["id"]);
+        assert.equal((await app.store.donors.get(res.body.id))?.israeliId, "123456782");
+        const got = await api(app.url, "GET", `/api/user/${res.body.id}`);
+        assert.equal(got.status, 200);
+        assert.ok(!JSON.stringify(got.body).includes("782"), "the ID number is in the API's answer");
+        const padded = await post({ ...DONOR, israeliId: "18" });
+        assert.equal((await app.store.donors.get(padded.body.id))?.israeliId, "000000018");
+        for (const none of [null, undefined]) {
+          const plain = await post({ ...DONOR, israeliId: none });
+          assert.equal(plain.status, 201);
+          assert.equal((await app.store.donors.get(plain.body.id))?.israeliId, null);
+        }
+        for (const line of app.logs.map((l) => JSON.stringify(l))) {
+          assert.ok(!line.includes("12345678"), `the ID number in the log: ${line}`);
+        }
+      },
+    );
+
+    await t.step(
+      "a malformed Israeli ID number answers 400 with a specific message naming the field",
+      async () => {
+        const cases: [unknown, RegExp][] = [
+          ["123456789", /check digit is wrong/],
+          ["000000019", /check digit is wrong/],
+          ["12345678a", /up to 9 digits/],
+          ["1234567820", /up to 9 digits/],
+          ["000000000", /not all zeros/],
+          ["", /israeliId is empty/],
+          ["1".repeat(21), /israeliId must be at most 20 characters/],
+          [123456782, /israeliId must be a string/],
+        ];
+        for (const [israeliId, message] of cases) {
+          const res = await post({ ...DONOR, email: "refused.id@example.org", israeliId });
+          assert.equal(res.status, 400, JSON.stringify(israeliId));
+          assert.match(res.body.message, message);
+          assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ["israeliId"]);
+          assert.ok(!res.body.message.includes("123456"), "the refusal repeats the number");
+        }
+      },
+    );
+
     await t.step("unknown and malformed ids answer 404 JSON", async () => {
       for (const bad of ["AAAAAAAAAAAAAAAAAAAAAAAA", "short", "..%2F..%2Fetc", "x".repeat(200)]) {
         for (

@@ -27,10 +27,9 @@ export interface ReceiptAttachmentDeps {
   origin: string;
 }
 
-/** The donor's Israeli ID number when the donor record has one (`israeliId`, added for Section 46 receipts). */
+/** The donor's Israeli ID number, when the donor asked for an Israeli tax receipt. */
 async function donorTaxId(store: Store, donorId: string): Promise<string | null> {
-  const donor = await store.donors.get(donorId) as { israeliId?: unknown } | null;
-  return typeof donor?.israeliId === "string" && donor.israeliId !== "" ? donor.israeliId : null;
+  return (await store.donors.get(donorId))?.israeliId ?? null;
 }
 
 /**

@@ -42,7 +42,6 @@ Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, i
   const store = await openStore({ kvPath: ":memory:" });
   try {
     const donorId = newId();
-    // The donor record carries the Israeli ID number once helper D's field exists; read when present.
     await store.donors.create({
       id: donorId,
       firstName: "Ada",
@@ -53,6 +52,7 @@ Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, i
       paymentDate: null,
       nextPaymentDate: null,
       monthlyPaymentAvailable: false,
+      israeliId: "123456782",
     });
     const attach = receiptAttachmentFor({
       store,
@@ -68,6 +68,7 @@ Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, i
     const he = await pdfText(first.content);
     assert.ok(he.includes("קבלה על תרומה"), he);
     assert.ok(he.includes("Ada Lovelace"), he);
+    assert.ok(he.includes("123456782"), "the donor's ID number on an Israeli receipt");
     assert.ok(he.includes("https://donate.example.org/he/receipts/verify?c="), he);
     const again = await attach(tx, "ru");
     assert.equal(again?.filename, first.filename, "the same receipt, not a new number");

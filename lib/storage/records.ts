@@ -25,6 +25,7 @@ import type {
   Subscription,
   Transaction,
 } from "./types.ts";
+import { hasValidCheckDigit } from "../shared/israeli_id.ts";
 
 /** An email as stored and looked up: trimmed, lower case. */
 export function normalizeEmail(email: string): string {
@@ -98,7 +99,20 @@ export function autoApproved(admin: Admin): Admin {
   return { ...admin, status: "approved", decidedAt: admin.decidedAt ?? admin.createdAt };
 }
 
-/** A donor as stored: email normalized, instants normalized, `null` for absent dates. */
+/**
+ * An Israeli ID number as stored: nine digits with a valid check digit, or `null` (also for a
+ * record written before the field existed). Throws RangeError otherwise, without the value (it is
+ * personal data, and errors are logged).
+ */
+export function israeliIdOrNull(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (!hasValidCheckDigit(value)) {
+    throw new RangeError("israeliId must be nine digits with a valid check digit");
+  }
+  return value;
+}
+
+/** A donor as stored: email normalized, instants normalized, `null` for absent dates and ID number. */
 export function canonicalDonor(donor: Donor): Donor {
   return {
     id: donor.id,
@@ -110,6 +124,7 @@ export function canonicalDonor(donor: Donor): Donor {
     paymentDate: isoInstantOrNull(donor.paymentDate, "paymentDate"),
     nextPaymentDate: isoInstantOrNull(donor.nextPaymentDate, "nextPaymentDate"),
     monthlyPaymentAvailable: donor.monthlyPaymentAvailable,
+    israeliId: israeliIdOrNull(donor.israeliId),
   };
 }
 

@@ -76,6 +76,12 @@ export interface Donor {
   nextPaymentDate: string | null;
   /** Whether a monthly donation is active and can be cancelled. */
   monthlyPaymentAvailable: boolean;
+  /**
+   * The donor's Israeli ID number (ת.ז., nine digits with a valid check digit) for a Section 46
+   * receipt, or null when the donor asked for none. Printed on the donor's Israeli receipts only:
+   * never answered by the API, shown elsewhere only masked (`maskIsraeliId`), never logged.
+   */
+  israeliId: string | null;
 }
 
 /** Donors. A donor record is created per donation form submit; ids are never reused. */

@@ -9,7 +9,9 @@
  * ({@link HONEYPOT_FIELD}, hidden from people) is filled is a robot's: refused with the page's
  * general error, nothing created. Creating the donor and the payment counts against the client's
  * rate limits as the API's calls do (`lib/rate_limits.ts`); over one, the page says so in the
- * donor's language, with status 429 and `Retry-After`.
+ * donor's language, with status 429 and `Retry-After`. The tax-receipt part (a box and the donor's
+ * Israeli ID number, `lib/shared/israeli_id.ts`) is checked like the other fields and the ID number
+ * is stored with the donor only when the box is ticked; it is never logged.
  *
  * @module
  */
@@ -23,6 +25,7 @@ import {
   incorrectAmount,
   selectionFromForm,
 } from "../../lib/shared/donation.ts";
+import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "../../lib/shared/israeli_id.ts";
 import { createDonor } from "../../lib/donors.ts";
 import { readFlags } from "../../lib/flags.ts";
 import type { RouteContext } from "../../lib/framework/mod.ts";
@@ -59,6 +62,7 @@ export function donationData(
     signingKey,
     selection: EMPTY_SELECTION,
     fields: EMPTY_FIELDS,
+    taxReceipt: NO_TAX_RECEIPT,
     errors: {},
     alert: null,
     paymentUrl: null,
@@ -162,14 +166,14 @@ export async function handleDonationPost(
   }
 }
 
-/** The choice and the donor's fields as the form gave them. */
+/** The choice, the donor's fields and the tax-receipt part as the form gave them. */
 function entered(data: DonationData, form: Record<string, string>) {
   const selection = selectionFromForm(form);
   if (!data.monthlyEnabled) selection.period = "one-time";
   const fields = Object.fromEntries(
     DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
   ) as unknown as DonorFields;
-  return { selection, fields };
+  return { selection, fields, taxReceipt: taxReceiptFromForm(form) };
 }
 
 /** The POST once the form is read: a test terminal button, or the donor's form. */
@@ -203,10 +207,13 @@ async function postDonation(
     return redirect(url);
   }
 
-  const { selection, fields } = entered(data, form);
-  const errors = formErrors(fields);
+  const { selection, fields, taxReceipt } = entered(data, form);
   const chosen = amountOf(selection);
-  const shown = { ...data, selection, fields, errors };
+  const errors: DonationData["errors"] = {
+    ...formErrors(fields),
+    ...taxReceiptErrors(taxReceipt, chosen?.currency ?? null),
+  };
+  const shown = { ...data, selection, fields, taxReceipt, errors };
   let alert: string | null = null;
   if (!chosen) alert = t("form.selectMembership");
   else if (incorrectAmount(chosen.amount)) alert = t("payment.errorPrefix") + t("payment.incorrectAmount");
@@ -215,7 +222,11 @@ async function postDonation(
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
   // start's first page (bench/README.md, cold start).
   const { CreateDonorSchema } = await import("../../lib/schemas.ts");
-  const parsed = CreateDonorSchema.safeParse(fields);
+  // The ID number only when the box is ticked (its errors above already covered the currency).
+  const parsed = CreateDonorSchema.safeParse({
+    ...fields,
+    israeliId: taxReceipt.taxReceipt ? taxReceipt.israeliId : undefined,
+  });
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "";
     return ctx.render({ ...shown, alert: t("payment.errorPrefix") + message }, { status: 422 });

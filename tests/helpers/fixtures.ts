@@ -60,6 +60,7 @@ export async function seedDonor(store: Store) {
     paymentDate: null,
     nextPaymentDate: null,
     monthlyPaymentAvailable: false,
+    israeliId: null,
   });
 }
 

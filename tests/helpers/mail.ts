@@ -37,6 +37,7 @@ export async function fixture(firstName = "Dana"): Promise<Fixture> {
     paymentDate: null,
     nextPaymentDate: null,
     monthlyPaymentAvailable: true,
+    israeliId: null,
   });
   const attached: Transaction[] = [];
   const render = createRenderer({

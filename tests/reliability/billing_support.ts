@@ -24,6 +24,7 @@ export async function seedDueSubscriptions(store: Store, count: number, due: Dat
       paymentDate: null,
       nextPaymentDate: due.toISOString(),
       monthlyPaymentAvailable: true,
+      israeliId: null,
     });
     const token = `tok_${newId()}`;
     await store.sandbox.create({

@@ -1271,6 +1271,9 @@ const FORM_FIELDS: [string, string[]][] = [
   ["lastName", ["Levi", ""]],
   ["email", ["dana@example.org", "not-an-email", "a@b", "x@y.z"]],
   ["country", ["Israel", ""]],
+  // The tax-receipt part (issue 14): the box, and the Israeli ID number it asks for.
+  ["taxReceipt", ["on", "", "off"]],
+  ["israeliId", ["123456782", "18", "12345678-2", "123456789", "", "000000000", "１２３"]],
   ["period", ["one-time", "monthly", "yearly"]],
   ["choice", ["tier-1", "tier-2", "tier-4", "tier-9", "other", "tier-"]],
   ["otherAmount", ["5", "0", "-1", "1e308", "NaN", "999999999", "12.345", "1,000"]],
@@ -1474,6 +1477,10 @@ function sampleString(schema: JsonSchema, r: Rng, fx: Fixtures, name: string): s
       return "0".repeat(64);
     case "shopNumber":
       return r.pick(["7", ...fx.testTerminals]);
+    case "israeliId":
+      // Valid ID numbers (check digit right, one left-padded, one with a dash): a "valid sample"
+      // stays valid; mutate() makes them hostile.
+      return r.pick(["123456782", "18", "12345678-2"]);
   }
   const pattern = typeof schema.pattern === "string" ? schema.pattern : "";
   if (pattern.includes("@")) return `fuzz${r.int(1e6)}@example.org`;

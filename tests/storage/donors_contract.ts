@@ -1,6 +1,6 @@
 /**
  * The storage contract for donors (`store.donors`): create with a normalized email, get, and
- * update of only the fields given.
+ * update of only the fields given; the Israeli ID number kept as given, and a malformed one refused.
  *
  * @module
  */
@@ -53,6 +53,25 @@ export async function donorsContract(t: Deno.TestContext, { open }: ContractOpti
         assert.deepEqual(await store.donors.update(donor.id, {}), off, "an empty update changed something");
         assert.deepEqual(await store.donors.get(donor.id), off);
         assert.deepEqual(await store.donors.update(uid("donor"), { paymentDate: at(1) }), null);
+      }),
+  );
+
+  await t.step(
+    "donors: the Israeli ID number is stored, read back and kept by updates; a malformed one is refused",
+    () =>
+      withStore(open, async (store) => {
+        const donor = await store.donors.create(donorFixture({ israeliId: "000000018" }));
+        assert.equal(donor.israeliId, "000000018");
+        assert.equal((await store.donors.get(donor.id))?.israeliId, "000000018");
+        const paid = await store.donors.update(donor.id, { paymentDate: at(5_000) });
+        assert.equal(paid?.israeliId, "000000018", "an update dropped the ID number");
+        const none = await store.donors.create(donorFixture());
+        assert.equal((await store.donors.get(none.id))?.israeliId, null);
+        for (const bad of ["123456789", "18", "12345678a", ""]) {
+          const refused = donorFixture({ israeliId: bad });
+          await assert.rejects(() => store.donors.create(refused), RangeError, bad);
+          assert.equal(await store.donors.get(refused.id), null, "a refused donor was stored");
+        }
       }),
   );
 }

@@ -45,6 +45,7 @@ export function donorFixture(overrides: Partial<Donor> = {}): Donor {
     paymentDate: null,
     nextPaymentDate: null,
     monthlyPaymentAvailable: false,
+    israeliId: null,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { openKvStore } from "./backends.ts";
 import {
   at,
+  donorFixture,
   legacyFixtures,
   paymentFixture,
   sandboxFixture,
@@ -183,6 +184,24 @@ Deno.test("kv: a refresh token written before families had a start reads back wi
         familyStartedAt: at(5_000),
         usedAt: at(6_000),
       });
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kv: a donor written before the Israeli ID number existed reads back with none, and keeps none", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "kv_donor_israeli_id_" });
+  const path = `${dir}/old.kv`;
+  try {
+    const { israeliId: _, ...legacy } = donorFixture();
+    const kv = await Deno.openKv(path);
+    await kv.set(["donors", legacy.id], legacy);
+    kv.close();
+    await withStore(() => openKvStore(path), async (store) => {
+      assert.deepEqual(await store.donors.get(legacy.id), { ...legacy, israeliId: null });
+      const paid = await store.donors.update(legacy.id, { paymentDate: at(7_000) });
+      assert.deepEqual(paid, { ...legacy, paymentDate: at(7_000), israeliId: null });
     });
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -94,6 +94,41 @@ Deno.test({
         });
       });
 
+      await t.step(
+        "migration 20 gives existing donors no Israeli ID number; the table refuses a malformed one",
+        async () => {
+          const own = randomSchema();
+          schemas.push(own);
+          await admin.begin(async (tx) => {
+            await tx`create schema ${tx(own)}`;
+            await tx.unsafe(`set local search_path to ${own}`);
+            await tx`create table schema_migrations (version int primary key, name text not null, applied_at timestamptz not null default now())`;
+            for (const m of migrations.filter((m) => m.version < 20)) {
+              await tx.unsafe(m.sql);
+              await tx`insert into schema_migrations (version, name) values (${m.version}, ${m.name})`;
+            }
+            await tx`
+            insert into donors (id, first_name, last_name, email, country, created_at)
+            values ('donor_before_20', 'Dana', 'Levi', 'dana@example.org', 'Israel', ${at(1_000)})
+          `;
+          });
+          await withStore(() => openPostgresStore(PG_URL, { schema: own, max: 2 }), async (store) => {
+            assert.equal((await store.donors.get("donor_before_20"))?.israeliId, null);
+          });
+          for (const bad of ["18", "12345678a", "1234567890"]) {
+            await assert.rejects(
+              () =>
+                admin.begin(async (tx) => {
+                  await tx.unsafe(`set local search_path to ${own}`);
+                  await tx`update donors set israeli_id = ${bad} where id = 'donor_before_20'`;
+                }),
+              /donors_israeli_id_nine_digits/,
+              bad,
+            );
+          }
+        },
+      );
+
       await t.step("openStore() opens PostgreSQL when databaseUrl is set", async () => {
         const own = randomSchema();
         schemas.push(own);

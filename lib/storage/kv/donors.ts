@@ -8,6 +8,9 @@
  * `create` commits only while the id is absent; `update` rewrites the record under a check of the
  * versionstamp it read, so two updates at once both apply, one after the other.
  *
+ * `israeliId` (issue 14) is a field of the record; a record written before it existed has none, and
+ * is read with `null` there (no data migration: a missing field and `null` mean the same).
+ *
  * @module
  */
 
@@ -18,6 +21,10 @@ import type { Donor, DonorRepository } from "../types.ts";
 
 /** The first key part of every donor. */
 const DONORS = "donors";
+
+/** A record as read, with `israeliId: null` when it was written before the field existed. */
+const stored = (donor: Donor | null): Donor | null =>
+  donor && { ...donor, israeliId: donor.israeliId ?? null };
 
 /** The {@link DonorRepository} of the store on `ctx`. */
 export function kvDonors({ kv }: KvContext): DonorRepository {
@@ -31,15 +38,15 @@ export function kvDonors({ kv }: KvContext): DonorRepository {
     },
 
     async get(id) {
-      return (await retryWhileLocked(() => kv.get<Donor>([DONORS, id]))).value;
+      return stored((await retryWhileLocked(() => kv.get<Donor>([DONORS, id]))).value);
     },
 
     async update(id, changes) {
       const key = [DONORS, id];
       return await untilCommitted(async () => {
         const entry = await retryWhileLocked(() => kv.get<Donor>(key));
-        if (entry.value === null) return null;
-        const donor: Donor = { ...entry.value };
+        const donor = stored(entry.value);
+        if (donor === null) return null;
         if (changes.paymentDate !== undefined) {
           donor.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
         }

@@ -4,7 +4,9 @@
  * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
  * cancel link's capability), with the contract's fields as columns and instants as
  * `timestamptz`. Nothing reads donors by anything but the id, so the primary key is the only
- * index. `update` sets only the columns it is given, in one statement.
+ * index. `update` sets only the columns it is given, in one statement. `israeli_id` (migration 20)
+ * holds the donor's Israeli ID number for Section 46 receipts, nine digits or null, checked by the
+ * table as well (a constraint), so no other writer can store a malformed one.
  *
  * @module
  */
@@ -24,6 +26,7 @@ interface DonorRow {
   payment_date: Date | null;
   next_payment_date: Date | null;
   monthly_payment_available: boolean;
+  israeli_id: string | null;
 }
 
 const toDonor = (row: DonorRow): Donor => ({
@@ -36,6 +39,7 @@ const toDonor = (row: DonorRow): Donor => ({
   paymentDate: iso(row.payment_date),
   nextPaymentDate: iso(row.next_payment_date),
   monthlyPaymentAvailable: row.monthly_payment_available,
+  israeliId: row.israeli_id,
 });
 
 /**
@@ -53,10 +57,10 @@ export function pgDonors({ sql }: PgContext): DonorRepository {
       const [row] = await sql<DonorRow[]>`
         insert into donors (
           id, first_name, last_name, email, country, created_at,
-          payment_date, next_payment_date, monthly_payment_available
+          payment_date, next_payment_date, monthly_payment_available, israeli_id
         ) values (
           ${d.id}, ${d.firstName}, ${d.lastName}, ${d.email}, ${d.country}, ${d.createdAt},
-          ${d.paymentDate}, ${d.nextPaymentDate}, ${d.monthlyPaymentAvailable}
+          ${d.paymentDate}, ${d.nextPaymentDate}, ${d.monthlyPaymentAvailable}, ${d.israeliId}
         )
         returning *
       `;

@@ -39,6 +39,7 @@ import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
 import { migration017 } from "./migrations/017_outbox.ts";
 import { migration018 } from "./migrations/018_rate_limit_admit.ts";
 import { migration019 } from "./migrations/019_receipts.ts";
+import { migration020 } from "./migrations/020_donor_israeli_id.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -79,6 +80,7 @@ export const migrations: readonly Migration[] = [
   migration017,
   migration018,
   migration019,
+  migration020,
 ];
 
 /**

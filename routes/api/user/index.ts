@@ -23,7 +23,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** `POST /api/user` {firstName, lastName, email, country} → `{ id }`. */
+/** `POST /api/user` {firstName, lastName, email, country, israeliId?} → `{ id }`. */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const input = await readJson(req, CreateDonorSchema);
