@@ -12,7 +12,6 @@ import { openStore } from "./lib/storage/mod.ts";
 import type { Store } from "./lib/storage/types.ts";
 import { seedFlags } from "./lib/flags.ts";
 import { createJobs, JOB_SCHEDULES } from "./lib/scheduled_jobs.ts";
-import type { RenderMessage } from "./lib/mail/outbox_sender.ts";
 
 type Jobs = ReturnType<typeof createJobs>;
 
@@ -62,15 +61,7 @@ for (const [flag, enabled] of Object.entries(config.enforcedFeatures)) {
 const { createApp } = await import("./lib/app.ts");
 const { createServices } = await import("./lib/services.ts");
 const { preloadRoutes } = await import("./lib/framework/server.ts");
-// The outbox's renderer (lib/mail/outbox_sender.ts's RenderMessage): wired where the message
-// templates are; until then messages stay queued (and /dev/mail shows what is stored).
-const render: RenderMessage | undefined = undefined;
-const services = await createServices(config, store, log, { render });
-if (config.mail.smtpUrl && !services.mail.sender) {
-  log.warn("mail: no renderer is wired, so nothing is sent; messages stay in the outbox", {
-    setting: "SMTP_URL",
-  });
-}
+const services = await createServices(config, store, log);
 const app = createApp(services);
 
 // Tests start this file with DENO_ENV=test: no job does anything there.

@@ -7,6 +7,7 @@ import { PasswordPool } from "./auth/password_pool.ts";
 import { deriveKey } from "./auth/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./log.ts";
+import { appRenderer } from "./mail/app_renderer.ts";
 import { OutboxSender, type RenderMessage, wakeOnMessages } from "./mail/outbox_sender.ts";
 import { smtpTransport } from "./mail/smtp.ts";
 import { createProviderFactory } from "./payments/mod.ts";
@@ -15,7 +16,7 @@ import type { Store } from "./storage/types.ts";
 
 /** What {@link createServices} takes beside configuration, store and log. */
 export interface ServiceOptions {
-  /** Renders outbox messages (`lib/mail/outbox_sender.ts`); without it nothing is sent. */
+  /** Renders outbox messages (`lib/mail/outbox_sender.ts`); the app's templates by default. */
   render?: RenderMessage;
   /** This instance's name in outbox claims; host, process and a random part by default. */
   holder?: string;
@@ -23,7 +24,7 @@ export interface ServiceOptions {
 
 /**
  * Creates the services. Their password pool starts its workers on the first sign-in; close it
- * (`services.passwords.close()`) when the server stops. With `SMTP_URL` and a renderer, the
+ * (`services.passwords.close()`) when the server stops. With `SMTP_URL`, the
  * outbox's sender starts here (its store wakes it after every enqueue); stop it
  * (`services.mail.sender?.stop()`) when the server stops.
  *
@@ -39,8 +40,8 @@ export async function createServices(
   log: Logger,
   options: ServiceOptions = {},
 ): Promise<Services> {
-  const render = options.render ?? null;
-  const sender = render && config.mail.smtpUrl
+  const render = options.render ?? await appRenderer(config, store);
+  const sender = config.mail.smtpUrl
     ? new OutboxSender({
       store,
       render,
@@ -51,10 +52,15 @@ export async function createServices(
     })
     : null;
   sender?.start();
+  const woken = sender ? wakeOnMessages(store, () => sender.wake()) : store;
   return {
     config,
-    store: sender ? wakeOnMessages(store, () => sender.wake()) : store,
+    store: woken,
     mail: { render, sender },
+    // A message that is its own cause (a fresh manage link asked for): enqueued alone.
+    enqueueMessage: async (message) => {
+      await woken.outbox.enqueue([message], new Date().toISOString());
+    },
     log,
     accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
     providerFor: createProviderFactory(config, store, log),

@@ -28,16 +28,15 @@ export interface Services {
   /** Where admin passwords are hashed: workers off the event loop; closed at shutdown. */
   passwords: PasswordPool;
   /**
-   * The outbox: how a stored message is rendered (for the sender and the dev mailbox; null until
-   * the renderers are wired), and this instance's sender (null without `SMTP_URL` or renderer);
-   * stopped at shutdown.
+   * The outbox: how a stored message is rendered (for the sender and the dev mailbox), and this
+   * instance's sender (null without `SMTP_URL`); stopped at shutdown.
    */
-  mail: { render: RenderMessage | null; sender: OutboxSender | null };
+  mail: { render: RenderMessage; sender: OutboxSender | null };
   /**
    * Stores a message in the outbox on its own (a cause that is nothing but the request, e.g. a
    * fresh manage link asked for on the cancel page). Wired to the outbox by `createServices`.
    */
-  enqueueMessage?: (message: MessageInput) => Promise<void>;
+  enqueueMessage: (message: MessageInput) => Promise<void>;
 }
 
 /** Per-request state. */

@@ -101,14 +101,14 @@ Deno.test("dev mailbox: the outbox as its recipients would see it", async (t) =>
   }
 });
 
-Deno.test("dev mailbox: without a renderer, the stored message and why", async () => {
+Deno.test("dev mailbox: a message with nothing to send (its transaction unknown): the stored message and why", async () => {
   const app = await startTestApp();
   try {
     await app.store.outbox.enqueue([message("receipt:t2")], new Date().toISOString());
     const res = await get(app.url, "/dev/mail?key=receipt%3At2&lng=en");
     assert.equal(res.status, 200);
     const html = await res.text();
-    assert.match(html, /No message renderer is wired/);
+    assert.match(html, /Nothing to send/);
     assert.match(html, /&quot;transactionId&quot;: &quot;receipt:t2&quot;|"transactionId": "receipt:t2"/);
   } finally {
     await app.close();

@@ -23,27 +23,26 @@ export const devMailboxEnabled = (config: Config): boolean => config.env !== "pr
 /** A message and what its renderer makes of it. */
 export interface OpenedMessage {
   message: OutboxMessage;
-  /** `undefined`: no renderer is wired; null: nothing to send. */
-  rendered: RenderedMessage | null | undefined;
+  /** null: nothing to send (or rendering failed: {@link renderError}). */
+  rendered: RenderedMessage | null;
   /** Why rendering failed, when it did. */
   renderError: string | null;
 }
 
-/** The message `key`, rendered when a renderer is given; null when no message has that key. */
+/** The message `key`, rendered; null when no message has that key. */
 export async function openMessage(
   store: Store,
-  render: RenderMessage | null,
+  render: RenderMessage,
   key: string,
 ): Promise<OpenedMessage | null> {
   const message = await store.outbox.get(key);
   if (!message) return null;
-  if (!render) return { message, rendered: undefined, renderError: null };
   try {
     return { message, rendered: await render(message), renderError: null };
   } catch (error) {
     return {
       message,
-      rendered: undefined,
+      rendered: null,
       renderError: error instanceof Error ? error.message : String(error),
     };
   }

@@ -1,10 +1,13 @@
 import { PageTitle } from "../../components/PageTitle.tsx";
+import { ReceiptList } from "../../components/ReceiptList.tsx";
 import { type DonorView, donorView, stopMonthlyPayments } from "../../lib/donors.ts";
 import { type Handlers, Head, type PageProps, type RouteContext } from "../../lib/framework/mod.ts";
 import type { TFunction } from "../../lib/i18n.ts";
 import { clientAddress } from "../../lib/http/client_address.ts";
 import { manageLinkKey, readManageToken, requestFreshLink } from "../../lib/manage_link.ts";
+import { type ReceiptLink, receiptLinks } from "../../lib/receipts/download.ts";
 import type { AppState } from "../../lib/state.ts";
+import type { Donor } from "../../lib/storage/types.ts";
 
 /** Donor ids as `lib/ids.ts` makes them (the same check as the API's `readId`). */
 const DONOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
@@ -21,7 +24,7 @@ export type CancelPageData =
   /** A POST that did not come from our own page (refused by `_middleware.ts`). */
   | { kind: "forbidden" }
   /** The donor as the server has it; `cancelled` right after this request stopped the donation. */
-  | { kind: "donor"; donor: DonorView; cancelled: boolean }
+  | { kind: "donor"; donor: DonorView; cancelled: boolean; receipts: ReceiptLink[] }
   /** A `token` that is not one of ours (malformed or tampered with). */
   | { kind: "invalidToken" }
   /** An authentic `token` past its expiry: the page offers to send a fresh link. */
@@ -53,6 +56,17 @@ export function formatDate(iso: string | null): string | null {
   if (!iso) return null;
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? null : DATE_FORMAT.format(date);
+}
+
+/** The donor's page: what the spec shows, and the donor's receipts to download. */
+async function donorPage(
+  ctx: RouteContext<CancelPageData, AppState>,
+  donor: Donor,
+  cancelled: boolean,
+): Promise<CancelPageData> {
+  const { store, config } = ctx.state.services;
+  const receipts = await receiptLinks(store, config.appSecret, [donor.id], ctx.state.lang);
+  return { kind: "donor", donor: donorView(donor), cancelled, receipts };
 }
 
 /** The `userId` of the query: `undefined` when absent, `null` when malformed. */
@@ -98,12 +112,12 @@ export const handler: Handlers<CancelPageData, AppState> = {
       if (read.kind !== "valid") return refuseToken(ctx, read.kind);
       const donor = await ctx.state.services.store.donors.get(read.donorId);
       if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
-      return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
+      return ctx.render(await donorPage(ctx, donor, false));
     }
     if (id === undefined) return ctx.render({ kind: "missing" }, { status: MISSING_ID_STATUS });
     const donor = id === null ? null : await ctx.state.services.store.donors.get(id);
     if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
-    return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: false });
+    return ctx.render(await donorPage(ctx, donor, false));
   },
   async POST(req, ctx) {
     const id = readUserId(ctx.url);
@@ -114,7 +128,7 @@ export const handler: Handlers<CancelPageData, AppState> = {
     const donor = id === null ? null : await stopMonthlyPayments(ctx.state.services.store, id);
     if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
     ctx.state.log.info("monthly donation stopped"); // not the donor id: it is the cancel key
-    return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
+    return ctx.render(await donorPage(ctx, donor, true));
   },
 };
 
@@ -137,15 +151,11 @@ async function postWithToken(
   const key = await manageLinkKey(services.config.appSecret);
   const read = await readManageToken(key, token);
   if (read.kind === "expired" && await asksForFreshLink(req)) {
-    if (!services.enqueueMessage) {
-      log.error("fresh manage link asked for, but no outbox is wired (services.enqueueMessage)");
-    } else {
-      const outcome = await requestFreshLink(
-        { store: services.store, enqueue: services.enqueueMessage, key },
-        { token, lang: ctx.state.lang, address: clientAddress(ctx.hono, services.config.trustProxy) },
-      );
-      log.info("fresh manage link asked for", { outcome });
-    }
+    const outcome = await requestFreshLink(
+      { store: services.store, enqueue: services.enqueueMessage, key },
+      { token, lang: ctx.state.lang, address: clientAddress(ctx.hono, services.config.trustProxy) },
+    );
+    log.info("fresh manage link asked for", { outcome });
     return ctx.render({ kind: "linkRequested" });
   }
   if (!req.bodyUsed) await req.body?.cancel();
@@ -153,7 +163,7 @@ async function postWithToken(
   const donor = await stopMonthlyPayments(services.store, read.donorId);
   if (!donor) return ctx.render({ kind: "unknown" }, { status: 404 });
   log.info("monthly donation stopped");
-  return ctx.render({ kind: "donor", donor: donorView(donor), cancelled: true });
+  return ctx.render(await donorPage(ctx, donor, true));
 }
 
 function HomeButton(props: { t: TFunction; lang: string }) {
@@ -257,6 +267,7 @@ export default function CancelPage({ state, data }: PageProps<CancelPageData, Ap
       <p class="result-message">{t("cancel.subtitle")}</p>
       {cancelled && <p class="notice-success" role="status">{t("cancel.cancelled")}</p>}
       <DonorInfo t={t} donor={donor} />
+      <ReceiptList t={t} lang={lang} receipts={data.receipts} formatDate={formatDate} />
       <div class="result-actions">
         {donor.monthlyPaymentAvailable
           ? (

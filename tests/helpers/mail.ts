@@ -45,7 +45,7 @@ export async function fixture(firstName = "Dana"): Promise<Fixture> {
     publicUrl: PUBLIC_URL,
     manageKey: await manageLinkKey(SECRET),
     now: () => NOW,
-    receiptAttachment: (tx): Promise<Attachment> => {
+    receiptAttachment: (tx): Promise<Attachment | null> => {
       attached.push(tx);
       return Promise.resolve({
         filename: `receipt-${tx.id}.pdf`,

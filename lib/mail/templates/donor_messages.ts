@@ -47,6 +47,7 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
     amount: emailMoney(amount.minor, amount.currency, lang),
     date: emailDate(tx.createdAt, lang),
   };
+  const pdf = await env.receiptAttachment(tx, lang);
   const content = {
     ...donorFrame(env, donor),
     subject: t(tx.isMonthly ? "email.receipt.subjectMonthly" : "email.receipt.subject", {
@@ -55,7 +56,7 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
     heading: t("email.receipt.heading"),
     paragraphs: [
       t(tx.isMonthly ? "email.receipt.bodyMonthly" : "email.receipt.body", figures),
-      t("email.receipt.attached"),
+      ...(pdf ? [t("email.receipt.attached")] : []),
     ],
     details: [
       [t("email.labels.amount"), figures.amount],
@@ -66,7 +67,7 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
     ] as [string, string][],
     actions: [await manageAction(env, donor.id)],
   };
-  return rendered(env, [donor.email], content, [await env.receiptAttachment(tx)]);
+  return rendered(env, [donor.email], content, pdf ? [pdf] : []);
 };
 
 /** The subscription a message is about, when it is still the donor's. */

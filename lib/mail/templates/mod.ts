@@ -43,7 +43,7 @@ export const RENDERERS: KindRenderers = {
  *   store,
  *   publicUrl: config.publicUrl ?? "http://localhost:8000",
  *   manageKey: await manageLinkKey(config.appSecret),
- *   receiptAttachment: (tx) => receiptPdfAttachment(store, settings, tx),
+ *   receiptAttachment: receiptAttachmentFor({ store, settings: config.receipts, appSecret, origin }),
  * });
  * ```
  */

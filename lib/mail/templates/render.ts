@@ -40,8 +40,11 @@ export interface RenderDeps {
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
   manageKey: ManageLinkKey;
-  /** The receipt PDF of a successful transaction (issued on first call, `lib/receipts`). */
-  receiptAttachment: (transaction: Transaction) => Promise<Attachment>;
+  /**
+   * The receipt PDF of a successful transaction in a language (issued on first call,
+   * `lib/receipts`), or null when no receipt can be issued (receipts not configured).
+   */
+  receiptAttachment: (transaction: Transaction, language: string) => Promise<Attachment | null>;
   /**
    * The museum's name as emails say it (e.g. its legal name from the receipt settings); by default
    * the site's translated museum title (`welcome.museumTitle`).

@@ -96,8 +96,7 @@ function Message({ t, opened }: { t: TFunction; opened: OpenedMessage }) {
         {message.lastError && <dd>{message.lastError}</dd>}
       </dl>
       {renderError && <p role="alert">{t("devMailbox.renderFailed", { error: renderError })}</p>}
-      {rendered === undefined && !renderError && <p>{t("devMailbox.noRenderer")}</p>}
-      {rendered === null && <p>{t("devMailbox.nothingToSend")}</p>}
+      {rendered === null && !renderError && <p>{t("devMailbox.nothingToSend")}</p>}
       {rendered && (
         <section lang={rendered.language} dir={rendered.dir}>
           <dl>

@@ -1,0 +1,47 @@
+/**
+ * The renderer the app sends with: every message kind's template (`templates/`), with the receipt
+ * PDF from `lib/receipts` attached to receipt emails. The receipt modules (pdf-lib, the font, the
+ * QR code) load with the first receipt rendered, not with the server: a cold start does not pay
+ * for them.
+ *
+ * @module
+ */
+import type { Config } from "../config.ts";
+import { manageLinkKey } from "../manage_link.ts";
+import type { Store, Transaction } from "../storage/types.ts";
+import type { Attachment } from "./message_types.ts";
+import type { RenderMessage } from "./outbox_sender.ts";
+import { createRenderer } from "./templates/mod.ts";
+
+type ReceiptAttachment = (transaction: Transaction, language: string) => Promise<Attachment | null>;
+
+/**
+ * The app's {@link RenderMessage}: links in emails point at `config.publicUrl` (in development,
+ * `http://localhost:<PORT>`).
+ *
+ * @example
+ * ```ts
+ * const services = await createServices(config, store, log, { render: await appRenderer(config, store) });
+ * ```
+ */
+export async function appRenderer(config: Config, store: Store): Promise<RenderMessage> {
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  let attach: Promise<ReceiptAttachment> | null = null;
+  const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
+    attach ??= import("../receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
+      receiptAttachmentFor({
+        store,
+        settings: config.receipts,
+        appSecret: config.appSecret,
+        origin: publicUrl,
+      })
+    );
+    return await (await attach)(transaction, language);
+  };
+  return createRenderer({
+    store,
+    publicUrl,
+    manageKey: await manageLinkKey(config.appSecret),
+    receiptAttachment,
+  });
+}
