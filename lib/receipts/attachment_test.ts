@@ -1,6 +1,6 @@
 /** The receipt email's attachment: issued once, the same PDF number on every send; none when not possible. */
 import assert from "node:assert/strict";
-import { getDocumentProxy } from "unpdf";
+import { pdfText } from "@/tests/helpers/pdf.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import { newId } from "@/lib/ids.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
@@ -29,14 +29,6 @@ const gift = (donorId: string): Transaction => ({
   provider: "sandbox",
   providerTransactionId: newId(),
 });
-
-async function pdfText(content: Uint8Array): Promise<string> {
-  const doc = await getDocumentProxy(content.slice());
-  const items = (await (await doc.getPage(1)).getTextContent()).items;
-  return items.map((i) => ("str" in i ? (i.dir === "rtl" ? [...i.str].reverse().join("") : i.str) : "")).join(
-    "\n",
-  );
-}
 
 Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, in the message's language", async () => {
   const store = await openStore({ kvPath: ":memory:" });

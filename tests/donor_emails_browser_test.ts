@@ -1,0 +1,232 @@
+/**
+ * Donor emails end to end (issue 14), in Chromium on the sandbox, with the app's own renderer and
+ * sender and a real SMTP server (`tests/helpers/smtp.ts`), in English and Hebrew:
+ *
+ * - a one-time gift's receipt arrives once, right-to-left in Hebrew, with a PDF whose fields (receipt
+ *   number, donor, amount) match the transaction and its stored receipt;
+ * - a monthly gift's receipt and welcome arrive; the welcome's manage link opens the manage page
+ *   (listing the receipt), cancels, and the cancellation's confirmation arrives;
+ * - a declined monthly charge (billing run with the card now declining) sends the failed-charge email
+ *   with its retry date and a manage link.
+ */
+import assert from "node:assert/strict";
+// @ts-types="@types/mailparser"
+import type { ParsedMail } from "mailparser";
+import type { Browser, Page } from "playwright-core";
+import { translator } from "../lib/i18n.ts";
+import { createLogger } from "../lib/log.ts";
+import { emailDate } from "../lib/mail/templates/format.ts";
+import { runBillingPass } from "../lib/payments/billing.ts";
+import { amountInWords } from "../lib/receipts/words.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
+import { GOOD_CARD, payInSandboxFrame } from "./helpers/payments.ts";
+import { pdfText } from "./helpers/pdf.ts";
+import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
+
+const LANGS = ["en", "he"] as const;
+const WAIT = 20_000;
+
+/** The mails that reached `email` so far. */
+const to = (smtp: TestSmtp, email: string) =>
+  smtp.received.filter((m) => m.to && [m.to].flat().some((a) => a.text.includes(email)));
+
+/** Waits until `count` mails reached `email`, then a little longer to see that no more come. */
+async function mailsTo(smtp: TestSmtp, email: string, count: number): Promise<ParsedMail[]> {
+  const until = Date.now() + WAIT;
+  while (to(smtp, email).length < count) {
+    if (Date.now() > until) {
+      throw new Error(`${count} mails to ${email} did not arrive (${to(smtp, email).length})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const mails = to(smtp, email);
+  assert.equal(mails.length, count, `exactly ${count} mails to ${email}`);
+  return mails;
+}
+
+/** The mail with this subject, exactly once. */
+function bySubject(mails: ParsedMail[], subject: string): ParsedMail {
+  const found = mails.filter((m) => m.subject === subject);
+  assert.equal(found.length, 1, `one mail "${subject}" in ${JSON.stringify(mails.map((m) => m.subject))}`);
+  return found[0];
+}
+
+/** The manage link a mail carries, on the test app's origin (links say `PUBLIC_URL`'s). */
+function manageLink(app: TestApp, mail: ParsedMail): string {
+  const link = mail.text?.match(/https?:\/\/\S+\/cancel-subscription\?token=[\w.-]+/)?.[0];
+  assert.ok(link, `a manage link in: ${mail.text}`);
+  const url = new URL(link);
+  return `${app.url}${url.pathname}${url.search}`;
+}
+
+/** Gives on the donation page (a tier of ₪100), paid in the sandbox frame, to the success page. */
+async function give(
+  page: Page,
+  app: TestApp,
+  lang: Lang,
+  period: "one-time" | "monthly",
+  email: string,
+  firstName = lang === "he" ? "יעל" : "Anna",
+) {
+  await page.goto(`${app.url}/${lang}/`);
+  await page.waitForSelector('form.donation-form[data-enhanced="true"]');
+  if (period === "monthly") await page.click('label.tab:has(input[value="monthly"])');
+  await page.click('label.tier-card:has(input[value="tier-2"])');
+  const who = { firstName, lastName: "Levi", email, country: "Israel" };
+  for (const [name, value] of Object.entries(who)) await page.fill(`#donor-${name}`, value);
+  await page.click(".donate-button");
+  await page.locator("iframe.payment-frame").waitFor();
+  await payInSandboxFrame(page, GOOD_CARD);
+  await page.waitForURL(new RegExp(`/${lang}/success\\?`));
+}
+
+async function oneTime(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lang) {
+  const tr = translator(lang);
+  const museum = tr("welcome.museumTitle");
+  const email = `receipt-${lang}@example.org`;
+  const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
+  context.setDefaultTimeout(WAIT);
+  try {
+    const page = await context.newPage();
+    const watched = await watchPage(page);
+    // A Latin name: the line reads the same in both directions, so the extracted text can be compared.
+    await give(page, app, lang, "one-time", email, "Anna");
+    assert.deepEqual(watched.all(), [], `${lang}: a clean donation`);
+    const [mail] = await mailsTo(smtp, email, 1);
+    assert.equal(mail.subject, tr("email.receipt.subject", { museum }));
+    const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: false })).data;
+    assert.equal(tx.user.email, email);
+    assert.match(mail.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);
+    assert.ok(mail.text?.includes(tx.id), `${lang}: the mail names the transaction`);
+    // The PDF: read back, its fields match the transaction and the receipt stored for it.
+    assert.equal(mail.attachments.length, 1);
+    const pdf = mail.attachments[0];
+    assert.equal(pdf.contentType, "application/pdf");
+    const [receipt] = await app.store.receipts.listByDonors([tx.donorId]);
+    assert.equal(receipt.transactionId, tx.id);
+    assert.equal(pdf.filename, `receipt-${receipt.number}.pdf`);
+    const text = await pdfText(new Uint8Array(pdf.content));
+    for (
+      const field of [
+        tr("receipt.title"),
+        receipt.number,
+        `${tx.user.firstName} ${tx.user.lastName}`,
+        "100.00",
+        amountInWords(10000, "ILS", lang),
+      ]
+    ) {
+      assert.ok(text.includes(field), `${lang}: the PDF shows ${field}:\n${text}`);
+    }
+    assert.equal(receipt.amount, tx.amount);
+  } finally {
+    await context.close();
+  }
+}
+
+async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lang) {
+  const tr = translator(lang);
+  const museum = tr("welcome.museumTitle");
+  const email = `monthly-${lang}@example.org`;
+  const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
+  context.setDefaultTimeout(WAIT);
+  try {
+    const page = await context.newPage();
+    await give(page, app, lang, "monthly", email);
+    const mails = await mailsTo(smtp, email, 2);
+    bySubject(mails, tr("email.receipt.subjectMonthly", { museum }));
+    const welcome = bySubject(mails, tr("email.welcome.subject", { museum }));
+
+    // The welcome's manage link: the donor's page, with the receipt to download; cancel there.
+    const res = await page.goto(manageLink(app, welcome));
+    assert.equal(res?.status(), 200);
+    const [receipt] = await app.store.receipts.listByDonors(
+      [(await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).data[0].donorId],
+    );
+    const download = page.getByRole("link", { name: new RegExp(receipt.number) });
+    const pdf = await page.request.get(`${app.url}${await download.getAttribute("href")}`);
+    assert.equal(pdf.status(), 200);
+    assert.ok((await pdfText(new Uint8Array(await pdf.body()))).includes(receipt.number));
+    await page.getByRole("button", { name: tr("cancel.cancelButton") }).click();
+    await page.getByText(tr("cancel.cancelled")).waitFor();
+    const after = await mailsTo(smtp, email, 3);
+    const confirmation = bySubject(after, tr("email.cancelled.subject", { museum }));
+    assert.match(confirmation.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);
+  } finally {
+    await context.close();
+  }
+}
+
+async function declinedCharge(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lang) {
+  const tr = translator(lang);
+  const email = `declined-${lang}@example.org`;
+  const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
+  context.setDefaultTimeout(WAIT);
+  try {
+    await give(await context.newPage(), app, lang, "monthly", email);
+    await mailsTo(smtp, email, 2);
+    const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).data;
+    const [sub] = await app.store.subscriptions.listByDonor(tx.donorId);
+    // The card now declines, and the next charge is due (moved to a minute ago: billing runs on the
+    // real clock, as the outbox's sender does). Billing runs on the services' store, so the enqueue
+    // wakes the sender as the billing job's does.
+    const due = new Date(Date.now() - 60_000).toISOString();
+    await app.store.subscriptions.updateIfActive(sub.id, { nextPaymentDate: due });
+    await app.store.sandbox.transition(sub.token, "active", "active", { declineCode: "004" }, due);
+    const provider = app.services.providerFor(app.url);
+    const quiet = createLogger(() => {});
+    const pass = await runBillingPass({
+      store: app.services.store,
+      provider,
+      log: quiet,
+      holder: `test-${lang}`,
+    });
+    assert.equal(pass.failed, 1);
+    const mails = await mailsTo(smtp, email, 3);
+    const failed = bySubject(mails, tr("email.chargeFailed.subject"));
+    const retryAt = (await app.store.subscriptions.get(sub.id))?.retryAt;
+    assert.ok(retryAt, "a retry is scheduled");
+    assert.ok(failed.text?.includes(emailDate(retryAt, lang)), `${lang}: the mail says when the retry is`);
+    assert.ok(manageLink(app, failed), `${lang}: the failed-charge mail carries the manage link`);
+  } finally {
+    await context.close();
+  }
+}
+
+browserTest(
+  "donor emails (en, he): a receipt with its PDF, a monthly gift's welcome link cancels, a declined charge",
+  async (t) => {
+    const smtp = await startSmtp();
+    const app = await startTestApp({
+      env: {
+        FEATURE_MONTHLY_PAYMENT: "1",
+        SMTP_URL: smtp.url,
+        MAIL_FROM: "Museum <donations@museum.example>",
+      },
+    });
+    let browser: Browser | undefined;
+    try {
+      browser = await launchBrowser();
+      for (const lang of LANGS) {
+        await t.step(
+          `${lang}: a one-time gift's receipt, once, with its PDF`,
+          () => oneTime(app, smtp, browser!, lang),
+        );
+        await t.step(
+          `${lang}: the welcome's link cancels; the confirmation arrives`,
+          () => monthly(app, smtp, browser!, lang),
+        );
+        await t.step(
+          `${lang}: a declined monthly charge sends the failure email`,
+          () => declinedCharge(app, smtp, browser!, lang),
+        );
+      }
+    } finally {
+      await browser?.close();
+      await app.close();
+      await smtp.stop();
+    }
+  },
+);
