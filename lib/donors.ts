@@ -8,7 +8,8 @@ import type { z } from "zod";
 import { newId } from "./ids.ts";
 import type { MessageInput } from "./mail/message_types.ts";
 import type { CreateDonorSchema, DonorSchema } from "./schemas.ts";
-import type { Donor, Store } from "./storage/types.ts";
+import { refusalError } from "./rate_limits.ts";
+import type { Admission, Donor, Store } from "./storage/types.ts";
 
 /** The user fields of spec section 3, as `GET /api/user/{id}` answers them. */
 export type DonorView = z.infer<typeof DonorSchema>;
@@ -28,8 +29,9 @@ export async function createDonor(
   store: Store,
   input: Omit<z.output<typeof CreateDonorSchema>, "israeliId"> & { israeliId?: string | null },
   now: Date = new Date(),
+  admission?: Admission,
 ): Promise<Donor> {
-  return await store.donors.create({
+  const donor: Donor = {
     id: newId(),
     ...input,
     israeliId: input.israeliId ?? null,
@@ -37,7 +39,12 @@ export async function createDonor(
     paymentDate: null,
     nextPaymentDate: null,
     monthlyPaymentAvailable: false,
-  });
+  };
+  if (!admission) return await store.donors.create(donor);
+  // Counted in the same storage call that stores the donor (`lib/rate_limits.ts`).
+  const answer = await store.donors.createAdmitted(donor, admission, now.getTime());
+  if (!answer.admitted) throw refusalError(answer);
+  return answer.donor;
 }
 
 /**

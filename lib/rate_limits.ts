@@ -16,7 +16,8 @@
  * a day; when its decline is recorded (`payments/completion.ts`, by the return, the provider's
  * notification or reconciliation alike), the decline counts against the donor's email and that
  * address. Starting a payment is refused while either has reached its cap. A payment's start is
- * one storage call ({@link admitPayment}): its count, its caps and its origin together.
+ * one storage call with the payment's creation ({@link paymentAdmission}): its count, its caps and
+ * its origin, as a donor's creation is one with its count ({@link requestAdmission}).
  *
  * The settings are `config.rateLimits` (`RATE_LIMIT_*`, `DECLINE_*`, `REGISTRATION_LIMIT_*`; the
  * README's configuration table explains the defaults).
@@ -24,7 +25,7 @@
  * @module
  */
 import { DomainError } from "./errors.ts";
-import type { RateLimitRepository, Store } from "./storage/types.ts";
+import type { Admission, RateLimitRepository, Refusal, Store } from "./storage/types.ts";
 
 /** The limits, validated (`lib/config.ts`). */
 export interface RateLimitSettings {
@@ -133,8 +134,26 @@ function requestHits(settings: RateLimitSettings, action: LimitedAction, bucket:
 }
 
 /**
- * Counts one `action` by the client at `address`: against its address bucket's limit, then the
- * global one; throws {@link RateLimitedError} when either is reached.
+ * What one `action` by the client at `address` is counted against: its address bucket's limit,
+ * then the global one. For a storage call that counts it with what it creates
+ * (`donors.createAdmitted`), or alone ({@link limitRequest}).
+ *
+ * @example
+ * ```ts
+ * const answer = await store.donors.createAdmitted(donor, requestAdmission(settings, "donor", ip), Date.now());
+ * ```
+ */
+export function requestAdmission(
+  settings: RateLimitSettings,
+  action: LimitedAction,
+  address: string,
+): Admission {
+  return { ...requestHits(settings, action, addressBucket(address)), caps: [], origin: null };
+}
+
+/**
+ * Counts one `action` by the client at `address` on its own: against its address bucket's limit,
+ * then the global one; throws {@link RateLimitedError} when either is reached.
  *
  * @example
  * ```ts
@@ -148,10 +167,20 @@ export async function limitRequest(
   address: string,
   now = Date.now(),
 ): Promise<void> {
-  const limited = requestHits(settings, action, addressBucket(address));
-  const hits = await store.rateLimits.hitInOrder(limited.hits, limited.windowMs, now);
-  const refused = hits.find((hit) => !hit.allowed);
-  if (refused) throw new RateLimitedError(seconds(refused.retryAfterMs), "requests");
+  const answer = await store.rateLimits.admit(requestAdmission(settings, action, address), now);
+  if (!answer.admitted) throw refusalError(answer);
+}
+
+/**
+ * The error of a refused admission (429 with `Retry-After`).
+ *
+ * @example
+ * ```ts
+ * if (!answer.admitted) throw refusalError(answer);
+ * ```
+ */
+export function refusalError(refusal: Refusal): RateLimitedError {
+  return new RateLimitedError(seconds(refusal.retryAfterMs), refusal.reason);
 }
 
 /** The decline counters' keys of an email and an address bucket. */
@@ -161,29 +190,27 @@ const declineKeys = (email: string, bucket: string | null) => ({
 });
 
 /**
- * Admits the start of a payment by the client at `address` for the donor's `email`, in one storage
- * call: counts it against the payment limits (unless `countRequest` is false: the no-JavaScript
- * form counted it before creating the donor), refuses it while the email or the address has reached
- * its cap of declined payments, and remembers the address for `paymentId`, so that the payment's
- * own decline counts against it. Throws {@link RateLimitedError} (reason `requests` or `declines`).
+ * What the start of a payment by the client at `address` for the donor's `email` is admitted by:
+ * counted against the payment limits (unless `countRequest` is false: the no-JavaScript form
+ * counted it before creating the donor), refused while the email or the address has reached its
+ * cap of declined payments, and, admitted, the address remembered for `paymentId`, so that the
+ * payment's own decline counts against it. For `payments.createOrReuseAdmitted`: one storage call.
  *
  * @example
  * ```ts
- * await admitPayment(store, config.rateLimits, {
+ * const admission = paymentAdmission(config.rateLimits, {
  *   email: donor.email, address: "203.0.113.7", paymentId: payment.id, countRequest: true,
  * });
  * ```
  */
-export async function admitPayment(
-  store: Pick<Store, "rateLimits">,
+export function paymentAdmission(
   settings: RateLimitSettings,
   client: { email: string; address: string; paymentId: string; countRequest: boolean },
-  now = Date.now(),
-): Promise<void> {
+): Admission {
   const bucket = addressBucket(client.address);
   const keys = declineKeys(client.email, bucket);
   const limited = requestHits(settings, "payment", bucket);
-  const answer = await store.rateLimits.admit({
+  return {
     hits: client.countRequest ? limited.hits : [],
     windowMs: limited.windowMs,
     caps: [
@@ -191,8 +218,7 @@ export async function admitPayment(
       { key: keys.address!, cap: settings.declinesPerAddress },
     ],
     origin: { paymentId: client.paymentId, origin: bucket, ttlMs: ORIGIN_TTL_MS },
-  }, now);
-  if (!answer.admitted) throw new RateLimitedError(seconds(answer.retryAfterMs), answer.reason);
+  };
 }
 
 /**

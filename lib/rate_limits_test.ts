@@ -7,7 +7,6 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { errorAnswer, errorResponse } from "./http/domain_errors.ts";
 import {
   addressBucket,
-  admitPayment,
   limitRequest,
   RateLimitedError,
   type RateLimitSettings,
@@ -15,6 +14,7 @@ import {
 } from "./rate_limits.ts";
 import { openStore } from "./storage/mod.ts";
 import type { Store } from "./storage/types.ts";
+import { admitPayment } from "@/tests/helpers/rate_limits.ts";
 
 const SETTINGS: RateLimitSettings = {
   windowMs: 60_000,
@@ -133,7 +133,7 @@ Deno.test("decline caps: counted against the email and the payment's origin; ref
   }
 });
 
-Deno.test("admitPayment: one call counts the start, checks the caps, remembers the origin only when admitted", async () => {
+Deno.test("paymentAdmission: one call counts the start, checks the caps, remembers the origin only when admitted", async () => {
   const store = await openStore({ kvPath: ":memory:" });
   try {
     const now = 1_700_000_000_000;

@@ -7,7 +7,8 @@
  * @module
  */
 import type { RouteContext } from "../framework/mod.ts";
-import { type LimitedAction, limitRequest, RateLimitedError } from "../rate_limits.ts";
+import { type LimitedAction, limitRequest, RateLimitedError, requestAdmission } from "../rate_limits.ts";
+import type { Admission } from "../storage/types.ts";
 import type { AppState } from "../state.ts";
 import { clientAddress } from "./client_address.ts";
 
@@ -34,8 +35,41 @@ export function requestAddress<T>(ctx: RouteContext<T, AppState>): string {
  */
 export async function limitClient<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Promise<void> {
   const { store, config } = ctx.state.services;
+  await loggingRefusal(
+    ctx,
+    action,
+    () => limitRequest(store, config.rateLimits, action, requestAddress(ctx)),
+  );
+}
+
+/**
+ * What `action` by the request's client is counted against (its address, then everyone), for a
+ * storage call that counts it with what it creates (`createDonor`'s admission).
+ *
+ * @example
+ * ```ts
+ * const donor = await loggingRefusal(ctx, "donor", () => createDonor(store, input, new Date(), clientAdmission(ctx, "donor")));
+ * ```
+ */
+export function clientAdmission<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Admission {
+  return requestAdmission(ctx.state.services.config.rateLimits, action, requestAddress(ctx));
+}
+
+/**
+ * Runs `counted`, logging a refusal ({@link RateLimitedError}) of `action` before passing it on.
+ *
+ * @example
+ * ```ts
+ * await loggingRefusal(ctx, "donor", () => limitRequest(store, settings, "donor", address));
+ * ```
+ */
+export async function loggingRefusal<T, R>(
+  ctx: RouteContext<T, AppState>,
+  action: LimitedAction,
+  counted: () => Promise<R>,
+): Promise<R> {
   try {
-    await limitRequest(store, config.rateLimits, action, requestAddress(ctx));
+    return await counted();
   } catch (e) {
     // One line per refusal: a burst of them is what a card tester or a flood looks like.
     if (e instanceof RateLimitedError) {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { admitPayment, RateLimitedError } from "../rate_limits.ts";
+import { paymentAdmission, refusalError } from "../rate_limits.ts";
 import type { Lang } from "../shared/languages.ts";
 import type { CurrencyCode } from "../shared/money.ts";
 import type { Payment } from "../storage/types.ts";
@@ -72,33 +72,35 @@ export async function createOnlinePayment(
     shopNumber,
   ]
     .join("|");
-  // Counted, checked against the decline caps and remembered in one storage call, before the payment
-  // is stored: a refused start writes nothing else. Online only: a kiosk's card is in the museum.
+  // Counted, checked against the decline caps and remembered in the same storage call that stores
+  // the payment: a refused start stores nothing else. Online only: a kiosk's card is in the museum.
   const client = channel === "online" && ctx.rateLimits && ctx.clientAddress;
-  if (client) {
-    try {
-      await admitPayment(ctx.store, ctx.rateLimits!, {
+  const answer = client
+    ? await ctx.store.payments.createOrReuseAdmitted(
+      candidate,
+      dedupeKey,
+      DEDUPE_WINDOW_MS,
+      now.getTime(),
+      paymentAdmission(ctx.rateLimits!, {
         email: donor.email,
         address: client,
         paymentId: candidate.id,
         countRequest: ctx.countRequest ?? true,
-      }, now.getTime());
-    } catch (e) {
-      // One line per refusal: a burst of them is what a card tester or a flood looks like.
-      if (e instanceof RateLimitedError) {
-        if (e.reason === "declines") {
-          ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
-        } else ctx.log.warn("rate limited", { action: "payment", retryAfterSeconds: e.retryAfterSeconds });
-      }
-      throw e;
-    }
+      }),
+    )
+    : {
+      admitted: true as const,
+      ...await ctx.store.payments.createOrReuse(candidate, dedupeKey, DEDUPE_WINDOW_MS, now.getTime()),
+    };
+  if (!answer.admitted) {
+    // One line per refusal: a burst of them is what a card tester or a flood looks like.
+    const error = refusalError(answer);
+    if (answer.reason === "declines") {
+      ctx.log.warn("payment refused: too many declines", { donorId: donor.id });
+    } else ctx.log.warn("rate limited", { action: "payment", retryAfterSeconds: error.retryAfterSeconds });
+    throw error;
   }
-  const { created, payment } = await ctx.store.payments.createOrReuse(
-    candidate,
-    dedupeKey,
-    DEDUPE_WINDOW_MS,
-    now.getTime(),
-  );
+  const { created, payment } = answer;
   if (!created) {
     const ready = payment.pageUrl ? payment : await waitForPage(ctx, payment.id);
     if (ready.pageUrl) return { url: ready.pageUrl, payment: ready };

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { Admission, Refusal } from "./admission_types.ts";
 
 import type { WithMessages } from "./outbox_types.ts";
 
@@ -50,6 +51,18 @@ export interface PaymentRepository {
     windowMs: number,
     now: number,
   ): Promise<{ created: boolean; payment: Payment }>;
+  /**
+   * {@link createOrReuse} once `admission` admits the request (`rateLimits.admit`), in one storage
+   * call: the counts and the origin commit first (as the limiter's own), then the payment. Refused:
+   * no payment is stored or reused.
+   */
+  createOrReuseAdmitted(
+    payment: Payment,
+    dedupeKey: string,
+    windowMs: number,
+    now: number,
+    admission: Admission,
+  ): Promise<Refusal | { admitted: true; created: boolean; payment: Payment }>;
   get(id: string): Promise<Payment | null>;
   getByProviderRef(provider: string, providerRef: string): Promise<Payment | null>;
   /** Changes the given fields; answers the payment as stored, or null for an unknown id. */

@@ -20,6 +20,7 @@ import type {
   SandboxRepository,
   SubscriptionRepository,
 } from "./payment_types.ts";
+import type { Admission, AdmissionAnswer, Refusal } from "./admission_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
@@ -29,6 +30,7 @@ export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
 export type * from "./kiosk_types.ts";
 export type * from "./outbox_types.ts";
+export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
@@ -88,6 +90,16 @@ export interface Donor {
 export interface DonorRepository {
   /** Stores a new donor; `id` must be new. */
   create(donor: Donor): Promise<Donor>;
+  /**
+   * {@link create} once `admission` admits the request (`rateLimits.admit`), in one storage call:
+   * the counts commit first (as the limiter's own, without waiting for the disk), then the donor,
+   * durably, and answered as stored. Refused: nothing but the counts is stored.
+   */
+  createAdmitted(
+    donor: Donor,
+    admission: Admission,
+    now: number,
+  ): Promise<Refusal | { admitted: true; donor: Donor }>;
   get(id: string): Promise<Donor | null>;
   /**
    * Changes the payment fields of a donor and answers it as stored, or `null` when the id is
@@ -276,22 +288,6 @@ export interface RateLimitHit {
   /** Milliseconds until the window ends and the key's count starts again from zero. */
   retryAfterMs: number;
 }
-
-/** A payment's start as the rate limits see it ({@link RateLimitRepository.admit}). */
-export interface Admission {
-  /** Counted in order, as {@link RateLimitRepository.hitInOrder} counts them; empty: none. */
-  hits: readonly { key: string; limit: number }[];
-  windowMs: number;
-  /** Counters read, never counted, that refuse while they hold `cap` or more (the decline caps). */
-  caps: readonly { key: string; cap: number }[];
-  /** Remembered once admitted: the client the payment came from. */
-  origin: { paymentId: string; origin: string; ttlMs: number } | null;
-}
-
-/** What {@link RateLimitRepository.admit} answers: admitted, or refused with why and until when. */
-export type AdmissionAnswer =
-  | { admitted: true }
-  | { admitted: false; reason: "requests" | "declines"; retryAfterMs: number };
 
 /**
  * Rate limits (kept in storage so a limit holds across app instances): a fixed-window counter per

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { admissionsContract } from "./admissions_contract.ts";
 import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
 import { chargesContract } from "./charges_contract.ts";
@@ -61,6 +62,7 @@ const contracts: Contract[] = [
   throttleContract,
   noncesContract,
   rateLimitsContract,
+  admissionsContract,
   transactionsContract,
   transactionListsContract,
   transactionSearchContract,

@@ -27,7 +27,7 @@ const stored = (donor: Donor | null): Donor | null =>
   donor && { ...donor, israeliId: donor.israeliId ?? null };
 
 /** The {@link DonorRepository} of the store on `ctx`. */
-export function kvDonors({ kv }: KvContext): DonorRepository {
+export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitted"> {
   return {
     async create(input) {
       const donor = canonicalDonor(input);

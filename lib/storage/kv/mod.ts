@@ -61,6 +61,7 @@ import { retryWhileLocked } from "./atomic.ts";
 import { createKvContext } from "./context.ts";
 import { kvAdmins } from "./admins.ts";
 import { kvCharges } from "./charges.ts";
+import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
@@ -109,18 +110,19 @@ export async function openKvStore(path?: string): Promise<Store> {
     throw error;
   }
   const ctx = createKvContext(kv);
+  const rateLimits = kvRateLimits(ctx);
   let closed = false;
   return {
     kind: "kv",
     flags: kvFlags(ctx),
-    donors: kvDonors(ctx),
+    donors: admittedDonors(kvDonors(ctx), rateLimits),
     admins: kvAdmins(ctx),
     refreshTokens: kvRefreshTokens(ctx),
     throttle: kvThrottle(ctx),
     nonces: kvNonces(ctx),
-    rateLimits: kvRateLimits(ctx),
+    rateLimits,
     transactions: kvTransactions(ctx),
-    payments: kvPayments(ctx),
+    payments: admittedPayments(kvPayments(ctx), rateLimits),
     subscriptions: kvSubscriptions(ctx),
     charges: kvCharges(ctx),
     leases: kvLeases(ctx),

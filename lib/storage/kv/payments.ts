@@ -167,7 +167,7 @@ async function listPending(
 }
 
 /** The {@link PaymentRepository} of the store on `ctx`. */
-export function kvPayments(ctx: KvContext): PaymentRepository {
+export function kvPayments(ctx: KvContext): Omit<PaymentRepository, "createOrReuseAdmitted"> {
   const { kv } = ctx;
   return {
     createOrReuse: (input, dedupeKey, windowMs, now) => createOrReuse(ctx, input, dedupeKey, windowMs, now),

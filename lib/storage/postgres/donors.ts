@@ -4,7 +4,7 @@
  * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
  * cancel link's capability), with the contract's fields as columns and instants as
  * `timestamptz`. Nothing reads donors by anything but the id, so the primary key is the only
- * index. `update` sets only the columns it is given, in one statement. `israeli_id` (migration 20)
+ * index. `update` sets only the columns it is given, in one statement. `israeli_id` (migration 19)
  * holds the donor's Israeli ID number for Section 46 receipts, nine digits or null, checked by the
  * table as well (a constraint), so no other writer can store a malformed one.
  *
@@ -12,8 +12,10 @@
  */
 
 import { canonicalDonor, isoInstantOrNull } from "../records.ts";
-import type { Donor, DonorRepository } from "../types.ts";
+import type postgres from "postgres";
+import type { Donor, DonorRepository, Refusal } from "../types.ts";
 import { iso, type PgContext } from "./context.ts";
+import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
 
 /** The row shape of `donors`. */
 interface DonorRow {
@@ -28,6 +30,20 @@ interface DonorRow {
   monthly_payment_available: boolean;
   israeli_id: string | null;
 }
+
+/** A donor's columns, as `jsonb_populate_record` reads them into a `donors` row. */
+const donorColumns = (d: Donor) => ({
+  id: d.id,
+  first_name: d.firstName,
+  last_name: d.lastName,
+  email: d.email,
+  country: d.country,
+  created_at: d.createdAt,
+  payment_date: d.paymentDate,
+  next_payment_date: d.nextPaymentDate,
+  monthly_payment_available: d.monthlyPaymentAvailable,
+  israeli_id: d.israeliId,
+});
 
 const toDonor = (row: DonorRow): Donor => ({
   id: row.id,
@@ -65,6 +81,21 @@ export function pgDonors({ sql }: PgContext): DonorRepository {
         returning *
       `;
       return toDonor(row);
+    },
+
+    async createAdmitted(input, admission, now) {
+      const d = canonicalDonor(input);
+      const a = admissionArgs(admission, now);
+      // One call, two commits (migration 20): the counts at once, then the donor, durably.
+      const [row] = await sql<{ o_refused: Refusal["reason"] | null; o_retry_after_ms: string | null }[]>`
+        call donor_create_admitted(
+          ${sql.json(donorColumns(d) as postgres.JSONValue)},
+          ${a.keys}::text[], ${a.limits}::integer[], ${a.windowMs}, ${now},
+          ${a.capKeys}::text[], ${a.caps}::integer[], null, null
+        )
+      `;
+      const answer = admissionAnswer(row.o_refused, row.o_retry_after_ms);
+      return answer.admitted ? { admitted: true, donor: d } : answer;
     },
 
     async get(id) {

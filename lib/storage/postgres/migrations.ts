@@ -37,9 +37,9 @@ import { migration014 } from "./migrations/014_kiosk_devices.ts";
 import { migration015 } from "./migrations/015_throttle_reserve_and_refresh_family_start.ts";
 import { migration016 } from "./migrations/016_rate_limits_async_commit.ts";
 import { migration017 } from "./migrations/017_outbox.ts";
-import { migration018 } from "./migrations/018_rate_limit_admit.ts";
-import { migration019 } from "./migrations/019_receipts.ts";
-import { migration020 } from "./migrations/020_donor_israeli_id.ts";
+import { migration018 } from "./migrations/018_receipts.ts";
+import { migration019 } from "./migrations/019_donor_israeli_id.ts";
+import { migration020 } from "./migrations/020_rate_limit_admit.ts";
 
 /** One step of the schema. */
 export interface Migration {

@@ -22,8 +22,9 @@
 import type postgres from "postgres";
 import { batchLimit } from "../queries.ts";
 import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "../records.ts";
-import type { Payment, PaymentRepository } from "../types.ts";
+import type { Payment, PaymentRepository, Refusal } from "../types.ts";
 import { columnsOf, type PgContext } from "./context.ts";
+import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
 
 /** The row shape of `payments` (the `dedupe_key` column is the store's own). */
 interface PaymentRow {
@@ -66,6 +67,39 @@ const toPayment = (row: PaymentRow): Payment => ({
   updatedAt: row.updated_at.toISOString(),
 });
 
+/** A payment's columns, as `create_or_reuse_payment` reads them (`jsonb_populate_record`). */
+const paymentColumns = (p: Payment) => ({
+  id: p.id,
+  donor_id: p.donorId,
+  amount: p.amount,
+  currency: p.currency,
+  is_monthly: p.isMonthly,
+  language: p.language,
+  channel: p.channel,
+  shop_number: p.shopNumber,
+  provider: p.provider,
+  provider_ref: p.providerRef,
+  page_url: p.pageUrl,
+  user_key: p.userKey,
+  confirmation_key: p.confirmationKey,
+  status: p.status,
+  transaction_id: p.transactionId,
+  created_at: p.createdAt,
+  updated_at: p.updatedAt,
+});
+
+/** A `payments` row as `to_jsonb` gives it: times are text. */
+type JsonPaymentRow = Omit<PaymentRow, "created_at" | "updated_at"> & {
+  created_at: string;
+  updated_at: string;
+};
+
+const fromJsonRow = (row: JsonPaymentRow): PaymentRow => ({
+  ...row,
+  created_at: new Date(row.created_at),
+  updated_at: new Date(row.updated_at),
+});
+
 /** The columns of `payments.update`'s fields. */
 const PAYMENT_COLUMNS = {
   providerRef: "provider_ref",
@@ -92,31 +126,38 @@ export function pgPayments({ sql }: PgContext): PaymentRepository {
       checkInteger(now, "now");
       // One call (migration 12): the dedupe key's lock, the decision and the insert run inside
       // PostgreSQL, with no round trip to the app while the lock is held.
-      const columns = {
-        id: p.id,
-        donor_id: p.donorId,
-        amount: p.amount,
-        currency: p.currency,
-        is_monthly: p.isMonthly,
-        language: p.language,
-        channel: p.channel,
-        shop_number: p.shopNumber,
-        provider: p.provider,
-        provider_ref: p.providerRef,
-        page_url: p.pageUrl,
-        user_key: p.userKey,
-        confirmation_key: p.confirmationKey,
-        status: p.status,
-        transaction_id: p.transactionId,
-        created_at: p.createdAt,
-        updated_at: p.updatedAt,
-      };
+      const columns = paymentColumns(p);
       const [row] = await sql<PaymentRow[]>`
         select * from create_or_reuse_payment(
           ${sql.json(columns as postgres.JSONValue)}, ${dedupeKey}, ${windowMs}, ${now}
         )
       `;
       return { created: row.id === p.id, payment: toPayment(row) };
+    },
+
+    async createOrReuseAdmitted(input, dedupeKey, windowMs, now, admission) {
+      const p = canonicalPayment(input);
+      checkInteger(windowMs, "windowMs", 0);
+      const a = admissionArgs(admission, now);
+      // One call, two commits (migration 20): the counts and the origin at once, then the payment.
+      const [row] = await sql<
+        {
+          o_refused: Refusal["reason"] | null;
+          o_retry_after_ms: string | null;
+          o_payment: JsonPaymentRow | null;
+        }[]
+      >`
+        call payment_create_admitted(
+          ${sql.json(paymentColumns(p) as postgres.JSONValue)}, ${dedupeKey}, ${windowMs}, ${now},
+          ${a.keys}::text[], ${a.limits}::integer[], ${a.windowMs},
+          ${a.capKeys}::text[], ${a.caps}::integer[], ${a.origin}, ${a.originExpiresAt},
+          null, null, null
+        )
+      `;
+      const answer = admissionAnswer(row.o_refused, row.o_retry_after_ms);
+      if (!answer.admitted) return answer;
+      const stored = fromJsonRow(row.o_payment!);
+      return { admitted: true, created: stored.id === p.id, payment: toPayment(stored) };
     },
 
     async get(id) {

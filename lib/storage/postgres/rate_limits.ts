@@ -15,7 +15,7 @@
  * does not wait for the disk (migration 16 says why, and what a crash can cost). Callers list keys in one order (address, then global), so the row locks of two
  * racing calls are taken in the same order and never deadlock.
  *
- * `admit` is one call of `rate_limit_admit` (migration 18): a payment start's hits, its decline caps
+ * `admit` is one call of `rate_limit_admit` (migration 20): a payment start's hits, its decline caps
  * and its origin in one statement, the same commit, so the limiter adds one round trip to a payment.
  *
  * Table `rate_limit_origins` (migration 13): the client address bucket an online payment came
@@ -26,7 +26,7 @@
 
 import { batchLimit } from "../queries.ts";
 import { checkInteger } from "../records.ts";
-import type { RateLimitRepository } from "../types.ts";
+import type { Admission, AdmissionAnswer, RateLimitRepository, Refusal } from "../types.ts";
 import type { PgContext } from "./context.ts";
 
 /**
@@ -75,25 +75,16 @@ export function pgRateLimits({ sql }: PgContext): RateLimitRepository {
   };
 
   return {
-    async admit({ hits, windowMs, caps, origin }, now) {
-      for (const { limit } of hits) checkInteger(limit, "limit", 1);
-      for (const { cap } of caps) checkInteger(cap, "cap", 1);
-      checkInteger(windowMs, "windowMs", 1);
-      checkInteger(now, "now");
-      if (hits.length > 10 || caps.length > 10) {
-        throw new RangeError("at most 10 hits and 10 caps per admission");
-      }
-      if (origin) checkInteger(origin.ttlMs, "ttlMs", 1);
-      const [row] = await sql<{ refused: "requests" | "declines"; retry_after_ms: string }[]>`
+    async admit(admission, now) {
+      const a = admissionArgs(admission, now);
+      const [row] = await sql<{ refused: Refusal["reason"]; retry_after_ms: string }[]>`
         select * from rate_limit_admit(
-          ${hits.map((h) => h.key)}::text[], ${hits.map((h) => h.limit)}::integer[], ${windowMs}, ${now},
-          ${caps.map((c) => c.key)}::text[], ${caps.map((c) => c.cap)}::integer[],
-          ${origin?.paymentId ?? null}, ${origin?.origin ?? null}, ${origin ? now + origin.ttlMs : null}
+          ${a.keys}::text[], ${a.limits}::integer[], ${a.windowMs}, ${now},
+          ${a.capKeys}::text[], ${a.caps}::integer[],
+          ${admission.origin?.paymentId ?? null}, ${a.origin}, ${a.originExpiresAt}
         )
       `;
-      return row ? { admitted: false, reason: row.refused, retryAfterMs: Number(row.retry_after_ms) } : {
-        admitted: true,
-      };
+      return admissionAnswer(row?.refused ?? null, row?.retry_after_ms ?? null);
     },
 
     async hit(key, limit, windowMs, now) {
@@ -143,4 +134,36 @@ export function pgRateLimits({ sql }: PgContext): RateLimitRepository {
       return windows.count + origins.count;
     },
   };
+}
+
+/**
+ * An admission's arguments for the SQL functions of migration 20, checked: the hits' keys and
+ * limits, the caps' keys and caps, the origin and when it expires.
+ */
+export function admissionArgs({ hits, windowMs, caps, origin }: Admission, now: number) {
+  for (const { limit } of hits) checkInteger(limit, "limit", 1);
+  for (const { cap } of caps) checkInteger(cap, "cap", 1);
+  checkInteger(windowMs, "windowMs", 1);
+  checkInteger(now, "now");
+  if (hits.length > 10 || caps.length > 10) throw new RangeError("at most 10 hits and 10 caps per admission");
+  if (origin) checkInteger(origin.ttlMs, "ttlMs", 1);
+  return {
+    keys: hits.map((h) => h.key),
+    limits: hits.map((h) => h.limit),
+    windowMs,
+    capKeys: caps.map((c) => c.key),
+    caps: caps.map((c) => c.cap),
+    origin: origin?.origin ?? null,
+    originExpiresAt: origin ? now + origin.ttlMs : null,
+  };
+}
+
+/** The answer of an admission from the SQL's refusal columns (both null: admitted). */
+export function admissionAnswer(
+  refused: Refusal["reason"] | null,
+  retryAfterMs: string | number | null,
+): AdmissionAnswer {
+  return refused
+    ? { admitted: false, reason: refused, retryAfterMs: Number(retryAfterMs) }
+    : { admitted: true };
 }

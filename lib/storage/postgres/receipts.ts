@@ -1,7 +1,7 @@
 /**
  * Receipts on PostgreSQL (issue 14): issued once per transaction, numbered gaplessly per series.
  *
- * Tables (migration 19): `receipts`, one row per receipt (unique by transaction, by number and by
+ * Tables (migration 18): `receipts`, one row per receipt (unique by transaction, by number and by
  * `(series, sequence)`), and `receipt_counters`, the last number of each series. `issue` is one
  * transaction: it moves the series' counter with `insert ... on conflict do update ... returning`,
  * which takes the counter row's lock until commit, then inserts the receipt with `on conflict

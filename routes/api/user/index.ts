@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createDonor } from "@/lib/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { limitClient } from "@/lib/http/rate_limit.ts";
+import { clientAdmission, loggingRefusal } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { CreateDonorSchema } from "@/lib/schemas.ts";
@@ -27,8 +27,12 @@ export const docs: RouteDocs = {
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const input = await readJson(req, CreateDonorSchema);
-    await limitClient(ctx, "donor");
-    const donor = await createDonor(ctx.state.services.store, input);
+    // Counted in the same storage call that stores the donor.
+    const donor = await loggingRefusal(
+      ctx,
+      "donor",
+      () => createDonor(ctx.state.services.store, input, new Date(), clientAdmission(ctx, "donor")),
+    );
     // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
     ctx.state.log.info("donor created");
     return Response.json({ id: donor.id }, { status: 201 });

@@ -1,14 +1,14 @@
 /**
- * Migration 19, `receipts`: legal receipts and their gapless numbering (issue 14, `../receipts.ts`).
+ * Migration 18, `receipts`: legal receipts and their gapless numbering (issue 14, `../receipts.ts`).
  *
  * History: once released it is never edited (see `../migrations.ts`).
  *
  * @module
  */
 
-/** Migration 19, as `schema_migrations` records it. */
-export const migration019 = {
-  version: 19,
+/** Migration 18, as `schema_migrations` records it. */
+export const migration018 = {
+  version: 18,
   name: "receipts",
   sql: `
       -- The last number issued in each series (e.g. IL-2026). Moved in the same transaction as the

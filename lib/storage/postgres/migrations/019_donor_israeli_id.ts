@@ -1,5 +1,5 @@
 /**
- * Migration 20, `donor_israeli_id`: the donor's Israeli ID number (ת.ז.) for Section 46 receipts
+ * Migration 19, `donor_israeli_id`: the donor's Israeli ID number (ת.ז.) for Section 46 receipts
  * (issue 14). A nullable column, so existing donors (and every donor who wants no Israeli receipt)
  * have none; the table checks its shape itself (nine digits), as `canonicalDonor` does for Deno KV,
  * so no writer can store a malformed number. Adding a nullable column without a default rewrites
@@ -11,9 +11,9 @@
  * @module
  */
 
-/** Migration 20, as `schema_migrations` records it. */
-export const migration020 = {
-  version: 20,
+/** Migration 19, as `schema_migrations` records it. */
+export const migration019 = {
+  version: 19,
   name: "donor_israeli_id",
   sql: `
       alter table donors add column if not exists israeli_id text
