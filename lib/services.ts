@@ -11,6 +11,7 @@ import { appRenderer } from "./mail/app_renderer.ts";
 import { OutboxSender, type RenderMessage, wakeOnMessages } from "./mail/outbox_sender.ts";
 import { smtpTransport } from "./mail/smtp.ts";
 import { createProviderFactory } from "./payments/mod.ts";
+import { ReceiptPdfPool } from "./receipts/pdf_pool.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "./storage/types.ts";
 
@@ -24,7 +25,7 @@ export interface ServiceOptions {
 
 /**
  * Creates the services. Their password pool starts its workers on the first sign-in; close it
- * (`services.passwords.close()`) when the server stops. With `SMTP_URL`, the
+ * (`services.passwords.close()`, `services.receiptPdfs.close()`) when the server stops. With `SMTP_URL`, the
  * outbox's sender starts here (its store wakes it after every enqueue); stop it
  * (`services.mail.sender?.stop()`) when the server stops.
  *
@@ -40,7 +41,8 @@ export async function createServices(
   log: Logger,
   options: ServiceOptions = {},
 ): Promise<Services> {
-  const render = options.render ?? await appRenderer(config, store);
+  const receiptPdfs = new ReceiptPdfPool();
+  const render = options.render ?? await appRenderer(config, store, receiptPdfs.render);
   const sender = config.mail.smtpUrl
     ? new OutboxSender({
       store,
@@ -65,5 +67,6 @@ export async function createServices(
     accessKey: await deriveKey(config.appSecret, "admin-access-token/v1"),
     providerFor: createProviderFactory(config, store, log),
     passwords: new PasswordPool({ ...config.passwords, log }),
+    receiptPdfs,
   };
 }

@@ -11,6 +11,7 @@ import type { Flags } from "./flags.ts";
 import type { Lang } from "./shared/languages.ts";
 import type { Logger } from "./log.ts";
 import type { MessageInput } from "./mail/message_types.ts";
+import type { ReceiptPdfPool } from "./receipts/pdf_pool.ts";
 import type { PasswordPool } from "./auth/password_pool.ts";
 import type { OutboxSender, RenderMessage } from "./mail/outbox_sender.ts";
 import type { ProviderFactory } from "./payments/provider.ts";
@@ -27,6 +28,8 @@ export interface Services {
   providerFor: ProviderFactory;
   /** Where admin passwords are hashed: workers off the event loop; closed at shutdown. */
   passwords: PasswordPool;
+  /** Where receipt PDFs are drawn: a worker off the event loop; closed at shutdown. */
+  receiptPdfs: ReceiptPdfPool;
   /**
    * The outbox: how a stored message is rendered (for the sender and the dev mailbox), and this
    * instance's sender (null without `SMTP_URL`); stopped at shutdown.

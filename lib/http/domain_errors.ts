@@ -41,7 +41,7 @@ import {
   UnknownDonorError,
 } from "../payments/errors.ts";
 import { RateLimitedError } from "../rate_limits.ts";
-import { NotReceiptableError, ReceiptsNotConfiguredError } from "../receipts/errors.ts";
+import { NotReceiptableError, ReceiptsBusyError, ReceiptsNotConfiguredError } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
@@ -93,6 +93,7 @@ const STATUSES: [ErrorClass, number][] = [
   // Receipts.
   [NotReceiptableError, 409],
   [ReceiptsNotConfiguredError, 503],
+  [ReceiptsBusyError, 503],
 ];
 
 /**
@@ -114,7 +115,8 @@ export function errorAnswer(e: unknown): ErrorAnswer | null {
   if (status === undefined) return null;
   const error = e as DomainError;
   const headers =
-    e instanceof LoginThrottledError || e instanceof PasswordsBusyError || e instanceof RateLimitedError
+    e instanceof LoginThrottledError || e instanceof PasswordsBusyError || e instanceof RateLimitedError ||
+      e instanceof ReceiptsBusyError
       ? { "retry-after": String(e.retryAfterSeconds) }
       : undefined;
   return { status, message: error.message, errors: error.errors, headers };

@@ -8,6 +8,7 @@
  */
 import type { Config } from "../config.ts";
 import { manageLinkKey } from "../manage_link.ts";
+import type { RenderReceiptPdf } from "../receipts/pdf_pool.ts";
 import type { Store, Transaction } from "../storage/types.ts";
 import type { Attachment } from "./message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
@@ -17,14 +18,20 @@ type ReceiptAttachment = (transaction: Transaction, language: string) => Promise
 
 /**
  * The app's {@link RenderMessage}: links in emails point at `config.publicUrl` (in development,
- * `http://localhost:<PORT>`).
+ * `http://localhost:<PORT>`); receipt PDFs are drawn by `renderPdf` (the app's worker pool,
+ * `services.receiptPdfs`), on the calling thread without it.
  *
  * @example
  * ```ts
- * const services = await createServices(config, store, log, { render: await appRenderer(config, store) });
+ * const pdfs = new ReceiptPdfPool();
+ * const render = await appRenderer(config, store, pdfs.render);
  * ```
  */
-export async function appRenderer(config: Config, store: Store): Promise<RenderMessage> {
+export async function appRenderer(
+  config: Config,
+  store: Store,
+  renderPdf?: RenderReceiptPdf,
+): Promise<RenderMessage> {
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   let attach: Promise<ReceiptAttachment> | null = null;
   const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
@@ -34,6 +41,7 @@ export async function appRenderer(config: Config, store: Store): Promise<RenderM
         settings: config.receipts,
         appSecret: config.appSecret,
         origin: publicUrl,
+        renderPdf,
       })
     );
     return await (await attach)(transaction, language);

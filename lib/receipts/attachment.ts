@@ -15,6 +15,7 @@ import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Receipt, Store, Transaction } from "@/lib/storage/types.ts";
 import { issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";
 import { renderReceiptPdf } from "./pdf.ts";
+import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { receiptCode, receiptVerifyUrl } from "./verify_code.ts";
 
 /** What the attachment function is built from. */
@@ -25,6 +26,8 @@ export interface ReceiptAttachmentDeps {
   appSecret: string;
   /** The public origin the QR code opens, e.g. `config.publicUrl` (`https://donate.museum.org`). */
   origin: string;
+  /** Draws the PDF: the app's worker (`services.receiptPdfs.render`); on the calling thread by default. */
+  renderPdf?: RenderReceiptPdf;
 }
 
 /** The donor's Israeli ID number, when the donor asked for an Israeli tax receipt. */
@@ -44,14 +47,17 @@ async function donorTaxId(store: Store, donorId: string): Promise<string | null>
 export async function receiptPdfAttachment(
   receipt: Receipt,
   language: string,
-  { appSecret, origin }: Pick<ReceiptAttachmentDeps, "appSecret" | "origin">,
+  { appSecret, origin, renderPdf = renderReceiptPdf }: Pick<
+    ReceiptAttachmentDeps,
+    "appSecret" | "origin" | "renderPdf"
+  >,
 ): Promise<Attachment> {
   const lang = isLang(language) ? language : FALLBACK_LANG;
   const verifyUrl = receiptVerifyUrl(origin, lang, receiptCode(appSecret, receipt.id));
   return {
     filename: `receipt-${receipt.number}.pdf`,
     contentType: "application/pdf",
-    content: await renderReceiptPdf(receipt, lang, { verifyUrl }),
+    content: await renderPdf(receipt, lang, { verifyUrl }),
   };
 }
 

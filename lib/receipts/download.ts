@@ -9,6 +9,7 @@
 import type { Attachment } from "@/lib/mail/message_types.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { receiptPdfAttachment } from "./attachment.ts";
+import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { readReceiptDownloadCode, receiptDownloadCode } from "./verify_code.ts";
 
 /** The file, or why there is none. */
@@ -25,7 +26,7 @@ export type ReceiptDownload = { kind: "file"; attachment: Attachment } | { kind:
  */
 export async function receiptDownload(
   store: Store,
-  keys: { appSecret: string; origin: string },
+  keys: { appSecret: string; origin: string; renderPdf?: RenderReceiptPdf },
   code: string | null,
   language: string,
   now = new Date(),

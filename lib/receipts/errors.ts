@@ -25,3 +25,10 @@ export class NotReceiptableError extends ReceiptError {
     super("A receipt is issued only for a successful gift with an amount");
   }
 }
+
+/** Too many receipts are waiting to be drawn (`pdf_pool.ts`): try again in `retryAfterSeconds`. */
+export class ReceiptsBusyError extends ReceiptError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many receipts are being prepared; try again in ${retryAfterSeconds} second(s)`);
+  }
+}

@@ -37,6 +37,7 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.35, 0.35, 0.4);
+const BLACK = rgb(0, 0, 0);
 
 /** Draws lines top down, from the start side of the language's direction. */
 class Writer {
@@ -125,16 +126,24 @@ class Writer {
     const cell = side / modules.size;
     const left = this.x(side);
     const top = this.y;
+    // One rectangle per run of dark modules in a row, not one per module: a third of the drawing
+    // operators, which were a good part of a receipt's rendering time.
     for (let row = 0; row < modules.size; row++) {
-      for (let col = 0; col < modules.size; col++) {
-        if (!modules.data[row * modules.size + col]) continue;
+      for (let col = 0; col < modules.size;) {
+        if (!modules.data[row * modules.size + col]) {
+          col++;
+          continue;
+        }
+        let end = col;
+        while (end < modules.size && modules.data[row * modules.size + end]) end++;
         this.page.drawRectangle({
           x: left + col * cell,
           y: top - (row + 1) * cell,
-          width: cell,
+          width: (end - col) * cell,
           height: cell,
-          color: rgb(0, 0, 0),
+          color: BLACK,
         });
+        col = end;
       }
     }
     this.y = top - side - 12;

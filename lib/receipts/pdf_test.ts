@@ -81,26 +81,30 @@ async function readQr(pdf: Uint8Array): Promise<string | null> {
     : [contents];
   const ops = streams.map((s) => new TextDecoder().decode(decodePDFRawStream(s as PDFRawStream).decode()))
     .join("\n");
-  const squares = [
-    ...ops.matchAll(/1 0 0 1 ([\d.]+) ([\d.]+) cm\n(?:1 0 0 1 0 0 cm\n)*0 0 m\n0 ([\d.]+) l\n/g),
-  ]
-    .map((m) => ({ x: Number(m[1]), y: Number(m[2]), size: Number(m[3]) }));
-  if (squares.length === 0) return null;
-  const cell = squares[0].size;
-  const left = Math.min(...squares.map((s) => s.x));
-  const top = Math.max(...squares.map((s) => s.y));
-  const modules = Math.round((Math.max(...squares.map((s) => s.x)) - left) / cell) + 1;
+  // Dark modules are drawn as rectangles, one per run of them in a row: x, y, height and width.
+  const runs = [
+    ...ops.matchAll(
+      /1 0 0 1 ([\d.]+) ([\d.]+) cm\n(?:1 0 0 1 0 0 cm\n)*0 0 m\n0 ([\d.]+) l\n([\d.]+) [\d.]+ l\n/g,
+    ),
+  ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), size: Number(m[3]), width: Number(m[4]) }));
+  if (runs.length === 0) return null;
+  const cell = runs[0].size;
+  const left = Math.min(...runs.map((s) => s.x));
+  const top = Math.max(...runs.map((s) => s.y));
+  const modules = Math.round((Math.max(...runs.map((s) => s.x + s.width)) - left) / cell);
   const scale = 4;
   const quiet = 4;
   const side = (modules + 2 * quiet) * scale;
   const image = new Uint8ClampedArray(side * side * 4).fill(255);
-  for (const s of squares) {
-    const col = Math.round((s.x - left) / cell) + quiet;
+  for (const s of runs) {
     const row = Math.round((top - s.y) / cell) + quiet;
-    for (let dy = 0; dy < scale; dy++) {
-      for (let dx = 0; dx < scale; dx++) {
-        const at = ((row * scale + dy) * side + col * scale + dx) * 4;
-        image[at] = image[at + 1] = image[at + 2] = 0;
+    for (let c = 0; c < Math.round(s.width / cell); c++) {
+      const col = Math.round((s.x - left) / cell) + c + quiet;
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const at = ((row * scale + dy) * side + col * scale + dx) * 4;
+          image[at] = image[at + 1] = image[at + 2] = 0;
+        }
       }
     }
   }

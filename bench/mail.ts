@@ -1,0 +1,218 @@
+/**
+ * `deno task bench:mail`: how long after a payment is recorded its receipt email arrives, under
+ * load. Many donors at once each give again and again on the sandbox (`POST /api/user`, `POST
+ * /api/payment/create`, the sandbox card page, our return route, which records the transaction);
+ * the app, a process of its own with `SMTP_URL` pointing at an SMTP server in this process
+ * (`smtp-server`), renders each receipt (HTML, text and the PDF) and sends it through its outbox.
+ * The clock starts when the return route has answered (the transaction is recorded by then) and
+ * stops when the SMTP server has the whole message. Also counted: receipts lost (not arrived 60 s
+ * after the last payment) and sent twice. p50 and p99, on Deno KV and on PostgreSQL.
+ *
+ * | variable              | default                                                  |
+ * |-----------------------|----------------------------------------------------------|
+ * | `BENCH_DONORS`        | `50` donors at once                                      |
+ * | `BENCH_SECONDS`       | `10` seconds of giving per backend                       |
+ * | `BENCH_BACKENDS`      | `kv,postgres`                                            |
+ * | `BENCH_DATABASE_URL`  | `postgres://postgres:postgres@127.0.0.1:5432/bench_mail` (dropped and created at each run) |
+ *
+ * @module
+ */
+// @ts-types="@types/smtp-server"
+import { SMTPServer } from "smtp-server";
+import postgres from "postgres";
+import { signPayload } from "../lib/shared/signing.ts";
+import { GOOD_CARD } from "../tests/helpers/payments.ts";
+import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
+import { startAppProcess } from "./app_process.ts";
+
+const env = Deno.env.toObject();
+const DONORS = Number(env.BENCH_DONORS ?? 50);
+const SECONDS = Number(env.BENCH_SECONDS ?? 10);
+const BACKENDS = (env.BENCH_BACKENDS ?? "kv,postgres").split(",").map((b) => b.trim()).filter(Boolean);
+const DATABASE_URL = env.BENCH_DATABASE_URL || "postgres://postgres:postgres@127.0.0.1:5432/bench_mail";
+if (!Number.isSafeInteger(DONORS) || DONORS < 1 || !Number.isSafeInteger(SECONDS) || SECONDS < 1) {
+  console.error("BENCH_DONORS and BENCH_SECONDS must be whole numbers of at least 1");
+  Deno.exit(1);
+}
+const log = (line: string) => console.error(line);
+
+/** An SMTP server that notes when each message for each recipient has arrived (no parsing). */
+async function startInbox(): Promise<
+  { url: string; arrivals: Map<string, number[]>; close(): Promise<void> }
+> {
+  const arrivals = new Map<string, number[]>();
+  const server = new SMTPServer({
+    disabledCommands: ["STARTTLS"],
+    authOptional: true,
+    logger: false,
+    onData(stream, session, callback) {
+      stream.on("data", () => {});
+      stream.on("end", () => {
+        const at = performance.now();
+        for (const rcpt of session.envelope.rcptTo) {
+          const list = arrivals.get(rcpt.address) ?? [];
+          list.push(at);
+          arrivals.set(rcpt.address, list);
+        }
+        callback();
+      });
+    },
+  });
+  const port = await new Promise<number>((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      resolve((server as unknown as { server: { address(): { port: number } } }).server.address().port);
+    });
+  });
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    arrivals,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function freshDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const database = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]*$/.test(database) || database === "postgres") {
+    throw new Error(`BENCH_DATABASE_URL must name a database of its own (got ${JSON.stringify(database)})`);
+  }
+  const server = new URL(url);
+  server.pathname = "/postgres";
+  const sql = postgres(server.href, { max: 1, onnotice: () => {} });
+  try {
+    await sql`drop database if exists ${sql(database)} with (force)`;
+    await sql`create database ${sql(database)}`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+async function postJson(url: string, body: unknown): Promise<Record<string, string>> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`${new URL(url).pathname} answered ${res.status}`);
+  return json;
+}
+
+/** One donor giving until `until`; each recorded payment's time, by the donor's email address. */
+async function donor(base: string, n: number, until: number, recorded: Map<string, number>) {
+  const key = await (await fetch(`${base}/api/signing-key`)).json() as { keyId: string; key: string };
+  for (let i = 0; Date.now() < until; i++) {
+    const email = `donor${n}.${i}@example.org`;
+    const user = await postJson(`${base}/api/user`, {
+      firstName: "Bench",
+      lastName: `Donor${n}`,
+      email,
+      country: "Israel",
+    });
+    const signed = await signPayload(
+      { amount: 100, currency: "nis", userId: user.id, isMonthly: false, language: "en" },
+      key,
+    );
+    const { url } = await postJson(`${base}/api/payment/create`, signed);
+    const page = await fetch(url, {
+      method: "POST",
+      body: new URLSearchParams({
+        cardNumber: GOOD_CARD,
+        expiry: "12/30",
+        cvv: "123",
+        idNumber: "123456789",
+      }),
+    });
+    const href = (await page.text()).match(/<a class="button button-primary" href="([^"]+)" target="_top">/)
+      ?.[1];
+    if (!href) throw new Error("no return link on the sandbox page");
+    const back = await fetch(href.replaceAll("&amp;", "&"), { redirect: "manual" });
+    await back.body?.cancel();
+    if (back.status !== 303) throw new Error(`the return route answered ${back.status}`);
+    recorded.set(email, performance.now());
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
+
+interface Result {
+  backend: string;
+  payments: number;
+  arrived: number;
+  lost: number;
+  twice: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function measure(backend: "kv" | "postgres"): Promise<Result> {
+  const tmp = await Deno.makeTempDir({ prefix: "bench-mail-" });
+  const inbox = await startInbox();
+  const appEnv: Record<string, string> = {
+    DENO_ENV: "development",
+    APP_SECRET: crypto.randomUUID() + crypto.randomUUID(),
+    KV_PATH: `${tmp}/kv.sqlite3`,
+    PAYMENT_PROVIDER: "sandbox",
+    SMTP_URL: inbox.url,
+    MAIL_FROM: "Museum donations <donations@museum.example>",
+    ...RAISED_RATE_LIMITS,
+  };
+  if (backend === "postgres") {
+    await freshDatabase(DATABASE_URL);
+    appEnv.DATABASE_URL = DATABASE_URL;
+  }
+  const app = await startAppProcess(appEnv, "/dev/null");
+  try {
+    log(`${backend}: app on ${app.url}; ${DONORS} donors giving for ${SECONDS} s`);
+    const recorded = new Map<string, number>();
+    const until = Date.now() + SECONDS * 1000;
+    await Promise.all(Array.from({ length: DONORS }, (_, n) => donor(app.url, n, until, recorded)));
+    const deadline = Date.now() + 60_000;
+    while ([...recorded.keys()].some((e) => !inbox.arrivals.has(e)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 2_000)); // a duplicate would come now
+    const latencies: number[] = [];
+    let lost = 0, twice = 0;
+    for (const [email, at] of recorded) {
+      const arrivals = inbox.arrivals.get(email) ?? [];
+      if (arrivals.length === 0) lost++;
+      if (arrivals.length > 1) twice++;
+      if (arrivals.length) latencies.push(Math.max(0, arrivals[0] - at));
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      backend,
+      payments: recorded.size,
+      arrived: latencies.length,
+      lost,
+      twice,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? NaN,
+    };
+  } finally {
+    await app.close();
+    await inbox.close();
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+const results: Result[] = [];
+for (const backend of BACKENDS as ("kv" | "postgres")[]) results.push(await measure(backend));
+console.log(
+  `${DONORS} donors at once for ${SECONDS} s; from the payment recorded to its receipt email's arrival.\n`,
+);
+console.log("| backend  | payments | arrived | lost | sent twice | p50 ms | p99 ms | max ms |");
+console.log("| -------- | -------: | ------: | ---: | ---------: | -----: | -----: | -----: |");
+for (const r of results) {
+  console.log(
+    `| ${r.backend.padEnd(8)} | ${String(r.payments).padStart(8)} | ${String(r.arrived).padStart(7)} | ${
+      String(r.lost).padStart(4)
+    } | ${String(r.twice).padStart(10)} | ${r.p50.toFixed(1).padStart(6)} | ${
+      r.p99.toFixed(1).padStart(6)
+    } | ${r.max.toFixed(1).padStart(6)} |`,
+  );
+}
