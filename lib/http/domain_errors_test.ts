@@ -56,6 +56,7 @@ const CASES: [DomainError, number][] = [
   [new kioskErrors.KioskDeviceRevokedError(), 409],
   [new receiptErrors.NotReceiptableError(), 409],
   [new receiptErrors.ReceiptsNotConfiguredError(), 503],
+  [new receiptErrors.ReceiptsBusyError(2), 503],
 ];
 
 Deno.test("domain errors: each kind answers its status, with its message and fields", () => {
@@ -91,6 +92,9 @@ Deno.test("domain errors: the JSON answer is the API's, with Retry-After when th
   const throttled = errorResponse(errorAnswer(new authErrors.LoginThrottledError(61))!);
   assert.equal(throttled.status, 429);
   assert.equal(throttled.headers.get("retry-after"), "61");
+  const busy = errorResponse(errorAnswer(new receiptErrors.ReceiptsBusyError(3))!);
+  assert.deepEqual([busy.status, busy.headers.get("retry-after")], [503, "3"]);
+  await busy.body?.cancel();
   assert.equal(
     await throttled.text(),
     '{"message":"Too many failed sign-in attempts; try again in 2 minute(s)","statusCode":429}',
