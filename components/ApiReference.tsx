@@ -6,7 +6,8 @@
 type Json = Record<string, unknown>;
 
 function Schema({ schema }: { schema: unknown }) {
-  return <pre class="api-schema">{JSON.stringify(schema, null, 2)}</pre>;
+  // Focusable: a long schema scrolls sideways, and a keyboard must be able to scroll it.
+  return <pre class="api-schema" tabIndex={0}>{JSON.stringify(schema, null, 2)}</pre>;
 }
 
 export function ApiReference({ doc }: { doc: Json }) {
