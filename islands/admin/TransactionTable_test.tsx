@@ -22,6 +22,7 @@ function success(debitCurrency: unknown, debitTotal = "550"): Row {
       DebitCurrency: debitCurrency as 1 | 2,
     },
     user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
+    receipt: null,
   };
   return { kind: "success", item };
 }

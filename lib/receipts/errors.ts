@@ -25,3 +25,20 @@ export class NotReceiptableError extends ReceiptError {
     super("A receipt is issued only for a successful gift with an amount");
   }
 }
+
+/** The back office asked about a transaction that does not exist. */
+export class NoSuchTransactionError extends ReceiptError {
+  constructor() {
+    super("No transaction with this id");
+  }
+}
+
+/** The most resends one receipt email may have (a guard against a stuck button or script). */
+export const MAX_RESENDS = 50;
+
+/** The receipt email was resent {@link MAX_RESENDS} times already. */
+export class TooManyResendsError extends ReceiptError {
+  constructor() {
+    super(`This receipt was resent ${MAX_RESENDS} times already`);
+  }
+}
