@@ -117,7 +117,7 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
           </tbody>
         </table>
       </div>
-      <nav class="pagination" aria-label={t("backofficeMail.pages")}>
+      <nav class="outbox-pages" aria-label={t("backofficeMail.pages")}>
         <button
           type="button"
           class="button button-outline"

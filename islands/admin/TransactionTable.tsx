@@ -41,18 +41,19 @@ export function TransactionTable(
   const receiptCell = (success: SuccessItem | null, name: string, actions: ReceiptActions) => {
     const receipt = success?.receipt;
     if (!success || !receipt) return na;
+    const shown = receipt.number ?? t("backofficeMail.receiptPdf");
     return (
       <div class="approval-actions">
         <a
           href={`${receipt.url}?lang=${lang}`}
           class="tx-receipt-link"
-          aria-label={t("backofficeMail.downloadFor", { name })}
+          aria-label={t("backofficeMail.downloadFor", { receipt: shown, name })}
           onClick={(e) => {
             e.preventDefault();
             actions.download(success);
           }}
         >
-          {receipt.number ? <span dir="ltr">{receipt.number}</span> : t("backofficeMail.receiptPdf")}
+          <bdi>{shown}</bdi>
         </a>
         <button
           type="button"

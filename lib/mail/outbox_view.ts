@@ -50,11 +50,9 @@ export class OutboxCursorError extends DomainError {
   }
 }
 
-const ADDRESS = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
-
-/** `550 <ada@example.org> mailbox unavailable` → `550 <***@***> mailbox unavailable`. */
+/** `550 <ada@example.org> mailbox unavailable` → `550 ***@*** mailbox unavailable`: any word with an `@`. */
 export function maskAddresses(text: string): string {
-  return text.replace(ADDRESS, "***@***");
+  return text.split(/(\s+)/).map((word) => word.includes("@") ? "***@***" : word).join("");
 }
 
 async function cursorKey(appSecret: string): Promise<CryptoKey> {
