@@ -34,27 +34,31 @@ import * as $30 from "./routes/api/kiosk-devices/[id]/revoke.ts";
 import * as $31 from "./routes/api/kiosk-devices/_middleware.ts";
 import * as $32 from "./routes/api/kiosk-devices/index.ts";
 import * as $33 from "./routes/api/openapi.json.ts";
-import * as $34 from "./routes/api/payment/create.ts";
-import * as $35 from "./routes/api/payment/notify/[provider].ts";
-import * as $36 from "./routes/api/payment/pay-emv.ts";
-import * as $37 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $38 from "./routes/api/signing-key.ts";
-import * as $39 from "./routes/api/transaction/_middleware.ts";
-import * as $40 from "./routes/api/transaction/daily-totals.ts";
-import * as $41 from "./routes/api/transaction/export.ts";
-import * as $42 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $43 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $44 from "./routes/api/user/[id].ts";
-import * as $45 from "./routes/api/user/index.ts";
-import * as $46 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $47 from "./routes/dev/mail/attachment.ts";
-import * as $48 from "./routes/dev/mail/html.ts";
-import * as $49 from "./routes/dev/mail/index.tsx";
-import * as $50 from "./routes/health.ts";
-import * as $51 from "./routes/index.ts";
-import * as $52 from "./routes/payments/return/[paymentId].ts";
-import * as $53 from "./routes/sandbox/pay/[ref].tsx";
-import * as $54 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $34 from "./routes/api/outbox/_middleware.ts";
+import * as $35 from "./routes/api/outbox/index.ts";
+import * as $36 from "./routes/api/payment/create.ts";
+import * as $37 from "./routes/api/payment/notify/[provider].ts";
+import * as $38 from "./routes/api/payment/pay-emv.ts";
+import * as $39 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $40 from "./routes/api/signing-key.ts";
+import * as $41 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $42 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $43 from "./routes/api/transaction/_middleware.ts";
+import * as $44 from "./routes/api/transaction/daily-totals.ts";
+import * as $45 from "./routes/api/transaction/export.ts";
+import * as $46 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $47 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $48 from "./routes/api/user/[id].ts";
+import * as $49 from "./routes/api/user/index.ts";
+import * as $50 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $51 from "./routes/dev/mail/attachment.ts";
+import * as $52 from "./routes/dev/mail/html.ts";
+import * as $53 from "./routes/dev/mail/index.tsx";
+import * as $54 from "./routes/health.ts";
+import * as $55 from "./routes/index.ts";
+import * as $56 from "./routes/payments/return/[paymentId].ts";
+import * as $57 from "./routes/sandbox/pay/[ref].tsx";
+import * as $58 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -103,27 +107,31 @@ const manifest: Manifest = {
     "api/kiosk-devices/_middleware.ts": $31,
     "api/kiosk-devices/index.ts": $32,
     "api/openapi.json.ts": $33,
-    "api/payment/create.ts": $34,
-    "api/payment/notify/[provider].ts": $35,
-    "api/payment/pay-emv.ts": $36,
-    "api/payment/test-emv/[terminalNumber].ts": $37,
-    "api/signing-key.ts": $38,
-    "api/transaction/_middleware.ts": $39,
-    "api/transaction/daily-totals.ts": $40,
-    "api/transaction/export.ts": $41,
-    "api/transaction/get-all-error-transactions.ts": $42,
-    "api/transaction/get-all-success-transactions.ts": $43,
-    "api/user/[id].ts": $44,
-    "api/user/index.ts": $45,
-    "api/user/off-monthly-payment/[id].ts": $46,
-    "dev/mail/attachment.ts": $47,
-    "dev/mail/html.ts": $48,
-    "dev/mail/index.tsx": $49,
-    "health.ts": $50,
-    "index.ts": $51,
-    "payments/return/[paymentId].ts": $52,
-    "sandbox/pay/[ref].tsx": $53,
-    "sandbox/terminal/[terminalId].tsx": $54,
+    "api/outbox/_middleware.ts": $34,
+    "api/outbox/index.ts": $35,
+    "api/payment/create.ts": $36,
+    "api/payment/notify/[provider].ts": $37,
+    "api/payment/pay-emv.ts": $38,
+    "api/payment/test-emv/[terminalNumber].ts": $39,
+    "api/signing-key.ts": $40,
+    "api/transaction/[id]/receipt.ts": $41,
+    "api/transaction/[id]/resend-receipt.ts": $42,
+    "api/transaction/_middleware.ts": $43,
+    "api/transaction/daily-totals.ts": $44,
+    "api/transaction/export.ts": $45,
+    "api/transaction/get-all-error-transactions.ts": $46,
+    "api/transaction/get-all-success-transactions.ts": $47,
+    "api/user/[id].ts": $48,
+    "api/user/index.ts": $49,
+    "api/user/off-monthly-payment/[id].ts": $50,
+    "dev/mail/attachment.ts": $51,
+    "dev/mail/html.ts": $52,
+    "dev/mail/index.tsx": $53,
+    "health.ts": $54,
+    "index.ts": $55,
+    "payments/return/[paymentId].ts": $56,
+    "sandbox/pay/[ref].tsx": $57,
+    "sandbox/terminal/[terminalId].tsx": $58,
   },
   islands: {
     AccountForm: $$0,

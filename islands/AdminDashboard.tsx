@@ -4,6 +4,7 @@ import { AdminHeader } from "./admin/AdminHeader.tsx";
 import { Approvals } from "./admin/Approvals.tsx";
 import { DailyTotalsPanel } from "./admin/DailyTotals.tsx";
 import { KioskDevices } from "./admin/KioskDevices.tsx";
+import { OutboxMessages } from "./admin/OutboxMessages.tsx";
 import { TransactionHistory } from "./admin/TransactionHistory.tsx";
 import { createApiClient } from "./shared/admin_api.ts";
 import {
@@ -33,7 +34,7 @@ export interface AdminDashboardProps {
  * page with `/{lang}/login`. With one, it shows the header from the stored profile at once and
  * asks the server who the admin is now (`/me`, through the refreshing client): a pending admin
  * sees the waiting screen, an approved one the approvals, the daily totals, the transaction
- * history and the kiosk devices. A session the server ends, here or in another tab, sends the
+ * history (with each gift's receipt), the kiosk devices and the outgoing email. A session the server ends, here or in another tab, sends the
  * admin to sign in.
  *
  * The server renders the dashboard's frame (the header waiting for the session, the sections with
@@ -118,6 +119,9 @@ export default function AdminDashboard(props: AdminDashboardProps) {
         </Deferred>
         <Deferred class="admin-sections">
           <KioskDevices api={api} t={t} lang={lang} ready={ready} />
+        </Deferred>
+        <Deferred class="admin-sections">
+          <OutboxMessages api={api} t={t} ready={ready} />
         </Deferred>
       </>
     ), [frame, ready]);

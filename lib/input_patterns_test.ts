@@ -54,6 +54,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],
   },
   "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
+  "lib/mail/outbox_view.ts": {
+    reads: "the back office's outbox cursor (query)",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,2000}$/`],
+  },
   "lib/http/validation.ts": {
     reads: "Content-Type, ids in the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^application\/([\w.+-]+\+)?json\s*(;|$)/i`],
@@ -115,6 +119,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
       String.raw`/^[A-Za-z0-9_-]{1,32}$/`,
       String.raw`/^[A-Za-z0-9_-]{16,64}$/`,
       String.raw`/^\d{1,2}$/`,
+      String.raw`/^\d{1,3}$/`,
       String.raw`/^\d{1,4}$/`,
       String.raw`/^\d{1,7}$/`,
     ],

@@ -220,6 +220,14 @@ export const SuccessTransactionSchema = z.object({
     DebitCurrency: z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD"),
   }),
   user: UserRef,
+  receipt: z.object({
+    number: z.string().nullable().describe("The receipt's number, or null until it is issued"),
+    url: z.string().describe(
+      "Admin download path of the receipt's PDF (`GET /api/transaction/{id}/receipt`); issues it if needed",
+    ),
+  }).nullable().describe(
+    "The gift's legal receipt; null when receipts are not configured and none was issued",
+  ),
 }).meta({ id: "SuccessTransaction" });
 
 export const ErrorTransactionSchema = z.object({
@@ -340,3 +348,49 @@ export const ErrorSchema = z.object({
 export const FeatureFlagsSchema = z.array(z.object({ flag: z.string(), enabled: z.boolean() })).meta({
   id: "FeatureFlags",
 });
+
+// ---- back office: receipts and the outbox ----------------------------------------------------
+
+/** `GET /api/transaction/{id}/receipt` query. */
+export const ReceiptPdfQuerySchema = z.object({
+  lang: langParam.optional().default("en").describe("Language of the receipt's PDF"),
+});
+
+/** `POST /api/transaction/{id}/resend-receipt` answer. */
+export const ResendReceiptSchema = z.object({
+  key: z.string().describe("The resent message's outbox key, `receipt:{id}:resend:{n}`"),
+  repeated: z.boolean().describe(
+    "True when a resend asked for within the last 10 seconds answered instead: no second email",
+  ),
+  receiptNumber: z.string().nullable().describe("The receipt attached, or null until it is issued"),
+}).meta({ id: "ResendReceipt" });
+
+/** `GET /api/outbox` query. */
+export const OutboxQuerySchema = z.object({
+  cursor: z.string().max(2000, atMost("cursor", 2000)).optional().describe(
+    "The previous page's nextCursor; none for the newest messages",
+  ),
+  limit: z.string().regex(/^\d{1,3}$/, "limit must be a whole number from 1 to 100").transform(Number)
+    .refine((n) => n >= 1 && n <= 100, "limit must be a whole number from 1 to 100").optional().default(20),
+});
+
+/** One page of `GET /api/outbox`. */
+export const OutboxPageSchema = z.object({
+  data: z.array(
+    z.object({
+      id: z.string().describe("A stable reference to the message (not its key)"),
+      kind: z.string().describe("receipt, monthly-welcome, charge-failed, monthly-cancelled, ..."),
+      recipient: z.enum(["donor", "admins"]),
+      language: z.string(),
+      state: z.enum(["queued", "sent", "skipped", "failed"]),
+      attempts: z.number().int(),
+      lastError: z.string().nullable().describe(
+        "Why the last attempt failed or it was skipped; addresses masked",
+      ),
+      createdAt: z.string(),
+      settledAt: z.string().nullable().describe("When it was sent, skipped or failed for good"),
+      nextAttemptAt: z.string().nullable().describe("While queued: when it is next tried"),
+    }).meta({ id: "OutboxMessage" }),
+  ),
+  nextCursor: z.string().nullable().describe("The next (older) page's cursor, or null at the end"),
+}).meta({ id: "OutboxPage" });

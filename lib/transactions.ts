@@ -36,6 +36,8 @@ export function successItem(tx: Transaction): SuccessItem {
       DebitCurrency: currencyCodeOf(r?.DebitCurrency) ?? tx.currency ?? 1,
     },
     user: { ...tx.user },
+    // Filled by the route (`lib/receipts/back_office.ts`), which knows the receipt settings.
+    receipt: null,
   };
 }
 

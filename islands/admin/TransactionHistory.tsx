@@ -15,7 +15,13 @@ import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
-import { type ErrorItem, type Row, type SuccessItem, TransactionTable } from "./TransactionTable.tsx";
+import {
+  type ErrorItem,
+  type ReceiptActions,
+  type Row,
+  type SuccessItem,
+  TransactionTable,
+} from "./TransactionTable.tsx";
 
 interface ListPage<T> {
   data: T[];
@@ -45,10 +51,19 @@ type Lists =
  */
 const FIRST_ROWS = 10;
 
-/** The file name the server gave an export, from its `Content-Disposition`. */
-function fileNameOf(res: Response): string {
-  const match = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "");
-  return match?.[1] ?? "transactions.csv";
+/** Saves a download (an export, a receipt) under the name the server gave it; answers that name. */
+async function saveFile(res: Response): Promise<string> {
+  const file = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
+    "transactions.csv";
+  const href = URL.createObjectURL(await res.blob());
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = file;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+  return file;
 }
 
 /**
@@ -58,7 +73,8 @@ function fileNameOf(res: Response): string {
  * filter change goes back to page 1; every change reloads both lists (the counters show both
  * totals). Answers that arrive after a newer request are dropped.
  *
- * 'Export CSV' downloads every row matching the filters from the server's streamed export.
+ * 'Export CSV' downloads every row matching the filters from the server's streamed export. Each
+ * successful gift's receipt downloads from its row, which can also resend the receipt email.
  *
  * Rendered by the server too, with its waiting state (`search`: the page's query); the lists load
  * once `ready`, and the counters' line keeps its room until they have.
@@ -72,6 +88,7 @@ export function TransactionHistory(
   const [lists, setLists] = useState<Lists>({ state: "loading" });
   const [exporting, setExporting] = useState(false);
   const [notice, setNotice] = useState("");
+  const [resending, setResending] = useState(false);
   const latest = useRef(0);
 
   useEffect(() => {
@@ -110,27 +127,50 @@ export function TransactionHistory(
     setView(next);
   }
 
+  const failed = (error: unknown) =>
+    setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+
   async function exportCsv() {
     setExporting(true);
     setNotice(t("transactions.exporting"));
     try {
-      const res = await api.response(`/api/transaction/export?${exportQuery(view, lang)}`);
-      const file = fileNameOf(res);
-      const href = URL.createObjectURL(await res.blob());
-      const link = document.createElement("a");
-      link.href = href;
-      link.download = file;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 60_000);
+      const file = await saveFile(await api.response(`/api/transaction/export?${exportQuery(view, lang)}`));
       setNotice(t("transactions.exported", { file }));
     } catch (error) {
-      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+      failed(error);
     } finally {
       setExporting(false);
     }
   }
+
+  const receipts: ReceiptActions = {
+    busy: resending,
+    async download(item) {
+      setNotice(t("backofficeMail.downloading"));
+      try {
+        const file = await saveFile(await api.response(`${item.receipt!.url}?lang=${lang}`));
+        setNotice(t("transactions.exported", { file }));
+      } catch (error) {
+        failed(error);
+      }
+    },
+    async resend(item) {
+      const email = item.user.email;
+      if (!confirm(t("backofficeMail.confirmResend", { email }))) return;
+      setResending(true);
+      try {
+        const answer = await api.request<{ repeated: boolean }>(
+          `/api/transaction/${encodeURIComponent(item.id)}/resend-receipt`,
+          { method: "POST" },
+        );
+        setNotice(t(answer.repeated ? "backofficeMail.resentAlready" : "backofficeMail.resent", { email }));
+      } catch (error) {
+        failed(error);
+      } finally {
+        setResending(false);
+      }
+    },
+  };
 
   const loadedLists = lists.state === "ready" ? lists : null;
   const pages = loadedLists
@@ -205,6 +245,7 @@ export function TransactionHistory(
           shown={loadedLists.whole ? rows.length : FIRST_ROWS}
           t={t}
           lang={lang}
+          receipts={receipts}
         />
       )}
       {loadedLists && (

@@ -9,21 +9,63 @@ export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
 /** A row of the table: a row is a success when its status code is '000' (spec section 4). */
 export type Row = { kind: "success"; item: SuccessItem } | { kind: "error"; item: ErrorItem };
 
+/** What a success row's receipt cell does (the history owns the requests and their notices). */
+export interface ReceiptActions {
+  /** Downloads the row's receipt PDF (the API needs the admin's token: not a plain link). */
+  download(item: SuccessItem): void;
+  resend(item: SuccessItem): void;
+  /** A resend is under way: its buttons wait. */
+  busy: boolean;
+}
+
 /**
  * The transaction table of spec section 2: real table semantics (caption, column and row
  * headers), 'N/A' for every empty value, the payment type on success rows only, US English dates
  * in the viewer's time zone, amounts as currency, and a footer counting the rows on the page.
  * Its scroll box is focusable so a keyboard can scroll a table wider than the screen. Shows the
- * first `shown` rows (all by default); the footer counts every row of the page.
+ * first `shown` rows (all by default); the footer counts every row of the page. With `receipts`, a
+ * last column links each successful gift to its receipt and offers to resend its email (issue 14).
  */
-export function TransactionTable(props: { rows: Row[]; shown?: number; t: Translate; lang: string }) {
-  const { rows, t, lang } = props;
+export function TransactionTable(
+  props: { rows: Row[]; shown?: number; t: Translate; lang: string; receipts?: ReceiptActions },
+) {
+  const { rows, t, lang, receipts } = props;
+  const columns = receipts ? 8 : 7;
   const na = t("common.notAvailable");
   const or = (value: string | null | undefined) => (value && value.trim() ? value : na);
   const creditType = (code: string) => {
     const key = `transactions.creditTypes.${code}`;
     const text = t(key);
     return text === key ? code : text;
+  };
+  const receiptCell = (success: SuccessItem | null, name: string, actions: ReceiptActions) => {
+    const receipt = success?.receipt;
+    if (!success || !receipt) return na;
+    const shown = receipt.number ?? t("backofficeMail.receiptPdf");
+    return (
+      <div class="approval-actions">
+        <a
+          href={`${receipt.url}?lang=${lang}`}
+          class="tx-receipt-link"
+          aria-label={t("backofficeMail.downloadFor", { receipt: shown, name })}
+          onClick={(e) => {
+            e.preventDefault();
+            actions.download(success);
+          }}
+        >
+          <bdi>{shown}</bdi>
+        </a>
+        <button
+          type="button"
+          class="button button-outline"
+          disabled={actions.busy}
+          aria-label={t("backofficeMail.resendFor", { name })}
+          onClick={() => actions.resend(success)}
+        >
+          {t("backofficeMail.resend")}
+        </button>
+      </div>
+    );
   };
   return (
     <div class="table-scroll" role="region" aria-labelledby="transactions-caption" tabIndex={0}>
@@ -38,12 +80,13 @@ export function TransactionTable(props: { rows: Row[]; shown?: number; t: Transl
             <th scope="col">{t("transactions.creditType")}</th>
             <th scope="col">{t("transactions.amount")}</th>
             <th scope="col">{t("transactions.date")}</th>
+            {receipts && <th scope="col">{t("backofficeMail.receiptColumn")}</th>}
           </tr>
         </thead>
         <tbody>
           {rows.length === 0 && (
             <tr>
-              <td colSpan={7} class="tx-empty">{t("transactions.empty")}</td>
+              <td colSpan={columns} class="tx-empty">{t("transactions.empty")}</td>
             </tr>
           )}
           {rows.slice(0, props.shown ?? rows.length).map(({ kind, item }) => {
@@ -83,13 +126,14 @@ export function TransactionTable(props: { rows: Row[]; shown?: number; t: Transl
                 <td class="tx-date">
                   <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
                 </td>
+                {receipts && <td class="tx-receipt">{receiptCell(success, or(name), receipts)}</td>}
               </tr>
             );
           })}
         </tbody>
         <tfoot>
           <tr>
-            <th scope="row" colSpan={6}>{t("transactions.total")}</th>
+            <th scope="row" colSpan={columns - 1}>{t("transactions.total")}</th>
             <td>{rows.length}</td>
           </tr>
         </tfoot>

@@ -22,6 +22,7 @@ function success(debitCurrency: unknown, debitTotal = "550"): Row {
       DebitCurrency: debitCurrency as 1 | 2,
     },
     user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
+    receipt: null,
   };
   return { kind: "success", item };
 }
@@ -41,4 +42,39 @@ Deno.test("TransactionTable: DebitCurrency as the number or the provider's strin
 Deno.test("TransactionTable: an unknown currency is still 'N/A'", () => {
   assert.equal(amountCell(success("3")), "N/A");
   assert.equal(amountCell(success(null)), "N/A");
+});
+
+Deno.test("TransactionTable: with receipt actions, a gift's row links to its receipt; others say 'N/A'", () => {
+  const actions = { download: () => {}, resend: () => {}, busy: false };
+  const issued = success(1);
+  (issued as { item: SuccessItem }).item.receipt = {
+    number: "IL-2026-000007",
+    url: "/api/transaction/tx1/receipt",
+  };
+  const error: Row = {
+    kind: "error",
+    item: {
+      id: "tx2",
+      statusCode: "033",
+      isMonthly: false,
+      createdAt: "2026-11-01T10:00:00.000Z",
+      errorMessage: null,
+      amount: 100,
+      currency: 1,
+      user: { firstName: "Noa", lastName: "Levi", email: "noa@example.org" },
+    },
+  };
+  const html = renderToString(
+    <TransactionTable rows={[issued, success(1), error]} t={t} lang="he" receipts={actions} />,
+  );
+  const cells = [...html.matchAll(/<td class="tx-receipt">(.*?)<\/td>/g)].map((m) => m[1]);
+  assert.equal(cells.length, 3);
+  assert.match(cells[0], /href="\/api\/transaction\/tx1\/receipt\?lang=he"/);
+  assert.match(cells[0], /<bdi>IL-2026-000007<\/bdi>/);
+  assert.match(cells[0], /aria-label="backofficeMail.resendFor"/);
+  assert.equal(cells[1], "N/A", "no receipt can be issued");
+  assert.equal(cells[2], "N/A", "a declined payment has none");
+  assert.match(html, /colSpan="7"|colspan="7"/);
+  const without = renderToString(<TransactionTable rows={[issued]} t={t} lang="en" />);
+  assert.ok(!without.includes("tx-receipt"));
 });

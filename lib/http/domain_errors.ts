@@ -40,8 +40,15 @@ import {
   TerminalInUseError,
   UnknownDonorError,
 } from "../payments/errors.ts";
+import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
-import { NotReceiptableError, ReceiptsBusyError, ReceiptsNotConfiguredError } from "../receipts/errors.ts";
+import {
+  NoSuchTransactionError,
+  NotReceiptableError,
+  ReceiptsBusyError,
+  ReceiptsNotConfiguredError,
+  TooManyResendsError,
+} from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
@@ -91,7 +98,11 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchKioskDeviceError, 404],
   [KioskDeviceRevokedError, 409],
   // Receipts.
+  [NoSuchTransactionError, 404],
   [NotReceiptableError, 409],
+  [TooManyResendsError, 409],
+  // The back office's outbox list.
+  [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],
   [ReceiptsBusyError, 503],
 ];

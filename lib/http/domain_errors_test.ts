@@ -8,6 +8,7 @@ import { DomainError } from "../errors.ts";
 import * as kioskErrors from "../kiosk/errors.ts";
 import * as paymentErrors from "../payments/errors.ts";
 import * as receiptErrors from "../receipts/errors.ts";
+import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { SignatureError } from "../signature_check.ts";
 import { errorAnswer, errorResponse } from "./domain_errors.ts";
 import { HttpError } from "./validation.ts";
@@ -54,7 +55,10 @@ const CASES: [DomainError, number][] = [
   [new kioskErrors.NoTerminalForShopError("12"), 400],
   [new kioskErrors.NoSuchKioskDeviceError(), 404],
   [new kioskErrors.KioskDeviceRevokedError(), 409],
+  [new receiptErrors.NoSuchTransactionError(), 404],
   [new receiptErrors.NotReceiptableError(), 409],
+  [new receiptErrors.TooManyResendsError(), 409],
+  [new OutboxCursorError(), 400],
   [new receiptErrors.ReceiptsNotConfiguredError(), 503],
   [new receiptErrors.ReceiptsBusyError(2), 503],
 ];

@@ -32,3 +32,20 @@ export class ReceiptsBusyError extends ReceiptError {
     super(`Too many receipts are being prepared; try again in ${retryAfterSeconds} second(s)`);
   }
 }
+
+/** The back office asked about a transaction that does not exist. */
+export class NoSuchTransactionError extends ReceiptError {
+  constructor() {
+    super("No transaction with this id");
+  }
+}
+
+/** The most resends one receipt email may have (a guard against a stuck button or script). */
+export const MAX_RESENDS = 50;
+
+/** The receipt email was resent {@link MAX_RESENDS} times already. */
+export class TooManyResendsError extends ReceiptError {
+  constructor() {
+    super(`This receipt was resent ${MAX_RESENDS} times already`);
+  }
+}

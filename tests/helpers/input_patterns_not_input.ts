@@ -22,6 +22,10 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/\D/g`],
   },
   "lib/manage_link.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
+  "lib/mail/outbox_view.ts": {
+    why: "base64 we encoded; the sender's stored failure reasons (at most 1,000 characters)",
+    patterns: [String.raw`/=+$/`, String.raw`/(\s+)/`],
+  },
   "lib/auth/passwords.ts": {
     why: "hashes we made and stored",
     patterns: [

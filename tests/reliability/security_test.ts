@@ -558,13 +558,44 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         shopNumber: "7",
       })).device.id;
 
+    // A successful gift of its own for each receipt call (download, resend), recorded without messages.
+    const transactionTarget = async () => {
+      const id = newId();
+      await app.store.transactions.record({
+        id,
+        kind: "success",
+        statusCode: "000",
+        isMonthly: false,
+        createdAt: new Date().toISOString(),
+        donorId: newId(),
+        user: { firstName: "Matrix", lastName: "Donor", email: "matrix@example.org" },
+        amount: 1000,
+        currency: 1,
+        resultData: {
+          CreditCardNumber: "458045******4580",
+          CreditType: "1",
+          DebitTotal: "1000",
+          DebitCurrency: 1,
+        },
+        errorMessage: null,
+        provider: "sandbox",
+        providerTransactionId: `matrix-${id}`,
+      });
+      return id;
+    };
+
     const wrong: string[] = [];
     for (const { method, template, op } of adminOps) {
       for (const caller of callers) {
         // Each decision gets its own pending target (each kiosk call its own device), so a
         // wrongful success would show.
         const kiosk = template.startsWith("/api/kiosk-devices");
-        const path = template.replace("{id}", kiosk ? await kioskTarget() : await pendingTarget());
+        const target = kiosk
+          ? kioskTarget
+          : template.startsWith("/api/transaction/{id}")
+          ? transactionTarget
+          : pendingTarget;
+        const path = template.replace("{id}", await target());
         const headers: Record<string, string> = caller.header === null
           ? {}
           : { authorization: caller.header };

@@ -21,6 +21,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "dailyTotals",
     "chart",
     "kiosk",
+    "backofficeMail",
     "apiErrors",
     "common.notAvailable",
   ]);

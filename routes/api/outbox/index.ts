@@ -1,0 +1,33 @@
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import { outboxPage } from "@/lib/mail/outbox_view.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "Recent outbox messages",
+    description: "The messages the app sends (receipts, welcomes, failed charges, ...), newest first, " +
+      "with their delivery's state: queued (with its next attempt), sent, skipped or failed (with the " +
+      "reason), and the attempts so far. Never a message's content or its recipient's id or address. " +
+      "Pass `nextCursor` as `cursor` for the next (older) page.",
+    tags: ["outbox"],
+    auth: "bearer",
+    query: OutboxQuerySchema,
+    responses: {
+      200: { description: "One page", schema: OutboxPageSchema },
+      400: { description: "Invalid cursor or limit" },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/outbox?cursor&limit` → a page of the outbox (approved admins). */
+export const handler: Handlers<unknown, AppState> = {
+  async GET(_req, ctx) {
+    const { store, config } = ctx.state.services;
+    const { cursor, limit } = readQuery(ctx.url, OutboxQuerySchema);
+    return Response.json(await outboxPage(store, config.appSecret, cursor ?? null, limit));
+  },
+};

@@ -1,0 +1,36 @@
+import type { Handlers } from "@/lib/framework/mod.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { readId } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { resendReceipt } from "@/lib/receipts/back_office.ts";
+import { ResendReceiptSchema } from "@/lib/schemas.ts";
+import type { AppState } from "@/lib/state.ts";
+
+export const docs: RouteDocs = {
+  POST: {
+    summary: "Resend a receipt email",
+    description: "Queues the receipt email of a successful gift again, to the donor's address on file, " +
+      "in the language of the first one, with the same receipt (same number) attached. A second request " +
+      "within 10 seconds of a resend (a double click) answers that resend with `repeated: true` and " +
+      "sends nothing more. At most 50 resends per receipt.",
+    tags: ["transactions"],
+    auth: "bearer",
+    responses: {
+      202: { description: "Queued for sending", schema: ResendReceiptSchema },
+      403: { description: "The admin is not approved yet" },
+      404: { description: "No such transaction" },
+      409: { description: "The transaction is not a successful gift, or was resent 50 times" },
+    },
+  },
+};
+
+/** `POST /api/transaction/{id}/resend-receipt` → 202, the receipt email queued again (approved admins). */
+export const handler: Handlers<unknown, AppState> = {
+  async POST(_req, ctx) {
+    const admin = signedInAdmin(ctx.state);
+    const id = readId(ctx.params.id, "transaction");
+    const answer = await resendReceipt(ctx.state.services.store, id);
+    ctx.state.log.info("receipt resend", { transactionId: id, by: admin.id, repeated: answer.repeated });
+    return Response.json(answer, { status: 202 });
+  },
+};
