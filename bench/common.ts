@@ -4,6 +4,7 @@
  *
  * @module
  */
+import postgres from "postgres";
 
 /** One `wrk` run's result. Latencies are milliseconds. */
 export interface LoadResult {
@@ -197,3 +198,21 @@ export const PAGES: readonly (readonly [string, string])[] = [
   ["admin", "/en/admin"],
   ["not found", "/en/no-such-page"],
 ];
+
+/** Drops and creates the benchmark's database, so every run starts empty. */
+export async function freshDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const database = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]*$/.test(database) || database === "postgres") {
+    throw new Error(`BENCH_DATABASE_URL must name a database of its own (got ${JSON.stringify(database)})`);
+  }
+  const server = new URL(url);
+  server.pathname = "/postgres";
+  const sql = postgres(server.href, { max: 1, onnotice: () => {} });
+  try {
+    await sql`drop database if exists ${sql(database)} with (force)`;
+    await sql`create database ${sql(database)}`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

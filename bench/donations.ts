@@ -21,10 +21,10 @@
  *
  * @module
  */
-import postgres from "postgres";
 import { signPayload } from "../lib/shared/signing.ts";
 import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
 import { cpuMs, startAppProcess } from "./app_process.ts";
+import { freshDatabase } from "./common.ts";
 
 const env = Deno.env.toObject();
 
@@ -51,24 +51,6 @@ for (const backend of BACKENDS) {
 }
 
 const log = (line: string) => console.error(line);
-
-/** Drops and creates the benchmark's database, so every run starts empty. */
-async function freshDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const database = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[a-z_][a-z0-9_]*$/.test(database) || database === "postgres") {
-    throw new Error(`BENCH_DATABASE_URL must name a database of its own (got ${JSON.stringify(database)})`);
-  }
-  const server = new URL(url);
-  server.pathname = "/postgres";
-  const sql = postgres(server.href, { max: 1, onnotice: () => {} });
-  try {
-    await sql`drop database if exists ${sql(database)} with (force)`;
-    await sql`create database ${sql(database)}`;
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-}
 
 interface Samples {
   user: number[];

@@ -19,11 +19,11 @@
  */
 // @ts-types="@types/smtp-server"
 import { SMTPServer } from "smtp-server";
-import postgres from "postgres";
 import { signPayload } from "../lib/shared/signing.ts";
 import { GOOD_CARD } from "../tests/helpers/payments.ts";
 import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
 import { startAppProcess } from "./app_process.ts";
+import { freshDatabase } from "./common.ts";
 
 const env = Deno.env.toObject();
 const DONORS = Number(env.BENCH_DONORS ?? 50);
@@ -68,23 +68,6 @@ async function startInbox(): Promise<
     arrivals,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function freshDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const database = decodeURIComponent(target.pathname.slice(1));
-  if (!/^[a-z_][a-z0-9_]*$/.test(database) || database === "postgres") {
-    throw new Error(`BENCH_DATABASE_URL must name a database of its own (got ${JSON.stringify(database)})`);
-  }
-  const server = new URL(url);
-  server.pathname = "/postgres";
-  const sql = postgres(server.href, { max: 1, onnotice: () => {} });
-  try {
-    await sql`drop database if exists ${sql(database)} with (force)`;
-    await sql`create database ${sql(database)}`;
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
 }
 
 async function postJson(url: string, body: unknown): Promise<Record<string, string>> {

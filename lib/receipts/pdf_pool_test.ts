@@ -5,38 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { pdfText } from "@/tests/helpers/pdf.ts";
-import type { Receipt } from "@/lib/storage/types.ts";
+import { receiptFixture } from "@/tests/helpers/receipts.ts";
 import { ReceiptsBusyError } from "./errors.ts";
 import { ReceiptPdfPool } from "./pdf_pool.ts";
 
-const receipt: Receipt = {
-  id: "q2V0bUoHx3f1k8Zr0aTQ9w_L",
-  series: "IL-2026",
-  sequence: 7,
-  number: "IL-2026-000007",
-  transactionId: "tx",
-  donorId: "donor",
-  email: "ada@example.com",
-  issuedAt: "2026-05-10T08:00:00.000Z",
-  giftDate: "2026-05-09T08:00:00.000Z",
-  donorName: "Ada Lovelace",
-  donorTaxId: null,
-  amount: 18_050,
-  currency: "ILS",
-  isMonthly: false,
-  paymentMethod: "card",
-  cardLast4: "4580",
-  issuer: {
-    organization: "museum",
-    legalName: "The Museum (R.A.)",
-    address: "1 Museum Road, Jerusalem",
-    nonprofitNumber: "580000000",
-    section46Approval: "4567",
-    section46ValidUntil: "2026-12-31",
-    ein: null,
-  },
-  reportNumber: null,
-};
+const receipt = receiptFixture({ number: "IL-2026-000007", sequence: 7 });
 
 const options = { verifyUrl: "https://donate.example.org/en/receipts/verify?c=abc" };
 

@@ -7,47 +7,14 @@ import assert from "node:assert/strict";
 import jsQRModule from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from "pdf-lib";
 import { getDocumentProxy } from "unpdf";
-import type { Receipt } from "@/lib/storage/types.ts";
 import { renderReceiptPdf } from "./pdf.ts";
+import { receiptFixture as israeli } from "@/tests/helpers/receipts.ts";
 
 // jsqr is CommonJS: its default export is the function its types call the module.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 const VERIFY =
   "https://donate.example.org/he/receipts/verify?c=q2V0bUoHx3f1k8Zr0aTQ9w_L.AbCdEfGhIjKlMnOpQrStUv";
-
-/** An Israeli receipt of 180.50 NIS with every optional detail. */
-function israeli(overrides: Partial<Receipt> = {}): Receipt {
-  return {
-    id: "q2V0bUoHx3f1k8Zr0aTQ9w_L",
-    series: "IL-2026",
-    sequence: 123,
-    number: "IL-2026-000123",
-    transactionId: "tx1",
-    donorId: "d1",
-    email: "ada@example.com",
-    issuedAt: "2026-05-10T08:00:00.000Z",
-    giftDate: "2026-05-09T08:00:00.000Z",
-    donorName: "Ada Lovelace",
-    donorTaxId: "000000018",
-    amount: 18_050,
-    currency: "ILS",
-    isMonthly: false,
-    paymentMethod: "card",
-    cardLast4: "4580",
-    reportNumber: null,
-    issuer: {
-      organization: "museum",
-      legalName: "Example Museum Association",
-      address: "1 Museum Road, Jerusalem",
-      nonprofitNumber: "580000000",
-      section46Approval: "4567",
-      section46ValidUntil: "2026-12-31",
-      ein: null,
-    },
-    ...overrides,
-  };
-}
 
 /** One run of text as PDF.js reads it: logical order (PDF.js answers right-to-left runs reversed). */
 interface Run {
