@@ -21,7 +21,7 @@ import { amountInWords } from "../lib/receipts/words.ts";
 import type { Lang } from "../lib/shared/languages.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame } from "./helpers/payments.ts";
+import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
 import { pdfText } from "./helpers/pdf.ts";
 import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
 
@@ -71,14 +71,12 @@ async function give(
   email: string,
   firstName = lang === "he" ? "יעל" : "Anna",
 ) {
-  await page.goto(`${app.url}/${lang}/`);
-  await page.waitForSelector('form.donation-form[data-enhanced="true"]');
-  if (period === "monthly") await page.click('label.tab:has(input[value="monthly"])');
-  await page.click('label.tier-card:has(input[value="tier-2"])');
-  const who = { firstName, lastName: "Levi", email, country: "Israel" };
-  for (const [name, value] of Object.entries(who)) await page.fill(`#donor-${name}`, value);
-  await page.click(".donate-button");
-  await page.locator("iframe.payment-frame").waitFor();
+  await startDonation(page, `${app.url}/${lang}/`, period, {
+    firstName,
+    lastName: "Levi",
+    email,
+    country: "Israel",
+  });
   await payInSandboxFrame(page, GOOD_CARD);
   await page.waitForURL(new RegExp(`/${lang}/success\\?`));
 }

@@ -14,7 +14,7 @@ import { formatMoney } from "../lib/shared/money.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe, WCAG_TAGS } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame } from "./helpers/payments.ts";
+import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
 
 const LANGS = ["en", "he"] as const;
 /** A card the sandbox declines with status 033 (invalid card). */
@@ -70,21 +70,6 @@ async function auditPath(app: TestApp, context: BrowserContext, path: string, st
   } finally {
     await page.close();
   }
-}
-
-/** Chooses a period and a tier on the donation page, fills the donor and submits. */
-async function startDonation(page: Page, url: string, period: "one-time" | "monthly", who: object) {
-  await page.goto(url);
-  await page.waitForSelector('form.donation-form[data-enhanced="true"]');
-  if (period === "monthly") {
-    await page.click('label.tab:has(input[value="monthly"])');
-    assert.ok(await page.isChecked('input[name="period"][value="monthly"]'), "the monthly tab chosen");
-  }
-  await page.click('label.tier-card:has(input[value="tier-2"])');
-  assert.ok(await page.isChecked('input[value="tier-2"]'));
-  for (const [name, value] of Object.entries(who)) await page.fill(`#donor-${name}`, value);
-  await page.click(".donate-button");
-  await page.locator("iframe.payment-frame").waitFor();
 }
 
 /** Monthly tier → success → cancel page (Yes, orange button) → cancelled (No, home button). */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { signPayload } from "../../lib/shared/signing.ts";
 import type { TestApp } from "./app.ts";
@@ -98,4 +99,19 @@ export async function payInSandboxFrame(page: Page, card = GOOD_CARD): Promise<v
     }
     await page.waitForTimeout(100);
   }
+}
+
+/** Chooses a period and a tier on the donation page, fills the donor and submits. */
+export async function startDonation(page: Page, url: string, period: "one-time" | "monthly", who: object) {
+  await page.goto(url);
+  await page.waitForSelector('form.donation-form[data-enhanced="true"]');
+  if (period === "monthly") {
+    await page.click('label.tab:has(input[value="monthly"])');
+    assert.ok(await page.isChecked('input[name="period"][value="monthly"]'), "the monthly tab chosen");
+  }
+  await page.click('label.tier-card:has(input[value="tier-2"])');
+  assert.ok(await page.isChecked('input[value="tier-2"]'));
+  for (const [name, value] of Object.entries(who)) await page.fill(`#donor-${name}`, value);
+  await page.click(".donate-button");
+  await page.locator("iframe.payment-frame").waitFor();
 }

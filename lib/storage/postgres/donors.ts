@@ -70,16 +70,7 @@ export function pgDonors({ sql }: PgContext): DonorRepository {
   const donors: DonorRepository = {
     async create(input) {
       const d = canonicalDonor(input);
-      const [row] = await sql<DonorRow[]>`
-        insert into donors (
-          id, first_name, last_name, email, country, created_at,
-          payment_date, next_payment_date, monthly_payment_available, israeli_id
-        ) values (
-          ${d.id}, ${d.firstName}, ${d.lastName}, ${d.email}, ${d.country}, ${d.createdAt},
-          ${d.paymentDate}, ${d.nextPaymentDate}, ${d.monthlyPaymentAvailable}, ${d.israeliId}
-        )
-        returning *
-      `;
+      const [row] = await sql<DonorRow[]>`insert into donors ${sql(donorColumns(d))} returning *`;
       return toDonor(row);
     },
 
