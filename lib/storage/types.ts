@@ -104,6 +104,12 @@ export interface DonorRepository {
   ): Promise<Refusal | { admitted: true; donor: Donor }>;
   get(id: string): Promise<Donor | null>;
   /**
+   * The ids of the donor records with this email address (normalized when compared), at most
+   * `limit` (1..1,000), in id order: one index range, costing work in proportion to the answer
+   * (the donor portal treats every record of one address as one donor).
+   */
+  idsByEmail(email: string, limit: number): Promise<string[]>;
+  /**
    * Changes the payment fields of a donor and answers it as stored, or `null` when the id is
    * unknown. Fields left out are unchanged.
    */

@@ -8,7 +8,7 @@
 
 import type { DonorSession, DonorSignIn } from "@/lib/storage/types.ts";
 import assert from "node:assert/strict";
-import { at, HOUR, uid } from "./fixtures.ts";
+import { at, donorFixture, HOUR, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore, withTwo } from "./support.ts";
 
 /** A random hex SHA-256-shaped hash. */
@@ -153,6 +153,26 @@ export async function donorSessionsContract(
         assert.deepEqual(await store.donorSessions.getSignIn(liveLink.hash), liveLink);
         assert.deepEqual(await store.donorSessions.getSession(liveSession.hash), liveSession);
         await assert.rejects(() => store.donorSessions.deleteExpired(at(0), 0), RangeError);
+      }),
+  );
+}
+
+/** The contract of `store.donors.idsByEmail`, the portal's way from an address to its donor records. */
+export async function donorsByEmailContract(t: Deno.TestContext, { open }: ContractOptions): Promise<void> {
+  await t.step(
+    "donors: idsByEmail() answers every record of an address, in id order, bounded",
+    () =>
+      withStore(open, async (store) => {
+        const email = `${uid("same")}@example.org`;
+        const ids = ["b", "a", "c"].map((p) => `${p}_${uid("donor")}`);
+        for (const id of ids) await store.donors.create(donorFixture({ id, email }));
+        await store.donors.create(donorFixture({ email: `${uid("other")}@example.org` }));
+        const sorted = [...ids].sort();
+        assert.deepEqual(await store.donors.idsByEmail(email, 10), sorted);
+        assert.deepEqual(await store.donors.idsByEmail(` ${email.toUpperCase()} `, 10), sorted);
+        assert.deepEqual(await store.donors.idsByEmail(email, 2), sorted.slice(0, 2));
+        assert.deepEqual(await store.donors.idsByEmail(`${uid("nobody")}@example.org`, 10), []);
+        await assert.rejects(() => store.donors.idsByEmail(email, 0), RangeError);
       }),
   );
 }

@@ -6,7 +6,9 @@
  * - `donor_sessions`: one row per signed-in browser, keyed by the SHA-256 of its cookie's token, with
  *   the address, its expiry and when it was revoked (signed out).
  *
- * Both are indexed by `expires_at` for retention, which deletes by expiry only.
+ * Both are indexed by `expires_at` for retention, which deletes by expiry only. And `donors` gets an
+ * index by email (`donors.idsByEmail`: the portal treats every donor record of an address as one
+ * donor, and must find them without scanning the table).
  *
  * History: once released, never edited (see `../migrations.ts`); its SQL is the text databases ran.
  *
@@ -34,5 +36,6 @@ export const migration021 = {
         revoked_at timestamptz
       );
       create index donor_sessions_expires_at on donor_sessions (expires_at);
+      create index donors_email on donors (email, id);
     `,
 };
