@@ -8,7 +8,7 @@
 
 import type { DonorSession, DonorSignIn } from "@/lib/storage/types.ts";
 import assert from "node:assert/strict";
-import { at, donorFixture, HOUR, uid } from "./fixtures.ts";
+import { at, donorFixture, HOUR, txFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore, withTwo } from "./support.ts";
 
 /** A random hex SHA-256-shaped hash. */
@@ -173,6 +173,45 @@ export async function donorsByEmailContract(t: Deno.TestContext, { open }: Contr
         assert.deepEqual(await store.donors.idsByEmail(email, 2), sorted.slice(0, 2));
         assert.deepEqual(await store.donors.idsByEmail(`${uid("nobody")}@example.org`, 10), []);
         await assert.rejects(() => store.donors.idsByEmail(email, 0), RangeError);
+      }),
+  );
+}
+
+/** The contract of `store.transactions.listByDonors`, the portal's history of one address. */
+export async function transactionsByDonorsContract(
+  t: Deno.TestContext,
+  { open }: ContractOptions,
+): Promise<void> {
+  await t.step(
+    "transactions: listByDonors() answers those donors' gifts, recorded or imported, newest first",
+    () =>
+      withStore(open, async (store) => {
+        const [a, b, other] = [uid("donor"), uid("donor"), uid("donor")];
+        const recorded = [
+          txFixture({ donorId: a, createdAt: at(1000) }),
+          txFixture({ donorId: b, createdAt: at(3000), kind: "error" }),
+          txFixture({ donorId: a, createdAt: at(3000), isMonthly: true }),
+          txFixture({ donorId: other, createdAt: at(2000) }),
+        ];
+        for (const tx of recorded) await store.transactions.record(tx);
+        const imported = txFixture({ donorId: b, createdAt: at(500) });
+        assert.equal(await store.transactions.import([imported]), 1);
+        const mine = [...recorded.filter((tx) => tx.donorId !== other), imported];
+        const expected = mine.sort((x, y) =>
+          x.createdAt !== y.createdAt ? (x.createdAt < y.createdAt ? 1 : -1) : (x.id < y.id ? 1 : -1)
+        );
+        const got = await store.transactions.listByDonors([a, b, a], 10);
+        assert.deepEqual(got.map((tx) => tx.id), expected.map((tx) => tx.id));
+        assert.deepEqual(got[0], await store.transactions.get(expected[0].id));
+        assert.deepEqual(
+          (await store.transactions.listByDonors([a, b], 2)).map((tx) => tx.id),
+          expected.slice(0, 2).map((tx) => tx.id),
+        );
+        assert.deepEqual(await store.transactions.listByDonors([uid("nobody")], 10), []);
+        assert.deepEqual(await store.transactions.listByDonors([], 10), []);
+        await assert.rejects(() => store.transactions.listByDonors([a], 0), RangeError);
+        const many = Array.from({ length: 101 }, (_, i) => `d${i}`);
+        await assert.rejects(() => store.transactions.listByDonors(many, 10), RangeError);
       }),
   );
 }

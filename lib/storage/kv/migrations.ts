@@ -20,9 +20,10 @@
  *   sub-list counters, so stores opening at once take turns, and the final commit (`done: true`)
  *   checks that `error-all` still ends at `through`.
  *
- * - `donor-email-index` (stores written before the donor portal, issue 15): writes
- *   `["donors_by_email", email, id]` for every existing donor, as `time-indexes` does (the same
- *   step, its own marker `["kv_migrations", "donor-email-index"]`).
+ * - `donor-portal-indexes` (stores written before the donor portal, issue 15): writes
+ *   `["donors_by_email", email, id]` for every existing donor and
+ *   `["transactions_by_donor", donorId, createdAt, id]` for every existing transaction, as
+ *   `time-indexes` does (the same step, its own marker `["kv_migrations", "donor-portal-indexes"]`).
  *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
@@ -41,13 +42,14 @@ import {
   tokenExpiryKey,
 } from "./refresh_tokens.ts";
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
+import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type { Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
 const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
-const DONOR_EMAIL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-email-index"];
+const DONOR_PORTAL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-portal-indexes"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -65,9 +67,10 @@ interface TimeIndexMigration {
  */
 type IndexStages = { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) => Deno.KvKey | null }[];
 
-/** The donor email index over donors written before it existed (`donor-email-index`). */
-const DONOR_EMAIL_STAGES: IndexStages = [
+/** The donor portal's indexes over records written before they existed (`donor-portal-indexes`). */
+const DONOR_PORTAL_STAGES: IndexStages = [
   { prefix: DONORS, indexKey: (e) => donorEmailKey(e.value as Donor) },
+  { prefix: TRANSACTIONS, indexKey: (e) => donorIndexKey(e.value as Transaction) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -100,7 +103,7 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
   while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
   while (
-    await untilCommitted(() => timeIndexesStep(kv, DONOR_EMAIL_MIGRATION, DONOR_EMAIL_STAGES)) === "more"
+    await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
   );
 }
 

@@ -1,15 +1,16 @@
 /**
- * Deno KV's `donor-email-index` data migration: donors stored before the portal's email index
- * existed are found by `donors.idsByEmail` once the store is opened.
+ * Deno KV's `donor-portal-indexes` data migration: donors and transactions stored before the
+ * portal's indexes existed are found by `donors.idsByEmail` and `transactions.listByDonors` once
+ * the store is opened.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
 import { openKvStore } from "./backends.ts";
-import { donorFixture } from "./fixtures.ts";
+import { donorFixture, txFixture } from "./fixtures.ts";
 
-Deno.test("kv: donors written before the email index are indexed when the store opens", async () => {
+Deno.test("kv: donors and transactions written before the portal's indexes are indexed when the store opens", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/old.kv`;
@@ -19,10 +20,15 @@ Deno.test("kv: donors written before the email index are indexed when the store 
     ];
     const kv = await Deno.openKv(path);
     for (const d of old) await kv.set(["donors", d.id], d); // as an older version wrote them: no index
+    const gift = txFixture({ donorId: "old_a" });
+    await kv.set(["transactions", gift.id], gift);
     kv.close();
     const store = await openKvStore(path);
     try {
       assert.deepEqual(await store.donors.idsByEmail("old@example.org", 10), ["old_a", "old_b"]);
+      assert.deepEqual((await store.transactions.listByDonors(["old_a", "old_b"], 10)).map((t) => t.id), [
+        gift.id,
+      ]);
     } finally {
       await store.close();
     }
