@@ -1,4 +1,5 @@
-import { SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
 import { currentSession, requestSignIn, signInByManageToken, signInKey } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
@@ -11,7 +12,7 @@ import { normalizeEmail } from "@/lib/storage/records.ts";
 /** What the page shows. */
 export type AccountPageData =
   | { kind: "form"; email: string; notice: SignInNotice | null }
-  | { kind: "account"; email: string };
+  | { kind: "account"; email: string; history: DonorHistory };
 
 /**
  * `/{lang}/account`: the donor portal (issue 15). Signed out, a form asks for an email address; its
@@ -41,7 +42,12 @@ export const handler: Handlers<AccountPageData, AppState> = {
       }
     }
     const session = await currentSession(services.store, readSessionCookie(req));
-    if (session) return ctx.render({ kind: "account", email: session.email });
+    if (session) {
+      const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
+      return ctx.render({ kind: "account", email: session.email, history }, {
+        headers: { "cache-control": "no-store" },
+      });
+    }
     const notice: SignInNotice | null = ctx.url.searchParams.has("signedOut") ? { kind: "signedOut" } : null;
     return ctx.render({ kind: "form", email: "", notice });
   },
@@ -90,7 +96,9 @@ export default function AccountPage({ state, data }: PageProps<AccountPageData, 
     return (
       <>
         {head}
-        <SignedIn t={t} lang={lang} email={data.email} />
+        <SignedIn t={t} lang={lang} email={data.email}>
+          <DonorHistoryView t={t} lang={lang} history={data.history} />
+        </SignedIn>
       </>
     );
   }
