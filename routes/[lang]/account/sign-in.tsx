@@ -55,7 +55,6 @@ export default function SignInPage({ state, data }: PageProps<Data, AppState>) {
     <>
       <Head>
         <meta name="robots" content="noindex" />
-        <meta name="referrer" content="no-referrer" />
       </Head>
       {data.kind === "confirm"
         ? <SignInConfirm t={t} lang={lang} token={data.token} />
