@@ -21,6 +21,9 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
+    "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
+    "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),

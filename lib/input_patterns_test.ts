@@ -49,6 +49,13 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
   },
   "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/account/sign_in.ts": {
+    reads: "the sign-in link's `t` (query or form) and the donor session cookie",
+    patterns: [
+      String.raw`/^s1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/`,
+      String.raw`/^[A-Za-z0-9_-]{43}$/`,
+    ],
+  },
   "lib/manage_link.ts": {
     reads: "what the cancel page's `token` (at most 200 characters) unseals to, a donor id",
     patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],

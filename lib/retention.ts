@@ -15,7 +15,9 @@
  * - rate-limit windows that have ended and payment origins past their day (`rate_limits.ts`): an
  *   ended window counts nothing any more. On Deno KV these expire by themselves too;
  * - sandbox records (the simulated processor's books) untouched for {@link SANDBOX_RETENTION_MS},
- *   unless one is still read later: see `sandboxRecordNeeded` in `payments/sandbox.ts`.
+ *   unless one is still read later: see `sandboxRecordNeeded` in `payments/sandbox.ts`;
+ * - donor portal sign-in links and sessions a day past their expiry (`lib/account/sign_in.ts`):
+ *   both are refused once expired, used or not, revoked or not.
  *
  * Never deleted: transactions, payments, donors, subscriptions, charges and admins, which are
  * the museum's records.
@@ -59,6 +61,8 @@ export interface RetentionReport {
   /** Ended rate-limit windows and expired payment origins. */
   rateLimits: number;
   sandboxRecords: number;
+  /** Donor portal sign-in links and sessions past their expiry (and the grace). */
+  donorSessions: number;
   /** Sandbox records old enough to go, kept because they are still needed. */
   sandboxKept: number;
   /** Kinds whose sweep failed (storage unavailable, say); the next sweep carries on. */
@@ -104,6 +108,7 @@ export async function runRetentionSweep(options: RetentionOptions): Promise<Rete
     throttleEvents: 0,
     rateLimits: 0,
     sandboxRecords: 0,
+    donorSessions: 0,
     sandboxKept: 0,
     failed: [],
     complete: true,
@@ -140,6 +145,7 @@ export async function runRetentionSweep(options: RetentionOptions): Promise<Rete
     ["nonces", () => drain(() => store.nonces.deleteExpired(now, batch))],
     ["throttleEvents", () => drain(() => store.throttle.deleteBefore(now - THROTTLE_RETENTION_MS, batch))],
     ["rateLimits", () => drain(() => store.rateLimits.deleteBefore(now, batch))],
+    ["donorSessions", () => drain(() => store.donorSessions.deleteExpired(iso(now - TOKEN_GRACE_MS), batch))],
     ["sandboxRecords", () => sweepSandbox(store, iso(now - SANDBOX_RETENTION_MS), batch, maxBatches, report)],
   ];
   for (const [kind, sweep] of kinds) {

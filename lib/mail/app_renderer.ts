@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { signInKey } from "@/lib/account/sign_in.ts";
 import type { Config } from "../config.ts";
 import { manageLinkKey } from "../manage_link.ts";
 import type { RenderReceiptPdf } from "../receipts/pdf_pool.ts";
@@ -50,6 +51,7 @@ export async function appRenderer(
     store,
     publicUrl,
     manageKey: await manageLinkKey(config.appSecret),
+    signInKey: await signInKey(config.appSecret),
     receiptAttachment,
   });
 }

@@ -26,6 +26,11 @@ export interface MessageData {
   "manage-link": Record<string, never>;
   /** To the approved admins: an account is awaiting approval. */
   "admin-pending": { adminId: string };
+  /**
+   * A donor portal sign-in link (`lib/account/sign_in.ts`): only the link's id; the renderer signs
+   * it into the token, so no usable token is stored in the outbox.
+   */
+  "sign-in-link": { signInId: string };
 }
 
 export type MessageKind = keyof MessageData;

@@ -82,6 +82,13 @@ export interface TransactionRepository {
   get(id: string): Promise<Transaction | null>;
   getByProviderId(provider: string, providerTransactionId: string): Promise<Transaction | null>;
   /**
+   * The transactions (successful and failed) of these donors (1..100 ids), newest first
+   * (`createdAt`, then id, descending), at most `limit` (1..1,000): the donor portal's history of
+   * one address. Reads an index by donor, so it costs work in proportion to those donors'
+   * transactions, never a scan.
+   */
+  listByDonors(donorIds: readonly string[], limit: number): Promise<Transaction[]>;
+  /**
    * Successful transactions, newest first (in the order recorded). Without `search`, a page costs
    * work in proportion to the page, for all, monthly and one-time lists alike.
    */

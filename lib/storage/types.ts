@@ -24,6 +24,7 @@ import type { Admission, AdmissionAnswer, Refusal } from "./admission_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
+import type { DonorSessionRepository } from "./donor_session_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
@@ -32,6 +33,7 @@ export type * from "./kiosk_types.ts";
 export type * from "./outbox_types.ts";
 export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
+export type * from "./donor_session_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -101,6 +103,12 @@ export interface DonorRepository {
     now: number,
   ): Promise<Refusal | { admitted: true; donor: Donor }>;
   get(id: string): Promise<Donor | null>;
+  /**
+   * The ids of the donor records with this email address (normalized when compared), at most
+   * `limit` (1..1,000), in id order: one index range, costing work in proportion to the answer
+   * (the donor portal treats every record of one address as one donor).
+   */
+  idsByEmail(email: string, limit: number): Promise<string[]>;
   /**
    * Changes the payment fields of a donor and answers it as stored, or `null` when the id is
    * unknown. Fields left out are unchanged.
@@ -357,6 +365,8 @@ export interface Store {
   readonly outbox: OutboxRepository;
   /** Legal receipts, numbered gaplessly per issuing organisation (`receipt_types.ts`). */
   readonly receipts: ReceiptRepository;
+  /** Donors' one-time sign-in links and portal sessions (`donor_session_types.ts`). */
+  readonly donorSessions: DonorSessionRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { signInKey } from "@/lib/account/sign_in.ts";
 import assert from "node:assert/strict";
 import { newId } from "../../lib/ids.ts";
 import type { Attachment, MessageInput, RenderedMessage } from "../../lib/mail/message_types.ts";
@@ -44,6 +45,7 @@ export async function fixture(firstName = "Dana"): Promise<Fixture> {
     store,
     publicUrl: PUBLIC_URL,
     manageKey: await manageLinkKey(SECRET),
+    signInKey: await signInKey(SECRET),
     now: () => NOW,
     receiptAttachment: (tx): Promise<Attachment | null> => {
       attached.push(tx);

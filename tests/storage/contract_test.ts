@@ -21,6 +21,11 @@ import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
+import {
+  donorsByEmailContract,
+  donorSessionsContract,
+  transactionsByDonorsContract,
+} from "./donor_sessions_contract.ts";
 import { flagsContract } from "./flags_contract.ts";
 import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
@@ -74,6 +79,9 @@ const contracts: Contract[] = [
   kioskDevicesContract,
   outboxContract,
   receiptsContract,
+  donorSessionsContract,
+  donorsByEmailContract,
+  transactionsByDonorsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

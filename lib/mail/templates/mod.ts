@@ -5,6 +5,7 @@
  * @module
  */
 import type { RenderedMessage } from "@/lib/mail/message_types.ts";
+import { renderSignInLink } from "./account_messages.ts";
 import {
   renderChargeFailed,
   renderManageLink,
@@ -31,6 +32,7 @@ export const RENDERERS: KindRenderers = {
   "yearly-statement": renderYearlyStatement,
   "manage-link": renderManageLink,
   "admin-pending": renderAdminPending,
+  "sign-in-link": renderSignInLink,
 };
 
 /**

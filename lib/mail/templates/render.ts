@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { SignInKey } from "@/lib/account/sign_in.ts";
 import { translator } from "@/lib/i18n.ts";
 import type {
   Attachment,
@@ -40,6 +41,8 @@ export interface RenderDeps {
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
   manageKey: ManageLinkKey;
+  /** The donor portal's sign-in links' key (`signInKey(config.appSecret)`, `lib/account/sign_in.ts`). */
+  signInKey: SignInKey;
   /**
    * The receipt PDF of a successful transaction in a language (issued on first call,
    * `lib/receipts`), or null when no receipt can be issued (receipts not configured).

@@ -4,7 +4,11 @@
  * | key              | value | written by     |
  * |------------------|-------|----------------|
  * | `["donors", id]` | Donor | create, update |
+ * | `["donors_by_email", email, id]` | id | create |
  *
+ * The email index (issue 15: the donor portal finds every donor record of one address) is written
+ * with the donor; an email never changes, so `update` leaves it. Donors stored before it existed get
+ * it from the `donor-email-index` data migration (`migrations.ts`).
  * `create` commits only while the id is absent; `update` rewrites the record under a check of the
  * versionstamp it read, so two updates at once both apply, one after the other.
  *
@@ -16,11 +20,19 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { canonicalDonor, isoInstantOrNull } from "../records.ts";
+import { batchLimit } from "../queries.ts";
+import { canonicalDonor, isoInstantOrNull, normalizeEmail } from "../records.ts";
 import type { Donor, DonorRepository } from "../types.ts";
 
 /** The first key part of every donor. */
-const DONORS = "donors";
+export const DONORS = "donors";
+/** The index of donors by email address. */
+const DONORS_BY_EMAIL = "donors_by_email";
+
+/** The `["donors_by_email", email, id]` key of a donor. */
+export function donorEmailKey(donor: Donor): Deno.KvKey {
+  return [DONORS_BY_EMAIL, donor.email, donor.id];
+}
 
 /** A record as read, with `israeliId: null` when it was written before the field existed. */
 const stored = (donor: Donor | null): Donor | null =>
@@ -32,13 +44,25 @@ export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitt
     async create(input) {
       const donor = canonicalDonor(input);
       const key = [DONORS, donor.id];
-      const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, donor));
+      const ok = await commit(() =>
+        kv.atomic().check({ key, versionstamp: null }).set(key, donor).set(donorEmailKey(donor), donor.id)
+      );
       if (!ok) throw new Error("a donor with this id exists already"); // never the id: it is a capability
       return donor;
     },
 
     async get(id) {
       return stored((await retryWhileLocked(() => kv.get<Donor>([DONORS, id]))).value);
+    },
+
+    async idsByEmail(email, limit) {
+      const max = batchLimit(limit);
+      return await retryWhileLocked(async () => {
+        const ids: string[] = [];
+        const prefix = [DONORS_BY_EMAIL, normalizeEmail(email)];
+        for await (const e of kv.list<string>({ prefix }, { limit: max })) ids.push(e.value);
+        return ids;
+      });
     },
 
     async update(id, changes) {

@@ -20,6 +20,11 @@
  *   sub-list counters, so stores opening at once take turns, and the final commit (`done: true`)
  *   checks that `error-all` still ends at `through`.
  *
+ * - `donor-portal-indexes` (stores written before the donor portal, issue 15): writes
+ *   `["donors_by_email", email, id]` for every existing donor and
+ *   `["transactions_by_donor", donorId, createdAt, id]` for every existing transaction, as
+ *   `time-indexes` does (the same step, its own marker `["kv_migrations", "donor-portal-indexes"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -27,6 +32,7 @@
  */
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import { donorEmailKey, DONORS } from "./donors.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
@@ -36,12 +42,14 @@ import {
   tokenExpiryKey,
 } from "./refresh_tokens.ts";
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
+import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import type { Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
+import type { Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
 const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
+const DONOR_PORTAL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-portal-indexes"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -57,16 +65,23 @@ interface TimeIndexMigration {
  * a record needs (null: none, e.g. a finished payment). Each is exactly what the repository
  * writes with the record.
  */
-const TIME_INDEX_STAGES: { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) => Deno.KvKey | null }[] =
-  [
-    { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
-    { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
-    {
-      prefix: REFRESH_FAMILIES_REVOKED,
-      indexKey: (e) => revokedTimeKey(e.key[1] as string, (e.value as RevokedFamilyValue).revokedAt),
-    },
-    { prefix: SANDBOX, indexKey: (e) => sandboxUpdatedKey(e.value as SandboxRecord) },
-  ];
+type IndexStages = { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) => Deno.KvKey | null }[];
+
+/** The donor portal's indexes over records written before they existed (`donor-portal-indexes`). */
+const DONOR_PORTAL_STAGES: IndexStages = [
+  { prefix: DONORS, indexKey: (e) => donorEmailKey(e.value as Donor) },
+  { prefix: TRANSACTIONS, indexKey: (e) => donorIndexKey(e.value as Transaction) },
+];
+
+const TIME_INDEX_STAGES: IndexStages = [
+  { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
+  { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
+  {
+    prefix: REFRESH_FAMILIES_REVOKED,
+    indexKey: (e) => revokedTimeKey(e.key[1] as string, (e.value as RevokedFamilyValue).revokedAt),
+  },
+  { prefix: SANDBOX, indexKey: (e) => sandboxUpdatedKey(e.value as SandboxRecord) },
+];
 
 /** Index keys one time-index migration commit writes: each record is checked (at most 100 checks). */
 const TIME_INDEX_CHUNK = 90;
@@ -87,6 +102,9 @@ const MIGRATION_CHUNK = 500;
 export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
   while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
+  );
 }
 
 /**
@@ -96,16 +114,20 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
  * one changed meanwhile (a payment finished, a sandbox record transitioned, a token swept) makes
  * the commit re-read instead of indexing a stale value.
  */
-async function timeIndexesStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
-  const marker = await retryWhileLocked(() => kv.get<TimeIndexMigration>(TIME_INDEXES_MIGRATION));
+async function timeIndexesStep(
+  kv: Deno.Kv,
+  MARKER: Deno.KvKey = TIME_INDEXES_MIGRATION,
+  STAGES: IndexStages = TIME_INDEX_STAGES,
+): Promise<"more" | "done" | typeof RETRY> {
+  const marker = await retryWhileLocked(() => kv.get<TimeIndexMigration>(MARKER));
   const state = marker.value ?? { stage: 0, after: null, done: false };
   if (state.done) return "done";
-  if (state.stage >= TIME_INDEX_STAGES.length) {
+  if (state.stage >= STAGES.length) {
     const value: TimeIndexMigration = { ...state, done: true };
-    const ok = await commit(() => kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value));
+    const ok = await commit(() => kv.atomic().check(marker).set(MARKER, value));
     return ok ? "done" : RETRY;
   }
-  const { prefix, indexKey } = TIME_INDEX_STAGES[state.stage];
+  const { prefix, indexKey } = STAGES[state.stage];
   // Up to TIME_INDEX_CHUNK records that need an index key, from at most TIME_INDEX_SCAN read (a
   // finished payment needs none, so most payments cost a read only).
   const { writes, last, exhausted } = await retryWhileLocked(async () => {
@@ -131,7 +153,7 @@ async function timeIndexesStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RE
     ? { stage: state.stage + 1, after: null, done: false }
     : { stage: state.stage, after: last, done: false };
   const ok = await commit(() => {
-    const op = kv.atomic().check(marker).set(TIME_INDEXES_MIGRATION, value);
+    const op = kv.atomic().check(marker).set(MARKER, value);
     for (const [entry, key] of writes) op.check(entry).set(key, entry.key[1]);
     return op;
   });

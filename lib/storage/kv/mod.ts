@@ -49,6 +49,7 @@
  * | `kiosk_devices.ts`     | paired kiosk devices                    | `kiosk_*`                         |
  * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
+ * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -63,6 +64,7 @@ import { kvAdmins } from "./admins.ts";
 import { kvCharges } from "./charges.ts";
 import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
+import { kvDonorSessions } from "./donor_sessions.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
@@ -130,6 +132,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     kioskDevices: kvKioskDevices(ctx),
     outbox: kvOutbox(ctx),
     receipts: kvReceipts(ctx),
+    donorSessions: kvDonorSessions(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

@@ -6,6 +6,7 @@
  * |------------------------------------------------|----------------------------------|----------------|
  * | `["transactions", id]`                         | Transaction                      | record, import |
  * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key) | record, import |
+ * | `["transactions_by_donor", donorId, at, id]`    | transaction id                   | record, import |
  *
  * plus, in the same commit, the `["transactions_count", list]` counters and
  * `["transactions_list", list, seq]` copies of `transaction_lists.ts`, and the messages `record`
@@ -20,6 +21,10 @@
  * apart. Both run one at a time per handle (`KvContext.oneAtATime`), as they all move the same
  * counters.
  *
+ * `transactions_by_donor` (issue 15, the donor portal: `listByDonors`) is read a donor's range at a
+ * time, newest first; stores written before it get it from the `donor-portal-indexes` data
+ * migration (`migrations.ts`).
+ *
  * Values stay under KV's 64 KiB: transactions are refused above 60 KB (`canonicalTransaction`).
  *
  * @module
@@ -31,14 +36,42 @@ import { kvTransactionLists, TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./tra
 import { importBatch, listsOf, TRANSACTION_LISTS } from "../queries.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { canonicalTransaction } from "../records.ts";
+import { donorListArgs, newestFirst } from "../donor_queries.ts";
 import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
 import type { Transaction, TransactionRepository } from "../types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every transaction, by id. */
-const TRANSACTIONS = "transactions";
+export const TRANSACTIONS = "transactions";
 /** The idempotency key: `(provider, providerTransactionId)` to transaction id. */
 const TRANSACTIONS_BY_PROVIDER = "transactions_by_provider";
+
+/** The index of transactions by donor, newest last within a donor. */
+const TRANSACTIONS_BY_DONOR = "transactions_by_donor";
+
+/** The `["transactions_by_donor", donorId, createdAt, id]` key of a transaction. */
+export function donorIndexKey(tx: Transaction): Deno.KvKey {
+  return [TRANSACTIONS_BY_DONOR, tx.donorId, tx.createdAt, tx.id];
+}
+
+/** `transactions.listByDonors`: each donor's index range, newest first, merged. */
+async function listByDonors(
+  ctx: KvContext,
+  donorIds: readonly string[],
+  max: number,
+): Promise<Transaction[]> {
+  const { ids, limit } = donorListArgs(donorIds, max);
+  const perDonor = await Promise.all(ids.map((donorId) =>
+    retryWhileLocked(async () => {
+      const found: string[] = [];
+      const selector = { prefix: [TRANSACTIONS_BY_DONOR, donorId] };
+      for await (const e of ctx.kv.list<string>(selector, { limit, reverse: true })) found.push(e.value);
+      return found;
+    })
+  ));
+  const txs = await Promise.all(perDonor.flat().map((id) => getTransaction(ctx, id)));
+  return txs.filter((tx): tx is Transaction => tx !== null).sort(newestFirst).slice(0, limit);
+}
 
 /** How many transactions `transactions.import` looks up at once (a few parallel getMany calls). */
 const IMPORT_LOOKAHEAD = 100;
@@ -85,7 +118,7 @@ async function record(
       }
       if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
       const ok = await commit(() => {
-        const op = kv.atomic().check(byId).set(idKey, tx);
+        const op = kv.atomic().check(byId).set(idKey, tx).set(donorIndexKey(tx), tx.id);
         if (byProvider && providerKey) op.check(byProvider).set(providerKey, tx.id);
         counters.forEach((counter, i) => {
           const seq = (counter.value ?? 0) + 1;
@@ -153,7 +186,7 @@ async function importChunk(
       if (found[i].byId) throw new Error(`a transaction with the id ${tx.id} exists`);
       const lists = listsOf(tx);
       const seqs = lists.map((list) => last.get(list)! + 1);
-      const writes: [Deno.KvKey, unknown][] = [[[TRANSACTIONS, tx.id], tx]];
+      const writes: [Deno.KvKey, unknown][] = [[[TRANSACTIONS, tx.id], tx], [donorIndexKey(tx), tx.id]];
       if (tx.providerTransactionId !== null) {
         writes.push([[TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId], tx.id]);
       }
@@ -204,6 +237,7 @@ export function kvTransactions(ctx: KvContext): TransactionRepository {
     record: (tx, options) => record(ctx, tx, options),
     import: (txs) => importAll(ctx, txs),
     get: (id) => getTransaction(ctx, id),
+    listByDonors: (donorIds, limit) => listByDonors(ctx, donorIds, limit),
     async getByProviderId(provider, providerTransactionId) {
       const id =
         (await retryWhileLocked(() =>

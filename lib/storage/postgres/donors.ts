@@ -3,15 +3,16 @@
  *
  * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
  * cancel link's capability), with the contract's fields as columns and instants as
- * `timestamptz`. Nothing reads donors by anything but the id, so the primary key is the only
- * index. `update` sets only the columns it is given, in one statement. `israeli_id` (migration 19)
+ * `timestamptz`. Read by id (the primary key) and by email (`idsByEmail`, index `donors_email`
+ * on `(email, id)`, migration 21). `update` sets only the columns it is given, in one statement. `israeli_id` (migration 19)
  * holds the donor's Israeli ID number for Section 46 receipts, nine digits or null, checked by the
  * table as well (a constraint), so no other writer can store a malformed one.
  *
  * @module
  */
 
-import { canonicalDonor, isoInstantOrNull } from "../records.ts";
+import { batchLimit } from "../queries.ts";
+import { canonicalDonor, isoInstantOrNull, normalizeEmail } from "../records.ts";
 import type postgres from "postgres";
 import type { Donor, DonorRepository, Refusal } from "../types.ts";
 import { iso, type PgContext } from "./context.ts";
@@ -92,6 +93,15 @@ export function pgDonors({ sql }: PgContext): DonorRepository {
     async get(id) {
       const [row] = await sql<DonorRow[]>`select * from donors where id = ${id}`;
       return row ? toDonor(row) : null;
+    },
+
+    async idsByEmail(email, limit) {
+      const rows = await sql<{ id: string }[]>`
+        select id from donors where email = ${normalizeEmail(email)} order by id collate "C" limit ${
+        batchLimit(limit)
+      }
+      `;
+      return rows.map((r) => r.id);
     },
 
     async update(id, changes) {

@@ -45,6 +45,7 @@
  * | `kiosk_devices.ts`     | `kioskDevices`                 | `kiosk_devices`                                         |
  * | `outbox.ts`            | `outbox` (and causes' messages) | `outbox`                                               |
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
+ * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -59,6 +60,7 @@ import { pgAdmins } from "./admins.ts";
 import { pgCharges } from "./charges.ts";
 import type { PgContext } from "./context.ts";
 import { pgDonors } from "./donors.ts";
+import { pgDonorSessions } from "./donor_sessions.ts";
 import { pgFlags } from "./flags.ts";
 import { pgKioskDevices } from "./kiosk_devices.ts";
 import { pgLeases } from "./leases.ts";
@@ -181,6 +183,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     outbox: g("outbox", pgOutbox(ctx)),
     receipts: g("receipts", pgReceipts(ctx)),
+    donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

@@ -17,7 +17,8 @@
  *
  * `record` given messages inserts them into `outbox` (migration 17) in the same statement.
  *
- * `getByProviderId` reads the unique `(provider, provider_transaction_id)` index (migration 6).
+ * `getByProviderId` reads the unique `(provider, provider_transaction_id)` index (migration 6);
+ * `listByDonors` (the donor portal) the `donor_id` index (migration 6).
  *
  * @module
  */
@@ -25,6 +26,7 @@
 import postgres from "postgres";
 import { importBatch, listsOf, searchValuesOf } from "../queries.ts";
 import { canonicalMessages } from "../outbox_records.ts";
+import { donorListArgs } from "../donor_queries.ts";
 import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
 import { canonicalTransaction } from "../records.ts";
 import type { Transaction, TransactionRepository } from "../types.ts";
@@ -197,6 +199,16 @@ export function pgTransactions(ctx: PgContext): TransactionRepository {
 
     getByProviderId: (provider, providerTransactionId) =>
       getByProviderId(ctx, provider, providerTransactionId),
+
+    async listByDonors(donorIds, max) {
+      const { ids, limit } = donorListArgs(donorIds, max);
+      if (ids.length === 0) return [];
+      const rows = await sql<TransactionRow[]>`
+        select * from transactions where donor_id = any(${ids}::text[])
+        order by created_at desc, id collate "C" desc limit ${limit}
+      `;
+      return rows.map(toTransaction);
+    },
 
     async listSuccess(query) {
       return await listPage(ctx, "success", query.isMonthly, query);

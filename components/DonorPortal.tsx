@@ -1,0 +1,193 @@
+/**
+ * The donor portal's views (`/{lang}/account`, issue 15): the sign-in form (an email address, no
+ * password, no JavaScript), the sign-in link's confirmation, and the signed-in page: the donor's
+ * active monthly gifts and every gift with its receipt's PDF link.
+ *
+ * @module
+ */
+import type { ComponentChildren } from "preact";
+import type { DonorHistory } from "../lib/account/history.ts";
+import type { TFunction } from "../lib/i18n.ts";
+import { formatMoney } from "../lib/shared/money.ts";
+import { PageTitle } from "./PageTitle.tsx";
+
+/** What the sign-in form says above it. */
+export type SignInNotice =
+  | { kind: "sent"; email: string }
+  | { kind: "invalidEmail" }
+  | { kind: "rateLimited"; minutes: number }
+  | { kind: "linkRefused" }
+  | { kind: "signedOut" };
+
+function Frame(props: { t: TFunction; children: ComponentChildren }) {
+  return (
+    <section class="cancel account">
+      <PageTitle title={props.t("account.title")} siteName={props.t("meta.siteName")} />
+      {props.children}
+    </section>
+  );
+}
+
+/** The form asking for an email address (and, after a POST, the answer). */
+export function SignInForm(
+  props: { t: TFunction; lang: string; email: string; notice: SignInNotice | null },
+) {
+  const { t, notice } = props;
+  const invalid = notice?.kind === "invalidEmail";
+  return (
+    <Frame t={t}>
+      {notice?.kind === "sent" && (
+        <p class="notice-success" role="status">
+          {t("account.sent", { email: notice.email })}
+        </p>
+      )}
+      {notice?.kind === "signedOut" && <p class="notice-success" role="status">{t("account.signedOut")}</p>}
+      {notice?.kind === "rateLimited" && (
+        <p class="form-alert" role="alert">{t("account.rateLimited", { minutes: notice.minutes })}</p>
+      )}
+      {notice?.kind === "linkRefused" && <p class="form-alert" role="alert">{t("account.linkRefused")}</p>}
+      <p>{t("account.intro")}</p>
+      {invalid && <p class="form-alert" role="alert" id="account-email-error">{t("account.invalidEmail")}</p>}
+      <form method="post" action={`/${props.lang}/account`}>
+        <div class="field">
+          <label for="account-email">{t("account.emailLabel")}</label>
+          <input
+            id="account-email"
+            name="email"
+            type="email"
+            dir="ltr"
+            required
+            maxLength={254}
+            autoComplete="email"
+            value={props.email}
+            aria-invalid={invalid ? "true" : undefined}
+            aria-describedby={invalid ? "account-email-error" : undefined}
+          />
+        </div>
+        <button type="submit" class="button button-primary">{t("account.submit")}</button>
+      </form>
+    </Frame>
+  );
+}
+
+/**
+ * The sign-in link's page: a button that signs in (a POST), so a mail scanner that opens the link
+ * does not use it up.
+ */
+export function SignInConfirm(props: { t: TFunction; lang: string; token: string }) {
+  const { t } = props;
+  return (
+    <Frame t={t}>
+      <form method="post" action={`/${props.lang}/account/sign-in`}>
+        <input type="hidden" name="t" value={props.token} />
+        <button type="submit" class="button button-primary">{t("account.email.button")}</button>
+      </form>
+    </Frame>
+  );
+}
+
+/** The signed-in header: who, and the sign-out form. */
+export function SignedIn(props: { t: TFunction; lang: string; email: string; children?: ComponentChildren }) {
+  const { t } = props;
+  return (
+    <Frame t={t}>
+      <p>
+        {t("account.signedInAs")} <bdi dir="ltr">{props.email}</bdi>
+      </p>
+      {props.children}
+      <form method="post" action={`/${props.lang}/account/sign-out`}>
+        <button type="submit" class="button">{t("account.signOut")}</button>
+      </form>
+    </Frame>
+  );
+}
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A date as the portal shows it, in the page's language (UTC: the server cannot know the zone). */
+function portalDate(iso: string, lang: string): string {
+  let format = dateFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
+    dateFormats.set(lang, format);
+  }
+  return format.format(new Date(iso));
+}
+
+/** The signed-in donor's gifts and active monthly gifts. */
+export function DonorHistoryView(props: { t: TFunction; lang: string; history: DonorHistory }) {
+  const { t, lang, history } = props;
+  const money = (amount: number | null, currency: 1 | 2 | null) =>
+    amount !== null && currency !== null ? formatMoney(amount, currency, lang) : t("common.notAvailable");
+  return (
+    <>
+      <section class="user-info" aria-labelledby="account-monthly-title">
+        <h2 id="account-monthly-title">{t("account.monthlyTitle")}</h2>
+        {history.monthly.length === 0 ? <p>{t("account.noMonthly")}</p> : (
+          <ul class="monthly-list">
+            {history.monthly.map((m, i) => (
+              <li key={i}>
+                <dl class="details-list">
+                  <div>
+                    <dt>{t("account.amount")}</dt>
+                    <dd>{formatMoney(m.amount, m.currency, lang)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("account.nextCharge")}</dt>
+                    <dd>{portalDate(m.nextCharge, lang)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("account.card")}</dt>
+                    <dd>
+                      {m.card
+                        ? t("account.cardLine", {
+                          brand: m.card.brand ?? t("account.card"),
+                          last4: m.card.last4,
+                        })
+                        : t("account.cardUnknown")}
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section class="user-info" aria-labelledby="account-gifts-title">
+        <h2 id="account-gifts-title">{t("account.giftsTitle")}</h2>
+        {history.gifts.length === 0 ? <p>{t("account.noGifts")}</p> : (
+          <table class="gift-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("account.date")}</th>
+                <th scope="col">{t("account.amount")}</th>
+                <th scope="col">{t("account.type")}</th>
+                <th scope="col">{t("account.status")}</th>
+                <th scope="col">{t("account.receipt")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.gifts.map((g, i) => (
+                <tr key={i}>
+                  <td>{portalDate(g.date, lang)}</td>
+                  <td>{money(g.amount, g.currency)}</td>
+                  <td>{t(g.monthly ? "account.monthly" : "account.oneTime")}</td>
+                  <td>{t(g.status === "success" ? "account.statusSuccess" : "account.statusFailed")}</td>
+                  <td>
+                    {g.receipt
+                      ? (
+                        <a href={g.receipt.href} download>
+                          {t("account.receiptLink", { number: g.receipt.number })}
+                        </a>
+                      )
+                      : t("account.noReceipt")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * What the donor portal shows a signed-in donor (issue 15): every gift under the session's email
+ * address, across all the donor records of that address (a donor who filled in the form several
+ * times is one donor here), each with its receipt's PDF link when one was issued, and each active
+ * monthly gift with its amount, next charge date and card.
+ *
+ * Every read is an index range (`donors.idsByEmail`, `transactions.listByDonors`,
+ * `receipts.listByDonors`, `subscriptions.listByDonor`): the page costs work in proportion to the
+ * donor's own records, never a scan.
+ *
+ * @module
+ */
+import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
+import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import type { Store } from "@/lib/storage/types.ts";
+
+/** The most gifts the page lists (newest first). */
+export const MAX_GIFTS = 500;
+
+/** One gift as the page lists it. */
+export interface GiftRow {
+  /** ISO 8601. */
+  date: string;
+  /** Minor units, or null when the record has none (a declined attempt). */
+  amount: number | null;
+  currency: 1 | 2 | null;
+  monthly: boolean;
+  status: "success" | "failed";
+  /** The receipt's number and its PDF link (working for a day), when one was issued. */
+  receipt: { number: string; href: string } | null;
+}
+
+/** An active monthly gift. */
+export interface MonthlyRow {
+  amount: number;
+  currency: 1 | 2;
+  /** ISO 8601. */
+  nextCharge: string;
+  /** The card's brand when its number tells it, and its last four digits, when known. */
+  card: { brand: string | null; last4: string } | null;
+}
+
+/** The signed-in page's data. */
+export interface DonorHistory {
+  gifts: GiftRow[];
+  monthly: MonthlyRow[];
+}
+
+/**
+ * A card's brand from the first digits of its masked number (`458045******4580` → Visa), or null
+ * when they do not tell (a local brand such as Isracard, or no number).
+ */
+export function cardBrand(masked: string | null): string | null {
+  if (!masked) return null;
+  const two = Number(masked.slice(0, 2));
+  const four = Number(masked.slice(0, 4));
+  if (masked.startsWith("4")) return "Visa";
+  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return "Mastercard";
+  if (two === 34 || two === 37) return "American Express";
+  return null;
+}
+
+function lastFour(masked: string | null): string | null {
+  const digits = [...(masked ?? "")].filter((c) => c >= "0" && c <= "9").join("");
+  return digits.length >= 4 ? digits.slice(-4) : null;
+}
+
+/**
+ * The history of `email` (normalized), with receipt links in `lang`.
+ *
+ * @example
+ * ```ts
+ * const history = await donorHistory(store, config.appSecret, session.email, "he");
+ * ```
+ */
+export async function donorHistory(
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions">,
+  appSecret: string,
+  email: string,
+  lang: string,
+  now: Date = new Date(),
+): Promise<DonorHistory> {
+  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
+  if (ids.length === 0) return { gifts: [], monthly: [] };
+  const [txs, receipts, subscriptions] = await Promise.all([
+    store.transactions.listByDonors(ids, MAX_GIFTS),
+    store.receipts.listByDonors(ids, MAX_GIFTS),
+    Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
+  ]);
+  const receiptOf = new Map(receipts.map((r) => [r.transactionId, r]));
+  const gifts = txs.map((tx): GiftRow => {
+    const receipt = receiptOf.get(tx.id);
+    return {
+      date: tx.createdAt,
+      amount: tx.amount,
+      currency: tx.currency,
+      monthly: tx.isMonthly,
+      status: tx.kind === "success" ? "success" : "failed",
+      receipt: receipt
+        ? {
+          number: receipt.number,
+          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now)}`,
+        }
+        : null,
+    };
+  });
+  const monthly = subscriptions.flat()
+    .filter((s) => s.status === "active")
+    .sort((a, b) =>
+      a.nextPaymentDate < b.nextPaymentDate ? -1 : a.nextPaymentDate > b.nextPaymentDate ? 1 : 0
+    )
+    .map((s): MonthlyRow => {
+      const last4 = lastFour(s.cardMasked);
+      return {
+        amount: s.amount,
+        currency: s.currency,
+        nextCharge: s.nextPaymentDate,
+        card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
+      };
+    });
+  return { gifts, monthly };
+}

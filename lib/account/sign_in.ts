@@ -1,0 +1,286 @@
+/**
+ * Signing a donor in to the portal (`/{lang}/account`) by email, with no password (issue 15).
+ *
+ * A donor is an email address here: every donor record with that address is the same person. The
+ * donor asks for a link; when the address has donor records, a `sign-in-link` message is enqueued
+ * to it. Whatever the address, the page answers the same (no enumeration), and requests are counted
+ * per client address bucket and per email address before anything is looked up, so the limits
+ * cannot tell known from unknown addresses either.
+ *
+ * The link's token is `s1.<id>.<mac>`: `id` is 128 random bits, `mac` the HMAC-SHA256 of it under a
+ * key derived from `APP_SECRET` for this purpose only. Signed, so a tampered token is refused before
+ * storage is asked; stored hashed (SHA-256 of the whole token, `store.donorSessions`), so a database
+ * leak signs nobody in; and the outbox keeps only the `id`: the email's renderer signs it again when
+ * it sends, so no usable token sits in storage either. A link works once, for
+ * {@link SIGN_IN_TTL_MS}.
+ *
+ * Following it creates a session: a new random token in a cookie (`donor_cookie.ts`), stored hashed,
+ * ending after {@link SESSION_TTL_MS} or when the donor signs out (revoked). A valid manage link
+ * (`lib/manage_link.ts`) signs its donor in the same way.
+ *
+ * @module
+ */
+import { deriveKey, hashRefreshToken } from "@/lib/auth/tokens.ts";
+import { type ManageLinkKey, readManageToken } from "@/lib/manage_link.ts";
+import type { EnqueueMessage } from "@/lib/manage_link.ts";
+import { addressBucket } from "@/lib/rate_limits.ts";
+import type { DonorSession, SignInRefusal, Store } from "@/lib/storage/types.ts";
+
+/** How long a sign-in link works: 30 minutes. */
+export const SIGN_IN_TTL_MS = 30 * 60_000;
+/** How long a session lasts at most: a day. */
+export const SESSION_TTL_MS = 86_400_000;
+/** Sign-in links asked for per email address per {@link SIGN_IN_WINDOW_MS}. */
+export const SIGN_INS_PER_EMAIL = 5;
+/** Sign-in links asked for per client address bucket per {@link SIGN_IN_WINDOW_MS}. */
+export const SIGN_INS_PER_ADDRESS = 20;
+/** The sign-in limits' window: an hour. */
+export const SIGN_IN_WINDOW_MS = 3_600_000;
+
+/** The key sign-in links are signed with (HMAC-SHA256), derived from `APP_SECRET`. */
+export type SignInKey = CryptoKey;
+
+const PURPOSE = "donor-sign-in/v1";
+const TOKEN = /^s1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/**
+ * The sign-in links' key for `appSecret` (cached per secret).
+ *
+ * @example
+ * ```ts
+ * const key = await signInKey(config.appSecret);
+ * ```
+ */
+export function signInKey(appSecret: string): Promise<SignInKey> {
+  let key = keys.get(appSecret);
+  if (!key) {
+    key = deriveKey(appSecret, PURPOSE).then((raw) =>
+      crypto.subtle.importKey("raw", new Uint8Array(raw), { name: "HMAC", hash: "SHA-256" }, false, [
+        "sign",
+        "verify",
+      ])
+    );
+    keys.set(appSecret, key);
+  }
+  return key;
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+/** A new random id of 128 bits, base64url. */
+const randomId = () => base64Url(crypto.getRandomValues(new Uint8Array(16)));
+
+/**
+ * The link token of sign-in `id`: the same for the same id and key, so the email's renderer makes
+ * it again from the id the outbox keeps.
+ *
+ * @example
+ * ```ts
+ * const token = await signInToken(key, signInId); // "s1.…"
+ * ```
+ */
+export async function signInToken(key: SignInKey, id: string): Promise<string> {
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(id)));
+  return `s1.${id}.${base64Url(mac)}`;
+}
+
+/** Whether `token` is one of ours (well formed, its signature right); never throws. */
+export async function isSignedToken(key: SignInKey, token: string): Promise<boolean> {
+  const m = TOKEN.exec(token);
+  if (!m) return false;
+  // Recompute and compare: the mac is deterministic, and both sides are our own encoding.
+  return (await signInToken(key, m[1])) === token;
+}
+
+/**
+ * The address of a sign-in link, absolute (for an email).
+ *
+ * @example
+ * ```ts
+ * signInUrl("https://donate.museum.org", "he", token); // ".../he/account/sign-in?t=s1.…"
+ * ```
+ */
+export function signInUrl(publicUrl: string, lang: string, token: string): string {
+  const url = new URL(`/${encodeURIComponent(lang)}/account/sign-in`, publicUrl);
+  url.searchParams.set("t", token);
+  return url.href;
+}
+
+/**
+ * What {@link requestSignIn} did, for the log only (the page answers the same for `sent` and
+ * `no-donor`); a refusal says when the fullest limit has room again.
+ */
+export type SignInRequestOutcome =
+  | { outcome: "sent" | "no-donor" }
+  | { outcome: "rate-limited"; retryAfterMs: number };
+
+/** What {@link requestSignIn} needs. */
+export interface SignInDeps {
+  store: Pick<Store, "donors" | "rateLimits" | "donorSessions">;
+  enqueue: EnqueueMessage;
+  key: SignInKey;
+}
+
+/**
+ * A donor asks for a sign-in link for `email` (normalized) from the client at `address`: counted
+ * first (address bucket, then email), then, when the address has donor records, a link is stored
+ * and a `sign-in-link` message enqueued to it, in `lang`.
+ *
+ * @example
+ * ```ts
+ * await requestSignIn({ store, enqueue }, { email: "ada@example.org", lang: "he", address: ip });
+ * ```
+ */
+export async function requestSignIn(
+  deps: SignInDeps,
+  request: { email: string; lang: string; address: string },
+  now: Date = new Date(),
+): Promise<SignInRequestOutcome> {
+  const hits = await deps.store.rateLimits.hitInOrder(
+    [
+      { key: `sign-in:addr:${addressBucket(request.address)}`, limit: SIGN_INS_PER_ADDRESS },
+      { key: `sign-in:email:${request.email}`, limit: SIGN_INS_PER_EMAIL },
+    ],
+    SIGN_IN_WINDOW_MS,
+    now.getTime(),
+  );
+  const refused = hits.find((hit) => !hit.allowed);
+  if (refused) return { outcome: "rate-limited", retryAfterMs: refused.retryAfterMs };
+  const [donorId] = await deps.store.donors.idsByEmail(request.email, 1);
+  if (donorId === undefined) return { outcome: "no-donor" };
+  const id = randomId();
+  // The hash of the token, computed here from the id alone: the token itself is never stored.
+  await deps.store.donorSessions.createSignIn({
+    hash: await hashRefreshToken(await signInToken(deps.key, id)),
+    email: request.email,
+    createdAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MS).toISOString(),
+    usedAt: null,
+  });
+  await deps.enqueue({
+    key: `sign-in:${id}`,
+    kind: "sign-in-link",
+    to: { donorId },
+    language: request.lang,
+    data: { signInId: id },
+  });
+  return { outcome: "sent" };
+}
+
+/** A new session's cookie token and the session as stored. */
+export interface NewSession {
+  /** The cookie's value (never stored). */
+  token: string;
+  session: DonorSession;
+}
+
+/** What {@link signIn} answers: a session, or why the link is refused (`invalid`: not ours). */
+export type SignInResult = { ok: true } & NewSession | { ok: false; reason: SignInRefusal | "invalid" };
+
+/** A new session's token and the record to store for it, from `now`. */
+async function newSession(
+  now: Date,
+): Promise<{ token: string; record: Omit<DonorSession, "email" | "revokedAt"> }> {
+  const token = base64Url(crypto.getRandomValues(new Uint8Array(32)));
+  return {
+    token,
+    record: {
+      hash: await hashRefreshToken(token),
+      createdAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    },
+  };
+}
+
+/**
+ * Follows a sign-in link: a tampered or malformed token is refused without asking storage; a known
+ * one is used (once, before it expires) and a session made for its address.
+ *
+ * @example
+ * ```ts
+ * const result = await signIn({ store, key }, url.searchParams.get("t") ?? "");
+ * if (result.ok) headers.set("set-cookie", sessionCookie(result.token, config));
+ * ```
+ */
+export async function signIn(
+  deps: { store: Pick<Store, "donorSessions">; key: SignInKey },
+  token: string,
+  now: Date = new Date(),
+): Promise<SignInResult> {
+  if (!(await isSignedToken(deps.key, token))) return { ok: false, reason: "invalid" };
+  const { token: cookie, record } = await newSession(now);
+  const answer = await deps.store.donorSessions.redeemSignIn(
+    await hashRefreshToken(token),
+    now.toISOString(),
+    record,
+  );
+  return answer.ok ? { ok: true, token: cookie, session: answer.session } : answer;
+}
+
+/**
+ * A valid manage link (`lib/manage_link.ts`) signs its donor in: a session for the donor's address,
+ * or null (a token not ours, expired, or of a donor no longer stored).
+ *
+ * @example
+ * ```ts
+ * const signedIn = await signInByManageToken({ store, manageKey }, token);
+ * ```
+ */
+export async function signInByManageToken(
+  deps: { store: Pick<Store, "donors" | "donorSessions">; manageKey: ManageLinkKey },
+  token: string,
+  now: Date = new Date(),
+): Promise<NewSession | null> {
+  const read = await readManageToken(deps.manageKey, token, now);
+  if (read.kind !== "valid") return null;
+  const donor = await deps.store.donors.get(read.donorId);
+  if (!donor) return null;
+  const { token: cookie, record } = await newSession(now);
+  const session: DonorSession = { ...record, email: donor.email, revokedAt: null };
+  await deps.store.donorSessions.createSession(session);
+  return { token: cookie, session };
+}
+
+/** Session cookie tokens are 32 random bytes, base64url: anything else is not looked up. */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The session a cookie token opens at `now`, or null (no such session, expired, or revoked).
+ *
+ * @example
+ * ```ts
+ * const session = await currentSession(store, readSessionCookie(req));
+ * ```
+ */
+export async function currentSession(
+  store: Pick<Store, "donorSessions">,
+  token: string | null,
+  now: Date = new Date(),
+): Promise<DonorSession | null> {
+  if (token === null || !SESSION_TOKEN.test(token)) return null;
+  const session = await store.donorSessions.getSession(await hashRefreshToken(token));
+  if (!session || session.revokedAt !== null) return null;
+  return Date.parse(session.expiresAt) > now.getTime() ? session : null;
+}
+
+/**
+ * Signs out: the session of this cookie token is revoked (idempotent; an unknown token is ignored).
+ *
+ * @example
+ * ```ts
+ * await signOut(store, readSessionCookie(req));
+ * ```
+ */
+export async function signOut(
+  store: Pick<Store, "donorSessions">,
+  token: string | null,
+  now: Date = new Date(),
+): Promise<void> {
+  if (token === null || !SESSION_TOKEN.test(token)) return;
+  await store.donorSessions.revokeSession(await hashRefreshToken(token), now.toISOString());
+}

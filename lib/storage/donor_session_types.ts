@@ -1,0 +1,77 @@
+/**
+ * The storage contract for donors' sign-in links and sessions (`store.donorSessions`): the donor
+ * portal (`lib/account/`) signs a donor in by an emailed one-time link, then keeps them signed in by
+ * a cookie. Both are random tokens of which only the SHA-256 is stored, so a database leak signs
+ * nobody in. A donor is an email address here (donations from several donor records under one
+ * address are one donor), so both records carry the normalized email, not a donor id.
+ *
+ * Types only; the canonical form both backends store is in `donor_session_records.ts`.
+ *
+ * @module
+ */
+
+/** A one-time sign-in link's token as stored: its hash, never the token. */
+export interface DonorSignIn {
+  /** Hex SHA-256 of the token carried in the link. */
+  hash: string;
+  /** The address the link was sent to (normalized: trimmed, lower case). */
+  email: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601: the link is refused from this instant on. */
+  expiresAt: string;
+  /** When it was used (it signs in once), or null. */
+  usedAt: string | null;
+}
+
+/** A donor's session as stored: the hash of the cookie's token, never the token. */
+export interface DonorSession {
+  /** Hex SHA-256 of the cookie's token. */
+  hash: string;
+  /** The signed-in address (normalized). */
+  email: string;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601: the session ends at this instant (the cookie lives no longer). */
+  expiresAt: string;
+  /** When it was revoked (signed out), or null. A revoked session never signs in again. */
+  revokedAt: string | null;
+}
+
+/** Why {@link DonorSessionRepository.redeemSignIn} refused a link. */
+export type SignInRefusal = "unknown" | "used" | "expired";
+
+/** What {@link DonorSessionRepository.redeemSignIn} answers. */
+export type SignInRedemption =
+  | { ok: true; session: DonorSession }
+  | { ok: false; reason: SignInRefusal };
+
+/** Donors' sign-in links and sessions. */
+export interface DonorSessionRepository {
+  /** Stores a new sign-in link; a hash already stored is refused (throws). */
+  createSignIn(signIn: DonorSignIn): Promise<void>;
+  /** The sign-in link with this hash as stored, or null. */
+  getSignIn(hash: string): Promise<DonorSignIn | null>;
+  /**
+   * Uses the link with hash `hash` at `now` (ISO) and, in the same atomic step, creates the session
+   * `session` for the link's email. Of any number of concurrent calls on one link (on any
+   * instances), at most one succeeds, and only before `expiresAt`; the others answer why not, and
+   * create nothing.
+   */
+  redeemSignIn(
+    hash: string,
+    now: string,
+    session: Omit<DonorSession, "email" | "revokedAt">,
+  ): Promise<SignInRedemption>;
+  /** Stores a new session (a manage link signing its donor in); a hash already stored throws. */
+  createSession(session: DonorSession): Promise<void>;
+  /** The session with this hash as stored (expired and revoked ones too), or null. */
+  getSession(hash: string): Promise<DonorSession | null>;
+  /** Revokes a session; idempotent (the first revocation's time is kept); unknown hashes are ignored. */
+  revokeSession(hash: string, revokedAt: string): Promise<void>;
+  /**
+   * Retention: deletes at most `limit` (1..1,000) sign-in links and sessions with
+   * `expiresAt < before` (ISO), links first, and answers how many. Safe on several instances at once.
+   */
+  deleteExpired(before: string, limit: number): Promise<number>;
+}

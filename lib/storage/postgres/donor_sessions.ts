@@ -1,0 +1,130 @@
+/**
+ * Donors' sign-in links and portal sessions on PostgreSQL.
+ *
+ * Tables (migration 21): `donor_sign_ins` and `donor_sessions`, each keyed by the SHA-256 of its
+ * token (never the token), with the normalized email, the expiry (indexed, for retention) and
+ * `used_at` / `revoked_at`.
+ *
+ * `redeemSignIn` is one statement: an `update ... where used_at is null and expires_at > now
+ * returning email` feeding the session's `insert`. The row lock makes racing redemptions wait, and
+ * each re-checks `used_at` after the winner commits, so exactly one uses the link and creates its
+ * session; a refused redemption then reads the link once to say why. `revokeSession` writes only
+ * the first revocation. Retention deletes a batch per statement with `for update skip locked`, so
+ * two sweepers split the rows.
+ *
+ * @module
+ */
+
+import { batchLimit } from "../queries.ts";
+import { isoInstant } from "../records.ts";
+import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
+import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
+import { iso, type PgContext } from "./context.ts";
+
+interface SignInRow {
+  hash: string;
+  email: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+interface SessionRow {
+  hash: string;
+  email: string;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+const toSignIn = (r: SignInRow): DonorSignIn => ({
+  hash: r.hash,
+  email: r.email,
+  createdAt: r.created_at.toISOString(),
+  expiresAt: r.expires_at.toISOString(),
+  usedAt: iso(r.used_at),
+});
+
+const toSession = (r: SessionRow): DonorSession => ({
+  hash: r.hash,
+  email: r.email,
+  createdAt: r.created_at.toISOString(),
+  expiresAt: r.expires_at.toISOString(),
+  revokedAt: iso(r.revoked_at),
+});
+
+/** The {@link DonorSessionRepository} on `donor_sign_ins` and `donor_sessions`. */
+export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
+  return {
+    async createSignIn(input) {
+      const s = canonicalDonorSignIn(input);
+      await sql`
+        insert into donor_sign_ins (hash, email, created_at, expires_at, used_at)
+        values (${s.hash}, ${s.email}, ${s.createdAt}, ${s.expiresAt}, ${s.usedAt})
+      `;
+    },
+
+    async getSignIn(hash) {
+      const [row] = await sql<SignInRow[]>`select * from donor_sign_ins where hash = ${hash}`;
+      return row ? toSignIn(row) : null;
+    },
+
+    async redeemSignIn(hash, now, input) {
+      const at = isoInstant(now, "now");
+      // Checked before the statement with a placeholder address; the stored one is the link's.
+      const s = canonicalDonorSession({ ...input, email: "checked@example.org", revokedAt: null });
+      const [row] = await sql<SessionRow[]>`
+        with used as (
+          update donor_sign_ins set used_at = ${at}
+          where hash = ${hash} and used_at is null and expires_at > ${at}
+          returning email
+        )
+        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at)
+        select ${s.hash}, email, ${s.createdAt}, ${s.expiresAt}, null from used
+        returning *
+      `;
+      if (row) return { ok: true, session: toSession(row) };
+      const [link] = await sql<SignInRow[]>`select * from donor_sign_ins where hash = ${hash}`;
+      return { ok: false, reason: !link ? "unknown" : link.used_at !== null ? "used" : "expired" };
+    },
+
+    async createSession(input) {
+      const s = canonicalDonorSession(input);
+      await sql`
+        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at)
+        values (${s.hash}, ${s.email}, ${s.createdAt}, ${s.expiresAt}, ${s.revokedAt})
+      `;
+    },
+
+    async getSession(hash) {
+      const [row] = await sql<SessionRow[]>`select * from donor_sessions where hash = ${hash}`;
+      return row ? toSession(row) : null;
+    },
+
+    async revokeSession(hash, revokedAt) {
+      await sql`
+        update donor_sessions set revoked_at = ${isoInstant(revokedAt, "revokedAt")}
+        where hash = ${hash} and revoked_at is null
+      `;
+    },
+
+    async deleteExpired(before, limit) {
+      const cutoff = isoInstant(before, "before");
+      const max = batchLimit(limit);
+      const links = await sql`
+        delete from donor_sign_ins where hash in (
+          select hash from donor_sign_ins where expires_at < ${cutoff}
+          order by expires_at limit ${max} for update skip locked
+        )
+      `;
+      if (links.count >= max) return links.count;
+      const sessions = await sql`
+        delete from donor_sessions where hash in (
+          select hash from donor_sessions where expires_at < ${cutoff}
+          order by expires_at limit ${max - links.count} for update skip locked
+        )
+      `;
+      return links.count + sessions.count;
+    },
+  };
+}
