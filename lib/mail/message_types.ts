@@ -26,6 +26,17 @@ export interface MessageData {
   "manage-link": Record<string, never>;
   /** To the approved admins: an account is awaiting approval. */
   "admin-pending": { adminId: string };
+  /**
+   * The donor changed a monthly gift (issue 15): what changed, and the gift as it now stands (its
+   * amount in minor units and the next charge date, the resume date of a pause).
+   */
+  "monthly-changed": {
+    subscriptionId: string;
+    change: "amount" | "pause" | "skip" | "resume";
+    amount: number;
+    currency: 1 | 2;
+    nextPaymentDate: string;
+  };
 }
 
 export type MessageKind = keyof MessageData;

@@ -21,6 +21,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "yearly-statement",
   "manage-link",
   "admin-pending",
+  "monthly-changed",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */
