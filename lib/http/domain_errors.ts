@@ -40,6 +40,12 @@ import {
   TerminalInUseError,
   UnknownDonorError,
 } from "../payments/errors.ts";
+import {
+  ChargeInProgressError,
+  GiftEndedError,
+  InvalidGiftChangeError,
+  NoSuchGiftError,
+} from "../payments/subscription_changes.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
 import {
@@ -88,6 +94,11 @@ const STATUSES: [ErrorClass, number][] = [
   [UnknownDonorError, 404],
   [TerminalBusyError, 409],
   [ProviderUnavailableError, 503],
+  // A donor's changes to a monthly gift.
+  [InvalidGiftChangeError, 400],
+  [NoSuchGiftError, 404],
+  [GiftEndedError, 409],
+  [ChargeInProgressError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

@@ -31,6 +31,17 @@ export interface MessageData {
    * it into the token, so no usable token is stored in the outbox.
    */
   "sign-in-link": { signInId: string };
+  /**
+   * The donor changed a monthly gift (issue 15): what changed, and the gift as it now stands (its
+   * amount in minor units and the next charge date, the resume date of a pause).
+   */
+  "monthly-changed": {
+    subscriptionId: string;
+    change: "amount" | "pause" | "skip" | "resume";
+    amount: number;
+    currency: 1 | 2;
+    nextPaymentDate: string;
+  };
 }
 
 export type MessageKind = keyof MessageData;

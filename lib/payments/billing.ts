@@ -11,6 +11,11 @@
  *   check otherwise; a look-up that fails (the provider unreachable) is not "never charged": the
  *   claim stays open, so no new attempt starts, and the next pass asks again.
  *
+ * A donor's change (`subscription_changes.ts`: amount, pause, skip, resume) and a charge exclude
+ * each other through the subscription's `version` and `charging` mark: billing marks the charge
+ * over the version it read (a change since wins: nothing is charged), and changes are refused while
+ * a charge is marked; the settled charge clears the mark as it moves the subscription on.
+ *
  * A failed charge is retried after 1, 3 and 7 days; then the subscription is marked failed and the
  * donor's monthly donation shows as no longer active.
  *
@@ -20,6 +25,7 @@ import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import type { MessageInput } from "../mail/message_types.ts";
 import type { Charge, Store, Subscription, Transaction } from "../storage/types.ts";
+import { subscriptionDueAt } from "../storage/records.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "./provider.ts";
 
@@ -102,17 +108,31 @@ async function chargeOnce(
   ctx: BillingContext,
   listed: Subscription,
 ): Promise<"charged" | "failed" | "skipped"> {
-  // Read again right before charging: a cancel a moment ago must win.
-  const sub = await ctx.store.subscriptions.get(listed.id);
-  if (!sub || sub.status !== "active") return "skipped";
-  const period = sub.nextPaymentDate;
-  const attempt = sub.failedAttempts;
+  // Read again right before charging: a cancel, pause or skip a moment ago must win.
+  const read = await ctx.store.subscriptions.get(listed.id);
+  if (!read || read.status !== "active" || subscriptionDueAt(read) > clock(ctx).toISOString()) {
+    return "skipped";
+  }
+  const period = read.nextPaymentDate;
+  const attempt = read.failedAttempts;
+  const reference = `${read.id}:${period}:${attempt}`;
+  // Mark the charge on the subscription, over the version just read: a donor's change that landed
+  // since wins (nothing is charged in this pass), and none lands until the charge is settled.
+  // Already marked with this attempt: a runner died after marking; the claim below decides.
+  if (read.charging !== null && read.charging !== reference) {
+    ctx.log.warn("monthly charge: another attempt is still marked", { subscriptionId: read.id });
+    return "skipped";
+  }
+  const sub = read.charging === reference
+    ? read
+    : await ctx.store.subscriptions.updateIfVersion(read.id, read.version, { charging: reference });
+  if (!sub) return "skipped";
   const charge: Charge = {
     subscriptionId: sub.id,
     period,
     attempt,
     status: "started",
-    reference: `${sub.id}:${period}:${attempt}`,
+    reference,
     startedAt: clock(ctx).toISOString(),
     finishedAt: null,
     transactionId: null,
@@ -247,6 +267,8 @@ async function advance(
       nextPaymentDate: next,
       failedAttempts: 0,
       retryAt: null,
+      charging: null,
+      pausedFrom: null,
     });
     if (updated) {
       await ctx.store.donors.update(sub.donorId, { paymentDate: now.toISOString(), nextPaymentDate: next });
@@ -255,10 +277,18 @@ async function advance(
   }
   const retryAt = retryAfterDecline(sub, now);
   if (retryAt !== null) {
-    await ctx.store.subscriptions.updateIfActive(sub.id, { failedAttempts: sub.failedAttempts + 1, retryAt });
+    await ctx.store.subscriptions.updateIfActive(sub.id, {
+      failedAttempts: sub.failedAttempts + 1,
+      retryAt,
+      charging: null,
+    });
     return;
   }
-  const failed = await ctx.store.subscriptions.updateIfActive(sub.id, { status: "failed", retryAt: null });
+  const failed = await ctx.store.subscriptions.updateIfActive(sub.id, {
+    status: "failed",
+    retryAt: null,
+    charging: null,
+  });
   if (failed) {
     await ctx.store.donors.update(sub.donorId, { monthlyPaymentAvailable: false, nextPaymentDate: null });
     ctx.log.warn("monthly donation failed after every retry", { subscriptionId: sub.id });
@@ -307,6 +337,7 @@ async function recoverStale(ctx: BillingContext): Promise<number> {
       await ctx.store.subscriptions.updateIfActive(sub.id, {
         failedAttempts: sub.failedAttempts + 1,
         retryAt: null,
+        charging: null,
       });
       recovered++;
     } else {

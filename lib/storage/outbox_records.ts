@@ -22,6 +22,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "manage-link",
   "admin-pending",
   "sign-in-link",
+  "monthly-changed",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

@@ -121,11 +121,44 @@ export interface Subscription {
   /** When the next retry of the current period is due; null when none is pending. */
   retryAt: string | null;
   cancelledAt: string | null;
+  /**
+   * Bumped by every write: a donor's change is written only over the version it read
+   * ({@link SubscriptionRepository.updateIfVersion}), so it never overwrites a charge's step.
+   */
+  version: number;
+  /** While paused: the first period the pause left out (`nextPaymentDate` is the resume date). */
+  pausedFrom: string | null;
+  /** The reference of the charge billing has started (no change is made meanwhile); else null. */
+  charging: string | null;
+  /** Why the donor cancelled (one of `CANCEL_REASONS`), when they said. */
+  cancelReason: string | null;
 }
+
+/** A subscription to create: the change-tracking fields start empty when absent. */
+export type NewSubscription =
+  & Omit<Subscription, "version" | "pausedFrom" | "charging" | "cancelReason">
+  & Partial<Pick<Subscription, "version" | "pausedFrom" | "charging" | "cancelReason">>;
+
+/** The fields a conditional update may change. */
+export type SubscriptionChanges = Partial<
+  Pick<
+    Subscription,
+    | "paymentDate"
+    | "nextPaymentDate"
+    | "failedAttempts"
+    | "retryAt"
+    | "status"
+    | "amount"
+    | "pausedFrom"
+    | "charging"
+    | "cancelledAt"
+    | "cancelReason"
+  >
+>;
 
 export interface SubscriptionRepository {
   /** Stores a subscription; when one with the same id exists, stores nothing and answers that one. */
-  create(subscription: Subscription): Promise<Subscription>;
+  create(subscription: NewSubscription): Promise<Subscription>;
   get(id: string): Promise<Subscription | null>;
   listByDonor(donorId: string): Promise<Subscription[]>;
   /**
@@ -142,11 +175,17 @@ export interface SubscriptionRepository {
    * Changes the given fields when the subscription is still `active` (a cancel in between wins);
    * answers it as stored, or null when unknown or no longer active.
    */
-  updateIfActive(
+  updateIfActive(id: string, changes: SubscriptionChanges): Promise<Subscription | null>;
+  /**
+   * Changes the given fields only while the subscription is `active` and still at `version` (no
+   * write since it was read), bumping the version; `messages` are enqueued in the same atomic step.
+   * Answers it as stored, or null (nothing written) when unknown, ended or changed meanwhile.
+   */
+  updateIfVersion(
     id: string,
-    changes: Partial<
-      Pick<Subscription, "paymentDate" | "nextPaymentDate" | "failedAttempts" | "retryAt" | "status">
-    >,
+    version: number,
+    changes: SubscriptionChanges,
+    options?: WithMessages,
   ): Promise<Subscription | null>;
 }
 

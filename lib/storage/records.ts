@@ -18,11 +18,13 @@ import type {
   Charge,
   Donor,
   KioskDevice,
+  NewSubscription,
   Payment,
   RefreshToken,
   ResultData,
   SandboxRecord,
   Subscription,
+  SubscriptionChanges,
   Transaction,
 } from "./types.ts";
 import { hasValidCheckDigit } from "../shared/israeli_id.ts";
@@ -236,7 +238,7 @@ export function paymentChanges(
 }
 
 /** A subscription as stored: instants normalized, `null` for every absent optional. */
-export function canonicalSubscription(s: Subscription): Subscription {
+export function canonicalSubscription(s: NewSubscription): Subscription {
   return {
     id: s.id,
     donorId: s.donorId,
@@ -253,16 +255,23 @@ export function canonicalSubscription(s: Subscription): Subscription {
     failedAttempts: checkInteger(s.failedAttempts, "failedAttempts", 0),
     retryAt: isoInstantOrNull(s.retryAt, "retryAt"),
     cancelledAt: isoInstantOrNull(s.cancelledAt, "cancelledAt"),
+    version: checkInteger(s.version ?? 0, "version", 0),
+    pausedFrom: isoInstantOrNull(s.pausedFrom ?? null, "pausedFrom"),
+    charging: s.charging ?? null,
+    cancelReason: s.cancelReason ?? null,
   };
 }
 
-/** The changes of `subscriptions.updateIfActive` as stored: only the fields given, normalized. */
-export function subscriptionChanges(
-  changes: Partial<
-    Pick<Subscription, "paymentDate" | "nextPaymentDate" | "failedAttempts" | "retryAt" | "status">
-  >,
-): Partial<Subscription> {
+/** The changes of a subscription's conditional update as stored: only the fields given, normalized. */
+export function subscriptionChanges(changes: SubscriptionChanges): Partial<Subscription> {
   const out: Partial<Subscription> = {};
+  if (changes.amount !== undefined) out.amount = checkInteger(changes.amount, "amount", 1);
+  if (changes.pausedFrom !== undefined) out.pausedFrom = isoInstantOrNull(changes.pausedFrom, "pausedFrom");
+  if (changes.charging !== undefined) out.charging = changes.charging ?? null;
+  if (changes.cancelledAt !== undefined) {
+    out.cancelledAt = isoInstantOrNull(changes.cancelledAt, "cancelledAt");
+  }
+  if (changes.cancelReason !== undefined) out.cancelReason = changes.cancelReason ?? null;
   if (changes.paymentDate !== undefined) {
     out.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
   }

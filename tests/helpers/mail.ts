@@ -100,6 +100,10 @@ export function subscription(donor: Donor, over: Partial<Subscription> = {}): Su
     failedAttempts: 0,
     retryAt: null,
     cancelledAt: null,
+    version: 0,
+    pausedFrom: null,
+    charging: null,
+    cancelReason: null,
     ...over,
   };
 }

@@ -147,6 +147,10 @@ export function subscriptionFixture(overrides: Partial<Subscription> = {}): Subs
     failedAttempts: 0,
     retryAt: null,
     cancelledAt: null,
+    version: 0,
+    pausedFrom: null,
+    charging: null,
+    cancelReason: null,
     ...overrides,
   };
 }

@@ -57,8 +57,9 @@ export async function subscriptionsContract(
           failedAttempts: 1,
           retryAt: "2025-04-01T10:00:00Z",
         });
-        assert.deepEqual(retrying, { ...sub, failedAttempts: 1, retryAt: at(31 * DAY) });
-        assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, {}), retrying);
+        assert.deepEqual(retrying, { ...sub, failedAttempts: 1, retryAt: at(31 * DAY), version: 1 });
+        // Every write bumps the version, an empty one too.
+        assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, {}), { ...retrying, version: 2 });
         const paid = await store.subscriptions.updateIfActive(sub.id, {
           paymentDate: at(31 * DAY),
           nextPaymentDate: at(60 * DAY),
@@ -71,11 +72,12 @@ export async function subscriptionsContract(
           nextPaymentDate: at(60 * DAY),
           failedAttempts: 0,
           retryAt: null,
+          version: 3,
         });
         assert.deepEqual(await store.subscriptions.get(sub.id), paid);
         // The update that ends it is answered; every one after it is null and changes nothing.
         const ended = await store.subscriptions.updateIfActive(sub.id, { status: "failed" });
-        assert.deepEqual(ended, { ...paid, status: "failed" });
+        assert.deepEqual(ended, { ...paid, status: "failed", version: 4 });
         assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, { failedAttempts: 3 }), null);
         assert.deepEqual(await store.subscriptions.updateIfActive(sub.id, {}), null);
         assert.deepEqual(await store.subscriptions.get(sub.id), ended);
@@ -85,6 +87,82 @@ export async function subscriptionsContract(
         assert.deepEqual(await store.subscriptions.cancelForDonor(other.donorId, at(DAY)), 1);
         assert.deepEqual(await store.subscriptions.updateIfActive(other.id, { failedAttempts: 1 }), null);
         assert.deepEqual((await store.subscriptions.get(other.id))?.failedAttempts, 0);
+      }),
+  );
+
+  await t.step(
+    "subscriptions: updateIfVersion() writes only over the version given, while active, with its messages",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const sub = await a.subscriptions.create(subscriptionFixture());
+        assert.deepEqual(sub.version, 0);
+        const message = (key: string) => ({
+          key,
+          kind: "monthly-changed" as const,
+          to: { donorId: sub.donorId },
+          language: "en",
+          data: {
+            subscriptionId: sub.id,
+            change: "amount" as const,
+            amount: 3_000,
+            currency: 2 as const,
+            nextPaymentDate: sub.nextPaymentDate,
+          },
+        });
+        const key1 = uid("msg");
+        const changed = await a.subscriptions.updateIfVersion(sub.id, 0, {
+          amount: 3_000,
+          pausedFrom: "2025-03-31T10:00:00Z",
+        }, { messages: [message(key1)] });
+        assert.deepEqual(changed, { ...sub, amount: 3_000, pausedFrom: at(30 * DAY), version: 1 });
+        assert.deepEqual(await b.subscriptions.get(sub.id), changed);
+        assert.deepEqual((await b.outbox.get(key1))?.kind, "monthly-changed");
+        // A stale version writes nothing, messages included.
+        const key2 = uid("msg");
+        assert.deepEqual(
+          await b.subscriptions.updateIfVersion(sub.id, 0, { amount: 9_000 }, { messages: [message(key2)] }),
+          null,
+        );
+        assert.deepEqual(await a.outbox.get(key2), null);
+        assert.deepEqual(await a.subscriptions.get(sub.id), changed);
+        // A charge's step (updateIfActive) bumps the version: a change read before it loses.
+        await a.subscriptions.updateIfActive(sub.id, { charging: "ref-1" });
+        assert.deepEqual(await b.subscriptions.updateIfVersion(sub.id, 1, { amount: 9_000 }), null);
+        assert.deepEqual((await b.subscriptions.get(sub.id))?.charging, "ref-1");
+        // Racing changes over one version: exactly one wins.
+        const current = (await a.subscriptions.get(sub.id))!;
+        const wins = await race(
+          a,
+          b,
+          6,
+          (store) => store.subscriptions.updateIfVersion(sub.id, current.version, { amount: 4_000 }),
+        );
+        assert.deepEqual(wins.filter((w) => w !== null).length, 1);
+        assert.deepEqual((await a.subscriptions.get(sub.id))?.version, current.version + 1);
+        // Ending it: cancel fields; then nothing more is written.
+        const last = (await a.subscriptions.get(sub.id))!;
+        const cancelled = await a.subscriptions.updateIfVersion(sub.id, last.version, {
+          status: "cancelled",
+          cancelledAt: at(DAY),
+          cancelReason: "moved",
+        });
+        assert.deepEqual(cancelled, {
+          ...last,
+          status: "cancelled",
+          cancelledAt: at(DAY),
+          cancelReason: "moved",
+          version: last.version + 1,
+        });
+        assert.deepEqual(
+          await b.subscriptions.updateIfVersion(sub.id, last.version + 1, { amount: 1 }),
+          null,
+        );
+        assert.deepEqual(await b.subscriptions.updateIfVersion(uid("sub"), 0, { amount: 1 }), null);
+        assert.deepEqual(
+          await b.subscriptions.listDue(at(400 * DAY), 1000).then((d) => d.some((s) => s.id === sub.id)),
+          false,
+        );
+        await assert.rejects(() => a.subscriptions.updateIfVersion(sub.id, 0, { amount: 0 }), RangeError);
       }),
   );
 
@@ -103,7 +181,7 @@ export async function subscriptionsContract(
         const bystander = await a.subscriptions.create(subscriptionFixture());
         assert.deepEqual(await a.subscriptions.cancelForDonor(donorId, "2025-03-02T10:00:00Z"), 2);
         assert.deepEqual(await b.subscriptions.listByDonor(donorId), [
-          ...active.map((s) => ({ ...s, status: "cancelled" as const, cancelledAt: at(DAY) })),
+          ...active.map((s) => ({ ...s, status: "cancelled" as const, cancelledAt: at(DAY), version: 1 })),
           failed,
         ]);
         assert.deepEqual(await b.subscriptions.get(bystander.id), bystander);

@@ -46,6 +46,17 @@ Deno.test("every kind in ru, pt and es: its own language's words, no placeholder
       { kind: "yearly-statement", to, data: { year: 2025 } },
       { kind: "manage-link", to, data: {} },
       { kind: "admin-pending", to: { admins: true }, data: { adminId: "p1" } },
+      ...(["amount", "pause", "skip", "resume"] as const).map((change) => ({
+        kind: "monthly-changed" as const,
+        to,
+        data: {
+          subscriptionId: sub.id,
+          change,
+          amount: 7_500,
+          currency: 1 as const,
+          nextPaymentDate: NOW.toISOString(),
+        },
+      })),
     ];
     for (const lang of ["ru", "pt", "es"] as const) {
       for (const input of kinds) {

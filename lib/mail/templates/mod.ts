@@ -20,6 +20,7 @@ import {
   type RenderDeps,
 } from "./render.ts";
 import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
+import { renderMonthlyChanged } from "./gift_changes.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -29,6 +30,7 @@ export const RENDERERS: KindRenderers = {
   "monthly-welcome": renderMonthlyWelcome,
   "charge-failed": renderChargeFailed,
   "monthly-cancelled": renderMonthlyCancelled,
+  "monthly-changed": renderMonthlyChanged,
   "yearly-statement": renderYearlyStatement,
   "manage-link": renderManageLink,
   "admin-pending": renderAdminPending,

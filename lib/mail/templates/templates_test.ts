@@ -119,6 +119,35 @@ for (const lang of ["en", "he"] as const) {
     }
   });
 
+  Deno.test(`monthly changed (${lang}): what changed, the amount and next charge carried, manage link`, async () => {
+    const { store, donor, render } = await fixture();
+    try {
+      for (const change of ["amount", "pause", "skip", "resume"] as const) {
+        const out = (await render(message({
+          kind: "monthly-changed",
+          to: { donorId: donor.id },
+          language: lang,
+          data: {
+            subscriptionId: "sub_1",
+            change,
+            amount: 7_550,
+            currency: 2,
+            nextPaymentDate: "2026-06-10T09:00:00Z",
+          },
+        })))!;
+        assert.equal(out.subject, t("giftChanges.subject", { museum }));
+        const amount = emailMoney(7_550, 2, lang);
+        const date = emailDate("2026-06-10T09:00:00Z", lang);
+        assert.ok(out.text.includes(t(`giftChanges.${change}`, { amount, date })), `${change}: its sentence`);
+        assert.ok(out.html.includes(amount) && out.html.includes(date));
+        assertDirection(out, lang);
+        await assertManageLink(out, donor, lang);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   Deno.test(`monthly cancelled and manage link (${lang})`, async () => {
     const { store, donor, render } = await fixture();
     try {

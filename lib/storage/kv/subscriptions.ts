@@ -11,7 +11,9 @@
  * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
  * range read up to `now`, in the order answered. Every write of a subscription deletes its old due
  * key and sets the new one in the same commit, checked against the record as read
- * (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write).
+ * (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write). Every
+ * write bumps the record's `version`; `updateIfVersion` commits only over the version it was given
+ * (a donor's change never lands over a charge's step it did not see), with its messages.
  *
  * @module
  */
@@ -100,6 +102,7 @@ async function cancelForDonor(
             ...entry.value,
             status: "cancelled",
             cancelledAt,
+            version: entry.value.version + 1,
           });
         }
         return op;
@@ -159,8 +162,30 @@ export function kvSubscriptions({ kv }: KvContext): SubscriptionRepository {
       return await untilCommitted(async () => {
         const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
         if (entry.value === null || entry.value.status !== "active") return null;
-        const after: Subscription = { ...entry.value, ...changes };
+        const after: Subscription = { ...entry.value, ...changes, version: entry.value.version + 1 };
         const ok = await commit(() => writeSubscription(kv.atomic().check(entry), entry.value, after));
+        return ok ? after : RETRY;
+      });
+    },
+
+    async updateIfVersion(id, version, input, options = {}) {
+      const changes = subscriptionChanges(input);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
+      const key = [SUBSCRIPTIONS, id];
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Subscription>(key));
+        const before = entry.value;
+        if (before === null || before.status !== "active" || before.version !== version) return null;
+        const after: Subscription = { ...before, ...changes, version: version + 1 };
+        const messageEntries = messages.length > 0
+          ? await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(messages)))
+          : [];
+        const at = new Date().toISOString();
+        const ok = await commit(() => {
+          const op = writeSubscription(kv.atomic().check(entry), before, after);
+          if (messages.length > 0) addMessages(op, messageEntries, messages, at);
+          return op;
+        });
         return ok ? after : RETRY;
       });
     },

@@ -41,6 +41,7 @@ import { migration018 } from "./migrations/018_receipts.ts";
 import { migration019 } from "./migrations/019_donor_israeli_id.ts";
 import { migration020 } from "./migrations/020_rate_limit_admit.ts";
 import { migration021 } from "./migrations/021_donor_sessions.ts";
+import { migration022 } from "./migrations/022_subscription_changes.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -83,6 +84,7 @@ export const migrations: readonly Migration[] = [
   migration019,
   migration020,
   migration021,
+  migration022,
 ];
 
 /**

@@ -7,6 +7,10 @@
  * - `updateIfActive` and `cancelForDonor` are `update ... where status = 'active'`: the row lock
  *   makes a racing cancel win or wait, so a cancelled subscription is never revived by billing;
  *   `cancelForDonor`'s messages go into `outbox` in the same statement (a `with` query);
+ * - every write sets `version = version + 1` (migration 22, with `paused_from`, `charging` and
+ *   `cancel_reason`); `updateIfVersion` is `update ... where status = 'active' and version = $v`:
+ *   a racing write takes the row lock first and changes the version, so the re-checked row no longer
+ *   matches and nothing is written; its messages go into `outbox` in the same statement;
  * - `listByDonor` reads `subscriptions_donor_id` `(donor_id, created_at, id)` (migration 8);
  * - `listDue` is a range of `subscriptions_due` (migration 8), a partial index of the active
  *   subscriptions on their due time `greatest(next_payment_date, retry_at)` and id: "due at now"
@@ -39,6 +43,10 @@ interface SubscriptionRow {
   failed_attempts: number;
   retry_at: Date | null;
   cancelled_at: Date | null;
+  version: number;
+  paused_from: Date | null;
+  charging: string | null;
+  cancel_reason: string | null;
 }
 
 const toSubscription = (row: SubscriptionRow): Subscription => ({
@@ -57,6 +65,10 @@ const toSubscription = (row: SubscriptionRow): Subscription => ({
   failedAttempts: row.failed_attempts,
   retryAt: iso(row.retry_at),
   cancelledAt: iso(row.cancelled_at),
+  version: row.version,
+  pausedFrom: iso(row.paused_from),
+  charging: row.charging,
+  cancelReason: row.cancel_reason,
 });
 
 /** The columns of `subscriptions.updateIfActive`'s fields. */
@@ -66,6 +78,11 @@ const SUBSCRIPTION_COLUMNS = {
   failedAttempts: "failed_attempts",
   retryAt: "retry_at",
   status: "status",
+  amount: "amount",
+  pausedFrom: "paused_from",
+  charging: "charging",
+  cancelledAt: "cancelled_at",
+  cancelReason: "cancel_reason",
 } as const;
 
 /**
@@ -88,11 +105,13 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
       const [row] = await sql<SubscriptionRow[]>`
         insert into subscriptions (
           id, donor_id, amount, currency, provider, token, card_masked, language, status, created_at,
-          payment_date, next_payment_date, failed_attempts, retry_at, cancelled_at
+          payment_date, next_payment_date, failed_attempts, retry_at, cancelled_at,
+          version, paused_from, charging, cancel_reason
         ) values (
           ${s.id}, ${s.donorId}, ${s.amount}, ${s.currency}, ${s.provider}, ${s.token}, ${s.cardMasked},
           ${s.language}, ${s.status}, ${s.createdAt}, ${s.paymentDate}, ${s.nextPaymentDate},
-          ${s.failedAttempts}, ${s.retryAt}, ${s.cancelledAt}
+          ${s.failedAttempts}, ${s.retryAt}, ${s.cancelledAt},
+          ${s.version}, ${s.pausedFrom}, ${s.charging}, ${s.cancelReason}
         )
         on conflict (id) do nothing
         returning *
@@ -118,7 +137,7 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
       const cancelledAt = isoInstant(at, "at");
       // Row locks make a concurrent cancel wait, then skip the rows it no longer finds active.
       const cancel = sql`
-        update subscriptions set status = 'cancelled', cancelled_at = ${cancelledAt}
+        update subscriptions set status = 'cancelled', cancelled_at = ${cancelledAt}, version = version + 1
         where donor_id = ${donorId} and status = 'active'
         returning id
       `;
@@ -149,10 +168,43 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
     async updateIfActive(id, input) {
       const set = columnsOf(subscriptionChanges(input), SUBSCRIPTION_COLUMNS);
       const [row] = Object.keys(set).length === 0
-        ? await sql<SubscriptionRow[]>`select * from subscriptions where id = ${id} and status = 'active'`
+        ? await sql<SubscriptionRow[]>`
+          update subscriptions set version = version + 1 where id = ${id} and status = 'active' returning *
+        `
         : await sql<SubscriptionRow[]>`
-          update subscriptions set ${sql(set)} where id = ${id} and status = 'active' returning *
+          update subscriptions set ${sql(set)}, version = version + 1
+          where id = ${id} and status = 'active' returning *
         `;
+      return row ? toSubscription(row) : null;
+    },
+
+    async updateIfVersion(id, version, input, options = {}) {
+      const set = columnsOf(subscriptionChanges(input), SUBSCRIPTION_COLUMNS);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
+      // postgres.js reads `set ${sql(set)}` as an update's columns only inline, after `set`.
+      const update = Object.keys(set).length === 0
+        ? sql`
+          update subscriptions set version = version + 1
+          where id = ${id} and status = 'active' and version = ${version} returning *
+        `
+        : sql`
+          update subscriptions set ${sql(set)}, version = version + 1
+          where id = ${id} and status = 'active' and version = ${version} returning *
+        `;
+      if (messages.length === 0) {
+        const [row] = await sql<SubscriptionRow[]>`${update}`;
+        return row ? toSubscription(row) : null;
+      }
+      // One statement: the messages are written only when the change was.
+      const [row] = await sql<SubscriptionRow[]>`
+        with changed as (${update}),
+        messages as (
+          ${
+        insertMessages(sql, messages, new Date().toISOString(), sql`where exists (select 1 from changed)`)
+      }
+        )
+        select * from changed
+      `;
       return row ? toSubscription(row) : null;
     },
   };
