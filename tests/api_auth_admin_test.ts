@@ -249,6 +249,13 @@ backendTest("api: admin registration, approval and the auth matrix", async (t, o
         bearer(firstToken),
       );
       assert.equal(rejected.body.status, "rejected");
+      // Each decision that landed is in the audit log (the refused ones are not), newest first.
+      const log = await app.services.store.audit.list({ actorId: first.body.id }, 10);
+      assert.deepEqual(log.map((e) => [e.action, e.target, e.actorEmail]), [
+        ["admin-rejected", third.body.id, "curator@museum.org"],
+        ["admin-approved", second.body.id, "curator@museum.org"],
+      ]);
+      assert.ok(log.every((e) => e.address !== ""), "with the client's address");
       // Now approved, the second admin sees data; the rejected one can no longer sign in.
       assert.equal((await api(app.url, "GET", SUCCESS, undefined, bearer(pendingToken))).status, 200);
       const login = await api(app.url, "POST", "/api/auth/admin/login", {

@@ -324,13 +324,13 @@ export function requireApproved(admin: Admin): Admin {
 }
 
 /**
- * Approves or rejects a pending admin (by an approved admin). The write is conditional on the
- * admin still being pending: of two decisions at once, one wins and the other gets
- * {@link AlreadyDecidedError}.
+ * Approves or rejects a pending admin (by an approved admin, from the client at `address`). The
+ * write is conditional on the admin still being pending: of two decisions at once, one wins and the
+ * other gets {@link AlreadyDecidedError}. The winner's audit entry is written with it.
  *
  * @example
  * ```ts
- * await decide(ctx, approver, pendingId, "approved");
+ * await decide(ctx, approver, pendingId, "approved", "203.0.113.7");
  * ```
  */
 export async function decide(
@@ -338,13 +338,30 @@ export async function decide(
   actor: Admin,
   id: string,
   status: "approved" | "rejected",
+  address: string,
 ): Promise<AdminProfile> {
   requireApproved(actor);
   const target = await ctx.store.admins.get(id);
   if (!target) throw new NoSuchAdminError();
   if (target.id === actor.id) throw new OwnDecisionError();
   if (target.status !== "pending") throw new AlreadyDecidedError(target.status);
-  const updated = await ctx.store.admins.setStatus(id, status, actor.id, clock(ctx).toISOString(), "pending");
+  const updated = await ctx.store.admins.setStatus(
+    id,
+    status,
+    actor.id,
+    clock(ctx).toISOString(),
+    "pending",
+    {
+      audit: [{
+        action: status === "approved" ? "admin-approved" : "admin-rejected",
+        actorId: actor.id,
+        actorEmail: actor.email,
+        address,
+        target: id,
+        changes: { status: { from: "pending", to: status } },
+      }],
+    },
+  );
   if (updated) return profile(updated);
   // Someone decided in between (or the admin is gone): say what it is now.
   const now = await ctx.store.admins.get(id);

@@ -23,6 +23,7 @@ import type {
 import type { Admission, AdmissionAnswer, Refusal } from "./admission_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
+import type { AuditRepository, WithAudit } from "./audit_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
@@ -31,6 +32,7 @@ export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
 export type * from "./kiosk_types.ts";
 export type * from "./outbox_types.ts";
+export type * from "./audit_types.ts";
 export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
 export type * from "./donor_session_types.ts";
@@ -174,7 +176,8 @@ export interface AdminRepository {
   /**
    * Sets the status (and who decided, when); answers the admin as stored, or null when no admin
    * has this id or, with `expected`, its status is not `expected` when written. The check and the
-   * write are one atomic step: of two concurrent decisions on a pending admin, one wins.
+   * write are one atomic step: of two concurrent decisions on a pending admin, one wins. The
+   * `audit` entries are written in that step, at `decidedAt`, only when the status is.
    */
   setStatus(
     id: string,
@@ -182,6 +185,7 @@ export interface AdminRepository {
     decidedBy: string,
     decidedAt: string,
     expected?: AdminStatus,
+    options?: WithAudit,
   ): Promise<Admin | null>;
 }
 
@@ -367,6 +371,8 @@ export interface Store {
   readonly receipts: ReceiptRepository;
   /** Donors' one-time sign-in links and portal sessions (`donor_session_types.ts`). */
   readonly donorSessions: DonorSessionRepository;
+  /** What the museum's staff did, append-only (`audit_types.ts`). */
+  readonly audit: AuditRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -31,6 +31,7 @@ import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
+import { auditContract } from "./audit_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
@@ -82,6 +83,7 @@ const contracts: Contract[] = [
   donorSessionsContract,
   donorsByEmailContract,
   transactionsByDonorsContract,
+  auditContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

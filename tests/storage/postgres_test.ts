@@ -1,7 +1,7 @@
 /**
  * PostgreSQL on its own, outside the contract every backend meets: stores opening a new schema at
  * once, `openStore()` with a database URL, migration 9 on a schema as version 8 left it, migration
- * 15 on refresh tokens stored before it, and the
+ * 15 on refresh tokens stored before it, the audit log's refusal of any change, and the
  * refusals of an invalid schema name and an unreachable server. The steps that need a schema make
  * their own, dropped at the end. Like the contract, it fails under `CI=true` when the server at
  * `TEST_DATABASE_URL` is unreachable, and is skipped with one line saying why anywhere else.
@@ -208,6 +208,32 @@ Deno.test({
           });
         },
       );
+
+      await t.step("the audit log refuses update, delete and truncate, even in plain SQL", async () => {
+        const own = randomSchema();
+        schemas.push(own);
+        await withStore(() => openPostgresStore(PG_URL, { schema: own, max: 1 }), async (store) => {
+          const [entry] = await store.audit.append([{
+            action: "refund",
+            actorId: "a1",
+            actorEmail: "staff@museum.example",
+            address: "203.0.113.7",
+            target: "tx_1",
+            changes: { amount: 500 },
+          }], at(0));
+          const log = admin`${admin(own)}.audit_log`;
+          for (
+            const statement of [
+              admin`update ${log} set changes = '{}'::jsonb where id = ${entry.id}`,
+              admin`delete from ${log} where id = ${entry.id}`,
+              admin`truncate ${log}`,
+            ]
+          ) {
+            await assert.rejects(() => statement, /append-only/);
+          }
+          assert.deepEqual(await store.audit.list({ actorId: "a1" }, 10), [entry]);
+        });
+      });
 
       await t.step("an invalid schema name is refused before connecting", async () => {
         await assert.rejects(() => openPostgresStore(PG_URL, { schema: 'x"; drop table y; --' }), TypeError);

@@ -23,6 +23,9 @@ import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { type Admin, type AdminRepository, EmailTakenError } from "../types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 
 /** The first key part of every admin. */
 const ADMINS = "admins";
@@ -94,9 +97,10 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
       });
     },
 
-    async setStatus(id, status, decidedBy, decidedAt, expected) {
+    async setStatus(id, status, decidedBy, decidedAt, expected, options = {}) {
       const idKey = [ADMINS, id];
       const at = isoInstant(decidedAt, "decidedAt");
+      const audit = auditEntries(options.audit, at, MAX_AUDIT_PER_CAUSE);
       return await untilCommitted(async () => {
         const [entry, approved] = await retryWhileLocked(() =>
           kv.getMany<[Admin, number]>([idKey, ADMINS_APPROVED])
@@ -114,7 +118,7 @@ export function kvAdmins({ kv }: KvContext): AdminRepository {
             after,
           );
           if (delta !== 0) op.check(approved).set(ADMINS_APPROVED, (approved.value ?? 0) + delta);
-          return op;
+          return addAudit(op, audit);
         });
         return ok ? after : RETRY;
       });

@@ -50,6 +50,7 @@
  * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
+ * | `audit.ts`             | the staff's audit log (append-only)     | `audit*`                          |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -71,6 +72,7 @@ import { kvLeases } from "./leases.ts";
 import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
 import { kvOutbox } from "./outbox.ts";
+import { kvAudit } from "./audit.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
@@ -131,6 +133,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     sandbox: kvSandbox(ctx),
     kioskDevices: kvKioskDevices(ctx),
     outbox: kvOutbox(ctx),
+    audit: kvAudit(ctx),
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
     async ping() {

@@ -25,6 +25,9 @@ import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { iso, isUniqueViolation, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
+import { insertAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 
 /** The row shape of `admins`. */
 interface AdminRow {
@@ -119,8 +122,9 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
       return rows.map(toAdmin);
     },
 
-    async setStatus(id, status, decidedBy, decidedAt, expected) {
+    async setStatus(id, status, decidedBy, decidedAt, expected, options = {}) {
       const at = isoInstant(decidedAt, "decidedAt");
+      const audit = auditEntries(options.audit, at, MAX_AUDIT_PER_CAUSE);
       return await transaction(async (tx) => {
         await lockApprovals(tx);
         const [row] = await tx<AdminRow[]>`
@@ -128,7 +132,10 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
           where id = ${id} ${expected === undefined ? tx`` : tx`and status = ${expected}`}
           returning *
         `;
-        return row ? toAdmin(row) : null;
+        if (!row) return null;
+        // In the decision's transaction: the entry commits with it, or neither does.
+        if (audit.length > 0) await insertAudit(tx, audit);
+        return toAdmin(row);
       });
     },
   };

@@ -46,6 +46,7 @@
  * | `outbox.ts`            | `outbox` (and causes' messages) | `outbox`                                               |
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
+ * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -67,6 +68,7 @@ import { pgLeases } from "./leases.ts";
 import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
+import { pgAudit } from "./audit.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
@@ -182,6 +184,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     sandbox: g("sandbox", pgSandbox(ctx)),
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     outbox: g("outbox", pgOutbox(ctx)),
+    audit: g("audit", pgAudit(ctx)),
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     ...g("store", {

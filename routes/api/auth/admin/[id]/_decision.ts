@@ -5,6 +5,7 @@
 import { accountsContext, decide } from "@/lib/auth/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminSchema } from "@/lib/schemas.ts";
@@ -40,6 +41,7 @@ export function decisionRoute(status: "approved" | "rejected"): {
           actor,
           readId(ctx.params.id, "admin"),
           status,
+          clientAddress(ctx.hono, ctx.state.services.config.trustProxy),
         );
         ctx.state.log.info(`admin ${status}`, { adminId: admin.id, by: actor.id });
         return Response.json(admin);
