@@ -175,6 +175,7 @@ async function ensureAdmin(store: Store): Promise<void> {
     name: "Benchmark",
     passwordHash: await hashPassword(ADMIN.password),
     status: "approved",
+    role: "owner",
     createdAt: now,
     decidedBy: "bench",
     decidedAt: now,

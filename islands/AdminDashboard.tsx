@@ -97,6 +97,10 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   const status = current?.status ?? (session === undefined ? "approved" : session?.admin.status);
   const frame = !failure && status === "approved";
   const ready = current?.status === "approved";
+  // Sections by role (the server refuses the rest anyway: `lib/auth/roles.ts`). A profile stored
+  // before roles existed shows what its admin could do then until `/me` answers.
+  const role = (current ?? session?.admin)?.role ?? "admin";
+  const manages = role === "owner" || role === "admin";
   // The same element while `frame` and `ready` hold: the header's renders (session read, profile
   // confirmed) leave the sections alone, and Preact skips an unchanged element without a diff. The
   // sections hydrate after the header, the history in a task of its own.
@@ -104,7 +108,7 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     frame && (
       <>
         <Deferred class="admin-sections">
-          <Approvals api={api} t={t} ready={ready} />
+          {role === "owner" && <Approvals api={api} t={t} ready={ready} />}
           <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />
         </Deferred>
         <Deferred class="admin-sections">
@@ -115,16 +119,21 @@ export default function AdminDashboard(props: AdminDashboardProps) {
             path={props.path}
             search={props.search}
             ready={ready}
+            personalData={role !== "viewer"}
           />
         </Deferred>
-        <Deferred class="admin-sections">
-          <KioskDevices api={api} t={t} lang={lang} ready={ready} />
-        </Deferred>
-        <Deferred class="admin-sections">
-          <OutboxMessages api={api} t={t} ready={ready} />
-        </Deferred>
+        {manages && (
+          <Deferred class="admin-sections">
+            <KioskDevices api={api} t={t} lang={lang} ready={ready} />
+          </Deferred>
+        )}
+        {manages && (
+          <Deferred class="admin-sections">
+            <OutboxMessages api={api} t={t} ready={ready} />
+          </Deferred>
+        )}
       </>
-    ), [frame, ready]);
+    ), [frame, ready, role]);
   const body = (
     <>
       <AdminHeader admin={current ?? session?.admin ?? null} onLogout={logout} t={t} />

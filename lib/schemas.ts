@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ADMIN_ROLES } from "./storage/types.ts";
 import { z } from "zod";
 
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from "./shared/donation.ts";
@@ -136,8 +137,16 @@ export const AdminSchema = z.object({
   email: z.string(),
   name: z.string(),
   createdAt: z.string(),
-  status: z.enum(["approved", "pending", "rejected"]),
+  status: z.enum(["approved", "pending", "rejected", "deactivated"]),
+  role: z.enum(ADMIN_ROLES).nullable().describe(
+    "owner, admin, finance or viewer (approved and deactivated admins); null while pending or rejected",
+  ),
 }).meta({ id: "Admin" });
+
+/** `POST /api/auth/admin/{id}/approve` (optional body) and `POST /api/auth/admin/{id}/role`. */
+export const AdminRoleSchema = z.strictObject({
+  role: z.enum(ADMIN_ROLES).describe("What the admin may do: owner, admin, finance or viewer"),
+}).meta({ id: "AdminRole" });
 
 export const AdminSessionSchema = AdminSchema.extend({
   accessToken: z.string(),

@@ -96,3 +96,25 @@ export async function listErrors(
   });
   return { data: data.map(errorItem), page: query.page, limit: query.limit, total };
 }
+
+/**
+ * `ada.lovelace@example.org` → `a***@example.org`: what a viewer sees of a donor's address (the
+ * domain alone names nobody; the first letter helps tell rows apart).
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "***";
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/**
+ * A list item as a viewer sees it (issue 16: names and masked emails, no other personal data):
+ * the email masked, the card number blanked, no receipt (its PDF names the donor's details).
+ */
+export function viewerItem<T extends SuccessItem | ErrorItem>(item: T): T {
+  const user = { ...item.user, email: maskEmail(item.user.email) };
+  if ("resultData" in item) {
+    return { ...item, user, resultData: { ...item.resultData, CreditCardNumber: "" }, receipt: null };
+  }
+  return { ...item, user };
+}

@@ -49,6 +49,7 @@ try {
       name: "Demo Admin",
       passwordHash: await hashPassword(password),
       status: "approved",
+      role: "owner",
       createdAt: now,
       decidedBy: "seed",
       decidedAt: now,

@@ -37,9 +37,11 @@ backendTest("api: admin registration, approval and the auth matrix", async (t, o
         "id",
         "name",
         "refreshToken",
+        "role",
         "status",
       ]);
       assert.equal(first.body.email, "curator@museum.org");
+      assert.equal(first.body.role, "owner");
       assert.equal(first.body.name, "Ana Curator");
       assert.equal(first.body.status, "approved");
       assert.match(first.body.accessToken, /^[\w-]+\.[\w-]+\.[\w-]+$/);

@@ -80,7 +80,16 @@ async function saveFile(res: Response): Promise<string> {
  * once `ready`, and the counters' line keeps its room until they have.
  */
 export function TransactionHistory(
-  props: { api: ApiClient; t: Translate; lang: string; path: string; search: string; ready: boolean },
+  props: {
+    api: ApiClient;
+    t: Translate;
+    lang: string;
+    path: string;
+    search: string;
+    ready: boolean;
+    /** Export and receipts (a viewer has neither: `lib/auth/roles.ts`). */
+    personalData: boolean;
+  },
 ) {
   const { api, t, lang, path, ready } = props;
   // From the query the server rendered (not `location`), so that hydration finds the same view.
@@ -196,14 +205,16 @@ export function TransactionHistory(
     >
       <div class="history-head">
         <h2 id="history-title">{t("transactions.title")}</h2>
-        <button
-          type="button"
-          class="button button-outline"
-          disabled={exporting || !ready}
-          onClick={exportCsv}
-        >
-          {t("transactions.exportCsv")}
-        </button>
+        {props.personalData && (
+          <button
+            type="button"
+            class="button button-outline"
+            disabled={exporting || !ready}
+            onClick={exportCsv}
+          >
+            {t("transactions.exportCsv")}
+          </button>
+        )}
       </div>
       <p class="export-notice" role="status">{notice}</p>
       <p class="counters">
@@ -245,7 +256,7 @@ export function TransactionHistory(
           shown={loadedLists.whole ? rows.length : FIRST_ROWS}
           t={t}
           lang={lang}
-          receipts={receipts}
+          receipts={props.personalData ? receipts : undefined}
         />
       )}
       {loadedLists && (

@@ -16,7 +16,9 @@ export interface AdminProfile {
   email: string;
   name: string;
   createdAt: string;
-  status: "approved" | "pending" | "rejected";
+  status: "approved" | "pending" | "rejected" | "deactivated";
+  /** What the admin may do (`lib/auth/roles.ts`); null while pending. Absent in profiles stored before roles. */
+  role?: "owner" | "admin" | "finance" | "viewer" | null;
 }
 
 /** A signed-in admin: both tokens and the profile. */

@@ -22,7 +22,7 @@ import { newId } from "../ids.ts";
 import { FALLBACK_LANG } from "../shared/languages.ts";
 import type { AdminLoginSchema, AdminRegisterSchema } from "../schemas.ts";
 import type { Services } from "../state.ts";
-import { type Admin, EmailTakenError, type Store } from "../storage/types.ts";
+import { type Admin, type AdminRole, EmailTakenError, type Store } from "../storage/types.ts";
 import {
   AccessTokenError,
   AccountInactiveError,
@@ -91,6 +91,8 @@ export interface AdminProfile {
   name: string;
   createdAt: string;
   status: Admin["status"];
+  /** What the admin may do (`roles.ts`); null while pending or rejected. */
+  role: Admin["role"];
 }
 
 /** A profile plus the two tokens, as login and register answer. */
@@ -104,6 +106,7 @@ export function profile(admin: Admin): AdminProfile {
     name: admin.name,
     createdAt: admin.createdAt,
     status: admin.status,
+    role: admin.role,
   };
 }
 
@@ -141,8 +144,8 @@ async function startSession(
 
 /**
  * Registers an admin and starts a session. Under `approval`, the first admin is approved at once
- * and later ones wait as `pending`; under `open` everyone is approved; under `closed` nobody may
- * register.
+ * as the owner and later ones wait as `pending`; under `open` everyone is approved (the first as
+ * the owner, later ones as `admin`); under `closed` nobody may register.
  *
  * @example
  * ```ts
@@ -164,7 +167,9 @@ export async function register(
     email: input.email,
     name: input.name ?? input.email.split("@")[0],
     passwordHash: await hashPassword(input.password, ctx.passwords),
+    // Under `open`, everyone may do everything but manage roles; the first is the owner either way.
     status: ctx.policy === "open" ? "approved" : "pending",
+    role: ctx.policy === "open" ? "admin" : null,
     createdAt: clock(ctx).toISOString(),
     decidedBy: null,
     decidedAt: null,
@@ -172,7 +177,7 @@ export async function register(
   let stored: Admin;
   try {
     stored = await ctx.store.admins.create(admin, {
-      approveIfFirst: ctx.policy === "approval",
+      approveIfFirst: true,
       // Stored only if the admin waits for approval: the approved admins are told.
       messages: [{
         key: `admin-pending:${admin.id}`,
@@ -235,10 +240,10 @@ export async function login(
     throw e;
   }
   if (!admin || !ok) throw new InvalidCredentialsError();
-  if (admin.status === "rejected") {
+  if (admin.status === "rejected" || admin.status === "deactivated") {
     // The right password: not a failed guess, yet no session.
     await Promise.all([giveBack(emailKey), giveBack(addressKey)]);
-    throw new AccountRejectedError();
+    throw admin.status === "rejected" ? new AccountRejectedError() : new AccountInactiveError();
   }
   await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
   return await startSession(ctx, admin);
@@ -268,7 +273,9 @@ export async function refresh(
     throw new RefreshTokenError("reused");
   }
   const admin = await ctx.store.admins.get(stored.adminId);
-  if (!admin || admin.status === "rejected") throw new AccountInactiveError();
+  if (!admin || admin.status === "rejected" || admin.status === "deactivated") {
+    throw new AccountInactiveError();
+  }
   const session = await startSession(ctx, admin, { id: stored.familyId, startedAt: stored.familyStartedAt });
   return { accessToken: session.accessToken, refreshToken: session.refreshToken };
 }
@@ -305,7 +312,9 @@ export async function authenticate(ctx: AccountsContext, header: string | null):
     throw e instanceof TokenError ? new AccessTokenError(e.reason) : e;
   }
   const admin = await ctx.store.admins.get(adminId);
-  if (!admin || admin.status === "rejected") throw new AccountInactiveError();
+  if (!admin || admin.status === "rejected" || admin.status === "deactivated") {
+    throw new AccountInactiveError();
+  }
   return admin;
 }
 
@@ -324,13 +333,13 @@ export function requireApproved(admin: Admin): Admin {
 }
 
 /**
- * Approves or rejects a pending admin (by an approved admin, from the client at `address`). The
- * write is conditional on the admin still being pending: of two decisions at once, one wins and the
- * other gets {@link AlreadyDecidedError}. The winner's audit entry is written with it.
+ * Approves (with `role`) or rejects a pending admin (by an owner, from the client at `address`).
+ * The write is conditional on the admin still being pending: of two decisions at once, one wins
+ * and the other gets {@link AlreadyDecidedError}. The winner's audit entry is written with it.
  *
  * @example
  * ```ts
- * await decide(ctx, approver, pendingId, "approved", "203.0.113.7");
+ * await decide(ctx, owner, pendingId, "approved", "203.0.113.7", "finance");
  * ```
  */
 export async function decide(
@@ -339,6 +348,7 @@ export async function decide(
   id: string,
   status: "approved" | "rejected",
   address: string,
+  role: AdminRole = "viewer",
 ): Promise<AdminProfile> {
   requireApproved(actor);
   const target = await ctx.store.admins.get(id);
@@ -352,13 +362,17 @@ export async function decide(
     clock(ctx).toISOString(),
     "pending",
     {
+      role,
       audit: [{
         action: status === "approved" ? "admin-approved" : "admin-rejected",
         actorId: actor.id,
         actorEmail: actor.email,
         address,
         target: id,
-        changes: { status: { from: "pending", to: status } },
+        changes: {
+          status: { from: "pending", to: status },
+          ...(status === "approved" ? { role: { from: null, to: role } } : {}),
+        },
       }],
     },
   );

@@ -134,7 +134,35 @@ export class OwnDecisionError extends AuthError {
 
 /** The admin to decide on is not pending any more. */
 export class AlreadyDecidedError extends AuthError {
-  constructor(readonly status: "approved" | "rejected") {
+  constructor(readonly status: "approved" | "rejected" | "deactivated") {
     super(`This admin is already ${status}`);
+  }
+}
+
+/** The signed-in admin's role does not allow this call (`roles.ts`). */
+export class RoleRefusedError extends AuthError {
+  constructor(readonly role: string | null) {
+    super(`Your role (${role ?? "none"}) does not allow this`);
+  }
+}
+
+/** An owner tried to change their own role or deactivate themselves. */
+export class OwnRoleError extends AuthError {
+  constructor() {
+    super("You cannot change your own role or deactivate yourself; ask another owner");
+  }
+}
+
+/** The change would leave the museum without an active owner. */
+export class LastOwnerRefusedError extends AuthError {
+  constructor() {
+    super("The museum must keep at least one active owner");
+  }
+}
+
+/** The admin to change is not approved (pending, rejected or already deactivated). */
+export class NotActiveAdminError extends AuthError {
+  constructor(readonly status: string) {
+    super(`This admin is ${status}, not active`);
   }
 }

@@ -8,7 +8,8 @@
  * @module
  */
 import { accountsContext, authenticate, requireApproved } from "../auth/accounts.ts";
-import type { RouteContext } from "../framework/mod.ts";
+import { requireRole, type RouteRoles } from "../auth/roles.ts";
+import type { Handler, Handlers, RouteContext } from "../framework/mod.ts";
 import type { AppState } from "../state.ts";
 import type { Admin } from "../storage/types.ts";
 
@@ -54,4 +55,31 @@ export async function signInAdmin(
 export function signedInAdmin(state: AppState): Admin {
   if (!state.admin) throw new Error("No signed-in admin: the route is not behind the admin middleware");
   return state.admin;
+}
+
+/**
+ * `handlers`, each method first checking that the signed-in admin's role is one `roles` allows for
+ * it (403 otherwise: `RoleRefusedError`). A method without declared roles is a bug found at
+ * startup (the route module throws on import), never a method open to every role.
+ *
+ * @example
+ * ```ts
+ * export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
+ * export const handler = withRoles(roles, { GET: (_req, ctx) => Response.json([]) });
+ * ```
+ */
+export function withRoles<Data>(
+  roles: RouteRoles,
+  handlers: Handlers<Data, AppState>,
+): Handlers<Data, AppState> {
+  const guarded: Handlers<Data, AppState> = {};
+  for (const [method, handle] of Object.entries(handlers) as [keyof RouteRoles, Handler<Data, AppState>][]) {
+    const allowed = roles[method];
+    if (!allowed) throw new Error(`${method}: the route declares no roles for it`);
+    guarded[method] = (req, ctx) => {
+      requireRole(signedInAdmin(ctx.state), allowed);
+      return handle(req, ctx);
+    };
+  }
+  return guarded;
 }

@@ -33,6 +33,10 @@ const CASES: [DomainError, number][] = [
   [new authErrors.EmailRegisteredError(), 409],
   [new authErrors.OwnDecisionError(), 409],
   [new authErrors.AlreadyDecidedError("approved"), 409],
+  [new authErrors.RoleRefusedError("viewer"), 403],
+  [new authErrors.OwnRoleError(), 409],
+  [new authErrors.LastOwnerRefusedError(), 409],
+  [new authErrors.NotActiveAdminError("deactivated"), 409],
   [new authErrors.LoginThrottledError(600), 429],
   [new authErrors.PasswordsBusyError(3), 503],
   [

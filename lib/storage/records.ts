@@ -13,19 +13,22 @@
  *
  * @module
  */
-import type {
-  Admin,
-  Charge,
-  Donor,
-  KioskDevice,
-  NewSubscription,
-  Payment,
-  RefreshToken,
-  ResultData,
-  SandboxRecord,
-  Subscription,
-  SubscriptionChanges,
-  Transaction,
+import {
+  type Admin,
+  ADMIN_ROLES,
+  type AdminRole,
+  type AdminStatus,
+  type Charge,
+  type Donor,
+  type KioskDevice,
+  type NewSubscription,
+  type Payment,
+  type RefreshToken,
+  type ResultData,
+  type SandboxRecord,
+  type Subscription,
+  type SubscriptionChanges,
+  type Transaction,
 } from "./types.ts";
 import { hasValidCheckDigit } from "../shared/israeli_id.ts";
 
@@ -98,7 +101,30 @@ export function canonicalTransaction(tx: Transaction): Transaction {
  * approved by nobody (`decidedBy` as given, normally null) at the moment of registration.
  */
 export function autoApproved(admin: Admin): Admin {
-  return { ...admin, status: "approved", decidedAt: admin.decidedAt ?? admin.createdAt };
+  return { ...admin, status: "approved", role: "owner", decidedAt: admin.decidedAt ?? admin.createdAt };
+}
+
+/** Whether `admin` counts as an owner who can manage roles: approved, with the role `owner`. */
+export const isActiveOwner = (admin: Admin | null): boolean =>
+  admin !== null && admin.status === "approved" && admin.role === "owner";
+
+/**
+ * The role an admin has after a status change to `status`: approving gives `role` (least
+ * privilege, `viewer`, when not given), deactivating keeps the role on record, and a pending or
+ * rejected admin has none.
+ */
+export function roleAfter(before: Admin, status: AdminStatus, role: AdminRole | undefined): AdminRole | null {
+  if (status === "approved") return role ?? (before.status === "approved" ? before.role : null) ?? "viewer";
+  if (status === "deactivated") return before.role;
+  return null;
+}
+
+/** Throws RangeError unless `role` is one of {@link ADMIN_ROLES}. */
+export function checkRole(role: unknown): AdminRole {
+  if (!ADMIN_ROLES.includes(role as AdminRole)) {
+    throw new RangeError(`unknown admin role ${JSON.stringify(role)}`);
+  }
+  return role as AdminRole;
 }
 
 /**
@@ -132,15 +158,19 @@ export function canonicalDonor(donor: Donor): Donor {
 
 /** An admin as stored: email normalized, instants normalized, `null` for absent decisions. */
 export function canonicalAdmin(admin: Admin): Admin {
-  if (!["approved", "pending", "rejected"].includes(admin.status)) {
+  if (!["approved", "pending", "rejected", "deactivated"].includes(admin.status)) {
     throw new RangeError(`unknown admin status ${JSON.stringify(admin.status)}`);
   }
+  const hasRole = admin.status === "approved" || admin.status === "deactivated";
+  if (hasRole) checkRole(admin.role);
+  else if (admin.role != null) throw new RangeError(`a ${admin.status} admin has no role`);
   return {
     id: admin.id,
     email: normalizeEmail(admin.email),
     name: admin.name,
     passwordHash: admin.passwordHash,
     status: admin.status,
+    role: hasRole ? admin.role : null,
     createdAt: isoInstant(admin.createdAt, "createdAt"),
     decidedBy: admin.decidedBy ?? null,
     decidedAt: isoInstantOrNull(admin.decidedAt, "decidedAt"),

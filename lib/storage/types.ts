@@ -124,7 +124,22 @@ export interface DonorRepository {
 // ---------------------------------------------------------------------------------------------
 // Admins and refresh tokens
 
-export type AdminStatus = "approved" | "pending" | "rejected";
+/**
+ * `pending` until an owner decides; `approved` (with a role) or `rejected`; an approved admin an
+ * owner `deactivated` signs in no more, and every token it holds is refused at its next use.
+ */
+export type AdminStatus = "approved" | "pending" | "rejected" | "deactivated";
+
+/**
+ * What an approved admin may do (issue 16), widest first: `owner` everything, roles and settings
+ * included; `admin` everything but roles; `finance` transactions, donors, refunds, receipts,
+ * exports and reports; `viewer` read-only lists without personal data beyond names and masked
+ * emails. `lib/auth/roles.ts` says which routes each may call.
+ */
+export const ADMIN_ROLES = ["owner", "admin", "finance", "viewer"] as const;
+
+/** One of {@link ADMIN_ROLES}. */
+export type AdminRole = typeof ADMIN_ROLES[number];
 
 /** A back-office account. */
 export interface Admin {
@@ -135,10 +150,23 @@ export interface Admin {
   /** PHC string of the password hash (algorithm and parameters included). */
   passwordHash: string;
   status: AdminStatus;
+  /** Approved and deactivated admins: the role they have (had); null while pending or rejected. */
+  role: AdminRole | null;
   createdAt: string;
   /** Who approved or rejected this admin, and when (ISO 8601); null while pending. */
   decidedBy: string | null;
   decidedAt: string | null;
+}
+
+/**
+ * Thrown by `admins.setStatus` and `admins.setRole` when the change would leave no approved owner
+ * (someone must be able to manage roles); nothing is written.
+ */
+export class LastOwnerError extends Error {
+  constructor() {
+    super("The museum must keep at least one active owner");
+    this.name = "LastOwnerError";
+  }
 }
 
 /** Thrown by `admins.create` when the email is taken (the API answers 409). */
@@ -163,8 +191,8 @@ export class StorageUnavailableError extends Error {
 
 export interface AdminRepository {
   /**
-   * Stores a new admin. With `approveIfFirst`, the admin is stored `approved` when no approved
-   * admin exists yet, and as given otherwise; decided atomically, so two first registrations at
+   * Stores a new admin. With `approveIfFirst`, the admin is stored `approved` as an `owner` when no
+   * approved admin exists yet, and as given otherwise; decided atomically, so two first registrations at
    * once make exactly one approved admin. Throws {@link EmailTakenError} when the email is taken.
    * `messages` are enqueued in the same atomic step, only when the admin is stored `pending`.
    */
@@ -178,6 +206,10 @@ export interface AdminRepository {
    * has this id or, with `expected`, its status is not `expected` when written. The check and the
    * write are one atomic step: of two concurrent decisions on a pending admin, one wins. The
    * `audit` entries are written in that step, at `decidedAt`, only when the status is.
+   *
+   * Approving gives `role` (`viewer` when not given); pending and rejected admins have none; a
+   * deactivated admin keeps its role on record. Throws {@link LastOwnerError} rather than
+   * deactivate the last approved owner.
    */
   setStatus(
     id: string,
@@ -185,8 +217,14 @@ export interface AdminRepository {
     decidedBy: string,
     decidedAt: string,
     expected?: AdminStatus,
-    options?: WithAudit,
+    options?: WithAudit & { role?: AdminRole },
   ): Promise<Admin | null>;
+  /**
+   * Gives an approved admin `role`, with the `audit` entries (at `at`) in the same atomic step;
+   * answers the admin as stored, or null when no approved admin has this id. Throws
+   * {@link LastOwnerError} rather than take the role of the last approved owner.
+   */
+  setRole(id: string, role: AdminRole, at: string, options?: WithAudit): Promise<Admin | null>;
 }
 
 /** A refresh token as stored: only its hash, never the token. */

@@ -24,6 +24,7 @@ const TEST_ADMIN: Admin = {
   name: "Test admin",
   passwordHash: "",
   status: "approved",
+  role: "owner",
   createdAt: "2025-01-01T00:00:00.000Z",
   decidedBy: null,
   decidedAt: "2025-01-01T00:00:00.000Z",

@@ -545,6 +545,7 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         name: "Target",
         passwordHash: "$argon2id$not-a-real-hash",
         status: "pending",
+        role: null,
         createdAt: new Date().toISOString(),
         decidedBy: null,
         decidedAt: null,

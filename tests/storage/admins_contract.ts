@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type AdminStatus, EmailTakenError } from "@/lib/storage/types.ts";
+import { type AdminStatus, EmailTakenError, LastOwnerError } from "@/lib/storage/types.ts";
 import assert from "node:assert/strict";
 import { adminFixture, at, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore, withTwo } from "./support.ts";
@@ -101,12 +101,16 @@ export async function adminsContract(
       withStore(fresh(), async (store) => {
         const pending = await store.admins.create(adminFixture({ createdAt: at(0) }));
         assert.deepEqual(pending.status, "pending");
-        const first = await store.admins.create(adminFixture({ createdAt: at(1) }), { approveIfFirst: true });
-        assert.deepEqual(first.status, "approved");
+        // An approved admin who is not an owner (the last owner could not be rejected).
+        const first = await store.admins.create(adminFixture({ createdAt: at(1), status: "approved" }));
+        const notYet = await store.admins.create(adminFixture({ createdAt: at(1) }), {
+          approveIfFirst: true,
+        });
+        assert.deepEqual(notYet.status, "pending");
         // "No approved admin exists" is decided on the current state, status changes included.
         await store.admins.setStatus(first.id, "rejected", pending.id, at(2));
         const again = await store.admins.create(adminFixture({ createdAt: at(3) }), { approveIfFirst: true });
-        assert.deepEqual(again.status, "approved");
+        assert.deepEqual([again.status, again.role], ["approved", "owner"]);
         await store.admins.setStatus(pending.id, "approved", again.id, at(4));
         const notFirst = await store.admins.create(adminFixture({ createdAt: at(5) }), {
           approveIfFirst: true,
@@ -137,6 +141,7 @@ export async function adminsContract(
         assert.deepEqual(approved, {
           ...before,
           status: "approved",
+          role: "viewer",
           decidedBy: "admin_a",
           decidedAt: at(9_000),
         });
@@ -180,6 +185,99 @@ export async function adminsContract(
           assert.equal(approvedIds.includes(target.id), stored?.status === "approved");
           assert.equal(rejectedIds.includes(target.id), stored?.status === "rejected");
         }
+      }),
+  );
+
+  await t.step(
+    "admins: roles: the first auto-approved admin is the owner; approval gives a role (viewer by default)",
+    () =>
+      withStore(fresh(), async (store) => {
+        const first = await store.admins.create(adminFixture(), { approveIfFirst: true });
+        assert.deepEqual([first.status, first.role], ["approved", "owner"]);
+        const second = await store.admins.create(adminFixture(), { approveIfFirst: true });
+        assert.deepEqual([second.status, second.role], ["pending", null]);
+        const third = await store.admins.create(adminFixture());
+        const approved = await store.admins.setStatus(second.id, "approved", first.id, at(1), "pending", {
+          role: "finance",
+        });
+        assert.equal(approved?.role, "finance");
+        assert.equal((await store.admins.setStatus(third.id, "approved", first.id, at(1)))?.role, "viewer");
+        const rejected = await store.admins.create(adminFixture());
+        assert.equal((await store.admins.setStatus(rejected.id, "rejected", first.id, at(2)))?.role, null);
+        assert.equal(await store.admins.setRole(rejected.id, "admin", at(3)), null, "only approved admins");
+        assert.equal(await store.admins.setRole(uid("admin"), "admin", at(3)), null);
+        await assert.rejects(() => store.admins.setRole(third.id, "root" as never, at(3)), RangeError);
+        await assert.rejects(
+          () => store.admins.create(adminFixture({ status: "approved", role: null })),
+          RangeError,
+        );
+        await assert.rejects(() => store.admins.create(adminFixture({ role: "owner" })), RangeError);
+        const deactivated = await store.admins.setStatus(
+          third.id,
+          "deactivated",
+          first.id,
+          at(4),
+          "approved",
+        );
+        assert.deepEqual([deactivated?.status, deactivated?.role], ["deactivated", "viewer"]);
+        assert.deepEqual((await store.admins.listByStatus("deactivated")).map((a) => a.id), [third.id]);
+      }),
+  );
+
+  await t.step(
+    "admins: the last owner is never demoted or deactivated, also when two owners demote each other at once",
+    () =>
+      withTwo(fresh(), sharedData, async (a, b) => {
+        const owner = await a.admins.create(adminFixture(), { approveIfFirst: true });
+        await assert.rejects(() => a.admins.setRole(owner.id, "admin", at(1)), LastOwnerError);
+        await assert.rejects(
+          () => a.admins.setStatus(owner.id, "deactivated", "x", at(1), "approved"),
+          LastOwnerError,
+        );
+        assert.equal((await b.admins.get(owner.id))?.role, "owner", "a refused change writes nothing");
+        for (let round = 0; round < 3; round++) {
+          const other = await a.admins.create(adminFixture({ status: "approved", role: "owner" }));
+          const results = await Promise.allSettled([
+            a.admins.setRole(owner.id, "admin", at(2)),
+            b.admins.setStatus(other.id, "deactivated", owner.id, at(2), "approved"),
+          ]);
+          const landed = results.filter((r) => r.status === "fulfilled");
+          assert.equal(landed.length, 1, `round ${round}: exactly one lands`);
+          const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+          assert.ok(refused.reason instanceof LastOwnerError);
+          const owners = (await a.admins.listByStatus("approved")).filter((x) => x.role === "owner");
+          assert.equal(owners.length, 1, `round ${round}: one owner left`);
+          // Back to one owner named `owner` for the next round.
+          if (owners[0].id !== owner.id) {
+            await a.admins.setRole(owner.id, "owner", at(3));
+            await a.admins.setRole(other.id, "viewer", at(3));
+          }
+        }
+      }),
+  );
+
+  await t.step(
+    "admins: a role change writes its audit entry with it, and none when refused",
+    () =>
+      withStore(fresh(), async (store) => {
+        const owner = await store.admins.create(adminFixture(), { approveIfFirst: true });
+        const staff = await store.admins.create(adminFixture({ status: "approved", role: "viewer" }));
+        const entry = (target: string) => ({
+          audit: [{
+            action: "role-changed" as const,
+            actorId: owner.id,
+            actorEmail: owner.email,
+            address: "203.0.113.7",
+            target,
+          }],
+        });
+        await store.admins.setRole(staff.id, "finance", at(5), entry(staff.id));
+        await assert.rejects(
+          () => store.admins.setRole(owner.id, "viewer", at(6), entry(owner.id)),
+          LastOwnerError,
+        );
+        const log = await store.audit.list({ actorId: owner.id }, 10);
+        assert.deepEqual(log.map((e) => [e.target, e.at]), [[staff.id, at(5)]]);
       }),
   );
 }

@@ -53,7 +53,10 @@ export function donorFixture(overrides: Partial<Donor> = {}): Donor {
 /** A pending admin (Grace Hopper) with an email of its own, created at {@link T0}. */
 export function adminFixture(overrides: Partial<Admin> = {}): Admin {
   const id = overrides.id ?? uid("admin");
+  const hasRole = overrides.status === "approved" || overrides.status === "deactivated";
   return {
+    // An approved fixture may do everything but manage roles unless the test says otherwise.
+    role: hasRole ? "admin" : null,
     id,
     email: `${id}@museum.example`,
     name: "Grace Hopper",

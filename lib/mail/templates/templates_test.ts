@@ -256,6 +256,7 @@ for (const lang of ["en", "he"] as const) {
         name: `Name ${id}`,
         passwordHash: "x",
         status,
+        role: status === "approved" ? "owner" as const : null,
         createdAt: "2026-03-01T09:00:00.000Z",
         decidedBy: null,
         decidedAt: null,

@@ -25,6 +25,12 @@
  *   `["transactions_by_donor", donorId, createdAt, id]` for every existing transaction, as
  *   `time-indexes` does (the same step, its own marker `["kv_migrations", "donor-portal-indexes"]`).
  *
+ * - `admin-roles` (stores written before roles, issue 16): gives every admin stored without a role
+ *   one, as PostgreSQL's migration 24 does: the oldest approved admin (by creation) becomes the
+ *   owner unless an owner exists, other approved admins `admin`, the rest none; and counts the
+ *   owners into `["admins_owners"]`. Fifty admins per commit, each checked as read;
+ *   `["kv_migrations", "admin-roles"]` holds `{ done }`.
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -32,6 +38,7 @@
  */
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
 import {
@@ -44,12 +51,15 @@ import {
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
 import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import type { Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
+import type { Admin, Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
 const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
 const DONOR_PORTAL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-portal-indexes"];
+const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
+/** Admins given a role per commit (each: a check and three writes). */
+const ADMIN_ROLES_CHUNK = 50;
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -105,6 +115,54 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (
     await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
   );
+  while (await untilCommitted(() => adminRolesStep(kv)) === "more");
+}
+
+/**
+ * One commit of the `admin-roles` migration: the next admins stored without a role get one (the
+ * first approved one the owner while none exists), with the owner count; "done" when none is left.
+ */
+async function adminRolesStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const [marker, owners] = await retryWhileLocked(() =>
+    kv.getMany<[{ done: boolean }, number]>([ADMIN_ROLES_MIGRATION, ADMINS_OWNERS])
+  );
+  if (marker.value?.done) return "done";
+  // Admins are few (the museum's staff): each commit reads them all and takes the next roleless
+  // ones, oldest first by creation; a commit gives them roles, so the walk needs no cursor.
+  const all = await retryWhileLocked(async () => {
+    const out: Deno.KvEntry<Admin>[] = [];
+    for await (const e of kv.list<Admin>({ prefix: [ADMINS] })) out.push(e);
+    return out;
+  });
+  const todo = all
+    .filter((e) => e.value.role === undefined)
+    .sort((
+      a,
+      b,
+    ) => (a.value.createdAt < b.value.createdAt ? -1 : a.value.createdAt > b.value.createdAt ? 1 : 0))
+    .slice(0, ADMIN_ROLES_CHUNK);
+  let ownerCount = owners.value ??
+    all.filter((e) => e.value.status === "approved" && e.value.role === "owner").length;
+  if (todo.length === 0) {
+    const ok = await commit(() =>
+      kv.atomic().check(marker, owners).set(ADMIN_ROLES_MIGRATION, { done: true })
+        .set(ADMINS_OWNERS, ownerCount)
+    );
+    return ok ? "done" : RETRY;
+  }
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker, owners);
+    for (const entry of todo) {
+      const before = entry.value;
+      const approved = before.status === "approved";
+      const role = approved ? (ownerCount === 0 ? "owner" : "admin") : null;
+      if (role === "owner") ownerCount++;
+      const updated: Admin = { ...before, role };
+      op.check(entry).set(entry.key, updated).set(statusKey(updated), updated);
+    }
+    return op.set(ADMINS_OWNERS, ownerCount).set(ADMIN_ROLES_MIGRATION, { done: false });
+  });
+  return ok ? "more" : RETRY;
 }
 
 /**

@@ -11,6 +11,10 @@
  * lock makes a concurrent decision wait and re-check the status after the first commits, so one
  * of them changes it.
  *
+ * Status and role changes read the row and write it in one transaction under that lock, counting
+ * the approved owners when one would stop being one: the last owner is never demoted or
+ * deactivated.
+ *
  * `create` with `approveIfFirst` runs the check and the insert in one transaction under a
  * transaction-scoped advisory lock per schema, which status changes take too, so concurrent first
  * registrations approve exactly one.
@@ -19,8 +23,24 @@
  */
 
 import type postgres from "postgres";
-import { autoApproved, canonicalAdmin, isoInstant, normalizeEmail } from "../records.ts";
-import { type Admin, type AdminRepository, type AdminStatus, EmailTakenError } from "../types.ts";
+import {
+  autoApproved,
+  canonicalAdmin,
+  checkRole,
+  isActiveOwner,
+  isoInstant,
+  normalizeEmail,
+  roleAfter,
+} from "../records.ts";
+import {
+  type Admin,
+  type AdminRepository,
+  type AdminRole,
+  type AdminStatus,
+  type AuditEntry,
+  EmailTakenError,
+  LastOwnerError,
+} from "../types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { iso, isUniqueViolation, type PgContext } from "./context.ts";
@@ -36,6 +56,7 @@ interface AdminRow {
   name: string;
   password_hash: string;
   status: AdminStatus;
+  role: AdminRole | null;
   created_at: Date;
   decided_by: string | null;
   decided_at: Date | null;
@@ -47,6 +68,7 @@ const toAdmin = (row: AdminRow): Admin => ({
   name: row.name,
   passwordHash: row.password_hash,
   status: row.status,
+  role: row.role,
   createdAt: row.created_at.toISOString(),
   decidedBy: row.decided_by,
   decidedAt: iso(row.decided_at),
@@ -69,6 +91,35 @@ const lockApprovals = (tx: postgres.TransactionSql) =>
  * ```
  */
 export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
+  /**
+   * Under the approvals lock: reads the admin, writes `change(admin)` (null: nothing, answers null)
+   * and `audit` in one transaction; throws LastOwnerError rather than leave no approved owner (the
+   * lock serializes every change that could: two owners demoting each other take turns).
+   */
+  const write = (id: string, audit: AuditEntry[], change: (before: Admin) => Admin | null) =>
+    transaction(async (tx) => {
+      await lockApprovals(tx);
+      const [current] = await tx<AdminRow[]>`select * from admins where id = ${id}`;
+      if (!current) return null;
+      const before = toAdmin(current);
+      const after = change(before);
+      if (after === null) return null;
+      if (isActiveOwner(before) && !isActiveOwner(after)) {
+        const [{ n }] = await tx<{ n: number }[]>`
+          select count(*)::int as n from admins where status = 'approved' and role = 'owner'
+        `;
+        if (n <= 1) throw new LastOwnerError();
+      }
+      const [row] = await tx<AdminRow[]>`
+        update admins set status = ${after.status}, role = ${after.role}, decided_by = ${after.decidedBy},
+          decided_at = ${after.decidedAt}
+        where id = ${id} returning *
+      `;
+      // In the change's transaction: the entry commits with it, or neither does.
+      if (audit.length > 0) await insertAudit(tx, audit);
+      return toAdmin(row);
+    });
+
   return {
     async create(input, options = {}) {
       const given = canonicalAdmin(input);
@@ -85,10 +136,10 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
             if (!any) admin = autoApproved(given);
           }
           const [row] = await tx<AdminRow[]>`
-            insert into admins (id, email, name, password_hash, status, created_at, decided_by, decided_at)
+            insert into admins (id, email, name, password_hash, status, role, created_at, decided_by, decided_at)
             values (
               ${admin.id}, ${admin.email}, ${admin.name}, ${admin.passwordHash}, ${admin.status},
-              ${admin.createdAt}, ${admin.decidedBy}, ${admin.decidedAt}
+              ${admin.role}, ${admin.createdAt}, ${admin.decidedBy}, ${admin.decidedAt}
             )
             returning *
           `;
@@ -124,19 +175,24 @@ export function pgAdmins({ sql, transaction }: PgContext): AdminRepository {
 
     async setStatus(id, status, decidedBy, decidedAt, expected, options = {}) {
       const at = isoInstant(decidedAt, "decidedAt");
+      const role = options.role === undefined ? undefined : checkRole(options.role);
       const audit = auditEntries(options.audit, at, MAX_AUDIT_PER_CAUSE);
-      return await transaction(async (tx) => {
-        await lockApprovals(tx);
-        const [row] = await tx<AdminRow[]>`
-          update admins set status = ${status}, decided_by = ${decidedBy}, decided_at = ${at}
-          where id = ${id} ${expected === undefined ? tx`` : tx`and status = ${expected}`}
-          returning *
-        `;
-        if (!row) return null;
-        // In the decision's transaction: the entry commits with it, or neither does.
-        if (audit.length > 0) await insertAudit(tx, audit);
-        return toAdmin(row);
+      return await write(id, audit, (before) => {
+        if (expected !== undefined && before.status !== expected) return null;
+        return canonicalAdmin({
+          ...before,
+          status,
+          role: roleAfter(before, status, role),
+          decidedBy,
+          decidedAt: at,
+        });
       });
+    },
+
+    async setRole(id, input, at, options = {}) {
+      const role = checkRole(input);
+      const audit = auditEntries(options.audit, isoInstant(at, "at"), MAX_AUDIT_PER_CAUSE);
+      return await write(id, audit, (before) => before.status === "approved" ? { ...before, role } : null);
     },
   };
 }

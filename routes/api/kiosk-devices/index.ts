@@ -1,11 +1,11 @@
+import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
-import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
 import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
-import type { AppState } from "@/lib/state.ts";
 import { withLink } from "./_pairing.ts";
 
 export const docs: RouteDocs = {
@@ -35,8 +35,11 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: ADMINS, POST: ADMINS } satisfies RouteRoles;
+
 /** `GET /api/kiosk-devices` → devices; `POST` → a new device and its pairing code (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     return Response.json(await listKioskDevices(ctx.state.services.store));
   },
@@ -54,4 +57,4 @@ export const handler: Handlers<unknown, AppState> = {
       status: 201,
     });
   },
-};
+});

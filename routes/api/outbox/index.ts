@@ -1,9 +1,9 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -23,11 +23,14 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: ADMINS } satisfies RouteRoles;
+
 /** `GET /api/outbox?cursor&limit` → a page of the outbox (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store, config } = ctx.state.services;
     const { cursor, limit } = readQuery(ctx.url, OutboxQuerySchema);
     return Response.json(await outboxPage(store, config.appSecret, cursor ?? null, limit));
   },
-};
+});

@@ -1,9 +1,9 @@
+import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { dailyTotals } from "@/lib/daily_totals.ts";
-import type { Handlers } from "@/lib/framework/mod.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -21,10 +21,13 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
+
 /** `GET /api/transaction/daily-totals?days`. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services } = ctx.state;
     return Response.json(await dailyTotals(services.store, readQuery(ctx.url, DailyTotalsQuerySchema)));
   },
-};
+});

@@ -1,9 +1,9 @@
+import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
-import type { Handlers } from "@/lib/framework/mod.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { ExportQuerySchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 import { exportFileName, transactionsCsv } from "@/lib/transactions_export.ts";
 
 export const docs: RouteDocs = {
@@ -34,8 +34,11 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: FINANCE } satisfies RouteRoles;
+
 /** `GET /api/transaction/export?type&isMonthly&searchString&lang`. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services, log } = ctx.state;
     const query = readQuery(ctx.url, ExportQuerySchema);
@@ -50,4 +53,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

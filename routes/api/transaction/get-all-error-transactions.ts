@@ -1,9 +1,9 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/auth/roles.ts";
+import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { ErrorListQuerySchema, ErrorTransactionSchema, listResponse } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
-import { listErrors } from "@/lib/transactions.ts";
+import { listErrors, viewerItem } from "@/lib/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -21,10 +21,14 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
+
 /** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString`. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { services } = ctx.state;
-    return Response.json(await listErrors(services.store, readQuery(ctx.url, ErrorListQuerySchema)));
+    const page = await listErrors(ctx.state.services.store, readQuery(ctx.url, ErrorListQuerySchema));
+    if (seesPersonalData(signedInAdmin(ctx.state).role)) return Response.json(page);
+    return Response.json({ ...page, data: page.data.map(viewerItem) });
   },
-};
+});

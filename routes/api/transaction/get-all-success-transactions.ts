@@ -1,10 +1,10 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/auth/roles.ts";
+import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
 import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
-import { listSuccess } from "@/lib/transactions.ts";
+import { listSuccess, viewerItem } from "@/lib/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -25,11 +25,17 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
+
 /** `GET /api/transaction/get-all-success-transactions?page&limit&isMonthly&searchString`. */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store, config } = ctx.state.services;
     const page = await listSuccess(store, readQuery(ctx.url, SuccessListQuerySchema));
+    if (!seesPersonalData(signedInAdmin(ctx.state).role)) {
+      return Response.json({ ...page, data: page.data.map(viewerItem) });
+    }
     return Response.json({ ...page, data: await withReceiptRefs(store, config.receipts, page.data) });
   },
-};
+});

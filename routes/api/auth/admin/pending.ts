@@ -1,9 +1,9 @@
+import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
 import { profile } from "@/lib/auth/accounts.ts";
-import type { Handlers } from "@/lib/framework/mod.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { AdminSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -17,10 +17,13 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: OWNERS } satisfies RouteRoles;
+
 /** `GET /api/auth/admin/pending` → pending admins (approved admins only: `_middleware.ts`). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const pending = await ctx.state.services.store.admins.listByStatus("pending");
     return Response.json(pending.map(profile));
   },
-};
+});

@@ -1,10 +1,10 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
 import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
-import type { AppState } from "@/lib/state.ts";
 import { withLink } from "../_pairing.ts";
 
 export const docs: RouteDocs = {
@@ -25,8 +25,11 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { POST: ADMINS } satisfies RouteRoles;
+
 /** `POST /api/kiosk-devices/{id}/pairing-code` → a new pairing code (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async POST(req, ctx) {
     const admin = signedInAdmin(ctx.state);
     const id = readId(ctx.params.id, "kiosk device");
@@ -43,4 +46,4 @@ export const handler: Handlers<unknown, AppState> = {
     ctx.state.log.info("kiosk pairing code issued", { deviceId: id, by: admin.id });
     return Response.json(withLink(pairing, ctx.state, ctx.url, body.language));
   },
-};
+});

@@ -1,10 +1,10 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";
 import { KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -21,12 +21,15 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { POST: ADMINS } satisfies RouteRoles;
+
 /** `POST /api/kiosk-devices/{id}/revoke` → the device, revoked (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async POST(_req, ctx) {
     const admin = signedInAdmin(ctx.state);
     const device = await revokeKioskDevice(ctx.state.services.store, readId(ctx.params.id, "kiosk device"));
     ctx.state.log.info("kiosk device revoked", { deviceId: device.id, by: admin.id });
     return Response.json(device);
   },
-};
+});

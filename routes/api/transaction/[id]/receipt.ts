@@ -1,10 +1,10 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId, readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { adminReceiptPdf } from "@/lib/receipts/back_office.ts";
 import { ReceiptPdfQuerySchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -25,8 +25,11 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: FINANCE } satisfies RouteRoles;
+
 /** `GET /api/transaction/{id}/receipt?lang` → the receipt's PDF (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const admin = signedInAdmin(ctx.state);
     const id = readId(ctx.params.id, "transaction");
@@ -52,4 +55,4 @@ export const handler: Handlers<unknown, AppState> = {
       },
     });
   },
-};
+});

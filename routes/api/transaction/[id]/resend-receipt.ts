@@ -1,10 +1,10 @@
-import type { Handlers } from "@/lib/framework/mod.ts";
+import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { resendReceipt } from "@/lib/receipts/back_office.ts";
 import { ResendReceiptSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -24,8 +24,11 @@ export const docs: RouteDocs = {
   },
 };
 
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { POST: FINANCE } satisfies RouteRoles;
+
 /** `POST /api/transaction/{id}/resend-receipt` → 202, the receipt email queued again (approved admins). */
-export const handler: Handlers<unknown, AppState> = {
+export const handler = withRoles(roles, {
   async POST(_req, ctx) {
     const admin = signedInAdmin(ctx.state);
     const id = readId(ctx.params.id, "transaction");
@@ -33,4 +36,4 @@ export const handler: Handlers<unknown, AppState> = {
     ctx.state.log.info("receipt resend", { transactionId: id, by: admin.id, repeated: answer.repeated });
     return Response.json(answer, { status: 202 });
   },
-};
+});

@@ -1,4 +1,6 @@
 import { decisionRoute } from "./_decision.ts";
 
-/** `POST /api/auth/admin/{id}/approve` → the admin, approved (approved admins only). */
+export { roles } from "./_decision.ts";
+
+/** `POST /api/auth/admin/{id}/approve` → the admin, approved (owners only). */
 export const { docs, handler } = decisionRoute("approved");

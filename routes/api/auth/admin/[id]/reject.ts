@@ -1,4 +1,6 @@
 import { decisionRoute } from "./_decision.ts";
 
-/** `POST /api/auth/admin/{id}/reject` → the admin, rejected (approved admins only). */
+export { roles } from "./_decision.ts";
+
+/** `POST /api/auth/admin/{id}/reject` → the admin, rejected (owners only). */
 export const { docs, handler } = decisionRoute("rejected");

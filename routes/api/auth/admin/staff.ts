@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { accountsContext } from "@/lib/auth/accounts.ts";
+import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { listStaff } from "@/lib/auth/staff.ts";
+import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { AdminSchema } from "@/lib/schemas.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "The museum's staff: active and deactivated admins with their roles",
+    tags: ["admins"],
+    auth: "bearer",
+    responses: {
+      200: { description: "Active admins oldest first, then deactivated ones", schema: z.array(AdminSchema) },
+      403: { description: "The caller is not an owner" },
+    },
+  },
+};
+
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: OWNERS } satisfies RouteRoles;
+
+/** `GET /api/auth/admin/staff` → the staff an owner manages. */
+export const handler = withRoles(roles, {
+  async GET(_req, ctx) {
+    return Response.json(await listStaff(accountsContext(ctx.state.services), signedInAdmin(ctx.state)));
+  },
+});
