@@ -3,7 +3,9 @@
  * date, next charge skipped), then change the amount, pause or skip, resume, and cancel with an
  * optional reason. Each is a plain `<form method="post">` to `/{lang}/account/gifts/{id}/{action}`
  * (`lib/account/gift_actions.ts`), inside a `<details>` so the page stays short: all of it works
- * without JavaScript. Also the notice a form leaves: its confirmation after the redirect, or its
+ * without JavaScript. The amount form chooses nothing beforehand (the current amount is shown
+ * above it): a donor who types another amount without choosing "another amount" gets what they
+ * typed, not a tier left chosen. Also the notice a form leaves: its confirmation after the redirect, or its
  * refusal (shown beside the gift's forms, that form open and its field marked).
  *
  * @module
@@ -79,8 +81,6 @@ export function GiftActions(
   const invalid = (field: string) =>
     error?.field === field ? { "aria-invalid": "true" as const, "aria-describedby": id("error") } : {};
   const tiers = TIERS.map((tier) => gift.currency === 1 ? tier.price.nis : tier.price.dollars);
-  const current = gift.amount / 100;
-  const isTier = tiers.includes(current);
   return (
     <div class="gift-actions">
       <GiftState t={t} lang={lang} gift={gift} />
@@ -92,12 +92,12 @@ export function GiftActions(
             <legend>{t("portalGifts.amountLegend")}</legend>
             {tiers.map((price) => (
               <label key={price} class="gift-choice">
-                <input type="radio" name="amount" value={String(price)} checked={price === current} />
+                <input type="radio" name="amount" value={String(price)} />
                 {formatMoney(price * 100, gift.currency, lang)}
               </label>
             ))}
             <label class="gift-choice">
-              <input type="radio" name="amount" value="other" checked={!isTier} />
+              <input type="radio" name="amount" value="other" />
               {t("portalGifts.otherAmount")}
             </label>
             <div class="field">
@@ -108,7 +108,6 @@ export function GiftActions(
                 inputMode="decimal"
                 dir="ltr"
                 maxLength={20}
-                value={isTier ? "" : String(current)}
                 {...invalid("amount")}
               />
             </div>
