@@ -105,6 +105,20 @@ backendTest("donor portal: a monthly gift's forms, without JavaScript", async (t
       assert.equal(await store.outbox.get(`gift-changed:${gift.id}:${before.version + 1}`), null);
     });
 
+    await t.step("a double submit (two posts at once): one change, one email", async () => {
+      const before = await stored();
+      const [a, b] = await Promise.all([
+        post("amount", { amount: "400" }),
+        post("amount", { amount: "400" }),
+      ]);
+      assert.deepEqual([a.res.status, b.res.status], [303, 303]);
+      const after = await stored();
+      assert.equal(after.amount, 40_000);
+      assert.equal(after.version, before.version + 1, "written once");
+      assert.ok(await store.outbox.get(`gift-changed:${gift.id}:${after.version}`));
+      assert.equal(await store.outbox.get(`gift-changed:${gift.id}:${after.version + 1}`), null);
+    });
+
     await t.step("another amount, typed with a decimal comma (the radio forgotten)", async () => {
       const got = await post("amount", { otherAmount: "37,5" });
       assert.equal(got.res.status, 303);
