@@ -21,6 +21,7 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
