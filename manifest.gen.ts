@@ -31,37 +31,40 @@ import * as $27 from "./routes/api/auth/admin/pending.ts";
 import * as $28 from "./routes/api/auth/admin/refresh.ts";
 import * as $29 from "./routes/api/auth/admin/register.ts";
 import * as $30 from "./routes/api/docs.tsx";
-import * as $31 from "./routes/api/feature-flags.ts";
-import * as $32 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $33 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $34 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $35 from "./routes/api/kiosk-devices/index.ts";
-import * as $36 from "./routes/api/openapi.json.ts";
-import * as $37 from "./routes/api/outbox/_middleware.ts";
-import * as $38 from "./routes/api/outbox/index.ts";
-import * as $39 from "./routes/api/payment/create.ts";
-import * as $40 from "./routes/api/payment/notify/[provider].ts";
-import * as $41 from "./routes/api/payment/pay-emv.ts";
-import * as $42 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $43 from "./routes/api/signing-key.ts";
-import * as $44 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $45 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $46 from "./routes/api/transaction/_middleware.ts";
-import * as $47 from "./routes/api/transaction/daily-totals.ts";
-import * as $48 from "./routes/api/transaction/export.ts";
-import * as $49 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $50 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $51 from "./routes/api/user/[id].ts";
-import * as $52 from "./routes/api/user/index.ts";
-import * as $53 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $54 from "./routes/dev/mail/attachment.ts";
-import * as $55 from "./routes/dev/mail/html.ts";
-import * as $56 from "./routes/dev/mail/index.tsx";
-import * as $57 from "./routes/health.ts";
-import * as $58 from "./routes/index.ts";
-import * as $59 from "./routes/payments/return/[paymentId].ts";
-import * as $60 from "./routes/sandbox/pay/[ref].tsx";
-import * as $61 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $31 from "./routes/api/donor/_middleware.ts";
+import * as $32 from "./routes/api/donor/cancel-reasons.ts";
+import * as $33 from "./routes/api/donor/index.ts";
+import * as $34 from "./routes/api/feature-flags.ts";
+import * as $35 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $36 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $37 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $38 from "./routes/api/kiosk-devices/index.ts";
+import * as $39 from "./routes/api/openapi.json.ts";
+import * as $40 from "./routes/api/outbox/_middleware.ts";
+import * as $41 from "./routes/api/outbox/index.ts";
+import * as $42 from "./routes/api/payment/create.ts";
+import * as $43 from "./routes/api/payment/notify/[provider].ts";
+import * as $44 from "./routes/api/payment/pay-emv.ts";
+import * as $45 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $46 from "./routes/api/signing-key.ts";
+import * as $47 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $48 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $49 from "./routes/api/transaction/_middleware.ts";
+import * as $50 from "./routes/api/transaction/daily-totals.ts";
+import * as $51 from "./routes/api/transaction/export.ts";
+import * as $52 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $53 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $54 from "./routes/api/user/[id].ts";
+import * as $55 from "./routes/api/user/index.ts";
+import * as $56 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $57 from "./routes/dev/mail/attachment.ts";
+import * as $58 from "./routes/dev/mail/html.ts";
+import * as $59 from "./routes/dev/mail/index.tsx";
+import * as $60 from "./routes/health.ts";
+import * as $61 from "./routes/index.ts";
+import * as $62 from "./routes/payments/return/[paymentId].ts";
+import * as $63 from "./routes/sandbox/pay/[ref].tsx";
+import * as $64 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -107,37 +110,40 @@ const manifest: Manifest = {
     "api/auth/admin/refresh.ts": $28,
     "api/auth/admin/register.ts": $29,
     "api/docs.tsx": $30,
-    "api/feature-flags.ts": $31,
-    "api/kiosk-devices/[id]/pairing-code.ts": $32,
-    "api/kiosk-devices/[id]/revoke.ts": $33,
-    "api/kiosk-devices/_middleware.ts": $34,
-    "api/kiosk-devices/index.ts": $35,
-    "api/openapi.json.ts": $36,
-    "api/outbox/_middleware.ts": $37,
-    "api/outbox/index.ts": $38,
-    "api/payment/create.ts": $39,
-    "api/payment/notify/[provider].ts": $40,
-    "api/payment/pay-emv.ts": $41,
-    "api/payment/test-emv/[terminalNumber].ts": $42,
-    "api/signing-key.ts": $43,
-    "api/transaction/[id]/receipt.ts": $44,
-    "api/transaction/[id]/resend-receipt.ts": $45,
-    "api/transaction/_middleware.ts": $46,
-    "api/transaction/daily-totals.ts": $47,
-    "api/transaction/export.ts": $48,
-    "api/transaction/get-all-error-transactions.ts": $49,
-    "api/transaction/get-all-success-transactions.ts": $50,
-    "api/user/[id].ts": $51,
-    "api/user/index.ts": $52,
-    "api/user/off-monthly-payment/[id].ts": $53,
-    "dev/mail/attachment.ts": $54,
-    "dev/mail/html.ts": $55,
-    "dev/mail/index.tsx": $56,
-    "health.ts": $57,
-    "index.ts": $58,
-    "payments/return/[paymentId].ts": $59,
-    "sandbox/pay/[ref].tsx": $60,
-    "sandbox/terminal/[terminalId].tsx": $61,
+    "api/donor/_middleware.ts": $31,
+    "api/donor/cancel-reasons.ts": $32,
+    "api/donor/index.ts": $33,
+    "api/feature-flags.ts": $34,
+    "api/kiosk-devices/[id]/pairing-code.ts": $35,
+    "api/kiosk-devices/[id]/revoke.ts": $36,
+    "api/kiosk-devices/_middleware.ts": $37,
+    "api/kiosk-devices/index.ts": $38,
+    "api/openapi.json.ts": $39,
+    "api/outbox/_middleware.ts": $40,
+    "api/outbox/index.ts": $41,
+    "api/payment/create.ts": $42,
+    "api/payment/notify/[provider].ts": $43,
+    "api/payment/pay-emv.ts": $44,
+    "api/payment/test-emv/[terminalNumber].ts": $45,
+    "api/signing-key.ts": $46,
+    "api/transaction/[id]/receipt.ts": $47,
+    "api/transaction/[id]/resend-receipt.ts": $48,
+    "api/transaction/_middleware.ts": $49,
+    "api/transaction/daily-totals.ts": $50,
+    "api/transaction/export.ts": $51,
+    "api/transaction/get-all-error-transactions.ts": $52,
+    "api/transaction/get-all-success-transactions.ts": $53,
+    "api/user/[id].ts": $54,
+    "api/user/index.ts": $55,
+    "api/user/off-monthly-payment/[id].ts": $56,
+    "dev/mail/attachment.ts": $57,
+    "dev/mail/html.ts": $58,
+    "dev/mail/index.tsx": $59,
+    "health.ts": $60,
+    "index.ts": $61,
+    "payments/return/[paymentId].ts": $62,
+    "sandbox/pay/[ref].tsx": $63,
+    "sandbox/terminal/[terminalId].tsx": $64,
   },
   islands: {
     AccountForm: $$0,
