@@ -5,75 +5,77 @@ import * as $1 from "./routes/[lang]/_middleware.ts";
 import * as $2 from "./routes/[lang]/account/index.tsx";
 import * as $3 from "./routes/[lang]/account/sign-in.tsx";
 import * as $4 from "./routes/[lang]/account/sign-out.ts";
-import * as $5 from "./routes/[lang]/admin/index.tsx";
-import * as $6 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $7 from "./routes/[lang]/error.tsx";
-import * as $8 from "./routes/[lang]/index.tsx";
-import * as $9 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $10 from "./routes/[lang]/login.tsx";
-import * as $11 from "./routes/[lang]/receipts/download.tsx";
-import * as $12 from "./routes/[lang]/receipts/verify.tsx";
-import * as $13 from "./routes/[lang]/register.tsx";
-import * as $14 from "./routes/[lang]/success.tsx";
-import * as $15 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $16 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $17 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $18 from "./routes/_404.tsx";
-import * as $19 from "./routes/_app.tsx";
-import * as $20 from "./routes/api/_middleware.ts";
-import * as $21 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $22 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $23 from "./routes/api/auth/admin/_middleware.ts";
-import * as $24 from "./routes/api/auth/admin/login.ts";
-import * as $25 from "./routes/api/auth/admin/logout.ts";
-import * as $26 from "./routes/api/auth/admin/me.ts";
-import * as $27 from "./routes/api/auth/admin/pending.ts";
-import * as $28 from "./routes/api/auth/admin/refresh.ts";
-import * as $29 from "./routes/api/auth/admin/register.ts";
-import * as $30 from "./routes/api/docs.tsx";
-import * as $31 from "./routes/api/donor/_middleware.ts";
-import * as $32 from "./routes/api/donor/cancel-reasons.ts";
-import * as $33 from "./routes/api/donor/index.ts";
-import * as $34 from "./routes/api/feature-flags.ts";
-import * as $35 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $36 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $37 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $38 from "./routes/api/kiosk-devices/index.ts";
-import * as $39 from "./routes/api/openapi.json.ts";
-import * as $40 from "./routes/api/outbox/_middleware.ts";
-import * as $41 from "./routes/api/outbox/index.ts";
-import * as $42 from "./routes/api/payment/create.ts";
-import * as $43 from "./routes/api/payment/notify/[provider].ts";
-import * as $44 from "./routes/api/payment/pay-emv.ts";
-import * as $45 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $46 from "./routes/api/signing-key.ts";
-import * as $47 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $48 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $49 from "./routes/api/transaction/_middleware.ts";
-import * as $50 from "./routes/api/transaction/daily-totals.ts";
-import * as $51 from "./routes/api/transaction/export.ts";
-import * as $52 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $53 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $54 from "./routes/api/user/[id].ts";
-import * as $55 from "./routes/api/user/index.ts";
-import * as $56 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $57 from "./routes/dev/mail/attachment.ts";
-import * as $58 from "./routes/dev/mail/html.ts";
-import * as $59 from "./routes/dev/mail/index.tsx";
-import * as $60 from "./routes/health.ts";
-import * as $61 from "./routes/index.ts";
-import * as $62 from "./routes/payments/return/[paymentId].ts";
-import * as $63 from "./routes/sandbox/pay/[ref].tsx";
-import * as $64 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $5 from "./routes/[lang]/admin/donor.tsx";
+import * as $6 from "./routes/[lang]/admin/index.tsx";
+import * as $7 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $8 from "./routes/[lang]/error.tsx";
+import * as $9 from "./routes/[lang]/index.tsx";
+import * as $10 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $11 from "./routes/[lang]/login.tsx";
+import * as $12 from "./routes/[lang]/receipts/download.tsx";
+import * as $13 from "./routes/[lang]/receipts/verify.tsx";
+import * as $14 from "./routes/[lang]/register.tsx";
+import * as $15 from "./routes/[lang]/success.tsx";
+import * as $16 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $17 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $18 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $19 from "./routes/_404.tsx";
+import * as $20 from "./routes/_app.tsx";
+import * as $21 from "./routes/api/_middleware.ts";
+import * as $22 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $23 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $24 from "./routes/api/auth/admin/_middleware.ts";
+import * as $25 from "./routes/api/auth/admin/login.ts";
+import * as $26 from "./routes/api/auth/admin/logout.ts";
+import * as $27 from "./routes/api/auth/admin/me.ts";
+import * as $28 from "./routes/api/auth/admin/pending.ts";
+import * as $29 from "./routes/api/auth/admin/refresh.ts";
+import * as $30 from "./routes/api/auth/admin/register.ts";
+import * as $31 from "./routes/api/docs.tsx";
+import * as $32 from "./routes/api/donor/_middleware.ts";
+import * as $33 from "./routes/api/donor/cancel-reasons.ts";
+import * as $34 from "./routes/api/donor/index.ts";
+import * as $35 from "./routes/api/feature-flags.ts";
+import * as $36 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $37 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $38 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $39 from "./routes/api/kiosk-devices/index.ts";
+import * as $40 from "./routes/api/openapi.json.ts";
+import * as $41 from "./routes/api/outbox/_middleware.ts";
+import * as $42 from "./routes/api/outbox/index.ts";
+import * as $43 from "./routes/api/payment/create.ts";
+import * as $44 from "./routes/api/payment/notify/[provider].ts";
+import * as $45 from "./routes/api/payment/pay-emv.ts";
+import * as $46 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $47 from "./routes/api/signing-key.ts";
+import * as $48 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $49 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $50 from "./routes/api/transaction/_middleware.ts";
+import * as $51 from "./routes/api/transaction/daily-totals.ts";
+import * as $52 from "./routes/api/transaction/export.ts";
+import * as $53 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $54 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $55 from "./routes/api/user/[id].ts";
+import * as $56 from "./routes/api/user/index.ts";
+import * as $57 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $58 from "./routes/dev/mail/attachment.ts";
+import * as $59 from "./routes/dev/mail/html.ts";
+import * as $60 from "./routes/dev/mail/index.tsx";
+import * as $61 from "./routes/health.ts";
+import * as $62 from "./routes/index.ts";
+import * as $63 from "./routes/payments/return/[paymentId].ts";
+import * as $64 from "./routes/sandbox/pay/[ref].tsx";
+import * as $65 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/ContributionChoice.tsx";
-import * as $$3 from "./islands/DonorPayment.tsx";
-import * as $$4 from "./islands/InitPaymentListener.tsx";
-import * as $$5 from "./islands/LanguageSelector.tsx";
-import * as $$6 from "./islands/PeriodTabs.tsx";
-import * as $$7 from "./islands/ProgressBar.tsx";
-import * as $$8 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonor.tsx";
+import * as $$3 from "./islands/ContributionChoice.tsx";
+import * as $$4 from "./islands/DonorPayment.tsx";
+import * as $$5 from "./islands/InitPaymentListener.tsx";
+import * as $$6 from "./islands/LanguageSelector.tsx";
+import * as $$7 from "./islands/PeriodTabs.tsx";
+import * as $$8 from "./islands/ProgressBar.tsx";
+import * as $$9 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -84,77 +86,79 @@ const manifest: Manifest = {
     "[lang]/account/index.tsx": $2,
     "[lang]/account/sign-in.tsx": $3,
     "[lang]/account/sign-out.ts": $4,
-    "[lang]/admin/index.tsx": $5,
-    "[lang]/cancel-subscription.tsx": $6,
-    "[lang]/error.tsx": $7,
-    "[lang]/index.tsx": $8,
-    "[lang]/kiosk-pair.tsx": $9,
-    "[lang]/login.tsx": $10,
-    "[lang]/receipts/download.tsx": $11,
-    "[lang]/receipts/verify.tsx": $12,
-    "[lang]/register.tsx": $13,
-    "[lang]/success.tsx": $14,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $15,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $16,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $17,
-    "_404.tsx": $18,
-    "_app.tsx": $19,
-    "api/_middleware.ts": $20,
-    "api/auth/admin/[id]/approve.ts": $21,
-    "api/auth/admin/[id]/reject.ts": $22,
-    "api/auth/admin/_middleware.ts": $23,
-    "api/auth/admin/login.ts": $24,
-    "api/auth/admin/logout.ts": $25,
-    "api/auth/admin/me.ts": $26,
-    "api/auth/admin/pending.ts": $27,
-    "api/auth/admin/refresh.ts": $28,
-    "api/auth/admin/register.ts": $29,
-    "api/docs.tsx": $30,
-    "api/donor/_middleware.ts": $31,
-    "api/donor/cancel-reasons.ts": $32,
-    "api/donor/index.ts": $33,
-    "api/feature-flags.ts": $34,
-    "api/kiosk-devices/[id]/pairing-code.ts": $35,
-    "api/kiosk-devices/[id]/revoke.ts": $36,
-    "api/kiosk-devices/_middleware.ts": $37,
-    "api/kiosk-devices/index.ts": $38,
-    "api/openapi.json.ts": $39,
-    "api/outbox/_middleware.ts": $40,
-    "api/outbox/index.ts": $41,
-    "api/payment/create.ts": $42,
-    "api/payment/notify/[provider].ts": $43,
-    "api/payment/pay-emv.ts": $44,
-    "api/payment/test-emv/[terminalNumber].ts": $45,
-    "api/signing-key.ts": $46,
-    "api/transaction/[id]/receipt.ts": $47,
-    "api/transaction/[id]/resend-receipt.ts": $48,
-    "api/transaction/_middleware.ts": $49,
-    "api/transaction/daily-totals.ts": $50,
-    "api/transaction/export.ts": $51,
-    "api/transaction/get-all-error-transactions.ts": $52,
-    "api/transaction/get-all-success-transactions.ts": $53,
-    "api/user/[id].ts": $54,
-    "api/user/index.ts": $55,
-    "api/user/off-monthly-payment/[id].ts": $56,
-    "dev/mail/attachment.ts": $57,
-    "dev/mail/html.ts": $58,
-    "dev/mail/index.tsx": $59,
-    "health.ts": $60,
-    "index.ts": $61,
-    "payments/return/[paymentId].ts": $62,
-    "sandbox/pay/[ref].tsx": $63,
-    "sandbox/terminal/[terminalId].tsx": $64,
+    "[lang]/admin/donor.tsx": $5,
+    "[lang]/admin/index.tsx": $6,
+    "[lang]/cancel-subscription.tsx": $7,
+    "[lang]/error.tsx": $8,
+    "[lang]/index.tsx": $9,
+    "[lang]/kiosk-pair.tsx": $10,
+    "[lang]/login.tsx": $11,
+    "[lang]/receipts/download.tsx": $12,
+    "[lang]/receipts/verify.tsx": $13,
+    "[lang]/register.tsx": $14,
+    "[lang]/success.tsx": $15,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $16,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $17,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $18,
+    "_404.tsx": $19,
+    "_app.tsx": $20,
+    "api/_middleware.ts": $21,
+    "api/auth/admin/[id]/approve.ts": $22,
+    "api/auth/admin/[id]/reject.ts": $23,
+    "api/auth/admin/_middleware.ts": $24,
+    "api/auth/admin/login.ts": $25,
+    "api/auth/admin/logout.ts": $26,
+    "api/auth/admin/me.ts": $27,
+    "api/auth/admin/pending.ts": $28,
+    "api/auth/admin/refresh.ts": $29,
+    "api/auth/admin/register.ts": $30,
+    "api/docs.tsx": $31,
+    "api/donor/_middleware.ts": $32,
+    "api/donor/cancel-reasons.ts": $33,
+    "api/donor/index.ts": $34,
+    "api/feature-flags.ts": $35,
+    "api/kiosk-devices/[id]/pairing-code.ts": $36,
+    "api/kiosk-devices/[id]/revoke.ts": $37,
+    "api/kiosk-devices/_middleware.ts": $38,
+    "api/kiosk-devices/index.ts": $39,
+    "api/openapi.json.ts": $40,
+    "api/outbox/_middleware.ts": $41,
+    "api/outbox/index.ts": $42,
+    "api/payment/create.ts": $43,
+    "api/payment/notify/[provider].ts": $44,
+    "api/payment/pay-emv.ts": $45,
+    "api/payment/test-emv/[terminalNumber].ts": $46,
+    "api/signing-key.ts": $47,
+    "api/transaction/[id]/receipt.ts": $48,
+    "api/transaction/[id]/resend-receipt.ts": $49,
+    "api/transaction/_middleware.ts": $50,
+    "api/transaction/daily-totals.ts": $51,
+    "api/transaction/export.ts": $52,
+    "api/transaction/get-all-error-transactions.ts": $53,
+    "api/transaction/get-all-success-transactions.ts": $54,
+    "api/user/[id].ts": $55,
+    "api/user/index.ts": $56,
+    "api/user/off-monthly-payment/[id].ts": $57,
+    "dev/mail/attachment.ts": $58,
+    "dev/mail/html.ts": $59,
+    "dev/mail/index.tsx": $60,
+    "health.ts": $61,
+    "index.ts": $62,
+    "payments/return/[paymentId].ts": $63,
+    "sandbox/pay/[ref].tsx": $64,
+    "sandbox/terminal/[terminalId].tsx": $65,
   },
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
-    ContributionChoice: $$2,
-    DonorPayment: $$3,
-    InitPaymentListener: $$4,
-    LanguageSelector: $$5,
-    PeriodTabs: $$6,
-    ProgressBar: $$7,
-    ScrollToTop: $$8,
+    AdminDonor: $$2,
+    ContributionChoice: $$3,
+    DonorPayment: $$4,
+    InitPaymentListener: $$5,
+    LanguageSelector: $$6,
+    PeriodTabs: $$7,
+    ProgressBar: $$8,
+    ScrollToTop: $$9,
   },
 };
 
