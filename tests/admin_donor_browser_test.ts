@@ -58,11 +58,11 @@ browserTest(
 
             // The dashboard counts the reasons: every reason listed, the seeded cancel's counted.
             await page.locator(".cancel-reasons[data-loaded]").waitFor({ timeout: WAIT });
-            const rows = await texts(page, ".cancel-reasons-table tbody tr");
+            const rows = await texts(page, ".reasons-table tbody tr");
             assert.equal(rows.length, 6);
             assert.ok(rows.includes(`${tr("backofficeDonor.reasons.moved-away")} 1`), rows.join(" | "));
             assert.ok(rows.includes(`${tr("backofficeDonor.reasons.too-expensive")} 0`), rows.join(" | "));
-            assert.deepEqual(await texts(page, ".cancel-reasons-table tfoot tr"), [
+            assert.deepEqual(await texts(page, ".reasons-table tfoot tr"), [
               `${tr("backofficeDonor.reasonsTotal")} 1`,
             ]);
             // The outgoing email names the pause's message kind in the page's language.

@@ -39,7 +39,7 @@ export function CancelReasons(props: { api: ApiClient; t: Translate; ready: bool
       )}
       {counts && (
         <div class="table-scroll" role="region" aria-labelledby="cancel-reasons-caption" tabIndex={0}>
-          <table class="tx-table cancel-reasons-table">
+          <table class="reasons-table">
             <caption id="cancel-reasons-caption">{t("backofficeDonor.reasonsCaption")}</caption>
             <thead>
               <tr>
