@@ -20,8 +20,11 @@ import { api } from "./helpers/http.ts";
 const WAIT = 10_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
 
-/** Text as read on screen, its white space (narrow no-break spaces in times too) as single spaces. */
-const words = (s: string) => s.replace(/\s+/g, " ").trim();
+/**
+ * Text as read on screen, its white space (narrow no-break spaces in times too) as single spaces,
+ * without the isolates (FSI, PDI) that keep a value's direction inside a sentence.
+ */
+const words = (s: string) => s.replace(/[\u2068\u2069]/g, "").replace(/\s+/g, " ").trim();
 
 async function texts(page: Page, selector: string): Promise<string[]> {
   return (await page.locator(selector).allInnerTexts()).map(words);

@@ -6,6 +6,13 @@ import type { Translate } from "../shared/texts.ts";
 export const donorHref = (lang: string, email: string) =>
   `/${lang}/admin/donor?email=${encodeURIComponent(email.trim())}`;
 
+/**
+ * A value set into a translated sentence, isolated (FSI … PDI) from the words around it: an
+ * English name, a date or an amount inside a Hebrew sentence otherwise takes its commas and
+ * colons along in the wrong order.
+ */
+export const isolate = (value: string | number) => `\u2068${value}\u2069`;
+
 /** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
 export function reasonText(t: Translate, reason: string): string {
   const key = `backofficeDonor.reasons.${reason}`;
@@ -15,7 +22,7 @@ export function reasonText(t: Translate, reason: string): string {
 
 /** A monthly gift's state in words: active, paused until, failing (tries, next try), cancelled (why), ended. */
 export function monthlyStateText(t: Translate, m: MonthlyView): string {
-  const date = (iso: string | null) => usDateTime(iso) ?? t("common.notAvailable");
+  const date = (iso: string | null) => isolate(usDateTime(iso) ?? t("common.notAvailable"));
   switch (m.state) {
     case "paused":
       return t("backofficeDonor.states.paused", { date: date(m.nextCharge) });
@@ -25,7 +32,7 @@ export function monthlyStateText(t: Translate, m: MonthlyView): string {
       return m.cancelReason
         ? t("backofficeDonor.states.cancelledWithReason", {
           date: date(m.cancelledAt),
-          reason: reasonText(t, m.cancelReason),
+          reason: isolate(reasonText(t, m.cancelReason)),
         })
         : t("backofficeDonor.states.cancelled", { date: date(m.cancelledAt) });
     default:
@@ -63,9 +70,9 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
           {view.donors.map((d, i) => (
             <li key={i}>
               {t("backofficeDonor.recordLine", {
-                name: `${d.firstName} ${d.lastName}`.trim() || na,
-                country: d.country || na,
-                date: date(d.createdAt),
+                name: isolate(`${d.firstName} ${d.lastName}`.trim() || na),
+                country: isolate(d.country || na),
+                date: isolate(date(d.createdAt)),
               })}
             </li>
           ))}
@@ -79,7 +86,7 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
           {view.totals.map((total) => (
             <dd key={total.currency} class="donor-total">
               {t("backofficeDonor.totalLine", {
-                amount: money(total.amount, total.currency),
+                amount: isolate(money(total.amount, total.currency)),
                 count: total.count,
               })}
             </dd>
