@@ -1,12 +1,12 @@
 /**
  * Monthly subscriptions on Deno KV.
  *
- * | key                                                  | value               | written by  |
- * |------------------------------------------------------|---------------------|-------------|
- * | `["subscriptions", id]`                              | Subscription        | every write |
- * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create      |
- * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write |
- * | `["subscription_cancel_reasons", reason]`            | Deno.KvU64 count    | a reason set |
+ * | key                                                  | value               | written by        |
+ * |------------------------------------------------------|---------------------|-------------------|
+ * | `["subscriptions", id]`                              | Subscription        | every write       |
+ * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create            |
+ * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write       |
+ * | `["subscriptions_cancel_reasons", reason]`           | Deno.KvU64 count    | a reason set/left |
  *
  * `subscriptions_due` holds exactly the active subscriptions, under their due time
  * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
@@ -16,7 +16,7 @@
  * write bumps the record's `version`; `updateIfVersion` commits only over the version it was given
  * (a donor's change never lands over a charge's step it did not see), with its messages.
  *
- * `subscription_cancel_reasons` counts the subscriptions stored with each `cancelReason` (the back
+ * `subscriptions_cancel_reasons` counts the subscriptions stored with each `cancelReason` (the back
  * office's "why donors cancelled"): a counter per reason, moved by `sum` in the same commit as the
  * write that sets or changes the reason, so `countCancelReasons` reads a handful of keys however
  * many subscriptions there are, and each cancel is counted once (a commit lost to a race adds
@@ -47,7 +47,7 @@ const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
 const SUBSCRIPTIONS_DUE = "subscriptions_due";
 
 /** The count of subscriptions per cancel reason (see the module doc). */
-const CANCEL_REASON_COUNTS = "subscription_cancel_reasons";
+const CANCEL_REASON_COUNTS = "subscriptions_cancel_reasons";
 /** Adding this to a `Deno.KvU64` subtracts one (sums wrap around at 2^64). */
 const MINUS_ONE = (1n << 64n) - 1n;
 
