@@ -6,72 +6,77 @@ import * as $2 from "./routes/[lang]/account/gifts/[id]/[action].tsx";
 import * as $3 from "./routes/[lang]/account/index.tsx";
 import * as $4 from "./routes/[lang]/account/sign-in.tsx";
 import * as $5 from "./routes/[lang]/account/sign-out.ts";
-import * as $6 from "./routes/[lang]/admin/index.tsx";
-import * as $7 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $8 from "./routes/[lang]/error.tsx";
-import * as $9 from "./routes/[lang]/index.tsx";
-import * as $10 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $11 from "./routes/[lang]/login.tsx";
-import * as $12 from "./routes/[lang]/receipts/download.tsx";
-import * as $13 from "./routes/[lang]/receipts/verify.tsx";
-import * as $14 from "./routes/[lang]/register.tsx";
-import * as $15 from "./routes/[lang]/success.tsx";
-import * as $16 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $17 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $18 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $19 from "./routes/_404.tsx";
-import * as $20 from "./routes/_app.tsx";
-import * as $21 from "./routes/api/_middleware.ts";
-import * as $22 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $23 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $24 from "./routes/api/auth/admin/_middleware.ts";
-import * as $25 from "./routes/api/auth/admin/login.ts";
-import * as $26 from "./routes/api/auth/admin/logout.ts";
-import * as $27 from "./routes/api/auth/admin/me.ts";
-import * as $28 from "./routes/api/auth/admin/pending.ts";
-import * as $29 from "./routes/api/auth/admin/refresh.ts";
-import * as $30 from "./routes/api/auth/admin/register.ts";
-import * as $31 from "./routes/api/docs.tsx";
-import * as $32 from "./routes/api/feature-flags.ts";
-import * as $33 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $34 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $35 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $36 from "./routes/api/kiosk-devices/index.ts";
-import * as $37 from "./routes/api/openapi.json.ts";
-import * as $38 from "./routes/api/outbox/_middleware.ts";
-import * as $39 from "./routes/api/outbox/index.ts";
-import * as $40 from "./routes/api/payment/create.ts";
-import * as $41 from "./routes/api/payment/notify/[provider].ts";
-import * as $42 from "./routes/api/payment/pay-emv.ts";
-import * as $43 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $44 from "./routes/api/signing-key.ts";
-import * as $45 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $46 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $47 from "./routes/api/transaction/_middleware.ts";
-import * as $48 from "./routes/api/transaction/daily-totals.ts";
-import * as $49 from "./routes/api/transaction/export.ts";
-import * as $50 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $51 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $52 from "./routes/api/user/[id].ts";
-import * as $53 from "./routes/api/user/index.ts";
-import * as $54 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $55 from "./routes/dev/mail/attachment.ts";
-import * as $56 from "./routes/dev/mail/html.ts";
-import * as $57 from "./routes/dev/mail/index.tsx";
-import * as $58 from "./routes/health.ts";
-import * as $59 from "./routes/index.ts";
-import * as $60 from "./routes/payments/return/[paymentId].ts";
-import * as $61 from "./routes/sandbox/pay/[ref].tsx";
-import * as $62 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $6 from "./routes/[lang]/admin/donor.tsx";
+import * as $7 from "./routes/[lang]/admin/index.tsx";
+import * as $8 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $9 from "./routes/[lang]/error.tsx";
+import * as $10 from "./routes/[lang]/index.tsx";
+import * as $11 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $12 from "./routes/[lang]/login.tsx";
+import * as $13 from "./routes/[lang]/receipts/download.tsx";
+import * as $14 from "./routes/[lang]/receipts/verify.tsx";
+import * as $15 from "./routes/[lang]/register.tsx";
+import * as $16 from "./routes/[lang]/success.tsx";
+import * as $17 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $18 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $19 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $20 from "./routes/_404.tsx";
+import * as $21 from "./routes/_app.tsx";
+import * as $22 from "./routes/api/_middleware.ts";
+import * as $23 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $24 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $25 from "./routes/api/auth/admin/_middleware.ts";
+import * as $26 from "./routes/api/auth/admin/login.ts";
+import * as $27 from "./routes/api/auth/admin/logout.ts";
+import * as $28 from "./routes/api/auth/admin/me.ts";
+import * as $29 from "./routes/api/auth/admin/pending.ts";
+import * as $30 from "./routes/api/auth/admin/refresh.ts";
+import * as $31 from "./routes/api/auth/admin/register.ts";
+import * as $32 from "./routes/api/docs.tsx";
+import * as $33 from "./routes/api/donor/_middleware.ts";
+import * as $34 from "./routes/api/donor/cancel-reasons.ts";
+import * as $35 from "./routes/api/donor/index.ts";
+import * as $36 from "./routes/api/feature-flags.ts";
+import * as $37 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $38 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $39 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $40 from "./routes/api/kiosk-devices/index.ts";
+import * as $41 from "./routes/api/openapi.json.ts";
+import * as $42 from "./routes/api/outbox/_middleware.ts";
+import * as $43 from "./routes/api/outbox/index.ts";
+import * as $44 from "./routes/api/payment/create.ts";
+import * as $45 from "./routes/api/payment/notify/[provider].ts";
+import * as $46 from "./routes/api/payment/pay-emv.ts";
+import * as $47 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $48 from "./routes/api/signing-key.ts";
+import * as $49 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $50 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $51 from "./routes/api/transaction/_middleware.ts";
+import * as $52 from "./routes/api/transaction/daily-totals.ts";
+import * as $53 from "./routes/api/transaction/export.ts";
+import * as $54 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $55 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $56 from "./routes/api/user/[id].ts";
+import * as $57 from "./routes/api/user/index.ts";
+import * as $58 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $59 from "./routes/dev/mail/attachment.ts";
+import * as $60 from "./routes/dev/mail/html.ts";
+import * as $61 from "./routes/dev/mail/index.tsx";
+import * as $62 from "./routes/health.ts";
+import * as $63 from "./routes/index.ts";
+import * as $64 from "./routes/payments/return/[paymentId].ts";
+import * as $65 from "./routes/sandbox/pay/[ref].tsx";
+import * as $66 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/ContributionChoice.tsx";
-import * as $$3 from "./islands/DonorPayment.tsx";
-import * as $$4 from "./islands/InitPaymentListener.tsx";
-import * as $$5 from "./islands/LanguageSelector.tsx";
-import * as $$6 from "./islands/PeriodTabs.tsx";
-import * as $$7 from "./islands/ProgressBar.tsx";
-import * as $$8 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonor.tsx";
+import * as $$3 from "./islands/ContributionChoice.tsx";
+import * as $$4 from "./islands/DonorPayment.tsx";
+import * as $$5 from "./islands/InitPaymentListener.tsx";
+import * as $$6 from "./islands/LanguageSelector.tsx";
+import * as $$7 from "./islands/PeriodTabs.tsx";
+import * as $$8 from "./islands/ProgressBar.tsx";
+import * as $$9 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -83,74 +88,79 @@ const manifest: Manifest = {
     "[lang]/account/index.tsx": $3,
     "[lang]/account/sign-in.tsx": $4,
     "[lang]/account/sign-out.ts": $5,
-    "[lang]/admin/index.tsx": $6,
-    "[lang]/cancel-subscription.tsx": $7,
-    "[lang]/error.tsx": $8,
-    "[lang]/index.tsx": $9,
-    "[lang]/kiosk-pair.tsx": $10,
-    "[lang]/login.tsx": $11,
-    "[lang]/receipts/download.tsx": $12,
-    "[lang]/receipts/verify.tsx": $13,
-    "[lang]/register.tsx": $14,
-    "[lang]/success.tsx": $15,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $16,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $17,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $18,
-    "_404.tsx": $19,
-    "_app.tsx": $20,
-    "api/_middleware.ts": $21,
-    "api/auth/admin/[id]/approve.ts": $22,
-    "api/auth/admin/[id]/reject.ts": $23,
-    "api/auth/admin/_middleware.ts": $24,
-    "api/auth/admin/login.ts": $25,
-    "api/auth/admin/logout.ts": $26,
-    "api/auth/admin/me.ts": $27,
-    "api/auth/admin/pending.ts": $28,
-    "api/auth/admin/refresh.ts": $29,
-    "api/auth/admin/register.ts": $30,
-    "api/docs.tsx": $31,
-    "api/feature-flags.ts": $32,
-    "api/kiosk-devices/[id]/pairing-code.ts": $33,
-    "api/kiosk-devices/[id]/revoke.ts": $34,
-    "api/kiosk-devices/_middleware.ts": $35,
-    "api/kiosk-devices/index.ts": $36,
-    "api/openapi.json.ts": $37,
-    "api/outbox/_middleware.ts": $38,
-    "api/outbox/index.ts": $39,
-    "api/payment/create.ts": $40,
-    "api/payment/notify/[provider].ts": $41,
-    "api/payment/pay-emv.ts": $42,
-    "api/payment/test-emv/[terminalNumber].ts": $43,
-    "api/signing-key.ts": $44,
-    "api/transaction/[id]/receipt.ts": $45,
-    "api/transaction/[id]/resend-receipt.ts": $46,
-    "api/transaction/_middleware.ts": $47,
-    "api/transaction/daily-totals.ts": $48,
-    "api/transaction/export.ts": $49,
-    "api/transaction/get-all-error-transactions.ts": $50,
-    "api/transaction/get-all-success-transactions.ts": $51,
-    "api/user/[id].ts": $52,
-    "api/user/index.ts": $53,
-    "api/user/off-monthly-payment/[id].ts": $54,
-    "dev/mail/attachment.ts": $55,
-    "dev/mail/html.ts": $56,
-    "dev/mail/index.tsx": $57,
-    "health.ts": $58,
-    "index.ts": $59,
-    "payments/return/[paymentId].ts": $60,
-    "sandbox/pay/[ref].tsx": $61,
-    "sandbox/terminal/[terminalId].tsx": $62,
+    "[lang]/admin/donor.tsx": $6,
+    "[lang]/admin/index.tsx": $7,
+    "[lang]/cancel-subscription.tsx": $8,
+    "[lang]/error.tsx": $9,
+    "[lang]/index.tsx": $10,
+    "[lang]/kiosk-pair.tsx": $11,
+    "[lang]/login.tsx": $12,
+    "[lang]/receipts/download.tsx": $13,
+    "[lang]/receipts/verify.tsx": $14,
+    "[lang]/register.tsx": $15,
+    "[lang]/success.tsx": $16,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $17,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $18,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $19,
+    "_404.tsx": $20,
+    "_app.tsx": $21,
+    "api/_middleware.ts": $22,
+    "api/auth/admin/[id]/approve.ts": $23,
+    "api/auth/admin/[id]/reject.ts": $24,
+    "api/auth/admin/_middleware.ts": $25,
+    "api/auth/admin/login.ts": $26,
+    "api/auth/admin/logout.ts": $27,
+    "api/auth/admin/me.ts": $28,
+    "api/auth/admin/pending.ts": $29,
+    "api/auth/admin/refresh.ts": $30,
+    "api/auth/admin/register.ts": $31,
+    "api/docs.tsx": $32,
+    "api/donor/_middleware.ts": $33,
+    "api/donor/cancel-reasons.ts": $34,
+    "api/donor/index.ts": $35,
+    "api/feature-flags.ts": $36,
+    "api/kiosk-devices/[id]/pairing-code.ts": $37,
+    "api/kiosk-devices/[id]/revoke.ts": $38,
+    "api/kiosk-devices/_middleware.ts": $39,
+    "api/kiosk-devices/index.ts": $40,
+    "api/openapi.json.ts": $41,
+    "api/outbox/_middleware.ts": $42,
+    "api/outbox/index.ts": $43,
+    "api/payment/create.ts": $44,
+    "api/payment/notify/[provider].ts": $45,
+    "api/payment/pay-emv.ts": $46,
+    "api/payment/test-emv/[terminalNumber].ts": $47,
+    "api/signing-key.ts": $48,
+    "api/transaction/[id]/receipt.ts": $49,
+    "api/transaction/[id]/resend-receipt.ts": $50,
+    "api/transaction/_middleware.ts": $51,
+    "api/transaction/daily-totals.ts": $52,
+    "api/transaction/export.ts": $53,
+    "api/transaction/get-all-error-transactions.ts": $54,
+    "api/transaction/get-all-success-transactions.ts": $55,
+    "api/user/[id].ts": $56,
+    "api/user/index.ts": $57,
+    "api/user/off-monthly-payment/[id].ts": $58,
+    "dev/mail/attachment.ts": $59,
+    "dev/mail/html.ts": $60,
+    "dev/mail/index.tsx": $61,
+    "health.ts": $62,
+    "index.ts": $63,
+    "payments/return/[paymentId].ts": $64,
+    "sandbox/pay/[ref].tsx": $65,
+    "sandbox/terminal/[terminalId].tsx": $66,
   },
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
-    ContributionChoice: $$2,
-    DonorPayment: $$3,
-    InitPaymentListener: $$4,
-    LanguageSelector: $$5,
-    PeriodTabs: $$6,
-    ProgressBar: $$7,
-    ScrollToTop: $$8,
+    AdminDonor: $$2,
+    ContributionChoice: $$3,
+    DonorPayment: $$4,
+    InitPaymentListener: $$5,
+    LanguageSelector: $$6,
+    PeriodTabs: $$7,
+    ProgressBar: $$8,
+    ScrollToTop: $$9,
   },
 };
 

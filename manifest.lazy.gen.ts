@@ -3,13 +3,14 @@
 
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/ContributionChoice.tsx";
-import * as $$3 from "./islands/DonorPayment.tsx";
-import * as $$4 from "./islands/InitPaymentListener.tsx";
-import * as $$5 from "./islands/LanguageSelector.tsx";
-import * as $$6 from "./islands/PeriodTabs.tsx";
-import * as $$7 from "./islands/ProgressBar.tsx";
-import * as $$8 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonor.tsx";
+import * as $$3 from "./islands/ContributionChoice.tsx";
+import * as $$4 from "./islands/DonorPayment.tsx";
+import * as $$5 from "./islands/InitPaymentListener.tsx";
+import * as $$6 from "./islands/LanguageSelector.tsx";
+import * as $$7 from "./islands/PeriodTabs.tsx";
+import * as $$8 from "./islands/ProgressBar.tsx";
+import * as $$9 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -25,6 +26,7 @@ const manifest: LazyManifest = {
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
+    "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
@@ -54,6 +56,9 @@ const manifest: LazyManifest = {
     "api/auth/admin/refresh.ts": () => import("./routes/api/auth/admin/refresh.ts"),
     "api/auth/admin/register.ts": () => import("./routes/api/auth/admin/register.ts"),
     "api/docs.tsx": () => import("./routes/api/docs.tsx"),
+    "api/donor/_middleware.ts": () => import("./routes/api/donor/_middleware.ts"),
+    "api/donor/cancel-reasons.ts": () => import("./routes/api/donor/cancel-reasons.ts"),
+    "api/donor/index.ts": () => import("./routes/api/donor/index.ts"),
     "api/feature-flags.ts": () => import("./routes/api/feature-flags.ts"),
     "api/kiosk-devices/[id]/pairing-code.ts": () => import("./routes/api/kiosk-devices/[id]/pairing-code.ts"),
     "api/kiosk-devices/[id]/revoke.ts": () => import("./routes/api/kiosk-devices/[id]/revoke.ts"),
@@ -92,13 +97,14 @@ const manifest: LazyManifest = {
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
-    ContributionChoice: $$2,
-    DonorPayment: $$3,
-    InitPaymentListener: $$4,
-    LanguageSelector: $$5,
-    PeriodTabs: $$6,
-    ProgressBar: $$7,
-    ScrollToTop: $$8,
+    AdminDonor: $$2,
+    ContributionChoice: $$3,
+    DonorPayment: $$4,
+    InitPaymentListener: $$5,
+    LanguageSelector: $$6,
+    PeriodTabs: $$7,
+    ProgressBar: $$8,
+    ScrollToTop: $$9,
   },
 };
 

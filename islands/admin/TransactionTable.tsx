@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { listAmount, usDateTime } from "../../lib/shared/format.ts";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
 import type { Translate } from "../shared/texts.ts";
+import { donorHref } from "./DonorView.tsx";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
 export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
@@ -25,6 +26,7 @@ export interface ReceiptActions {
  * Its scroll box is focusable so a keyboard can scroll a table wider than the screen. Shows the
  * first `shown` rows (all by default); the footer counts every row of the page. With `receipts`, a
  * last column links each successful gift to its receipt and offers to resend its email (issue 14).
+ * Each row's email address links to the donor's view: every gift under that address (issue 15).
  */
 export function TransactionTable(
   props: { rows: Row[]; shown?: number; t: Translate; lang: string; receipts?: ReceiptActions },
@@ -97,7 +99,11 @@ export function TransactionTable(
               <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
                 <th scope="row" class="tx-user">
                   <span>{or(name)}</span>
-                  <span class="tx-email">{or(item.user.email)}</span>
+                  <span class="tx-email">
+                    {item.user.email.trim()
+                      ? <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>
+                      : na}
+                  </span>
                 </th>
                 <td>
                   {success

@@ -47,6 +47,7 @@ import {
   NoSuchGiftError,
 } from "../payments/subscription_changes.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
+import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
 import {
   NoSuchTransactionError,
@@ -116,6 +117,8 @@ const STATUSES: [ErrorClass, number][] = [
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],
   [ReceiptsBusyError, 503],
+  // The back office's donor view.
+  [NoDonorWithEmailError, 404],
 ];
 
 /**

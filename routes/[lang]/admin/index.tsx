@@ -22,6 +22,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "chart",
     "kiosk",
     "backofficeMail",
+    "backofficeDonor",
     "apiErrors",
     "common.notAvailable",
   ]);
