@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
 import type { Store } from "@/lib/storage/types.ts";
@@ -44,6 +45,8 @@ export interface MonthlyRow {
 export interface DonorHistory {
   gifts: GiftRow[];
   monthly: MonthlyRow[];
+  /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
+  receiptYears: number[];
 }
 
 /**
@@ -81,7 +84,7 @@ export async function donorHistory(
   now: Date = new Date(),
 ): Promise<DonorHistory> {
   const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return { gifts: [], monthly: [] };
+  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [] };
   const [txs, receipts, subscriptions] = await Promise.all([
     store.transactions.listByDonors(ids, MAX_GIFTS),
     store.receipts.listByDonors(ids, MAX_GIFTS),
@@ -118,5 +121,5 @@ export async function donorHistory(
         card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
       };
     });
-  return { gifts, monthly };
+  return { gifts, monthly, receiptYears: receiptYears(receipts) };
 }

@@ -21,6 +21,7 @@ import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
+import { donorErasureContract, outboxByDonorsContract } from "./donor_privacy_contract.ts";
 import {
   donorsByEmailContract,
   donorSessionsContract,
@@ -82,6 +83,8 @@ const contracts: Contract[] = [
   donorSessionsContract,
   donorsByEmailContract,
   transactionsByDonorsContract,
+  donorErasureContract,
+  outboxByDonorsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -24,6 +24,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "backofficeMail",
     "apiErrors",
     "common.notAvailable",
+    "portalPrivacy.erasedDonor",
   ]);
   return (
     <section class="admin">

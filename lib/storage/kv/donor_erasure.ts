@@ -1,0 +1,125 @@
+/**
+ * Erasing a donor's personal fields on Deno KV (`donors.erase`, issue 15).
+ *
+ * | key rewritten                         | with                              |
+ * |---------------------------------------|-----------------------------------|
+ * | `["transactions", id]`                | the transaction, `user` erased    |
+ * | `["transactions_list", list, seq]`   | the same, in each of its two lists |
+ * | `["donors", id]`                      | the donor, erased (`erasedDonor`) |
+ * | `["donors_by_email", email, id]`      | deleted                           |
+ *
+ * A donor may have more transactions than one atomic operation holds, so the transactions go
+ * first, a few per commit (each checked against the entries as read), then the donor record and
+ * its email index in one commit: the record is the mark that the erasure is done, and a repeat
+ * after a failure does what is left. The transactions are read again after the donor's commit, so
+ * one recorded meanwhile (a charge that was in flight) is erased too.
+ *
+ * The list copies are found by time: each list is in the order recorded, which is time order
+ * (the contract `dailyTotals` relies on), so a binary search finds where the transaction's time
+ * lies and a short read around it finds its copy: a few dozen reads, not a scan of the list. An
+ * import of old transactions after newer ones breaks that order: then a copy not found there is
+ * looked for in the whole list (slow, correct).
+ *
+ * @module
+ */
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { donorEmailKey, DONORS } from "./donors.ts";
+import { TRANSACTIONS, TRANSACTIONS_BY_DONOR } from "./transactions.ts";
+import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
+import { listsOf, type TransactionList } from "../queries.ts";
+import { ERASED_USER, erasedDonor, isErasedUser } from "../records.ts";
+import type { Donor, Transaction } from "../types.ts";
+
+/** A copy is looked for this long either side of its transaction's time before the whole list is read. */
+const SLACK_MS = 10 * 60_000;
+/** Transactions erased per commit (each: its record and two list copies). */
+const PER_COMMIT = 20;
+
+/** The sequence number of `tx`'s copy in `list`, or null when it has none. */
+async function listSeq(kv: Deno.Kv, list: TransactionList, tx: Transaction): Promise<number | null> {
+  const total = (await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0;
+  const from = new Date(Date.parse(tx.createdAt) - SLACK_MS).toISOString();
+  const to = new Date(Date.parse(tx.createdAt) + SLACK_MS).toISOString();
+  // The first sequence number whose copy is not older than `from`.
+  let low = 1;
+  let high = total + 1;
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    const copy = (await kv.get<Transaction>([TRANSACTIONS_LIST, list, mid])).value;
+    if (copy !== null && copy.createdAt < from) low = mid + 1;
+    else high = mid;
+  }
+  const near = { start: [TRANSACTIONS_LIST, list, low], end: [TRANSACTIONS_LIST, list, total + 1] };
+  for await (const entry of kv.list<Transaction>(near, { batchSize: 50 })) {
+    if (entry.value.id === tx.id) return entry.key[2] as number;
+    if (entry.value.createdAt > to) break;
+  }
+  for await (const entry of kv.list<Transaction>({ prefix: [TRANSACTIONS_LIST, list] }, { batchSize: 500 })) {
+    if (entry.value.id === tx.id) return entry.key[2] as number;
+  }
+  return null;
+}
+
+/** The donor's transactions whose donor fields are not erased yet. */
+async function pending(ctx: KvContext, donorId: string): Promise<Transaction[]> {
+  return await retryWhileLocked(async () => {
+    const ids: string[] = [];
+    for await (const e of ctx.kv.list<string>({ prefix: [TRANSACTIONS_BY_DONOR, donorId] })) {
+      ids.push(e.value);
+    }
+    const entries = await ctx.getAll<Transaction>(ids.map((id) => [TRANSACTIONS, id]));
+    return entries.flatMap((e) => e.value !== null && !isErasedUser(e.value.user) ? [e.value] : []);
+  });
+}
+
+/** Erases the donor fields of `txs` (and of their list copies), a few per commit. */
+async function eraseTransactions(ctx: KvContext, txs: Transaction[]): Promise<void> {
+  const { kv } = ctx;
+  for (let i = 0; i < txs.length; i += PER_COMMIT) {
+    const chunk = txs.slice(i, i + PER_COMMIT);
+    const keys: Deno.KvKey[] = [];
+    for (const tx of chunk) {
+      keys.push([TRANSACTIONS, tx.id]);
+      for (const list of listsOf(tx)) {
+        const seq = await retryWhileLocked(() => listSeq(kv, list, tx));
+        if (seq !== null) keys.push([TRANSACTIONS_LIST, list, seq]);
+      }
+    }
+    await untilCommitted(async () => {
+      const entries = await ctx.getAll<Transaction>(keys);
+      const ok = await commit(() => {
+        const op = kv.atomic();
+        for (const entry of entries) {
+          // Checked as read: a copy is never rewritten by anything else, a record only by this.
+          if (entry.value !== null) op.check(entry).set(entry.key, { ...entry.value, user: ERASED_USER });
+        }
+        return op;
+      });
+      return ok ? true : RETRY;
+    });
+  }
+}
+
+/**
+ * `donors.erase` on KV: the transactions, then the donor record and its email index in one commit,
+ * then the transactions recorded meanwhile.
+ */
+export async function eraseKvDonor(ctx: KvContext, id: string, at: string): Promise<Donor | null> {
+  const { kv } = ctx;
+  const key = [DONORS, id];
+  const first = (await retryWhileLocked(() => kv.get<Donor>(key))).value;
+  if (first === null) return null;
+  await eraseTransactions(ctx, await pending(ctx, id));
+  const donor = await untilCommitted(async () => {
+    const entry = await retryWhileLocked(() => kv.get<Donor>(key));
+    if (entry.value === null) return null;
+    const current = { ...entry.value, israeliId: entry.value.israeliId ?? null };
+    if (current.erasedAt !== undefined) return current;
+    const erased = erasedDonor(current, at);
+    const ok = await commit(() => kv.atomic().check(entry).set(key, erased).delete(donorEmailKey(current)));
+    return ok ? erased : RETRY;
+  });
+  await eraseTransactions(ctx, await pending(ctx, id));
+  return donor;
+}
