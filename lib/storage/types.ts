@@ -128,9 +128,10 @@ export interface DonorRepository {
    * `monthlyPaymentAvailable` false, `nextPaymentDate` null, `erasedAt` set (kept from the first
    * erasure); the record leaves `idsByEmail`. The donor's transactions keep their amounts, dates,
    * status and card's last four (financial records the law keeps) but lose the name and email
-   * copied into them (`ERASED_USER`), so no list or search shows them. Subscriptions, receipts and
-   * the outbox are not touched here (the caller cancels first; receipts are legal copies; messages
-   * to an erased donor render as nothing to send). Idempotent; safe to repeat after a failure
+   * copied into them (`ERASED_USER`), so no list or search shows them. Receipts stay as issued
+   * (legal copies) but lose the email address they are filed under (not printed; `listByEmail` no
+   * longer finds them). Subscriptions and the outbox are not touched here (the caller cancels
+   * first; messages to an erased donor render as nothing to send). Idempotent; safe to repeat after a failure
    * (the donor record is written last, and the transactions are checked again after it).
    */
   erase(id: string, at: string): Promise<Donor | null>;

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { MessageInput } from "../../lib/mail/message_types.ts";
 import { ERASED_USER } from "../../lib/storage/records.ts";
-import type { Store } from "../../lib/storage/types.ts";
+import type { NewReceipt, Store, Transaction } from "../../lib/storage/types.ts";
 import { at, donorFixture, txFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, everyList, withStore } from "./support.ts";
 
@@ -38,6 +38,33 @@ async function copiesOf(store: Store, id: string) {
   return copies;
 }
 
+/** A receipt to issue for `tx`, filed under `email`. */
+const receiptInput = (tx: Transaction, email: string): NewReceipt => ({
+  id: uid("receipt"),
+  series: "PRIVACY-2025",
+  transactionId: tx.id,
+  donorId: tx.donorId,
+  email,
+  issuedAt: tx.createdAt,
+  giftDate: tx.createdAt,
+  donorName: `${tx.user.firstName} ${tx.user.lastName}`,
+  donorTaxId: "123456782",
+  amount: tx.amount ?? 1,
+  currency: "ILS",
+  isMonthly: tx.isMonthly,
+  paymentMethod: "card",
+  cardLast4: "4580",
+  issuer: {
+    organization: "museum",
+    legalName: "Example Museum",
+    address: "1 Museum Road",
+    nonprofitNumber: null,
+    section46Approval: null,
+    section46ValidUntil: null,
+    ein: null,
+  },
+});
+
 /** The contract of `donors.erase`. */
 export async function donorErasureContract(t: Deno.TestContext, { open }: ContractOptions): Promise<void> {
   await t.step(
@@ -57,6 +84,8 @@ export async function donorErasureContract(t: Deno.TestContext, { open }: Contra
         const declined = txFixture({ donorId: erased.id, user, kind: "error", createdAt: at(62_000) });
         const keptGift = txFixture({ donorId: kept.id, user, createdAt: at(63_000) });
         for (const tx of [gift, monthly, declined, keptGift]) await store.transactions.record(tx);
+        const receipt = (await store.receipts.issue(receiptInput(gift, email))).receipt;
+        const keptReceipt = (await store.receipts.issue(receiptInput(keptGift, email))).receipt;
 
         const answer = await store.donors.erase(erased.id, at(100_000));
         assert.deepEqual(answer, {
@@ -96,6 +125,14 @@ export async function donorErasureContract(t: Deno.TestContext, { open }: Contra
           (await store.transactions.listByDonors([erased.id], 10)).map((tx) => tx.id),
           [declined.id, monthly.id, gift.id],
           "the donor's history keeps its gifts",
+        );
+        // Receipts stay as issued, without the address they were filed under (they do not print it).
+        assert.deepEqual(await store.receipts.get(receipt.id), { ...receipt, email: "" });
+        assert.deepEqual(await store.receipts.listByDonors([erased.id]), [{ ...receipt, email: "" }]);
+        assert.deepEqual(
+          await store.receipts.listByEmail(email),
+          [keptReceipt],
+          "found by the erased address",
         );
         assert.equal(await store.donors.erase(uid("donor"), at(1)), null, "an unknown id");
       }),

@@ -7,12 +7,17 @@
  * | `["transactions_list", list, seq]`   | the same, in each of its two lists |
  * | `["donors", id]`                      | the donor, erased (`erasedDonor`) |
  * | `["donors_by_email", email, id]`      | deleted                           |
+ * | `["receipts", id]`                    | the receipt, `email` emptied      |
+ * | `["receipts_by_email", email, …, id]` | deleted                           |
  *
  * A donor may have more transactions than one atomic operation holds, so the transactions go
  * first, a few per commit (each checked against the entries as read), then the donor record and
  * its email index in one commit: the record is the mark that the erasure is done, and a repeat
  * after a failure does what is left. The transactions are read again after the donor's commit, so
  * one recorded meanwhile (a charge that was in flight) is erased too.
+ *
+ * The receipts stay as issued (legal copies) but lose the email address they were filed under,
+ * which they do not print.
  *
  * The list copies are found by time: each list is in the order recorded, which is time order
  * (the contract `dailyTotals` relies on), so a binary search finds where the transaction's time
@@ -25,11 +30,12 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
+import { RECEIPTS, RECEIPTS_BY_DONOR, RECEIPTS_BY_EMAIL } from "./receipts.ts";
 import { TRANSACTIONS, TRANSACTIONS_BY_DONOR } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import { listsOf, type TransactionList } from "../queries.ts";
 import { ERASED_USER, erasedDonor, isErasedUser } from "../records.ts";
-import type { Donor, Transaction } from "../types.ts";
+import type { Donor, Receipt, Transaction } from "../types.ts";
 
 /** A copy is looked for this long either side of its transaction's time before the whole list is read. */
 const SLACK_MS = 10 * 60_000;
@@ -102,6 +108,37 @@ async function eraseTransactions(ctx: KvContext, txs: Transaction[]): Promise<vo
 }
 
 /**
+ * Drops the email address the donor's receipts are filed under (it is not printed on them; the
+ * rest of a receipt stays as issued), with its index key, a few receipts per commit.
+ */
+async function forgetReceiptEmails(ctx: KvContext, donorId: string): Promise<void> {
+  const { kv } = ctx;
+  const entries = await retryWhileLocked(async () => {
+    const keys: Deno.KvKey[] = [];
+    for await (const e of kv.list<string>({ prefix: [RECEIPTS_BY_DONOR, donorId] })) {
+      keys.push([RECEIPTS, e.value]);
+    }
+    return keys;
+  });
+  for (let i = 0; i < entries.length; i += PER_COMMIT) {
+    const keys = entries.slice(i, i + PER_COMMIT);
+    await untilCommitted(async () => {
+      const read = (await ctx.getAll<Receipt>(keys)).filter((e) => e.value !== null && e.value.email !== "");
+      if (read.length === 0) return true;
+      const ok = await commit(() => {
+        const op = kv.atomic();
+        for (const { key, value: r, versionstamp } of read) {
+          op.check({ key, versionstamp }).set(key, { ...r!, email: "" })
+            .delete([RECEIPTS_BY_EMAIL, r!.email, r!.issuedAt, r!.id]);
+        }
+        return op;
+      });
+      return ok ? true : RETRY;
+    });
+  }
+}
+
+/**
  * `donors.erase` on KV: the transactions, then the donor record and its email index in one commit,
  * then the transactions recorded meanwhile.
  */
@@ -111,6 +148,7 @@ export async function eraseKvDonor(ctx: KvContext, id: string, at: string): Prom
   const first = (await retryWhileLocked(() => kv.get<Donor>(key))).value;
   if (first === null) return null;
   await eraseTransactions(ctx, await pending(ctx, id));
+  await forgetReceiptEmails(ctx, id);
   const donor = await untilCommitted(async () => {
     const entry = await retryWhileLocked(() => kv.get<Donor>(key));
     if (entry.value === null) return null;
@@ -121,5 +159,6 @@ export async function eraseKvDonor(ctx: KvContext, id: string, at: string): Prom
     return ok ? erased : RETRY;
   });
   await eraseTransactions(ctx, await pending(ctx, id));
+  await forgetReceiptEmails(ctx, id);
   return donor;
 }

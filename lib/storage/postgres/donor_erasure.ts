@@ -7,6 +7,8 @@
  * - `transaction_search` (migrations 7, 9): their entries are deleted, and the `search_values`
  *   they named that no entry names any more, so no search finds the erased fields (a value another
  *   donor's transactions also carry stays, theirs).
+ * - `receipts` (migration 18): kept as issued (legal copies), but the email address they are
+ *   filed under, which they do not print, is emptied.
  * The transactions are erased on every call (a charge recorded after the first erasure is
  * erased by a repeat), the donor row only once.
  *
@@ -52,6 +54,7 @@ export async function erasePgDonor(ctx: PgContext, id: string, at: string): Prom
     const [row] = await tx<{ id: string }[]>`select id from donors where id = ${id} for update`;
     if (!row) return null;
     await eraseTransactions(tx, id);
+    await tx`update receipts set email = '' where donor_id = ${id} and email <> ''`;
     await tx`
       update donors set first_name = '', last_name = '', email = '', israeli_id = null,
         monthly_payment_available = false, next_payment_date = null,
