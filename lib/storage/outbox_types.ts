@@ -94,8 +94,7 @@ export interface OutboxRepository {
    * The messages to these donors (1..100 ids; admins' messages never), newest first (by
    * `createdAt`, then key, descending), at most `limit` (1..500): what the donor portal's data
    * export lists (issue 15). Reads an index by recipient, so it costs work in proportion to those
-   * donors' messages. On Deno KV the index is written with each message from this version on:
-   * messages enqueued before it are not listed.
+   * donors' messages.
    */
   listByDonors(donorIds: readonly string[], limit: number): Promise<OutboxMessage[]>;
 }

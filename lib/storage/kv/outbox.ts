@@ -13,8 +13,8 @@
  * the same commit, checked against the record as read: of two claimers, the one whose commit lands
  * second fails its check, re-reads and finds the message no longer due (its `dueAt` is the lease's
  * end). `outbox_recent` lists newest first with one reverse range read; `outbox_by_donor` (issue 15,
- * the donor portal's data export) lists one donor's messages the same way. It is written with each
- * message from its version on; older messages are not in it (a data export lists what it finds).
+ * the donor portal's data export) lists one donor's messages the same way; messages stored before it
+ * existed get it from the `outbox-donor-index` data migration (`migrations.ts`).
  *
  * A cause enqueues its messages in its own commit: {@link messageKeys} are read with the cause's
  * keys (one `getMany`, no extra round trip), and {@link addMessages} adds a check that each key is
@@ -49,6 +49,15 @@ const OUTBOX_RECENT = "outbox_recent";
 /** Every message to a donor, by donor and creation time. */
 const OUTBOX_BY_DONOR = "outbox_by_donor";
 
+/** The `["outbox_by_donor", donorId, createdAt, key]` key of a message to a donor, or null (to the admins). */
+export function outboxDonorKey(message: OutboxMessage): Deno.KvKey | null {
+  const donorId = recipientDonorId(message);
+  return donorId === null ? null : [OUTBOX_BY_DONOR, donorId, message.createdAt, message.key];
+}
+
+/** The first key part of every message record. */
+export { OUTBOX };
+
 /** The most messages one `enqueue` call stores (each: one check, four sets). */
 const MAX_ENQUEUE = 100;
 
@@ -74,8 +83,8 @@ export function addMessages(
     const message = queuedMessage(input, at);
     op.check(entries[i]).set([OUTBOX, message.key], message).set(dueKey(message), message.key)
       .set([OUTBOX_RECENT, message.createdAt, message.key], message.key);
-    const donorId = recipientDonorId(message);
-    if (donorId !== null) op.set([OUTBOX_BY_DONOR, donorId, message.createdAt, message.key], message.key);
+    const byDonor = outboxDonorKey(message);
+    if (byDonor !== null) op.set(byDonor, message.key);
     added++;
   });
   return added;
