@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
-import { mainText, signedIn } from "./helpers/account.ts";
+import { mainText, signedIn } from "./helpers/portal_steps.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { backendTest } from "./helpers/stores.ts";
 import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";

@@ -16,7 +16,7 @@ import { ReceiptsBusyError } from "../lib/receipts/errors.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
 import { ERASED_USER } from "../lib/storage/records.ts";
 import type { Receipt, Store, Transaction } from "../lib/storage/types.ts";
-import { formPost, mainText, signedIn } from "./helpers/account.ts";
+import { formPost, mainText, signedIn } from "./helpers/portal_steps.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { createPayment, newDonor } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
