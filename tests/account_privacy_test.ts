@@ -4,7 +4,7 @@
  * 503 with `Retry-After` when the PDF worker is full, signed out: the sign-in form), the data export
  * (everything of the address's donor records, no ids, tokens or another donor's data), and erasure
  * (a cross-site or unconfirmed POST erases nothing; confirmed: gifts cancelled, personal fields
- * gone from donors and transactions, receipts kept, session revoked, queued emails skipped).
+ * gone from donors and transactions, receipts kept, signed out on every device, queued emails skipped).
  */
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
@@ -312,6 +312,7 @@ backendTest("donor portal: erasure at the donor's request", async (t, open) => {
     });
 
     await t.step("confirmed: gifts cancelled, personal data gone, receipts kept, signed out", async () => {
+      const otherDevice = await signedIn(app, s.second); // the same address, signed in elsewhere
       const res = await fetch(`${app.url}/en/account/erase`, formPost(app, { confirm: "erase" }, s.cookie));
       await res.body?.cancel();
       assert.equal(res.status, 303);
@@ -343,6 +344,8 @@ backendTest("donor portal: erasure at the donor's request", async (t, open) => {
       assert.deepEqual(await store.receipts.get(s.receipts.strangers.id), s.receipts.strangers);
       const page = await (await get(app, "/en/account", s.cookie)).text();
       assert.ok(page.includes('name="email"'), "the old cookie opens nothing: the sign-in form");
+      const elsewhere = await (await get(app, "/en/account", otherDevice)).text();
+      assert.ok(elsewhere.includes('name="email"'), "signed out on the other device too");
       const done = await get(app, "/he/account/erase?done");
       assert.ok(mainText(await done.text()).includes(he("portalPrivacy.erase.done")));
     });

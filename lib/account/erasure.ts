@@ -13,13 +13,14 @@
  *    stay (financial records the law keeps), and receipts stay as issued (legal copies, see the
  *    README for how long each is kept). Messages still queued to the donor are skipped when their
  *    turn comes (their renderer finds the donor erased), so nothing more is sent.
- * Then the session is revoked. Idempotent: a repeat finds no donor record under the address
+ * Then every sign-in link and session of the address is deleted (`donorSessions.deleteForEmail`):
+ * the donor is signed out on every device, and the address leaves the portal's records too.
+ * Idempotent: a repeat finds no donor record under the address
  * (erased records leave the email index) and does nothing; a repeat after a failure half way
  * finishes the erasure (`donors.erase` is safe to repeat).
  *
  * @module
  */
-import { signOut } from "@/lib/account/sign_in.ts";
 import { DomainError } from "@/lib/errors.ts";
 import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
 import type { Store } from "@/lib/storage/types.ts";
@@ -40,22 +41,23 @@ export interface ErasureReport {
   donorRecords: number;
   /** Active monthly gifts cancelled first. */
   cancelledGifts: number;
+  /** Sign-in links and sessions of the address deleted. */
+  signIns: number;
 }
 
 /**
  * Erases the personal data of `email` (normalized, the session's address) once `confirmation`
- * is {@link ERASURE_CONFIRMATION}, and revokes the session of `sessionToken`.
+ * is {@link ERASURE_CONFIRMATION}, and ends every session of the address.
  *
  * @example
  * ```ts
- * const report = await eraseDonorData(store, session.email, form.get("confirm"), readSessionCookie(req));
+ * const report = await eraseDonorData(store, session.email, form.get("confirm"));
  * ```
  */
 export async function eraseDonorData(
   store: Pick<Store, "donors" | "subscriptions" | "donorSessions">,
   email: string,
   confirmation: unknown,
-  sessionToken: string | null,
   now: Date = new Date(),
 ): Promise<ErasureReport> {
   if (confirmation !== ERASURE_CONFIRMATION) throw new ErasureNotConfirmedError();
@@ -64,6 +66,6 @@ export async function eraseDonorData(
   let cancelledGifts = 0;
   for (const id of ids) cancelledGifts += await store.subscriptions.cancelForDonor(id, at);
   for (const id of ids) await store.donors.erase(id, at);
-  await signOut(store, sessionToken, now);
-  return { donorRecords: ids.length, cancelledGifts };
+  const signIns = await store.donorSessions.deleteForEmail(email);
+  return { donorRecords: ids.length, cancelledGifts, signIns };
 }

@@ -21,7 +21,11 @@ import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
-import { donorErasureContract, outboxByDonorsContract } from "./donor_privacy_contract.ts";
+import {
+  donorErasureContract,
+  donorSessionsForEmailContract,
+  outboxByDonorsContract,
+} from "./donor_privacy_contract.ts";
 import {
   donorsByEmailContract,
   donorSessionsContract,
@@ -85,6 +89,7 @@ const contracts: Contract[] = [
   transactionsByDonorsContract,
   donorErasureContract,
   outboxByDonorsContract,
+  donorSessionsForEmailContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -205,3 +205,44 @@ export async function outboxByDonorsContract(t: Deno.TestContext, { open }: Cont
       }),
   );
 }
+
+/** A sign-in link or session record of `email`, expiring in a day. */
+const record = (email: string) => ({
+  hash: crypto.randomUUID().replaceAll("-", "").repeat(2),
+  email,
+  createdAt: at(0),
+  expiresAt: at(86_400_000),
+});
+
+/** The contract of `donorSessions.deleteForEmail`. */
+export async function donorSessionsForEmailContract(
+  t: Deno.TestContext,
+  { open }: ContractOptions,
+): Promise<void> {
+  await t.step(
+    "donorSessions.deleteForEmail: every link and session of the address, nobody else's",
+    () =>
+      withStore(open, async (store) => {
+        const email = `gone.${crypto.randomUUID().slice(0, 8)}@example.org`;
+        const [link, usedLink, other] = [record(email), record(email), record(`x${email}`)];
+        const [session, revoked, otherSession] = [record(email), record(email), record(`x${email}`)];
+        for (const l of [link, usedLink, other]) {
+          await store.donorSessions.createSignIn({ ...l, usedAt: null });
+        }
+        for (const s of [session, revoked, otherSession]) {
+          await store.donorSessions.createSession({ ...s, revokedAt: null });
+        }
+        await store.donorSessions.revokeSession(revoked.hash, at(1_000));
+        const redeemed = await store.donorSessions.redeemSignIn(usedLink.hash, at(1_000), record(email));
+        assert.ok(redeemed.ok);
+        // The address's records: two links, three sessions (one made by the redeemed link).
+        const deleted = await store.donorSessions.deleteForEmail(` ${email.toUpperCase()} `);
+        assert.equal(deleted, 5, "two links and three sessions");
+        for (const l of [link, usedLink]) assert.equal(await store.donorSessions.getSignIn(l.hash), null);
+        for (const s of [session, revoked]) assert.equal(await store.donorSessions.getSession(s.hash), null);
+        assert.ok(await store.donorSessions.getSignIn(other.hash), "another address's link");
+        assert.ok(await store.donorSessions.getSession(otherSession.hash), "another address's session");
+        assert.equal(await store.donorSessions.deleteForEmail(email), 0, "again: nothing left");
+      }),
+  );
+}

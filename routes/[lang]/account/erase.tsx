@@ -15,7 +15,7 @@ const toAccount = (lang: string) =>
  * `/{lang}/account/erase`: erasure at the donor's request (`lib/account/erasure.ts`). GET shows
  * what erasure does and a form whose box must be ticked; its POST (same-origin, checked by
  * `_middleware.ts`; no JavaScript needed) cancels the address's monthly gifts, erases its personal
- * data, revokes the session, clears the cookie and goes to `?done` (a translated confirmation).
+ * data, ends every session of the address, clears the cookie and goes to `?done` (a translated confirmation).
  * Unticked: the form again with a translated error, 400. Signed out: the sign-in form (303).
  */
 export const handler: Handlers<Data, AppState> = {
@@ -32,15 +32,14 @@ export const handler: Handlers<Data, AppState> = {
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
-    const token = readSessionCookie(req);
-    const session = await currentSession(services.store, token);
+    const session = await currentSession(services.store, readSessionCookie(req));
     let confirmation: unknown = null;
     try {
       confirmation = (await req.formData()).get("confirm");
     } catch { /* an unreadable form is no confirmation */ }
     if (!session) return toAccount(lang);
     try {
-      const report = await eraseDonorData(services.store, session.email, confirmation, token);
+      const report = await eraseDonorData(services.store, session.email, confirmation);
       log.info("donor data erased at the donor's request", { ...report });
     } catch (error) {
       if (!(error instanceof ErasureNotConfirmedError)) throw error;
