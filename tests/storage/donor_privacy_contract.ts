@@ -66,7 +66,8 @@ const receiptInput = (tx: Transaction, email: string): NewReceipt => ({
 });
 
 /** The contract of `donors.erase`. */
-export async function donorErasureContract(t: Deno.TestContext, { open }: ContractOptions): Promise<void> {
+export async function donorErasureContract(t: Deno.TestContext, options: ContractOptions): Promise<void> {
+  const { open } = options;
   await t.step(
     "donors.erase: personal fields gone from the donor, its transactions, every list and search",
     () =>
@@ -158,6 +159,33 @@ export async function donorErasureContract(t: Deno.TestContext, { open }: Contra
         assert.deepEqual(await store.transactions.get(late.id), { ...late, user: ERASED_USER });
         for (const copy of await copiesOf(store, late.id)) assert.deepEqual(copy.user, ERASED_USER);
         assert.deepEqual(await store.donors.idsByEmail(email, 10), []);
+      }),
+  );
+  await erasureOutOfOrder(t, options);
+}
+
+/** The contract of `donors.erase` over lists not in time order (old transactions imported late). */
+async function erasureOutOfOrder(t: Deno.TestContext, { open }: ContractOptions): Promise<void> {
+  await t.step(
+    "donors.erase: transactions imported after newer ones are erased in every list too",
+    () =>
+      withStore(open, async (store) => {
+        const email = `old.${crypto.randomUUID().slice(0, 8)}@example.org`;
+        const donor = await store.donors.create(donorFixture({ email }));
+        const user = { firstName: "Ada", lastName: "Imported", email };
+        await store.transactions.record(txFixture({ createdAt: at(40 * 86_400_000) }));
+        const old = [
+          txFixture({ donorId: donor.id, user, createdAt: at(0) }),
+          txFixture({ donorId: donor.id, user, kind: "error", createdAt: at(1_000) }),
+        ];
+        assert.equal(await store.transactions.import(old), 2);
+        await store.transactions.record(txFixture({ createdAt: at(41 * 86_400_000) }));
+        await store.donors.erase(donor.id, at(50 * 86_400_000));
+        for (const tx of old) {
+          const copies = await copiesOf(store, tx.id);
+          assert.equal(copies.length, 2);
+          for (const copy of copies) assert.deepEqual(copy, { ...tx, user: ERASED_USER });
+        }
       }),
   );
 }

@@ -22,8 +22,8 @@
  * The list copies are found by time: each list is in the order recorded, which is time order
  * (the contract `dailyTotals` relies on), so a binary search finds where the transaction's time
  * lies and a short read around it finds its copy: a few dozen reads, not a scan of the list. An
- * import of old transactions after newer ones breaks that order: then a copy not found there is
- * looked for in the whole list (slow, correct).
+ * import of old transactions after newer ones breaks that order: then the copies not found there
+ * are looked for in one read of the whole list per commit (slow, correct).
  *
  * @module
  */
@@ -42,9 +42,8 @@ const SLACK_MS = 10 * 60_000;
 /** Transactions erased per commit (each: its record and two list copies). */
 const PER_COMMIT = 20;
 
-/** The sequence number of `tx`'s copy in `list`, or null when it has none. */
-async function listSeq(kv: Deno.Kv, list: TransactionList, tx: Transaction): Promise<number | null> {
-  const total = (await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0;
+/** The sequence number of `tx`'s copy in `list` found near its time, or null when not there. */
+async function nearSeq(kv: Deno.Kv, list: TransactionList, total: number, tx: Transaction) {
   const from = new Date(Date.parse(tx.createdAt) - SLACK_MS).toISOString();
   const to = new Date(Date.parse(tx.createdAt) + SLACK_MS).toISOString();
   // The first sequence number whose copy is not older than `from`.
@@ -61,10 +60,28 @@ async function listSeq(kv: Deno.Kv, list: TransactionList, tx: Transaction): Pro
     if (entry.value.id === tx.id) return entry.key[2] as number;
     if (entry.value.createdAt > to) break;
   }
-  for await (const entry of kv.list<Transaction>({ prefix: [TRANSACTIONS_LIST, list] }, { batchSize: 500 })) {
-    if (entry.value.id === tx.id) return entry.key[2] as number;
-  }
   return null;
+}
+
+/**
+ * The keys of the copies of `txs` in `list`: each looked for near its time, and those not found
+ * there in one read of the whole list (however many they are).
+ */
+async function copyKeys(kv: Deno.Kv, list: TransactionList, txs: Transaction[]): Promise<Deno.KvKey[]> {
+  const total = (await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0;
+  const keys: Deno.KvKey[] = [];
+  const missing = new Set<string>();
+  for (const tx of txs) {
+    const seq = await nearSeq(kv, list, total, tx);
+    if (seq === null) missing.add(tx.id);
+    else keys.push([TRANSACTIONS_LIST, list, seq]);
+  }
+  if (missing.size === 0) return keys;
+  for await (const entry of kv.list<Transaction>({ prefix: [TRANSACTIONS_LIST, list] }, { batchSize: 500 })) {
+    if (missing.delete(entry.value.id)) keys.push(entry.key);
+    if (missing.size === 0) break;
+  }
+  return keys;
 }
 
 /** The donor's transactions whose donor fields are not erased yet. */
@@ -84,14 +101,10 @@ async function eraseTransactions(ctx: KvContext, txs: Transaction[]): Promise<vo
   const { kv } = ctx;
   for (let i = 0; i < txs.length; i += PER_COMMIT) {
     const chunk = txs.slice(i, i + PER_COMMIT);
-    const keys: Deno.KvKey[] = [];
-    for (const tx of chunk) {
-      keys.push([TRANSACTIONS, tx.id]);
-      for (const list of listsOf(tx)) {
-        const seq = await retryWhileLocked(() => listSeq(kv, list, tx));
-        if (seq !== null) keys.push([TRANSACTIONS_LIST, list, seq]);
-      }
-    }
+    const keys: Deno.KvKey[] = chunk.map((tx) => [TRANSACTIONS, tx.id]);
+    const byList = new Map<TransactionList, Transaction[]>();
+    for (const tx of chunk) for (const list of listsOf(tx)) byList.set(list, [...byList.get(list) ?? [], tx]);
+    for (const [list, txs] of byList) keys.push(...await retryWhileLocked(() => copyKeys(kv, list, txs)));
     await untilCommitted(async () => {
       const entries = await ctx.getAll<Transaction>(keys);
       const ok = await commit(() => {
