@@ -346,6 +346,14 @@ backendTest("donor portal: erasure at the donor's request", async (t, open) => {
       assert.ok(page.includes('name="email"'), "the old cookie opens nothing: the sign-in form");
       const elsewhere = await (await get(app, "/en/account", otherDevice)).text();
       assert.ok(elsewhere.includes('name="email"'), "signed out on the other device too");
+      // The spec's cancel link of an erased record still answers, with nothing of the donor on it.
+      const cancel = await get(app, `/en/cancel-subscription?userId=${s.first}`);
+      const cancelPage = await cancel.text();
+      assert.ok(cancel.status < 500, `${cancel.status}`);
+      assert.ok(
+        !cancelPage.includes("Tamar") && !cancelPage.includes(s.email),
+        "the cancel page names the donor",
+      );
       const done = await get(app, "/he/account/erase?done");
       assert.ok(mainText(await done.text()).includes(he("portalPrivacy.erase.done")));
     });
