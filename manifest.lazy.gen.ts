@@ -22,8 +22,11 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/data.ts": () => import("./routes/[lang]/account/data.ts"),
+    "[lang]/account/erase.tsx": () => import("./routes/[lang]/account/erase.tsx"),
     "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
+    "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
     "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),

@@ -93,17 +93,23 @@ export function TransactionTable(
           )}
           {rows.slice(0, props.shown ?? rows.length).map(({ kind, item }) => {
             const name = `${item.user.firstName} ${item.user.lastName}`.trim();
+            // Erased at the donor's request (issue 15): the record keeps no name or email.
+            const erased = item.user.email === "";
             const success = kind === "success" ? item as SuccessItem : null;
             const failed = kind === "error" ? item as ErrorItem : null;
             return (
               <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
                 <th scope="row" class="tx-user">
-                  <span>{or(name)}</span>
-                  <span class="tx-email">
-                    {item.user.email.trim()
-                      ? <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>
-                      : na}
-                  </span>
+                  {erased ? <span class="tx-erased">{t("portalPrivacy.erasedDonor")}</span> : (
+                    <>
+                      <span>{or(name)}</span>
+                      <span class="tx-email">
+                        {item.user.email.trim()
+                          ? <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>
+                          : na}
+                      </span>
+                    </>
+                  )}
                 </th>
                 <td>
                   {success

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
 import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
@@ -52,6 +53,8 @@ export interface MonthlyRow {
 export interface DonorHistory {
   gifts: GiftRow[];
   monthly: MonthlyRow[];
+  /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
+  receiptYears: number[];
 }
 
 /**
@@ -100,7 +103,7 @@ export async function donorHistory(
   now: Date = new Date(),
 ): Promise<DonorHistory> {
   const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return { gifts: [], monthly: [] };
+  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [] };
   const [txs, receipts, subscriptions] = await Promise.all([
     store.transactions.listByDonors(ids, MAX_GIFTS),
     store.receipts.listByDonors(ids, MAX_GIFTS),
@@ -139,5 +142,5 @@ export async function donorHistory(
         pause: pauseOf(s, now.toISOString()),
       };
     });
-  return { gifts, monthly };
+  return { gifts, monthly, receiptYears: receiptYears(receipts) };
 }

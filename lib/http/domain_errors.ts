@@ -57,6 +57,8 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
+import { ErasureNotConfirmedError } from "../account/erasure.ts";
+import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -100,6 +102,9 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchGiftError, 404],
   [GiftEndedError, 409],
   [ChargeInProgressError, 409],
+  // The donor portal's privacy: a year's receipts, erasure.
+  [ErasureNotConfirmedError, 400],
+  [TooManyReceiptsError, 413],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

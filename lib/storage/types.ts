@@ -86,6 +86,11 @@ export interface Donor {
    * never answered by the API, shown elsewhere only masked (`maskIsraeliId`), never logged.
    */
   israeliId: string | null;
+  /**
+   * When the donor's personal fields were erased at their request (`donors.erase`, ISO 8601);
+   * absent on every donor not erased.
+   */
+  erasedAt?: string;
 }
 
 /** Donors. A donor record is created per donation form submit; ids are never reused. */
@@ -117,6 +122,19 @@ export interface DonorRepository {
     id: string,
     changes: Partial<Pick<Donor, "paymentDate" | "nextPaymentDate" | "monthlyPaymentAvailable">>,
   ): Promise<Donor | null>;
+  /**
+   * Erases the donor's personal fields at their request (issue 15) and answers the donor as stored,
+   * or null for an unknown id: names, email and Israeli ID number emptied (`ERASED_DONOR_FIELDS`),
+   * `monthlyPaymentAvailable` false, `nextPaymentDate` null, `erasedAt` set (kept from the first
+   * erasure); the record leaves `idsByEmail`. The donor's transactions keep their amounts, dates,
+   * status and card's last four (financial records the law keeps) but lose the name and email
+   * copied into them (`ERASED_USER`), so no list or search shows them. Receipts stay as issued
+   * (legal copies) but lose the email address they are filed under (not printed; `listByEmail` no
+   * longer finds them). Subscriptions and the outbox are not touched here (the caller cancels
+   * first; messages to an erased donor render as nothing to send). Idempotent; safe to repeat after a failure
+   * (the donor record is written last, and the transactions are checked again after it).
+   */
+  erase(id: string, at: string): Promise<Donor | null>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ export function mainText(page: string): string {
 export function formPost(app: TestApp, fields: Record<string, string>, cookie?: string): RequestInit {
   return {
     method: "POST",
+    redirect: "manual",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
       origin: app.url,

@@ -23,6 +23,11 @@ import { cancelReasonsContract } from "./cancel_reasons_contract.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
 import {
+  donorErasureContract,
+  donorSessionsForEmailContract,
+  outboxByDonorsContract,
+} from "./donor_privacy_contract.ts";
+import {
   donorsByEmailContract,
   donorSessionsContract,
   transactionsByDonorsContract,
@@ -84,6 +89,9 @@ const contracts: Contract[] = [
   donorsByEmailContract,
   transactionsByDonorsContract,
   cancelReasonsContract,
+  donorErasureContract,
+  outboxByDonorsContract,
+  donorSessionsForEmailContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -25,6 +25,10 @@
  *   `["transactions_by_donor", donorId, createdAt, id]` for every existing transaction, as
  *   `time-indexes` does (the same step, its own marker `["kv_migrations", "donor-portal-indexes"]`).
  *
+ * - `outbox-donor-index` (stores written before the donor portal's data export, issue 15): writes
+ *   `["outbox_by_donor", donorId, createdAt, key]` for every existing message to a donor, as
+ *   `time-indexes` does (its own marker `["kv_migrations", "outbox-donor-index"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -33,6 +37,7 @@
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
+import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
@@ -44,12 +49,13 @@ import {
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
 import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import type { Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
+import type { Donor, OutboxMessage, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
 const TIME_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "time-indexes"];
 const DONOR_PORTAL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-portal-indexes"];
+const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -71,6 +77,11 @@ type IndexStages = { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) =>
 const DONOR_PORTAL_STAGES: IndexStages = [
   { prefix: DONORS, indexKey: (e) => donorEmailKey(e.value as Donor) },
   { prefix: TRANSACTIONS, indexKey: (e) => donorIndexKey(e.value as Transaction) },
+];
+
+/** The outbox's index by donor over messages stored before it existed (`outbox-donor-index`). */
+const OUTBOX_DONOR_STAGES: IndexStages = [
+  { prefix: OUTBOX, indexKey: (e) => outboxDonorKey(e.value as OutboxMessage) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -104,6 +115,9 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
   while (
     await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
+  );
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
   );
 }
 

@@ -50,6 +50,7 @@
  * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
+ * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -64,6 +65,7 @@ import { kvAdmins } from "./admins.ts";
 import { kvCharges } from "./charges.ts";
 import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
+import { eraseKvDonor } from "./donor_erasure.ts";
 import { kvDonorSessions } from "./donor_sessions.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
@@ -117,7 +119,7 @@ export async function openKvStore(path?: string): Promise<Store> {
   return {
     kind: "kv",
     flags: kvFlags(ctx),
-    donors: admittedDonors(kvDonors(ctx), rateLimits),
+    donors: admittedDonors({ ...kvDonors(ctx), erase: (id, at) => eraseKvDonor(ctx, id, at) }, rateLimits),
     admins: kvAdmins(ctx),
     refreshTokens: kvRefreshTokens(ctx),
     throttle: kvThrottle(ctx),

@@ -43,6 +43,7 @@ import { migration020 } from "./migrations/020_rate_limit_admit.ts";
 import { migration021 } from "./migrations/021_donor_sessions.ts";
 import { migration022 } from "./migrations/022_subscription_changes.ts";
 import { migration023 } from "./migrations/023_subscription_cancel_reasons.ts";
+import { migration024 } from "./migrations/024_donor_privacy.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -87,6 +88,7 @@ export const migrations: readonly Migration[] = [
   migration021,
   migration022,
   migration023,
+  migration024,
 ];
 
 /**

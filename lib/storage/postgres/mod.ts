@@ -46,6 +46,7 @@
  * | `outbox.ts`            | `outbox` (and causes' messages) | `outbox`                                               |
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
+ * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).

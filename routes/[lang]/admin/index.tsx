@@ -25,6 +25,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "backofficeDonor",
     "apiErrors",
     "common.notAvailable",
+    "portalPrivacy.erasedDonor",
   ]);
   return (
     <section class="admin">
