@@ -19,6 +19,7 @@
 import { admissionsContract } from "./admissions_contract.ts";
 import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
+import { cardUpdatesContract } from "./card_updates_contract.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
 import {
@@ -82,6 +83,7 @@ const contracts: Contract[] = [
   donorSessionsContract,
   donorsByEmailContract,
   transactionsByDonorsContract,
+  cardUpdatesContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

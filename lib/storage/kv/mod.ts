@@ -50,6 +50,7 @@
  * | `outbox.ts`            | messages to send, with their state      | `outbox*`                         |
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
+ * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -65,6 +66,7 @@ import { kvCharges } from "./charges.ts";
 import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
 import { kvDonorSessions } from "./donor_sessions.ts";
+import { kvCardUpdates } from "./card_updates.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
@@ -133,6 +135,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     outbox: kvOutbox(ctx),
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
+    cardUpdates: kvCardUpdates(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

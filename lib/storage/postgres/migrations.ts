@@ -42,6 +42,7 @@ import { migration019 } from "./migrations/019_donor_israeli_id.ts";
 import { migration020 } from "./migrations/020_rate_limit_admit.ts";
 import { migration021 } from "./migrations/021_donor_sessions.ts";
 import { migration022 } from "./migrations/022_subscription_changes.ts";
+import { migration023 } from "./migrations/023_card_updates.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -85,6 +86,7 @@ export const migrations: readonly Migration[] = [
   migration020,
   migration021,
   migration022,
+  migration023,
 ];
 
 /**
