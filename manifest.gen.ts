@@ -2,66 +2,68 @@
 
 import * as $0 from "./routes/[lang]/_layout.tsx";
 import * as $1 from "./routes/[lang]/_middleware.ts";
-import * as $2 from "./routes/[lang]/account/index.tsx";
-import * as $3 from "./routes/[lang]/account/sign-in.tsx";
-import * as $4 from "./routes/[lang]/account/sign-out.ts";
-import * as $5 from "./routes/[lang]/admin/index.tsx";
-import * as $6 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $7 from "./routes/[lang]/error.tsx";
-import * as $8 from "./routes/[lang]/index.tsx";
-import * as $9 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $10 from "./routes/[lang]/login.tsx";
-import * as $11 from "./routes/[lang]/receipts/download.tsx";
-import * as $12 from "./routes/[lang]/receipts/verify.tsx";
-import * as $13 from "./routes/[lang]/register.tsx";
-import * as $14 from "./routes/[lang]/success.tsx";
-import * as $15 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $16 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $17 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $18 from "./routes/_404.tsx";
-import * as $19 from "./routes/_app.tsx";
-import * as $20 from "./routes/api/_middleware.ts";
-import * as $21 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $22 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $23 from "./routes/api/auth/admin/_middleware.ts";
-import * as $24 from "./routes/api/auth/admin/login.ts";
-import * as $25 from "./routes/api/auth/admin/logout.ts";
-import * as $26 from "./routes/api/auth/admin/me.ts";
-import * as $27 from "./routes/api/auth/admin/pending.ts";
-import * as $28 from "./routes/api/auth/admin/refresh.ts";
-import * as $29 from "./routes/api/auth/admin/register.ts";
-import * as $30 from "./routes/api/docs.tsx";
-import * as $31 from "./routes/api/feature-flags.ts";
-import * as $32 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $33 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $34 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $35 from "./routes/api/kiosk-devices/index.ts";
-import * as $36 from "./routes/api/openapi.json.ts";
-import * as $37 from "./routes/api/outbox/_middleware.ts";
-import * as $38 from "./routes/api/outbox/index.ts";
-import * as $39 from "./routes/api/payment/create.ts";
-import * as $40 from "./routes/api/payment/notify/[provider].ts";
-import * as $41 from "./routes/api/payment/pay-emv.ts";
-import * as $42 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $43 from "./routes/api/signing-key.ts";
-import * as $44 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $45 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $46 from "./routes/api/transaction/_middleware.ts";
-import * as $47 from "./routes/api/transaction/daily-totals.ts";
-import * as $48 from "./routes/api/transaction/export.ts";
-import * as $49 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $50 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $51 from "./routes/api/user/[id].ts";
-import * as $52 from "./routes/api/user/index.ts";
-import * as $53 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $54 from "./routes/dev/mail/attachment.ts";
-import * as $55 from "./routes/dev/mail/html.ts";
-import * as $56 from "./routes/dev/mail/index.tsx";
-import * as $57 from "./routes/health.ts";
-import * as $58 from "./routes/index.ts";
-import * as $59 from "./routes/payments/return/[paymentId].ts";
-import * as $60 from "./routes/sandbox/pay/[ref].tsx";
-import * as $61 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $2 from "./routes/[lang]/account/card/[subscriptionId].tsx";
+import * as $3 from "./routes/[lang]/account/index.tsx";
+import * as $4 from "./routes/[lang]/account/sign-in.tsx";
+import * as $5 from "./routes/[lang]/account/sign-out.ts";
+import * as $6 from "./routes/[lang]/admin/index.tsx";
+import * as $7 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $8 from "./routes/[lang]/error.tsx";
+import * as $9 from "./routes/[lang]/index.tsx";
+import * as $10 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $11 from "./routes/[lang]/login.tsx";
+import * as $12 from "./routes/[lang]/receipts/download.tsx";
+import * as $13 from "./routes/[lang]/receipts/verify.tsx";
+import * as $14 from "./routes/[lang]/register.tsx";
+import * as $15 from "./routes/[lang]/success.tsx";
+import * as $16 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $17 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $18 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $19 from "./routes/_404.tsx";
+import * as $20 from "./routes/_app.tsx";
+import * as $21 from "./routes/api/_middleware.ts";
+import * as $22 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $23 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $24 from "./routes/api/auth/admin/_middleware.ts";
+import * as $25 from "./routes/api/auth/admin/login.ts";
+import * as $26 from "./routes/api/auth/admin/logout.ts";
+import * as $27 from "./routes/api/auth/admin/me.ts";
+import * as $28 from "./routes/api/auth/admin/pending.ts";
+import * as $29 from "./routes/api/auth/admin/refresh.ts";
+import * as $30 from "./routes/api/auth/admin/register.ts";
+import * as $31 from "./routes/api/docs.tsx";
+import * as $32 from "./routes/api/feature-flags.ts";
+import * as $33 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $34 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $35 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $36 from "./routes/api/kiosk-devices/index.ts";
+import * as $37 from "./routes/api/openapi.json.ts";
+import * as $38 from "./routes/api/outbox/_middleware.ts";
+import * as $39 from "./routes/api/outbox/index.ts";
+import * as $40 from "./routes/api/payment/create.ts";
+import * as $41 from "./routes/api/payment/notify/[provider].ts";
+import * as $42 from "./routes/api/payment/pay-emv.ts";
+import * as $43 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $44 from "./routes/api/signing-key.ts";
+import * as $45 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $46 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $47 from "./routes/api/transaction/_middleware.ts";
+import * as $48 from "./routes/api/transaction/daily-totals.ts";
+import * as $49 from "./routes/api/transaction/export.ts";
+import * as $50 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $51 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $52 from "./routes/api/user/[id].ts";
+import * as $53 from "./routes/api/user/index.ts";
+import * as $54 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $55 from "./routes/dev/mail/attachment.ts";
+import * as $56 from "./routes/dev/mail/html.ts";
+import * as $57 from "./routes/dev/mail/index.tsx";
+import * as $58 from "./routes/health.ts";
+import * as $59 from "./routes/index.ts";
+import * as $60 from "./routes/payments/card/[attemptId].ts";
+import * as $61 from "./routes/payments/return/[paymentId].ts";
+import * as $62 from "./routes/sandbox/pay/[ref].tsx";
+import * as $63 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/ContributionChoice.tsx";
@@ -78,66 +80,68 @@ const manifest: Manifest = {
   routes: {
     "[lang]/_layout.tsx": $0,
     "[lang]/_middleware.ts": $1,
-    "[lang]/account/index.tsx": $2,
-    "[lang]/account/sign-in.tsx": $3,
-    "[lang]/account/sign-out.ts": $4,
-    "[lang]/admin/index.tsx": $5,
-    "[lang]/cancel-subscription.tsx": $6,
-    "[lang]/error.tsx": $7,
-    "[lang]/index.tsx": $8,
-    "[lang]/kiosk-pair.tsx": $9,
-    "[lang]/login.tsx": $10,
-    "[lang]/receipts/download.tsx": $11,
-    "[lang]/receipts/verify.tsx": $12,
-    "[lang]/register.tsx": $13,
-    "[lang]/success.tsx": $14,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $15,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $16,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $17,
-    "_404.tsx": $18,
-    "_app.tsx": $19,
-    "api/_middleware.ts": $20,
-    "api/auth/admin/[id]/approve.ts": $21,
-    "api/auth/admin/[id]/reject.ts": $22,
-    "api/auth/admin/_middleware.ts": $23,
-    "api/auth/admin/login.ts": $24,
-    "api/auth/admin/logout.ts": $25,
-    "api/auth/admin/me.ts": $26,
-    "api/auth/admin/pending.ts": $27,
-    "api/auth/admin/refresh.ts": $28,
-    "api/auth/admin/register.ts": $29,
-    "api/docs.tsx": $30,
-    "api/feature-flags.ts": $31,
-    "api/kiosk-devices/[id]/pairing-code.ts": $32,
-    "api/kiosk-devices/[id]/revoke.ts": $33,
-    "api/kiosk-devices/_middleware.ts": $34,
-    "api/kiosk-devices/index.ts": $35,
-    "api/openapi.json.ts": $36,
-    "api/outbox/_middleware.ts": $37,
-    "api/outbox/index.ts": $38,
-    "api/payment/create.ts": $39,
-    "api/payment/notify/[provider].ts": $40,
-    "api/payment/pay-emv.ts": $41,
-    "api/payment/test-emv/[terminalNumber].ts": $42,
-    "api/signing-key.ts": $43,
-    "api/transaction/[id]/receipt.ts": $44,
-    "api/transaction/[id]/resend-receipt.ts": $45,
-    "api/transaction/_middleware.ts": $46,
-    "api/transaction/daily-totals.ts": $47,
-    "api/transaction/export.ts": $48,
-    "api/transaction/get-all-error-transactions.ts": $49,
-    "api/transaction/get-all-success-transactions.ts": $50,
-    "api/user/[id].ts": $51,
-    "api/user/index.ts": $52,
-    "api/user/off-monthly-payment/[id].ts": $53,
-    "dev/mail/attachment.ts": $54,
-    "dev/mail/html.ts": $55,
-    "dev/mail/index.tsx": $56,
-    "health.ts": $57,
-    "index.ts": $58,
-    "payments/return/[paymentId].ts": $59,
-    "sandbox/pay/[ref].tsx": $60,
-    "sandbox/terminal/[terminalId].tsx": $61,
+    "[lang]/account/card/[subscriptionId].tsx": $2,
+    "[lang]/account/index.tsx": $3,
+    "[lang]/account/sign-in.tsx": $4,
+    "[lang]/account/sign-out.ts": $5,
+    "[lang]/admin/index.tsx": $6,
+    "[lang]/cancel-subscription.tsx": $7,
+    "[lang]/error.tsx": $8,
+    "[lang]/index.tsx": $9,
+    "[lang]/kiosk-pair.tsx": $10,
+    "[lang]/login.tsx": $11,
+    "[lang]/receipts/download.tsx": $12,
+    "[lang]/receipts/verify.tsx": $13,
+    "[lang]/register.tsx": $14,
+    "[lang]/success.tsx": $15,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $16,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $17,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $18,
+    "_404.tsx": $19,
+    "_app.tsx": $20,
+    "api/_middleware.ts": $21,
+    "api/auth/admin/[id]/approve.ts": $22,
+    "api/auth/admin/[id]/reject.ts": $23,
+    "api/auth/admin/_middleware.ts": $24,
+    "api/auth/admin/login.ts": $25,
+    "api/auth/admin/logout.ts": $26,
+    "api/auth/admin/me.ts": $27,
+    "api/auth/admin/pending.ts": $28,
+    "api/auth/admin/refresh.ts": $29,
+    "api/auth/admin/register.ts": $30,
+    "api/docs.tsx": $31,
+    "api/feature-flags.ts": $32,
+    "api/kiosk-devices/[id]/pairing-code.ts": $33,
+    "api/kiosk-devices/[id]/revoke.ts": $34,
+    "api/kiosk-devices/_middleware.ts": $35,
+    "api/kiosk-devices/index.ts": $36,
+    "api/openapi.json.ts": $37,
+    "api/outbox/_middleware.ts": $38,
+    "api/outbox/index.ts": $39,
+    "api/payment/create.ts": $40,
+    "api/payment/notify/[provider].ts": $41,
+    "api/payment/pay-emv.ts": $42,
+    "api/payment/test-emv/[terminalNumber].ts": $43,
+    "api/signing-key.ts": $44,
+    "api/transaction/[id]/receipt.ts": $45,
+    "api/transaction/[id]/resend-receipt.ts": $46,
+    "api/transaction/_middleware.ts": $47,
+    "api/transaction/daily-totals.ts": $48,
+    "api/transaction/export.ts": $49,
+    "api/transaction/get-all-error-transactions.ts": $50,
+    "api/transaction/get-all-success-transactions.ts": $51,
+    "api/user/[id].ts": $52,
+    "api/user/index.ts": $53,
+    "api/user/off-monthly-payment/[id].ts": $54,
+    "dev/mail/attachment.ts": $55,
+    "dev/mail/html.ts": $56,
+    "dev/mail/index.tsx": $57,
+    "health.ts": $58,
+    "index.ts": $59,
+    "payments/card/[attemptId].ts": $60,
+    "payments/return/[paymentId].ts": $61,
+    "sandbox/pay/[ref].tsx": $62,
+    "sandbox/terminal/[terminalId].tsx": $63,
   },
   islands: {
     AccountForm: $$0,

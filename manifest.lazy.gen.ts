@@ -21,6 +21,8 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/card/[subscriptionId].tsx": () =>
+      import("./routes/[lang]/account/card/[subscriptionId].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
@@ -84,6 +86,7 @@ const manifest: LazyManifest = {
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),
     "health.ts": () => import("./routes/health.ts"),
     "index.ts": () => import("./routes/index.ts"),
+    "payments/card/[attemptId].ts": () => import("./routes/payments/card/[attemptId].ts"),
     "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),
     "sandbox/pay/[ref].tsx": () => import("./routes/sandbox/pay/[ref].tsx"),
     "sandbox/terminal/[terminalId].tsx": () => import("./routes/sandbox/terminal/[terminalId].tsx"),

@@ -10,6 +10,7 @@ import type { DonorHistory } from "../lib/account/history.ts";
 import type { TFunction } from "../lib/i18n.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { PageTitle } from "./PageTitle.tsx";
+import { CardUpdateForm } from "./CardUpdate.tsx";
 
 /** What the sign-in form says above it. */
 export type SignInNotice =
@@ -148,6 +149,13 @@ export function DonorHistoryView(props: { t: TFunction; lang: string; history: D
                     </dd>
                   </div>
                 </dl>
+                <CardUpdateForm
+                  t={t}
+                  lang={lang}
+                  subscriptionId={m.id}
+                  amount={m.amount}
+                  currency={m.currency}
+                />
               </li>
             ))}
           </ul>

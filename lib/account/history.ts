@@ -32,6 +32,8 @@ export interface GiftRow {
 
 /** An active monthly gift. */
 export interface MonthlyRow {
+  /** The subscription's id, for the gift's forms. */
+  id: string;
   amount: number;
   currency: 1 | 2;
   /** ISO 8601. */
@@ -112,6 +114,7 @@ export async function donorHistory(
     .map((s): MonthlyRow => {
       const last4 = lastFour(s.cardMasked);
       return {
+        id: s.id,
         amount: s.amount,
         currency: s.currency,
         nextCharge: s.nextPaymentDate,

@@ -46,6 +46,7 @@ import {
   InvalidGiftChangeError,
   NoSuchGiftError,
 } from "../payments/subscription_changes.ts";
+import { CardUpdateUnavailableError } from "../payments/card_update.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
 import {
@@ -99,6 +100,7 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchGiftError, 404],
   [GiftEndedError, 409],
   [ChargeInProgressError, 409],
+  [CardUpdateUnavailableError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

@@ -1,4 +1,5 @@
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
 import { currentSession, requestSignIn, signInByManageToken, signInKey } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
@@ -85,7 +86,7 @@ export const handler: Handlers<AccountPageData, AppState> = {
 };
 
 /** The donor portal's page. */
-export default function AccountPage({ state, data }: PageProps<AccountPageData, AppState>) {
+export default function AccountPage({ state, data, url }: PageProps<AccountPageData, AppState>) {
   const { t, lang } = state;
   const head = (
     <Head>
@@ -97,6 +98,7 @@ export default function AccountPage({ state, data }: PageProps<AccountPageData, 
       <>
         {head}
         <SignedIn t={t} lang={lang} email={data.email}>
+          <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
           <DonorHistoryView t={t} lang={lang} history={data.history} />
         </SignedIn>
       </>
