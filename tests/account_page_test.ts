@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
-import { createManageToken, manageLinkKey } from "../lib/manage_link.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { mainText, signedIn } from "./helpers/account.ts";
+import { startTestApp } from "./helpers/app.ts";
 import { backendTest } from "./helpers/stores.ts";
 import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
 
@@ -16,21 +16,6 @@ const LEGAL = {
   RECEIPT_LEGAL_NAME: "Example Museum Association",
   RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
 };
-
-/** The page's `<main>` as text (tags dropped, the few entities the server writes decoded). */
-function mainText(page: string): string {
-  const main = page.slice(page.indexOf("<main"), page.indexOf("</main>"));
-  return main.replace(/<[^>]*>/g, " ").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
-}
-
-/** Signs in as the donor of `donorId` through a manage link; answers the session cookie. */
-async function signedIn(app: TestApp, donorId: string): Promise<string> {
-  const token = await createManageToken(await manageLinkKey(app.config.appSecret), donorId);
-  const res = await fetch(`${app.url}/en/account?token=${token}`, { redirect: "manual" });
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  return (res.headers.get("set-cookie") ?? "").split(";")[0];
-}
 
 backendTest("donor portal: the signed-in page lists every gift of the address", async (t, open) => {
   const store = await open();
