@@ -38,3 +38,17 @@ export function mainText(page: string): string {
   const main = page.slice(page.indexOf("<main"), page.indexOf("</main>"));
   return main.replace(/<[^>]*>/g, " ").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
 }
+
+/**
+ * The manage link of `donorId` (`/{lang}/account?token=...`): following it signs the donor in, in a
+ * browser too.
+ *
+ * @example
+ * ```ts
+ * await page.goto(await manageLinkUrl(app, donorId, "he"));
+ * ```
+ */
+export async function manageLinkUrl(app: TestApp, donorId: string, lang: string): Promise<string> {
+  const token = await createManageToken(await manageLinkKey(app.config.appSecret), donorId);
+  return `${app.url}/${lang}/account?token=${token}`;
+}
