@@ -20,7 +20,7 @@ import {
   startCardUpdate,
 } from "./card_update.ts";
 import { PELECARD_MISMATCH } from "./pelecard_protocol.ts";
-import { createSandboxProvider } from "./sandbox.ts";
+import { createSandboxProvider, sandboxRecordNeeded } from "./sandbox.ts";
 import { GiftEndedError, NoSuchGiftError } from "./subscription_changes.ts";
 
 const NOW = new Date("2026-03-12T09:00:00.000Z");
@@ -245,6 +245,27 @@ Deno.test("a failing gift is charged at once with the new card, once, through bi
     assert.equal(pass.charged + pass.failed, 0);
     assert.equal((await store.transactions.listByDonors([donorId], 10)).length, 2);
   }, { paymentDate: "2026-02-10T09:00:00.000Z", nextPaymentDate: period });
+});
+
+Deno.test("sandbox retention keeps a card update's check page while open and its token while charged", async () => {
+  await withGift("sandbox", async (store, sub, donorId) => {
+    const { ctx, provider } = sandboxContext(store);
+    const ref = { subscriptionId: sub.id, donorIds: [donorId] };
+    const first = await startCardUpdate(ctx, ref, "en");
+    const page = (await store.sandbox.get(first.attempt.providerRef!))!;
+    assert.equal(await sandboxRecordNeeded(store, page), true, "the open attempt's page");
+    await provider.submitCard(first.attempt.providerRef!, GOOD);
+    await completeCardUpdate(ctx, first.attempt);
+    assert.equal(await sandboxRecordNeeded(store, page), false, "the finished attempt's page");
+    const token = (await store.sandbox.get((await store.subscriptions.get(sub.id))!.token))!;
+    assert.equal(token.kind, "token");
+    assert.equal(await sandboxRecordNeeded(store, token), true, "the token the gift charges");
+    // Replaced by a later update: the first token is no longer needed.
+    const second = await startCardUpdate(ctx, ref, "en");
+    await provider.submitCard(second.attempt.providerRef!, { ...GOOD, cardNumber: "4111 1111 1111 1111" });
+    assert.equal((await completeCardUpdate(ctx, second.attempt)).outcome, "applied");
+    assert.equal(await sandboxRecordNeeded(store, token), false, "a replaced token");
+  });
 });
 
 // ---- Pelecard, against the simulator ----
