@@ -12,6 +12,7 @@ import { formatMoney } from "../lib/shared/money.ts";
 export const CARD_NOTICES = [
   "applied",
   "declined",
+  "cancelled",
   "pending",
   "unavailable",
   "ended",

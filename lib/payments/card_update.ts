@@ -59,8 +59,14 @@ export interface CardUpdateContext {
 
 const clock = (ctx: CardUpdateContext) => ctx.now?.() ?? new Date();
 
-/** How an attempt ended: the new card in place, declined (the old card kept), or not known yet. */
-export type CardUpdateOutcome = "applied" | "declined" | "pending" | "ended";
+/**
+ * How an attempt ended: the new card in place; declined or cancelled on the provider's page (the old
+ * card kept); the gift ended meanwhile (the old card kept); or not known yet.
+ */
+export type CardUpdateOutcome = "applied" | "declined" | "cancelled" | "pending" | "ended";
+
+/** The provider's code of a payer who left its page with its Cancel button (Pelecard 555). */
+const CANCELLED = "555";
 
 /**
  * The return address of an attempt: where the provider's page sends the browser back, whatever the
@@ -158,6 +164,8 @@ export async function completeCardUpdate(
       ? "applied"
       : a.status === "failed" && a.statusCode === "000"
       ? "ended"
+      : a.statusCode === CANCELLED
+      ? "cancelled"
       : "declined";
   if (attempt.status !== "open") return { outcome: finalOutcome(attempt), attempt };
   if (!attempt.providerRef) return { outcome: "pending", attempt };

@@ -335,6 +335,12 @@ Deno.test("pelecard: the whole card update, applied once; a declined check keeps
     await t.sim.state.complete(second.attempt.providerRef!, { statusCode: "033" });
     assert.equal((await completeCardUpdate(ctx, second.attempt)).outcome, "declined");
     assert.equal((await store.subscriptions.get(sub.id))!.token, after.token);
+
+    // The payer pressed Cancel on Pelecard's page (555): said so, the card kept.
+    const third = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    await t.sim.state.complete(third.attempt.providerRef!, { statusCode: "555" });
+    assert.equal((await completeCardUpdate(ctx, third.attempt)).outcome, "cancelled");
+    assert.equal((await store.subscriptions.get(sub.id))!.token, after.token);
   });
 });
 

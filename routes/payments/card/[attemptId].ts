@@ -10,7 +10,7 @@ import type { AppState } from "@/lib/state.ts";
  * cancel alike). The result is asked of the provider (`completeCardUpdate`), never read from the
  * query string, applied once however often this is loaded or the notification arrives, and the
  * donor is sent to the account page saying what happened: `/{lang}/account?card=applied`,
- * `declined`, `pending`, `ended` or `unavailable` (the provider could not be asked; nothing changed).
+ * `declined`, `cancelled`, `pending`, `ended` or `unavailable` (the provider could not be asked; nothing changed).
  * Outside `/{lang}/` so a provider posting its result back (a cross-site POST) is answered too; it
  * needs no session: the attempt says which gift, and who could act for it.
  */
