@@ -11,7 +11,7 @@ import { openStore } from "@/lib/storage/mod.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 import { SIM_TOKEN_LOGIN } from "../../tests/pelecard_simulator.ts";
 import { paid, request, setupLogging } from "../../tests/helpers/pelecard.ts";
-import { runBillingPass } from "./billing.ts";
+import { chargeSubscriptionNow, runBillingPass } from "./billing.ts";
 import {
   type CardUpdateContext,
   CardUpdateUnavailableError,
@@ -245,6 +245,52 @@ Deno.test("a failing gift is charged at once with the new card, once, through bi
     assert.equal(pass.charged + pass.failed, 0);
     assert.equal((await store.transactions.listByDonors([donorId], 10)).length, 2);
   }, { paymentDate: "2026-02-10T09:00:00.000Z", nextPaymentDate: period });
+});
+
+Deno.test("a failing gift's new card beside billing runners: charged exactly once for the period", async () => {
+  const period = "2026-03-10T09:00:00.000Z";
+  for (let round = 0; round < 5; round++) {
+    await withGift("sandbox", async (store, sub, donorId) => {
+      const { ctx, provider } = sandboxContext(store);
+      await store.sandbox.create({
+        ref: "tok_old",
+        kind: "token",
+        status: "active",
+        reference: donorId,
+        terminalId: null,
+        amount: 5_000,
+        currency: 1,
+        createdAt: "2026-01-10T09:00:00.000Z",
+        updatedAt: "2026-01-10T09:00:00.000Z",
+        data: { card: "4580000000004580", declineCode: "051" },
+      });
+      const billing = (holder: string) => ({ store, provider, log, holder, now: () => NOW });
+      assert.equal((await runBillingPass(billing("first"))).failed, 1);
+      const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+      await provider.submitCard(attempt.providerRef!, GOOD);
+      // The return, the notification, two runners' passes and direct charges, all at once.
+      await Promise.all([
+        completeCardUpdate(ctx, attempt),
+        completeCardUpdate(ctx, attempt),
+        runBillingPass(billing("a")),
+        runBillingPass(billing("b")),
+        chargeSubscriptionNow(billing("c"), sub.id),
+        (async () => {
+          await new Promise((r) => setTimeout(r, round));
+          await runBillingPass(billing("d"));
+        })(),
+      ]);
+      // Whatever order they ran in, the new card is charged now (the last word is this one).
+      await completeCardUpdate(ctx, attempt);
+      const txs = await store.transactions.listByDonors([donorId], 20);
+      assert.equal(txs.filter((t) => t.kind === "success").length, 1, `round ${round}: one charge`);
+      assert.equal(txs.filter((t) => t.kind === "error").length, 1, `round ${round}: the old card's decline`);
+      assert.equal((await store.charges.get(sub.id, period, 1))?.status, "succeeded");
+      const after = (await store.subscriptions.get(sub.id))!;
+      assert.equal(after.nextPaymentDate, "2026-04-10T09:00:00.000Z");
+      assert.equal(after.charging, null);
+    }, { paymentDate: "2026-02-10T09:00:00.000Z", nextPaymentDate: period });
+  }
 });
 
 Deno.test("sandbox retention keeps a card update's check page while open and its token while charged", async () => {
