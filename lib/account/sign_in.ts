@@ -22,7 +22,6 @@
  */
 import { deriveKey, hashRefreshToken } from "@/lib/auth/tokens.ts";
 import { type ManageLinkKey, readManageToken } from "@/lib/manage_link.ts";
-import type { EnqueueMessage } from "@/lib/manage_link.ts";
 import { addressBucket } from "@/lib/rate_limits.ts";
 import type { DonorSession, SignInRefusal, Store } from "@/lib/storage/types.ts";
 
@@ -122,7 +121,6 @@ export type SignInRequestOutcome =
 /** What {@link requestSignIn} needs. */
 export interface SignInDeps {
   store: Pick<Store, "donors" | "rateLimits" | "donorSessions">;
-  enqueue: EnqueueMessage;
   key: SignInKey;
 }
 
@@ -133,7 +131,7 @@ export interface SignInDeps {
  *
  * @example
  * ```ts
- * await requestSignIn({ store, enqueue }, { email: "ada@example.org", lang: "he", address: ip });
+ * await requestSignIn({ store, key }, { email: "ada@example.org", lang: "he", address: ip });
  * ```
  */
 export async function requestSignIn(
@@ -154,20 +152,22 @@ export async function requestSignIn(
   const [donorId] = await deps.store.donors.idsByEmail(request.email, 1);
   if (donorId === undefined) return { outcome: "no-donor" };
   const id = randomId();
-  // The hash of the token, computed here from the id alone: the token itself is never stored.
+  // The hash of the token, computed here from the id alone: the token itself is never stored. The
+  // link and its email are written in one atomic step.
   await deps.store.donorSessions.createSignIn({
     hash: await hashRefreshToken(await signInToken(deps.key, id)),
     email: request.email,
     createdAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + SIGN_IN_TTL_MS).toISOString(),
     usedAt: null,
-  });
-  await deps.enqueue({
-    key: `sign-in:${id}`,
-    kind: "sign-in-link",
-    to: { donorId },
-    language: request.lang,
-    data: { signInId: id },
+  }, {
+    messages: [{
+      key: `sign-in:${id}`,
+      kind: "sign-in-link",
+      to: { donorId },
+      language: request.lang,
+      data: { signInId: id },
+    }],
   });
   return { outcome: "sent" };
 }

@@ -225,19 +225,21 @@ export function wakeOnMessages(store: Store, wake: () => void): Store {
       if (options?.messages?.length) wake();
       return value;
     });
-  const wrap = <R extends object>(repo: R, method: keyof R, optionsAt: number) =>
+  // Each method that takes messages, and the index of its `WithMessages` argument.
+  const wrap = <R extends object>(repo: R, optionsAt: Partial<Record<keyof R, number>>) =>
     new Proxy(repo, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);
-        if (prop !== method || typeof value !== "function") return value;
-        return (...args: unknown[]) =>
-          after(value.apply(target, args), args[optionsAt] as WithMessages | undefined);
+        const at = optionsAt[prop as keyof R];
+        if (at === undefined || typeof value !== "function") return value;
+        return (...args: unknown[]) => after(value.apply(target, args), args[at] as WithMessages | undefined);
       },
     });
   const repos: Partial<Record<keyof Store, unknown>> = {
-    transactions: wrap(store.transactions, "record", 1),
-    subscriptions: wrap(store.subscriptions, "cancelForDonor", 2),
-    admins: wrap(store.admins, "create", 1),
+    transactions: wrap(store.transactions, { record: 1 }),
+    subscriptions: wrap(store.subscriptions, { cancelForDonor: 2, updateIfVersion: 3 }),
+    admins: wrap(store.admins, { create: 1 }),
+    donorSessions: wrap(store.donorSessions, { createSignIn: 1 }),
     outbox: new Proxy(store.outbox, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);

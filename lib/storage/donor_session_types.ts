@@ -10,6 +10,8 @@
  * @module
  */
 
+import type { WithMessages } from "./outbox_types.ts";
+
 /** A one-time sign-in link's token as stored: its hash, never the token. */
 export interface DonorSignIn {
   /** Hex SHA-256 of the token carried in the link. */
@@ -48,8 +50,11 @@ export type SignInRedemption =
 
 /** Donors' sign-in links and sessions. */
 export interface DonorSessionRepository {
-  /** Stores a new sign-in link; a hash already stored is refused (throws). */
-  createSignIn(signIn: DonorSignIn): Promise<void>;
+  /**
+   * Stores a new sign-in link and, in the same atomic step, the messages that carry it (the
+   * `sign-in-link` email); a hash already stored is refused (throws) and writes nothing.
+   */
+  createSignIn(signIn: DonorSignIn, options?: WithMessages): Promise<void>;
   /** The sign-in link with this hash as stored, or null. */
   getSignIn(hash: string): Promise<DonorSignIn | null>;
   /**

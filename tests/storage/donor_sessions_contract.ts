@@ -58,6 +58,30 @@ export async function donorSessionsContract(
   );
 
   await t.step(
+    "donorSessions: createSignIn() writes the link and its email together; a refused link writes neither",
+    () =>
+      withStore(open, async (store) => {
+        const link = signIn();
+        const message = (key: string) => ({
+          key,
+          kind: "sign-in-link" as const,
+          to: { donorId: uid("donor") },
+          language: "en",
+          data: { signInId: uid("sign-in") },
+        });
+        const first = uid("sign-in:");
+        await store.donorSessions.createSignIn(link, { messages: [message(first)] });
+        assert.equal((await store.donorSessions.getSignIn(link.hash))?.email, link.email);
+        assert.equal((await store.outbox.get(first))?.kind, "sign-in-link");
+        const second = uid("sign-in:");
+        await assert.rejects(() =>
+          store.donorSessions.createSignIn(signIn({ hash: link.hash }), { messages: [message(second)] })
+        );
+        assert.equal(await store.outbox.get(second), null);
+      }),
+  );
+
+  await t.step(
     "donorSessions: redeemSignIn() once, before expiry; the session has the link's email",
     () =>
       withStore(open, async (store) => {

@@ -24,7 +24,10 @@ import type { KvContext } from "./context.ts";
 import { batchLimit } from "../queries.ts";
 import { isoInstant } from "../records.ts";
 import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
+import { addMessages, messageKeys } from "./outbox.ts";
 
 const SIGN_INS = "donor_sign_ins";
 const SIGN_INS_BY_EXPIRY = "donor_sign_ins_by_expiry";
@@ -42,16 +45,20 @@ export function kvDonorSessions({ kv, indexRange, deleteIndexed }: KvContext): D
   };
 
   return {
-    async createSignIn(input) {
+    async createSignIn(input, options = {}) {
       const s = canonicalDonorSignIn(input);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
       const key = [SIGN_INS, s.hash];
-      const ok = await commit(() =>
-        kv.atomic().check({ key, versionstamp: null }).set(key, s).set([
-          SIGN_INS_BY_EXPIRY,
-          s.expiresAt,
-          s.hash,
-        ], s.hash)
-      );
+      const messageEntries = messages.length > 0
+        ? await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(messages)))
+        : [];
+      const ok = await commit(() => {
+        const op = kv.atomic().check({ key, versionstamp: null }).set(key, s)
+          .set([SIGN_INS_BY_EXPIRY, s.expiresAt, s.hash], s.hash);
+        // The link and its email in one commit: neither exists without the other.
+        if (messages.length > 0) addMessages(op, messageEntries, messages, s.createdAt);
+        return op;
+      });
       if (!ok) throw new Error("a sign-in link with this hash exists");
     },
 

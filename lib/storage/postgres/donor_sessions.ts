@@ -19,7 +19,10 @@ import { batchLimit } from "../queries.ts";
 import { isoInstant } from "../records.ts";
 import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
 import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
 import { iso, type PgContext } from "./context.ts";
+import { insertMessages } from "./outbox.ts";
 
 interface SignInRow {
   hash: string;
@@ -56,11 +59,23 @@ const toSession = (r: SessionRow): DonorSession => ({
 /** The {@link DonorSessionRepository} on `donor_sign_ins` and `donor_sessions`. */
 export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
   return {
-    async createSignIn(input) {
+    async createSignIn(input, options = {}) {
       const s = canonicalDonorSignIn(input);
-      await sql`
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
+      const insert = sql`
         insert into donor_sign_ins (hash, email, created_at, expires_at, used_at)
         values (${s.hash}, ${s.email}, ${s.createdAt}, ${s.expiresAt}, ${s.usedAt})
+        returning hash
+      `;
+      if (messages.length === 0) {
+        await sql`${insert}`;
+        return;
+      }
+      // One statement: the link and its email, neither without the other.
+      await sql`
+        with link as (${insert}),
+        messages as (${insertMessages(sql, messages, s.createdAt, sql`where exists (select 1 from link)`)})
+        select 1
       `;
     },
 

@@ -68,7 +68,6 @@ export const handler: Handlers<AccountPageData, AppState> = {
     const answer = await requestSignIn(
       {
         store: services.store,
-        enqueue: services.enqueueMessage,
         key: await signInKey(services.config.appSecret),
       },
       { email, lang, address: clientAddress(ctx.hono, services.config.trustProxy) },
