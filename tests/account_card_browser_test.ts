@@ -151,7 +151,10 @@ browserTest(
             assert.equal(mail?.dir, lang === "he" ? "rtl" : "ltr");
             assert.ok(mail!.text.includes("9015"), mail!.text);
             assert.ok(mail!.subject.length > 0 && !mail!.subject.includes("portalCard"), mail!.subject);
-            assert.deepEqual(watched.all(), [], `${lang}: clean pages`);
+            // The sandbox's finished page sends the window back at once (its script): a sub-resource
+            // still loading then is cancelled by that navigation (ERR_ABORTED), no page's fault.
+            const problems = watched.all().filter((p) => !/: net::ERR_ABORTED$/.test(p));
+            assert.deepEqual(problems, [], `${lang}: clean pages`);
           } finally {
             await context.close();
           }
