@@ -184,6 +184,16 @@ backendTest("donor portal: card update refusals", async (t, open) => {
       assert.ok(mainText(page).includes(translator("ru")("portalCard.ended")));
     });
 
+    await t.step("the button's address opened as a page: to the account page, never an error", async () => {
+      const res = await fetch(`${app.url}/he/account/card/${mine.id}`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
+      await res.body?.cancel();
+      assert.equal(res.status, 303);
+      assert.equal(res.headers.get("location"), "/he/account");
+    });
+
     await t.step("an unknown return address: 404", async () => {
       const res = await fetch(`${app.url}/payments/card/unknown_attempt_00000000`);
       await res.body?.cancel();

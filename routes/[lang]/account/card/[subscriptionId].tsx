@@ -27,9 +27,17 @@ const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * gift the donor's: starts the provider's page in tokenization mode (`lib/payments/card_update.ts`)
  * and sends the browser there (303). Without a valid session: back to the sign-in form. Another
  * donor's or an unknown gift: the account page with a translated error, 404; an ended gift or one
- * of another provider: 409. The provider not answering: back to the account page saying so.
+ * of another provider: 409. The provider not answering: back to the account page saying so. A GET
+ * (the address opened as a page) goes to the account page.
  */
 export const handler: Handlers<Data, AppState> = {
+  // Opened as a page (a reload, a bookmark): the account page, where the button is.
+  GET(_req, ctx) {
+    return new Response(null, {
+      status: 303,
+      headers: { location: `/${ctx.state.lang}/account`, "cache-control": "no-store" },
+    });
+  },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
     await req.body?.cancel();
