@@ -18,6 +18,7 @@ export const CARD_NOTICES = [
   "ended",
   "notFound",
   "otherProvider",
+  "tooMany",
 ] as const;
 export type CardNotice = typeof CARD_NOTICES[number];
 
@@ -28,13 +29,13 @@ export function cardNoticeOf(url: URL): CardNotice | null {
 }
 
 /** The notice of a card update: a status for good news, an alert otherwise. */
-export function CardUpdateNotice(props: { t: TFunction; notice: CardNotice | null }) {
+export function CardUpdateNotice(props: { t: TFunction; notice: CardNotice | null; minutes?: number }) {
   const { t, notice } = props;
   if (!notice) return null;
   if (notice === "applied") {
     return <p class="notice-success" role="status">{t("portalCard.applied")}</p>;
   }
-  return <p class="form-alert" role="alert">{t(`portalCard.${notice}`)}</p>;
+  return <p class="form-alert" role="alert">{t(`portalCard.${notice}`, { minutes: props.minutes ?? 60 })}</p>;
 }
 
 /** The "Update card" button of one monthly gift. */

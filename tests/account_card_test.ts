@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
+import { CARD_UPDATES_PER_HOUR } from "../lib/payments/card_update.ts";
 import type { Store, Subscription } from "../lib/storage/types.ts";
 import { mainText, signedIn } from "./helpers/account.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -172,6 +173,26 @@ backendTest("donor portal: card update refusals", async (t, open) => {
       });
     }
     assert.deepEqual(await store.subscriptions.get(theirs.id), theirs);
+
+    await t.step(
+      `more than ${CARD_UPDATES_PER_HOUR} card checks of a gift in an hour: 429, translated`,
+      async () => {
+        for (let i = 0; i < CARD_UPDATES_PER_HOUR; i++) {
+          const res = await pressUpdate(app, "en", mine.id, cookie);
+          await res.body?.cancel();
+          assert.equal(res.status, 303, `try ${i + 1}`);
+        }
+        const res = await pressUpdate(app, "pt", mine.id, cookie);
+        const page = await res.text();
+        assert.equal(res.status, 429);
+        const wait = Number(res.headers.get("retry-after"));
+        assert.ok(wait > 0 && wait <= 3600, String(wait));
+        assert.ok(
+          mainText(page).includes(translator("pt")("portalCard.tooMany", { minutes: Math.ceil(wait / 60) })),
+          mainText(page),
+        );
+      },
+    );
 
     await t.step("an ended gift: 409, translated", async () => {
       await store.subscriptions.updateIfActive(mine.id, {

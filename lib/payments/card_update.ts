@@ -27,6 +27,7 @@
  */
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
+import { RateLimitedError } from "../rate_limits.ts";
 import type { Lang } from "../shared/languages.ts";
 import { subscriptionDueAt } from "../storage/records.ts";
 import type { CardUpdate, Store, Subscription } from "../storage/types.ts";
@@ -36,6 +37,13 @@ import { GiftChangeError, GiftEndedError, type GiftRef, NoSuchGiftError } from "
 
 /** The check's nominal total in minor units (1.00): Pelecard's plugin checks cards with it; never charged. */
 export const CHECK_AMOUNT = 100;
+
+/**
+ * Card checks started per gift per hour: a donor trying a few cards is served, a signed-in session
+ * used to test stolen card numbers through the check (card testing) is not.
+ */
+export const CARD_UPDATES_PER_HOUR = 10;
+const HOUR_MS = 3_600_000;
 
 /** Writes lost to racing writes before applying gives up for now (the next return or notify retries). */
 const MAX_TRIES = 8;
@@ -77,7 +85,8 @@ export const cardReturnPath = (attemptId: string) => `/payments/card/${attemptId
 /**
  * Starts replacing the card of the donor's gift `ref`: answers the provider's page to send the
  * browser to. Throws {@link NoSuchGiftError} (unknown or another donor's), {@link GiftEndedError},
- * {@link CardUpdateUnavailableError}, or `ProviderError` (the provider did not start the page; the
+ * {@link CardUpdateUnavailableError}, `RateLimitedError` (more than {@link CARD_UPDATES_PER_HOUR}
+ * checks of this gift within an hour), or `ProviderError` (the provider did not start the page; the
  * attempt is closed as failed).
  *
  * @example
@@ -95,6 +104,13 @@ export async function startCardUpdate(
   if (!sub || !ref.donorIds.includes(sub.donorId)) throw new NoSuchGiftError();
   if (sub.status !== "active") throw new GiftEndedError();
   if (sub.provider !== ctx.provider.id) throw new CardUpdateUnavailableError();
+  const hit = await ctx.store.rateLimits.hit(
+    `card-update:${sub.id}`,
+    CARD_UPDATES_PER_HOUR,
+    HOUR_MS,
+    clock(ctx).getTime(),
+  );
+  if (!hit.allowed) throw new RateLimitedError(Math.max(1, Math.ceil(hit.retryAfterMs / 1000)), "requests");
   const at = clock(ctx).toISOString();
   const attempt: CardUpdate = {
     id: newId(),

@@ -9,6 +9,7 @@ import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/payments/card
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { ProviderError } from "@/lib/payments/provider.ts";
 import { GiftEndedError, NoSuchGiftError } from "@/lib/payments/subscription_changes.ts";
+import { RateLimitedError } from "@/lib/rate_limits.ts";
 import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
 import type { AppState } from "@/lib/state.ts";
 
@@ -16,7 +17,9 @@ import type { AppState } from "@/lib/state.ts";
 interface Data {
   email: string;
   history: DonorHistory;
-  notice: "notFound" | "ended" | "otherProvider";
+  notice: "notFound" | "ended" | "otherProvider" | "tooMany";
+  /** With `tooMany`: minutes until another card may be tried. */
+  minutes?: number;
 }
 
 const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -27,7 +30,8 @@ const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * gift the donor's: starts the provider's page in tokenization mode (`lib/payments/card_update.ts`)
  * and sends the browser there (303). Without a valid session: back to the sign-in form. Another
  * donor's or an unknown gift: the account page with a translated error, 404; an ended gift or one
- * of another provider: 409. The provider not answering: back to the account page saying so. A GET
+ * of another provider: 409; more than `CARD_UPDATES_PER_HOUR` tries of the gift in an hour: 429 with
+ * `Retry-After`. The provider not answering: back to the account page saying so. A GET
  * (the address opened as a page) goes to the account page.
  */
 export const handler: Handlers<Data, AppState> = {
@@ -62,7 +66,9 @@ export const handler: Handlers<Data, AppState> = {
       }
       const answer = errorAnswer(e);
       if (!answer) throw e;
-      const notice = e instanceof GiftEndedError
+      const notice = e instanceof RateLimitedError
+        ? "tooMany"
+        : e instanceof GiftEndedError
         ? "ended"
         : e instanceof CardUpdateUnavailableError
         ? "otherProvider"
@@ -71,9 +77,18 @@ export const handler: Handlers<Data, AppState> = {
         : null;
       if (!notice) throw e;
       const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
-      return ctx.render({ email: session.email, history, notice }, {
+      const limited = e instanceof RateLimitedError ? e.retryAfterSeconds : null;
+      return ctx.render({
+        email: session.email,
+        history,
+        notice,
+        minutes: limited === null ? undefined : Math.max(1, Math.ceil(limited / 60)),
+      }, {
         status: answer.status,
-        headers: { "cache-control": "no-store" },
+        headers: {
+          "cache-control": "no-store",
+          ...(limited === null ? {} : { "retry-after": String(limited) }),
+        },
       });
     }
   },
@@ -88,7 +103,7 @@ export default function CardUpdateRefused({ state, data }: PageProps<Data, AppSt
         <meta name="robots" content="noindex" />
       </Head>
       <SignedIn t={t} lang={lang} email={data.email}>
-        <CardUpdateNotice t={t} notice={data.notice} />
+        <CardUpdateNotice t={t} notice={data.notice} minutes={data.minutes} />
         <DonorHistoryView t={t} lang={lang} history={data.history} />
       </SignedIn>
     </>
