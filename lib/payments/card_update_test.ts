@@ -295,7 +295,9 @@ Deno.test("a failing gift's new card beside billing runners: charged exactly onc
 
 Deno.test("sandbox retention keeps a card update's check page while open and its token while charged", async () => {
   await withGift("sandbox", async (store, sub, donorId) => {
-    const { ctx, provider } = sandboxContext(store);
+    const { ctx: fixed, provider } = sandboxContext(store);
+    // Retention judges by the real clock.
+    const ctx = { ...fixed, now: () => new Date() };
     const ref = { subscriptionId: sub.id, donorIds: [donorId] };
     const first = await startCardUpdate(ctx, ref, "en");
     const page = (await store.sandbox.get(first.attempt.providerRef!))!;
@@ -311,6 +313,14 @@ Deno.test("sandbox retention keeps a card update's check page while open and its
     await provider.submitCard(second.attempt.providerRef!, { ...GOOD, cardNumber: "4111 1111 1111 1111" });
     assert.equal((await completeCardUpdate(ctx, second.attempt)).outcome, "applied");
     assert.equal(await sandboxRecordNeeded(store, token), false, "a replaced token");
+    // An attempt abandoned on its page for more than a day: its page is no longer kept.
+    const abandoned = await startCardUpdate(
+      { ...ctx, now: () => new Date(Date.now() - 2 * 86_400_000) },
+      ref,
+      "en",
+    );
+    const old = (await store.sandbox.get(abandoned.attempt.providerRef!))!;
+    assert.equal(await sandboxRecordNeeded(store, old), false, "an abandoned page");
   });
 });
 
