@@ -22,6 +22,8 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/card/[subscriptionId].tsx": () =>
+      import("./routes/[lang]/account/card/[subscriptionId].tsx"),
     "[lang]/account/data.ts": () => import("./routes/[lang]/account/data.ts"),
     "[lang]/account/erase.tsx": () => import("./routes/[lang]/account/erase.tsx"),
     "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
@@ -93,6 +95,7 @@ const manifest: LazyManifest = {
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),
     "health.ts": () => import("./routes/health.ts"),
     "index.ts": () => import("./routes/index.ts"),
+    "payments/card/[attemptId].ts": () => import("./routes/payments/card/[attemptId].ts"),
     "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),
     "sandbox/pay/[ref].tsx": () => import("./routes/sandbox/pay/[ref].tsx"),
     "sandbox/terminal/[terminalId].tsx": () => import("./routes/sandbox/terminal/[terminalId].tsx"),

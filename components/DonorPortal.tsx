@@ -12,6 +12,7 @@ import type { TFunction } from "../lib/i18n.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { GiftActions, GiftNoticeBanner } from "./GiftActions.tsx";
 import { PageTitle } from "./PageTitle.tsx";
+import { CardUpdateForm } from "./CardUpdate.tsx";
 
 /** What the sign-in form says above it. */
 export type SignInNotice =
@@ -158,6 +159,13 @@ export function DonorHistoryView(
                   </div>
                 </dl>
                 <GiftActions t={t} lang={lang} gift={m} notice={props.notice} />
+                <CardUpdateForm
+                  t={t}
+                  lang={lang}
+                  subscriptionId={m.id}
+                  amount={m.amount}
+                  currency={m.currency}
+                />
               </li>
             ))}
           </ul>

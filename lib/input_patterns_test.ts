@@ -184,6 +184,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
   },
+  "routes/[lang]/account/card/[subscriptionId].tsx": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`],
+  },
+  "routes/payments/card/[attemptId].ts": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
   "routes/payments/return/[paymentId].ts": {
     reads: "the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],

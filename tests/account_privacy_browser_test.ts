@@ -16,7 +16,7 @@ import { OutboxSender } from "../lib/mail/outbox_sender.ts";
 import type { OutgoingMail } from "../lib/mail/smtp.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
 import type { Lang } from "../lib/shared/languages.ts";
-import { signInAdmin } from "./helpers/admin_browser.ts";
+import { signInToBackOffice } from "./helpers/admin_browser.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { runAxe, WCAG_TAGS } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
@@ -183,7 +183,7 @@ browserTest(
           });
           try {
             const adminPage = await admin.newPage();
-            await signInAdmin(adminPage, app.url, lang, ADMIN);
+            await signInToBackOffice(adminPage, app.url, lang, ADMIN);
             const erased = adminPage.locator(".tx-erased", { hasText: tr("portalPrivacy.erasedDonor") });
             await erased.first().waitFor();
             assert.ok(await erased.count() >= 2, "both gifts marked erased");

@@ -34,7 +34,7 @@ export interface GiftRow {
 
 /** An active monthly gift. */
 export interface MonthlyRow {
-  /** The subscription's id: what the gift's forms (`routes/[lang]/account/gifts/`) name. */
+  /** The subscription's id: what the gift's forms (`routes/[lang]/account/gifts/`, `…/card/`) name. */
   id: string;
   amount: number;
   currency: 1 | 2;

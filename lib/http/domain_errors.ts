@@ -46,6 +46,7 @@ import {
   InvalidGiftChangeError,
   NoSuchGiftError,
 } from "../payments/subscription_changes.ts";
+import { CardUpdateUnavailableError } from "../payments/card_update.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
@@ -105,6 +106,7 @@ const STATUSES: [ErrorClass, number][] = [
   // The donor portal's privacy: a year's receipts, erasure.
   [ErasureNotConfirmedError, 400],
   [TooManyReceiptsError, 413],
+  [CardUpdateUnavailableError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

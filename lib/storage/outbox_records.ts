@@ -23,6 +23,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "admin-pending",
   "sign-in-link",
   "monthly-changed",
+  "card-updated",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

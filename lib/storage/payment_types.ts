@@ -153,6 +153,8 @@ export type SubscriptionChanges = Partial<
     | "charging"
     | "cancelledAt"
     | "cancelReason"
+    | "token"
+    | "cardMasked"
   >
 >;
 

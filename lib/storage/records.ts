@@ -294,6 +294,14 @@ export function subscriptionChanges(changes: SubscriptionChanges): Partial<Subsc
     out.cancelledAt = isoInstantOrNull(changes.cancelledAt, "cancelledAt");
   }
   if (changes.cancelReason !== undefined) out.cancelReason = changes.cancelReason ?? null;
+  if (changes.token !== undefined) {
+    // A new card (the donor portal's card update): a token is never empty.
+    if (typeof changes.token !== "string" || changes.token.length === 0 || changes.token.length > 200) {
+      throw new RangeError("token must be 1..200 characters");
+    }
+    out.token = changes.token;
+  }
+  if (changes.cardMasked !== undefined) out.cardMasked = changes.cardMasked ?? null;
   if (changes.paymentDate !== undefined) {
     out.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
   }

@@ -25,6 +25,7 @@ import type { KioskDeviceRepository } from "./kiosk_types.ts";
 import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";
+import type { CardUpdateRepository } from "./card_update_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
@@ -34,6 +35,7 @@ export type * from "./outbox_types.ts";
 export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
 export type * from "./donor_session_types.ts";
+export type * from "./card_update_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -385,6 +387,8 @@ export interface Store {
   readonly receipts: ReceiptRepository;
   /** Donors' one-time sign-in links and portal sessions (`donor_session_types.ts`). */
   readonly donorSessions: DonorSessionRepository;
+  /** Attempts to replace a monthly gift's card through the provider's page (`card_update_types.ts`). */
+  readonly cardUpdates: CardUpdateRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

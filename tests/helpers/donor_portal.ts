@@ -9,10 +9,23 @@ import assert from "node:assert/strict";
 import { createManageToken, manageLinkKey } from "../../lib/manage_link.ts";
 import type { TestApp } from "./app.ts";
 
+/**
+ * The manage link of `donorId` (`/{lang}/account?token=…`): following it signs the donor in, in a
+ * browser too.
+ *
+ * @example
+ * ```ts
+ * await page.goto(await manageLinkUrl(app, donorId, "he"));
+ * ```
+ */
+export async function manageLinkUrl(app: TestApp, donorId: string, lang: string): Promise<string> {
+  const token = await createManageToken(await manageLinkKey(app.config.appSecret), donorId);
+  return `${app.url}/${lang}/account?token=${token}`;
+}
+
 /** Signs in as the donor of `donorId` through a manage link; answers the session cookie (`name=value`). */
 export async function signInAs(app: TestApp, donorId: string, lang = "en"): Promise<string> {
-  const token = await createManageToken(await manageLinkKey(app.config.appSecret), donorId);
-  const res = await fetch(`${app.url}/${lang}/account?token=${token}`, { redirect: "manual" });
+  const res = await fetch(await manageLinkUrl(app, donorId, lang), { redirect: "manual" });
   await res.body?.cancel();
   assert.equal(res.status, 303);
   return (res.headers.get("set-cookie") ?? "").split(";")[0];

@@ -20,6 +20,7 @@ import { admissionsContract } from "./admissions_contract.ts";
 import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
 import { cancelReasonsContract } from "./cancel_reasons_contract.ts";
+import { cardUpdatesContract } from "./card_updates_contract.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
 import {
@@ -92,6 +93,7 @@ const contracts: Contract[] = [
   donorErasureContract,
   outboxByDonorsContract,
   donorSessionsForEmailContract,
+  cardUpdatesContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

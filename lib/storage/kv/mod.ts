@@ -51,6 +51,7 @@
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
  * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
+ * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -67,6 +68,7 @@ import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
 import { eraseKvDonor } from "./donor_erasure.ts";
 import { kvDonorSessions } from "./donor_sessions.ts";
+import { kvCardUpdates } from "./card_updates.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
@@ -135,6 +137,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     outbox: kvOutbox(ctx),
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
+    cardUpdates: kvCardUpdates(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

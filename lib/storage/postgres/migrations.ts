@@ -44,6 +44,7 @@ import { migration021 } from "./migrations/021_donor_sessions.ts";
 import { migration022 } from "./migrations/022_subscription_changes.ts";
 import { migration023 } from "./migrations/023_subscription_cancel_reasons.ts";
 import { migration024 } from "./migrations/024_donor_privacy.ts";
+import { migration025 } from "./migrations/025_card_updates.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -89,6 +90,7 @@ export const migrations: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
 ];
 
 /**

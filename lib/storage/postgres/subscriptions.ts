@@ -86,6 +86,8 @@ const SUBSCRIPTION_COLUMNS = {
   charging: "charging",
   cancelledAt: "cancelled_at",
   cancelReason: "cancel_reason",
+  token: "token",
+  cardMasked: "card_masked",
 } as const;
 
 /**

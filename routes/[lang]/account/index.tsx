@@ -1,6 +1,7 @@
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
 import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
+import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
 import { currentSession, requestSignIn, signInByManageToken, signInKey } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
@@ -94,7 +95,7 @@ export const handler: Handlers<AccountPageData, AppState> = {
 };
 
 /** The donor portal's page. */
-export default function AccountPage({ state, data }: PageProps<AccountPageData, AppState>) {
+export default function AccountPage({ state, data, url }: PageProps<AccountPageData, AppState>) {
   const { t, lang } = state;
   const head = (
     <Head>
@@ -106,6 +107,7 @@ export default function AccountPage({ state, data }: PageProps<AccountPageData, 
       <>
         {head}
         <SignedIn t={t} lang={lang} email={data.email}>
+          <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
           <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
           <PrivacySection t={t} lang={lang} receiptYears={data.history.receiptYears} />
         </SignedIn>
