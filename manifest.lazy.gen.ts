@@ -3,13 +3,14 @@
 
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/ContributionChoice.tsx";
-import * as $$3 from "./islands/DonorPayment.tsx";
-import * as $$4 from "./islands/InitPaymentListener.tsx";
-import * as $$5 from "./islands/LanguageSelector.tsx";
-import * as $$6 from "./islands/PeriodTabs.tsx";
-import * as $$7 from "./islands/ProgressBar.tsx";
-import * as $$8 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonor.tsx";
+import * as $$3 from "./islands/ContributionChoice.tsx";
+import * as $$4 from "./islands/DonorPayment.tsx";
+import * as $$5 from "./islands/InitPaymentListener.tsx";
+import * as $$6 from "./islands/LanguageSelector.tsx";
+import * as $$7 from "./islands/PeriodTabs.tsx";
+import * as $$8 from "./islands/ProgressBar.tsx";
+import * as $$9 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -21,9 +22,16 @@ const manifest: LazyManifest = {
   routes: {
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
+    "[lang]/account/card/[subscriptionId].tsx": () =>
+      import("./routes/[lang]/account/card/[subscriptionId].tsx"),
+    "[lang]/account/data.ts": () => import("./routes/[lang]/account/data.ts"),
+    "[lang]/account/erase.tsx": () => import("./routes/[lang]/account/erase.tsx"),
+    "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
+    "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
+    "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
@@ -56,6 +64,9 @@ const manifest: LazyManifest = {
     "api/auth/admin/register.ts": () => import("./routes/api/auth/admin/register.ts"),
     "api/auth/admin/staff.ts": () => import("./routes/api/auth/admin/staff.ts"),
     "api/docs.tsx": () => import("./routes/api/docs.tsx"),
+    "api/donor/_middleware.ts": () => import("./routes/api/donor/_middleware.ts"),
+    "api/donor/cancel-reasons.ts": () => import("./routes/api/donor/cancel-reasons.ts"),
+    "api/donor/index.ts": () => import("./routes/api/donor/index.ts"),
     "api/feature-flags.ts": () => import("./routes/api/feature-flags.ts"),
     "api/kiosk-devices/[id]/pairing-code.ts": () => import("./routes/api/kiosk-devices/[id]/pairing-code.ts"),
     "api/kiosk-devices/[id]/revoke.ts": () => import("./routes/api/kiosk-devices/[id]/revoke.ts"),
@@ -87,6 +98,7 @@ const manifest: LazyManifest = {
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),
     "health.ts": () => import("./routes/health.ts"),
     "index.ts": () => import("./routes/index.ts"),
+    "payments/card/[attemptId].ts": () => import("./routes/payments/card/[attemptId].ts"),
     "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),
     "sandbox/pay/[ref].tsx": () => import("./routes/sandbox/pay/[ref].tsx"),
     "sandbox/terminal/[terminalId].tsx": () => import("./routes/sandbox/terminal/[terminalId].tsx"),
@@ -94,13 +106,14 @@ const manifest: LazyManifest = {
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
-    ContributionChoice: $$2,
-    DonorPayment: $$3,
-    InitPaymentListener: $$4,
-    LanguageSelector: $$5,
-    PeriodTabs: $$6,
-    ProgressBar: $$7,
-    ScrollToTop: $$8,
+    AdminDonor: $$2,
+    ContributionChoice: $$3,
+    DonorPayment: $$4,
+    InitPaymentListener: $$5,
+    LanguageSelector: $$6,
+    PeriodTabs: $$7,
+    ProgressBar: $$8,
+    ScrollToTop: $$9,
   },
 };
 

@@ -6,10 +6,13 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
+import type { GiftNotice } from "../lib/account/gift_actions.ts";
 import type { DonorHistory } from "../lib/account/history.ts";
 import type { TFunction } from "../lib/i18n.ts";
 import { formatMoney } from "../lib/shared/money.ts";
+import { GiftActions, GiftNoticeBanner } from "./GiftActions.tsx";
 import { PageTitle } from "./PageTitle.tsx";
+import { CardUpdateForm } from "./CardUpdate.tsx";
 
 /** What the sign-in form says above it. */
 export type SignInNotice =
@@ -17,6 +20,7 @@ export type SignInNotice =
   | { kind: "invalidEmail" }
   | { kind: "rateLimited"; minutes: number }
   | { kind: "linkRefused" }
+  | { kind: "manageLinkRefused" }
   | { kind: "signedOut" };
 
 function Frame(props: { t: TFunction; children: ComponentChildren }) {
@@ -46,6 +50,9 @@ export function SignInForm(
         <p class="form-alert" role="alert">{t("account.rateLimited", { minutes: notice.minutes })}</p>
       )}
       {notice?.kind === "linkRefused" && <p class="form-alert" role="alert">{t("account.linkRefused")}</p>}
+      {notice?.kind === "manageLinkRefused" && (
+        <p class="form-alert" role="alert">{t("portalGifts.manageLinkRefused")}</p>
+      )}
       <p>{t("account.intro")}</p>
       {invalid && <p class="form-alert" role="alert" id="account-email-error">{t("account.invalidEmail")}</p>}
       <form method="post" action={`/${props.lang}/account`}>
@@ -114,8 +121,10 @@ function portalDate(iso: string, lang: string): string {
   return format.format(new Date(iso));
 }
 
-/** The signed-in donor's gifts and active monthly gifts. */
-export function DonorHistoryView(props: { t: TFunction; lang: string; history: DonorHistory }) {
+/** The signed-in donor's gifts and active monthly gifts (with their forms, and a form's notice). */
+export function DonorHistoryView(
+  props: { t: TFunction; lang: string; history: DonorHistory; notice?: GiftNotice | null },
+) {
   const { t, lang, history } = props;
   const money = (amount: number | null, currency: 1 | 2 | null) =>
     amount !== null && currency !== null ? formatMoney(amount, currency, lang) : t("common.notAvailable");
@@ -123,10 +132,11 @@ export function DonorHistoryView(props: { t: TFunction; lang: string; history: D
     <>
       <section class="user-info" aria-labelledby="account-monthly-title">
         <h2 id="account-monthly-title">{t("account.monthlyTitle")}</h2>
+        <GiftNoticeBanner t={t} notice={props.notice} monthly={history.monthly} />
         {history.monthly.length === 0 ? <p>{t("account.noMonthly")}</p> : (
           <ul class="monthly-list">
-            {history.monthly.map((m, i) => (
-              <li key={i}>
+            {history.monthly.map((m) => (
+              <li key={m.id}>
                 <dl class="details-list">
                   <div>
                     <dt>{t("account.amount")}</dt>
@@ -148,6 +158,14 @@ export function DonorHistoryView(props: { t: TFunction; lang: string; history: D
                     </dd>
                   </div>
                 </dl>
+                <GiftActions t={t} lang={lang} gift={m} notice={props.notice} />
+                <CardUpdateForm
+                  t={t}
+                  lang={lang}
+                  subscriptionId={m.id}
+                  amount={m.amount}
+                  currency={m.currency}
+                />
               </li>
             ))}
           </ul>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { listFailure, type Message } from "./shared/account_forms.ts";
 import { AdminHeader } from "./admin/AdminHeader.tsx";
 import { Approvals } from "./admin/Approvals.tsx";
+import { CancelReasons } from "./admin/CancelReasons.tsx";
 import { DailyTotalsPanel } from "./admin/DailyTotals.tsx";
 import { KioskDevices } from "./admin/KioskDevices.tsx";
 import { OutboxMessages } from "./admin/OutboxMessages.tsx";
@@ -132,6 +133,9 @@ export default function AdminDashboard(props: AdminDashboardProps) {
             <OutboxMessages api={api} t={t} ready={ready} />
           </Deferred>
         )}
+        <Deferred class="admin-sections">
+          <CancelReasons api={api} t={t} ready={ready} />
+        </Deferred>
       </>
     ), [frame, ready, role]);
   const body = (

@@ -49,6 +49,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
   },
   "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/account/gift_actions.ts": {
+    reads: "a monthly gift's form (other amount, pause months) and the gift id in the path",
+    patterns: [
+      String.raw`/^\d{1,12}(?:[.,]\d{1,12})?$/`,
+      String.raw`/^[A-Za-z0-9_-]{1,100}$/`,
+      String.raw`/^\d$/`,
+    ],
+  },
   "lib/account/sign_in.ts": {
     reads: "the sign-in link's `t` (query or form) and the donor session cookie",
     patterns: [
@@ -175,6 +183,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   "routes/[lang]/terminal-payment/[[shopNumber]].tsx": {
     reads: "the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
+  },
+  "routes/[lang]/account/card/[subscriptionId].tsx": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`],
+  },
+  "routes/payments/card/[attemptId].ts": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
   },
   "routes/payments/return/[paymentId].ts": {
     reads: "the path",

@@ -1,7 +1,9 @@
 /**
- * The manage link every donor email carries: `/{lang}/cancel-subscription?token=…`, a personal,
- * expiring token instead of the bare donor id, and what a donor whose link has expired can ask for
- * (a fresh one, sent to the email address on file).
+ * The manage link every donor email carries: `/{lang}/account?token=…` (the donor portal, which
+ * the token signs its donor in to), a personal, expiring token instead of the bare donor id, and
+ * what a donor whose link has expired can ask for (a fresh one, sent to the email address on file).
+ * The cancel page takes the same token (`/{lang}/cancel-subscription?token=…`), as links sent
+ * before the portal did.
  *
  * Why the token is sealed (AES-256-GCM), not merely signed: the donor id is itself a permanent
  * capability (the spec's `?userId=` opens the same page, for ever), so a token that showed the id
@@ -148,16 +150,17 @@ export async function readManageToken(
 }
 
 /**
- * The manage page's address for a token, absolute (for an email).
+ * The manage link's address for a token, absolute (for an email): the donor portal, which signs
+ * the donor in and shows every gift with its forms (change, pause, cancel...).
  *
  * @example
  * ```ts
  * manageLinkUrl("https://donate.museum.org", "he", token);
- * // "https://donate.museum.org/he/cancel-subscription?token=m1.…"
+ * // "https://donate.museum.org/he/account?token=m1.…"
  * ```
  */
 export function manageLinkUrl(publicUrl: string, lang: string, token: string): string {
-  const url = new URL(`/${encodeURIComponent(lang)}/cancel-subscription`, publicUrl);
+  const url = new URL(`/${encodeURIComponent(lang)}/account`, publicUrl);
   url.searchParams.set("token", token);
   return url.href;
 }

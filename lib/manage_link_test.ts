@@ -63,10 +63,10 @@ Deno.test("manage token: tampered, truncated, foreign or malformed tokens are in
   await assert.rejects(() => createManageToken(key, "not an id"), RangeError);
 });
 
-Deno.test("manageLinkUrl: the cancel page of the language, the token in the query", () => {
+Deno.test("manageLinkUrl: the donor portal of the language, the token in the query", () => {
   assert.equal(
     manageLinkUrl("https://donate.museum.org", "he", "m1.abc_-"),
-    "https://donate.museum.org/he/cancel-subscription?token=m1.abc_-",
+    "https://donate.museum.org/he/account?token=m1.abc_-",
   );
 });
 

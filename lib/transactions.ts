@@ -102,6 +102,7 @@ export async function listErrors(
  * domain alone names nobody; the first letter helps tell rows apart).
  */
 export function maskEmail(email: string): string {
+  if (email === "") return ""; // an erased donor's: nothing to mask
   const at = email.lastIndexOf("@");
   if (at <= 0) return "***";
   return `${email[0]}***${email.slice(at)}`;

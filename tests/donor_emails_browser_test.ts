@@ -4,8 +4,9 @@
  *
  * - a one-time gift's receipt arrives once, right-to-left in Hebrew, with a PDF whose fields (receipt
  *   number, donor, amount) match the transaction and its stored receipt;
- * - a monthly gift's receipt and welcome arrive; the welcome's manage link opens the manage page
- *   (listing the receipt), cancels, and the cancellation's confirmation arrives;
+ * - a monthly gift's receipt and welcome arrive; the welcome's manage link signs the donor in to the
+ *   donor portal (listing the receipt), the gift is cancelled there, and the cancellation's
+ *   confirmation arrives;
  * - a declined monthly charge (billing run with the card now declining) sends the failed-charge email
  *   with its retry date and a manage link.
  */
@@ -56,7 +57,7 @@ function bySubject(mails: ParsedMail[], subject: string): ParsedMail {
 
 /** The manage link a mail carries, on the test app's origin (links say `PUBLIC_URL`'s). */
 function manageLink(app: TestApp, mail: ParsedMail): string {
-  const link = mail.text?.match(/https?:\/\/\S+\/cancel-subscription\?token=[\w.-]+/)?.[0];
+  const link = mail.text?.match(/https?:\/\/\S+\/account\?token=[\w.-]+/)?.[0];
   assert.ok(link, `a manage link in: ${mail.text}`);
   const url = new URL(link);
   return `${app.url}${url.pathname}${url.search}`;
@@ -137,9 +138,11 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     bySubject(mails, tr("email.receipt.subjectMonthly", { museum }));
     const welcome = bySubject(mails, tr("email.welcome.subject", { museum }));
 
-    // The welcome's manage link: the donor's page, with the receipt to download; cancel there.
+    // The welcome's manage link: signed in to the donor portal, with the receipt to download; cancel there.
     const res = await page.goto(manageLink(app, welcome));
     assert.equal(res?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, `/${lang}/account`);
+    assert.equal(new URL(page.url()).search, "", "the token is dropped from the address");
     const [receipt] = await app.store.receipts.listByDonors(
       [(await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).data[0].donorId],
     );
@@ -147,8 +150,9 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     const pdf = await page.request.get(`${app.url}${await download.getAttribute("href")}`);
     assert.equal(pdf.status(), 200);
     assert.ok((await pdfText(new Uint8Array(await pdf.body()))).includes(receipt.number));
-    await page.getByRole("button", { name: tr("cancel.cancelButton") }).click();
-    await page.getByText(tr("cancel.cancelled")).waitFor();
+    await page.locator("summary", { hasText: tr("portalGifts.cancelTitle") }).click();
+    await page.getByRole("button", { name: tr("portalGifts.cancelButton") }).click();
+    await page.getByText(tr("portalGifts.done.cancel")).waitFor();
     const after = await mailsTo(smtp, email, 3);
     const confirmation = bySubject(after, tr("email.cancelled.subject", { museum }));
     assert.match(confirmation.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);

@@ -466,6 +466,8 @@ export async function startPelecardSimulator(options: SimulatorOptions = {}): Pr
       pan,
       exp: "1230",
       token,
+      // J2 (a check, nothing charged) reports JParam 2; J4 (the default) 4.
+      jParam: str(init.ActionType).toUpperCase() === "J2" ? "2" : "4",
       shvaResultEmv: outcome.shvaResultEmv,
       confirmationKey: session.confirmationKey,
     });

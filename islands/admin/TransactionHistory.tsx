@@ -257,6 +257,7 @@ export function TransactionHistory(
           t={t}
           lang={lang}
           receipts={props.personalData ? receipts : undefined}
+          donorLinks={props.personalData}
         />
       )}
       {loadedLists && (

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { listAmount, usDateTime } from "../../lib/shared/format.ts";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
 import type { Translate } from "../shared/texts.ts";
+import { donorHref } from "./DonorView.tsx";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
 export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
@@ -25,9 +26,18 @@ export interface ReceiptActions {
  * Its scroll box is focusable so a keyboard can scroll a table wider than the screen. Shows the
  * first `shown` rows (all by default); the footer counts every row of the page. With `receipts`, a
  * last column links each successful gift to its receipt and offers to resend its email (issue 14).
+ * Each row's email address links to the donor's view: every gift under that address (issue 15),
+ * unless `donorLinks` is false (a viewer sees masked addresses and no donor's page: issue 16).
  */
 export function TransactionTable(
-  props: { rows: Row[]; shown?: number; t: Translate; lang: string; receipts?: ReceiptActions },
+  props: {
+    rows: Row[];
+    shown?: number;
+    t: Translate;
+    lang: string;
+    receipts?: ReceiptActions;
+    donorLinks?: boolean;
+  },
 ) {
   const { rows, t, lang, receipts } = props;
   const columns = receipts ? 8 : 7;
@@ -91,13 +101,25 @@ export function TransactionTable(
           )}
           {rows.slice(0, props.shown ?? rows.length).map(({ kind, item }) => {
             const name = `${item.user.firstName} ${item.user.lastName}`.trim();
+            // Erased at the donor's request (issue 15): the record keeps no name or email.
+            const erased = item.user.email === "";
             const success = kind === "success" ? item as SuccessItem : null;
             const failed = kind === "error" ? item as ErrorItem : null;
             return (
               <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
                 <th scope="row" class="tx-user">
-                  <span>{or(name)}</span>
-                  <span class="tx-email">{or(item.user.email)}</span>
+                  {erased ? <span class="tx-erased">{t("portalPrivacy.erasedDonor")}</span> : (
+                    <>
+                      <span>{or(name)}</span>
+                      <span class="tx-email">
+                        {!item.user.email.trim()
+                          ? na
+                          : props.donorLinks === false
+                          ? item.user.email
+                          : <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>}
+                      </span>
+                    </>
+                  )}
                 </th>
                 <td>
                   {success

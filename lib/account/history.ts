@@ -10,9 +10,11 @@
  *
  * @module
  */
+import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
+import { nextMonth } from "@/lib/payments/billing_dates.ts";
 import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
-import type { Store } from "@/lib/storage/types.ts";
+import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
 export const MAX_GIFTS = 500;
@@ -32,18 +34,27 @@ export interface GiftRow {
 
 /** An active monthly gift. */
 export interface MonthlyRow {
+  /** The subscription's id: what the gift's forms (`routes/[lang]/account/gifts/`, `…/card/`) name. */
+  id: string;
   amount: number;
   currency: 1 | 2;
   /** ISO 8601. */
   nextCharge: string;
   /** The card's brand when its number tells it, and its last four digits, when known. */
   card: { brand: string | null; last4: string } | null;
+  /**
+   * While paused or skipped: the first charge left out and how many are (1 when only the next
+   * charge is skipped); `nextCharge` is then the resume date. Null when not paused.
+   */
+  pause: { from: string; periods: number } | null;
 }
 
 /** The signed-in page's data. */
 export interface DonorHistory {
   gifts: GiftRow[];
   monthly: MonthlyRow[];
+  /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
+  receiptYears: number[];
 }
 
 /**
@@ -58,6 +69,17 @@ export function cardBrand(masked: string | null): string | null {
   if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return "Mastercard";
   if (two === 34 || two === 37) return "American Express";
   return null;
+}
+
+/**
+ * The pause a subscription is in at `now` (its resume date ahead, as `subscription_changes.ts`
+ * decides it): the first period left out, and the periods left out up to the resume date.
+ */
+function pauseOf(s: Subscription, now: string): MonthlyRow["pause"] {
+  if (s.pausedFrom === null || s.nextPaymentDate <= now) return null;
+  let periods = 0;
+  for (let p = s.pausedFrom; p < s.nextPaymentDate && periods < 24; p = nextMonth(p, s.createdAt)) periods++;
+  return { from: s.pausedFrom, periods };
 }
 
 function lastFour(masked: string | null): string | null {
@@ -81,7 +103,7 @@ export async function donorHistory(
   now: Date = new Date(),
 ): Promise<DonorHistory> {
   const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return { gifts: [], monthly: [] };
+  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [] };
   const [txs, receipts, subscriptions] = await Promise.all([
     store.transactions.listByDonors(ids, MAX_GIFTS),
     store.receipts.listByDonors(ids, MAX_GIFTS),
@@ -112,11 +134,13 @@ export async function donorHistory(
     .map((s): MonthlyRow => {
       const last4 = lastFour(s.cardMasked);
       return {
+        id: s.id,
         amount: s.amount,
         currency: s.currency,
         nextCharge: s.nextPaymentDate,
         card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
+        pause: pauseOf(s, now.toISOString()),
       };
     });
-  return { gifts, monthly };
+  return { gifts, monthly, receiptYears: receiptYears(receipts) };
 }

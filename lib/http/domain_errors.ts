@@ -50,7 +50,9 @@ import {
   InvalidGiftChangeError,
   NoSuchGiftError,
 } from "../payments/subscription_changes.ts";
+import { CardUpdateUnavailableError } from "../payments/card_update.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
+import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
 import {
   NoSuchTransactionError,
@@ -60,6 +62,8 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
+import { ErasureNotConfirmedError } from "../account/erasure.ts";
+import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -107,6 +111,10 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchGiftError, 404],
   [GiftEndedError, 409],
   [ChargeInProgressError, 409],
+  // The donor portal's privacy: a year's receipts, erasure.
+  [ErasureNotConfirmedError, 400],
+  [TooManyReceiptsError, 413],
+  [CardUpdateUnavailableError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],
@@ -124,6 +132,8 @@ const STATUSES: [ErrorClass, number][] = [
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],
   [ReceiptsBusyError, 503],
+  // The back office's donor view.
+  [NoDonorWithEmailError, 404],
 ];
 
 /**

@@ -42,6 +42,17 @@ export interface MessageData {
     currency: 1 | 2;
     nextPaymentDate: string;
   };
+  /**
+   * The donor replaced a monthly gift's card (issue 15, `lib/payments/card_update.ts`): the new
+   * card's last four digits, and the gift as it stood then (amount in minor units, next charge date).
+   */
+  "card-updated": {
+    subscriptionId: string;
+    last4: string | null;
+    amount: number;
+    currency: 1 | 2;
+    nextPaymentDate: string;
+  };
 }
 
 export type MessageKind = keyof MessageData;

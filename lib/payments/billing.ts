@@ -103,6 +103,26 @@ export async function runBillingPass(
   }
 }
 
+/**
+ * Charges one subscription now if it is due, through the same steps as a pass (the re-read, the
+ * `charging` mark over the version read, the claim per period and attempt): exactly once beside any
+ * billing pass, on any instance. For a gift whose card the donor just replaced while it was waiting
+ * for a retry (`card_update.ts`); a pass's lease is not needed for that guarantee, only for sharing
+ * the work.
+ *
+ * @example
+ * ```ts
+ * await chargeSubscriptionNow({ store, provider, log, holder: "card-update" }, subscriptionId);
+ * ```
+ */
+export async function chargeSubscriptionNow(
+  ctx: BillingContext,
+  subscriptionId: string,
+): Promise<"charged" | "failed" | "skipped"> {
+  const sub = await ctx.store.subscriptions.get(subscriptionId);
+  return sub ? await chargeOnce(ctx, sub) : "skipped";
+}
+
 /** Charges one subscription's current attempt, unless it was claimed before. */
 async function chargeOnce(
   ctx: BillingContext,

@@ -75,7 +75,8 @@ export function createPelecardHostedPage(kit: PelecardKit): PelecardHostedPage {
         ErrorURL: request.returnUrl,
         CancelURL: request.returnUrl,
         // Monthly giving is still J4: the first month is charged now and the card tokenized with it.
-        ActionType: "J4",
+        // A card update is J2 (§1.2): the card is checked and tokenized, nothing is charged.
+        ActionType: request.checkOnly ? "J2" : "J4",
         Currency: request.currency,
         Total: request.amount,
         FreeTotal: false,
@@ -184,6 +185,14 @@ export function createPelecardHostedPage(kit: PelecardKit): PelecardHostedPage {
       const mismatch = (errorMessage: string) =>
         toResult(ref, { statusCode: PELECARD_MISMATCH, errorMessage }, rd);
 
+      // JParam tells a J2 check (nothing charged) from a J4 charge (§1.7): a card update must not
+      // have charged, and a donation must have.
+      const jParam = text(rd!.JParam);
+      if (jParam && (jParam === "2") !== (expected.checkOnly === true)) {
+        return mismatch(
+          `Pelecard answered JParam ${jParam} for a ${expected.checkOnly ? "J2 check" : "charge"}`,
+        );
+      }
       const recordId = text(rd!.TransactionId).toLowerCase();
       if (recordId && recordId !== ref) return mismatch("GetTransaction answered about another transaction");
       // The transaction's own key binds it to the UserKey it was started with; ours (kept from

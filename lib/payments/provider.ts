@@ -40,6 +40,11 @@ export interface HostedPaymentRequest {
   language: Lang;
   /** Monthly giving: ask the provider for a reusable card token. */
   tokenize: boolean;
+  /**
+   * Check the card and tokenize it without charging it (Pelecard's J2): the donor portal's card
+   * update. `amount` is then only the check's nominal total, never charged.
+   */
+  checkOnly?: boolean;
   /** Absolute URL the browser returns to (success, error and cancel alike). */
   returnUrl: string;
   /** Absolute URL for the provider's server-to-server notification. */
@@ -122,11 +127,13 @@ export interface PaymentProvider {
   readNotification(body: unknown): { providerRef: string | null };
   /**
    * Asks the provider for the authoritative result of a hosted payment and checks it belongs to
-   * the attempt (`userKey`, `confirmationKey`, amount). A mismatch answers a non-"000" result.
+   * the attempt (`userKey`, `confirmationKey`, amount, and a check-only page for `checkOnly`: a
+   * charge where a check was started, or the reverse, is a mismatch). A mismatch answers a non-"000"
+   * result.
    */
   verifyPayment(
     providerRef: string,
-    expected: { userKey: string; amount: number; confirmationKey: string | null },
+    expected: { userKey: string; amount: number; confirmationKey: string | null; checkOnly?: boolean },
   ): Promise<ProviderResult>;
   /** Charges a stored card token (monthly giving). */
   chargeToken(

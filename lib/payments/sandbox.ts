@@ -130,6 +130,7 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
           returnUrl: request.returnUrl,
           notifyUrl: request.notifyUrl,
           tokenize: request.tokenize,
+          checkOnly: request.checkOnly === true,
           language: request.language,
         },
       });
@@ -165,10 +166,12 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
         };
       }
       const result = toResult(record);
-      const data = record.data as { userKey?: string; confirmationKey?: string };
+      const data = record.data as { userKey?: string; confirmationKey?: string; checkOnly?: boolean };
       const keyOk = data.userKey === expected.userKey &&
         (expected.confirmationKey === null || data.confirmationKey === expected.confirmationKey);
-      if (!keyOk || record.amount !== expected.amount) {
+      // A check-only page (a card update) must not pass for a charge, nor the reverse.
+      const modeOk = (data.checkOnly === true) === (expected.checkOnly === true);
+      if (!keyOk || !modeOk || record.amount !== expected.amount) {
         return {
           ...result,
           statusCode: "MISMATCH",
@@ -346,12 +349,17 @@ function terminalEnvelope(record: SandboxRecord): TerminalResult {
   };
 }
 
+/** How long a card update's open check page (and the token it made) is kept for its return. */
+const CHECK_PAGE_MS = 86_400_000;
+
 /**
  * Whether a sandbox record may still be read, so retention must keep it however old it is:
  * - a hosted payment or terminal sale while our payment it belongs to (`reference`) is pending:
- *   the return, the notification, reconciliation and a repeated kiosk request verify it;
+ *   the return, the notification, reconciliation and a repeated kiosk request verify it; a card
+ *   update's check page while its attempt is open (a day at most: an abandoned one is left);
  * - a card token while that payment is pending (its success creates the subscription) or while an
- *   active subscription charges it;
+ *   active subscription charges it (a card update's token: while its attempt is open, or its gift
+ *   is active with this token);
  * - a token charge while billing's claim of it is still `started`: recovery looks it up by
  *   reference.
  * Anything else is the simulated processor's history, which nothing reads again.
@@ -363,10 +371,27 @@ function terminalEnvelope(record: SandboxRecord): TerminalResult {
  */
 export async function sandboxRecordNeeded(store: Store, record: SandboxRecord): Promise<boolean> {
   switch (record.kind) {
-    case "hosted":
+    case "hosted": {
+      // A card update's check page is read again while its attempt is open, for a day at most
+      // (nothing closes an abandoned attempt; after a day its page is left).
+      const update = await store.cardUpdates.get(record.reference);
+      if (update) {
+        return update.status === "open" && Date.parse(update.createdAt) > Date.now() - CHECK_PAGE_MS;
+      }
+      return (await store.payments.get(record.reference))?.status === "pending";
+    }
     case "terminal":
       return (await store.payments.get(record.reference))?.status === "pending";
     case "token": {
+      // A donor portal card update's token names its attempt: needed while that gift charges it.
+      const update = await store.cardUpdates.get(record.reference);
+      if (update) {
+        if (update.status === "open" && Date.parse(update.createdAt) > Date.now() - CHECK_PAGE_MS) {
+          return true;
+        }
+        const sub = await store.subscriptions.get(update.subscriptionId);
+        return sub?.status === "active" && sub.token === record.ref;
+      }
       const payment = await store.payments.get(record.reference);
       if (payment?.status === "pending") return true;
       // Tokens name the payment that created them; seeded ones (tests, demos) name the donor.

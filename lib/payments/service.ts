@@ -142,7 +142,8 @@ export async function checkDonation(
     }]);
   }
   const donor = await ctx.store.donors.get(input.userId);
-  if (!donor) throw new UnknownDonorError();
+  // An erased donor's record gives no new gift (it has no name or address left to receipt).
+  if (!donor || donor.erasedAt !== undefined) throw new UnknownDonorError();
   return { donor, minor };
 }
 

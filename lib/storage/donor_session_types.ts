@@ -75,6 +75,13 @@ export interface DonorSessionRepository {
   /** Revokes a session; idempotent (the first revocation's time is kept); unknown hashes are ignored. */
   revokeSession(hash: string, revokedAt: string): Promise<void>;
   /**
+   * Deletes every sign-in link and session of `email` (normalized when compared) and answers how
+   * many: a donor's erasure (issue 15) signs the address out everywhere and leaves no record of it
+   * here. Reads the links and sessions kept (retention keeps about two days' worth), so it costs
+   * work in proportion to recent sign-ins, not to donors.
+   */
+  deleteForEmail(email: string): Promise<number>;
+  /**
    * Retention: deletes at most `limit` (1..1,000) sign-in links and sessions with
    * `expiresAt < before` (ISO), links first, and answers how many. Safe on several instances at once.
    */

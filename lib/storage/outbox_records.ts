@@ -23,6 +23,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "admin-pending",
   "sign-in-link",
   "monthly-changed",
+  "card-updated",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */
@@ -135,3 +136,14 @@ export function settled(
 /** Claimed messages in one order on both backends: oldest first, then by key (byte order). */
 export const byAge = (a: OutboxMessage, b: OutboxMessage): number =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+
+/** Newest first: `createdAt` descending, then the key descending (as KV and `collate "C"` order them). */
+export function newestMessageFirst(a: OutboxMessage, b: OutboxMessage): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.key < b.key ? 1 : a.key > b.key ? -1 : 0;
+}
+
+/** The donor a message goes to, or null (the admins' messages). */
+export function recipientDonorId(message: Pick<MessageInput, "to">): string | null {
+  return "donorId" in message.to ? message.to.donorId : null;
+}

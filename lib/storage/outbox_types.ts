@@ -90,4 +90,11 @@ export interface OutboxRepository {
     limit: number,
     before?: Pick<OutboxMessage, "createdAt" | "key"> | null,
   ): Promise<OutboxMessage[]>;
+  /**
+   * The messages to these donors (1..100 ids; admins' messages never), newest first (by
+   * `createdAt`, then key, descending), at most `limit` (1..500): what the donor portal's data
+   * export lists (issue 15). Reads an index by recipient, so it costs work in proportion to those
+   * donors' messages.
+   */
+  listByDonors(donorIds: readonly string[], limit: number): Promise<OutboxMessage[]>;
 }

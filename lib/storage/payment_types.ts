@@ -153,6 +153,8 @@ export type SubscriptionChanges = Partial<
     | "charging"
     | "cancelledAt"
     | "cancelReason"
+    | "token"
+    | "cardMasked"
   >
 >;
 
@@ -187,6 +189,13 @@ export interface SubscriptionRepository {
     changes: SubscriptionChanges,
     options?: WithMessages,
   ): Promise<Subscription | null>;
+  /**
+   * How many subscriptions are stored with each `cancelReason`, by reason (reasons no subscription
+   * has are absent): the back office's count of why donors cancelled. Costs work in proportion to
+   * the reasons (a counter each on KV) or to the cancellations that gave one (a partial index on
+   * PostgreSQL), never to the subscriptions.
+   */
+  countCancelReasons(): Promise<Record<string, number>>;
 }
 
 /** One charge attempt of a subscription for one period: the unit of billing idempotency. */

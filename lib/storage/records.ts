@@ -142,6 +142,7 @@ export function israeliIdOrNull(value: string | null | undefined): string | null
 
 /** A donor as stored: email normalized, instants normalized, `null` for absent dates and ID number. */
 export function canonicalDonor(donor: Donor): Donor {
+  const erased = donor.erasedAt == null ? {} : { erasedAt: isoInstant(donor.erasedAt, "erasedAt") };
   return {
     id: donor.id,
     firstName: donor.firstName,
@@ -153,7 +154,28 @@ export function canonicalDonor(donor: Donor): Donor {
     nextPaymentDate: isoInstantOrNull(donor.nextPaymentDate, "nextPaymentDate"),
     monthlyPaymentAvailable: donor.monthlyPaymentAvailable,
     israeliId: israeliIdOrNull(donor.israeliId),
+    ...erased,
   };
+}
+
+/** What an erased donor's record holds instead of its personal fields (`donors.erase`). */
+export const ERASED_DONOR_FIELDS = { firstName: "", lastName: "", email: "", israeliId: null } as const;
+
+/** The donor fields a transaction of an erased donor holds: none (`donors.erase`). */
+export const ERASED_USER: Transaction["user"] = Object.freeze({ firstName: "", lastName: "", email: "" });
+
+/** Whether a transaction's donor fields were erased (an email is required of every donor). */
+export const isErasedUser = (user: Transaction["user"]): boolean => user.email === "";
+
+/** The donor as erased at `at` (the first erasure's time is kept). */
+export function erasedDonor(donor: Donor, at: string): Donor {
+  return canonicalDonor({
+    ...donor,
+    ...ERASED_DONOR_FIELDS,
+    monthlyPaymentAvailable: false,
+    nextPaymentDate: null,
+    erasedAt: donor.erasedAt ?? at,
+  });
 }
 
 /** An admin as stored: email normalized, instants normalized, `null` for absent decisions. */
@@ -302,6 +324,14 @@ export function subscriptionChanges(changes: SubscriptionChanges): Partial<Subsc
     out.cancelledAt = isoInstantOrNull(changes.cancelledAt, "cancelledAt");
   }
   if (changes.cancelReason !== undefined) out.cancelReason = changes.cancelReason ?? null;
+  if (changes.token !== undefined) {
+    // A new card (the donor portal's card update): a token is never empty.
+    if (typeof changes.token !== "string" || changes.token.length === 0 || changes.token.length > 200) {
+      throw new RangeError("token must be 1..200 characters");
+    }
+    out.token = changes.token;
+  }
+  if (changes.cardMasked !== undefined) out.cardMasked = changes.cardMasked ?? null;
   if (changes.paymentDate !== undefined) {
     out.paymentDate = isoInstantOrNull(changes.paymentDate, "paymentDate");
   }

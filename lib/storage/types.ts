@@ -26,6 +26,7 @@ import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
 import type { AuditRepository, WithAudit } from "./audit_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";
+import type { CardUpdateRepository } from "./card_update_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
@@ -36,6 +37,7 @@ export type * from "./audit_types.ts";
 export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
 export type * from "./donor_session_types.ts";
+export type * from "./card_update_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -88,6 +90,11 @@ export interface Donor {
    * never answered by the API, shown elsewhere only masked (`maskIsraeliId`), never logged.
    */
   israeliId: string | null;
+  /**
+   * When the donor's personal fields were erased at their request (`donors.erase`, ISO 8601);
+   * absent on every donor not erased.
+   */
+  erasedAt?: string;
 }
 
 /** Donors. A donor record is created per donation form submit; ids are never reused. */
@@ -119,6 +126,19 @@ export interface DonorRepository {
     id: string,
     changes: Partial<Pick<Donor, "paymentDate" | "nextPaymentDate" | "monthlyPaymentAvailable">>,
   ): Promise<Donor | null>;
+  /**
+   * Erases the donor's personal fields at their request (issue 15) and answers the donor as stored,
+   * or null for an unknown id: names, email and Israeli ID number emptied (`ERASED_DONOR_FIELDS`),
+   * `monthlyPaymentAvailable` false, `nextPaymentDate` null, `erasedAt` set (kept from the first
+   * erasure); the record leaves `idsByEmail`. The donor's transactions keep their amounts, dates,
+   * status and card's last four (financial records the law keeps) but lose the name and email
+   * copied into them (`ERASED_USER`), so no list or search shows them. Receipts stay as issued
+   * (legal copies) but lose the email address they are filed under (not printed; `listByEmail` no
+   * longer finds them). Subscriptions and the outbox are not touched here (the caller cancels
+   * first; messages to an erased donor render as nothing to send). Idempotent; safe to repeat after a failure
+   * (the donor record is written last, and the transactions are checked again after it).
+   */
+  erase(id: string, at: string): Promise<Donor | null>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -411,6 +431,8 @@ export interface Store {
   readonly donorSessions: DonorSessionRepository;
   /** What the museum's staff did, append-only (`audit_types.ts`). */
   readonly audit: AuditRepository;
+  /** Attempts to replace a monthly gift's card through the provider's page (`card_update_types.ts`). */
+  readonly cardUpdates: CardUpdateRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -12,7 +12,13 @@ import { discoverRoutes } from "../reliability/fuzz_support.ts";
  * The folders of the admin API (each with a `_middleware.ts` that signs the admin in): every route
  * below them needs a signed-in admin, but the public calls.
  */
-export const ADMIN_FOLDERS = ["/api/auth/admin/", "/api/transaction/", "/api/kiosk-devices", "/api/outbox"];
+export const ADMIN_FOLDERS = [
+  "/api/auth/admin/",
+  "/api/transaction/",
+  "/api/kiosk-devices",
+  "/api/outbox",
+  "/api/donor",
+];
 
 /**
  * The admin API's public calls: signing in, registering, exchanging and revoking a refresh token.

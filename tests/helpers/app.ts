@@ -30,6 +30,7 @@ export const PAGE_PATHS = [
   "login",
   "register",
   "admin",
+  "admin/donor",
   "kiosk-pair",
 ];
 

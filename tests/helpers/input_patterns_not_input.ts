@@ -27,6 +27,14 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "hashes we computed; an address the form checked with isEmail (at most 254 characters) first",
     patterns: [String.raw`/^[0-9a-f]{64}$/`, String.raw`/^[^\s@A-Z]{1,64}@[^\s@A-Z]{1,255}$/`],
   },
+  "lib/storage/card_update_records.ts": {
+    why: "ids we made, the provider's references (checked by the provider first), the route's language",
+    patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`, String.raw`/^[a-z]{2}$/`],
+  },
+  "lib/payments/card_update.ts": {
+    why: "masked card numbers from the provider's verified answer",
+    patterns: [String.raw`/\D/g`],
+  },
   "lib/mail/outbox_view.ts": {
     why: "base64 we encoded; the sender's stored failure reasons (at most 1,000 characters)",
     patterns: [String.raw`/=+$/`, String.raw`/(\s+)/`],

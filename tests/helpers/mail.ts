@@ -116,7 +116,7 @@ export const message = (input: Omit<MessageInput, "key"> & { key?: string }): Me
 
 /** The manage link in the text, checked to open this donor's page in this language. */
 export async function assertManageLink(rendered: RenderedMessage, donor: Donor, lang: Lang) {
-  const m = rendered.text.match(/https:\/\/donate\.museum\.example\/(\w+)\/cancel-subscription\?token=(\S+)/);
+  const m = rendered.text.match(/https:\/\/donate\.museum\.example\/(\w+)\/account\?token=(\S+)/);
   assert.ok(m, "the text carries the manage link");
   assert.equal(m[1], lang);
   const read = await readManageToken(await manageLinkKey(SECRET), m[2], NOW);

@@ -19,8 +19,15 @@
 import { admissionsContract } from "./admissions_contract.ts";
 import { adminsContract } from "./admins_contract.ts";
 import { openKvStore, openPostgresStore } from "./backends.ts";
+import { cancelReasonsContract } from "./cancel_reasons_contract.ts";
+import { cardUpdatesContract } from "./card_updates_contract.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
+import {
+  donorErasureContract,
+  donorSessionsForEmailContract,
+  outboxByDonorsContract,
+} from "./donor_privacy_contract.ts";
 import {
   donorsByEmailContract,
   donorSessionsContract,
@@ -84,6 +91,11 @@ const contracts: Contract[] = [
   donorsByEmailContract,
   transactionsByDonorsContract,
   auditContract,
+  cancelReasonsContract,
+  donorErasureContract,
+  outboxByDonorsContract,
+  donorSessionsForEmailContract,
+  cardUpdatesContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -1,12 +1,14 @@
 /**
  * Deno KV's `donor-portal-indexes` data migration: donors and transactions stored before the
  * portal's indexes existed are found by `donors.idsByEmail` and `transactions.listByDonors` once
- * the store is opened.
+ * the store is opened; and `outbox-donor-index`: messages stored before it are listed by
+ * `outbox.listByDonors`.
  *
  * @module
  */
 
 import assert from "node:assert/strict";
+import type { OutboxMessage } from "../../lib/storage/types.ts";
 import { openKvStore } from "./backends.ts";
 import { donorFixture, txFixture } from "./fixtures.ts";
 
@@ -29,6 +31,50 @@ Deno.test("kv: donors and transactions written before the portal's indexes are i
       assert.deepEqual((await store.transactions.listByDonors(["old_a", "old_b"], 10)).map((t) => t.id), [
         gift.id,
       ]);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kv: messages to donors written before the outbox's donor index are listed once the store opens", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/old.kv`;
+    const kv = await Deno.openKv(path);
+    const stored = (key: string, to: OutboxMessage["to"], createdAt: string): OutboxMessage => ({
+      key,
+      kind: "manage-link",
+      to,
+      language: "en",
+      data: {},
+      createdAt,
+      state: "sent",
+      attempts: 1,
+      dueAt: null,
+      claimedBy: "old",
+      lastError: null,
+      settledAt: createdAt,
+    });
+    // As an older version wrote them: the record and its recent-list key, no donor index.
+    const old = [
+      stored("manage-link:old_a:1", { donorId: "old_a" }, "2025-01-01T00:00:00.000Z"),
+      stored("manage-link:old_a:2", { donorId: "old_a" }, "2025-02-01T00:00:00.000Z"),
+      stored("admin-pending:x", { admins: true }, "2025-03-01T00:00:00.000Z"),
+    ];
+    for (const m of old) {
+      await kv.set(["outbox", m.key], m);
+      await kv.set(["outbox_recent", m.createdAt, m.key], m.key);
+    }
+    kv.close();
+    const store = await openKvStore(path);
+    try {
+      assert.deepEqual(
+        (await store.outbox.listByDonors(["old_a"], 10)).map((m) => m.key),
+        ["manage-link:old_a:2", "manage-link:old_a:1"],
+      );
     } finally {
       await store.close();
     }

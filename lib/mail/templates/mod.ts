@@ -21,6 +21,7 @@ import {
 } from "./render.ts";
 import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
 import { renderMonthlyChanged } from "./gift_changes.ts";
+import { renderCardUpdated } from "./card_update.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -35,6 +36,7 @@ export const RENDERERS: KindRenderers = {
   "manage-link": renderManageLink,
   "admin-pending": renderAdminPending,
   "sign-in-link": renderSignInLink,
+  "card-updated": renderCardUpdated,
 };
 
 /**

@@ -127,9 +127,13 @@ export function rendered(
   };
 }
 
-/** The donor a message goes to, or null (an admins' message, or the donor no longer exists). */
+/**
+ * The donor a message goes to, or null (an admins' message, or the donor no longer exists or was
+ * erased at their request: every renderer then answers null, and the sender skips the message).
+ */
 export async function recipientDonor(message: MessageToRender, env: RenderEnv): Promise<Donor | null> {
-  return "donorId" in message.to ? await env.store.donors.get(message.to.donorId) : null;
+  const donor = "donorId" in message.to ? await env.store.donors.get(message.to.donorId) : null;
+  return donor && donor.erasedAt === undefined ? donor : null;
 }
 
 /** The manage-link button of a donor email: a fresh token, valid from now. */

@@ -14,7 +14,9 @@
  * (and the session key as absent): of racing redemptions exactly one commits, the others re-read
  * and find the link used. Retention finds expired records through the expiry indexes written with
  * them (ISO instants in keys sort by time), as refresh tokens do; no `expireIn`, so an expired
- * link is refused as expired (not unknown) until the sweep deletes it.
+ * link is refused as expired (not unknown) until the sweep deletes it. `deleteForEmail` (a donor's
+ * erasure) reads both prefixes (kept small by retention) and deletes the address's records with
+ * their expiry keys, each checked as read.
  *
  * @module
  */
@@ -22,7 +24,7 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { batchLimit } from "../queries.ts";
-import { isoInstant } from "../records.ts";
+import { isoInstant, normalizeEmail } from "../records.ts";
 import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
@@ -35,7 +37,9 @@ const SESSIONS = "donor_sessions";
 const SESSIONS_BY_EXPIRY = "donor_sessions_by_expiry";
 
 /** The {@link DonorSessionRepository} of the store on `ctx`. */
-export function kvDonorSessions({ kv, indexRange, deleteIndexed }: KvContext): DonorSessionRepository {
+export function kvDonorSessions(
+  { kv, getAll, indexRange, deleteIndexed }: KvContext,
+): DonorSessionRepository {
   const newSession = (op: Deno.AtomicOperation, s: DonorSession) => {
     const key = [SESSIONS, s.hash];
     return op.check({ key, versionstamp: null }).set(key, s).set(
@@ -103,6 +107,39 @@ export function kvDonorSessions({ kv, indexRange, deleteIndexed }: KvContext): D
         const ok = await commit(() => kv.atomic().check(entry).set(key, { ...entry.value!, revokedAt: at }));
         return ok ? undefined : RETRY;
       });
+    },
+
+    async deleteForEmail(email) {
+      const wanted = normalizeEmail(email);
+      let deleted = 0;
+      for (const [prefix, byExpiry] of [[SIGN_INS, SIGN_INS_BY_EXPIRY], [SESSIONS, SESSIONS_BY_EXPIRY]]) {
+        const found = await retryWhileLocked(async () => {
+          const out: Deno.KvEntry<DonorSignIn | DonorSession>[] = [];
+          for await (
+            const e of kv.list<DonorSignIn | DonorSession>({ prefix: [prefix] }, { batchSize: 500 })
+          ) {
+            if (e.value.email === wanted) out.push(e);
+          }
+          return out;
+        });
+        for (let i = 0; i < found.length; i += 50) {
+          const chunk = found.slice(i, i + 50);
+          // Checked as read: a link used or a session revoked meanwhile is read again and deleted.
+          deleted += await untilCommitted(async () => {
+            const read = await getAll<DonorSignIn | DonorSession>(chunk.map((e) => e.key));
+            const entries = read.filter((e) => e.value !== null);
+            const ok = await commit(() => {
+              const op = kv.atomic();
+              for (const e of entries) {
+                op.check(e).delete(e.key).delete([byExpiry, e.value!.expiresAt, e.value!.hash]);
+              }
+              return op;
+            });
+            return ok ? entries.length : RETRY;
+          });
+        }
+      }
+      return deleted;
     },
 
     async deleteExpired(before, limit) {

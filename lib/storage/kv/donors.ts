@@ -12,6 +12,8 @@
  * `create` commits only while the id is absent; `update` rewrites the record under a check of the
  * versionstamp it read, so two updates at once both apply, one after the other.
  *
+ * `donors.erase` (issue 15) is in `donor_erasure.ts`: it rewrites the donor's transactions too.
+ *
  * `israeliId` (issue 14) is a field of the record; a record written before it existed has none, and
  * is read with `null` there (no data migration: a missing field and `null` mean the same).
  *
@@ -39,7 +41,7 @@ const stored = (donor: Donor | null): Donor | null =>
   donor && { ...donor, israeliId: donor.israeliId ?? null };
 
 /** The {@link DonorRepository} of the store on `ctx`. */
-export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitted"> {
+export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitted" | "erase"> {
   return {
     async create(input) {
       const donor = canonicalDonor(input);

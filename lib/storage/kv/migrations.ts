@@ -26,10 +26,13 @@
  *   `time-indexes` does (the same step, its own marker `["kv_migrations", "donor-portal-indexes"]`).
  *
  * - `admin-roles` (stores written before roles, issue 16): gives every admin stored without a role
- *   one, as PostgreSQL's migration 24 does: the oldest approved admin (by creation) becomes the
+ *   one, as PostgreSQL's migration 27 does: the oldest approved admin (by creation) becomes the
  *   owner unless an owner exists, other approved admins `admin`, the rest none; and counts the
  *   owners into `["admins_owners"]`. Fifty admins per commit, each checked as read;
  *   `["kv_migrations", "admin-roles"]` holds `{ done }`.
+ * - `outbox-donor-index` (stores written before the donor portal's data export, issue 15): writes
+ *   `["outbox_by_donor", donorId, createdAt, key]` for every existing message to a donor, as
+ *   `time-indexes` does (its own marker `["kv_migrations", "outbox-donor-index"]`).
  *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
@@ -40,6 +43,7 @@
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
+import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
@@ -51,7 +55,15 @@ import {
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
 import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import type { Admin, Donor, Payment, RefreshToken, SandboxRecord, Transaction } from "../types.ts";
+import type {
+  Admin,
+  Donor,
+  OutboxMessage,
+  Payment,
+  RefreshToken,
+  SandboxRecord,
+  Transaction,
+} from "../types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];
@@ -60,6 +72,7 @@ const DONOR_PORTAL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-portal-indexes
 const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 /** Admins given a role per commit (each: a check and three writes). */
 const ADMIN_ROLES_CHUNK = 50;
+const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -81,6 +94,11 @@ type IndexStages = { prefix: string; indexKey: (entry: Deno.KvEntry<unknown>) =>
 const DONOR_PORTAL_STAGES: IndexStages = [
   { prefix: DONORS, indexKey: (e) => donorEmailKey(e.value as Donor) },
   { prefix: TRANSACTIONS, indexKey: (e) => donorIndexKey(e.value as Transaction) },
+];
+
+/** The outbox's index by donor over messages stored before it existed (`outbox-donor-index`). */
+const OUTBOX_DONOR_STAGES: IndexStages = [
+  { prefix: OUTBOX, indexKey: (e) => outboxDonorKey(e.value as OutboxMessage) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -114,6 +132,9 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
   while (
     await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
+  );
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
   );
   while (await untilCommitted(() => adminRolesStep(kv)) === "more");
 }

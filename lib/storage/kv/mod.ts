@@ -51,6 +51,8 @@
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
  * | `audit.ts`             | the staff's audit log (append-only)     | `audit*`                          |
+ * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
+ * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -65,7 +67,9 @@ import { kvAdmins } from "./admins.ts";
 import { kvCharges } from "./charges.ts";
 import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
+import { eraseKvDonor } from "./donor_erasure.ts";
 import { kvDonorSessions } from "./donor_sessions.ts";
+import { kvCardUpdates } from "./card_updates.ts";
 import { kvFlags } from "./flags.ts";
 import { kvKioskDevices } from "./kiosk_devices.ts";
 import { kvLeases } from "./leases.ts";
@@ -119,7 +123,7 @@ export async function openKvStore(path?: string): Promise<Store> {
   return {
     kind: "kv",
     flags: kvFlags(ctx),
-    donors: admittedDonors(kvDonors(ctx), rateLimits),
+    donors: admittedDonors({ ...kvDonors(ctx), erase: (id, at) => eraseKvDonor(ctx, id, at) }, rateLimits),
     admins: kvAdmins(ctx),
     refreshTokens: kvRefreshTokens(ctx),
     throttle: kvThrottle(ctx),
@@ -136,6 +140,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     audit: kvAudit(ctx),
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
+    cardUpdates: kvCardUpdates(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

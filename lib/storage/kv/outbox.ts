@@ -6,12 +6,15 @@
  * | `["outbox", key]`                    | OutboxMessage | enqueue (and causes), claim, settle |
  * | `["outbox_due", dueAt, key]`         | message key   | while queued: its due time         |
  * | `["outbox_recent", createdAt, key]`  | message key   | enqueue (and causes)               |
+ * | `["outbox_by_donor", donorId, createdAt, key]` | message key | enqueue (and causes), to a donor |
  *
  * `outbox_due` holds exactly the queued messages under their due time, so `claim(now)` is one
  * range read up to `now`. Every write of a message deletes its old due key and sets the new one in
  * the same commit, checked against the record as read: of two claimers, the one whose commit lands
  * second fails its check, re-reads and finds the message no longer due (its `dueAt` is the lease's
- * end). `outbox_recent` lists newest first with one reverse range read.
+ * end). `outbox_recent` lists newest first with one reverse range read; `outbox_by_donor` (issue 15,
+ * the donor portal's data export) lists one donor's messages the same way; messages stored before it
+ * existed get it from the `outbox-donor-index` data migration (`migrations.ts`).
  *
  * A cause enqueues its messages in its own commit: {@link messageKeys} are read with the cause's
  * keys (one `getMany`, no extra round trip), and {@link addMessages} adds a check that each key is
@@ -27,9 +30,12 @@ import {
   canonicalMessages,
   canonicalOutcome,
   claimUntil,
+  newestMessageFirst,
   queuedMessage,
+  recipientDonorId,
   settled,
 } from "../outbox_records.ts";
+import { donorListArgs } from "../donor_queries.ts";
 import { checkInteger, isoInstant } from "../records.ts";
 import type { MessageInput, OutboxMessage, OutboxRepository } from "../outbox_types.ts";
 
@@ -40,7 +46,19 @@ const OUTBOX_DUE = "outbox_due";
 /** Every message by creation time, for the newest-first list. */
 const OUTBOX_RECENT = "outbox_recent";
 
-/** The most messages one `enqueue` call stores (each: one check, three sets). */
+/** Every message to a donor, by donor and creation time. */
+const OUTBOX_BY_DONOR = "outbox_by_donor";
+
+/** The `["outbox_by_donor", donorId, createdAt, key]` key of a message to a donor, or null (to the admins). */
+export function outboxDonorKey(message: OutboxMessage): Deno.KvKey | null {
+  const donorId = recipientDonorId(message);
+  return donorId === null ? null : [OUTBOX_BY_DONOR, donorId, message.createdAt, message.key];
+}
+
+/** The first key part of every message record. */
+export { OUTBOX };
+
+/** The most messages one `enqueue` call stores (each: one check, four sets). */
 const MAX_ENQUEUE = 100;
 
 const dueKey = (m: OutboxMessage): Deno.KvKey => [OUTBOX_DUE, m.dueAt!, m.key];
@@ -65,6 +83,8 @@ export function addMessages(
     const message = queuedMessage(input, at);
     op.check(entries[i]).set([OUTBOX, message.key], message).set(dueKey(message), message.key)
       .set([OUTBOX_RECENT, message.createdAt, message.key], message.key);
+    const byDonor = outboxDonorKey(message);
+    if (byDonor !== null) op.set(byDonor, message.key);
     added++;
   });
   return added;
@@ -175,6 +195,26 @@ export function kvOutbox(ctx: KvContext): OutboxRepository {
         return out;
       });
       return (await ctx.getAll<OutboxMessage>(keys)).flatMap((e) => e.value === null ? [] : [e.value]);
+    },
+
+    async listByDonors(donorIds, max) {
+      checkInteger(max, "limit", 1);
+      if (max > 500) throw new RangeError(`limit must be at most 500: ${max}`);
+      const { ids, limit } = donorListArgs(donorIds, max);
+      const keys = (await Promise.all(ids.map((donorId) =>
+        retryWhileLocked(async () => {
+          const out: Deno.KvKey[] = [];
+          const selector = { prefix: [OUTBOX_BY_DONOR, donorId] };
+          for await (const entry of kv.list<string>(selector, { limit, reverse: true })) {
+            out.push([OUTBOX, entry.value]);
+          }
+          return out;
+        })
+      ))).flat();
+      const messages = (await ctx.getAll<OutboxMessage>(keys)).flatMap((e) =>
+        e.value === null ? [] : [e.value]
+      );
+      return messages.sort(newestMessageFirst).slice(0, limit);
     },
   };
 }

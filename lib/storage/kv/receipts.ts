@@ -3,10 +3,10 @@
  *
  * | key                                          | value   | written by               |
  * |----------------------------------------------|---------|--------------------------|
- * | `["receipts", id]`                           | Receipt | issue, setReportNumber   |
+ * | `["receipts", id]`                           | Receipt | issue, setReportNumber, donors.erase (email) |
  * | `["receipts_by_transaction", transactionId]` | id      | issue                    |
  * | `["receipts_by_donor", donorId, issuedAt, id]` | id    | issue                    |
- * | `["receipts_by_email", email, issuedAt, id]` | id      | issue                    |
+ * | `["receipts_by_email", email, issuedAt, id]` | id      | issue; donors.erase deletes it |
  * | `["receipt_counters", series]`               | number  | issue (the last number)  |
  *
  * `issue` reads the transaction's index key and the series' counter, and commits the receipt, its
@@ -37,6 +37,9 @@ const BY_TRANSACTION = "receipts_by_transaction";
 const BY_DONOR = "receipts_by_donor";
 const BY_EMAIL = "receipts_by_email";
 const COUNTERS = "receipt_counters";
+
+/** The receipts' keys a donor's erasure (`donor_erasure.ts`) rewrites. */
+export { BY_DONOR as RECEIPTS_BY_DONOR, BY_EMAIL as RECEIPTS_BY_EMAIL, RECEIPTS };
 
 /** Newest first: issue time, then number (both descending). */
 const newestFirst = (a: Receipt, b: Receipt) =>

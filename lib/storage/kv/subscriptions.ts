@@ -1,11 +1,12 @@
 /**
  * Monthly subscriptions on Deno KV.
  *
- * | key                                                  | value               | written by  |
- * |------------------------------------------------------|---------------------|-------------|
- * | `["subscriptions", id]`                              | Subscription        | every write |
- * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create      |
- * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write |
+ * | key                                                  | value               | written by        |
+ * |------------------------------------------------------|---------------------|-------------------|
+ * | `["subscriptions", id]`                              | Subscription        | every write       |
+ * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create            |
+ * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write       |
+ * | `["subscriptions_cancel_reasons", reason]`           | Deno.KvU64 count    | a reason set/left |
  *
  * `subscriptions_due` holds exactly the active subscriptions, under their due time
  * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
@@ -14,6 +15,12 @@
  * (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write). Every
  * write bumps the record's `version`; `updateIfVersion` commits only over the version it was given
  * (a donor's change never lands over a charge's step it did not see), with its messages.
+ *
+ * `subscriptions_cancel_reasons` counts the subscriptions stored with each `cancelReason` (the back
+ * office's "why donors cancelled"): a counter per reason, moved by `sum` in the same commit as the
+ * write that sets or changes the reason, so `countCancelReasons` reads a handful of keys however
+ * many subscriptions there are, and each cancel is counted once (a commit lost to a race adds
+ * nothing). A `sum` of 2^64 - 1 is KV's wrapping subtraction of one.
  *
  * @module
  */
@@ -39,18 +46,31 @@ const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
 /** The active subscriptions by due time: copies, so `listDue` is one range read. */
 const SUBSCRIPTIONS_DUE = "subscriptions_due";
 
+/** The count of subscriptions per cancel reason (see the module doc). */
+const CANCEL_REASON_COUNTS = "subscriptions_cancel_reasons";
+/** Adding this to a `Deno.KvU64` subtracts one (sums wrap around at 2^64). */
+const MINUS_ONE = (1n << 64n) - 1n;
+
 /** Subscriptions a cancelForDonor commit changes at most (each: one check, three mutations). */
 const CANCEL_CHUNK = 25;
 
 const donorKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_BY_DONOR, s.donorId, s.createdAt, s.id];
 const dueKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_DUE, subscriptionDueAt(s), s.id];
 
-/** Adds the writes of `after` replacing `before` (null: new) to `op`: record, donor and due index. */
+/**
+ * Adds the writes of `after` replacing `before` (null: new) to `op`: record, donor and due index,
+ * and the cancel reasons' counts.
+ */
 function writeSubscription(op: Deno.AtomicOperation, before: Subscription | null, after: Subscription) {
   op.set([SUBSCRIPTIONS, after.id], after);
   if (before === null) op.set(donorKey(after), after.id);
   if (before !== null && before.status === "active") op.delete(dueKey(before));
   if (after.status === "active") op.set(dueKey(after), after);
+  const reasonBefore = before?.cancelReason ?? null;
+  if (reasonBefore !== after.cancelReason) {
+    if (reasonBefore !== null) op.sum([CANCEL_REASON_COUNTS, reasonBefore], MINUS_ONE);
+    if (after.cancelReason !== null) op.sum([CANCEL_REASON_COUNTS, after.cancelReason], 1n);
+  }
   return op;
 }
 
@@ -165,6 +185,17 @@ export function kvSubscriptions({ kv }: KvContext): SubscriptionRepository {
         const after: Subscription = { ...entry.value, ...changes, version: entry.value.version + 1 };
         const ok = await commit(() => writeSubscription(kv.atomic().check(entry), entry.value, after));
         return ok ? after : RETRY;
+      });
+    },
+
+    async countCancelReasons() {
+      return await retryWhileLocked(async () => {
+        const counts: Record<string, number> = {};
+        for await (const entry of kv.list<Deno.KvU64>({ prefix: [CANCEL_REASON_COUNTS] })) {
+          const count = Number(entry.value.value);
+          if (count > 0) counts[entry.key[1] as string] = count;
+        }
+        return counts;
       });
     },
 

@@ -47,7 +47,7 @@ export const TRANSACTIONS = "transactions";
 const TRANSACTIONS_BY_PROVIDER = "transactions_by_provider";
 
 /** The index of transactions by donor, newest last within a donor. */
-const TRANSACTIONS_BY_DONOR = "transactions_by_donor";
+export const TRANSACTIONS_BY_DONOR = "transactions_by_donor";
 
 /** The `["transactions_by_donor", donorId, createdAt, id]` key of a transaction. */
 export function donorIndexKey(tx: Transaction): Deno.KvKey {

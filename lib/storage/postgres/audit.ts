@@ -1,5 +1,5 @@
 /**
- * The audit log on PostgreSQL: table `audit_log` (migration 23), append-only (a trigger refuses
+ * The audit log on PostgreSQL: table `audit_log` (migration 26), append-only (a trigger refuses
  * updates and deletes).
  * - `append` is one `insert`; a cause writes its entries in its own statement with
  *   {@link insertAudit} (a fragment of its `with` query or transaction), only when it happened;

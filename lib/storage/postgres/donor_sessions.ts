@@ -10,13 +10,14 @@
  * each re-checks `used_at` after the winner commits, so exactly one uses the link and creates its
  * session; a refused redemption then reads the link once to say why. `revokeSession` writes only
  * the first revocation. Retention deletes a batch per statement with `for update skip locked`, so
- * two sweepers split the rows.
+ * two sweepers split the rows. `deleteForEmail` (a donor's erasure) deletes the address's rows of
+ * both tables (no email index: retention keeps them to a couple of days' worth).
  *
  * @module
  */
 
 import { batchLimit } from "../queries.ts";
-import { isoInstant } from "../records.ts";
+import { isoInstant, normalizeEmail } from "../records.ts";
 import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
 import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
@@ -121,6 +122,13 @@ export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
         update donor_sessions set revoked_at = ${isoInstant(revokedAt, "revokedAt")}
         where hash = ${hash} and revoked_at is null
       `;
+    },
+
+    async deleteForEmail(email) {
+      const wanted = normalizeEmail(email);
+      const links = await sql`delete from donor_sign_ins where email = ${wanted}`;
+      const sessions = await sql`delete from donor_sessions where email = ${wanted}`;
+      return links.count + sessions.count;
     },
 
     async deleteExpired(before, limit) {

@@ -4,7 +4,8 @@
  * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
  * cancel link's capability), with the contract's fields as columns and instants as
  * `timestamptz`. Read by id (the primary key) and by email (`idsByEmail`, index `donors_email`
- * on `(email, id)`, migration 21). `update` sets only the columns it is given, in one statement. `israeli_id` (migration 19)
+ * on `(email, id)`, migration 21). `update` sets only the columns it is given, in one statement. `erased_at` (migration 24) marks a
+ * donor erased at their request; `erase` is in `donor_erasure.ts` (it rewrites transactions too). `israeli_id` (migration 19)
  * holds the donor's Israeli ID number for Section 46 receipts, nine digits or null, checked by the
  * table as well (a constraint), so no other writer can store a malformed one.
  *
@@ -12,11 +13,12 @@
  */
 
 import { batchLimit } from "../queries.ts";
-import { canonicalDonor, isoInstantOrNull, normalizeEmail } from "../records.ts";
+import { canonicalDonor, isoInstant, isoInstantOrNull, normalizeEmail } from "../records.ts";
 import type postgres from "postgres";
 import type { Donor, DonorRepository, Refusal } from "../types.ts";
 import { iso, type PgContext } from "./context.ts";
 import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
+import { erasePgDonor } from "./donor_erasure.ts";
 
 /** The row shape of `donors`. */
 interface DonorRow {
@@ -30,6 +32,7 @@ interface DonorRow {
   next_payment_date: Date | null;
   monthly_payment_available: boolean;
   israeli_id: string | null;
+  erased_at?: Date | null;
 }
 
 /** A donor's columns, as `jsonb_populate_record` reads them into a `donors` row. */
@@ -44,6 +47,7 @@ const donorColumns = (d: Donor) => ({
   next_payment_date: d.nextPaymentDate,
   monthly_payment_available: d.monthlyPaymentAvailable,
   israeli_id: d.israeliId,
+  ...(d.erasedAt ? { erased_at: d.erasedAt } : {}),
 });
 
 const toDonor = (row: DonorRow): Donor => ({
@@ -57,6 +61,7 @@ const toDonor = (row: DonorRow): Donor => ({
   nextPaymentDate: iso(row.next_payment_date),
   monthlyPaymentAvailable: row.monthly_payment_available,
   israeliId: row.israeli_id,
+  ...(row.erased_at ? { erasedAt: row.erased_at.toISOString() } : {}),
 });
 
 /**
@@ -67,7 +72,8 @@ const toDonor = (row: DonorRow): Donor => ({
  * const donor = await pgDonors(ctx).get(id);
  * ```
  */
-export function pgDonors({ sql }: PgContext): DonorRepository {
+export function pgDonors(ctx: PgContext): DonorRepository {
+  const { sql } = ctx;
   const donors: DonorRepository = {
     async create(input) {
       const d = canonicalDonor(input);
@@ -118,6 +124,11 @@ export function pgDonors({ sql }: PgContext): DonorRepository {
       if (Object.keys(set).length === 0) return await donors.get(id);
       const [row] = await sql<DonorRow[]>`update donors set ${sql(set)} where id = ${id} returning *`;
       return row ? toDonor(row) : null;
+    },
+
+    async erase(id, at) {
+      const erased = await erasePgDonor(ctx, id, isoInstant(at, "at"));
+      return erased === null ? null : await donors.get(id);
     },
   };
   return donors;

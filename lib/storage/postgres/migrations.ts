@@ -42,8 +42,11 @@ import { migration019 } from "./migrations/019_donor_israeli_id.ts";
 import { migration020 } from "./migrations/020_rate_limit_admit.ts";
 import { migration021 } from "./migrations/021_donor_sessions.ts";
 import { migration022 } from "./migrations/022_subscription_changes.ts";
-import { migration023 } from "./migrations/023_audit_log.ts";
-import { migration024 } from "./migrations/024_admin_roles.ts";
+import { migration023 } from "./migrations/023_subscription_cancel_reasons.ts";
+import { migration024 } from "./migrations/024_donor_privacy.ts";
+import { migration025 } from "./migrations/025_card_updates.ts";
+import { migration026 } from "./migrations/026_audit_log.ts";
+import { migration027 } from "./migrations/027_admin_roles.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -89,6 +92,9 @@ export const migrations: readonly Migration[] = [
   migration022,
   migration023,
   migration024,
+  migration025,
+  migration026,
+  migration027,
 ];
 
 /**

@@ -47,6 +47,8 @@
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
  * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
+ * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
+ * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -62,6 +64,7 @@ import { pgCharges } from "./charges.ts";
 import type { PgContext } from "./context.ts";
 import { pgDonors } from "./donors.ts";
 import { pgDonorSessions } from "./donor_sessions.ts";
+import { pgCardUpdates } from "./card_updates.ts";
 import { pgFlags } from "./flags.ts";
 import { pgKioskDevices } from "./kiosk_devices.ts";
 import { pgLeases } from "./leases.ts";
@@ -187,6 +190,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     audit: g("audit", pgAudit(ctx)),
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
+    cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

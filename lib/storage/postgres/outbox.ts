@@ -13,13 +13,16 @@
  *   end), so each message goes to one claimer per lease;
  * - `settle` is one conditional `update`: `sent` while queued; the other outcomes only while the
  *   row still carries the caller's claim (holder and attempts);
- * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time.
+ * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time;
+ * - `listByDonors` (issue 15, the data export) reads `outbox_by_donor`
+ *   `((recipient->>'donorId'), created_at desc, key desc)` (migration 24), one range per donor.
  *
  * @module
  */
 
 import type postgres from "postgres";
 import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "../outbox_records.ts";
+import { donorListArgs } from "../donor_queries.ts";
 import { checkInteger, isoInstant } from "../records.ts";
 import type { MessageInput, OutboxMessage, OutboxRepository, OutboxState } from "../outbox_types.ts";
 import { iso, type PgContext } from "./context.ts";
@@ -164,6 +167,24 @@ export function pgOutbox({ sql }: PgContext): OutboxRepository {
           : sql``
       }
         order by created_at desc, key desc
+        limit ${limit}
+      `;
+      return rows.map(toMessage);
+    },
+
+    async listByDonors(donorIds, max) {
+      checkInteger(max, "limit", 1);
+      if (max > 500) throw new RangeError(`limit must be at most 500: ${max}`);
+      const { ids, limit } = donorListArgs(donorIds, max);
+      if (ids.length === 0) return [];
+      // One index range per donor (a lateral join), merged in the contract's order.
+      const rows = await sql<OutboxRow[]>`
+        select m.* from unnest(${ids}::text[]) as d(id)
+        cross join lateral (
+          select * from outbox where recipient->>'donorId' = d.id
+          order by created_at desc, key desc limit ${limit}
+        ) m
+        order by m.created_at desc, m.key desc
         limit ${limit}
       `;
       return rows.map(toMessage);

@@ -14,7 +14,10 @@
  * - `listByDonor` reads `subscriptions_donor_id` `(donor_id, created_at, id)` (migration 8);
  * - `listDue` is a range of `subscriptions_due` (migration 8), a partial index of the active
  *   subscriptions on their due time `greatest(next_payment_date, retry_at)` and id: "due at now"
- *   is one range read in the order answered, however many subscriptions are not due.
+ *   is one range read in the order answered, however many subscriptions are not due;
+ * - `countCancelReasons` groups `subscriptions_cancel_reason` (migration 23), a partial index of
+ *   the rows with a `cancel_reason`: an index-only scan of the cancellations that gave a reason,
+ *   never of every subscription.
  *
  * @module
  */
@@ -83,6 +86,8 @@ const SUBSCRIPTION_COLUMNS = {
   charging: "charging",
   cancelledAt: "cancelled_at",
   cancelReason: "cancel_reason",
+  token: "token",
+  cardMasked: "card_masked",
 } as const;
 
 /**
@@ -176,6 +181,16 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
           where id = ${id} and status = 'active' returning *
         `;
       return row ? toSubscription(row) : null;
+    },
+
+    async countCancelReasons() {
+      // The predicate of the partial index subscriptions_cancel_reason (migration 23).
+      const rows = await sql<{ reason: string; n: number }[]>`
+        select cancel_reason as reason, count(*)::int as n from subscriptions
+        where cancel_reason is not null
+        group by cancel_reason
+      `;
+      return Object.fromEntries(rows.map((r) => [r.reason, r.n]));
     },
 
     async updateIfVersion(id, version, input, options = {}) {

@@ -1,4 +1,7 @@
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
+import { PrivacySection } from "@/components/DonorPrivacy.tsx";
+import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
 import { currentSession, requestSignIn, signInByManageToken, signInKey } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
@@ -12,7 +15,7 @@ import { normalizeEmail } from "@/lib/storage/records.ts";
 /** What the page shows. */
 export type AccountPageData =
   | { kind: "form"; email: string; notice: SignInNotice | null }
-  | { kind: "account"; email: string; history: DonorHistory };
+  | { kind: "account"; email: string; history: DonorHistory; notice?: GiftNotice | null };
 
 /**
  * `/{lang}/account`: the donor portal (issue 15). Signed out, a form asks for an email address; its
@@ -20,7 +23,9 @@ export type AccountPageData =
  * whether or not the address has donations (`lib/account/sign_in.ts`), 400 for a malformed address
  * and 429 when the client or the address asked too often. Signed in (the `donor_session` cookie),
  * the donor's page. `?token=` (a valid manage link from any donor email) signs its donor in and
- * redirects here without it; an invalid or expired one just shows the form.
+ * redirects here without it (every donor email's manage link is this address); an invalid or
+ * expired one shows the form, saying the link no longer works. `?done=<action>` is where a monthly
+ * gift's form (`gifts/[id]/[action].tsx`) redirects: the page confirms the change.
  */
 export const handler: Handlers<AccountPageData, AppState> = {
   async GET(req, ctx) {
@@ -44,11 +49,17 @@ export const handler: Handlers<AccountPageData, AppState> = {
     const session = await currentSession(services.store, readSessionCookie(req));
     if (session) {
       const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
-      return ctx.render({ kind: "account", email: session.email, history }, {
+      const notice = giftDoneNotice(ctx.url);
+      return ctx.render({ kind: "account", email: session.email, history, notice }, {
         headers: { "cache-control": "no-store" },
       });
     }
-    const notice: SignInNotice | null = ctx.url.searchParams.has("signedOut") ? { kind: "signedOut" } : null;
+    // A manage link that signed nobody in (expired, cut, changed): say so above the form.
+    const notice: SignInNotice | null = token
+      ? { kind: "manageLinkRefused" }
+      : ctx.url.searchParams.has("signedOut")
+      ? { kind: "signedOut" }
+      : null;
     return ctx.render({ kind: "form", email: "", notice });
   },
   async POST(req, ctx) {
@@ -84,7 +95,7 @@ export const handler: Handlers<AccountPageData, AppState> = {
 };
 
 /** The donor portal's page. */
-export default function AccountPage({ state, data }: PageProps<AccountPageData, AppState>) {
+export default function AccountPage({ state, data, url }: PageProps<AccountPageData, AppState>) {
   const { t, lang } = state;
   const head = (
     <Head>
@@ -96,7 +107,9 @@ export default function AccountPage({ state, data }: PageProps<AccountPageData, 
       <>
         {head}
         <SignedIn t={t} lang={lang} email={data.email}>
-          <DonorHistoryView t={t} lang={lang} history={data.history} />
+          <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
+          <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
+          <PrivacySection t={t} lang={lang} receiptYears={data.history.receiptYears} />
         </SignedIn>
       </>
     );

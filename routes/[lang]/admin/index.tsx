@@ -22,8 +22,10 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "chart",
     "kiosk",
     "backofficeMail",
+    "backofficeDonor",
     "apiErrors",
     "common.notAvailable",
+    "portalPrivacy.erasedDonor",
   ]);
   return (
     <section class="admin">

@@ -98,6 +98,8 @@ export default function SandboxPay({ data, state }: PageProps<Data, AppState>) {
   }
   const problems = data.problems ?? {};
   const values = data.values ?? {};
+  // A card update's check (tokenization only): nothing is charged, so no amount is shown.
+  const checkOnly = record.data.checkOnly === true;
   const field = (name: keyof CardSubmission, label: string, attrs: Record<string, string>) => (
     <div class="field">
       <label for={name}>{label}</label>
@@ -120,9 +122,11 @@ export default function SandboxPay({ data, state }: PageProps<Data, AppState>) {
       <Head title={t("sandbox.title")} />
       <h1>{t("sandbox.title")}</h1>
       <p class="sandbox-notice">{t("sandbox.notice")}</p>
-      <p>
-        {t("sandbox.amount")}: <strong>{amount}</strong>
-      </p>
+      {checkOnly ? <p>{t("portalCard.sandboxNotice")}</p> : (
+        <p>
+          {t("sandbox.amount")}: <strong>{amount}</strong>
+        </p>
+      )}
       {Object.keys(problems).length > 0 && (
         <p role="alert" class="field-error">{t("sandbox.errors.summary")}</p>
       )}
@@ -140,7 +144,9 @@ export default function SandboxPay({ data, state }: PageProps<Data, AppState>) {
         })}
         {field("cvv", t("sandbox.cvv"), { inputmode: "numeric", autocomplete: "cc-csc", dir: "ltr" })}
         {field("idNumber", t("sandbox.idNumber"), { inputmode: "numeric", dir: "ltr" })}
-        <button type="submit" class="button button-primary">{t("sandbox.pay")} {amount}</button>
+        <button type="submit" class="button button-primary">
+          {checkOnly ? t("portalCard.sandboxSubmit") : `${t("sandbox.pay")} ${amount}`}
+        </button>
       </form>
     </main>
   );

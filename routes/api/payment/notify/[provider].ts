@@ -3,6 +3,7 @@ import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { completePayment } from "@/lib/payments/completion.ts";
+import { completeCardUpdate } from "@/lib/payments/card_update.ts";
 import type { AppState } from "@/lib/state.ts";
 import { z } from "zod";
 
@@ -10,7 +11,8 @@ export const docs: RouteDocs = {
   POST: {
     summary: "The provider's server-to-server payment notification",
     description: "Not trusted: the payment is verified with the provider before anything is recorded, and " +
-      "recorded once however often the notification arrives. A recorded result is answered from storage (a " +
+      "recorded once however often the notification arrives (a donor portal card update's check likewise: its new " +
+      "card applied once). A recorded result is answered from storage (a " +
       "failed payment is asked about again at most once a quarter hour); a decline the provider later reports approved stays " +
       "declined and is logged for a person.",
     tags: ["payments"],
@@ -27,7 +29,13 @@ export const handler: Handlers<unknown, AppState> = {
     const { providerRef } = payments.provider.readNotification(await readJsonValue(req));
     if (!providerRef) throw new HttpError(400, "The notification names no transaction");
     const payment = await services.store.payments.getByProviderRef(payments.provider.id, providerRef);
-    if (!payment) throw new HttpError(404, "No payment with this transaction id");
+    if (!payment) {
+      // Not a donation: a donor portal card update's check (verified and applied the same way).
+      const update = await services.store.cardUpdates.getByProviderRef(payments.provider.id, providerRef);
+      if (!update) throw new HttpError(404, "No payment with this transaction id");
+      const { outcome } = await completeCardUpdate(payments, update);
+      return Response.json({ outcome });
+    }
     const { outcome } = await completePayment(payments, payment);
     return Response.json({ outcome });
   },

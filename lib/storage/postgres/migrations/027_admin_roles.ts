@@ -1,5 +1,5 @@
 /**
- * Migration 24, `admin_roles`: roles and deactivation for the museum's staff (issue 16).
+ * Migration 27, `admin_roles`: roles and deactivation for the museum's staff (issue 16).
  *
  * `admins.role` is one of owner, admin, finance, viewer for approved and deactivated admins, null
  * for pending and rejected ones (a check says so). Admins approved before roles existed keep what
@@ -11,9 +11,9 @@
  * @module
  */
 
-/** Migration 24, as `schema_migrations` records it. */
-export const migration024 = {
-  version: 24,
+/** Migration 27, as `schema_migrations` records it. */
+export const migration027 = {
+  version: 27,
   name: "admin_roles",
   sql: `
       alter table admins drop constraint admins_status_check;

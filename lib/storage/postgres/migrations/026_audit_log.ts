@@ -1,5 +1,5 @@
 /**
- * Migration 23, `audit_log`: what the museum's staff did (issue 16), append-only.
+ * Migration 26, `audit_log`: what the museum's staff did (issue 16), append-only.
  *
  * One row per entry, keyed by its time-ordered id, with the actor (id and email as known then), the
  * action, the client address, what was acted on and what changed (`jsonb`). Three indexes serve
@@ -12,9 +12,9 @@
  * @module
  */
 
-/** Migration 23, as `schema_migrations` records it. */
-export const migration023 = {
-  version: 23,
+/** Migration 26, as `schema_migrations` records it. */
+export const migration026 = {
+  version: 26,
   name: "audit_log",
   sql: `
       create table audit_log (

@@ -1,0 +1,111 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { DonorView } from "../lib/backoffice/donor_view.ts";
+import { DonorDetails } from "./admin/DonorView.tsx";
+import { listFailure } from "./shared/account_forms.ts";
+import { ApiError, createApiClient } from "./shared/admin_api.ts";
+import { readSession, type Session } from "./shared/admin_session.ts";
+import { Guard } from "./shared/Guard.tsx";
+import { messageText, translator } from "./shared/texts.ts";
+
+/** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
+export interface AdminDonorProps {
+  lang: string;
+  email: string | null;
+  texts: Record<string, string>;
+}
+
+type Load =
+  | { state: "idle" }
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; view: DonorView };
+
+/**
+ * The back office's donor view (issue 15), `/{lang}/admin/donor?email=…`: every gift under one
+ * email address, reached from each row of the transaction history. Guarded like the dashboard
+ * (without a stored session it goes to `/{lang}/login`); the data comes from `GET /api/donor`
+ * with the admin's token. The address form is a plain GET form of this page, so asking for
+ * another donor is a link that can be bookmarked or shared with a colleague (who signs in).
+ *
+ * An unknown address says so (404), a malformed one asks for a valid one (400), in the page's
+ * language; other failures are the back office's usual words.
+ */
+export default function AdminDonor(props: AdminDonorProps) {
+  const { lang, email } = props;
+  const t = useMemo(() => translator(props.texts), []);
+  const loginHref = `/${lang}/login`;
+  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
+  // undefined until the browser has read local storage (and always on the server).
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [load, setLoad] = useState<Load>(email ? { state: "loading" } : { state: "idle" });
+  const [typed, setTyped] = useState(email ?? "");
+
+  useEffect(() => {
+    const stored = readSession();
+    setSession(stored);
+    if (!stored || !email) return;
+    api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}`)
+      .then((view) => setLoad({ state: "ready", view }))
+      .catch((error) => {
+        const status = error instanceof ApiError ? error.status : null;
+        const message = status === 404
+          ? t("backofficeDonor.notFound")
+          : status === 400
+          ? t("backofficeDonor.invalidEmail")
+          : t("transactions.errorPrefix") + messageText(t, listFailure(error));
+        setLoad({ state: "failed", message });
+      });
+  }, []);
+
+  const body = (
+    <>
+      <p>
+        <a href={`/${lang}/admin`}>{t("backofficeDonor.back")}</a>
+      </p>
+      <form class="donor-lookup" method="get" action={`/${lang}/admin/donor`}>
+        <div class="field">
+          <label for="donor-lookup-email">{t("backofficeDonor.lookupLabel")}</label>
+          <input
+            id="donor-lookup-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            autocomplete="off"
+            dir="ltr"
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+          />
+        </div>
+        <button type="submit" class="button button-primary">{t("backofficeDonor.lookupButton")}</button>
+      </form>
+      {/* `data-loaded`: the answer is on screen (tests wait for it). */}
+      <div
+        class="donor-view"
+        aria-live="polite"
+        aria-busy={load.state === "loading" ? "true" : "false"}
+        data-loaded={load.state === "ready" || load.state === "failed" ? "" : undefined}
+      >
+        {load.state === "idle" && <p>{t("backofficeDonor.noEmail")}</p>}
+        {load.state === "loading" && (
+          <div class="loading" role="status">
+            <span class="spinner" aria-hidden="true" />
+            <span>{t("backofficeDonor.loading")}</span>
+          </div>
+        )}
+        {load.state === "failed" && <p class="form-alert" role="alert">{load.message}</p>}
+        {load.state === "ready" && <DonorDetails view={load.view} t={t} lang={lang} />}
+      </div>
+    </>
+  );
+
+  return (
+    <Guard
+      allowed={session === undefined ? undefined : session !== null}
+      redirectTo={loginHref}
+      pending={body}
+    >
+      {body}
+    </Guard>
+  );
+}

@@ -1,0 +1,206 @@
+import type { DonorView, MonthlyView } from "../../lib/backoffice/donor_view.ts";
+import { listAmount, usDateTime } from "../../lib/shared/format.ts";
+import type { Translate } from "../shared/texts.ts";
+
+/** The back office's link to a donor's view, from anywhere that shows their address. */
+export const donorHref = (lang: string, email: string) =>
+  `/${lang}/admin/donor?email=${encodeURIComponent(email.trim())}`;
+
+/**
+ * A value set into a translated sentence, isolated (FSI … PDI) from the words around it: an
+ * English name, a date or an amount inside a Hebrew sentence otherwise takes its commas and
+ * colons along in the wrong order.
+ */
+export const isolate = (value: string | number) => `\u2068${value}\u2069`;
+
+/** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
+export function reasonText(t: Translate, reason: string): string {
+  const key = `backofficeDonor.reasons.${reason}`;
+  const text = t(key);
+  return text === key ? reason : text;
+}
+
+/** A monthly gift's state in words: active, paused until, failing (tries, next try), cancelled (why), ended. */
+export function monthlyStateText(t: Translate, m: MonthlyView): string {
+  const date = (iso: string | null) => isolate(usDateTime(iso) ?? t("common.notAvailable"));
+  switch (m.state) {
+    case "paused":
+      return t("backofficeDonor.states.paused", { date: date(m.nextCharge) });
+    case "failing":
+      return t("backofficeDonor.states.failing", { count: m.failedAttempts, date: date(m.retryAt) });
+    case "cancelled":
+      return m.cancelReason
+        ? t("backofficeDonor.states.cancelledWithReason", {
+          date: date(m.cancelledAt),
+          reason: isolate(reasonText(t, m.cancelReason)),
+        })
+        : t("backofficeDonor.states.cancelled", { date: date(m.cancelledAt) });
+    default:
+      return t(`backofficeDonor.states.${m.state}`);
+  }
+}
+
+const BADGES: Record<MonthlyView["state"], string> = {
+  active: "badge badge-success",
+  paused: "badge",
+  failing: "badge badge-error",
+  cancelled: "badge",
+  failed: "badge badge-error",
+};
+
+/**
+ * One donor's page in the back office (issue 15): the names on file, the lifetime total per
+ * currency with the first and last gift, every monthly gift with its state, and every gift, as
+ * `GET /api/donor` answers them. Tables with captions and row headers, like the history's; dates
+ * in US English in the viewer's time zone, amounts as currency, 'N/A' for what is missing.
+ */
+export function DonorDetails(props: { view: DonorView; t: Translate; lang: string }) {
+  const { view, t, lang } = props;
+  const na = t("common.notAvailable");
+  const date = (iso: string | null) => usDateTime(iso) ?? na;
+  const money = (minor: number | null, currency: number | null) => listAmount(minor, currency, lang) ?? na;
+  return (
+    <div class="donor-details">
+      <h2 id="donor-email">
+        <bdi>{view.email}</bdi>
+      </h2>
+      <section aria-labelledby="donor-records-title">
+        <h3 id="donor-records-title">{t("backofficeDonor.recordsTitle")}</h3>
+        <ul class="donor-records">
+          {view.donors.map((d, i) => (
+            <li key={i}>
+              {t("backofficeDonor.recordLine", {
+                name: isolate(`${d.firstName} ${d.lastName}`.trim() || na),
+                country: isolate(d.country || na),
+                date: isolate(date(d.createdAt)),
+              })}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="donor-summary-title">
+        <h3 id="donor-summary-title">{t("backofficeDonor.summaryTitle")}</h3>
+        <dl class="donor-summary">
+          <dt>{t("backofficeDonor.lifetime")}</dt>
+          {view.totals.length === 0 && <dd>{t("backofficeDonor.noTotal")}</dd>}
+          {view.totals.map((total) => (
+            <dd key={total.currency} class="donor-total">
+              {t("backofficeDonor.totalLine", {
+                amount: isolate(money(total.amount, total.currency)),
+                count: total.count,
+              })}
+            </dd>
+          ))}
+          <dt>{t("backofficeDonor.firstGift")}</dt>
+          <dd>
+            <time dateTime={view.firstGift ?? undefined}>{date(view.firstGift)}</time>
+          </dd>
+          <dt>{t("backofficeDonor.lastGift")}</dt>
+          <dd>
+            <time dateTime={view.lastGift ?? undefined}>{date(view.lastGift)}</time>
+          </dd>
+        </dl>
+        {!view.complete && (
+          <p class="form-alert" role="note">
+            {t("backofficeDonor.incomplete", { count: view.gifts.length })}
+          </p>
+        )}
+      </section>
+      <section aria-labelledby="donor-monthly-title">
+        <h3 id="donor-monthly-title">{t("backofficeDonor.monthlyTitle")}</h3>
+        <div class="table-scroll" role="region" aria-labelledby="donor-monthly-caption" tabIndex={0}>
+          <table class="tx-table donor-monthly">
+            <caption id="donor-monthly-caption">
+              {t("backofficeDonor.monthlyCaption", { email: view.email })}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("backofficeDonor.amount")}</th>
+                <th scope="col">{t("backofficeDonor.state")}</th>
+                <th scope="col">{t("backofficeDonor.nextCharge")}</th>
+                <th scope="col">{t("backofficeDonor.card")}</th>
+                <th scope="col">{t("backofficeDonor.started")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.monthly.length === 0 && (
+                <tr>
+                  <td colSpan={5} class="tx-empty">{t("backofficeDonor.noMonthly")}</td>
+                </tr>
+              )}
+              {view.monthly.map((m, i) => (
+                <tr key={i} class={`monthly-${m.state}`}>
+                  <th scope="row" class="tx-amount">{money(m.amount, m.currency)}</th>
+                  <td>
+                    <span class={BADGES[m.state]}>{monthlyStateText(t, m)}</span>
+                  </td>
+                  <td class="tx-date">
+                    <time dateTime={m.nextCharge ?? undefined}>{date(m.nextCharge)}</time>
+                  </td>
+                  <td class="tx-card">
+                    <span dir="ltr">{m.card ?? na}</span>
+                  </td>
+                  <td class="tx-date">
+                    <time dateTime={m.createdAt}>{date(m.createdAt)}</time>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+      <section aria-labelledby="donor-gifts-title">
+        <h3 id="donor-gifts-title">{t("backofficeDonor.giftsTitle")}</h3>
+        <div class="table-scroll" role="region" aria-labelledby="donor-gifts-caption" tabIndex={0}>
+          <table class="tx-table donor-gifts">
+            <caption id="donor-gifts-caption">
+              {t("backofficeDonor.giftsCaption", { email: view.email })}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("backofficeDonor.date")}</th>
+                <th scope="col">{t("backofficeDonor.amount")}</th>
+                <th scope="col">{t("backofficeDonor.type")}</th>
+                <th scope="col">{t("backofficeDonor.status")}</th>
+                <th scope="col">{t("backofficeDonor.card")}</th>
+                <th scope="col">{t("backofficeDonor.receipt")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.gifts.length === 0 && (
+                <tr>
+                  <td colSpan={6} class="tx-empty">{t("backofficeDonor.noGifts")}</td>
+                </tr>
+              )}
+              {view.gifts.map((g) => (
+                <tr key={g.id} class={g.status === "success" ? "tx-success" : "tx-error"}>
+                  <th scope="row" class="tx-date">
+                    <time dateTime={g.createdAt}>{date(g.createdAt)}</time>
+                  </th>
+                  <td class="tx-amount">{money(g.amount, g.currency)}</td>
+                  <td>{t(g.isMonthly ? "transactions.monthly" : "transactions.oneTime")}</td>
+                  <td>
+                    {g.status === "success"
+                      ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
+                      : (
+                        <span class="badge badge-error">
+                          {t("transactions.statusError", { code: g.statusCode })}
+                        </span>
+                      )}
+                    {g.errorMessage && <span class="tx-reason">{g.errorMessage}</span>}
+                  </td>
+                  <td class="tx-card">
+                    <span dir="ltr">{g.card ?? na}</span>
+                  </td>
+                  <td>
+                    <bdi>{g.receiptNumber ?? na}</bdi>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * A year's receipts at once (issue 15, item 2): every receipt of the signed-in donor's address
+ * issued in one year, as one ZIP of the PDFs, for the donor's tax return.
+ *
+ * A ZIP (fflate), not one merged PDF: each receipt stays the very document that was emailed (its
+ * own file, name and QR code), which is what an accountant or a tax office asks for; merging would
+ * make a new document that no receipt number names. The PDFs are already compressed, so the ZIP
+ * only stores them (no deflate): building it is a copy and a CRC, a few milliseconds even for
+ * {@link MAX_RECEIPTS_PER_DOWNLOAD} receipts.
+ *
+ * The PDFs are drawn by the app's worker (`services.receiptPdfs`, `lib/receipts/pdf_pool.ts`), two
+ * at a time so one download never fills its queue; when the queue is full anyway, the pool's
+ * `ReceiptsBusyError` reaches the route (503 with `Retry-After`).
+ *
+ * @module
+ */
+import { zipSync } from "fflate";
+import { DomainError } from "@/lib/errors.ts";
+import { receiptPdfAttachment } from "@/lib/receipts/attachment.ts";
+import type { RenderReceiptPdf } from "@/lib/receipts/pdf_pool.ts";
+import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import type { Receipt, Store } from "@/lib/storage/types.ts";
+
+/** The most receipts one download holds (a monthly donor has 12 a year). */
+export const MAX_RECEIPTS_PER_DOWNLOAD = 100;
+/** How many of one download's PDFs wait for the worker at once. */
+const IN_FLIGHT = 2;
+/** How many of the address's receipts are looked at (newest first). */
+const RECEIPTS_READ = 1_000;
+
+/** A year's receipts are more than one download holds. */
+export class TooManyReceiptsError extends DomainError {
+  constructor(readonly count: number) {
+    super(`${count} receipts are more than one download holds (${MAX_RECEIPTS_PER_DOWNLOAD})`);
+  }
+}
+
+/**
+ * The year a receipt belongs to: its numbering series' year (`IL-2026` → 2026), the year of issue
+ * in the issuer's time zone, as its number prints it.
+ */
+export function receiptYear(receipt: Pick<Receipt, "series">): number {
+  return Number(receipt.series.slice(-4));
+}
+
+/** The years these receipts belong to, newest first, each once. */
+export function receiptYears(receipts: readonly Pick<Receipt, "series">[]): number[] {
+  return [...new Set(receipts.map(receiptYear))].filter(Number.isInteger).sort((a, b) => b - a);
+}
+
+/** The receipts of `email`'s donor records issued in `year`, oldest first. */
+export async function receiptsOfYear(
+  store: Pick<Store, "donors" | "receipts">,
+  email: string,
+  year: number,
+): Promise<Receipt[]> {
+  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
+  if (ids.length === 0) return [];
+  const receipts = await store.receipts.listByDonors(ids, RECEIPTS_READ);
+  return receipts.filter((r) => receiptYear(r) === year).reverse();
+}
+
+/** A ZIP file to download. */
+export interface ZipFile {
+  filename: string;
+  content: Uint8Array;
+  count: number;
+}
+
+/**
+ * The ZIP of `email`'s receipts of `year`, each PDF in `lang`, or null when there are none;
+ * {@link TooManyReceiptsError} beyond {@link MAX_RECEIPTS_PER_DOWNLOAD}.
+ *
+ * @example
+ * ```ts
+ * const zip = await yearReceiptsZip({ store, appSecret, origin, renderPdf: pool.render }, email, 2026, "he");
+ * ```
+ */
+export async function yearReceiptsZip(
+  deps: {
+    store: Pick<Store, "donors" | "receipts">;
+    appSecret: string;
+    origin: string;
+    renderPdf: RenderReceiptPdf;
+  },
+  email: string,
+  year: number,
+  lang: string,
+): Promise<ZipFile | null> {
+  const receipts = await receiptsOfYear(deps.store, email, year);
+  if (receipts.length === 0) return null;
+  if (receipts.length > MAX_RECEIPTS_PER_DOWNLOAD) throw new TooManyReceiptsError(receipts.length);
+  const files: Record<string, Uint8Array> = {};
+  for (let i = 0; i < receipts.length; i += IN_FLIGHT) {
+    const pdfs = await Promise.all(
+      receipts.slice(i, i + IN_FLIGHT).map((r) => receiptPdfAttachment(r, lang, deps)),
+    );
+    for (const pdf of pdfs) files[pdf.filename] = pdf.content;
+  }
+  // Stored, not deflated (level 0): PDFs are compressed already. One fixed time for every entry,
+  // so the same receipts make the same bytes.
+  const content = zipSync(files, { level: 0, mtime: new Date(Date.UTC(year, 0, 1)) });
+  return { filename: `receipts-${year}.zip`, content, count: receipts.length };
+}

@@ -1,0 +1,88 @@
+/**
+ * Card-update attempts (the donor portal's "update the card") on Deno KV.
+ *
+ * | key                                               | value       | written by                   |
+ * |---------------------------------------------------|-------------|------------------------------|
+ * | `["card_updates", id]`                            | CardUpdate  | create, setProviderRef, finish |
+ * | `["card_updates_by_provider_ref", provider, ref]` | attempt id  | setProviderRef               |
+ *
+ * The provider-ref index is how the provider's notification (which names only its own reference)
+ * finds the attempt; it is written in the same commit as the reference itself, checked as absent,
+ * so one reference names one attempt. `setProviderRef` and `finish` commit over the record's
+ * versionstamp: of racing calls exactly one moves an attempt, the others re-read and find it moved.
+ *
+ * @module
+ */
+
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { isoInstant } from "../records.ts";
+import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
+import type { CardUpdate, CardUpdateRepository } from "../types.ts";
+
+const UPDATES = "card_updates";
+const BY_PROVIDER_REF = "card_updates_by_provider_ref";
+
+/** The {@link CardUpdateRepository} of the store on `ctx`. */
+export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
+  const read = (id: string) => retryWhileLocked(() => kv.get<CardUpdate>([UPDATES, id]));
+
+  return {
+    async create(input) {
+      const u = canonicalCardUpdate(input);
+      if (u.status !== "open" || u.providerRef !== null) {
+        throw new RangeError("a new card update is open and has no provider reference yet");
+      }
+      const key = [UPDATES, u.id];
+      const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, u));
+      if (!ok) throw new Error("a card update with this id exists");
+    },
+
+    async get(id) {
+      return (await read(id)).value;
+    },
+
+    async getByProviderRef(provider, providerRef) {
+      const entry = await retryWhileLocked(() => kv.get<string>([BY_PROVIDER_REF, provider, providerRef]));
+      return entry.value === null ? null : (await read(entry.value)).value;
+    },
+
+    async setProviderRef(id, providerRef, confirmationKey, updatedAt) {
+      const ref = checkRef(providerRef, "providerRef");
+      const keyOf = confirmationKey === null ? null : checkRef(confirmationKey, "confirmationKey");
+      const at = isoInstant(updatedAt, "updatedAt");
+      return await untilCommitted(async () => {
+        const entry = await read(id);
+        const u = entry.value;
+        if (u === null || u.status !== "open" || u.providerRef !== null) return null;
+        const after: CardUpdate = { ...u, providerRef: ref, confirmationKey: keyOf, updatedAt: at };
+        const indexKey = [BY_PROVIDER_REF, u.provider, ref];
+        const ok = await commit(() =>
+          kv.atomic().check(entry).check({ key: indexKey, versionstamp: null })
+            .set([UPDATES, id], after).set(indexKey, id)
+        );
+        if (ok) return after;
+        // Lost to a racing write of this attempt (re-read), or the reference names another one.
+        const index = await retryWhileLocked(() => kv.get<string>(indexKey));
+        if (index.value !== null && index.value !== id) throw new Error("this provider reference is taken");
+        return RETRY;
+      });
+    },
+
+    async finish(id, status, statusCode, updatedAt) {
+      const final = checkCardUpdateStatus(status);
+      if (final === "open") throw new RangeError("finish moves an attempt to a final status");
+      const code = statusCode === null ? null : checkRef(statusCode, "statusCode");
+      const at = isoInstant(updatedAt, "updatedAt");
+      return await untilCommitted(async () => {
+        const entry = await read(id);
+        const u = entry.value;
+        if (u === null) return null;
+        if (u.status !== "open") return { update: u, moved: false };
+        const after: CardUpdate = { ...u, status: final, statusCode: code, updatedAt: at };
+        const ok = await commit(() => kv.atomic().check(entry).set([UPDATES, id], after));
+        return ok ? { update: after, moved: true } : RETRY;
+      });
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { CardUpdateNotice } from "@/components/CardUpdate.tsx";
+import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
+import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
+import { currentSession } from "@/lib/account/sign_in.ts";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
+import { errorAnswer } from "@/lib/http/domain_errors.ts";
+import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/payments/card_update.ts";
+import { paymentsContext } from "@/lib/payments/mod.ts";
+import { ProviderError } from "@/lib/payments/provider.ts";
+import { GiftEndedError, NoSuchGiftError } from "@/lib/payments/subscription_changes.ts";
+import { RateLimitedError } from "@/lib/rate_limits.ts";
+import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** The account page again, with why the card update could not start. */
+interface Data {
+  email: string;
+  history: DonorHistory;
+  notice: "notFound" | "ended" | "otherProvider" | "tooMany";
+  /** With `tooMany`: minutes until another card may be tried. */
+  minutes?: number;
+}
+
+const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * `POST /{lang}/account/card/{subscriptionId}`: the "Update card" button of a monthly gift on the
+ * account page (same-origin, checked by `_middleware.ts`; no JavaScript needed). Signed in and the
+ * gift the donor's: starts the provider's page in tokenization mode (`lib/payments/card_update.ts`)
+ * and sends the browser there (303). Without a valid session: back to the sign-in form. Another
+ * donor's or an unknown gift: the account page with a translated error, 404; an ended gift or one
+ * of another provider: 409; more than `CARD_UPDATES_PER_HOUR` tries of the gift in an hour: 429 with
+ * `Retry-After`. The provider not answering: back to the account page saying so. A GET
+ * (the address opened as a page) goes to the account page.
+ */
+export const handler: Handlers<Data, AppState> = {
+  // Opened as a page (a reload, a bookmark): the account page, where the button is.
+  GET(_req, ctx) {
+    return new Response(null, {
+      status: 303,
+      headers: { location: `/${ctx.state.lang}/account`, "cache-control": "no-store" },
+    });
+  },
+  async POST(req, ctx) {
+    const { services, lang, log } = ctx.state;
+    await req.body?.cancel();
+    const session = await currentSession(services.store, readSessionCookie(req));
+    const back = (query = "") =>
+      new Response(null, {
+        status: 303,
+        headers: { location: `/${lang}/account${query}`, "cache-control": "no-store" },
+      });
+    if (!session) return back();
+    const donorIds = await services.store.donors.idsByEmail(session.email, MAX_DONOR_IDS);
+    const subscriptionId = ctx.params.subscriptionId;
+    const payments = paymentsContext(services, false, ctx.url, log);
+    try {
+      if (!SUBSCRIPTION_ID.test(subscriptionId)) throw new NoSuchGiftError();
+      const { url } = await startCardUpdate(payments, { subscriptionId, donorIds }, lang);
+      return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store" } });
+    } catch (e) {
+      if (e instanceof ProviderError) {
+        log.error("card update: the provider did not start its page", { error: e.message });
+        return back("?card=unavailable");
+      }
+      const answer = errorAnswer(e);
+      if (!answer) throw e;
+      const notice = e instanceof RateLimitedError
+        ? "tooMany"
+        : e instanceof GiftEndedError
+        ? "ended"
+        : e instanceof CardUpdateUnavailableError
+        ? "otherProvider"
+        : e instanceof NoSuchGiftError
+        ? "notFound"
+        : null;
+      if (!notice) throw e;
+      const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
+      const limited = e instanceof RateLimitedError ? e.retryAfterSeconds : null;
+      return ctx.render({
+        email: session.email,
+        history,
+        notice,
+        minutes: limited === null ? undefined : Math.max(1, Math.ceil(limited / 60)),
+      }, {
+        status: answer.status,
+        headers: {
+          "cache-control": "no-store",
+          ...(limited === null ? {} : { "retry-after": String(limited) }),
+        },
+      });
+    }
+  },
+};
+
+/** The account page with the refusal above the donor's gifts. */
+export default function CardUpdateRefused({ state, data }: PageProps<Data, AppState>) {
+  const { t, lang } = state;
+  return (
+    <>
+      <Head>
+        <meta name="robots" content="noindex" />
+      </Head>
+      <SignedIn t={t} lang={lang} email={data.email}>
+        <CardUpdateNotice t={t} notice={data.notice} minutes={data.minutes} />
+        <DonorHistoryView t={t} lang={lang} history={data.history} />
+      </SignedIn>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { type DownloadProblem, DownloadRefused } from "@/components/DonorPrivacy.tsx";
+import { currentSession } from "@/lib/account/sign_in.ts";
+import { TooManyReceiptsError, yearReceiptsZip } from "@/lib/account/year_receipts.ts";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import { errorAnswer } from "@/lib/http/domain_errors.ts";
+import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
+import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
+import type { AppState } from "@/lib/state.ts";
+
+/** Why there is no file. */
+type Data = { problem: DownloadProblem; year: string };
+
+/** Four digits from 1900 to 2099 (no pattern: a route's input is checked without regular expressions). */
+const isYear = (value: string) =>
+  value.length === 4 && [...value].every((c) => c >= "0" && c <= "9") && Number(value) >= 1900 &&
+  Number(value) < 2100;
+
+/**
+ * `/{lang}/account/receipts/{year}`: every receipt of the signed-in donor's address issued in
+ * `year`, one ZIP of the PDFs in the page's language (`lib/account/year_receipts.ts`), an
+ * attachment never cached. Signed out: back to the sign-in form (303). No receipt that year (or
+ * not a year): a translated page, 404; more than one download holds: 413; the PDF worker's queue
+ * full: 503 with `Retry-After`.
+ */
+export const handler: Handlers<Data, AppState> = {
+  async GET(req, ctx) {
+    const { services, lang, log } = ctx.state;
+    const session = await currentSession(services.store, readSessionCookie(req));
+    if (!session) {
+      return new Response(null, {
+        status: 303,
+        headers: { location: `/${lang}/account`, "cache-control": "no-store" },
+      });
+    }
+    const year = ctx.params.year;
+    if (!isYear(year)) return ctx.render({ problem: "noReceipts", year }, { status: 404 });
+    try {
+      const zip = await yearReceiptsZip(
+        {
+          store: services.store,
+          appSecret: services.config.appSecret,
+          origin: services.config.publicUrl ?? ctx.url.origin,
+          renderPdf: services.receiptPdfs.render,
+        },
+        session.email,
+        Number(year),
+        lang,
+      );
+      if (zip === null) return ctx.render({ problem: "noReceipts", year }, { status: 404 });
+      log.info("donor downloaded a year's receipts", { count: zip.count });
+      return new Response(zip.content.slice(), {
+        headers: {
+          "content-type": "application/zip",
+          "content-disposition": `attachment; filename="${zip.filename}"`,
+          "cache-control": "no-store",
+          "x-robots-tag": "noindex",
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof ReceiptsBusyError || error instanceof TooManyReceiptsError)) throw error;
+      const answer = errorAnswer(error)!;
+      const problem = error instanceof ReceiptsBusyError ? "busy" : "tooMany";
+      return ctx.render({ problem, year }, { status: answer.status, headers: answer.headers });
+    }
+  },
+};
+
+/** The page shown when there is no file. */
+export default function YearReceiptsPage({ state, data }: PageProps<Data, AppState>) {
+  return (
+    <>
+      <Head>
+        <meta name="robots" content="noindex" />
+      </Head>
+      <DownloadRefused t={state.t} lang={state.lang} problem={data.problem} year={data.year} />
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
+import { DonorQuerySchema, DonorViewSchema } from "@/lib/backoffice/donor_schemas.ts";
+import { donorView } from "@/lib/backoffice/donor_view.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "A donor's gifts, by email address",
+    description: "Everything under one email address, across every donor record with it: each gift " +
+      "and declined attempt (newest first), the lifetime total per currency of the successful gifts, " +
+      "the first and last gift, and every monthly gift with its state (active, paused until its next " +
+      "charge, failing, cancelled with the donor's reason, ended). Never a donor id or a card token.",
+    tags: ["donors"],
+    auth: "bearer",
+    query: DonorQuerySchema,
+    responses: {
+      200: { description: "The donor view", schema: DonorViewSchema },
+      400: { description: "Missing or invalid email" },
+      403: { description: "The admin is not approved yet" },
+      404: { description: "No donor record has this email address" },
+    },
+  },
+};
+
+/** Who may call it (`lib/auth/roles.ts`). */
+export const roles = { GET: FINANCE } satisfies RouteRoles;
+
+/** `GET /api/donor?email` → the donor view of that address (approved admins). */
+export const handler = withRoles(roles, {
+  async GET(_req, ctx) {
+    const { email } = readQuery(ctx.url, DonorQuerySchema);
+    const view = await donorView(ctx.state.services.store, email);
+    return Response.json(view, { headers: { "cache-control": "no-store" } });
+  },
+});

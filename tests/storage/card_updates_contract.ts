@@ -1,0 +1,128 @@
+/**
+ * The storage contract for card-update attempts (`store.cardUpdates`): attempts stored canonical, a
+ * provider reference recorded once and found again by provider, an attempt finished exactly once
+ * (also under a race across two instances), and subscriptions' `token` and `cardMasked` changed by
+ * `updateIfVersion` (what applying a verified new card writes).
+ *
+ * @module
+ */
+
+import type { CardUpdate } from "@/lib/storage/types.ts";
+import assert from "node:assert/strict";
+import { at, subscriptionFixture, uid } from "./fixtures.ts";
+import { type ContractOptions, race, withStore, withTwo } from "./support.ts";
+
+const attempt = (o: Partial<CardUpdate> = {}): CardUpdate => ({
+  id: uid("cu"),
+  subscriptionId: uid("sub"),
+  donorIds: [uid("donor"), uid("donor")],
+  provider: "sandbox",
+  providerRef: null,
+  userKey: uid("key"),
+  confirmationKey: null,
+  language: "he",
+  status: "open",
+  statusCode: null,
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...o,
+});
+
+/** The contract of `store.cardUpdates`. */
+export async function cardUpdatesContract(
+  t: Deno.TestContext,
+  { open, sharedData }: ContractOptions,
+): Promise<void> {
+  await t.step("cardUpdates: create() then get(); malformed and repeated ids refused", async () => {
+    await withStore(open, async (store) => {
+      const a = attempt({ createdAt: "2025-03-01T12:00:00+02:00", updatedAt: "2025-03-01T10:00:00Z" });
+      await store.cardUpdates.create(a);
+      const stored = await store.cardUpdates.get(a.id);
+      assert.deepEqual(stored, { ...a, createdAt: "2025-03-01T10:00:00.000Z", updatedAt: at(0) });
+      assert.equal(await store.cardUpdates.get(uid("missing")), null);
+      await assert.rejects(() => store.cardUpdates.create(a));
+      await assert.rejects(() => store.cardUpdates.create(attempt({ id: "no spaces allowed" })), RangeError);
+      await assert.rejects(() => store.cardUpdates.create(attempt({ donorIds: [] })), RangeError);
+      await assert.rejects(() => store.cardUpdates.create(attempt({ status: "applied" })), RangeError);
+      await assert.rejects(() => store.cardUpdates.create(attempt({ providerRef: "x" })), RangeError);
+      await assert.rejects(() => store.cardUpdates.create(attempt({ createdAt: "yesterday" })), RangeError);
+    });
+  });
+
+  await t.step("cardUpdates: setProviderRef() once; getByProviderRef() by provider", async () => {
+    await withStore(open, async (store) => {
+      const a = attempt();
+      await store.cardUpdates.create(a);
+      const ref = uid("ref");
+      const set = await store.cardUpdates.setProviderRef(a.id, ref, "abc123", at(1000));
+      assert.deepEqual(set, { ...a, providerRef: ref, confirmationKey: "abc123", updatedAt: at(1000) });
+      assert.deepEqual(await store.cardUpdates.getByProviderRef("sandbox", ref), set);
+      assert.equal(await store.cardUpdates.getByProviderRef("pelecard", ref), null);
+      assert.equal(await store.cardUpdates.getByProviderRef("sandbox", uid("other")), null);
+      // Set already: nothing written.
+      assert.equal(await store.cardUpdates.setProviderRef(a.id, uid("ref"), null, at(2000)), null);
+      assert.deepEqual(await store.cardUpdates.get(a.id), set);
+      assert.equal(await store.cardUpdates.setProviderRef(uid("missing"), uid("ref"), null, at(0)), null);
+      // A finished attempt takes no reference.
+      const b = attempt();
+      await store.cardUpdates.create(b);
+      await store.cardUpdates.finish(b.id, "failed", null, at(10));
+      assert.equal(await store.cardUpdates.setProviderRef(b.id, uid("ref"), null, at(20)), null);
+    });
+  });
+
+  await t.step("cardUpdates: finish() moves an open attempt once; the rest answer it as stored", async () => {
+    await withStore(open, async (store) => {
+      const a = attempt();
+      await store.cardUpdates.create(a);
+      const first = await store.cardUpdates.finish(a.id, "applied", "000", at(5000));
+      assert.deepEqual(first, {
+        moved: true,
+        update: { ...a, status: "applied", statusCode: "000", updatedAt: at(5000) },
+      });
+      const again = await store.cardUpdates.finish(a.id, "declined", "033", at(6000));
+      assert.deepEqual(again, { moved: false, update: first!.update });
+      assert.equal(await store.cardUpdates.finish(uid("missing"), "applied", "000", at(0)), null);
+      await assert.rejects(
+        () => store.cardUpdates.finish(a.id, "open" as "applied", null, at(0)),
+        RangeError,
+      );
+    });
+  });
+
+  await t.step("cardUpdates: of racing finish() calls across instances exactly one moves", async () => {
+    await withTwo(open, sharedData, async (a, b) => {
+      const u = attempt();
+      await a.cardUpdates.create(u);
+      const results = await race(
+        a,
+        b,
+        10,
+        (store, i) => store.cardUpdates.finish(u.id, i % 3 === 0 ? "declined" : "applied", "000", at(i)),
+      );
+      assert.equal(results.filter((r) => r?.moved).length, 1);
+      const winner = results.find((r) => r?.moved)!.update;
+      assert.deepEqual(await b.cardUpdates.get(u.id), winner);
+    });
+  });
+
+  await t.step("subscriptions: updateIfVersion() replaces token and cardMasked (a new card)", async () => {
+    await withStore(open, async (store) => {
+      const sub = await store.subscriptions.create(subscriptionFixture({ token: "tok_old" }));
+      const updated = await store.subscriptions.updateIfVersion(sub.id, sub.version, {
+        token: "tok_new",
+        cardMasked: "411111******1111",
+      });
+      assert.equal(updated?.token, "tok_new");
+      assert.equal(updated?.cardMasked, "411111******1111");
+      assert.equal(updated?.version, sub.version + 1);
+      assert.deepEqual(await store.subscriptions.get(sub.id), updated);
+      // Over a stale version: nothing written.
+      assert.equal(await store.subscriptions.updateIfVersion(sub.id, sub.version, { token: "tok_x" }), null);
+      await assert.rejects(
+        () => store.subscriptions.updateIfVersion(sub.id, sub.version + 1, { token: "" }),
+        RangeError,
+      );
+    });
+  });
+}
