@@ -10,6 +10,8 @@ import { pageWeight } from "../lib/framework/page_weight.ts";
 import { renderPage } from "../lib/framework/render.ts";
 import type { PageProps } from "../lib/framework/types.ts";
 import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "./helpers/app.ts";
+import { signInAs } from "./helpers/donor_portal.ts";
+import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
 
 /** Budget for the shell's islands (language selector, scroll-to-top, message listener), gzip. */
 const SHELL_BUDGET = 8 * 1024;
@@ -93,6 +95,31 @@ Deno.test("JavaScript budgets (gzip): donation 20 KB, sign-in and register 15 KB
         assert.ok(
           weight.gzip <= budget,
           `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); its budget is ${budget}`,
+        );
+      }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("JavaScript budget (gzip): the donor portal's signed-in pages stay within the shell's 8 KB", async () => {
+  const app = await startTestApp();
+  try {
+    const manifest = currentBuild().manifest;
+    const donor = await app.store.donors.create(donorFixture({ email: "ada@example.org" }));
+    await app.store.subscriptions.create(subscriptionFixture({ donorId: donor.id }));
+    for (const lang of ["en", "he"]) {
+      const cookie = await signInAs(app, donor.id, lang);
+      for (const path of ["account", "account/erase"]) {
+        const res = await fetch(`${app.url}/${lang}/${path}`, { headers: { cookie } });
+        assert.equal(res.status, 200, `/${lang}/${path}`);
+        const html = await res.text();
+        assert.ok(html.includes('name="amount"') || path !== "account", "the gift's forms are on the page");
+        const weight = pageWeight(html, manifest);
+        assert.ok(
+          weight.gzip <= SHELL_BUDGET,
+          `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); its budget is ${SHELL_BUDGET}`,
         );
       }
     }

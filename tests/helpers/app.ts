@@ -27,6 +27,7 @@ export const PAGE_PATHS = [
   "success",
   "error",
   "cancel-subscription",
+  "account",
   "login",
   "register",
   "admin",

@@ -61,3 +61,20 @@ export async function runAxe(
     };
   }, { include: options.include ?? null, tags: [...(options.tags ?? WCAG_TAGS)] });
 }
+
+/**
+ * Asserts that axe ran on `page` with the {@link WCAG_TAGS} rules and found no violation; `what`
+ * names the page's state in the failure.
+ *
+ * @example
+ * ```ts
+ * await assertAccessible(page, "he: signed in");
+ * ```
+ */
+export async function assertAccessible(page: Page | Frame, what: string): Promise<void> {
+  const result = await runAxe(page, { tags: WCAG_TAGS });
+  if (result.passes === 0) throw new Error(`${what}: axe did not run`);
+  if (result.violations.length > 0) {
+    throw new Error(`${what}: axe violations:\n${result.violations.join("\n")}`);
+  }
+}
