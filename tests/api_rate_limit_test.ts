@@ -45,13 +45,29 @@ async function payment(app: TestApp, address: string, userId: string): Promise<J
 }
 
 /** A donor of `address` (and `email`) whose payment started there was declined. */
-async function declined(app: TestApp, address: string, email?: string): Promise<string> {
+async function declined(
+  app: TestApp,
+  address: string,
+  email = `donor${++emails}@example.org`,
+): Promise<string> {
   const created = await donor(app, address, email);
   assert.equal(created.status, 201);
+  const counted = `declines:email:${email.toLowerCase()}`;
+  const before = (await app.store.rateLimits.peek(counted, Date.now())).count;
   const started = await payment(app, address, created.body.id);
   assert.equal(started.status, 200, JSON.stringify(started.body));
   const landed = await payOnSandboxPage(app, started.body.url, DECLINE_CARD);
   assert.match(landed.pathname, /\/error$/);
+  // The sandbox also notifies our server, and whichever of the notification and the return records
+  // the decline first counts it: wait until it is counted, not only until the return answered.
+  for (
+    let waited = 0;
+    (await app.store.rateLimits.peek(counted, Date.now())).count === before;
+    waited += 20
+  ) {
+    if (waited > 5_000) throw new Error("the decline was never counted");
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return created.body.id;
 }
 
