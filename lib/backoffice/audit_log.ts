@@ -150,3 +150,29 @@ export async function auditCsv(
     },
   });
 }
+
+/** An admin as the audit log's "who" filter lists it. */
+export interface AuditActor {
+  id: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * The staff the log's "who" filter offers: approved and deactivated accounts (pending and rejected
+ * ones never acted), by email. Names and emails only: the log's readers see them in it anyway.
+ *
+ * @example
+ * ```ts
+ * const who = await auditActors(store); // [{ id, email, name }, …]
+ * ```
+ */
+export async function auditActors(store: Store): Promise<AuditActor[]> {
+  const [active, deactivated] = await Promise.all([
+    store.admins.listByStatus("approved"),
+    store.admins.listByStatus("deactivated"),
+  ]);
+  return [...active, ...deactivated]
+    .map(({ id, email, name }) => ({ id, email, name }))
+    .sort((a, b) => a.email < b.email ? -1 : a.email > b.email ? 1 : 0);
+}

@@ -66,3 +66,6 @@ export const SettingsFlagsSchema = z.array(z.object({
   enabled: z.boolean(),
   updatedAt: z.string().nullable().describe("When it last changed (ISO 8601); null if never stored"),
 }));
+
+/** `GET /api/audit/actors`. */
+export const AuditActorsSchema = z.array(z.object({ id: z.string(), email: z.string(), name: z.string() }));
