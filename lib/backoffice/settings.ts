@@ -30,6 +30,16 @@ export class FlagChangedMeanwhileError extends DomainError {
   }
 }
 
+/** The server's configuration holds the flag at another value (`config.enforcedFeatures`). */
+export class FlagEnforcedError extends DomainError {
+  constructor(flag: string, value: boolean) {
+    super(
+      `${flag} is kept ${value ? "on" : "off"} by this server's configuration (FEATURE_${flag}); ` +
+        "change that setting and restart to switch it",
+    );
+  }
+}
+
 /**
  * Every known flag with its state, in {@link FLAG_NAMES} order.
  *
@@ -50,7 +60,9 @@ export async function flagSettings(store: Store): Promise<FlagSetting[]> {
 /**
  * Switches `flag` to `enabled` (owners only), audited as `flag-changed` with from/to in the same
  * write. The same value again writes nothing and no entry. Throws
- * {@link FlagChangedMeanwhileError} when another change won the race.
+ * {@link FlagChangedMeanwhileError} when another change won the race, and
+ * {@link FlagEnforcedError} for a value the configuration forbids (`enforced`, e.g. test terminals
+ * in production without `FEATURE_TEST_TERMINAL_PAYMENT`: every start would switch it back).
  *
  * @example
  * ```ts
@@ -62,9 +74,12 @@ export async function changeFlag(
   actor: Actor,
   flag: FlagName,
   enabled: boolean,
+  enforced: Partial<Record<FlagName, boolean>> = {},
   now = new Date(),
 ): Promise<FlagSetting[]> {
   requireRole(actor.admin, OWNERS);
+  const held = enforced[flag];
+  if (held !== undefined && held !== enabled) throw new FlagEnforcedError(flag, held);
   const current = await store.flags.get(flag);
   const from = current?.enabled ?? null;
   if (from !== enabled) {

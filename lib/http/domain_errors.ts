@@ -65,7 +65,7 @@ import { SignatureError } from "../signature_check.ts";
 import { ErasureNotConfirmedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
-import { FlagChangedMeanwhileError } from "../backoffice/settings.ts";
+import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -140,6 +140,7 @@ const STATUSES: [ErrorClass, number][] = [
   [AuditCursorError, 400],
   [AuditFilterError, 400],
   [FlagChangedMeanwhileError, 409],
+  [FlagEnforcedError, 409],
 ];
 
 /**

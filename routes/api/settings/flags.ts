@@ -28,7 +28,10 @@ export const docs: RouteDocs = {
       200: { description: "The flags after the change", schema: SettingsFlagsSchema },
       400: { description: "An unknown flag or a value that is not true or false" },
       403: { description: "The caller is not an owner" },
-      409: { description: "Someone else changed the flag at the same moment: reload and try again" },
+      409: {
+        description: "Someone else changed the flag at the same moment (reload and try again), or the " +
+          "server's configuration holds it (test terminals in production without FEATURE_TEST_TERMINAL_PAYMENT)",
+      },
     },
   },
 };
@@ -46,6 +49,7 @@ export const handler = withRoles(roles, {
   async POST(req, ctx) {
     const { flag, enabled } = await readJson(req, FlagChangeSchema);
     const actor = signedInActor(ctx);
-    return Response.json(await changeFlag(ctx.state.services.store, actor, flag, enabled));
+    const { store, config } = ctx.state.services;
+    return Response.json(await changeFlag(store, actor, flag, enabled, config.enforcedFeatures));
   },
 });
