@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { usDateTime } from "../lib/shared/format.ts";
 import { listFailure } from "./shared/account_forms.ts";
 import { createApiClient } from "./shared/admin_api.ts";
 import { type AdminProfile, readSession, type Session } from "./shared/admin_session.ts";
@@ -14,6 +15,15 @@ export interface AdminStaffProps {
 const ROLES = ["owner", "admin", "finance", "viewer"] as const;
 type Role = typeof ROLES[number];
 type Member = AdminProfile & { role: Role | null };
+interface Device {
+  id: string;
+  name: string;
+  shopNumber: string;
+  terminalId: string;
+  paired: boolean;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
 interface FlagSetting {
   flag: string;
   enabled: boolean;
@@ -22,8 +32,9 @@ interface FlagSetting {
 
 /**
  * The owners' page (issue 16), `/{lang}/admin/staff`: the museum's staff with their roles (change
- * one, deactivate an account: it is signed out at once) and the feature flags (switch one: every
- * instance follows within seconds). Each action is audited by the server. Guarded like the
+ * one, deactivate an account: it is signed out at once), the feature flags (switch one: every
+ * instance follows within seconds) and the kiosk devices (read only: they are managed on the
+ * dashboard). Each action is audited by the server. Guarded like the
  * dashboard; a caller who is not an owner sees the server's refusal, translated.
  */
 export default function AdminStaff(props: AdminStaffProps) {
@@ -34,6 +45,7 @@ export default function AdminStaff(props: AdminStaffProps) {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [staff, setStaff] = useState<Member[] | null>(null);
   const [flags, setFlags] = useState<FlagSetting[] | null>(null);
+  const [devices, setDevices] = useState<Device[] | null>(null);
   const [chosen, setChosen] = useState<Record<string, Role>>({});
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
@@ -43,12 +55,14 @@ export default function AdminStaff(props: AdminStaffProps) {
 
   async function load() {
     try {
-      const [list, settings] = await Promise.all([
+      const [list, settings, kiosks] = await Promise.all([
         api.request<Member[]>("/api/auth/admin/staff"),
         api.request<FlagSetting[]>("/api/settings/flags"),
+        api.request<Device[]>("/api/kiosk-devices"),
       ]);
       setStaff(list);
       setFlags(settings);
+      setDevices(kiosks);
     } catch (error) {
       failed(error);
     }
@@ -207,10 +221,41 @@ export default function AdminStaff(props: AdminStaffProps) {
             </li>
           ))}
         </ul>
+      </section>
+      <section aria-labelledby="devices-title" data-loaded={devices ? "" : undefined}>
+        <h2 id="devices-title">{t("kiosk.devicesTitle")}</h2>
         <p>
           {t("staffAdmin.kioskNote")}{" "}
           <a href={`/${lang}/admin#kiosk-devices-title`}>{t("staffAdmin.kioskLink")}</a>
         </p>
+        <div class="table-scroll" role="region" aria-labelledby="devices-caption" tabIndex={0}>
+          <table class="kiosk-table">
+            <caption id="devices-caption">{t("kiosk.devicesTitle")}</caption>
+            <thead>
+              <tr>
+                {["name", "shop", "terminal", "status", "lastUse"].map((c) => (
+                  <th scope="col" key={c}>{t(`kiosk.${c}`)}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {devices?.length === 0 && (
+                <tr>
+                  <td colSpan={5} class="tx-empty">{t("kiosk.none")}</td>
+                </tr>
+              )}
+              {devices?.map((d) => (
+                <tr key={d.id}>
+                  <th scope="row">{d.name}</th>
+                  <td dir="ltr">{d.shopNumber}</td>
+                  <td dir="ltr">{d.terminalId}</td>
+                  <td>{t(d.revokedAt ? "kiosk.revoked" : d.paired ? "kiosk.paired" : "kiosk.notPaired")}</td>
+                  <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
     </>
   );

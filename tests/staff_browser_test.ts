@@ -50,6 +50,14 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
         for (const who of [noa, eli]) {
           assert.equal((await api(app.url, "POST", "/api/auth/admin/register", who)).status, 201);
         }
+        const owner = await api(app.url, "POST", "/api/auth/admin/login", OWNER);
+        const device = await api(app.url, "POST", "/api/kiosk-devices", {
+          name: `Hall ${lang}`,
+          shopNumber: "12",
+        }, {
+          authorization: `Bearer ${owner.body.accessToken}`,
+        });
+        assert.equal(device.status, 201);
         const context = await browser.newContext({
           locale: lang === "he" ? "he-IL" : "en-US",
           timezoneId: "UTC",
@@ -110,6 +118,12 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
             enabled: false,
           });
           await assertAccessible(page, `${lang}: staff page after changes`);
+          // The kiosk devices, read only: the one created for this language, not yet paired.
+          const devices = await page.locator(".kiosk-table tbody tr").allInnerTexts();
+          assert.ok(
+            devices.some((row) => row.includes(`Hall ${lang}`) && row.includes(tr("kiosk.notPaired"))),
+            devices.join(" | "),
+          );
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOn") }).click();
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOff") }).waitFor({ timeout: WAIT });
 

@@ -6,12 +6,12 @@ import type { AppState } from "@/lib/state.ts";
 
 /**
  * `/{lang}/admin/staff`: the owners' page (issue 16): the staff and their roles, deactivation, the
- * feature flags. The session lives in the browser, as on `/{lang}/admin`, so the server renders
+ * feature flags, the kiosk devices (read only). The session lives in the browser, as on `/{lang}/admin`, so the server renders
  * the frame and the island asks the API with the admin's token (which refuses other roles).
  */
 export default function Page({ state }: PageProps<unknown, AppState>) {
   const { t, lang } = state;
-  const texts = textsUnder(lang, ["staffAdmin", "transactions", "apiErrors", "common.notAvailable"]);
+  const texts = textsUnder(lang, ["staffAdmin", "kiosk", "transactions", "apiErrors", "common.notAvailable"]);
   return (
     <section class="admin admin-staff">
       <Head>
