@@ -10,81 +10,91 @@ import * as $6 from "./routes/[lang]/account/index.tsx";
 import * as $7 from "./routes/[lang]/account/receipts/[year].tsx";
 import * as $8 from "./routes/[lang]/account/sign-in.tsx";
 import * as $9 from "./routes/[lang]/account/sign-out.ts";
-import * as $10 from "./routes/[lang]/admin/donor.tsx";
-import * as $11 from "./routes/[lang]/admin/index.tsx";
-import * as $12 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $13 from "./routes/[lang]/error.tsx";
-import * as $14 from "./routes/[lang]/index.tsx";
-import * as $15 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $16 from "./routes/[lang]/login.tsx";
-import * as $17 from "./routes/[lang]/receipts/download.tsx";
-import * as $18 from "./routes/[lang]/receipts/verify.tsx";
-import * as $19 from "./routes/[lang]/register.tsx";
-import * as $20 from "./routes/[lang]/success.tsx";
-import * as $21 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $22 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $23 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $24 from "./routes/_404.tsx";
-import * as $25 from "./routes/_app.tsx";
-import * as $26 from "./routes/api/_middleware.ts";
-import * as $27 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $28 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $29 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $30 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $31 from "./routes/api/auth/admin/_middleware.ts";
-import * as $32 from "./routes/api/auth/admin/login.ts";
-import * as $33 from "./routes/api/auth/admin/logout.ts";
-import * as $34 from "./routes/api/auth/admin/me.ts";
-import * as $35 from "./routes/api/auth/admin/pending.ts";
-import * as $36 from "./routes/api/auth/admin/refresh.ts";
-import * as $37 from "./routes/api/auth/admin/register.ts";
-import * as $38 from "./routes/api/auth/admin/staff.ts";
-import * as $39 from "./routes/api/docs.tsx";
-import * as $40 from "./routes/api/donor/_middleware.ts";
-import * as $41 from "./routes/api/donor/cancel-reasons.ts";
-import * as $42 from "./routes/api/donor/index.ts";
-import * as $43 from "./routes/api/feature-flags.ts";
-import * as $44 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $45 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $46 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $47 from "./routes/api/kiosk-devices/index.ts";
-import * as $48 from "./routes/api/openapi.json.ts";
-import * as $49 from "./routes/api/outbox/_middleware.ts";
-import * as $50 from "./routes/api/outbox/index.ts";
-import * as $51 from "./routes/api/payment/create.ts";
-import * as $52 from "./routes/api/payment/notify/[provider].ts";
-import * as $53 from "./routes/api/payment/pay-emv.ts";
-import * as $54 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $55 from "./routes/api/signing-key.ts";
-import * as $56 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $57 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $58 from "./routes/api/transaction/_middleware.ts";
-import * as $59 from "./routes/api/transaction/daily-totals.ts";
-import * as $60 from "./routes/api/transaction/export.ts";
-import * as $61 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $62 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $63 from "./routes/api/user/[id].ts";
-import * as $64 from "./routes/api/user/index.ts";
-import * as $65 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $66 from "./routes/dev/mail/attachment.ts";
-import * as $67 from "./routes/dev/mail/html.ts";
-import * as $68 from "./routes/dev/mail/index.tsx";
-import * as $69 from "./routes/health.ts";
-import * as $70 from "./routes/index.ts";
-import * as $71 from "./routes/payments/card/[attemptId].ts";
-import * as $72 from "./routes/payments/return/[paymentId].ts";
-import * as $73 from "./routes/sandbox/pay/[ref].tsx";
-import * as $74 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $10 from "./routes/[lang]/admin/audit.tsx";
+import * as $11 from "./routes/[lang]/admin/donor.tsx";
+import * as $12 from "./routes/[lang]/admin/index.tsx";
+import * as $13 from "./routes/[lang]/admin/staff.tsx";
+import * as $14 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $15 from "./routes/[lang]/error.tsx";
+import * as $16 from "./routes/[lang]/index.tsx";
+import * as $17 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $18 from "./routes/[lang]/login.tsx";
+import * as $19 from "./routes/[lang]/receipts/download.tsx";
+import * as $20 from "./routes/[lang]/receipts/verify.tsx";
+import * as $21 from "./routes/[lang]/register.tsx";
+import * as $22 from "./routes/[lang]/success.tsx";
+import * as $23 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $24 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $25 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $26 from "./routes/_404.tsx";
+import * as $27 from "./routes/_app.tsx";
+import * as $28 from "./routes/api/_middleware.ts";
+import * as $29 from "./routes/api/audit/_middleware.ts";
+import * as $30 from "./routes/api/audit/actors.ts";
+import * as $31 from "./routes/api/audit/export.ts";
+import * as $32 from "./routes/api/audit/index.ts";
+import * as $33 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $34 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $35 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $36 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $37 from "./routes/api/auth/admin/_middleware.ts";
+import * as $38 from "./routes/api/auth/admin/login.ts";
+import * as $39 from "./routes/api/auth/admin/logout.ts";
+import * as $40 from "./routes/api/auth/admin/me.ts";
+import * as $41 from "./routes/api/auth/admin/pending.ts";
+import * as $42 from "./routes/api/auth/admin/refresh.ts";
+import * as $43 from "./routes/api/auth/admin/register.ts";
+import * as $44 from "./routes/api/auth/admin/staff.ts";
+import * as $45 from "./routes/api/docs.tsx";
+import * as $46 from "./routes/api/donor/_middleware.ts";
+import * as $47 from "./routes/api/donor/cancel-reasons.ts";
+import * as $48 from "./routes/api/donor/index.ts";
+import * as $49 from "./routes/api/feature-flags.ts";
+import * as $50 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $51 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $52 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $53 from "./routes/api/kiosk-devices/index.ts";
+import * as $54 from "./routes/api/openapi.json.ts";
+import * as $55 from "./routes/api/outbox/_middleware.ts";
+import * as $56 from "./routes/api/outbox/index.ts";
+import * as $57 from "./routes/api/payment/create.ts";
+import * as $58 from "./routes/api/payment/notify/[provider].ts";
+import * as $59 from "./routes/api/payment/pay-emv.ts";
+import * as $60 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $61 from "./routes/api/settings/_middleware.ts";
+import * as $62 from "./routes/api/settings/flags.ts";
+import * as $63 from "./routes/api/signing-key.ts";
+import * as $64 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $65 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $66 from "./routes/api/transaction/_middleware.ts";
+import * as $67 from "./routes/api/transaction/daily-totals.ts";
+import * as $68 from "./routes/api/transaction/export.ts";
+import * as $69 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $70 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $71 from "./routes/api/user/[id].ts";
+import * as $72 from "./routes/api/user/index.ts";
+import * as $73 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $74 from "./routes/dev/mail/attachment.ts";
+import * as $75 from "./routes/dev/mail/html.ts";
+import * as $76 from "./routes/dev/mail/index.tsx";
+import * as $77 from "./routes/health.ts";
+import * as $78 from "./routes/index.ts";
+import * as $79 from "./routes/payments/card/[attemptId].ts";
+import * as $80 from "./routes/payments/return/[paymentId].ts";
+import * as $81 from "./routes/sandbox/pay/[ref].tsx";
+import * as $82 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
-import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/AdminDonor.tsx";
-import * as $$3 from "./islands/ContributionChoice.tsx";
-import * as $$4 from "./islands/DonorPayment.tsx";
-import * as $$5 from "./islands/InitPaymentListener.tsx";
-import * as $$6 from "./islands/LanguageSelector.tsx";
-import * as $$7 from "./islands/PeriodTabs.tsx";
-import * as $$8 from "./islands/ProgressBar.tsx";
-import * as $$9 from "./islands/ScrollToTop.tsx";
+import * as $$1 from "./islands/AdminAudit.tsx";
+import * as $$2 from "./islands/AdminDashboard.tsx";
+import * as $$3 from "./islands/AdminDonor.tsx";
+import * as $$4 from "./islands/AdminStaff.tsx";
+import * as $$5 from "./islands/ContributionChoice.tsx";
+import * as $$6 from "./islands/DonorPayment.tsx";
+import * as $$7 from "./islands/InitPaymentListener.tsx";
+import * as $$8 from "./islands/LanguageSelector.tsx";
+import * as $$9 from "./islands/PeriodTabs.tsx";
+import * as $$10 from "./islands/ProgressBar.tsx";
+import * as $$11 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -100,83 +110,93 @@ const manifest: Manifest = {
     "[lang]/account/receipts/[year].tsx": $7,
     "[lang]/account/sign-in.tsx": $8,
     "[lang]/account/sign-out.ts": $9,
-    "[lang]/admin/donor.tsx": $10,
-    "[lang]/admin/index.tsx": $11,
-    "[lang]/cancel-subscription.tsx": $12,
-    "[lang]/error.tsx": $13,
-    "[lang]/index.tsx": $14,
-    "[lang]/kiosk-pair.tsx": $15,
-    "[lang]/login.tsx": $16,
-    "[lang]/receipts/download.tsx": $17,
-    "[lang]/receipts/verify.tsx": $18,
-    "[lang]/register.tsx": $19,
-    "[lang]/success.tsx": $20,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $21,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $22,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $23,
-    "_404.tsx": $24,
-    "_app.tsx": $25,
-    "api/_middleware.ts": $26,
-    "api/auth/admin/[id]/approve.ts": $27,
-    "api/auth/admin/[id]/deactivate.ts": $28,
-    "api/auth/admin/[id]/reject.ts": $29,
-    "api/auth/admin/[id]/role.ts": $30,
-    "api/auth/admin/_middleware.ts": $31,
-    "api/auth/admin/login.ts": $32,
-    "api/auth/admin/logout.ts": $33,
-    "api/auth/admin/me.ts": $34,
-    "api/auth/admin/pending.ts": $35,
-    "api/auth/admin/refresh.ts": $36,
-    "api/auth/admin/register.ts": $37,
-    "api/auth/admin/staff.ts": $38,
-    "api/docs.tsx": $39,
-    "api/donor/_middleware.ts": $40,
-    "api/donor/cancel-reasons.ts": $41,
-    "api/donor/index.ts": $42,
-    "api/feature-flags.ts": $43,
-    "api/kiosk-devices/[id]/pairing-code.ts": $44,
-    "api/kiosk-devices/[id]/revoke.ts": $45,
-    "api/kiosk-devices/_middleware.ts": $46,
-    "api/kiosk-devices/index.ts": $47,
-    "api/openapi.json.ts": $48,
-    "api/outbox/_middleware.ts": $49,
-    "api/outbox/index.ts": $50,
-    "api/payment/create.ts": $51,
-    "api/payment/notify/[provider].ts": $52,
-    "api/payment/pay-emv.ts": $53,
-    "api/payment/test-emv/[terminalNumber].ts": $54,
-    "api/signing-key.ts": $55,
-    "api/transaction/[id]/receipt.ts": $56,
-    "api/transaction/[id]/resend-receipt.ts": $57,
-    "api/transaction/_middleware.ts": $58,
-    "api/transaction/daily-totals.ts": $59,
-    "api/transaction/export.ts": $60,
-    "api/transaction/get-all-error-transactions.ts": $61,
-    "api/transaction/get-all-success-transactions.ts": $62,
-    "api/user/[id].ts": $63,
-    "api/user/index.ts": $64,
-    "api/user/off-monthly-payment/[id].ts": $65,
-    "dev/mail/attachment.ts": $66,
-    "dev/mail/html.ts": $67,
-    "dev/mail/index.tsx": $68,
-    "health.ts": $69,
-    "index.ts": $70,
-    "payments/card/[attemptId].ts": $71,
-    "payments/return/[paymentId].ts": $72,
-    "sandbox/pay/[ref].tsx": $73,
-    "sandbox/terminal/[terminalId].tsx": $74,
+    "[lang]/admin/audit.tsx": $10,
+    "[lang]/admin/donor.tsx": $11,
+    "[lang]/admin/index.tsx": $12,
+    "[lang]/admin/staff.tsx": $13,
+    "[lang]/cancel-subscription.tsx": $14,
+    "[lang]/error.tsx": $15,
+    "[lang]/index.tsx": $16,
+    "[lang]/kiosk-pair.tsx": $17,
+    "[lang]/login.tsx": $18,
+    "[lang]/receipts/download.tsx": $19,
+    "[lang]/receipts/verify.tsx": $20,
+    "[lang]/register.tsx": $21,
+    "[lang]/success.tsx": $22,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $23,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $24,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $25,
+    "_404.tsx": $26,
+    "_app.tsx": $27,
+    "api/_middleware.ts": $28,
+    "api/audit/_middleware.ts": $29,
+    "api/audit/actors.ts": $30,
+    "api/audit/export.ts": $31,
+    "api/audit/index.ts": $32,
+    "api/auth/admin/[id]/approve.ts": $33,
+    "api/auth/admin/[id]/deactivate.ts": $34,
+    "api/auth/admin/[id]/reject.ts": $35,
+    "api/auth/admin/[id]/role.ts": $36,
+    "api/auth/admin/_middleware.ts": $37,
+    "api/auth/admin/login.ts": $38,
+    "api/auth/admin/logout.ts": $39,
+    "api/auth/admin/me.ts": $40,
+    "api/auth/admin/pending.ts": $41,
+    "api/auth/admin/refresh.ts": $42,
+    "api/auth/admin/register.ts": $43,
+    "api/auth/admin/staff.ts": $44,
+    "api/docs.tsx": $45,
+    "api/donor/_middleware.ts": $46,
+    "api/donor/cancel-reasons.ts": $47,
+    "api/donor/index.ts": $48,
+    "api/feature-flags.ts": $49,
+    "api/kiosk-devices/[id]/pairing-code.ts": $50,
+    "api/kiosk-devices/[id]/revoke.ts": $51,
+    "api/kiosk-devices/_middleware.ts": $52,
+    "api/kiosk-devices/index.ts": $53,
+    "api/openapi.json.ts": $54,
+    "api/outbox/_middleware.ts": $55,
+    "api/outbox/index.ts": $56,
+    "api/payment/create.ts": $57,
+    "api/payment/notify/[provider].ts": $58,
+    "api/payment/pay-emv.ts": $59,
+    "api/payment/test-emv/[terminalNumber].ts": $60,
+    "api/settings/_middleware.ts": $61,
+    "api/settings/flags.ts": $62,
+    "api/signing-key.ts": $63,
+    "api/transaction/[id]/receipt.ts": $64,
+    "api/transaction/[id]/resend-receipt.ts": $65,
+    "api/transaction/_middleware.ts": $66,
+    "api/transaction/daily-totals.ts": $67,
+    "api/transaction/export.ts": $68,
+    "api/transaction/get-all-error-transactions.ts": $69,
+    "api/transaction/get-all-success-transactions.ts": $70,
+    "api/user/[id].ts": $71,
+    "api/user/index.ts": $72,
+    "api/user/off-monthly-payment/[id].ts": $73,
+    "dev/mail/attachment.ts": $74,
+    "dev/mail/html.ts": $75,
+    "dev/mail/index.tsx": $76,
+    "health.ts": $77,
+    "index.ts": $78,
+    "payments/card/[attemptId].ts": $79,
+    "payments/return/[paymentId].ts": $80,
+    "sandbox/pay/[ref].tsx": $81,
+    "sandbox/terminal/[terminalId].tsx": $82,
   },
   islands: {
     AccountForm: $$0,
-    AdminDashboard: $$1,
-    AdminDonor: $$2,
-    ContributionChoice: $$3,
-    DonorPayment: $$4,
-    InitPaymentListener: $$5,
-    LanguageSelector: $$6,
-    PeriodTabs: $$7,
-    ProgressBar: $$8,
-    ScrollToTop: $$9,
+    AdminAudit: $$1,
+    AdminDashboard: $$2,
+    AdminDonor: $$3,
+    AdminStaff: $$4,
+    ContributionChoice: $$5,
+    DonorPayment: $$6,
+    InitPaymentListener: $$7,
+    LanguageSelector: $$8,
+    PeriodTabs: $$9,
+    ProgressBar: $$10,
+    ScrollToTop: $$11,
   },
 };
 

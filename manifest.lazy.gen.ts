@@ -2,15 +2,17 @@
 // Route modules load on their first request; `manifest.gen.ts` imports them all at once.
 
 import * as $$0 from "./islands/AccountForm.tsx";
-import * as $$1 from "./islands/AdminDashboard.tsx";
-import * as $$2 from "./islands/AdminDonor.tsx";
-import * as $$3 from "./islands/ContributionChoice.tsx";
-import * as $$4 from "./islands/DonorPayment.tsx";
-import * as $$5 from "./islands/InitPaymentListener.tsx";
-import * as $$6 from "./islands/LanguageSelector.tsx";
-import * as $$7 from "./islands/PeriodTabs.tsx";
-import * as $$8 from "./islands/ProgressBar.tsx";
-import * as $$9 from "./islands/ScrollToTop.tsx";
+import * as $$1 from "./islands/AdminAudit.tsx";
+import * as $$2 from "./islands/AdminDashboard.tsx";
+import * as $$3 from "./islands/AdminDonor.tsx";
+import * as $$4 from "./islands/AdminStaff.tsx";
+import * as $$5 from "./islands/ContributionChoice.tsx";
+import * as $$6 from "./islands/DonorPayment.tsx";
+import * as $$7 from "./islands/InitPaymentListener.tsx";
+import * as $$8 from "./islands/LanguageSelector.tsx";
+import * as $$9 from "./islands/PeriodTabs.tsx";
+import * as $$10 from "./islands/ProgressBar.tsx";
+import * as $$11 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -31,8 +33,10 @@ const manifest: LazyManifest = {
     "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
+    "[lang]/admin/audit.tsx": () => import("./routes/[lang]/admin/audit.tsx"),
     "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
+    "[lang]/admin/staff.tsx": () => import("./routes/[lang]/admin/staff.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
@@ -51,6 +55,10 @@ const manifest: LazyManifest = {
     "_404.tsx": () => import("./routes/_404.tsx"),
     "_app.tsx": () => import("./routes/_app.tsx"),
     "api/_middleware.ts": () => import("./routes/api/_middleware.ts"),
+    "api/audit/_middleware.ts": () => import("./routes/api/audit/_middleware.ts"),
+    "api/audit/actors.ts": () => import("./routes/api/audit/actors.ts"),
+    "api/audit/export.ts": () => import("./routes/api/audit/export.ts"),
+    "api/audit/index.ts": () => import("./routes/api/audit/index.ts"),
     "api/auth/admin/[id]/approve.ts": () => import("./routes/api/auth/admin/[id]/approve.ts"),
     "api/auth/admin/[id]/deactivate.ts": () => import("./routes/api/auth/admin/[id]/deactivate.ts"),
     "api/auth/admin/[id]/reject.ts": () => import("./routes/api/auth/admin/[id]/reject.ts"),
@@ -80,6 +88,8 @@ const manifest: LazyManifest = {
     "api/payment/pay-emv.ts": () => import("./routes/api/payment/pay-emv.ts"),
     "api/payment/test-emv/[terminalNumber].ts": () =>
       import("./routes/api/payment/test-emv/[terminalNumber].ts"),
+    "api/settings/_middleware.ts": () => import("./routes/api/settings/_middleware.ts"),
+    "api/settings/flags.ts": () => import("./routes/api/settings/flags.ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
     "api/transaction/[id]/receipt.ts": () => import("./routes/api/transaction/[id]/receipt.ts"),
     "api/transaction/[id]/resend-receipt.ts": () => import("./routes/api/transaction/[id]/resend-receipt.ts"),
@@ -105,15 +115,17 @@ const manifest: LazyManifest = {
   },
   islands: {
     AccountForm: $$0,
-    AdminDashboard: $$1,
-    AdminDonor: $$2,
-    ContributionChoice: $$3,
-    DonorPayment: $$4,
-    InitPaymentListener: $$5,
-    LanguageSelector: $$6,
-    PeriodTabs: $$7,
-    ProgressBar: $$8,
-    ScrollToTop: $$9,
+    AdminAudit: $$1,
+    AdminDashboard: $$2,
+    AdminDonor: $$3,
+    AdminStaff: $$4,
+    ContributionChoice: $$5,
+    DonorPayment: $$6,
+    InitPaymentListener: $$7,
+    LanguageSelector: $$8,
+    PeriodTabs: $$9,
+    ProgressBar: $$10,
+    ScrollToTop: $$11,
   },
 };
 

@@ -108,6 +108,12 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   const sections = useMemo(() =>
     frame && (
       <>
+        {manages && (
+          <nav class="admin-nav" aria-label={t("staffAdmin.navLabel")}>
+            {role === "owner" && <a href={`/${lang}/admin/staff`}>{t("staffAdmin.navStaff")}</a>}{" "}
+            <a href={`/${lang}/admin/audit`}>{t("staffAdmin.navAudit")}</a>
+          </nav>
+        )}
         <Deferred class="admin-sections">
           {role === "owner" && <Approvals api={api} t={t} ready={ready} />}
           <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />

@@ -73,6 +73,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the back office's outbox cursor (query)",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,2000}$/`],
   },
+  "lib/backoffice/audit_schemas.ts": {
+    reads: "the audit log's `limit` (query)",
+    patterns: [String.raw`/^\d{1,3}$/`],
+  },
+  "lib/backoffice/audit_log.ts": {
+    reads: "the audit log's cursor (at most 200 characters, base64url-decoded)",
+    patterns: [String.raw`/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{28})$/`],
+  },
   "lib/http/validation.ts": {
     reads: "Content-Type, ids in the path",
     patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^application\/([\w.+-]+\+)?json\s*(;|$)/i`],

@@ -6,10 +6,13 @@ import type { AdminProfile } from "../shared/admin_session.ts";
 import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 
+const ROLES = ["viewer", "finance", "admin", "owner"];
+
 /**
  * Registrations waiting for approval (beyond the spec: under ADMIN_REGISTRATION=approval a new
  * admin sees nothing until an approved one lets them in). Shown only when someone is waiting; each
- * decision is announced, and the list drops the decided admin. Loads once `ready` (the server has
+ * decision is announced, and the list drops the decided admin. An approval names the role chosen
+ * beside it (viewer unless the owner picks another). Loads once `ready` (the server has
  * confirmed the admin is approved).
  */
 export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean }) {
@@ -17,6 +20,8 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
   const [pending, setPending] = useState<AdminProfile[]>([]);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
+  // The role each pending admin gets on approval (viewer unless the owner picks another).
+  const [roles, setRoles] = useState<Record<string, string>>({});
 
   useEffect(() => {
     if (!ready) return;
@@ -30,7 +35,10 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
   async function decide(admin: AdminProfile, decision: "approve" | "reject") {
     setBusy(admin.id);
     try {
-      await api.request(`/api/auth/admin/${encodeURIComponent(admin.id)}/${decision}`, { method: "POST" });
+      await api.request(`/api/auth/admin/${encodeURIComponent(admin.id)}/${decision}`, {
+        method: "POST",
+        ...(decision === "approve" ? { body: JSON.stringify({ role: roles[admin.id] ?? "viewer" }) } : {}),
+      });
       setPending((list) => list.filter((a) => a.id !== admin.id));
       setNotice(
         t(decision === "approve" ? "admin.approvedNotice" : "admin.rejectedNotice", { name: admin.name }),
@@ -58,6 +66,16 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
                   </span>
                 </div>
                 <div class="approval-actions">
+                  <select
+                    aria-label={t("staffAdmin.approveRole", { name: admin.name })}
+                    value={roles[admin.id] ?? "viewer"}
+                    disabled={busy !== null}
+                    onChange={(e) => setRoles({ ...roles, [admin.id]: e.currentTarget.value })}
+                  >
+                    {ROLES.map((role) => (
+                      <option key={role} value={role}>{t(`staffAdmin.roles.${role}`)}</option>
+                    ))}
+                  </select>
                   <button
                     type="button"
                     class="button button-primary"

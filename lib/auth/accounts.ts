@@ -18,6 +18,7 @@
  * @module
  */
 import type { z } from "zod";
+import { actorEntry } from "./actor.ts";
 import { newId } from "../ids.ts";
 import { FALLBACK_LANG } from "../shared/languages.ts";
 import type { AdminLoginSchema, AdminRegisterSchema } from "../schemas.ts";
@@ -123,6 +124,7 @@ async function startSession(
   ctx: AccountsContext,
   admin: Admin,
   family?: { id: string; startedAt: string },
+  signInFrom?: string,
 ): Promise<Session> {
   const now = clock(ctx);
   const startedAt = family?.startedAt ?? now.toISOString();
@@ -137,6 +139,9 @@ async function startSession(
     expiresAt: new Date(Math.min(now.getTime() + REFRESH_TOKEN_TTL_DAYS * DAY_MS, familyEnd(startedAt)))
       .toISOString(),
     usedAt: null,
+  }, {
+    // A sign-in (not a refresh) is audited with its token, in the same atomic step.
+    audit: signInFrom === undefined ? [] : [actorEntry({ admin, address: signInFrom }, "sign-in", admin.id)],
   });
   const accessToken = await createAccessToken(ctx.accessKey, { adminId: admin.id }, now);
   return { ...profile(admin), accessToken, refreshToken: refresh.token };
@@ -239,14 +244,28 @@ export async function login(
     await Promise.all([giveBack(emailKey), giveBack(addressKey)]).catch(() => {});
     throw e;
   }
-  if (!admin || !ok) throw new InvalidCredentialsError();
+  // A failure has no write of its own (its throttle slot was taken before the check): appended.
+  // Only attempts that compared a password are logged, so the throttle bounds the log's growth.
+  const failed = (reason: string) =>
+    ctx.store.audit.append([{
+      action: "sign-in-failed",
+      actorId: admin?.id ?? null,
+      actorEmail: input.email,
+      address: clientAddress,
+      target: admin?.id ?? null,
+      changes: { reason },
+    }], clock(ctx).toISOString());
+  if (!admin || !ok) {
+    await failed(admin ? "wrong-password" : "unknown-email");
+    throw new InvalidCredentialsError();
+  }
   if (admin.status === "rejected" || admin.status === "deactivated") {
     // The right password: not a failed guess, yet no session.
-    await Promise.all([giveBack(emailKey), giveBack(addressKey)]);
+    await Promise.all([giveBack(emailKey), giveBack(addressKey), failed(admin.status)]);
     throw admin.status === "rejected" ? new AccountRejectedError() : new AccountInactiveError();
   }
   await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
-  return await startSession(ctx, admin);
+  return await startSession(ctx, admin, undefined, clientAddress);
 }
 
 /**

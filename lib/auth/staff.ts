@@ -9,16 +9,13 @@
  */
 
 import type { AuditInput } from "../storage/audit_types.ts";
+import { type Actor, actorEntry } from "./actor.ts";
 import { type Admin, type AdminRole, LastOwnerError } from "../storage/types.ts";
 import { type AccountsContext, type AdminProfile, profile } from "./accounts.ts";
 import { LastOwnerRefusedError, NoSuchAdminError, NotActiveAdminError, OwnRoleError } from "./errors.ts";
 import { OWNERS, requireRole } from "./roles.ts";
 
-/** Who acts, and from where: the audit entry's actor. */
-export interface Actor {
-  admin: Admin;
-  address: string;
-}
+export type { Actor };
 
 const nowOf = (ctx: AccountsContext) => (ctx.now?.() ?? new Date()).toISOString();
 
@@ -27,14 +24,7 @@ const entry = (
   action: AuditInput["action"],
   target: Admin,
   changes: AuditInput["changes"],
-) => ({
-  action,
-  actorId: actor.admin.id,
-  actorEmail: actor.admin.email,
-  address: actor.address,
-  target: target.id,
-  changes,
-});
+) => actorEntry(actor, action, target.id, changes);
 
 /** The target of an owner's change: another admin that exists and is approved. */
 async function activeTarget(ctx: AccountsContext, actor: Actor, id: string): Promise<Admin> {

@@ -8,7 +8,9 @@
  * @module
  */
 import { accountsContext, authenticate, requireApproved } from "../auth/accounts.ts";
+import type { Actor } from "../auth/actor.ts";
 import { requireRole, type RouteRoles } from "../auth/roles.ts";
+import { clientAddress } from "./client_address.ts";
 import type { Handler, Handlers, RouteContext } from "../framework/mod.ts";
 import type { AppState } from "../state.ts";
 import type { Admin } from "../storage/types.ts";
@@ -55,6 +57,22 @@ export async function signInAdmin(
 export function signedInAdmin(state: AppState): Admin {
   if (!state.admin) throw new Error("No signed-in admin: the route is not behind the admin middleware");
   return state.admin;
+}
+
+/**
+ * The signed-in admin and the request's client address: the actor a staff action's audit entry
+ * names.
+ *
+ * @example
+ * ```ts
+ * await revokeKioskDevice(store, id, signedInActor(ctx));
+ * ```
+ */
+export function signedInActor(ctx: RouteContext<unknown, AppState>): Actor {
+  return {
+    admin: signedInAdmin(ctx.state),
+    address: clientAddress(ctx.hono, ctx.state.services.config.trustProxy),
+  };
 }
 
 /**

@@ -64,6 +64,8 @@ import {
 import { SignatureError } from "../signature_check.ts";
 import { ErasureNotConfirmedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
+import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
+import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -134,6 +136,11 @@ const STATUSES: [ErrorClass, number][] = [
   [ReceiptsBusyError, 503],
   // The back office's donor view.
   [NoDonorWithEmailError, 404],
+  // The back office's audit log and settings (issue 16).
+  [AuditCursorError, 400],
+  [AuditFilterError, 400],
+  [FlagChangedMeanwhileError, 409],
+  [FlagEnforcedError, 409],
 ];
 
 /**

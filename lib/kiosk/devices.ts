@@ -12,6 +12,8 @@
  * @module
  */
 import type { Config } from "../config.ts";
+import { type Actor, actorEntry } from "../auth/actor.ts";
+import type { AuditInput } from "../storage/audit_types.ts";
 import { newId } from "../ids.ts";
 import { terminalFor } from "../payments/mod.ts";
 import { randomHex } from "../random.ts";
@@ -82,13 +84,20 @@ function newPairingCode(): string {
   return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`;
 }
 
-async function issueCode(store: Store, id: string, now: Date): Promise<PairingCode> {
+async function issueCode(
+  store: Store,
+  id: string,
+  now: Date,
+  audit: AuditInput,
+): Promise<PairingCode> {
   const code = newPairingCode();
   const expiresAt = new Date(now.getTime() + PAIRING_CODE_TTL_MS).toISOString();
+  // Issuing the code is the staff's pairing step: audited (`kiosk-paired`) in the same write.
   const device = await store.kioskDevices.setPairingCode(
     id,
     await hashSecret(normalizePairingCode(code)!),
     expiresAt,
+    { audit: [audit], at: now.toISOString() },
   );
   if (!device) {
     throw (await store.kioskDevices.get(id)) ? new KioskDeviceRevokedError() : new NoSuchKioskDeviceError();
@@ -124,10 +133,13 @@ export function deviceView(d: KioskDevice): KioskDeviceView {
 export async function createKioskDevice(
   store: Store,
   config: Config,
-  admin: Admin,
+  by: Admin | Actor,
   input: { name: string; shopNumber: string },
   now = new Date(),
 ): Promise<{ device: KioskDeviceView; pairing: PairingCode }> {
+  // An admin alone (tests, tools): no client address to record.
+  const actor: Actor = "admin" in by ? by : { admin: by, address: "" };
+  const admin = actor.admin;
   const terminalId = terminalFor(config, input.shopNumber);
   if (!terminalId) throw new NoTerminalForShopError(input.shopNumber);
   const device: KioskDevice = {
@@ -145,13 +157,27 @@ export async function createKioskDevice(
     revokedAt: null,
   };
   await store.kioskDevices.create(device);
-  const pairing = await issueCode(store, device.id, now);
+  const pairing = await issueCode(
+    store,
+    device.id,
+    now,
+    actorEntry(actor, "kiosk-paired", device.id, {
+      device: { name: device.name, shopNumber: device.shopNumber },
+      pairingCode: "issued",
+      created: true,
+    }),
+  );
   return { device: deviceView((await store.kioskDevices.get(device.id))!), pairing };
 }
 
 /** A new pairing code for a device (re-pairing, or a code that expired); the earlier code stops working. */
-export async function renewPairingCode(store: Store, id: string, now = new Date()): Promise<PairingCode> {
-  return await issueCode(store, id, now);
+export async function renewPairingCode(
+  store: Store,
+  id: string,
+  actor: Actor,
+  now = new Date(),
+): Promise<PairingCode> {
+  return await issueCode(store, id, now, actorEntry(actor, "kiosk-paired", id, { pairingCode: "issued" }));
 }
 
 /** Every device, newest first, as the back office shows them. */
@@ -163,9 +189,13 @@ export async function listKioskDevices(store: Store): Promise<KioskDeviceView[]>
 export async function revokeKioskDevice(
   store: Store,
   id: string,
+  actor: Actor,
   now = new Date(),
 ): Promise<KioskDeviceView> {
-  const device = await store.kioskDevices.revoke(id, now.toISOString());
+  // Audited (`kiosk-revoked`) only by the call that revokes it, in the same write.
+  const device = await store.kioskDevices.revoke(id, now.toISOString(), {
+    audit: [actorEntry(actor, "kiosk-revoked", id, { revoked: { from: false, to: true } })],
+  });
   if (!device) throw new NoSuchKioskDeviceError();
   return deviceView(device);
 }

@@ -11,6 +11,7 @@
  */
 
 import type { ReceiptSettings } from "@/lib/config_receipts.ts";
+import { type Actor, actorEntry } from "@/lib/auth/actor.ts";
 import type { Attachment, MessageInput } from "@/lib/mail/message_types.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { OutboxMessage, Store, Transaction } from "@/lib/storage/types.ts";
@@ -146,6 +147,7 @@ export async function resendReceipt(
   store: Store,
   transactionId: string,
   now = new Date(),
+  actor?: Actor,
 ): Promise<ResendAnswer> {
   const tx = await receiptableTransaction(store, transactionId);
   const first = await store.outbox.get(`receipt:${tx.id}`);
@@ -168,6 +170,11 @@ export async function resendReceipt(
     language: first?.language ?? FALLBACK_LANG,
     data: { transactionId: tx.id },
   };
-  const created = await store.outbox.enqueue([message], now.toISOString());
+  // The staff's resend is audited (`receipt-resent`) in the same write, only when it queued one.
+  const created = await store.outbox.enqueue([message], now.toISOString(), {
+    audit: actor
+      ? [actorEntry(actor, "receipt-resent", tx.id, { message: message.key, receiptNumber, resend: n })]
+      : [],
+  });
   return { key: message.key, repeated: created === 0, receiptNumber };
 }

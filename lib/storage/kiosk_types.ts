@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { WithAudit } from "./audit_types.ts";
+
 /** A kiosk device as stored. */
 export interface KioskDevice {
   /** A random id (`lib/ids.ts`). */
@@ -43,9 +45,15 @@ export interface KioskDeviceRepository {
   list(): Promise<KioskDevice[]>;
   /**
    * Gives a device a new pairing code (the earlier one stops working). Answers the device, or
-   * null when it is unknown or revoked.
+   * null when it is unknown or revoked (then no `audit` entry is written either; otherwise it is,
+   * at `at`, in the same atomic step).
    */
-  setPairingCode(id: string, codeHash: string, expiresAt: string): Promise<KioskDevice | null>;
+  setPairingCode(
+    id: string,
+    codeHash: string,
+    expiresAt: string,
+    options?: WithAudit & { at?: string },
+  ): Promise<KioskDevice | null>;
   /**
    * Pairs, atomically: the device whose current, unexpired (`expiresAt > now`) pairing code has
    * this hash, not revoked, gets the credential (replacing any earlier one) and loses the code, so
@@ -61,7 +69,8 @@ export interface KioskDeviceRepository {
   touch(id: string, at: string, minIntervalMs: number): Promise<void>;
   /**
    * Revokes a device (its credential and pairing code stop working; the first revocation time is
-   * kept). Answers the device, or null when it is unknown.
+   * kept). Answers the device, or null when it is unknown. `audit` is written in the same atomic
+   * step only by the call that revokes it (revoking again writes none).
    */
-  revoke(id: string, at: string): Promise<KioskDevice | null>;
+  revoke(id: string, at: string, options?: WithAudit): Promise<KioskDevice | null>;
 }

@@ -13,6 +13,7 @@
  */
 
 import type { MessageInput, MessageKind } from "@/lib/mail/message_types.ts";
+import type { WithAudit } from "./audit_types.ts";
 
 export type { MessageInput, MessageKind };
 
@@ -63,9 +64,11 @@ export interface OutboxRepository {
    * Stores each message whose key is new, queued and due at `at` (ISO), and answers how many were
    * new: a key stored before (in any state) is left untouched, so enqueueing is idempotent. For
    * messages with no stored cause (a manage link asked for, the yearly statement); messages caused
-   * by a stored event go with that event's own call. At most 100 per call (RangeError).
+   * by a stored event go with that event's own call. At most 100 per call (RangeError). With
+   * `audit` (a staff action that only sends, e.g. a receipt resent), at most 10 messages, and the
+   * entries are written in the same atomic step, only when at least one message was new.
    */
-  enqueue(messages: readonly MessageInput[], at: string): Promise<number>;
+  enqueue(messages: readonly MessageInput[], at: string, options?: WithAudit): Promise<number>;
   /**
    * Claims up to `limit` (1..100) queued messages due at `now` (ISO) for `holder`, oldest due
    * first: each one's `attempts` grows by one, `claimedBy` becomes `holder` and `dueAt` moves to

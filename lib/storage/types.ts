@@ -58,6 +58,16 @@ export interface FlagRepository {
   /** Creates or changes one flag and answers it as stored. */
   set(flag: string, enabled: boolean): Promise<FeatureFlag>;
   /**
+   * An owner's switch: sets `enabled` only while the flag is still `expected` (null: absent), with
+   * `audit` in the same atomic step; answers null (nothing written) when it was not. */
+  change(
+    flag: string,
+    enabled: boolean,
+    expected: boolean | null,
+    at: string,
+    options?: WithAudit,
+  ): Promise<FeatureFlag | null>;
+  /**
    * Inserts each flag of `defaults` that does not exist yet and leaves existing ones untouched, so
    * a restart never overwrites a value an operator changed. Safe when several instances start at
    * once: each flag ends up inserted exactly once.
@@ -266,7 +276,7 @@ export interface RefreshToken {
 }
 
 export interface RefreshTokenRepository {
-  create(token: RefreshToken): Promise<void>;
+  create(token: RefreshToken, options?: WithAudit): Promise<void>;
   get(hash: string): Promise<RefreshToken | null>;
   /**
    * Marks a token used, atomically: answers `true` for the one call that found it unused, `false`

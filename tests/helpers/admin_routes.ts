@@ -18,6 +18,8 @@ export const ADMIN_FOLDERS = [
   "/api/kiosk-devices",
   "/api/outbox",
   "/api/donor",
+  "/api/audit",
+  "/api/settings",
 ];
 
 /**

@@ -15,7 +15,10 @@ import type { Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Services } from "../../lib/state.ts";
 
-/** Every page of the spec's route table (and the kiosk pairing page, issue 13), under a language. */
+/**
+ * Every page of the spec's route table (and the kiosk pairing page, issue 13; the staff and audit
+ * log pages, issue 16), under a language.
+ */
 export const PAGE_PATHS = [
   "",
   "terminal-payment/7",
@@ -32,6 +35,8 @@ export const PAGE_PATHS = [
   "register",
   "admin",
   "admin/donor",
+  "admin/staff",
+  "admin/audit",
   "kiosk-pair",
 ];
 

@@ -39,6 +39,7 @@ import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { auditContract } from "./audit_contract.ts";
+import { auditCausesContract } from "./audit_causes_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
@@ -91,6 +92,7 @@ const contracts: Contract[] = [
   donorsByEmailContract,
   transactionsByDonorsContract,
   auditContract,
+  auditCausesContract,
   cancelReasonsContract,
   donorErasureContract,
   outboxByDonorsContract,

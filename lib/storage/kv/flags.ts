@@ -8,13 +8,18 @@
  * The name lives in the key only. KV orders string key parts by their UTF-8 bytes, so a
  * `["flags"]` listing comes back sorted by name in the same order as PostgreSQL's `collate "C"`.
  * `seed` commits each flag only while its key is absent, so a restart never overwrites a value an
- * operator changed.
+ * operator changed. `change` (an owner's switch in the back office) commits only while the flag is
+ * still the value the owner saw, with its audit entry in the same commit.
  *
  * @module
  */
 
-import { retryWhileLocked } from "./atomic.ts";
+import { commit, retryWhileLocked } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { isoInstant } from "../records.ts";
 import type { FeatureFlag, FlagRepository } from "../types.ts";
 
 /** The first key part of every flag. */
@@ -55,6 +60,18 @@ export function kvFlags({ kv }: KvContext): FlagRepository {
       const value: FlagValue = { enabled, updatedAt: new Date().toISOString() };
       await retryWhileLocked(() => kv.set([FLAGS, flag], value));
       return toFlag(flag, value);
+    },
+
+    async change(flag, enabled, expected, at, options = {}) {
+      const when = isoInstant(at, "at");
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      const key = [FLAGS, flag];
+      const entry = await retryWhileLocked(() => kv.get<FlagValue>(key));
+      if ((entry.value === null ? null : entry.value.enabled) !== expected) return null;
+      const value: FlagValue = { enabled, updatedAt: when };
+      // Checked against the version read: a change in between makes this one answer null.
+      const ok = await commit(() => addAudit(kv.atomic().check(entry).set(key, value), audit));
+      return ok ? toFlag(flag, value) : null;
     },
 
     async seed(defaults) {

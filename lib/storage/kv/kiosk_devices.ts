@@ -19,6 +19,9 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { canonicalKioskDevice, checkInteger, isoInstant } from "../records.ts";
 import type { KioskDevice, KioskDeviceRepository } from "../types.ts";
 
@@ -58,8 +61,9 @@ export function kvKioskDevices({ kv }: KvContext): KioskDeviceRepository {
       return devices.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
     },
 
-    async setPairingCode(id, codeHash, expiresAt) {
+    async setPairingCode(id, codeHash, expiresAt, options = {}) {
       const until = isoInstant(expiresAt, "expiresAt");
+      const audit = auditEntries(options.audit, options.at ?? new Date().toISOString(), MAX_AUDIT_PER_CAUSE);
       return await untilCommitted(async () => {
         const entry = await read(id);
         if (entry.value === null || entry.value.revokedAt !== null) return null;
@@ -68,7 +72,7 @@ export function kvKioskDevices({ kv }: KvContext): KioskDeviceRepository {
         const ok = await commit(() => {
           const op = kv.atomic().check(entry).set([DEVICES, id], device);
           if (old && old !== codeHash) op.delete([PAIRING_CODES, old]);
-          return op.set([PAIRING_CODES, codeHash], id);
+          return addAudit(op.set([PAIRING_CODES, codeHash], id), audit);
         });
         return ok ? device : RETRY;
       });
@@ -123,8 +127,9 @@ export function kvKioskDevices({ kv }: KvContext): KioskDeviceRepository {
       });
     },
 
-    async revoke(id, at) {
+    async revoke(id, at, options = {}) {
       const when = isoInstant(at, "at");
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
       return await untilCommitted(async () => {
         const entry = await read(id);
         if (entry.value === null) return null;
@@ -138,7 +143,7 @@ export function kvKioskDevices({ kv }: KvContext): KioskDeviceRepository {
         };
         const code = entry.value.pairingCodeHash;
         const ok = await commit(() => {
-          const op = kv.atomic().check(entry).set([DEVICES, id], device);
+          const op = addAudit(kv.atomic().check(entry).set([DEVICES, id], device), audit);
           return code ? op.delete([PAIRING_CODES, code]) : op;
         });
         return ok ? device : RETRY;

@@ -25,6 +25,9 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import {
   byAge,
   canonicalMessages,
@@ -144,9 +147,11 @@ export function kvOutbox(ctx: KvContext): OutboxRepository {
   const get = async (key: string) =>
     (await retryWhileLocked(() => kv.get<OutboxMessage>([OUTBOX, key]))).value;
   return {
-    async enqueue(input, at) {
-      const messages = canonicalMessages(input, MAX_ENQUEUE);
+    async enqueue(input, at, options = {}) {
       const when = isoInstant(at, "at");
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      // With entries, one commit (ten messages at most): they are written only with a new message.
+      const messages = canonicalMessages(input, audit.length > 0 ? 10 : MAX_ENQUEUE);
       let added = 0;
       // A commit per ten messages (one getMany each): far inside KV's limits.
       for (let i = 0; i < messages.length; i += 10) {
@@ -158,7 +163,7 @@ export function kvOutbox(ctx: KvContext): OutboxRepository {
           const ok = await commit(() => {
             const op = kv.atomic();
             addMessages(op, entries, chunk, when);
-            return op;
+            return addAudit(op, audit);
           });
           return ok ? fresh : RETRY;
         });

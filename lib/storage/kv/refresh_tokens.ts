@@ -25,6 +25,9 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { batchLimit } from "../queries.ts";
 import { canonicalRefreshToken, isoInstant } from "../records.ts";
 import type { RefreshToken, RefreshTokenRepository } from "../types.ts";
@@ -56,11 +59,19 @@ export function revokedTimeKey(familyId: string, revokedAt: string): Deno.KvKey 
 /** The {@link RefreshTokenRepository} of the store on `ctx`. */
 export function kvRefreshTokens({ kv, indexRange, deleteIndexed }: KvContext): RefreshTokenRepository {
   return {
-    async create(input) {
+    async create(input, options = {}) {
       const token = canonicalRefreshToken(input);
+      const audit = auditEntries(options.audit, token.createdAt, MAX_AUDIT_PER_CAUSE);
       const key = [REFRESH_TOKENS, token.hash];
+      // A sign-in's entry commits with its token.
       const ok = await commit(() =>
-        kv.atomic().check({ key, versionstamp: null }).set(key, token).set(tokenExpiryKey(token), token.hash)
+        addAudit(
+          kv.atomic().check({ key, versionstamp: null }).set(key, token).set(
+            tokenExpiryKey(token),
+            token.hash,
+          ),
+          audit,
+        )
       );
       if (!ok) throw new Error("a refresh token with this hash exists");
     },

@@ -4,7 +4,8 @@
  * Table `feature_flags` (migration 1): one row per flag, keyed by its name, with `enabled` and the
  * `updated_at` of the last change. `set` is one `insert ... on conflict (flag) do update`, so a
  * flip is a single atomic statement; `seed` inserts the defaults with `on conflict do nothing`, so
- * a restart never overwrites a flag an admin changed. `list` orders by `collate "C"`, the byte
+ * a restart never overwrites a flag an admin changed. `change` (an owner's switch in the back office)
+ * is one conditional `update` (or `insert`) with its audit entry in the same `with` statement. `list` orders by `collate "C"`, the byte
  * order Deno KV keeps its keys in, so both backends list the flags alike.
  *
  * @module
@@ -12,6 +13,10 @@
 
 import type { FeatureFlag, FlagRepository } from "../types.ts";
 import type { PgContext } from "./context.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { isoInstant } from "../records.ts";
+import { insertAudit } from "./audit.ts";
 
 /** The row shape of `feature_flags`; postgres.js reads `timestamptz` as a `Date`. */
 interface FlagRow {
@@ -60,6 +65,27 @@ export function pgFlags({ sql }: PgContext): FlagRepository {
         returning flag, enabled, updated_at
       `;
       return toFlag(row);
+    },
+
+    async change(flag, enabled, expected, at, options = {}) {
+      const when = isoInstant(at, "at");
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      // One statement, conditional on the value the caller saw: of two owners switching at once,
+      // one writes (with its entry) and the other is told it changed meanwhile.
+      const write = expected === null
+        ? sql`insert into feature_flags (flag, enabled, updated_at) values (${flag}, ${enabled}, ${when})
+            on conflict (flag) do nothing returning flag, enabled, updated_at`
+        : sql`update feature_flags set enabled = ${enabled}, updated_at = ${when}
+            where flag = ${flag} and enabled = ${expected} returning flag, enabled, updated_at`;
+      const [row] = await sql<FlagRow[]>`
+        with changed as (${write}), logged as (
+          ${
+        audit.length > 0 ? insertAudit(sql, audit, sql`where exists (select 1 from changed)`) : sql`select 1`
+      }
+        )
+        select * from changed
+      `;
+      return row ? toFlag(row) : null;
     },
 
     async seed(defaults) {

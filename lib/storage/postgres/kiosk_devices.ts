@@ -15,6 +15,9 @@
 import { canonicalKioskDevice, checkInteger, isoInstant } from "../records.ts";
 import type { KioskDevice, KioskDeviceRepository } from "../types.ts";
 import { iso, type PgContext } from "./context.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { insertAudit } from "./audit.ts";
 
 /** The row shape of `kiosk_devices`. */
 interface KioskDeviceRow {
@@ -81,13 +84,24 @@ export function pgKioskDevices({ sql }: PgContext): KioskDeviceRepository {
       return rows.map(toDevice);
     },
 
-    async setPairingCode(id, codeHash, expiresAt) {
+    async setPairingCode(id, codeHash, expiresAt, options = {}) {
+      const audit = auditEntries(options.audit, options.at ?? new Date().toISOString(), MAX_AUDIT_PER_CAUSE);
+      // One statement: the entry is written only when the device was updated.
       return one(
         await sql<KioskDeviceRow[]>`
-          update kiosk_devices
-          set pairing_code_hash = ${codeHash}, pairing_expires_at = ${isoInstant(expiresAt, "expiresAt")}
-          where id = ${id} and revoked_at is null
-          returning *
+          with changed as (
+            update kiosk_devices
+            set pairing_code_hash = ${codeHash}, pairing_expires_at = ${isoInstant(expiresAt, "expiresAt")}
+            where id = ${id} and revoked_at is null
+            returning *
+          ), logged as (
+            ${
+          audit.length > 0
+            ? insertAudit(sql, audit, sql`where exists (select 1 from changed)`)
+            : sql`select 1`
+        }
+          )
+          select * from changed
         `,
       );
     },
@@ -122,15 +136,28 @@ export function pgKioskDevices({ sql }: PgContext): KioskDeviceRepository {
       `;
     },
 
-    async revoke(id, at) {
+    async revoke(id, at, options = {}) {
       const when = isoInstant(at, "at");
-      // coalesce keeps the first revocation's time; the code stops working with the device.
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      // Only the revoking update writes the entry; a device revoked before is answered as it is
+      // (the outer select sees the statement's snapshot: the row as it was).
       return one(
         await sql<KioskDeviceRow[]>`
-          update kiosk_devices
-          set revoked_at = coalesce(revoked_at, ${when}), pairing_code_hash = null, pairing_expires_at = null
-          where id = ${id}
-          returning *
+          with changed as (
+            update kiosk_devices
+            set revoked_at = ${when}, pairing_code_hash = null, pairing_expires_at = null
+            where id = ${id} and revoked_at is null
+            returning *
+          ), logged as (
+            ${
+          audit.length > 0
+            ? insertAudit(sql, audit, sql`where exists (select 1 from changed)`)
+            : sql`select 1`
+        }
+          )
+          select * from changed
+          union all
+          select * from kiosk_devices where id = ${id} and not exists (select 1 from changed)
         `,
       );
     },

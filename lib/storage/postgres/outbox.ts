@@ -26,6 +26,9 @@ import { donorListArgs } from "../donor_queries.ts";
 import { checkInteger, isoInstant } from "../records.ts";
 import type { MessageInput, OutboxMessage, OutboxRepository, OutboxState } from "../outbox_types.ts";
 import { iso, type PgContext } from "./context.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { insertAudit } from "./audit.ts";
 
 /** The row shape of `outbox`. */
 interface OutboxRow {
@@ -60,6 +63,8 @@ const toMessage = (row: OutboxRow): OutboxMessage => ({
 
 /** The most messages one `enqueue` call stores. */
 const MAX_ENQUEUE = 100;
+/** The most with audit entries (as on Deno KV, where they share one commit). */
+const MAX_ENQUEUE_AUDITED = 10;
 
 /**
  * The statement (a fragment of `sql`) inserting `messages` (canonical) queued at `at`, each only
@@ -99,11 +104,19 @@ export function insertMessages(
  */
 export function pgOutbox({ sql }: PgContext): OutboxRepository {
   return {
-    async enqueue(input, at) {
-      const messages = canonicalMessages(input, MAX_ENQUEUE);
+    async enqueue(input, at, options = {}) {
+      const when = isoInstant(at, "at");
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      const messages = canonicalMessages(input, audit.length > 0 ? MAX_ENQUEUE_AUDITED : MAX_ENQUEUE);
       if (messages.length === 0) return 0;
-      const result = await insertMessages(sql, messages, isoInstant(at, "at"));
-      return result.count;
+      if (audit.length === 0) return (await insertMessages(sql, messages, when)).count;
+      // One statement: the staff action's entries are written only when a message was new.
+      const [{ n }] = await sql<{ n: number }[]>`
+        with added as (${insertMessages(sql, messages, when)} returning key),
+        logged as (${insertAudit(sql, audit, sql`where exists (select 1 from added)`)})
+        select count(*)::int as n from added
+      `;
+      return n;
     },
 
     async claim(holder, now, leaseMs, limit) {

@@ -23,6 +23,9 @@ import { batchLimit } from "../queries.ts";
 import { canonicalRefreshToken, isoInstant } from "../records.ts";
 import type { RefreshToken, RefreshTokenRepository } from "../types.ts";
 import { iso, type PgContext } from "./context.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { insertAudit } from "./audit.ts";
 
 /** The row shape of `refresh_tokens`. */
 interface RefreshTokenRow {
@@ -55,13 +58,23 @@ const toRefreshToken = (row: RefreshTokenRow): RefreshToken => ({
  */
 export function pgRefreshTokens({ sql }: PgContext): RefreshTokenRepository {
   return {
-    async create(input) {
+    async create(input, options = {}) {
       const t = canonicalRefreshToken(input);
+      const audit = auditEntries(options.audit, t.createdAt, MAX_AUDIT_PER_CAUSE);
+      // One statement: a sign-in's entry is written with its token, or neither is.
       await sql`
-        insert into refresh_tokens (hash, admin_id, family_id, family_started_at, created_at, expires_at, used_at)
-        values (
-          ${t.hash}, ${t.adminId}, ${t.familyId}, ${t.familyStartedAt}, ${t.createdAt}, ${t.expiresAt}, ${t.usedAt}
+        with created as (
+          insert into refresh_tokens (hash, admin_id, family_id, family_started_at, created_at, expires_at, used_at)
+          values (
+            ${t.hash}, ${t.adminId}, ${t.familyId}, ${t.familyStartedAt}, ${t.createdAt}, ${t.expiresAt}, ${t.usedAt}
+          )
+          returning hash
+        ), logged as (
+          ${
+        audit.length > 0 ? insertAudit(sql, audit, sql`where exists (select 1 from created)`) : sql`select 1`
+      }
         )
+        select 1
       `;
     },
 

@@ -26,6 +26,11 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "apiErrors",
     "common.notAvailable",
     "portalPrivacy.erasedDonor",
+    "staffAdmin.navLabel",
+    "staffAdmin.navStaff",
+    "staffAdmin.navAudit",
+    "staffAdmin.approveRole",
+    "staffAdmin.roles",
   ]);
   return (
     <section class="admin">

@@ -1,7 +1,7 @@
 import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
-import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
 import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
@@ -23,7 +23,8 @@ export const docs: RouteDocs = {
     summary: "Create a kiosk device",
     description: "Registers a kiosk for a shop with a card terminal (TERMINALS; any shop on the sandbox) " +
       "and answers its one-time pairing code and link, once: open the link on the kiosk (or enter the code " +
-      "at /{lang}/kiosk-pair) within 15 minutes. Only a paired kiosk may start card sales for its shop.",
+      "at /{lang}/kiosk-pair) within 15 minutes. Only a paired kiosk may start card sales for its shop. " +
+      "Audited (`kiosk-paired`).",
     tags: ["kiosks"],
     auth: "bearer",
     body: CreateKioskDeviceSchema,
@@ -44,10 +45,11 @@ export const handler = withRoles(roles, {
     return Response.json(await listKioskDevices(ctx.state.services.store));
   },
   async POST(req, ctx) {
-    const admin = signedInAdmin(ctx.state);
+    const actor = signedInActor(ctx);
+    const admin = actor.admin;
     const body = await readJson(req, CreateKioskDeviceSchema);
     const { services } = ctx.state;
-    const { device, pairing } = await createKioskDevice(services.store, services.config, admin, body);
+    const { device, pairing } = await createKioskDevice(services.store, services.config, actor, body);
     ctx.state.log.info("kiosk device created", {
       deviceId: device.id,
       shop: device.shopNumber,

@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { actorEntry } from "@/lib/auth/actor.ts";
 import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
@@ -16,7 +17,8 @@ export const docs: RouteDocs = {
       "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
       "Error message, Transaction ID; the header row and the Status and Payment type words in " +
       "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
-      "streamed: a storage failure after the first rows aborts the response (it is logged).",
+      "streamed: a storage failure after the first rows aborts the response (it is logged). Each export " +
+      "is audited (`export`, with its filters).",
     tags: ["transactions"],
     auth: "bearer",
     query: ExportQuerySchema,
@@ -42,6 +44,17 @@ export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services, log } = ctx.state;
     const query = readQuery(ctx.url, ExportQuerySchema);
+    // An export writes nothing of its own: its entry is appended before the file is sent.
+    await services.store.audit.append(
+      [actorEntry(signedInActor(ctx), "export", null, {
+        kind: "transactions",
+        type: query.type,
+        isMonthly: query.isMonthly ?? null,
+        // Whether a search narrowed it, not what was typed (it may be a donor's address).
+        searched: Boolean(query.searchString),
+      })],
+      new Date().toISOString(),
+    );
     const body = await transactionsCsv(services.store, query, {
       onError: (error) => log.error("transaction export failed after it began", { error }),
     });

@@ -1,6 +1,6 @@
 import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
 import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
@@ -12,7 +12,8 @@ export const docs: RouteDocs = {
     summary: "A new pairing code for a kiosk device",
     description:
       "Answers a new one-time pairing code and link (15 minutes; the earlier code stops working). " +
-      "Pairing with it replaces the device's credential: the kiosk that held it is no longer paired.",
+      "Pairing with it replaces the device's credential: the kiosk that held it is no longer paired. " +
+      "Audited (`kiosk-paired`).",
     tags: ["kiosks"],
     auth: "bearer",
     body: PairingCodeRequestSchema,
@@ -31,7 +32,7 @@ export const roles = { POST: ADMINS } satisfies RouteRoles;
 /** `POST /api/kiosk-devices/{id}/pairing-code` → a new pairing code (approved admins). */
 export const handler = withRoles(roles, {
   async POST(req, ctx) {
-    const admin = signedInAdmin(ctx.state);
+    const actor = signedInActor(ctx);
     const id = readId(ctx.params.id, "kiosk device");
     // The body is optional (it only names the link's language).
     const text = await req.text();
@@ -42,8 +43,8 @@ export const handler = withRoles(roles, {
       throw new HttpError(400, "The request body is not valid JSON");
     }
     const body = validate(PairingCodeRequestSchema, raw);
-    const pairing = await renewPairingCode(ctx.state.services.store, id);
-    ctx.state.log.info("kiosk pairing code issued", { deviceId: id, by: admin.id });
+    const pairing = await renewPairingCode(ctx.state.services.store, id, actor);
+    ctx.state.log.info("kiosk pairing code issued", { deviceId: id, by: actor.admin.id });
     return Response.json(withLink(pairing, ctx.state, ctx.url, body.language));
   },
 });

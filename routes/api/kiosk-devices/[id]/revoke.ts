@@ -1,6 +1,6 @@
 import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";
 import { KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
@@ -10,7 +10,7 @@ export const docs: RouteDocs = {
   POST: {
     summary: "Revoke a kiosk device",
     description: "The device's credential and pairing code stop working at once, for good: the kiosk can " +
-      "no longer start card sales. Revoking again changes nothing.",
+      "no longer start card sales. Revoking again changes nothing. The revocation is audited (`kiosk-revoked`).",
     tags: ["kiosks"],
     auth: "bearer",
     responses: {
@@ -27,9 +27,10 @@ export const roles = { POST: ADMINS } satisfies RouteRoles;
 /** `POST /api/kiosk-devices/{id}/revoke` → the device, revoked (approved admins). */
 export const handler = withRoles(roles, {
   async POST(_req, ctx) {
-    const admin = signedInAdmin(ctx.state);
-    const device = await revokeKioskDevice(ctx.state.services.store, readId(ctx.params.id, "kiosk device"));
-    ctx.state.log.info("kiosk device revoked", { deviceId: device.id, by: admin.id });
+    const actor = signedInActor(ctx);
+    const id = readId(ctx.params.id, "kiosk device");
+    const device = await revokeKioskDevice(ctx.state.services.store, id, actor);
+    ctx.state.log.info("kiosk device revoked", { deviceId: device.id, by: actor.admin.id });
     return Response.json(device);
   },
 });

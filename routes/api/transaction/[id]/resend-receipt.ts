@@ -1,6 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { resendReceipt } from "@/lib/receipts/back_office.ts";
@@ -12,7 +12,7 @@ export const docs: RouteDocs = {
     description: "Queues the receipt email of a successful gift again, to the donor's address on file, " +
       "in the language of the first one, with the same receipt (same number) attached. A second request " +
       "within 10 seconds of a resend (a double click) answers that resend with `repeated: true` and " +
-      "sends nothing more. At most 50 resends per receipt.",
+      "sends nothing more. At most 50 resends per receipt. Each resend queued is audited (`receipt-resent`).",
     tags: ["transactions"],
     auth: "bearer",
     responses: {
@@ -30,10 +30,14 @@ export const roles = { POST: FINANCE } satisfies RouteRoles;
 /** `POST /api/transaction/{id}/resend-receipt` → 202, the receipt email queued again (approved admins). */
 export const handler = withRoles(roles, {
   async POST(_req, ctx) {
-    const admin = signedInAdmin(ctx.state);
+    const actor = signedInActor(ctx);
     const id = readId(ctx.params.id, "transaction");
-    const answer = await resendReceipt(ctx.state.services.store, id);
-    ctx.state.log.info("receipt resend", { transactionId: id, by: admin.id, repeated: answer.repeated });
+    const answer = await resendReceipt(ctx.state.services.store, id, new Date(), actor);
+    ctx.state.log.info("receipt resend", {
+      transactionId: id,
+      by: actor.admin.id,
+      repeated: answer.repeated,
+    });
     return Response.json(answer, { status: 202 });
   },
 });

@@ -1,0 +1,208 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { AuditActor, AuditPage } from "../lib/backoffice/audit_log.ts";
+import { usDateTime } from "../lib/shared/format.ts";
+import { saveDownload } from "./admin/download.ts";
+import { listFailure } from "./shared/account_forms.ts";
+import { createApiClient } from "./shared/admin_api.ts";
+import { readSession, type Session } from "./shared/admin_session.ts";
+import { Guard } from "./shared/Guard.tsx";
+import { messageText, translator } from "./shared/texts.ts";
+
+/** The page's language, its filters as the query gave them, the actions the log records, the texts. */
+export interface AdminAuditProps {
+  lang: string;
+  filters: AuditFilters;
+  actions: readonly string[];
+  texts: Record<string, string>;
+}
+
+/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, UTC). */
+export interface AuditFilters {
+  actor: string;
+  action: string;
+  from: string;
+  to: string;
+}
+
+/** The API query of `filters`: the last day is included (the API's `to` is exclusive). */
+export function auditQuery(filters: AuditFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  if (filters.actor) query.set("actor", filters.actor);
+  if (filters.action) query.set("action", filters.action);
+  if (filters.from) query.set("from", filters.from);
+  if (filters.to) {
+    const next = new Date(`${filters.to}T00:00:00Z`);
+    next.setUTCDate(next.getUTCDate() + 1);
+    if (!Number.isNaN(next.getTime())) query.set("to", next.toISOString().slice(0, 10));
+  }
+  return query;
+}
+
+/**
+ * The audit log page (issue 16), `/{lang}/admin/audit` (owners and admins): what the staff did,
+ * newest first, filtered by who, action and period (a plain GET form of this page, so a filtered
+ * view is a link), a page at a time, and the same entries as a CSV file. Guarded like the
+ * dashboard; other roles see the server's refusal, translated.
+ */
+export default function AdminAudit(props: AdminAuditProps) {
+  const { lang, filters } = props;
+  const t = useMemo(() => translator(props.texts), []);
+  const loginHref = `/${lang}/login`;
+  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [actors, setActors] = useState<AuditActor[]>([]);
+  const [page, setPage] = useState<AuditPage | null>(null);
+  const [trail, setTrail] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  // The form's fields as typed (submitted as a GET of this page).
+  const [form, setForm] = useState<AuditFilters>(filters);
+  const field = (name: keyof AuditFilters) => ({
+    name,
+    value: form[name],
+    onChange: (e: Event) => setForm({ ...form, [name]: (e.currentTarget as HTMLInputElement).value }),
+  });
+  const failed = (error: unknown) =>
+    setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+  const query = auditQuery(filters);
+
+  async function go(at: string | null, back: boolean) {
+    const q = new URLSearchParams(query);
+    if (at) q.set("cursor", at);
+    try {
+      const next = await api.request<AuditPage>(`/api/audit?${q}`);
+      setTrail(back ? trail.slice(0, -1) : at === cursor && page === null ? [] : [...trail, cursor]);
+      setCursor(at);
+      setPage(next);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  useEffect(() => {
+    const stored = readSession();
+    setSession(stored);
+    if (!stored) return;
+    api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
+    go(null, false);
+  }, []);
+
+  async function download() {
+    setNotice(t("staffAdmin.downloading"));
+    try {
+      const res = await api.response(`/api/audit/export?${query}`);
+      setNotice(t("staffAdmin.downloaded", { file: await saveDownload(res, "audit.csv") }));
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  const actionName = (action: string) => t(`staffAdmin.actions.${action}`);
+  const body = (
+    <>
+      <p>
+        <a href={`/${lang}/admin`}>{t("staffAdmin.back")}</a>
+      </p>
+      <p>{t("staffAdmin.auditIntro")}</p>
+      <form class="audit-filters" method="get" action={`/${lang}/admin/audit`}>
+        <div class="field">
+          <label for="audit-actor">{t("staffAdmin.filterWho")}</label>
+          <select id="audit-actor" {...field("actor")}>
+            <option value="">{t("staffAdmin.anyone")}</option>
+            {filters.actor && !actors.some((a) => a.id === filters.actor) && (
+              <option value={filters.actor}>{filters.actor}</option>
+            )}
+            {actors.map((a) => <option key={a.id} value={a.id}>{`${a.name} (${a.email})`}</option>)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="audit-action">{t("staffAdmin.filterAction")}</label>
+          <select id="audit-action" {...field("action")}>
+            <option value="">{t("staffAdmin.anyAction")}</option>
+            {props.actions.map((a) => <option key={a} value={a}>{actionName(a)}</option>)}
+          </select>
+        </div>
+        <div class="field">
+          <label for="audit-from">{t("staffAdmin.filterFrom")}</label>
+          <input id="audit-from" type="date" {...field("from")} />
+        </div>
+        <div class="field">
+          <label for="audit-to">{t("staffAdmin.filterTo")}</label>
+          <input id="audit-to" type="date" {...field("to")} />
+        </div>
+        <button type="submit" class="button button-primary">{t("staffAdmin.filter")}</button>
+        <button type="button" class="button button-outline" onClick={download}>
+          {t("staffAdmin.exportCsv")}
+        </button>
+      </form>
+      <p class="audit-notice" role="status">{notice}</p>
+      <div
+        class="table-scroll"
+        role="region"
+        aria-labelledby="audit-caption"
+        tabIndex={0}
+        data-loaded={page ? "" : undefined}
+      >
+        <table class="audit-table">
+          <caption id="audit-caption">{t("staffAdmin.auditTitle")}</caption>
+          <thead>
+            <tr>
+              {["time", "who", "action", "address", "target", "changes"].map((c) => (
+                <th scope="col" key={c}>{t(`staffAdmin.auditColumns.${c}`)}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {page?.data.length === 0 && (
+              <tr>
+                <td colSpan={6} class="tx-empty">{t("staffAdmin.noEntries")}</td>
+              </tr>
+            )}
+            {page?.data.map((e) => (
+              <tr key={e.id} data-action={e.action}>
+                <th scope="row">
+                  <time dateTime={e.at}>{usDateTime(e.at)}</time>
+                </th>
+                <td dir="ltr">{e.actorEmail}</td>
+                <td>{actionName(e.action)}</td>
+                <td dir="ltr">{e.address}</td>
+                <td dir="ltr">{e.target ?? ""}</td>
+                <td dir="ltr">
+                  <code>{JSON.stringify(e.changes)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <nav class="audit-pages" aria-label={t("staffAdmin.pages")}>
+        <button
+          type="button"
+          class="button button-outline"
+          disabled={trail.length === 0}
+          onClick={() => go(trail.at(-1) ?? null, true)}
+        >
+          {t("staffAdmin.newer")}
+        </button>
+        <button
+          type="button"
+          class="button button-outline"
+          disabled={!page?.nextCursor}
+          onClick={() => go(page!.nextCursor, false)}
+        >
+          {t("staffAdmin.older")}
+        </button>
+      </nav>
+    </>
+  );
+
+  return (
+    <Guard
+      allowed={session === undefined ? undefined : session !== null}
+      redirectTo={loginHref}
+      pending={body}
+    >
+      {body}
+    </Guard>
+  );
+}
