@@ -82,6 +82,8 @@ const manifest: LazyManifest = {
       import("./routes/api/payment/test-emv/[terminalNumber].ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
     "api/transaction/[id]/receipt.ts": () => import("./routes/api/transaction/[id]/receipt.ts"),
+    "api/transaction/[id]/refund.ts": () => import("./routes/api/transaction/[id]/refund.ts"),
+    "api/transaction/[id]/refunds.ts": () => import("./routes/api/transaction/[id]/refunds.ts"),
     "api/transaction/[id]/resend-receipt.ts": () => import("./routes/api/transaction/[id]/resend-receipt.ts"),
     "api/transaction/_middleware.ts": () => import("./routes/api/transaction/_middleware.ts"),
     "api/transaction/daily-totals.ts": () => import("./routes/api/transaction/daily-totals.ts"),
