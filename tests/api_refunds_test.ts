@@ -144,6 +144,17 @@ backendTest("api: refunds", async (t, open) => {
       assert.deepEqual(row.refund, { refunded: 10000, pending: 0 });
     });
 
+    await t.step("the CSV export shows it in the columns after the spec's", async () => {
+      const res = await fetch(`${app.url}/api/transaction/export?type=success&lang=en`, {
+        headers: finance.auth,
+      });
+      assert.equal(res.status, 200);
+      const lines = (await res.text()).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+      assert.ok(lines[0].endsWith("Transaction ID,Refunded,Refund pending"), lines[0]);
+      const row = lines.find((line) => line.includes(tx.id))!;
+      assert.ok(row.endsWith(`${tx.id},100.00,0.00`), row);
+    });
+
     await t.step("a refund the provider refuses: 409, recorded failed, counting for nothing", async () => {
       const declined = await gift(app, "Boris", 50, REFUND_DECLINED_CARD);
       const res = await refund(declined.id, { amount: 5000, reason: "fraud", key: "d-1" });
