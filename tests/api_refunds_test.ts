@@ -144,6 +144,13 @@ backendTest("api: refunds", async (t, open) => {
       assert.deepEqual(row.refund, { refunded: 10000, pending: 0 });
     });
 
+    await t.step("the donor's page shows it too", async () => {
+      const view = await api(app.url, "GET", "/api/donor?email=anna%40example.org", undefined, finance.auth);
+      assert.equal(view.status, 200, JSON.stringify(view.body));
+      const row = view.body.gifts.find((g: { id: string }) => g.id === tx.id);
+      assert.equal(row.refunded, 10000);
+    });
+
     await t.step("the CSV export shows it in the columns after the spec's", async () => {
       const res = await fetch(`${app.url}/api/transaction/export?type=success&lang=en`, {
         headers: finance.auth,
