@@ -65,24 +65,26 @@ import * as $61 from "./routes/api/settings/_middleware.ts";
 import * as $62 from "./routes/api/settings/flags.ts";
 import * as $63 from "./routes/api/signing-key.ts";
 import * as $64 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $65 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $66 from "./routes/api/transaction/_middleware.ts";
-import * as $67 from "./routes/api/transaction/daily-totals.ts";
-import * as $68 from "./routes/api/transaction/export.ts";
-import * as $69 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $70 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $71 from "./routes/api/user/[id].ts";
-import * as $72 from "./routes/api/user/index.ts";
-import * as $73 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $74 from "./routes/dev/mail/attachment.ts";
-import * as $75 from "./routes/dev/mail/html.ts";
-import * as $76 from "./routes/dev/mail/index.tsx";
-import * as $77 from "./routes/health.ts";
-import * as $78 from "./routes/index.ts";
-import * as $79 from "./routes/payments/card/[attemptId].ts";
-import * as $80 from "./routes/payments/return/[paymentId].ts";
-import * as $81 from "./routes/sandbox/pay/[ref].tsx";
-import * as $82 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $65 from "./routes/api/transaction/[id]/refund.ts";
+import * as $66 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $67 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $68 from "./routes/api/transaction/_middleware.ts";
+import * as $69 from "./routes/api/transaction/daily-totals.ts";
+import * as $70 from "./routes/api/transaction/export.ts";
+import * as $71 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $72 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $73 from "./routes/api/user/[id].ts";
+import * as $74 from "./routes/api/user/index.ts";
+import * as $75 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $76 from "./routes/dev/mail/attachment.ts";
+import * as $77 from "./routes/dev/mail/html.ts";
+import * as $78 from "./routes/dev/mail/index.tsx";
+import * as $79 from "./routes/health.ts";
+import * as $80 from "./routes/index.ts";
+import * as $81 from "./routes/payments/card/[attemptId].ts";
+import * as $82 from "./routes/payments/return/[paymentId].ts";
+import * as $83 from "./routes/sandbox/pay/[ref].tsx";
+import * as $84 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -165,24 +167,26 @@ const manifest: Manifest = {
     "api/settings/flags.ts": $62,
     "api/signing-key.ts": $63,
     "api/transaction/[id]/receipt.ts": $64,
-    "api/transaction/[id]/resend-receipt.ts": $65,
-    "api/transaction/_middleware.ts": $66,
-    "api/transaction/daily-totals.ts": $67,
-    "api/transaction/export.ts": $68,
-    "api/transaction/get-all-error-transactions.ts": $69,
-    "api/transaction/get-all-success-transactions.ts": $70,
-    "api/user/[id].ts": $71,
-    "api/user/index.ts": $72,
-    "api/user/off-monthly-payment/[id].ts": $73,
-    "dev/mail/attachment.ts": $74,
-    "dev/mail/html.ts": $75,
-    "dev/mail/index.tsx": $76,
-    "health.ts": $77,
-    "index.ts": $78,
-    "payments/card/[attemptId].ts": $79,
-    "payments/return/[paymentId].ts": $80,
-    "sandbox/pay/[ref].tsx": $81,
-    "sandbox/terminal/[terminalId].tsx": $82,
+    "api/transaction/[id]/refund.ts": $65,
+    "api/transaction/[id]/refunds.ts": $66,
+    "api/transaction/[id]/resend-receipt.ts": $67,
+    "api/transaction/_middleware.ts": $68,
+    "api/transaction/daily-totals.ts": $69,
+    "api/transaction/export.ts": $70,
+    "api/transaction/get-all-error-transactions.ts": $71,
+    "api/transaction/get-all-success-transactions.ts": $72,
+    "api/user/[id].ts": $73,
+    "api/user/index.ts": $74,
+    "api/user/off-monthly-payment/[id].ts": $75,
+    "dev/mail/attachment.ts": $76,
+    "dev/mail/html.ts": $77,
+    "dev/mail/index.tsx": $78,
+    "health.ts": $79,
+    "index.ts": $80,
+    "payments/card/[attemptId].ts": $81,
+    "payments/return/[paymentId].ts": $82,
+    "sandbox/pay/[ref].tsx": $83,
+    "sandbox/terminal/[terminalId].tsx": $84,
   },
   islands: {
     AccountForm: $$0,

@@ -122,6 +122,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the sandbox card form and its references",
     patterns: [String.raw`/\D/g`, String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^\d{3}$/`],
   },
+  "islands/admin/RefundForm.tsx": {
+    reads: "the refund form's amount, typed by staff",
+    patterns: [String.raw`/^(\d{1,12})(?:[.,](\d{1,2}))?$/`],
+  },
+  "lib/refund_schemas.ts": {
+    reads: "a refund's note (tab and line breaks allowed, other control characters refused)",
+    patterns: [String.raw`/[\n\r\t]/g`],
+  },
   "lib/payments/sandbox_cards.ts": {
     reads: "the sandbox card form's fields",
     patterns: [

@@ -237,6 +237,10 @@ export const SuccessTransactionSchema = z.object({
   }).nullable().describe(
     "The gift's legal receipt; null when receipts are not configured and none was issued",
   ),
+  refund: z.object({
+    refunded: z.number().int().describe("Refunds that succeeded, minor units"),
+    pending: z.number().int().describe("Refunds waiting for the provider, minor units"),
+  }).nullable().describe("What was refunded of the gift (issue 16); null when nothing was"),
 }).meta({ id: "SuccessTransaction" });
 
 export const ErrorTransactionSchema = z.object({

@@ -38,6 +38,8 @@ export function successItem(tx: Transaction): SuccessItem {
     user: { ...tx.user },
     // Filled by the route (`lib/receipts/back_office.ts`), which knows the receipt settings.
     receipt: null,
+    // Filled by `listSuccess` from the gift's refunds (issue 16).
+    refund: null,
   };
 }
 
@@ -73,7 +75,9 @@ export async function listSuccess(
     isMonthly: query.isMonthly,
     search: query.searchString,
   });
-  return { data: data.map(successItem), page: query.page, limit: query.limit, total };
+  const refunds = await store.refunds.totals(data.map((tx) => tx.id));
+  const items = data.map((tx) => ({ ...successItem(tx), refund: refunds.get(tx.id) ?? null }));
+  return { data: items, page: query.page, limit: query.limit, total };
 }
 
 /**

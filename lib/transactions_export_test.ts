@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Store, Transaction, TransactionScanQuery } from "./storage/types.ts";
+import type { RefundTotals, Store, Transaction, TransactionScanQuery } from "./storage/types.ts";
 import {
   BOM,
   csvField,
@@ -11,6 +11,7 @@ import {
   formatAmount,
   formatUtc,
   mergeNewestFirst,
+  REFUND_COLUMNS,
   transactionsCsv,
 } from "./transactions_export.ts";
 
@@ -44,6 +45,7 @@ function fakeStore(
   fail?: (call: number) => boolean,
 ) {
   const calls: TransactionScanQuery[] = [];
+  const refundReads: number[] = [];
   const store = {
     transactions: {
       scan(query: TransactionScanQuery) {
@@ -58,8 +60,21 @@ function fakeStore(
         return Promise.resolve({ data, next: end < list.length ? String(end) : null });
       },
     },
+    // Every third gift of the lists half refunded, one in ten with a refund waiting (issue 16).
+    refunds: {
+      totals(ids: string[]) {
+        refundReads.push(ids.length);
+        const out = new Map<string, RefundTotals>();
+        for (const id of ids) {
+          const tx = [...lists.success].find((t) => t.id === id);
+          const i = tx ? lists.success.indexOf(tx) : -1;
+          if (i >= 0 && i % 3 === 0) out.set(id, { refunded: 5000, pending: i % 10 === 0 ? 100 : 0 });
+        }
+        return Promise.resolve(out);
+      },
+    },
   } as unknown as Store;
-  return { store, calls };
+  return { store, calls, refundReads };
 }
 
 /** Keeps the BOM, which `TextDecoder` and `Response.text()` drop by default. */
@@ -125,7 +140,8 @@ Deno.test("formatUtc, formatAmount and exportFileName", () => {
 });
 
 Deno.test("exportCells: the columns in order, translated words, empty unknowns", () => {
-  assert.equal(exportHeader("en").length, EXPORT_COLUMNS.length);
+  assert.equal(exportHeader("en").length, EXPORT_COLUMNS.length + REFUND_COLUMNS.length);
+  assert.deepEqual(exportHeader("en").slice(-3), ["Transaction ID", "Refunded", "Refund pending"]);
   assert.deepEqual(exportHeader("en").slice(0, 3), ["Date (UTC)", "Status", "Status code"]);
   assert.notDeepEqual(exportHeader("he"), exportHeader("en"));
   const success = tx({ isMonthly: true, createdAt: "2026-11-22T09:05:07.000Z" });
@@ -143,11 +159,16 @@ Deno.test("exportCells: the columns in order, translated words, empty unknowns",
     "ILS",
     "",
     success.id,
+    "0.00",
+    "0.00",
   ]);
+  // The refund columns: what was refunded and what waits, after the spec's columns.
+  assert.deepEqual(exportCells(success, "en", { refunded: 2550, pending: 100 }).slice(-2), ["25.50", "1.00"]);
   const error = tx({ kind: "error", amount: null, currency: null, statusCode: "004" });
   const cells = exportCells(error, "ru");
   assert.deepEqual(cells.slice(1, 3), ["Ошибка", "004"]);
   assert.deepEqual(cells.slice(6, 12), ["Разовый", "", "", "", "", "Invalid card number"]);
+  assert.deepEqual(cells.slice(-2), ["", ""], "no refund columns for a failed payment");
   // A success recorded without an amount falls back to the provider's result.
   const legacy = tx({
     amount: null,
@@ -188,7 +209,7 @@ Deno.test("mergeNewestFirst interleaves two newest-first streams by createdAt", 
 Deno.test("transactionsCsv streams batch by batch: BOM, header, every row, filters passed on", async () => {
   const success = Array.from({ length: 23 }, (_, i) => tx({ isMonthly: i % 2 === 0 })).reverse();
   const error = Array.from({ length: 7 }, () => tx({ kind: "error" })).reverse();
-  const { store, calls } = fakeStore({ success, error });
+  const { store, calls, refundReads } = fakeStore({ success, error });
   const body = await transactionsCsv(store, { type: "all", lang: "he" }, { batchSize: 5 });
   // Nothing beyond the first batch of each list is read before the stream is read.
   assert.equal(calls.length, 2);
@@ -211,6 +232,17 @@ Deno.test("transactionsCsv streams batch by batch: BOM, header, every row, filte
   assert.deepEqual(ids, expected);
   assert.equal(calls.length, Math.ceil(23 / 5) + Math.ceil(7 / 5));
   assert.ok(calls.every((c) => c.limit === 5));
+  // The refund columns: one read per batch of rows, each gift's own figures.
+  assert.deepEqual(refundReads, [5, 5, 5, 5, 5, 5]);
+  for (const record of records.slice(1)) {
+    const i = success.findIndex((t) => t.id === record[12]);
+    const expect = i < 0
+      ? ["", ""]
+      : i % 3 === 0
+      ? ["50.00", i % 10 === 0 ? "1.00" : "0.00"]
+      : ["0.00", "0.00"];
+    assert.deepEqual(record.slice(13), expect, record[12]);
+  }
 
   const monthly = fakeStore({ success, error });
   const csv = await transactionsCsv(monthly.store, {

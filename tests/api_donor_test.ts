@@ -81,6 +81,7 @@ backendTest("api: the back office donor view and the cancel reasons", async (t, 
         [failed.statusCode, failed.errorMessage, failed.card, failed.receiptNumber],
         ["033", "Declined", null, null],
       );
+      assert.ok(view.gifts.every((g: { refunded: number }) => g.refunded === 0), "nothing refunded yet");
       assert.equal(view.gifts[0].card, null);
       assert.equal(view.gifts[1].card, "458045******4580");
       assert.equal(view.complete, true);

@@ -102,6 +102,8 @@ interface ListItem {
   errorMessage?: string | null;
   amount?: number | null;
   currency?: 1 | 2 | null;
+  /** What was refunded of a gift (issue 16); null when nothing was. */
+  refund?: { refunded: number; pending: number } | null;
 }
 
 /** The CSV record an item of the list API must become. */
@@ -124,6 +126,8 @@ function expectedRecord(item: ListItem, lang: Lang): string[] {
     currency === null ? "" : currency === 1 ? "ILS" : "USD",
     inert(item.errorMessage ?? ""),
     inert(item.id),
+    success ? major(item.refund?.refunded ?? 0) : "",
+    success ? major(item.refund?.pending ?? 0) : "",
   ];
 }
 
@@ -192,9 +196,12 @@ backendTest("api: transaction export", async (t, open) => {
         "Currency",
         "Error message",
         "Transaction ID",
+        // Issue 16: after the spec's columns, so those keep their places.
+        "Refunded",
+        "Refund pending",
       ]);
       assert.equal(records.length, 1 + 40);
-      assert.ok(records.every((r) => r.length === 13));
+      assert.ok(records.every((r) => r.length === 15));
     });
 
     await t.step("rows equal every page of the lists, for each filter combination", async () => {

@@ -87,6 +87,7 @@ backendTest("api: transaction history", async (t, open) => {
         user: { firstName: "Lucía", lastName: "García", email: "lucia@example.es" }, // NAMES[24 % 5]
         // Not issued yet: the link issues it (tests/api_backoffice_mail_test.ts).
         receipt: { number: null, url: `/api/transaction/${item.id}/receipt` },
+        refund: null, // nothing refunded (tests/api_refunds_test.ts)
       });
       const times = res.body.data.map((d: { createdAt: string }) => d.createdAt);
       assert.deepEqual(times, [...times].sort().reverse());

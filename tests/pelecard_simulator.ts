@@ -161,6 +161,8 @@ export interface SimToken {
   exp: string;
   /** What charging it answers: "000" or a decline code. */
   outcome: string;
+  /** What a refund (a negative total) on it answers when it fits: "000" (the default) or a code. */
+  refundOutcome?: string;
 }
 
 /**
@@ -648,7 +650,23 @@ ${inputs}
     return c.json(str(b.ConfirmationKey).toLowerCase() === expected ? 1 : 0);
   });
 
-  // Token charges (J4), holds (J5) and refunds (negative total), §2.1–2.2.
+  /** What the token paid (successful debits and hosted payments) less what was credited to it. */
+  function refundable(token: string): number {
+    let sum = 0;
+    for (const charge of state.charges) {
+      if (charge.token === token && charge.statusCode === "000" && charge.kind !== "authorize") {
+        sum += charge.total;
+      }
+    }
+    for (const session of state.sessions.values()) {
+      if (session.statusCode === "000" && session.resultData?.Token === token) {
+        sum += Number(session.resultData.DebitTotal);
+      }
+    }
+    return sum;
+  }
+
+  // Token charges (J4), holds (J5) and refunds (negative total), §2.1–2.2, §2.5.
   for (const name of ["DebitRegularType", "AuthorizeCreditCard"] as const) {
     app.post(`/services/${name}`, (c) => {
       const b = c.get("body");
@@ -661,8 +679,10 @@ ${inputs}
       }
       const currency = Number(b.currency);
       if (currency !== 1 && currency !== 2) return c.json(envelope("065"));
+      // A credit may not exceed what the token paid (its debits and hosted payments) less its credits.
+      if (total < 0 && -total > refundable(str(b.token))) return c.json(envelope("205"));
       const transactionId = crypto.randomUUID();
-      const statusCode = total < 0 ? "000" : token.outcome;
+      const statusCode = total < 0 ? token.refundOutcome ?? "000" : token.outcome;
       const rd = resultData({
         transactionId,
         statusCode,

@@ -177,7 +177,14 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
                   <th scope="row" class="tx-date">
                     <time dateTime={g.createdAt}>{date(g.createdAt)}</time>
                   </th>
-                  <td class="tx-amount">{money(g.amount, g.currency)}</td>
+                  <td class="tx-amount">
+                    {money(g.amount, g.currency)}
+                    {g.refunded > 0 && (
+                      <span class="tx-reason">
+                        {t("refunds.ui.refunded", { amount: money(g.refunded, g.currency) })}
+                      </span>
+                    )}
+                  </td>
                   <td>{t(g.isMonthly ? "transactions.monthly" : "transactions.oneTime")}</td>
                   <td>
                     {g.status === "success"

@@ -15,6 +15,7 @@ import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
+import { RefundForm } from "./RefundForm.tsx";
 import {
   type ErrorItem,
   type ReceiptActions,
@@ -98,6 +99,9 @@ export function TransactionHistory(
   const [exporting, setExporting] = useState(false);
   const [notice, setNotice] = useState("");
   const [resending, setResending] = useState(false);
+  // The gift whose refund form is open (issue 16), and a count that reloads the lists after a refund.
+  const [refunding, setRefunding] = useState<SuccessItem | null>(null);
+  const [reloads, setReloads] = useState(0);
   const latest = useRef(0);
 
   useEffect(() => {
@@ -127,7 +131,7 @@ export function TransactionHistory(
     }).catch((error) => {
       if (request === latest.current) setLists({ state: "failed", message: listFailure(error) });
     });
-  }, [ready, view.type, view.payment, view.search, view.page]);
+  }, [ready, view.type, view.payment, view.search, view.page, reloads]);
 
   function show(next: HistoryView, how: "push" | "replace" = "push") {
     const url = `${path}${viewQuery(next)}`;
@@ -179,6 +183,7 @@ export function TransactionHistory(
         setResending(false);
       }
     },
+    refund: (item) => setRefunding(item),
   };
 
   const loadedLists = lists.state === "ready" ? lists : null;
@@ -258,6 +263,21 @@ export function TransactionHistory(
           lang={lang}
           receipts={props.personalData ? receipts : undefined}
           donorLinks={props.personalData}
+        />
+      )}
+      {refunding && (
+        <RefundForm
+          item={refunding}
+          api={api}
+          t={t}
+          lang={lang}
+          onClose={(done) => {
+            setRefunding(null);
+            if (done) {
+              setNotice(done);
+              setReloads((n) => n + 1);
+            }
+          }}
         />
       )}
       {loadedLists && (

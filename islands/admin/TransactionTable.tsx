@@ -5,6 +5,10 @@ import type { Translate } from "../shared/texts.ts";
 import { donorHref } from "./DonorView.tsx";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
+
+/** What remains to refund of a gift, in minor units (issue 16). */
+export const remaining = (item: SuccessItem): number =>
+  Number(item.resultData.DebitTotal) - (item.refund?.refunded ?? 0) - (item.refund?.pending ?? 0);
 export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
 
 /** A row of the table: a row is a success when its status code is '000' (spec section 4). */
@@ -17,6 +21,8 @@ export interface ReceiptActions {
   resend(item: SuccessItem): void;
   /** A resend is under way: its buttons wait. */
   busy: boolean;
+  /** Opens the row's refund form (issue 16); absent for who may not refund. */
+  refund?(item: SuccessItem): void;
 }
 
 /**
@@ -74,6 +80,16 @@ export function TransactionTable(
         >
           {t("backofficeMail.resend")}
         </button>
+        {actions.refund && remaining(success) > 0 && (
+          <button
+            type="button"
+            class="button button-outline"
+            aria-label={t("refunds.ui.buttonFor", { name })}
+            onClick={() => actions.refund!(success)}
+          >
+            {t("refunds.ui.button")}
+          </button>
+        )}
       </div>
     );
   };
@@ -143,6 +159,16 @@ export function TransactionTable(
                     success
                       ? listAmount(success.resultData.DebitTotal, success.resultData.DebitCurrency, lang)
                       : listAmount(failed?.amount, failed?.currency, lang),
+                  )}
+                  {success?.refund && (
+                    <span class="tx-reason">
+                      {success.refund.refunded > 0 &&
+                        t("refunds.ui.refunded", {
+                          amount:
+                            listAmount(success.refund.refunded, success.resultData.DebitCurrency, lang) ?? "",
+                        })}
+                      {success.refund.pending > 0 && ` ${t("refunds.ui.pending")}`}
+                    </span>
                   )}
                 </td>
                 <td class="tx-date">

@@ -23,6 +23,7 @@ function success(debitCurrency: unknown, debitTotal = "550"): Row {
     },
     user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
     receipt: null,
+    refund: null,
   };
   return { kind: "success", item };
 }

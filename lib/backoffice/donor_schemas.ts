@@ -43,6 +43,7 @@ export const DonorViewSchema = z.object({
     card: z.string().nullable().describe("Masked card number, when known"),
     receiptNumber: z.string().nullable().describe("The receipt's number, when one was issued"),
     errorMessage: z.string().nullable().describe("Why a failed attempt was declined"),
+    refunded: z.number().int().describe("What was refunded of a successful gift, minor units (0: nothing)"),
   })).describe("Every gift and declined attempt, newest first (at most 1,000)"),
   monthly: z.array(z.object({
     state: z.enum(["active", "paused", "failing", "cancelled", "failed"]).describe(

@@ -56,6 +56,8 @@ export interface GiftView {
   receiptNumber: string | null;
   /** Why the provider declined, for a failed attempt. */
   errorMessage: string | null;
+  /** What was refunded of a successful gift (issue 16), minor units; 0 when nothing was. */
+  refunded: number;
 }
 
 /** A monthly gift's state, as the back office shows it. */
@@ -167,7 +169,7 @@ function monthlyOrder(a: MonthlyView, b: MonthlyView): number {
  * ```
  */
 export async function donorView(
-  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions">,
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "refunds">,
   email: string,
   now: Date = new Date(),
 ): Promise<DonorView> {
@@ -180,6 +182,8 @@ export async function donorView(
     Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
   ]);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r.number]));
+  // One read for every listed gift's refunds (issue 16).
+  const refunds = await store.refunds.totals(txs.filter((tx) => tx.kind === "success").map((tx) => tx.id));
   const totals = new Map<1 | 2, CurrencyTotal>();
   let firstGift: string | null = null;
   let lastGift: string | null = null;
@@ -220,6 +224,7 @@ export async function donorView(
         card: tx.resultData?.CreditCardNumber || null,
         receiptNumber: receiptOf.get(tx.id) ?? null,
         errorMessage: tx.kind === "success" ? null : tx.errorMessage,
+        refunded: refunds.get(tx.id)?.refunded ?? 0,
       };
     }),
     monthly: subscriptions.flat().map((s) => monthlyView(s, at)).sort(monthlyOrder),

@@ -62,6 +62,12 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
+import {
+  NotRefundableError,
+  RefundDeclinedError,
+  RefundProviderError,
+  RefundTooLargeError,
+} from "../payments/refunds.ts";
 import { ErasureNotConfirmedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
@@ -130,6 +136,11 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchTransactionError, 404],
   [NotReceiptableError, 409],
   [TooManyResendsError, 409],
+  // Refunds.
+  [NotRefundableError, 409],
+  [RefundTooLargeError, 409],
+  [RefundDeclinedError, 409],
+  [RefundProviderError, 503],
   // The back office's outbox list.
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],

@@ -1,6 +1,6 @@
 /**
  * The renderer the app sends with: every message kind's template (`templates/`), with the receipt
- * PDF from `lib/receipts` attached to receipt emails. The receipt modules (pdf-lib, the font, the
+ * PDF from `lib/receipts` attached to receipt emails (and the credit receipt to refund emails). The receipt modules (pdf-lib, the font, the
  * QR code) load with the first receipt rendered, not with the server: a cold start does not pay
  * for them.
  *
@@ -13,9 +13,10 @@ import type { RenderReceiptPdf } from "../receipts/pdf_pool.ts";
 import type { Store, Transaction } from "../storage/types.ts";
 import type { Attachment } from "./message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
-import { createRenderer } from "./templates/mod.ts";
+import { createRenderer, type RenderDeps } from "./templates/mod.ts";
 
 type ReceiptAttachment = (transaction: Transaction, language: string) => Promise<Attachment | null>;
+type CreditReceiptAttachment = NonNullable<RenderDeps["creditReceiptAttachment"]>;
 
 /**
  * The app's {@link RenderMessage}: links in emails point at `config.publicUrl` (in development,
@@ -47,11 +48,26 @@ export async function appRenderer(
     );
     return await (await attach)(transaction, language);
   };
+  const deps = {
+    store,
+    settings: config.receipts,
+    appSecret: config.appSecret,
+    origin: publicUrl,
+    renderPdf,
+  };
+  let credit: Promise<CreditReceiptAttachment> | null = null;
+  const creditReceiptAttachment: CreditReceiptAttachment = async (transaction, refund, language) => {
+    credit ??= import("../receipts/credit.ts").then(({ creditReceiptAttachmentFor }) =>
+      creditReceiptAttachmentFor(deps)
+    );
+    return await (await credit)(transaction, refund, language);
+  };
   return createRenderer({
     store,
     publicUrl,
     manageKey: await manageLinkKey(config.appSecret),
     signInKey: await signInKey(config.appSecret),
     receiptAttachment,
+    creditReceiptAttachment,
   });
 }

@@ -46,6 +46,11 @@ export interface MessageData {
    * The donor replaced a monthly gift's card (issue 15, `lib/payments/card_update.ts`): the new
    * card's last four digits, and the gift as it stood then (amount in minor units, next charge date).
    */
+  /**
+   * The museum gave money back on a gift (issue 16, `lib/payments/refunds.ts`): the refund, read at
+   * send time, with its credit receipt (referencing the gift's receipt) attached.
+   */
+  "refund": { transactionId: string; refundId: string };
   "card-updated": {
     subscriptionId: string;
     last4: string | null;

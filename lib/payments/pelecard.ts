@@ -1,6 +1,7 @@
 /**
  * The Pelecard provider, put together: the hosted payment page and its verification
- * (`pelecard_hosted.ts`), token charges for monthly giving (`services/DebitRegularType`, here) and
+ * (`pelecard_hosted.ts`), token charges for monthly giving (`services/DebitRegularType`, here), refunds
+ * (`pelecard_refund.ts`) and
  * PinPad sales (`pelecard_terminal.ts`), all on one kit of shared plumbing (`pelecard_protocol.ts`:
  * the transport, the envelope, the success test, redaction). The protocol is
  * `shared/payments/PELECARD.md`; section numbers below (§2.5, …) point into it.
@@ -9,6 +10,7 @@
  */
 import { createPelecardHostedPage } from "./pelecard_hosted.ts";
 import { createPelecardKit, type PelecardConnection, text, toResult } from "./pelecard_protocol.ts";
+import { createPelecardRefund } from "./pelecard_refund.ts";
 import { createPelecardTerminalSale } from "./pelecard_terminal.ts";
 import {
   type PaymentProvider,
@@ -101,6 +103,8 @@ export function createPelecardProvider(options: PelecardOptions): PaymentProvide
       }
       return toResult(ref, verdict, rd);
     },
+
+    refund: createPelecardRefund(kit),
 
     terminalSale,
   };

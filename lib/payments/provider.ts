@@ -107,6 +107,22 @@ export interface TerminalSaleRequest {
   deadlineMs: number;
 }
 
+/** What a refund (a credit to the card of an earlier payment) needs. */
+export interface RefundRequest {
+  /** The provider's id of the refunded payment (the transaction's `providerTransactionId`). */
+  providerRef: string;
+  /**
+   * The card token the payment was made with (a monthly gift's), or null. Pelecard credits a card
+   * only through its token (`DebitRegularType` with a negative total, §2.5).
+   */
+  token: string | null;
+  /** Minor units to give back, > 0. */
+  amount: number;
+  currency: CurrencyCode;
+  /** Our refund id, as the merchant reference. */
+  reference: string;
+}
+
 /** The interface. */
 export interface PaymentProvider {
   /** `sandbox` or `pelecard`. */
@@ -145,6 +161,12 @@ export interface PaymentProvider {
    * a charge is left for a person to check.
    */
   lookupCharge?(reference: string): Promise<ProviderResult | null>;
+  /**
+   * Gives `amount` back to the card of an earlier payment. Answers the provider's result ("000":
+   * credited; its `providerRef` is the credit's id); throws {@link ProviderError} when the provider
+   * cannot be reached, answers nonsense or cannot credit this payment at all (`refused`).
+   */
+  refund(request: RefundRequest): Promise<ProviderResult>;
   /** Runs a sale on a physical terminal and waits for its result, up to the deadline. */
   terminalSale(request: TerminalSaleRequest): Promise<TerminalResult>;
   /**

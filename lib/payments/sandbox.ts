@@ -16,6 +16,7 @@
 import { newId } from "../ids.ts";
 import { bytesToHex, hmacKey } from "../shared/signing.ts";
 import type { ResultData, SandboxRecord, Store } from "../storage/types.ts";
+import { sandboxRefund } from "./sandbox_refund.ts";
 import { cardProblems, type CardSubmission, declineCodeOf, sandboxResultData } from "./sandbox_cards.ts";
 import type {
   HostedPaymentRequest,
@@ -210,6 +211,8 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
       const record = await store.sandbox.findByReference(reference);
       return record && record.kind === "charge" ? toResult(record) : null;
     },
+
+    refund: (request) => sandboxRefund(store, request),
 
     async terminalSale(request: TerminalSaleRequest): Promise<TerminalResult> {
       const ref = newId();

@@ -31,7 +31,7 @@ export interface ReceiptAttachmentDeps {
 }
 
 /** The donor's Israeli ID number, when the donor asked for an Israeli tax receipt. */
-async function donorTaxId(store: Store, donorId: string): Promise<string | null> {
+export async function donorTaxId(store: Store, donorId: string): Promise<string | null> {
   return (await store.donors.get(donorId))?.israeliId ?? null;
 }
 

@@ -27,10 +27,26 @@ import { receiptFonts } from "./fonts.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
 
+/**
+ * A credit receipt (issue 16, `credit.ts`): money given back on the gift of `receipt`. The PDF then
+ * says so in its title, prints its own number, the receipt it credits, the refund's date and amount,
+ * and no donation statements (Section 46, "no goods or services").
+ */
+export interface CreditNote {
+  /** The credit receipt's number, e.g. `IL-2026-000123-C1`. */
+  number: string;
+  /** ISO 8601: when the refund went through. */
+  refundedAt: string;
+  /** Minor units refunded. */
+  amount: number;
+}
+
 /** What the renderer needs besides the receipt and the language. */
 export interface ReceiptPdfOptions {
   /** The verification page's address with the receipt's signed code (`verifyUrl` in `verify_code.ts`). */
   verifyUrl: string;
+  /** Draw the credit receipt of a refund of this receipt's gift instead of the receipt. */
+  credit?: CreditNote;
 }
 
 const A4: [number, number] = [595.28, 841.89];
@@ -161,7 +177,7 @@ class Writer {
 export async function renderReceiptPdf(
   receipt: Receipt,
   language: Lang,
-  { verifyUrl }: ReceiptPdfOptions,
+  { verifyUrl, credit }: ReceiptPdfOptions,
 ): Promise<Uint8Array> {
   const t = translator(language);
   const pdf = await PDFDocument.create();
@@ -171,8 +187,9 @@ export async function renderReceiptPdf(
     regular: await pdf.embedFont(files.regular, { subset: true }),
     bold: await pdf.embedFont(files.bold, { subset: true }),
   };
-  const title = `${t("receipt.title")} ${receipt.number}`;
-  const issued = new Date(receipt.issuedAt);
+  const heading = credit ? t("refunds.credit.title") : t("receipt.title");
+  const title = `${heading} ${credit?.number ?? receipt.number}`;
+  const issued = new Date(credit?.refundedAt ?? receipt.issuedAt);
   pdf.setTitle(title);
   pdf.setLanguage(language);
   pdf.setAuthor(receipt.issuer.legalName);
@@ -185,7 +202,7 @@ export async function renderReceiptPdf(
   const zone = TIME_ZONES[receipt.issuer.organization];
   const issuer = receipt.issuer;
 
-  w.paragraph(t("receipt.title"), 20, { bold: true, gap: 4 });
+  w.paragraph(heading, 20, { bold: true, gap: 4 });
   w.paragraph(issuer.legalName, 13, { bold: true });
   w.paragraph(issuer.address, 10, { color: MUTED });
   if (issuer.nonprofitNumber) w.paragraph(`${t("receipt.nonprofitNumber")}: ${issuer.nonprofitNumber}`, 10);
@@ -202,7 +219,13 @@ export async function renderReceiptPdf(
   w.y -= 8;
   w.rule();
 
-  w.field(t("receipt.number"), receipt.number);
+  if (credit) {
+    w.field(t("receipt.number"), credit.number);
+    w.field(t("refunds.credit.creditOf"), receipt.number);
+    w.field(t("refunds.credit.refundDate"), longDate(credit.refundedAt, language, zone));
+    w.field(t("refunds.credit.amount"), amountInFigures(credit.amount, receipt.currency, language));
+    w.field(t("receipt.amountInWords"), amountInWords(credit.amount, receipt.currency, language));
+  } else w.field(t("receipt.number"), receipt.number);
   w.field(t("receipt.issuedOn"), longDate(receipt.issuedAt, language, zone));
   w.field(t("receipt.giftDate"), longDate(receipt.giftDate, language, zone));
   w.field(t("receipt.receivedFrom"), receipt.donorName);
@@ -219,10 +242,10 @@ export async function renderReceiptPdf(
   if (receipt.reportNumber) w.field(t("receipt.reportNumber"), receipt.reportNumber);
   w.rule();
 
-  if (issuer.organization === "museum" && issuer.section46Approval) {
+  if (!credit && issuer.organization === "museum" && issuer.section46Approval) {
     w.paragraph(t("receipt.section46Statement", { name: issuer.legalName }), 10, { gap: 4 });
   }
-  if (receipt.currency === "USD") w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
+  if (!credit && receipt.currency === "USD") w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
   w.paragraph(t("receipt.electronic"), 9, { color: MUTED, gap: 10 });
 
   w.paragraph(t("receipt.verify"), 10);

@@ -24,6 +24,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "sign-in-link",
   "monthly-changed",
   "card-updated",
+  "refund",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

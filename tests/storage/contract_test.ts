@@ -45,6 +45,7 @@ import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
+import { refundsContract } from "./refunds_contract.ts";
 import { sandboxContract } from "./sandbox_contract.ts";
 import { schemaMigrationsContract } from "./schema_migrations_contract.ts";
 import { storeContract } from "./store_contract.ts";
@@ -98,6 +99,7 @@ const contracts: Contract[] = [
   outboxByDonorsContract,
   donorSessionsForEmailContract,
   cardUpdatesContract,
+  refundsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

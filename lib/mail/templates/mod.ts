@@ -22,6 +22,7 @@ import {
 import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
 import { renderMonthlyChanged } from "./gift_changes.ts";
 import { renderCardUpdated } from "./card_update.ts";
+import { renderRefund } from "./refund.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -37,6 +38,7 @@ export const RENDERERS: KindRenderers = {
   "admin-pending": renderAdminPending,
   "sign-in-link": renderSignInLink,
   "card-updated": renderCardUpdated,
+  "refund": renderRefund,
 };
 
 /**

@@ -25,7 +25,7 @@ import {
   manageLinkUrl,
 } from "@/lib/manage_link.ts";
 import { dirOf, FALLBACK_LANG, isLang, type Lang } from "@/lib/shared/languages.ts";
-import type { Donor, Store, Transaction } from "@/lib/storage/types.ts";
+import type { Donor, Refund, Store, Transaction } from "@/lib/storage/types.ts";
 import type { TFunction } from "i18next";
 import { type EmailAction, type EmailContent, emailText } from "./content.ts";
 import { emailDate } from "./format.ts";
@@ -36,7 +36,7 @@ export type MessageToRender = MessageInput & { createdAt: string };
 
 /** What the renderers need, injected by whoever sends (the integrator wires the real ones). */
 export interface RenderDeps {
-  store: Pick<Store, "donors" | "transactions" | "subscriptions" | "admins">;
+  store: Pick<Store, "donors" | "transactions" | "subscriptions" | "admins" | "refunds">;
   /** The site's public origin, for links in emails (`config.publicUrl`). */
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
@@ -48,6 +48,15 @@ export interface RenderDeps {
    * `lib/receipts`), or null when no receipt can be issued (receipts not configured).
    */
   receiptAttachment: (transaction: Transaction, language: string) => Promise<Attachment | null>;
+  /**
+   * A succeeded refund's credit receipt (`lib/receipts/credit.ts`): the PDF, its number and the
+   * number of the gift's receipt it credits; null (or absent) when no receipt can be issued.
+   */
+  creditReceiptAttachment?: (
+    transaction: Transaction,
+    refund: Refund,
+    language: string,
+  ) => Promise<{ attachment: Attachment; number: string; of: string } | null>;
   /**
    * The museum's name as emails say it (e.g. its legal name from the receipt settings); by default
    * the site's translated museum title (`welcome.museumTitle`).

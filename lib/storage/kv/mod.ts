@@ -53,6 +53,7 @@
  * | `audit.ts`             | the staff's audit log (append-only)     | `audit*`                          |
  * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
  * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
+ * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -77,6 +78,7 @@ import { migrateData } from "./migrations.ts";
 import { kvNonces } from "./nonces.ts";
 import { kvOutbox } from "./outbox.ts";
 import { kvAudit } from "./audit.ts";
+import { kvRefunds } from "./refunds.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
@@ -141,6 +143,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
     cardUpdates: kvCardUpdates(ctx),
+    refunds: kvRefunds(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

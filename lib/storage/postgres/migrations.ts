@@ -47,6 +47,7 @@ import { migration024 } from "./migrations/024_donor_privacy.ts";
 import { migration025 } from "./migrations/025_card_updates.ts";
 import { migration026 } from "./migrations/026_audit_log.ts";
 import { migration027 } from "./migrations/027_admin_roles.ts";
+import { migration028 } from "./migrations/028_refunds.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -95,6 +96,7 @@ export const migrations: readonly Migration[] = [
   migration025,
   migration026,
   migration027,
+  migration028,
 ];
 
 /**

@@ -49,6 +49,7 @@
  * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
  * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
+ * | `refunds.ts`           | `refunds`                      | `refunds`                                               |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -72,6 +73,7 @@ import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgAudit } from "./audit.ts";
+import { pgRefunds } from "./refunds.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
@@ -191,6 +193,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
+    refunds: g("refunds", pgRefunds(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

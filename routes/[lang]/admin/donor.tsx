@@ -14,7 +14,13 @@ import type { AppState } from "@/lib/state.ts";
 export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const { t, lang } = state;
   const email = url.searchParams.get("email")?.trim().slice(0, 254) || null;
-  const texts = textsUnder(lang, ["backofficeDonor", "transactions", "apiErrors", "common.notAvailable"]);
+  const texts = textsUnder(lang, [
+    "backofficeDonor",
+    "transactions",
+    "apiErrors",
+    "common.notAvailable",
+    "refunds.ui.refunded",
+  ]);
   return (
     <section class="admin admin-donor">
       <Head>

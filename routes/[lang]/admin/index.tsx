@@ -31,6 +31,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "staffAdmin.navAudit",
     "staffAdmin.approveRole",
     "staffAdmin.roles",
+    "refunds.ui",
   ]);
   return (
     <section class="admin">

@@ -1,0 +1,269 @@
+/**
+ * Refunds from the back office (issue 16): money given back on a successful gift, in full or in
+ * part, with a reason, through the provider the gift was paid with.
+ *
+ * The order makes a refund safe to press twice and for two staff at once:
+ * 1. `refunds.begin` records it `pending` under the client's idempotency key, in the same atomic
+ *    step as the check that the gift's pending and succeeded refunds plus this one stay within what
+ *    was paid (a second press with the same key answers the first refund; a refund that does not fit
+ *    is refused, 409, with what remains);
+ * 2. the provider credits the card;
+ * 3. `refunds.settle` records its answer (succeeded, or failed: a failed refund counts for nothing
+ *    and frees its amount) with the `refund` audit entry and, on success, the donor's `refund` email
+ *    (with the credit receipt), in one atomic step.
+ *
+ * A monthly gift's refund leaves the monthly gift running unless `cancelMonthly` is asked; then the
+ * donor's monthly gifts are stopped after the refund succeeded (as the donor's own cancel does).
+ *
+ * @module
+ */
+import { DomainError } from "../errors.ts";
+import { stopMonthlyPayments } from "../donors.ts";
+import { newId } from "../ids.ts";
+import { formatMoney } from "../shared/money.ts";
+import type {
+  Admin,
+  AuditInput,
+  MessageInput,
+  Refund,
+  RefundReason,
+  Store,
+  Transaction,
+} from "../storage/types.ts";
+import { RefundExceedsPaidError } from "../storage/refund_types.ts";
+import { NoSuchTransactionError } from "../receipts/errors.ts";
+import { type PaymentProvider, ProviderError } from "./provider.ts";
+
+/** Any refund error. */
+export class RefundError extends DomainError {}
+
+/** The gift cannot be refunded here: not a successful gift with an amount, or another provider's. */
+export class NotRefundableError extends RefundError {}
+
+/** The refund is larger than what remains to refund; `remaining` is in minor units. */
+export class RefundTooLargeError extends RefundError {
+  constructor(readonly remaining: number, currency: 1 | 2) {
+    super(
+      remaining === 0
+        ? "This gift has been refunded in full: nothing remains to refund"
+        : `The refund is larger than what remains to refund (${formatMoney(remaining, currency, "en-US")})`,
+      [{ path: "amount", message: `at most ${remaining}` }],
+    );
+  }
+}
+
+/** The provider refused the refund (a decline, or a payment it cannot credit): nothing was refunded. */
+export class RefundDeclinedError extends RefundError {}
+
+/** The provider could not be reached or did not answer clearly: the refund is recorded as failed. */
+export class RefundProviderError extends RefundError {}
+
+/** What a refund needs. */
+export interface RefundInput {
+  transactionId: string;
+  /** Minor units, > 0. */
+  amount: number;
+  reason: RefundReason;
+  note: string;
+  /** The client's idempotency key (one per press of the button; a retry sends the same). */
+  key: string;
+  /** Also stop the donor's monthly gifts (asked only for a monthly gift). */
+  cancelMonthly: boolean;
+}
+
+/** Who refunds, and from where (the audit entry's actor). */
+export interface RefundActor {
+  admin: Admin;
+  address: string;
+}
+
+/** What a refund answers. */
+export interface RefundAnswer {
+  refund: Refund;
+  /** True when the key was used before: the first refund is answered, nothing more was done. */
+  repeated: boolean;
+}
+
+/** What refunds use. */
+export interface RefundContext {
+  store: Store;
+  provider: PaymentProvider;
+  now?: () => Date;
+}
+
+/** The gift, checked refundable by `provider`. */
+async function refundable(
+  ctx: RefundContext,
+  id: string,
+): Promise<Transaction & { amount: number; currency: 1 | 2 }> {
+  const tx = await ctx.store.transactions.get(id);
+  if (!tx) throw new NoSuchTransactionError();
+  if (
+    tx.kind !== "success" || tx.amount === null || tx.currency === null || tx.providerTransactionId === null
+  ) {
+    throw new NotRefundableError("Only a successful gift with an amount can be refunded");
+  }
+  if (tx.provider !== ctx.provider.id) {
+    throw new NotRefundableError(
+      `This gift was paid through ${tx.provider}, not the current provider: refund it there`,
+    );
+  }
+  return tx as Transaction & { amount: number; currency: 1 | 2 };
+}
+
+/** The card token a monthly gift's charge was made with (Pelecard credits through it), or null. */
+async function tokenOf(store: Store, tx: Transaction): Promise<string | null> {
+  if (!tx.isMonthly) return null;
+  const gifts = (await store.subscriptions.listByDonor(tx.donorId)).filter((s) => s.provider === tx.provider);
+  return gifts.at(-1)?.token ?? null;
+}
+
+const auditOf = (actor: RefundActor, refund: Refund, changes: Record<string, unknown>): AuditInput => ({
+  action: "refund",
+  actorId: actor.admin.id,
+  actorEmail: actor.admin.email,
+  address: actor.address,
+  target: refund.transactionId,
+  changes: {
+    refundId: refund.id,
+    amount: refund.amount,
+    currency: refund.currency,
+    reason: refund.reason,
+    cancelMonthly: refund.cancelMonthly,
+    ...changes,
+  },
+});
+
+/** The language of the gift's receipt email (the donor's), else English. */
+async function languageOf(store: Store, tx: Transaction): Promise<string> {
+  return (await store.outbox.get(`receipt:${tx.id}`))?.language ?? "en";
+}
+
+/** The donor's email about a refund that succeeded (its credit receipt attached when sent). */
+export function refundMessage(tx: Transaction, refund: Refund, language: string): MessageInput {
+  return {
+    key: `refund:${refund.id}`,
+    kind: "refund",
+    to: { donorId: tx.donorId },
+    language,
+    data: { transactionId: tx.id, refundId: refund.id },
+  };
+}
+
+/**
+ * Refunds `input.amount` of a gift: once per key, never past what was paid, through the gift's
+ * provider, audited; answers the refund as stored.
+ *
+ * @example
+ * ```ts
+ * const { refund } = await refundGift({ store, provider }, { admin, address: "203.0.113.7" }, {
+ *   transactionId: "tx_1", amount: 5000, reason: "requested-by-donor", note: "", key: crypto.randomUUID(),
+ *   cancelMonthly: false,
+ * });
+ * ```
+ */
+export async function refundGift(
+  ctx: RefundContext,
+  actor: RefundActor,
+  input: RefundInput,
+): Promise<RefundAnswer> {
+  const now = () => (ctx.now?.() ?? new Date()).toISOString();
+  const tx = await refundable(ctx, input.transactionId);
+  let begun: { created: boolean; refund: Refund };
+  try {
+    begun = await ctx.store.refunds.begin({
+      id: newId(),
+      transactionId: tx.id,
+      key: input.key,
+      amount: input.amount,
+      currency: tx.currency,
+      reason: input.reason,
+      note: input.note,
+      actorId: actor.admin.id,
+      actorEmail: actor.admin.email,
+      cancelMonthly: tx.isMonthly && input.cancelMonthly,
+      createdAt: now(),
+      state: "pending",
+      providerRef: null,
+      error: null,
+      settledAt: null,
+    }, tx.amount);
+  } catch (e) {
+    if (e instanceof RefundExceedsPaidError) throw new RefundTooLargeError(e.remaining, tx.currency);
+    throw e;
+  }
+  if (!begun.created) return { refund: begun.refund, repeated: true };
+  const refund = begun.refund;
+
+  let failure: { error: string; declined: boolean } | null = null;
+  let providerRef = "";
+  try {
+    const result = await ctx.provider.refund({
+      providerRef: tx.providerTransactionId!,
+      token: await tokenOf(ctx.store, tx),
+      amount: refund.amount,
+      currency: refund.currency,
+      reference: refund.id,
+    });
+    if (result.statusCode === "000") providerRef = result.providerRef;
+    else failure = { error: `${result.statusCode}: ${result.errorMessage ?? "refused"}`, declined: true };
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    failure = { error: e.message, declined: e.code === "refused" };
+  }
+
+  if (failure) {
+    await ctx.store.refunds.settle(tx.id, refund.id, { state: "failed", error: failure.error, at: now() }, {
+      audit: [auditOf(actor, refund, { state: "failed", error: failure.error })],
+    });
+    throw failure.declined
+      ? new RefundDeclinedError(
+        `The payment provider refused the refund; nothing was refunded (${failure.error})`,
+      )
+      : new RefundProviderError(
+        `The payment provider did not confirm the refund (${failure.error}); it is recorded as failed. ` +
+          "Check the provider's back office before trying again.",
+      );
+  }
+  const settled = await ctx.store.refunds.settle(tx.id, refund.id, {
+    state: "succeeded",
+    providerRef,
+    at: now(),
+  }, {
+    audit: [auditOf(actor, refund, { state: "succeeded", providerRef })],
+    messages: [refundMessage(tx, refund, await languageOf(ctx.store, tx))],
+  });
+  if (refund.cancelMonthly) await stopMonthlyPayments(ctx.store, tx.donorId);
+  return { refund: settled ?? (await ctx.store.refunds.get(tx.id, refund.id))!, repeated: false };
+}
+
+/** A refund as the API answers it: without the idempotency key and the actor's id. */
+export type PublicRefund = Omit<Refund, "key" | "actorId">;
+
+/** Drops what the API does not answer. */
+export const publicRefund = ({ key: _key, actorId: _actor, ...rest }: Refund): PublicRefund => rest;
+
+/**
+ * A gift's refunds, oldest first, with what it paid and its refunded and pending sums.
+ *
+ * @example
+ * ```ts
+ * const { data, paid, refunded } = await refundsOf(store, "tx_1");
+ * ```
+ */
+export async function refundsOf(
+  store: Store,
+  transactionId: string,
+): Promise<{ data: PublicRefund[]; paid: number; refunded: number; pending: number }> {
+  const tx = await store.transactions.get(transactionId);
+  if (!tx) throw new NoSuchTransactionError();
+  const list = await store.refunds.listByTransaction(transactionId);
+  const sum = (state: Refund["state"]) =>
+    list.filter((r) => r.state === state).reduce((total, r) => total + r.amount, 0);
+  return {
+    data: list.map(publicRefund),
+    paid: tx.kind === "success" ? tx.amount ?? 0 : 0,
+    refunded: sum("succeeded"),
+    pending: sum("pending"),
+  };
+}

@@ -1,0 +1,225 @@
+/**
+ * Refunds' domain rules without HTTP (`refunds.ts`), on an in-memory store with a provider stand-in:
+ * a provider that cannot be reached leaves the refund recorded as failed (nothing refunded, the
+ * amount free again, the failure audited) and says to check the provider; a refused one likewise,
+ * with its own error; only successful gifts of the current provider are refunded; a monthly gift's
+ * card token reaches the provider; the sandbox credits only what its payment has left.
+ */
+import assert from "node:assert/strict";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Admin, Store, Transaction } from "@/lib/storage/types.ts";
+import { NoSuchTransactionError } from "@/lib/receipts/errors.ts";
+import { type PaymentProvider, ProviderError, type ProviderResult, type RefundRequest } from "./provider.ts";
+import {
+  NotRefundableError,
+  RefundDeclinedError,
+  refundGift,
+  type RefundInput,
+  RefundProviderError,
+} from "./refunds.ts";
+import { sandboxRefund } from "./sandbox_refund.ts";
+import { subscriptionFixture } from "../../tests/storage/fixtures.ts";
+
+const admin: Admin = {
+  id: "admin_1",
+  email: "finance@museum.org",
+  name: "Finance",
+  passwordHash: "x",
+  status: "approved",
+  role: "finance",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  decidedBy: null,
+  decidedAt: null,
+};
+const actor = { admin, address: "203.0.113.5" };
+
+const gift = (o: Partial<Transaction> = {}): Transaction => ({
+  id: `tx_${crypto.randomUUID()}`,
+  kind: "success",
+  statusCode: "000",
+  isMonthly: false,
+  createdAt: "2026-11-01T10:00:00.000Z",
+  donorId: "donor_1",
+  user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
+  amount: 10_000,
+  currency: 1,
+  resultData: {
+    CreditCardNumber: "458045******4580",
+    CreditType: "1",
+    DebitTotal: "10000",
+    DebitCurrency: 1,
+  },
+  errorMessage: null,
+  provider: "pelecard",
+  providerTransactionId: `ref_${crypto.randomUUID()}`,
+  ...o,
+});
+
+/** A provider whose refund does `answer`; every other call is unused here. */
+function provider(answer: (request: RefundRequest) => Promise<ProviderResult>, calls: RefundRequest[] = []) {
+  return {
+    id: "pelecard",
+    refund: (request: RefundRequest) => {
+      calls.push(request);
+      return answer(request);
+    },
+  } as unknown as PaymentProvider;
+}
+
+const input = (tx: Transaction, o: Partial<RefundInput> = {}): RefundInput => ({
+  transactionId: tx.id,
+  amount: 4_000,
+  reason: "requested-by-donor",
+  note: "",
+  key: crypto.randomUUID(),
+  cancelMonthly: false,
+  ...o,
+});
+
+async function withStore(fn: (store: Store) => Promise<void>) {
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+Deno.test("refundGift: the provider unreachable → recorded failed, audited, nothing refunded", () =>
+  withStore(async (store) => {
+    const tx = gift();
+    await store.transactions.record(tx);
+    const down = provider(() =>
+      Promise.reject(new ProviderError("Pelecard did not answer in time", "timeout"))
+    );
+    await assert.rejects(
+      () => refundGift({ store, provider: down }, actor, input(tx)),
+      (e: unknown) =>
+        e instanceof RefundProviderError && /did not confirm the refund.*back office/.test(e.message),
+    );
+    const [refund] = await store.refunds.listByTransaction(tx.id);
+    assert.equal(refund.state, "failed");
+    assert.match(refund.error!, /did not answer in time/);
+    assert.deepEqual(await store.refunds.totals([tx.id]), new Map());
+    const [entry] = await store.audit.list({ action: "refund" }, 10);
+    assert.deepEqual([entry.target, entry.actorId, entry.address, entry.changes.state], [
+      tx.id,
+      "admin_1",
+      "203.0.113.5",
+      "failed",
+    ]);
+    assert.equal(await store.outbox.get(`refund:${refund.id}`), null, "no email");
+    // The whole amount may be refunded again once the provider answers.
+    const up = provider((r) =>
+      Promise.resolve({
+        providerRef: "credit_1",
+        statusCode: "000",
+        errorMessage: null,
+        amount: r.amount,
+        currency: r.currency,
+        reference: r.reference,
+        token: null,
+        resultData: null,
+      })
+    );
+    const { refund: ok } = await refundGift({ store, provider: up }, actor, input(tx, { amount: 10_000 }));
+    assert.equal(ok.state, "succeeded");
+  }));
+
+Deno.test("refundGift: refused by the provider → RefundDeclinedError; wrong gifts refused before any call", () =>
+  withStore(async (store) => {
+    const calls: RefundRequest[] = [];
+    const refusing = provider(() => Promise.reject(new ProviderError("no token", "refused")), calls);
+    const tx = gift();
+    await store.transactions.record(tx);
+    await assert.rejects(
+      () => refundGift({ store, provider: refusing }, actor, input(tx)),
+      RefundDeclinedError,
+    );
+    assert.equal((await store.refunds.listByTransaction(tx.id))[0].state, "failed");
+
+    const failed = gift({ kind: "error", statusCode: "033", resultData: null });
+    const other = gift({ provider: "sandbox" });
+    await store.transactions.record(failed);
+    await store.transactions.record(other);
+    const before = calls.length;
+    await assert.rejects(
+      () => refundGift({ store, provider: refusing }, actor, input(failed)),
+      NotRefundableError,
+    );
+    await assert.rejects(
+      () => refundGift({ store, provider: refusing }, actor, input(other)),
+      /paid through sandbox/,
+    );
+    await assert.rejects(
+      () => refundGift({ store, provider: refusing }, actor, input(gift())),
+      NoSuchTransactionError,
+    );
+    assert.equal(calls.length, before, "the provider was not called");
+  }));
+
+Deno.test("refundGift: a monthly gift's card token reaches the provider", () =>
+  withStore(async (store) => {
+    const calls: RefundRequest[] = [];
+    const ok = provider((r) =>
+      Promise.resolve({
+        providerRef: "credit_2",
+        statusCode: "000",
+        errorMessage: null,
+        amount: r.amount,
+        currency: r.currency,
+        reference: r.reference,
+        token: null,
+        resultData: null,
+      }), calls);
+    const tx = gift({ isMonthly: true, donorId: "donor_m" });
+    await store.transactions.record(tx);
+    await store.subscriptions.create(subscriptionFixture({
+      id: "sub_1",
+      donorId: "donor_m",
+      amount: 10_000,
+      currency: 1,
+      provider: "pelecard",
+      token: "5550001111",
+    }));
+    await refundGift({ store, provider: ok }, actor, input(tx));
+    assert.equal(calls[0].token, "5550001111");
+    assert.equal(calls[0].providerRef, tx.providerTransactionId);
+    assert.equal((await store.subscriptions.get("sub_1"))?.status, "active", "the gift keeps running");
+  }));
+
+Deno.test("sandboxRefund: credits a paid payment up to what it has left; refuses anything else", () =>
+  withStore(async (store) => {
+    const now = new Date().toISOString();
+    const ref = "sandboxPayment0001";
+    await store.sandbox.create({
+      ref,
+      kind: "hosted",
+      status: "paid",
+      reference: "pay_1",
+      terminalId: null,
+      amount: 5_000,
+      currency: 1,
+      createdAt: now,
+      updatedAt: now,
+      data: { resultData: { CreditCardNumber: "458045******4580" } },
+    });
+    const refund = (amount: number, currency: 1 | 2 = 1) =>
+      sandboxRefund(store, {
+        providerRef: ref,
+        token: null,
+        amount,
+        currency,
+        reference: crypto.randomUUID(),
+      });
+    assert.equal((await refund(3_000)).statusCode, "000");
+    assert.equal((await refund(2_001)).statusCode, "205", "more than what is left");
+    assert.equal((await refund(100, 2)).statusCode, "065", "another currency");
+    assert.equal((await refund(2_000)).statusCode, "000");
+    assert.equal((await refund(1)).statusCode, "205");
+    await assert.rejects(
+      () =>
+        sandboxRefund(store, { providerRef: "nope", token: null, amount: 1, currency: 1, reference: "r" }),
+      ProviderError,
+    );
+  }));

@@ -1,0 +1,130 @@
+/**
+ * Refunds on Deno KV: each refund under its transaction, its idempotency key, and one running total
+ * per transaction that every write checks, so "once per key" and "never more than paid" are one
+ * read-check-commit each.
+ *
+ * | key                               | value          | written by      |
+ * |-----------------------------------|----------------|-----------------|
+ * | `["refunds", txId, id]`           | Refund         | begin, settle   |
+ * | `["refund_keys", txId, key]`      | refund id      | begin           |
+ * | `["refund_totals", txId]`         | RefundTotals   | begin, settle   |
+ *
+ * `begin` checks the key (absent) and the total (as read) and writes the three keys; two staff
+ * refunding one gift at once both move the total, so the second commit fails its check, re-reads
+ * and decides again on the new total. `settle` checks the refund (as read, pending) and the total,
+ * moving the amount from `pending` to `refunded` (or dropping it), with the audit entries and the
+ * donor's messages in the same commit.
+ *
+ * @module
+ */
+
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { addMessages, messageKeys } from "./outbox.ts";
+import { auditEntries } from "../audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { canonicalMessages } from "../outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
+import { canonicalRefund, checkRefundIds, settledRefund } from "../refund_records.ts";
+import {
+  type Refund,
+  RefundExceedsPaidError,
+  type RefundRepository,
+  type RefundTotals,
+} from "../refund_types.ts";
+
+const REFUNDS = "refunds";
+const REFUND_KEYS = "refund_keys";
+const REFUND_TOTALS = "refund_totals";
+const NONE: RefundTotals = { refunded: 0, pending: 0 };
+
+/** The {@link RefundRepository} of the store on `ctx`. */
+export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
+  return {
+    async begin(input, paid) {
+      const refund = canonicalRefund({
+        ...input,
+        state: "pending",
+        providerRef: null,
+        error: null,
+        settledAt: null,
+      });
+      const keyKey = [REFUND_KEYS, refund.transactionId, refund.key];
+      const totalKey = [REFUND_TOTALS, refund.transactionId];
+      return await untilCommitted(async () => {
+        const [keyEntry, totalEntry] = await retryWhileLocked(() =>
+          kv.getMany<[string, RefundTotals]>([keyKey, totalKey])
+        );
+        if (keyEntry.value !== null) {
+          const existing = await retryWhileLocked(() =>
+            kv.get<Refund>([REFUNDS, refund.transactionId, keyEntry.value!])
+          );
+          if (existing.value !== null) return { created: false, refund: existing.value };
+          return RETRY; // the key commits with its refund: not yet visible, read again
+        }
+        const totals = totalEntry.value ?? NONE;
+        const remaining = paid - totals.refunded - totals.pending;
+        if (refund.amount > remaining) throw new RefundExceedsPaidError(Math.max(0, remaining));
+        const ok = await commit(() =>
+          kv.atomic().check(keyEntry, totalEntry)
+            .set([REFUNDS, refund.transactionId, refund.id], refund)
+            .set(keyKey, refund.id)
+            .set(totalKey, { refunded: totals.refunded, pending: totals.pending + refund.amount })
+        );
+        return ok ? { created: true, refund } : RETRY;
+      });
+    },
+
+    async settle(transactionId, id, outcome, options = {}) {
+      const audit = auditEntries(options.audit, outcome.at, MAX_AUDIT_PER_CAUSE);
+      const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
+      const totalKey = [REFUND_TOTALS, transactionId];
+      return await untilCommitted(async () => {
+        const [entry, totalEntry] = await retryWhileLocked(() =>
+          kv.getMany<[Refund, RefundTotals]>([[REFUNDS, transactionId, id], totalKey])
+        );
+        if (entry.value === null || entry.value.state !== "pending") return null;
+        const after = settledRefund(entry.value, outcome);
+        const totals = totalEntry.value ?? NONE;
+        const next: RefundTotals = {
+          refunded: totals.refunded + (after.state === "succeeded" ? after.amount : 0),
+          pending: Math.max(0, totals.pending - after.amount),
+        };
+        const messageEntries = messages.length > 0
+          ? await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(messages)))
+          : [];
+        const ok = await commit(() => {
+          const op = kv.atomic().check(entry, totalEntry).set(entry.key, after).set(totalKey, next);
+          addMessages(op, messageEntries, messages, outcome.at);
+          return addAudit(op, audit);
+        });
+        return ok ? after : RETRY;
+      });
+    },
+
+    async get(transactionId, id) {
+      return (await retryWhileLocked(() => kv.get<Refund>([REFUNDS, transactionId, id]))).value;
+    },
+
+    async listByTransaction(transactionId) {
+      return await retryWhileLocked(async () => {
+        const out: Refund[] = [];
+        for await (const e of kv.list<Refund>({ prefix: [REFUNDS, transactionId] }, { limit: 1_000 })) {
+          out.push(e.value);
+        }
+        return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      });
+    },
+
+    async totals(ids) {
+      const list = [...new Set(checkRefundIds(ids))];
+      const entries = await getAll<RefundTotals>(list.map((id) => [REFUND_TOTALS, id]));
+      const out = new Map<string, RefundTotals>();
+      entries.forEach((e, i) => {
+        if (e.value !== null && e.value.refunded + e.value.pending > 0) out.set(list[i], e.value);
+      });
+      return out;
+    },
+  };
+}

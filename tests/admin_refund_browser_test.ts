@@ -1,0 +1,143 @@
+/**
+ * A refund end to end in Chromium, in English and Hebrew (issue 16, item 3), on the sandbox with
+ * the app's own sender and a real SMTP server: the gift's row offers 'Refund'; its form (axe clean,
+ * open) refuses an amount larger than what remains, with the translated message; a partial refund
+ * goes through, is announced, and the row shows what was refunded; the donor receives the refund
+ * email with a credit receipt PDF (read back) that references the gift's receipt.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { translator } from "../lib/i18n.ts";
+import { formatMoney } from "../lib/shared/money.ts";
+import type { Lang } from "../lib/shared/languages.ts";
+import { startTestApp } from "./helpers/app.ts";
+import { assertAccessible } from "./helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
+import { api } from "./helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import { pdfText } from "./helpers/pdf.ts";
+import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
+
+const WAIT = 20_000;
+const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
+const DONORS: Record<"en" | "he", string> = { en: "Anna", he: "Boaz" };
+
+const mailsTo = (smtp: TestSmtp, email: string) =>
+  smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.text.includes(email));
+
+async function waitForMails(smtp: TestSmtp, email: string, count: number) {
+  const until = Date.now() + WAIT;
+  while (mailsTo(smtp, email).length < count) {
+    if (Date.now() > until) throw new Error(`${count} mails to ${email} did not arrive`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return mailsTo(smtp, email);
+}
+
+async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
+  await page.goto(`${url}/${lang}/login`);
+  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
+  await page.fill("#login-email", ADMIN.email);
+  await page.fill("#login-password", ADMIN.password);
+  await page.click("button[type=submit]");
+  await page.waitForURL(`${url}/${lang}/admin`, { timeout: WAIT });
+  await page.locator(".history[data-loaded]").waitFor({ timeout: WAIT });
+}
+
+browserTest(
+  "back office in Chromium (en, he): a refund end to end, with the donor's credit receipt",
+  async (t) => {
+    const smtp = await startSmtp();
+    const app = await startTestApp({ env: { SMTP_URL: smtp.url, MAIL_FROM: "donations@museum.example" } });
+    const browser = await launchBrowser();
+    try {
+      for (const firstName of Object.values(DONORS)) {
+        const userId = await newDonor(app, firstName);
+        const created = await createPayment(app, { amount: 100, currency: "nis", userId });
+        await payOnSandboxPage(app, created.body.url);
+        await waitForMails(smtp, `${firstName.toLowerCase()}@example.org`, 1);
+      }
+      assert.equal((await api(app.url, "POST", "/api/auth/admin/register", ADMIN)).status, 201);
+
+      for (const lang of ["en", "he"] as const) {
+        await t.step(lang, async () => {
+          const tr = translator(lang);
+          const firstName = DONORS[lang];
+          const name = `${firstName} Levi`;
+          const email = `${firstName.toLowerCase()}@example.org`;
+          const tx =
+            (await app.store.transactions.listSuccess({ page: 1, limit: 10, search: email })).data[0];
+          const receipt = (await app.store.receipts.byTransaction(tx.id))!;
+          const money = (minor: number) => formatMoney(minor, 1, lang);
+          const context = await browser.newContext({
+            locale: lang === "he" ? "he-IL" : "en-US",
+            timezoneId: "UTC",
+            viewport: { width: 1280, height: 900 },
+          });
+          try {
+            const page = await context.newPage();
+            const watched = await watchPage(page);
+            await signIn(page, app.url, lang);
+
+            await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).click();
+            const dialog = page.getByRole("dialog", { name: tr("refunds.ui.dialogTitle") });
+            await dialog.waitFor({ timeout: WAIT });
+            await assertAccessible(page, `${lang}: the refund form`);
+            const amount = dialog.getByLabel(tr("refunds.ui.amountLabel"));
+            assert.equal(await amount.inputValue(), "100.00", "what remains, by default");
+
+            // More than what remains: refused in the form, nothing sent.
+            await amount.fill("100.01");
+            await dialog.getByRole("button", { name: tr("refunds.ui.submit") }).click();
+            await dialog.getByRole("alert").filter({
+              hasText: tr("refunds.ui.invalidAmount", { min: money(1), max: money(10000) }),
+            }).waitFor({ timeout: WAIT });
+            assert.equal((await app.store.refunds.listByTransaction(tx.id)).length, 0);
+
+            // A partial refund, with a reason and a note.
+            await amount.fill("25.50");
+            await dialog.getByLabel(tr("refunds.ui.reasonLabel")).selectOption("duplicate");
+            await dialog.getByLabel(tr("refunds.ui.noteLabel")).fill("charged twice");
+            await dialog.getByRole("button", { name: tr("refunds.ui.submit") }).click();
+            await page.waitForFunction(
+              (want) => document.querySelector(".export-notice")?.textContent === want,
+              tr("refunds.ui.done", { amount: money(2550) }),
+              { timeout: WAIT },
+            );
+            assert.equal(await dialog.count(), 0, "the form closed");
+            const row = page.locator("tr", {
+              has: page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }),
+            });
+            await row.getByText(tr("refunds.ui.refunded", { amount: money(2550) })).waitFor({
+              timeout: WAIT,
+            });
+            const [stored] = await app.store.refunds.listByTransaction(tx.id);
+            assert.deepEqual([stored.state, stored.amount, stored.reason, stored.note], [
+              "succeeded",
+              2550,
+              "duplicate",
+              "charged twice",
+            ]);
+
+            // The donor's email: the credit receipt, referencing the gift's receipt.
+            const [, mail] = await waitForMails(smtp, email, 2);
+            const attachment = mail.attachments[0];
+            assert.equal(attachment.filename, `credit-receipt-${receipt.number}-C1.pdf`);
+            const pdf = await pdfText(new Uint8Array(attachment.content));
+            assert.ok(pdf.includes(`${receipt.number}-C1`), pdf);
+            assert.ok(pdf.includes(receipt.number), pdf);
+
+            await assertAccessible(page, `${lang}: the history after a refund`);
+            assert.deepEqual(watched.all(), []);
+          } finally {
+            await context.close();
+          }
+        });
+      }
+    } finally {
+      await browser.close();
+      await app.close();
+      await smtp.stop();
+    }
+  },
+);

@@ -1,0 +1,219 @@
+/**
+ * Refunds through the API (issue 16, item 3), on both backends with the sandbox provider: a partial
+ * refund recorded once with its audit entry and the donor's email queued; the same key again answers
+ * the first; a refund larger than what remains refused (409) with nothing recorded; refunds pressed
+ * at once by several staff never exceed what was paid; a refund the provider refuses recorded as
+ * failed, counting for nothing; bad input refused (400); a monthly gift's refund leaves the gift
+ * running unless asked to cancel it; the lists show what was refunded.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
+import { REFUND_DECLINED_CARD } from "../lib/payments/sandbox_refund.ts";
+import type { AdminRole, Store, Transaction } from "../lib/storage/types.ts";
+import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { api, bearer } from "./helpers/http.ts";
+import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import { backendTest } from "./helpers/stores.ts";
+import { adminFixture } from "./storage/fixtures.ts";
+
+/** A signed-in admin of `role`: its id and headers. */
+async function staff(app: TestApp, role: AdminRole, email: string) {
+  const key = await deriveKey(app.config.appSecret, "admin-access-token/v1");
+  const admin = await app.store.admins.create(adminFixture({ email, status: "approved", role }));
+  return { id: admin.id, auth: bearer(await createAccessToken(key, { adminId: admin.id })) };
+}
+
+/** Pays `amount` (major units, NIS) on the sandbox page; answers the recorded gift. */
+async function gift(app: TestApp, name: string, amount: number, card = GOOD_CARD, isMonthly = false) {
+  const donorId = await newDonor(app, name);
+  const created = await createPayment(app, { amount, currency: "nis", userId: donorId, isMonthly });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  await payOnSandboxPage(app, created.body.url, card);
+  const found = (await app.store.transactions.listSuccess({ page: 1, limit: 50 })).data
+    .find((tx) => tx.donorId === donorId);
+  assert.ok(found, "the gift is recorded");
+  return found as Transaction;
+}
+
+const refundCount = async (store: Store, target: string) =>
+  (await store.audit.list({ action: "refund" }, 100)).filter((e) => e.target === target);
+
+backendTest("api: refunds", async (t, open) => {
+  const store = await open();
+  await store.flags.seed({ MONTHLY_PAYMENT: true });
+  await store.flags.set("MONTHLY_PAYMENT", true);
+  const app = await startTestApp({ store });
+  try {
+    const finance = await staff(app, "finance", "finance@museum.org");
+    const other = await staff(app, "admin", "admin@museum.org");
+    const viewer = await staff(app, "viewer", "viewer@museum.org");
+    const refund = (id: string, body: unknown, auth = finance.auth) =>
+      api(app.url, "POST", `/api/transaction/${id}/refund`, body, auth);
+    const refunds = (id: string) =>
+      api(app.url, "GET", `/api/transaction/${id}/refunds`, undefined, finance.auth);
+    const tx = await gift(app, "Anna", 100); // 10,000 agorot
+
+    await t.step("a partial refund: recorded once, audited, the donor's email queued", async () => {
+      const res = await refund(tx.id, {
+        amount: 2500,
+        reason: "requested-by-donor",
+        note: " by phone ",
+        key: "k-1",
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.equal(res.body.repeated, false);
+      const r = res.body.refund;
+      assert.equal(r.state, "succeeded");
+      assert.equal(r.amount, 2500);
+      assert.equal(r.currency, 1);
+      assert.equal(r.note, "by phone");
+      assert.equal(r.actorEmail, "finance@museum.org");
+      assert.ok(r.providerRef);
+      assert.equal(r.key, undefined, "the idempotency key is not answered");
+      const [entry] = await refundCount(store, tx.id);
+      assert.equal(entry.actorId, finance.id);
+      assert.ok(entry.address);
+      assert.deepEqual(
+        { amount: entry.changes.amount, state: entry.changes.state, refundId: entry.changes.refundId },
+        { amount: 2500, state: "succeeded", refundId: r.id },
+      );
+      const message = await store.outbox.get(`refund:${r.id}`);
+      assert.equal(message?.kind, "refund");
+      assert.deepEqual(message?.data, { transactionId: tx.id, refundId: r.id });
+      const list = await refunds(tx.id);
+      assert.equal(list.status, 200);
+      assert.deepEqual({ ...list.body, data: list.body.data.length }, {
+        data: 1,
+        paid: 10000,
+        refunded: 2500,
+        pending: 0,
+      });
+    });
+
+    await t.step("the same key again answers the first refund; nothing more happens", async () => {
+      const res = await refund(tx.id, { amount: 9000, reason: "duplicate", key: "k-1" });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.repeated, true);
+      assert.equal(res.body.refund.amount, 2500);
+      assert.equal((await refunds(tx.id)).body.data.length, 1);
+      assert.equal((await refundCount(store, tx.id)).length, 1);
+    });
+
+    await t.step("more than what remains: 409 with what remains, nothing recorded", async () => {
+      const res = await refund(tx.id, { amount: 7501, reason: "mistake", key: "k-2" });
+      assert.equal(res.status, 409);
+      assert.match(res.body.message, /larger than what remains to refund \(₪75\.00\)/);
+      assert.equal((await refunds(tx.id)).body.data.length, 1);
+      assert.equal((await refundCount(store, tx.id)).length, 1);
+    });
+
+    await t.step("two staff pressing at once: never more than what was paid", async () => {
+      const answers = await Promise.all(
+        [0, 1, 2, 3, 4].map((i) =>
+          refund(
+            tx.id,
+            { amount: 2000, reason: "other", key: `race-${i}` },
+            i % 2 ? other.auth : finance.auth,
+          )
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      assert.deepEqual(statuses, [201, 201, 201, 409, 409], JSON.stringify(answers.map((a) => a.body)));
+      const after = (await refunds(tx.id)).body;
+      assert.equal(after.refunded, 8500);
+      assert.equal(after.pending, 0);
+      assert.ok(after.refunded <= after.paid);
+      // The rest, exactly: then nothing remains.
+      assert.equal((await refund(tx.id, { amount: 1500, reason: "other", key: "rest" })).status, 201);
+      const none = await refund(tx.id, { amount: 1, reason: "other", key: "more" });
+      assert.equal(none.status, 409);
+      assert.match(none.body.message, /refunded in full/);
+    });
+
+    await t.step("the success list shows what was refunded", async () => {
+      const list = await api(
+        app.url,
+        "GET",
+        "/api/transaction/get-all-success-transactions",
+        undefined,
+        finance.auth,
+      );
+      const row = list.body.data.find((item: { id: string }) => item.id === tx.id);
+      assert.deepEqual(row.refund, { refunded: 10000, pending: 0 });
+    });
+
+    await t.step("the donor's page shows it too", async () => {
+      const view = await api(app.url, "GET", "/api/donor?email=anna%40example.org", undefined, finance.auth);
+      assert.equal(view.status, 200, JSON.stringify(view.body));
+      const row = view.body.gifts.find((g: { id: string }) => g.id === tx.id);
+      assert.equal(row.refunded, 10000);
+    });
+
+    await t.step("the CSV export shows it in the columns after the spec's", async () => {
+      const res = await fetch(`${app.url}/api/transaction/export?type=success&lang=en`, {
+        headers: finance.auth,
+      });
+      assert.equal(res.status, 200);
+      const lines = (await res.text()).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+      assert.ok(lines[0].endsWith("Transaction ID,Refunded,Refund pending"), lines[0]);
+      const row = lines.find((line) => line.includes(tx.id))!;
+      assert.ok(row.endsWith(`${tx.id},100.00,0.00`), row);
+    });
+
+    await t.step("a refund the provider refuses: 409, recorded failed, counting for nothing", async () => {
+      const declined = await gift(app, "Boris", 50, REFUND_DECLINED_CARD);
+      const res = await refund(declined.id, { amount: 5000, reason: "fraud", key: "d-1" });
+      assert.equal(res.status, 409);
+      assert.match(res.body.message, /refused the refund; nothing was refunded/);
+      const list = (await refunds(declined.id)).body;
+      assert.equal(list.refunded, 0);
+      assert.equal(list.data[0].state, "failed");
+      const [entry] = await refundCount(store, declined.id);
+      assert.equal(entry.changes.state, "failed");
+      assert.equal(await store.outbox.get(`refund:${list.data[0].id}`), null, "no email");
+    });
+
+    await t.step("bad input and wrong targets are refused with a clear message", async () => {
+      for (
+        const [body, field] of [
+          [{ amount: 0, reason: "other", key: "b" }, "amount"],
+          [{ amount: 1.5, reason: "other", key: "b" }, "amount"],
+          [{ amount: 100, reason: "bored", key: "b" }, "reason"],
+          [{ amount: 100, reason: "other" }, "key"],
+          [{ amount: 100, reason: "other", key: "b", note: "x".repeat(501) }, "note"],
+        ] as const
+      ) {
+        const res = await refund(tx.id, body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.ok(res.body.errors.some((e: { path: string }) => e.path === field), JSON.stringify(res.body));
+      }
+      assert.equal(
+        (await refund("AAAAAAAAAAAAAAAAAAAAAAAA", { amount: 1, reason: "other", key: "b" })).status,
+        404,
+      );
+      assert.equal((await refund(tx.id, { amount: 1, reason: "other", key: "v" }, viewer.auth)).status, 403);
+    });
+
+    await t.step("a monthly gift's refund leaves the gift running unless asked", async () => {
+      const monthly = await gift(app, "Chen", 30, GOOD_CARD, true);
+      const active = async () =>
+        (await store.subscriptions.listByDonor(monthly.donorId)).filter((s) => s.status === "active").length;
+      assert.equal(await active(), 1);
+      assert.equal((await refund(monthly.id, { amount: 1000, reason: "other", key: "m-1" })).status, 201);
+      assert.equal(await active(), 1, "still running");
+      const res = await refund(monthly.id, {
+        amount: 1000,
+        reason: "other",
+        key: "m-2",
+        cancelMonthly: true,
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.refund.cancelMonthly, true);
+      assert.equal(await active(), 0, "stopped as asked");
+    });
+  } finally {
+    await app.close();
+  }
+});
