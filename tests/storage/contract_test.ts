@@ -39,6 +39,7 @@ import { leasesContract } from "./leases_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { auditContract } from "./audit_contract.ts";
+import { twoFactorContract } from "./two_factor_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
@@ -96,6 +97,7 @@ const contracts: Contract[] = [
   outboxByDonorsContract,
   donorSessionsForEmailContract,
   cardUpdatesContract,
+  twoFactorContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

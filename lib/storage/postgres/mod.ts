@@ -47,6 +47,7 @@
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
  * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
+ * | `two_factor.ts`        | `twoFactor`                    | `admin_two_factor`, `two_factor_policy`                 |
  * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
  *
@@ -72,6 +73,7 @@ import { checkMigrations, migrate, migrations } from "./migrations.ts";
 import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgAudit } from "./audit.ts";
+import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
@@ -191,6 +193,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
+    twoFactor: g("twoFactor", pgTwoFactor(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;
