@@ -31,50 +31,56 @@ import * as $27 from "./routes/api/auth/admin/[id]/approve.ts";
 import * as $28 from "./routes/api/auth/admin/[id]/deactivate.ts";
 import * as $29 from "./routes/api/auth/admin/[id]/reject.ts";
 import * as $30 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $31 from "./routes/api/auth/admin/_middleware.ts";
-import * as $32 from "./routes/api/auth/admin/login.ts";
-import * as $33 from "./routes/api/auth/admin/logout.ts";
-import * as $34 from "./routes/api/auth/admin/me.ts";
-import * as $35 from "./routes/api/auth/admin/pending.ts";
-import * as $36 from "./routes/api/auth/admin/refresh.ts";
-import * as $37 from "./routes/api/auth/admin/register.ts";
-import * as $38 from "./routes/api/auth/admin/staff.ts";
-import * as $39 from "./routes/api/docs.tsx";
-import * as $40 from "./routes/api/donor/_middleware.ts";
-import * as $41 from "./routes/api/donor/cancel-reasons.ts";
-import * as $42 from "./routes/api/donor/index.ts";
-import * as $43 from "./routes/api/feature-flags.ts";
-import * as $44 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $45 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $46 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $47 from "./routes/api/kiosk-devices/index.ts";
-import * as $48 from "./routes/api/openapi.json.ts";
-import * as $49 from "./routes/api/outbox/_middleware.ts";
-import * as $50 from "./routes/api/outbox/index.ts";
-import * as $51 from "./routes/api/payment/create.ts";
-import * as $52 from "./routes/api/payment/notify/[provider].ts";
-import * as $53 from "./routes/api/payment/pay-emv.ts";
-import * as $54 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $55 from "./routes/api/signing-key.ts";
-import * as $56 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $57 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $58 from "./routes/api/transaction/_middleware.ts";
-import * as $59 from "./routes/api/transaction/daily-totals.ts";
-import * as $60 from "./routes/api/transaction/export.ts";
-import * as $61 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $62 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $63 from "./routes/api/user/[id].ts";
-import * as $64 from "./routes/api/user/index.ts";
-import * as $65 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $66 from "./routes/dev/mail/attachment.ts";
-import * as $67 from "./routes/dev/mail/html.ts";
-import * as $68 from "./routes/dev/mail/index.tsx";
-import * as $69 from "./routes/health.ts";
-import * as $70 from "./routes/index.ts";
-import * as $71 from "./routes/payments/card/[attemptId].ts";
-import * as $72 from "./routes/payments/return/[paymentId].ts";
-import * as $73 from "./routes/sandbox/pay/[ref].tsx";
-import * as $74 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $31 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $32 from "./routes/api/auth/admin/_middleware.ts";
+import * as $33 from "./routes/api/auth/admin/login.ts";
+import * as $34 from "./routes/api/auth/admin/logout.ts";
+import * as $35 from "./routes/api/auth/admin/me.ts";
+import * as $36 from "./routes/api/auth/admin/pending.ts";
+import * as $37 from "./routes/api/auth/admin/refresh.ts";
+import * as $38 from "./routes/api/auth/admin/register.ts";
+import * as $39 from "./routes/api/auth/admin/staff.ts";
+import * as $40 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $41 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $42 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $43 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $44 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $45 from "./routes/api/docs.tsx";
+import * as $46 from "./routes/api/donor/_middleware.ts";
+import * as $47 from "./routes/api/donor/cancel-reasons.ts";
+import * as $48 from "./routes/api/donor/index.ts";
+import * as $49 from "./routes/api/feature-flags.ts";
+import * as $50 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $51 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $52 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $53 from "./routes/api/kiosk-devices/index.ts";
+import * as $54 from "./routes/api/openapi.json.ts";
+import * as $55 from "./routes/api/outbox/_middleware.ts";
+import * as $56 from "./routes/api/outbox/index.ts";
+import * as $57 from "./routes/api/payment/create.ts";
+import * as $58 from "./routes/api/payment/notify/[provider].ts";
+import * as $59 from "./routes/api/payment/pay-emv.ts";
+import * as $60 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $61 from "./routes/api/signing-key.ts";
+import * as $62 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $63 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $64 from "./routes/api/transaction/_middleware.ts";
+import * as $65 from "./routes/api/transaction/daily-totals.ts";
+import * as $66 from "./routes/api/transaction/export.ts";
+import * as $67 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $68 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $69 from "./routes/api/user/[id].ts";
+import * as $70 from "./routes/api/user/index.ts";
+import * as $71 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $72 from "./routes/dev/mail/attachment.ts";
+import * as $73 from "./routes/dev/mail/html.ts";
+import * as $74 from "./routes/dev/mail/index.tsx";
+import * as $75 from "./routes/health.ts";
+import * as $76 from "./routes/index.ts";
+import * as $77 from "./routes/payments/card/[attemptId].ts";
+import * as $78 from "./routes/payments/return/[paymentId].ts";
+import * as $79 from "./routes/sandbox/pay/[ref].tsx";
+import * as $80 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/AdminDonor.tsx";
@@ -121,50 +127,56 @@ const manifest: Manifest = {
     "api/auth/admin/[id]/deactivate.ts": $28,
     "api/auth/admin/[id]/reject.ts": $29,
     "api/auth/admin/[id]/role.ts": $30,
-    "api/auth/admin/_middleware.ts": $31,
-    "api/auth/admin/login.ts": $32,
-    "api/auth/admin/logout.ts": $33,
-    "api/auth/admin/me.ts": $34,
-    "api/auth/admin/pending.ts": $35,
-    "api/auth/admin/refresh.ts": $36,
-    "api/auth/admin/register.ts": $37,
-    "api/auth/admin/staff.ts": $38,
-    "api/docs.tsx": $39,
-    "api/donor/_middleware.ts": $40,
-    "api/donor/cancel-reasons.ts": $41,
-    "api/donor/index.ts": $42,
-    "api/feature-flags.ts": $43,
-    "api/kiosk-devices/[id]/pairing-code.ts": $44,
-    "api/kiosk-devices/[id]/revoke.ts": $45,
-    "api/kiosk-devices/_middleware.ts": $46,
-    "api/kiosk-devices/index.ts": $47,
-    "api/openapi.json.ts": $48,
-    "api/outbox/_middleware.ts": $49,
-    "api/outbox/index.ts": $50,
-    "api/payment/create.ts": $51,
-    "api/payment/notify/[provider].ts": $52,
-    "api/payment/pay-emv.ts": $53,
-    "api/payment/test-emv/[terminalNumber].ts": $54,
-    "api/signing-key.ts": $55,
-    "api/transaction/[id]/receipt.ts": $56,
-    "api/transaction/[id]/resend-receipt.ts": $57,
-    "api/transaction/_middleware.ts": $58,
-    "api/transaction/daily-totals.ts": $59,
-    "api/transaction/export.ts": $60,
-    "api/transaction/get-all-error-transactions.ts": $61,
-    "api/transaction/get-all-success-transactions.ts": $62,
-    "api/user/[id].ts": $63,
-    "api/user/index.ts": $64,
-    "api/user/off-monthly-payment/[id].ts": $65,
-    "dev/mail/attachment.ts": $66,
-    "dev/mail/html.ts": $67,
-    "dev/mail/index.tsx": $68,
-    "health.ts": $69,
-    "index.ts": $70,
-    "payments/card/[attemptId].ts": $71,
-    "payments/return/[paymentId].ts": $72,
-    "sandbox/pay/[ref].tsx": $73,
-    "sandbox/terminal/[terminalId].tsx": $74,
+    "api/auth/admin/[id]/two-factor-reset.ts": $31,
+    "api/auth/admin/_middleware.ts": $32,
+    "api/auth/admin/login.ts": $33,
+    "api/auth/admin/logout.ts": $34,
+    "api/auth/admin/me.ts": $35,
+    "api/auth/admin/pending.ts": $36,
+    "api/auth/admin/refresh.ts": $37,
+    "api/auth/admin/register.ts": $38,
+    "api/auth/admin/staff.ts": $39,
+    "api/auth/admin/two-factor/confirm.ts": $40,
+    "api/auth/admin/two-factor/enrol.ts": $41,
+    "api/auth/admin/two-factor/index.ts": $42,
+    "api/auth/admin/two-factor/required.ts": $43,
+    "api/auth/admin/two-factor/verify.ts": $44,
+    "api/docs.tsx": $45,
+    "api/donor/_middleware.ts": $46,
+    "api/donor/cancel-reasons.ts": $47,
+    "api/donor/index.ts": $48,
+    "api/feature-flags.ts": $49,
+    "api/kiosk-devices/[id]/pairing-code.ts": $50,
+    "api/kiosk-devices/[id]/revoke.ts": $51,
+    "api/kiosk-devices/_middleware.ts": $52,
+    "api/kiosk-devices/index.ts": $53,
+    "api/openapi.json.ts": $54,
+    "api/outbox/_middleware.ts": $55,
+    "api/outbox/index.ts": $56,
+    "api/payment/create.ts": $57,
+    "api/payment/notify/[provider].ts": $58,
+    "api/payment/pay-emv.ts": $59,
+    "api/payment/test-emv/[terminalNumber].ts": $60,
+    "api/signing-key.ts": $61,
+    "api/transaction/[id]/receipt.ts": $62,
+    "api/transaction/[id]/resend-receipt.ts": $63,
+    "api/transaction/_middleware.ts": $64,
+    "api/transaction/daily-totals.ts": $65,
+    "api/transaction/export.ts": $66,
+    "api/transaction/get-all-error-transactions.ts": $67,
+    "api/transaction/get-all-success-transactions.ts": $68,
+    "api/user/[id].ts": $69,
+    "api/user/index.ts": $70,
+    "api/user/off-monthly-payment/[id].ts": $71,
+    "dev/mail/attachment.ts": $72,
+    "dev/mail/html.ts": $73,
+    "dev/mail/index.tsx": $74,
+    "health.ts": $75,
+    "index.ts": $76,
+    "payments/card/[attemptId].ts": $77,
+    "payments/return/[paymentId].ts": $78,
+    "sandbox/pay/[ref].tsx": $79,
+    "sandbox/terminal/[terminalId].tsx": $80,
   },
   islands: {
     AccountForm: $$0,
