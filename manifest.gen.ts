@@ -12,85 +12,87 @@ import * as $8 from "./routes/[lang]/account/sign-in.tsx";
 import * as $9 from "./routes/[lang]/account/sign-out.ts";
 import * as $10 from "./routes/[lang]/admin/donor.tsx";
 import * as $11 from "./routes/[lang]/admin/index.tsx";
-import * as $12 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $13 from "./routes/[lang]/error.tsx";
-import * as $14 from "./routes/[lang]/index.tsx";
-import * as $15 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $16 from "./routes/[lang]/login.tsx";
-import * as $17 from "./routes/[lang]/receipts/download.tsx";
-import * as $18 from "./routes/[lang]/receipts/verify.tsx";
-import * as $19 from "./routes/[lang]/register.tsx";
-import * as $20 from "./routes/[lang]/success.tsx";
-import * as $21 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $22 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $23 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $24 from "./routes/_404.tsx";
-import * as $25 from "./routes/_app.tsx";
-import * as $26 from "./routes/api/_middleware.ts";
-import * as $27 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $28 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $29 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $30 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $31 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $32 from "./routes/api/auth/admin/_middleware.ts";
-import * as $33 from "./routes/api/auth/admin/login.ts";
-import * as $34 from "./routes/api/auth/admin/logout.ts";
-import * as $35 from "./routes/api/auth/admin/me.ts";
-import * as $36 from "./routes/api/auth/admin/pending.ts";
-import * as $37 from "./routes/api/auth/admin/refresh.ts";
-import * as $38 from "./routes/api/auth/admin/register.ts";
-import * as $39 from "./routes/api/auth/admin/staff.ts";
-import * as $40 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $41 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $42 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $43 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $44 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $45 from "./routes/api/docs.tsx";
-import * as $46 from "./routes/api/donor/_middleware.ts";
-import * as $47 from "./routes/api/donor/cancel-reasons.ts";
-import * as $48 from "./routes/api/donor/index.ts";
-import * as $49 from "./routes/api/feature-flags.ts";
-import * as $50 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $51 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $52 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $53 from "./routes/api/kiosk-devices/index.ts";
-import * as $54 from "./routes/api/openapi.json.ts";
-import * as $55 from "./routes/api/outbox/_middleware.ts";
-import * as $56 from "./routes/api/outbox/index.ts";
-import * as $57 from "./routes/api/payment/create.ts";
-import * as $58 from "./routes/api/payment/notify/[provider].ts";
-import * as $59 from "./routes/api/payment/pay-emv.ts";
-import * as $60 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $61 from "./routes/api/signing-key.ts";
-import * as $62 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $63 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $64 from "./routes/api/transaction/_middleware.ts";
-import * as $65 from "./routes/api/transaction/daily-totals.ts";
-import * as $66 from "./routes/api/transaction/export.ts";
-import * as $67 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $68 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $69 from "./routes/api/user/[id].ts";
-import * as $70 from "./routes/api/user/index.ts";
-import * as $71 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $72 from "./routes/dev/mail/attachment.ts";
-import * as $73 from "./routes/dev/mail/html.ts";
-import * as $74 from "./routes/dev/mail/index.tsx";
-import * as $75 from "./routes/health.ts";
-import * as $76 from "./routes/index.ts";
-import * as $77 from "./routes/payments/card/[attemptId].ts";
-import * as $78 from "./routes/payments/return/[paymentId].ts";
-import * as $79 from "./routes/sandbox/pay/[ref].tsx";
-import * as $80 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $12 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $13 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $14 from "./routes/[lang]/error.tsx";
+import * as $15 from "./routes/[lang]/index.tsx";
+import * as $16 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $17 from "./routes/[lang]/login.tsx";
+import * as $18 from "./routes/[lang]/receipts/download.tsx";
+import * as $19 from "./routes/[lang]/receipts/verify.tsx";
+import * as $20 from "./routes/[lang]/register.tsx";
+import * as $21 from "./routes/[lang]/success.tsx";
+import * as $22 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $23 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $24 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $25 from "./routes/_404.tsx";
+import * as $26 from "./routes/_app.tsx";
+import * as $27 from "./routes/api/_middleware.ts";
+import * as $28 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $29 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $30 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $31 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $32 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $33 from "./routes/api/auth/admin/_middleware.ts";
+import * as $34 from "./routes/api/auth/admin/login.ts";
+import * as $35 from "./routes/api/auth/admin/logout.ts";
+import * as $36 from "./routes/api/auth/admin/me.ts";
+import * as $37 from "./routes/api/auth/admin/pending.ts";
+import * as $38 from "./routes/api/auth/admin/refresh.ts";
+import * as $39 from "./routes/api/auth/admin/register.ts";
+import * as $40 from "./routes/api/auth/admin/staff.ts";
+import * as $41 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $42 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $43 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $44 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $45 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $46 from "./routes/api/docs.tsx";
+import * as $47 from "./routes/api/donor/_middleware.ts";
+import * as $48 from "./routes/api/donor/cancel-reasons.ts";
+import * as $49 from "./routes/api/donor/index.ts";
+import * as $50 from "./routes/api/feature-flags.ts";
+import * as $51 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $52 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $53 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $54 from "./routes/api/kiosk-devices/index.ts";
+import * as $55 from "./routes/api/openapi.json.ts";
+import * as $56 from "./routes/api/outbox/_middleware.ts";
+import * as $57 from "./routes/api/outbox/index.ts";
+import * as $58 from "./routes/api/payment/create.ts";
+import * as $59 from "./routes/api/payment/notify/[provider].ts";
+import * as $60 from "./routes/api/payment/pay-emv.ts";
+import * as $61 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $62 from "./routes/api/signing-key.ts";
+import * as $63 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $64 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $65 from "./routes/api/transaction/_middleware.ts";
+import * as $66 from "./routes/api/transaction/daily-totals.ts";
+import * as $67 from "./routes/api/transaction/export.ts";
+import * as $68 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $69 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $70 from "./routes/api/user/[id].ts";
+import * as $71 from "./routes/api/user/index.ts";
+import * as $72 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $73 from "./routes/dev/mail/attachment.ts";
+import * as $74 from "./routes/dev/mail/html.ts";
+import * as $75 from "./routes/dev/mail/index.tsx";
+import * as $76 from "./routes/health.ts";
+import * as $77 from "./routes/index.ts";
+import * as $78 from "./routes/payments/card/[attemptId].ts";
+import * as $79 from "./routes/payments/return/[paymentId].ts";
+import * as $80 from "./routes/sandbox/pay/[ref].tsx";
+import * as $81 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/AdminDonor.tsx";
-import * as $$3 from "./islands/ContributionChoice.tsx";
-import * as $$4 from "./islands/DonorPayment.tsx";
-import * as $$5 from "./islands/InitPaymentListener.tsx";
-import * as $$6 from "./islands/LanguageSelector.tsx";
-import * as $$7 from "./islands/PeriodTabs.tsx";
-import * as $$8 from "./islands/ProgressBar.tsx";
-import * as $$9 from "./islands/ScrollToTop.tsx";
+import * as $$3 from "./islands/AdminTwoFactor.tsx";
+import * as $$4 from "./islands/ContributionChoice.tsx";
+import * as $$5 from "./islands/DonorPayment.tsx";
+import * as $$6 from "./islands/InitPaymentListener.tsx";
+import * as $$7 from "./islands/LanguageSelector.tsx";
+import * as $$8 from "./islands/PeriodTabs.tsx";
+import * as $$9 from "./islands/ProgressBar.tsx";
+import * as $$10 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -108,87 +110,89 @@ const manifest: Manifest = {
     "[lang]/account/sign-out.ts": $9,
     "[lang]/admin/donor.tsx": $10,
     "[lang]/admin/index.tsx": $11,
-    "[lang]/cancel-subscription.tsx": $12,
-    "[lang]/error.tsx": $13,
-    "[lang]/index.tsx": $14,
-    "[lang]/kiosk-pair.tsx": $15,
-    "[lang]/login.tsx": $16,
-    "[lang]/receipts/download.tsx": $17,
-    "[lang]/receipts/verify.tsx": $18,
-    "[lang]/register.tsx": $19,
-    "[lang]/success.tsx": $20,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $21,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $22,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $23,
-    "_404.tsx": $24,
-    "_app.tsx": $25,
-    "api/_middleware.ts": $26,
-    "api/auth/admin/[id]/approve.ts": $27,
-    "api/auth/admin/[id]/deactivate.ts": $28,
-    "api/auth/admin/[id]/reject.ts": $29,
-    "api/auth/admin/[id]/role.ts": $30,
-    "api/auth/admin/[id]/two-factor-reset.ts": $31,
-    "api/auth/admin/_middleware.ts": $32,
-    "api/auth/admin/login.ts": $33,
-    "api/auth/admin/logout.ts": $34,
-    "api/auth/admin/me.ts": $35,
-    "api/auth/admin/pending.ts": $36,
-    "api/auth/admin/refresh.ts": $37,
-    "api/auth/admin/register.ts": $38,
-    "api/auth/admin/staff.ts": $39,
-    "api/auth/admin/two-factor/confirm.ts": $40,
-    "api/auth/admin/two-factor/enrol.ts": $41,
-    "api/auth/admin/two-factor/index.ts": $42,
-    "api/auth/admin/two-factor/required.ts": $43,
-    "api/auth/admin/two-factor/verify.ts": $44,
-    "api/docs.tsx": $45,
-    "api/donor/_middleware.ts": $46,
-    "api/donor/cancel-reasons.ts": $47,
-    "api/donor/index.ts": $48,
-    "api/feature-flags.ts": $49,
-    "api/kiosk-devices/[id]/pairing-code.ts": $50,
-    "api/kiosk-devices/[id]/revoke.ts": $51,
-    "api/kiosk-devices/_middleware.ts": $52,
-    "api/kiosk-devices/index.ts": $53,
-    "api/openapi.json.ts": $54,
-    "api/outbox/_middleware.ts": $55,
-    "api/outbox/index.ts": $56,
-    "api/payment/create.ts": $57,
-    "api/payment/notify/[provider].ts": $58,
-    "api/payment/pay-emv.ts": $59,
-    "api/payment/test-emv/[terminalNumber].ts": $60,
-    "api/signing-key.ts": $61,
-    "api/transaction/[id]/receipt.ts": $62,
-    "api/transaction/[id]/resend-receipt.ts": $63,
-    "api/transaction/_middleware.ts": $64,
-    "api/transaction/daily-totals.ts": $65,
-    "api/transaction/export.ts": $66,
-    "api/transaction/get-all-error-transactions.ts": $67,
-    "api/transaction/get-all-success-transactions.ts": $68,
-    "api/user/[id].ts": $69,
-    "api/user/index.ts": $70,
-    "api/user/off-monthly-payment/[id].ts": $71,
-    "dev/mail/attachment.ts": $72,
-    "dev/mail/html.ts": $73,
-    "dev/mail/index.tsx": $74,
-    "health.ts": $75,
-    "index.ts": $76,
-    "payments/card/[attemptId].ts": $77,
-    "payments/return/[paymentId].ts": $78,
-    "sandbox/pay/[ref].tsx": $79,
-    "sandbox/terminal/[terminalId].tsx": $80,
+    "[lang]/admin/two-factor.tsx": $12,
+    "[lang]/cancel-subscription.tsx": $13,
+    "[lang]/error.tsx": $14,
+    "[lang]/index.tsx": $15,
+    "[lang]/kiosk-pair.tsx": $16,
+    "[lang]/login.tsx": $17,
+    "[lang]/receipts/download.tsx": $18,
+    "[lang]/receipts/verify.tsx": $19,
+    "[lang]/register.tsx": $20,
+    "[lang]/success.tsx": $21,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $22,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $23,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $24,
+    "_404.tsx": $25,
+    "_app.tsx": $26,
+    "api/_middleware.ts": $27,
+    "api/auth/admin/[id]/approve.ts": $28,
+    "api/auth/admin/[id]/deactivate.ts": $29,
+    "api/auth/admin/[id]/reject.ts": $30,
+    "api/auth/admin/[id]/role.ts": $31,
+    "api/auth/admin/[id]/two-factor-reset.ts": $32,
+    "api/auth/admin/_middleware.ts": $33,
+    "api/auth/admin/login.ts": $34,
+    "api/auth/admin/logout.ts": $35,
+    "api/auth/admin/me.ts": $36,
+    "api/auth/admin/pending.ts": $37,
+    "api/auth/admin/refresh.ts": $38,
+    "api/auth/admin/register.ts": $39,
+    "api/auth/admin/staff.ts": $40,
+    "api/auth/admin/two-factor/confirm.ts": $41,
+    "api/auth/admin/two-factor/enrol.ts": $42,
+    "api/auth/admin/two-factor/index.ts": $43,
+    "api/auth/admin/two-factor/required.ts": $44,
+    "api/auth/admin/two-factor/verify.ts": $45,
+    "api/docs.tsx": $46,
+    "api/donor/_middleware.ts": $47,
+    "api/donor/cancel-reasons.ts": $48,
+    "api/donor/index.ts": $49,
+    "api/feature-flags.ts": $50,
+    "api/kiosk-devices/[id]/pairing-code.ts": $51,
+    "api/kiosk-devices/[id]/revoke.ts": $52,
+    "api/kiosk-devices/_middleware.ts": $53,
+    "api/kiosk-devices/index.ts": $54,
+    "api/openapi.json.ts": $55,
+    "api/outbox/_middleware.ts": $56,
+    "api/outbox/index.ts": $57,
+    "api/payment/create.ts": $58,
+    "api/payment/notify/[provider].ts": $59,
+    "api/payment/pay-emv.ts": $60,
+    "api/payment/test-emv/[terminalNumber].ts": $61,
+    "api/signing-key.ts": $62,
+    "api/transaction/[id]/receipt.ts": $63,
+    "api/transaction/[id]/resend-receipt.ts": $64,
+    "api/transaction/_middleware.ts": $65,
+    "api/transaction/daily-totals.ts": $66,
+    "api/transaction/export.ts": $67,
+    "api/transaction/get-all-error-transactions.ts": $68,
+    "api/transaction/get-all-success-transactions.ts": $69,
+    "api/user/[id].ts": $70,
+    "api/user/index.ts": $71,
+    "api/user/off-monthly-payment/[id].ts": $72,
+    "dev/mail/attachment.ts": $73,
+    "dev/mail/html.ts": $74,
+    "dev/mail/index.tsx": $75,
+    "health.ts": $76,
+    "index.ts": $77,
+    "payments/card/[attemptId].ts": $78,
+    "payments/return/[paymentId].ts": $79,
+    "sandbox/pay/[ref].tsx": $80,
+    "sandbox/terminal/[terminalId].tsx": $81,
   },
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
     AdminDonor: $$2,
-    ContributionChoice: $$3,
-    DonorPayment: $$4,
-    InitPaymentListener: $$5,
-    LanguageSelector: $$6,
-    PeriodTabs: $$7,
-    ProgressBar: $$8,
-    ScrollToTop: $$9,
+    AdminTwoFactor: $$3,
+    ContributionChoice: $$4,
+    DonorPayment: $$5,
+    InitPaymentListener: $$6,
+    LanguageSelector: $$7,
+    PeriodTabs: $$8,
+    ProgressBar: $$9,
+    ScrollToTop: $$10,
   },
 };
 
