@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { listFailure, type Message } from "./shared/account_forms.ts";
 import { ApiError, createApiClient } from "./shared/admin_api.ts";
-import { readSession, type Session } from "./shared/admin_session.ts";
+import { type AdminProfile, readSession, type Session } from "./shared/admin_session.ts";
 import { Guard } from "./shared/Guard.tsx";
 import { messageText, translator } from "./shared/texts.ts";
 
@@ -42,8 +42,16 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<Message | null>(null);
+  // Owners: the other active staff, whose two-factor they may reset, and the last reset's outcome.
+  const [staff, setStaff] = useState<AdminProfile[]>([]);
+  const [resetId, setResetId] = useState("");
+  const [resetNote, setResetNote] = useState<Message | null>(null);
 
   const load = () => api.request<Status>("/api/auth/admin/two-factor").then(setStatus);
+  const loadStaff = (me: string) =>
+    api.request<AdminProfile[]>("/api/auth/admin/staff").then((list) =>
+      setStaff(list.filter((a) => a.id !== me && a.status === "approved"))
+    );
   const fail = (error: unknown) => {
     setFailure(
       error instanceof ApiError && error.status === 400
@@ -56,8 +64,30 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
   useEffect(() => {
     const stored = readSession();
     setSession(stored);
-    if (stored) load().catch(fail);
+    if (!stored) return;
+    load().then(() => stored.admin.role === "owner" ? loadStaff(stored.admin.id) : undefined).catch(fail);
   }, []);
+
+  async function reset(event: Event) {
+    event.preventDefault();
+    const target = staff.find((a) => a.id === resetId);
+    if (busy || !target) return;
+    setBusy(true);
+    setResetNote(null);
+    try {
+      await api.request(`/api/auth/admin/${encodeURIComponent(target.id)}/two-factor-reset`, {
+        method: "POST",
+      });
+      setResetNote({ key: "twoFactor.resetDone", params: { email: target.email } });
+    } catch (error) {
+      setResetNote(
+        error instanceof ApiError && error.status === 409
+          ? { key: "twoFactor.resetNone", params: { email: target.email } }
+          : listFailure(error),
+      );
+    }
+    setBusy(false);
+  }
 
   async function start() {
     setBusy(true);
@@ -198,6 +228,29 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
             {t(status.required ? "twoFactor.unrequire" : "twoFactor.require")}
           </button>
         </section>
+      )}
+      {owner && status && !status.enrolmentDue && staff.length > 0 && (
+        <form class="account-form" method="post" onSubmit={reset} aria-labelledby="two-factor-reset-title">
+          <h2 id="two-factor-reset-title">{t("twoFactor.resetTitle")}</h2>
+          <p>{t("twoFactor.resetIntro")}</p>
+          <div class="field">
+            <label for="two-factor-reset-admin">{t("twoFactor.resetLabel")}</label>
+            <select
+              id="two-factor-reset-admin"
+              required
+              value={resetId}
+              onChange={(e) =>
+                setResetId((e.target as HTMLSelectElement).value)}
+            >
+              <option value=""></option>
+              {staff.map((a) => <option key={a.id} value={a.id}>{a.name} ({a.email})</option>)}
+            </select>
+          </div>
+          <button type="submit" class="button button-outline" disabled={busy || !resetId}>
+            {t("twoFactor.resetButton")}
+          </button>
+          <p role="status">{resetNote && messageText(t, resetNote)}</p>
+        </form>
       )}
     </>
   );

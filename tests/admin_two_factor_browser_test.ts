@@ -3,7 +3,8 @@
  * office's header to the two-factor page, set-up with the QR code (the key read from the page, the
  * code computed here with `otpauth` as a phone's app would), the recovery codes shown once, sign
  * out, then sign in again: the password, the code step (a wrong code refused in words), the code,
- * the back office. Every state axe clean, no page error.
+ * the back office; then an owner resets another admin's two-factor from the same page. Every
+ * state axe clean, no page error.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -35,12 +36,22 @@ browserTest(
   async (t) => {
     const app = await startTestApp({ env: { ADMIN_REGISTRATION: "open" } });
     const browser = await launchBrowser();
+    const admins = {
+      en: { name: "Dana en", email: "dana.en@museum.org", password: PASSWORD },
+      he: { name: "Dana he", email: "dana.he@museum.org", password: PASSWORD },
+    };
     try {
+      // The first to register is the owner (English); the Hebrew admin enrols first, for the owner to reset.
+      const ids: Record<string, string> = {};
       for (const lang of ["en", "he"] as const) {
+        const res = await api(app.url, "POST", "/api/auth/admin/register", admins[lang]);
+        assert.equal(res.status, 201);
+        ids[lang] = res.body.id;
+      }
+      for (const lang of ["he", "en"] as const) {
         await t.step(lang, async () => {
           const tr = translator(lang);
-          const admin = { name: `Dana ${lang}`, email: `dana.${lang}@museum.org`, password: PASSWORD };
-          assert.equal((await api(app.url, "POST", "/api/auth/admin/register", admin)).status, 201);
+          const admin = admins[lang];
           const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
           try {
             const page = await context.newPage();
@@ -69,7 +80,10 @@ browserTest(
             assert.equal(codes.length, 10);
             for (const c of codes) assert.match(c.trim(), /^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
             await axeClean(page, `${lang}: the recovery codes`);
-            const [entry] = await app.store.audit.list({ action: "two-factor-enrolled" }, 1);
+            const [entry] = await app.store.audit.list(
+              { action: "two-factor-enrolled", actorId: ids[lang] },
+              1,
+            );
             assert.equal(entry.actorEmail, admin.email);
 
             // Sign out, and in again: the password step, then the code step.
@@ -96,6 +110,25 @@ browserTest(
             await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
             await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
             await page.locator(".history[data-loaded]").waitFor({ timeout: WAIT });
+
+            if (lang === "en") {
+              // The owner resets the Hebrew admin's two-factor (a lost phone), from the same page.
+              await page.getByRole("link", { name: tr("twoFactor.link") }).click();
+              await page.getByRole("heading", { name: tr("twoFactor.resetTitle") }).waitFor({
+                timeout: WAIT,
+              });
+              await page.getByLabel(tr("twoFactor.resetLabel"), { exact: true }).selectOption(ids.he);
+              await page.getByRole("button", { name: tr("twoFactor.resetButton") }).click();
+              const done = tr("twoFactor.resetDone", { email: admins.he.email });
+              await page.getByText(done).waitFor({ timeout: WAIT });
+              await axeClean(page, `${lang}: a reset`);
+              assert.equal(await app.store.twoFactor.get(ids.he), null);
+              const [reset] = await app.store.audit.list({ action: "two-factor-reset" }, 1);
+              assert.deepEqual([reset.actorId, reset.target], [ids.en, ids.he]);
+              await page.getByRole("button", { name: tr("twoFactor.resetButton") }).click();
+              const none = tr("twoFactor.resetNone", { email: admins.he.email });
+              await page.getByText(none).waitFor({ timeout: WAIT });
+            }
             assert.deepEqual(watched.problems.pageErrors, []);
           } finally {
             await context.close();
