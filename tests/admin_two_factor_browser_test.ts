@@ -3,7 +3,8 @@
  * office's header to the two-factor page, set-up with the QR code (the key read from the page, the
  * code computed here with `otpauth` as a phone's app would), the recovery codes shown once, sign
  * out, then sign in again: the password, the code step (a wrong code refused in words), the code,
- * the back office; then an owner resets another admin's two-factor from the same page. Every
+ * the back office; then an owner resets another admin's two-factor from the same page and requires
+ * it for everyone, and that admin's next sign-in leads to its set-up (the back office too). Every
  * state axe clean, no page error.
  */
 import assert from "node:assert/strict";
@@ -128,6 +129,30 @@ browserTest(
               await page.getByRole("button", { name: tr("twoFactor.resetButton") }).click();
               const none = tr("twoFactor.resetNone", { email: admins.he.email });
               await page.getByText(none).waitFor({ timeout: WAIT });
+
+              // The owner requires two-factor for everyone: the Hebrew admin, who has none now, is led
+              // to set it up at the next sign-in, and the back office sends them back there.
+              await page.getByRole("button", { name: tr("twoFactor.require") }).click();
+              await page.getByText(tr("twoFactor.requiredYes")).waitFor({ timeout: WAIT });
+              const heContext = await browser.newContext({ locale: "he-IL" });
+              try {
+                const he = await heContext.newPage();
+                const heT = translator("he");
+                await he.goto(`${app.url}/he/login`);
+                await he.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
+                await he.fill("#login-email", admins.he.email);
+                await he.fill("#login-password", admins.he.password);
+                await he.click("button[type=submit]");
+                await he.waitForURL(`${app.url}/he/admin/two-factor`, { timeout: WAIT });
+                await he.getByText(heT("twoFactor.requiredNotice")).waitFor({ timeout: WAIT });
+                await he.getByRole("button", { name: heT("twoFactor.start") }).waitFor({ timeout: WAIT });
+                assert.equal(await he.getByRole("link", { name: heT("twoFactor.back") }).count(), 0);
+                await axeClean(he, "he: enrolment required");
+                await he.goto(`${app.url}/he/admin`);
+                await he.waitForURL(`${app.url}/he/admin/two-factor`, { timeout: WAIT });
+              } finally {
+                await heContext.close();
+              }
             }
             assert.deepEqual(watched.problems.pageErrors, []);
           } finally {
