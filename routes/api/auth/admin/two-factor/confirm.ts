@@ -19,6 +19,7 @@ export const docs: RouteDocs = {
       200: { description: "The recovery codes", schema: RecoveryCodesSchema },
       400: { description: "The code does not match the secret being set up" },
       409: { description: "No set-up in progress, or two-factor is already set up" },
+      403: { description: "The account is waiting for approval" },
     },
   },
 };

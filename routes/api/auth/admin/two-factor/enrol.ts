@@ -15,6 +15,7 @@ export const docs: RouteDocs = {
     responses: {
       200: { description: "The secret to add to the app", schema: EnrolmentSchema },
       409: { description: "Two-factor is already set up (an owner resets it)" },
+      403: { description: "The account is waiting for approval" },
     },
   },
 };

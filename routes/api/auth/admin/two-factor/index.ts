@@ -12,7 +12,10 @@ export const docs: RouteDocs = {
       "Open while enrolment is due (two-factor required and not set up), like the enrolment calls.",
     tags: ["two-factor"],
     auth: "bearer",
-    responses: { 200: { description: "The state", schema: TwoFactorStatusSchema } },
+    responses: {
+      200: { description: "The state", schema: TwoFactorStatusSchema },
+      403: { description: "The account is waiting for approval" },
+    },
   },
 };
 
