@@ -14,89 +14,97 @@ import * as $10 from "./routes/[lang]/admin/audit.tsx";
 import * as $11 from "./routes/[lang]/admin/donor.tsx";
 import * as $12 from "./routes/[lang]/admin/index.tsx";
 import * as $13 from "./routes/[lang]/admin/staff.tsx";
-import * as $14 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $15 from "./routes/[lang]/error.tsx";
-import * as $16 from "./routes/[lang]/index.tsx";
-import * as $17 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $18 from "./routes/[lang]/login.tsx";
-import * as $19 from "./routes/[lang]/receipts/download.tsx";
-import * as $20 from "./routes/[lang]/receipts/verify.tsx";
-import * as $21 from "./routes/[lang]/register.tsx";
-import * as $22 from "./routes/[lang]/success.tsx";
-import * as $23 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $24 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $25 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $26 from "./routes/_404.tsx";
-import * as $27 from "./routes/_app.tsx";
-import * as $28 from "./routes/api/_middleware.ts";
-import * as $29 from "./routes/api/audit/_middleware.ts";
-import * as $30 from "./routes/api/audit/actors.ts";
-import * as $31 from "./routes/api/audit/export.ts";
-import * as $32 from "./routes/api/audit/index.ts";
-import * as $33 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $34 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $35 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $36 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $37 from "./routes/api/auth/admin/_middleware.ts";
-import * as $38 from "./routes/api/auth/admin/login.ts";
-import * as $39 from "./routes/api/auth/admin/logout.ts";
-import * as $40 from "./routes/api/auth/admin/me.ts";
-import * as $41 from "./routes/api/auth/admin/pending.ts";
-import * as $42 from "./routes/api/auth/admin/refresh.ts";
-import * as $43 from "./routes/api/auth/admin/register.ts";
-import * as $44 from "./routes/api/auth/admin/staff.ts";
-import * as $45 from "./routes/api/docs.tsx";
-import * as $46 from "./routes/api/donor/_middleware.ts";
-import * as $47 from "./routes/api/donor/cancel-reasons.ts";
-import * as $48 from "./routes/api/donor/index.ts";
-import * as $49 from "./routes/api/feature-flags.ts";
-import * as $50 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $51 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $52 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $53 from "./routes/api/kiosk-devices/index.ts";
-import * as $54 from "./routes/api/openapi.json.ts";
-import * as $55 from "./routes/api/outbox/_middleware.ts";
-import * as $56 from "./routes/api/outbox/index.ts";
-import * as $57 from "./routes/api/payment/create.ts";
-import * as $58 from "./routes/api/payment/notify/[provider].ts";
-import * as $59 from "./routes/api/payment/pay-emv.ts";
-import * as $60 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $61 from "./routes/api/settings/_middleware.ts";
-import * as $62 from "./routes/api/settings/flags.ts";
-import * as $63 from "./routes/api/signing-key.ts";
-import * as $64 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $65 from "./routes/api/transaction/[id]/refund.ts";
-import * as $66 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $67 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $68 from "./routes/api/transaction/_middleware.ts";
-import * as $69 from "./routes/api/transaction/daily-totals.ts";
-import * as $70 from "./routes/api/transaction/export.ts";
-import * as $71 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $72 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $73 from "./routes/api/user/[id].ts";
-import * as $74 from "./routes/api/user/index.ts";
-import * as $75 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $76 from "./routes/dev/mail/attachment.ts";
-import * as $77 from "./routes/dev/mail/html.ts";
-import * as $78 from "./routes/dev/mail/index.tsx";
-import * as $79 from "./routes/health.ts";
-import * as $80 from "./routes/index.ts";
-import * as $81 from "./routes/payments/card/[attemptId].ts";
-import * as $82 from "./routes/payments/return/[paymentId].ts";
-import * as $83 from "./routes/sandbox/pay/[ref].tsx";
-import * as $84 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $14 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $15 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $16 from "./routes/[lang]/error.tsx";
+import * as $17 from "./routes/[lang]/index.tsx";
+import * as $18 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $19 from "./routes/[lang]/login.tsx";
+import * as $20 from "./routes/[lang]/receipts/download.tsx";
+import * as $21 from "./routes/[lang]/receipts/verify.tsx";
+import * as $22 from "./routes/[lang]/register.tsx";
+import * as $23 from "./routes/[lang]/success.tsx";
+import * as $24 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $25 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $26 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $27 from "./routes/_404.tsx";
+import * as $28 from "./routes/_app.tsx";
+import * as $29 from "./routes/api/_middleware.ts";
+import * as $30 from "./routes/api/audit/_middleware.ts";
+import * as $31 from "./routes/api/audit/actors.ts";
+import * as $32 from "./routes/api/audit/export.ts";
+import * as $33 from "./routes/api/audit/index.ts";
+import * as $34 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $35 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $36 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $37 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $38 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $39 from "./routes/api/auth/admin/_middleware.ts";
+import * as $40 from "./routes/api/auth/admin/login.ts";
+import * as $41 from "./routes/api/auth/admin/logout.ts";
+import * as $42 from "./routes/api/auth/admin/me.ts";
+import * as $43 from "./routes/api/auth/admin/pending.ts";
+import * as $44 from "./routes/api/auth/admin/refresh.ts";
+import * as $45 from "./routes/api/auth/admin/register.ts";
+import * as $46 from "./routes/api/auth/admin/staff.ts";
+import * as $47 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $48 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $49 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $50 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $51 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $52 from "./routes/api/docs.tsx";
+import * as $53 from "./routes/api/donor/_middleware.ts";
+import * as $54 from "./routes/api/donor/cancel-reasons.ts";
+import * as $55 from "./routes/api/donor/index.ts";
+import * as $56 from "./routes/api/feature-flags.ts";
+import * as $57 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $58 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $59 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $60 from "./routes/api/kiosk-devices/index.ts";
+import * as $61 from "./routes/api/openapi.json.ts";
+import * as $62 from "./routes/api/outbox/_middleware.ts";
+import * as $63 from "./routes/api/outbox/index.ts";
+import * as $64 from "./routes/api/payment/create.ts";
+import * as $65 from "./routes/api/payment/notify/[provider].ts";
+import * as $66 from "./routes/api/payment/pay-emv.ts";
+import * as $67 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $68 from "./routes/api/settings/_middleware.ts";
+import * as $69 from "./routes/api/settings/flags.ts";
+import * as $70 from "./routes/api/signing-key.ts";
+import * as $71 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $72 from "./routes/api/transaction/[id]/refund.ts";
+import * as $73 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $74 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $75 from "./routes/api/transaction/_middleware.ts";
+import * as $76 from "./routes/api/transaction/daily-totals.ts";
+import * as $77 from "./routes/api/transaction/export.ts";
+import * as $78 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $79 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $80 from "./routes/api/user/[id].ts";
+import * as $81 from "./routes/api/user/index.ts";
+import * as $82 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $83 from "./routes/dev/mail/attachment.ts";
+import * as $84 from "./routes/dev/mail/html.ts";
+import * as $85 from "./routes/dev/mail/index.tsx";
+import * as $86 from "./routes/health.ts";
+import * as $87 from "./routes/index.ts";
+import * as $88 from "./routes/payments/card/[attemptId].ts";
+import * as $89 from "./routes/payments/return/[paymentId].ts";
+import * as $90 from "./routes/sandbox/pay/[ref].tsx";
+import * as $91 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
 import * as $$3 from "./islands/AdminDonor.tsx";
 import * as $$4 from "./islands/AdminStaff.tsx";
-import * as $$5 from "./islands/ContributionChoice.tsx";
-import * as $$6 from "./islands/DonorPayment.tsx";
-import * as $$7 from "./islands/InitPaymentListener.tsx";
-import * as $$8 from "./islands/LanguageSelector.tsx";
-import * as $$9 from "./islands/PeriodTabs.tsx";
-import * as $$10 from "./islands/ProgressBar.tsx";
-import * as $$11 from "./islands/ScrollToTop.tsx";
+import * as $$5 from "./islands/AdminTwoFactor.tsx";
+import * as $$6 from "./islands/ContributionChoice.tsx";
+import * as $$7 from "./islands/DonorPayment.tsx";
+import * as $$8 from "./islands/InitPaymentListener.tsx";
+import * as $$9 from "./islands/LanguageSelector.tsx";
+import * as $$10 from "./islands/PeriodTabs.tsx";
+import * as $$11 from "./islands/ProgressBar.tsx";
+import * as $$12 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -116,77 +124,84 @@ const manifest: Manifest = {
     "[lang]/admin/donor.tsx": $11,
     "[lang]/admin/index.tsx": $12,
     "[lang]/admin/staff.tsx": $13,
-    "[lang]/cancel-subscription.tsx": $14,
-    "[lang]/error.tsx": $15,
-    "[lang]/index.tsx": $16,
-    "[lang]/kiosk-pair.tsx": $17,
-    "[lang]/login.tsx": $18,
-    "[lang]/receipts/download.tsx": $19,
-    "[lang]/receipts/verify.tsx": $20,
-    "[lang]/register.tsx": $21,
-    "[lang]/success.tsx": $22,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $23,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $24,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $25,
-    "_404.tsx": $26,
-    "_app.tsx": $27,
-    "api/_middleware.ts": $28,
-    "api/audit/_middleware.ts": $29,
-    "api/audit/actors.ts": $30,
-    "api/audit/export.ts": $31,
-    "api/audit/index.ts": $32,
-    "api/auth/admin/[id]/approve.ts": $33,
-    "api/auth/admin/[id]/deactivate.ts": $34,
-    "api/auth/admin/[id]/reject.ts": $35,
-    "api/auth/admin/[id]/role.ts": $36,
-    "api/auth/admin/_middleware.ts": $37,
-    "api/auth/admin/login.ts": $38,
-    "api/auth/admin/logout.ts": $39,
-    "api/auth/admin/me.ts": $40,
-    "api/auth/admin/pending.ts": $41,
-    "api/auth/admin/refresh.ts": $42,
-    "api/auth/admin/register.ts": $43,
-    "api/auth/admin/staff.ts": $44,
-    "api/docs.tsx": $45,
-    "api/donor/_middleware.ts": $46,
-    "api/donor/cancel-reasons.ts": $47,
-    "api/donor/index.ts": $48,
-    "api/feature-flags.ts": $49,
-    "api/kiosk-devices/[id]/pairing-code.ts": $50,
-    "api/kiosk-devices/[id]/revoke.ts": $51,
-    "api/kiosk-devices/_middleware.ts": $52,
-    "api/kiosk-devices/index.ts": $53,
-    "api/openapi.json.ts": $54,
-    "api/outbox/_middleware.ts": $55,
-    "api/outbox/index.ts": $56,
-    "api/payment/create.ts": $57,
-    "api/payment/notify/[provider].ts": $58,
-    "api/payment/pay-emv.ts": $59,
-    "api/payment/test-emv/[terminalNumber].ts": $60,
-    "api/settings/_middleware.ts": $61,
-    "api/settings/flags.ts": $62,
-    "api/signing-key.ts": $63,
-    "api/transaction/[id]/receipt.ts": $64,
-    "api/transaction/[id]/refund.ts": $65,
-    "api/transaction/[id]/refunds.ts": $66,
-    "api/transaction/[id]/resend-receipt.ts": $67,
-    "api/transaction/_middleware.ts": $68,
-    "api/transaction/daily-totals.ts": $69,
-    "api/transaction/export.ts": $70,
-    "api/transaction/get-all-error-transactions.ts": $71,
-    "api/transaction/get-all-success-transactions.ts": $72,
-    "api/user/[id].ts": $73,
-    "api/user/index.ts": $74,
-    "api/user/off-monthly-payment/[id].ts": $75,
-    "dev/mail/attachment.ts": $76,
-    "dev/mail/html.ts": $77,
-    "dev/mail/index.tsx": $78,
-    "health.ts": $79,
-    "index.ts": $80,
-    "payments/card/[attemptId].ts": $81,
-    "payments/return/[paymentId].ts": $82,
-    "sandbox/pay/[ref].tsx": $83,
-    "sandbox/terminal/[terminalId].tsx": $84,
+    "[lang]/admin/two-factor.tsx": $14,
+    "[lang]/cancel-subscription.tsx": $15,
+    "[lang]/error.tsx": $16,
+    "[lang]/index.tsx": $17,
+    "[lang]/kiosk-pair.tsx": $18,
+    "[lang]/login.tsx": $19,
+    "[lang]/receipts/download.tsx": $20,
+    "[lang]/receipts/verify.tsx": $21,
+    "[lang]/register.tsx": $22,
+    "[lang]/success.tsx": $23,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $24,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $25,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $26,
+    "_404.tsx": $27,
+    "_app.tsx": $28,
+    "api/_middleware.ts": $29,
+    "api/audit/_middleware.ts": $30,
+    "api/audit/actors.ts": $31,
+    "api/audit/export.ts": $32,
+    "api/audit/index.ts": $33,
+    "api/auth/admin/[id]/approve.ts": $34,
+    "api/auth/admin/[id]/deactivate.ts": $35,
+    "api/auth/admin/[id]/reject.ts": $36,
+    "api/auth/admin/[id]/role.ts": $37,
+    "api/auth/admin/[id]/two-factor-reset.ts": $38,
+    "api/auth/admin/_middleware.ts": $39,
+    "api/auth/admin/login.ts": $40,
+    "api/auth/admin/logout.ts": $41,
+    "api/auth/admin/me.ts": $42,
+    "api/auth/admin/pending.ts": $43,
+    "api/auth/admin/refresh.ts": $44,
+    "api/auth/admin/register.ts": $45,
+    "api/auth/admin/staff.ts": $46,
+    "api/auth/admin/two-factor/confirm.ts": $47,
+    "api/auth/admin/two-factor/enrol.ts": $48,
+    "api/auth/admin/two-factor/index.ts": $49,
+    "api/auth/admin/two-factor/required.ts": $50,
+    "api/auth/admin/two-factor/verify.ts": $51,
+    "api/docs.tsx": $52,
+    "api/donor/_middleware.ts": $53,
+    "api/donor/cancel-reasons.ts": $54,
+    "api/donor/index.ts": $55,
+    "api/feature-flags.ts": $56,
+    "api/kiosk-devices/[id]/pairing-code.ts": $57,
+    "api/kiosk-devices/[id]/revoke.ts": $58,
+    "api/kiosk-devices/_middleware.ts": $59,
+    "api/kiosk-devices/index.ts": $60,
+    "api/openapi.json.ts": $61,
+    "api/outbox/_middleware.ts": $62,
+    "api/outbox/index.ts": $63,
+    "api/payment/create.ts": $64,
+    "api/payment/notify/[provider].ts": $65,
+    "api/payment/pay-emv.ts": $66,
+    "api/payment/test-emv/[terminalNumber].ts": $67,
+    "api/settings/_middleware.ts": $68,
+    "api/settings/flags.ts": $69,
+    "api/signing-key.ts": $70,
+    "api/transaction/[id]/receipt.ts": $71,
+    "api/transaction/[id]/refund.ts": $72,
+    "api/transaction/[id]/refunds.ts": $73,
+    "api/transaction/[id]/resend-receipt.ts": $74,
+    "api/transaction/_middleware.ts": $75,
+    "api/transaction/daily-totals.ts": $76,
+    "api/transaction/export.ts": $77,
+    "api/transaction/get-all-error-transactions.ts": $78,
+    "api/transaction/get-all-success-transactions.ts": $79,
+    "api/user/[id].ts": $80,
+    "api/user/index.ts": $81,
+    "api/user/off-monthly-payment/[id].ts": $82,
+    "dev/mail/attachment.ts": $83,
+    "dev/mail/html.ts": $84,
+    "dev/mail/index.tsx": $85,
+    "health.ts": $86,
+    "index.ts": $87,
+    "payments/card/[attemptId].ts": $88,
+    "payments/return/[paymentId].ts": $89,
+    "sandbox/pay/[ref].tsx": $90,
+    "sandbox/terminal/[terminalId].tsx": $91,
   },
   islands: {
     AccountForm: $$0,
@@ -194,13 +209,14 @@ const manifest: Manifest = {
     AdminDashboard: $$2,
     AdminDonor: $$3,
     AdminStaff: $$4,
-    ContributionChoice: $$5,
-    DonorPayment: $$6,
-    InitPaymentListener: $$7,
-    LanguageSelector: $$8,
-    PeriodTabs: $$9,
-    ProgressBar: $$10,
-    ScrollToTop: $$11,
+    AdminTwoFactor: $$5,
+    ContributionChoice: $$6,
+    DonorPayment: $$7,
+    InitPaymentListener: $$8,
+    LanguageSelector: $$9,
+    PeriodTabs: $$10,
+    ProgressBar: $$11,
+    ScrollToTop: $$12,
   },
 };
 

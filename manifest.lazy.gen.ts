@@ -6,13 +6,14 @@ import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
 import * as $$3 from "./islands/AdminDonor.tsx";
 import * as $$4 from "./islands/AdminStaff.tsx";
-import * as $$5 from "./islands/ContributionChoice.tsx";
-import * as $$6 from "./islands/DonorPayment.tsx";
-import * as $$7 from "./islands/InitPaymentListener.tsx";
-import * as $$8 from "./islands/LanguageSelector.tsx";
-import * as $$9 from "./islands/PeriodTabs.tsx";
-import * as $$10 from "./islands/ProgressBar.tsx";
-import * as $$11 from "./islands/ScrollToTop.tsx";
+import * as $$5 from "./islands/AdminTwoFactor.tsx";
+import * as $$6 from "./islands/ContributionChoice.tsx";
+import * as $$7 from "./islands/DonorPayment.tsx";
+import * as $$8 from "./islands/InitPaymentListener.tsx";
+import * as $$9 from "./islands/LanguageSelector.tsx";
+import * as $$10 from "./islands/PeriodTabs.tsx";
+import * as $$11 from "./islands/ProgressBar.tsx";
+import * as $$12 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -37,6 +38,7 @@ const manifest: LazyManifest = {
     "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
     "[lang]/admin/staff.tsx": () => import("./routes/[lang]/admin/staff.tsx"),
+    "[lang]/admin/two-factor.tsx": () => import("./routes/[lang]/admin/two-factor.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
@@ -63,6 +65,8 @@ const manifest: LazyManifest = {
     "api/auth/admin/[id]/deactivate.ts": () => import("./routes/api/auth/admin/[id]/deactivate.ts"),
     "api/auth/admin/[id]/reject.ts": () => import("./routes/api/auth/admin/[id]/reject.ts"),
     "api/auth/admin/[id]/role.ts": () => import("./routes/api/auth/admin/[id]/role.ts"),
+    "api/auth/admin/[id]/two-factor-reset.ts": () =>
+      import("./routes/api/auth/admin/[id]/two-factor-reset.ts"),
     "api/auth/admin/_middleware.ts": () => import("./routes/api/auth/admin/_middleware.ts"),
     "api/auth/admin/login.ts": () => import("./routes/api/auth/admin/login.ts"),
     "api/auth/admin/logout.ts": () => import("./routes/api/auth/admin/logout.ts"),
@@ -71,6 +75,11 @@ const manifest: LazyManifest = {
     "api/auth/admin/refresh.ts": () => import("./routes/api/auth/admin/refresh.ts"),
     "api/auth/admin/register.ts": () => import("./routes/api/auth/admin/register.ts"),
     "api/auth/admin/staff.ts": () => import("./routes/api/auth/admin/staff.ts"),
+    "api/auth/admin/two-factor/confirm.ts": () => import("./routes/api/auth/admin/two-factor/confirm.ts"),
+    "api/auth/admin/two-factor/enrol.ts": () => import("./routes/api/auth/admin/two-factor/enrol.ts"),
+    "api/auth/admin/two-factor/index.ts": () => import("./routes/api/auth/admin/two-factor/index.ts"),
+    "api/auth/admin/two-factor/required.ts": () => import("./routes/api/auth/admin/two-factor/required.ts"),
+    "api/auth/admin/two-factor/verify.ts": () => import("./routes/api/auth/admin/two-factor/verify.ts"),
     "api/docs.tsx": () => import("./routes/api/docs.tsx"),
     "api/donor/_middleware.ts": () => import("./routes/api/donor/_middleware.ts"),
     "api/donor/cancel-reasons.ts": () => import("./routes/api/donor/cancel-reasons.ts"),
@@ -121,13 +130,14 @@ const manifest: LazyManifest = {
     AdminDashboard: $$2,
     AdminDonor: $$3,
     AdminStaff: $$4,
-    ContributionChoice: $$5,
-    DonorPayment: $$6,
-    InitPaymentListener: $$7,
-    LanguageSelector: $$8,
-    PeriodTabs: $$9,
-    ProgressBar: $$10,
-    ScrollToTop: $$11,
+    AdminTwoFactor: $$5,
+    ContributionChoice: $$6,
+    DonorPayment: $$7,
+    InitPaymentListener: $$8,
+    LanguageSelector: $$9,
+    PeriodTabs: $$10,
+    ProgressBar: $$11,
+    ScrollToTop: $$12,
   },
 };
 

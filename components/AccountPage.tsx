@@ -46,6 +46,17 @@ const FORM_KEYS = [
   "apiErrors.tooManyAttempts",
   "auth.busy",
   "auth.tooManyRegistrations",
+  // The code step of a sign-in with two-factor (`islands/shared/SecondFactorStep.tsx`).
+  "twoFactor.stepTitle",
+  "twoFactor.stepIntro",
+  "twoFactor.codeLabel",
+  "twoFactor.codeHint",
+  "twoFactor.codeRequired",
+  "twoFactor.verify",
+  "twoFactor.verifying",
+  "twoFactor.wrongCode",
+  "twoFactor.expired",
+  "twoFactor.startOver",
 ];
 
 /**

@@ -8,6 +8,7 @@ import {
   registerProblems,
 } from "./shared/account_forms.ts";
 import { createApiClient } from "./shared/admin_api.ts";
+import { SecondFactorStep } from "./shared/SecondFactorStep.tsx";
 import { readSession } from "./shared/admin_session.ts";
 import { messageText, translator } from "./shared/texts.ts";
 
@@ -58,6 +59,8 @@ export default function AccountForm(props: AccountFormProps) {
   const [ready, setReady] = useState(false);
   const [failure, setFailure] = useState<Message | null>(null);
   const form = useRef<HTMLFormElement>(null);
+  // The password step's pending token while the code step shows (two-factor sign-in).
+  const [pendingToken, setPendingToken] = useState<string | null>(null);
   const adminHref = `/${lang}/admin`;
 
   useEffect(() => {
@@ -93,9 +96,16 @@ export default function AccountForm(props: AccountFormProps) {
     const api = createApiClient();
     try {
       const email = fields.email.trim();
-      if (mode === "login") await api.signIn(email, fields.password);
-      else await api.register(fields.name.trim(), email, fields.password);
-      location.assign(adminHref);
+      const answer = mode === "login"
+        ? await api.signIn(email, fields.password)
+        : await api.register(fields.name.trim(), email, fields.password);
+      if ("pendingToken" in answer) {
+        setPendingToken(answer.pendingToken);
+        setBusy(false);
+        return;
+      }
+      // Two-factor is required and this account has none: its session opens only the enrolment.
+      location.assign(answer.admin.twoFactorEnrolmentDue ? `${adminHref}/two-factor` : adminHref);
     } catch (error) {
       setFailure(authFailure(error, mode));
       setBusy(false);
@@ -154,6 +164,21 @@ export default function AccountForm(props: AccountFormProps) {
       </div>
     );
   };
+
+  if (pendingToken) {
+    return (
+      <SecondFactorStep
+        api={createApiClient()}
+        pendingToken={pendingToken}
+        t={t}
+        onSignedIn={() => location.assign(adminHref)}
+        onRestart={() => {
+          setPendingToken(null);
+          setFields((f) => ({ ...f, password: "" }));
+        }}
+      />
+    );
+  }
 
   return (
     <form ref={form} class="account-form" method="post" noValidate onSubmit={submit}>

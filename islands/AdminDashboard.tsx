@@ -58,6 +58,8 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     setFailure(null);
     try {
       const me = await api.request<AdminProfile>("/api/auth/admin/me");
+      // Two-factor is required and this account has none: nothing else is open to it.
+      if (me.twoFactorEnrolmentDue) return location.replace(`/${lang}/admin/two-factor`);
       saveProfile(me);
       setCurrent(me);
     } catch (error) {
@@ -146,7 +148,7 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     ), [frame, ready, role]);
   const body = (
     <>
-      <AdminHeader admin={current ?? session?.admin ?? null} onLogout={logout} t={t} />
+      <AdminHeader admin={current ?? session?.admin ?? null} onLogout={logout} t={t} lang={lang} />
       {failure && (
         <div class="form-alert" role="alert">
           <p>{t("transactions.errorPrefix")}{messageText(t, failure)}</p>

@@ -49,6 +49,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
   },
   "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/auth/two_factor_secrets.ts": {
+    reads: "a two-factor code typed at sign-in or enrolment (at most 20 characters by the schema)",
+    patterns: [String.raw`/\s/g`, String.raw`/^\d{6}$/`, String.raw`/[\s-]/g`],
+  },
   "lib/account/gift_actions.ts": {
     reads: "a monthly gift's form (other amount, pause months) and the gift id in the path",
     patterns: [

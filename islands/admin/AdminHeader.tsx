@@ -6,7 +6,9 @@ import type { Translate } from "../shared/texts.ts";
  * upper case, the name, the email and the logout button. Before the session is read (`admin`
  * null: the server's render), the same box says the sign-in is being checked.
  */
-export function AdminHeader(props: { admin: AdminProfile | null; onLogout: () => void; t: Translate }) {
+export function AdminHeader(
+  props: { admin: AdminProfile | null; onLogout: () => void; t: Translate; lang?: string },
+) {
   const { admin, t } = props;
   const letter = admin ? [...admin.name.trim()][0]?.toLocaleUpperCase() ?? "?" : "";
   return (
@@ -23,6 +25,7 @@ export function AdminHeader(props: { admin: AdminProfile | null; onLogout: () =>
           // In the name's place and type: the browser has that font ready when the name comes.
           : <span class="admin-name admin-checking" role="status">{t("admin.checking")}</span>}
       </div>
+      {props.lang && <a href={`/${props.lang}/admin/two-factor`}>{props.t("twoFactor.link")}</a>}
       <button type="button" class="button button-outline" onClick={props.onLogout}>
         {t("admin.logout")}
       </button>

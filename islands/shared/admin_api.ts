@@ -63,12 +63,23 @@ export interface ApiClient {
   request<T>(path: string, init?: RequestInit): Promise<T>;
   /** The same, answering the successful `Response` itself (e.g. to read a file). */
   response(path: string, init?: RequestInit): Promise<Response>;
-  /** `POST /api/auth/admin/login`; stores and answers the session. */
-  signIn(email: string, password: string): Promise<Session>;
+  /**
+   * `POST /api/auth/admin/login`; stores and answers the session, or answers the code step's
+   * challenge (nothing stored) for an admin with two-factor.
+   */
+  signIn(email: string, password: string): Promise<Session | SecondFactorChallenge>;
+  /** `POST /api/auth/admin/two-factor/verify`: the code step; stores and answers the session. */
+  verifySecondFactor(pendingToken: string, code: string): Promise<Session>;
   /** `POST /api/auth/admin/register`; stores and answers the session. */
   register(name: string, email: string, password: string): Promise<Session>;
   /** Revokes the refresh token on the server (best effort) and clears the stored session. */
   signOut(): Promise<void>;
+}
+
+/** The password step's answer for an admin with two-factor: a code is due. */
+export interface SecondFactorChallenge {
+  secondFactor: "totp";
+  pendingToken: string;
 }
 
 const REFRESH_LOCK = "admin-session-refresh";
@@ -169,12 +180,27 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return res;
   }
 
-  async function start(path: string, payload: Record<string, string>): Promise<Session> {
+  /** A call that starts a session; the password step may answer the code step's challenge instead. */
+  async function begin(
+    path: string,
+    payload: Record<string, string>,
+  ): Promise<Session | SecondFactorChallenge> {
     const res = await send(path, { method: "POST", body: JSON.stringify(payload) }, null);
     if (!res.ok) throw await errorOf(res);
-    const session = sessionOf(await res.json().catch(() => null));
+    const body = await res.json().catch(() => null);
+    if (body?.secondFactor === "totp" && typeof body.pendingToken === "string") {
+      return { secondFactor: "totp", pendingToken: body.pendingToken };
+    }
+    const session = sessionOf(body);
     saveSession(session, storage);
     return session;
+  }
+
+  /** {@link begin} where only a session may come. */
+  async function start(path: string, payload: Record<string, string>): Promise<Session> {
+    const answer = await begin(path, payload);
+    if (!("accessToken" in answer)) throw new ApiError("format");
+    return answer;
   }
 
   return {
@@ -188,7 +214,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         throw new ApiError("format");
       }
     },
-    signIn: (email, password) => start("/api/auth/admin/login", { email, password }),
+    signIn: (email, password) => begin("/api/auth/admin/login", { email, password }),
+    verifySecondFactor: (pendingToken, code) =>
+      start("/api/auth/admin/two-factor/verify", { pendingToken, code }),
     // The spec's client collected the name without sending it; the API takes it, and the
     // dashboard's header needs it.
     register: (name, email, password) => start("/api/auth/admin/register", { name, email, password }),

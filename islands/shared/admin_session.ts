@@ -19,6 +19,8 @@ export interface AdminProfile {
   status: "approved" | "pending" | "rejected" | "deactivated";
   /** What the admin may do (`lib/auth/roles.ts`); null while pending. Absent in profiles stored before roles. */
   role?: "owner" | "admin" | "finance" | "viewer" | null;
+  /** Two-factor is required and not set up: the session opens only its enrolment. */
+  twoFactorEnrolmentDue?: boolean;
 }
 
 /** A signed-in admin: both tokens and the profile. */

@@ -41,6 +41,8 @@ import {
   WeakPasswordError,
 } from "./errors.ts";
 import type { Argon2Runner } from "./password_pool.ts";
+import { normalizeEmail } from "../storage/records.ts";
+import { createPendingToken } from "./second_factor_token.ts";
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import {
   createAccessToken,
@@ -65,6 +67,8 @@ export interface AccountsContext {
   policy: "approval" | "open" | "closed";
   /** Where passwords are hashed: the app's password pool. */
   passwords: Argon2Runner;
+  /** The app secret: the two-factor keys derive from it (`two_factor_secrets.ts`). */
+  appSecret: string;
   now?: () => Date;
 }
 
@@ -82,6 +86,7 @@ export function accountsContext(services: Services): AccountsContext {
     accessKey: services.accessKey,
     policy: services.config.adminRegistration,
     passwords: services.passwords,
+    appSecret: services.config.appSecret,
   };
 }
 
@@ -96,8 +101,30 @@ export interface AdminProfile {
   role: Admin["role"];
 }
 
-/** A profile plus the two tokens, as login and register answer. */
-export type Session = AdminProfile & { accessToken: string; refreshToken: string };
+/**
+ * A profile plus the two tokens, as login and register answer. `twoFactorEnrolmentDue`: two-factor
+ * is required and this account has none yet, so the session opens only its enrolment.
+ */
+export type Session = AdminProfile & {
+  accessToken: string;
+  refreshToken: string;
+  twoFactorEnrolmentDue?: true;
+};
+
+/** What the password step answers an admin with two-factor: no session yet, a code is due. */
+export interface SecondFactorChallenge {
+  secondFactor: "totp";
+  /** Trade it, with a code, at `POST /api/auth/admin/two-factor/verify`. */
+  pendingToken: string;
+  /** ISO 8601: when the pending token expires. */
+  expiresAt: string;
+}
+
+/** The throttle keys of a sign-in: per email (normalized) and per client address. */
+export const loginThrottleKeys = (email: string, clientAddress: string): [string, string] => [
+  `login:email:${normalizeEmail(email)}`,
+  `login:addr:${clientAddress}`,
+];
 
 /** The profile of an admin. */
 export function profile(admin: Admin): AdminProfile {
@@ -120,7 +147,8 @@ const DAY_MS = 86_400_000;
 /** When a family started at `startedAt` (ISO) ends: {@link REFRESH_FAMILY_MAX_DAYS} later (ms). */
 const familyEnd = (startedAt: string) => new Date(startedAt).getTime() + REFRESH_FAMILY_MAX_DAYS * DAY_MS;
 
-async function startSession(
+/** Starts a session (a new refresh-token family, or the next token of `family`) for `admin`. */
+export async function startSession(
   ctx: AccountsContext,
   admin: Admin,
   family?: { id: string; startedAt: string },
@@ -199,7 +227,8 @@ export async function register(
 }
 
 /**
- * Logs an admin in. Failed attempts are counted per email and per client address in storage;
+ * Logs an admin in. An admin with two-factor gets a {@link SecondFactorChallenge} instead of a
+ * session (the code step is `two_factor.ts` `verifySecondFactor`). Failed attempts are counted per email and per client address in storage;
  * past {@link MAX_FAILED_LOGINS} within 15 minutes, even the right password gets a
  * {@link LoginThrottledError} (which says when to try again).
  *
@@ -218,9 +247,9 @@ export async function login(
   ctx: AccountsContext,
   input: z.output<typeof AdminLoginSchema>,
   clientAddress: string,
-): Promise<Session> {
+): Promise<Session | SecondFactorChallenge> {
   const now = clock(ctx).getTime();
-  const [emailKey, addressKey] = [`login:email:${input.email}`, `login:addr:${clientAddress}`];
+  const [emailKey, addressKey] = loginThrottleKeys(input.email, clientAddress);
   const slot = await ctx.store.throttle.reserve(
     [emailKey, addressKey],
     now,
@@ -264,8 +293,19 @@ export async function login(
     await Promise.all([giveBack(emailKey), giveBack(addressKey), failed(admin.status)]);
     throw admin.status === "rejected" ? new AccountRejectedError() : new AccountInactiveError();
   }
+  const twoFactor = await ctx.store.twoFactor.state(admin.id);
+  if (twoFactor.enrolled) {
+    // The right password, not a failed guess; but the email's failures stay until the code is right,
+    // so wrong codes and passwords share one count (`two_factor.ts` verifySecondFactor).
+    await Promise.all([giveBack(emailKey), giveBack(addressKey)]);
+    const pending = await createPendingToken(ctx.appSecret, admin.id, clock(ctx));
+    return { secondFactor: "totp", pendingToken: pending.token, expiresAt: pending.expiresAt };
+  }
   await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
-  return await startSession(ctx, admin, undefined, clientAddress);
+  const session = await startSession(ctx, admin, undefined, clientAddress);
+  return twoFactor.required && admin.status === "approved"
+    ? { ...session, twoFactorEnrolmentDue: true }
+    : session;
 }
 
 /**

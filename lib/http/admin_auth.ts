@@ -11,6 +11,7 @@ import { accountsContext, authenticate, requireApproved } from "../auth/accounts
 import type { Actor } from "../auth/actor.ts";
 import { requireRole, type RouteRoles } from "../auth/roles.ts";
 import { clientAddress } from "./client_address.ts";
+import { requireSecondFactorIfDue } from "../auth/two_factor_gate.ts";
 import type { Handler, Handlers, RouteContext } from "../framework/mod.ts";
 import type { AppState } from "../state.ts";
 import type { Admin } from "../storage/types.ts";
@@ -24,7 +25,8 @@ export type AdminAccess = "signed-in" | "approved";
 /**
  * Signs the request's admin in from its `Authorization: Bearer …` header and puts them on
  * `ctx.state.admin`; throws the domain's refusal otherwise (401 without a valid token, 403 for a
- * pending admin where approval is needed: `domain_errors.ts`).
+ * pending admin where approval is needed: `domain_errors.ts`). While an owner requires two-factor and
+ * the admin has not set it up, only calls with `enrolmentOpen` go on (403 otherwise).
  *
  * @example
  * ```ts
@@ -38,9 +40,11 @@ export async function signInAdmin(
   req: Request,
   ctx: RouteContext<unknown, AppState>,
   access: AdminAccess,
+  options: { enrolmentOpen?: boolean } = {},
 ): Promise<Admin> {
   const admin = await authenticate(accountsContext(ctx.state.services), req.headers.get("authorization"));
   if (access === "approved") requireApproved(admin);
+  if (!options.enrolmentOpen) await requireSecondFactorIfDue(ctx.state.services.store, admin);
   ctx.state.admin = admin;
   return admin;
 }

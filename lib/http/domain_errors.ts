@@ -28,6 +28,16 @@ import {
   SignInRequiredError,
   WeakPasswordError,
 } from "../auth/errors.ts";
+import {
+  AlreadyEnrolledError,
+  NoEnrolmentError,
+  NoTwoFactorError,
+  SecondFactorTokenError,
+  SecretUnreadableError,
+  TwoFactorEnrolmentRequiredError,
+  WrongEnrolmentCodeError,
+  WrongSecondFactorCodeError,
+} from "../auth/two_factor_errors.ts";
 import type { DomainError, FieldError } from "../errors.ts";
 import {
   KioskDeviceRequiredError,
@@ -108,6 +118,15 @@ const STATUSES: [ErrorClass, number][] = [
   [NotActiveAdminError, 409],
   [LoginThrottledError, 429],
   [PasswordsBusyError, 503],
+  // The staff's two-factor sign-in.
+  [WrongEnrolmentCodeError, 400],
+  [SecondFactorTokenError, 401],
+  [WrongSecondFactorCodeError, 401],
+  [TwoFactorEnrolmentRequiredError, 403],
+  [AlreadyEnrolledError, 409],
+  [NoEnrolmentError, 409],
+  [NoTwoFactorError, 409],
+  [SecretUnreadableError, 409],
   // Donations.
   [InvalidDonationError, 400],
   [MonthlyUnavailableError, 400],

@@ -28,6 +28,7 @@ import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";
 import type { CardUpdateRepository } from "./card_update_types.ts";
 import type { RefundRepository } from "./refund_types.ts";
+import type { TwoFactorRepository } from "./two_factor_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 
 export type * from "./payment_types.ts";
@@ -40,6 +41,7 @@ export type * from "./receipt_types.ts";
 export type * from "./donor_session_types.ts";
 export type * from "./card_update_types.ts";
 export type * from "./refund_types.ts";
+export type * from "./two_factor_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -447,6 +449,8 @@ export interface Store {
   readonly cardUpdates: CardUpdateRepository;
   /** Money given back on successful gifts, once per key, never more than paid (`refund_types.ts`). */
   readonly refunds: RefundRepository;
+  /** The staff's two-factor sign-in: TOTP secrets, recovery codes, the requirement (`two_factor_types.ts`). */
+  readonly twoFactor: TwoFactorRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

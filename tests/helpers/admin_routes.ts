@@ -32,6 +32,7 @@ export const PUBLIC_ADMIN_CALLS = [
   "/api/auth/admin/register",
   "/api/auth/admin/refresh",
   "/api/auth/admin/logout",
+  "/api/auth/admin/two-factor/verify",
 ];
 
 /** One method of one admin route, e.g. `GET /api/auth/admin/me`. */

@@ -37,6 +37,7 @@ export const PAGE_PATHS = [
   "admin/donor",
   "admin/staff",
   "admin/audit",
+  "admin/two-factor",
   "kiosk-pair",
 ];
 

@@ -31,6 +31,10 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "hashes we computed; an address the form checked with isEmail (at most 254 characters) first",
     patterns: [String.raw`/^[0-9a-f]{64}$/`, String.raw`/^[^\s@A-Z]{1,64}@[^\s@A-Z]{1,255}$/`],
   },
+  "lib/storage/two_factor_records.ts": {
+    why: "recovery-code hashes we computed (HMAC hex)",
+    patterns: [String.raw`/^[0-9a-f]{64}$/`],
+  },
   "lib/storage/card_update_records.ts": {
     why: "ids we made, the provider's references (checked by the provider first), the route's language",
     patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`, String.raw`/^[a-z]{2}$/`],

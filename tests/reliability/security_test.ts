@@ -27,6 +27,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
 import { createAccessToken, deriveKey } from "../../lib/auth/tokens.ts";
+import { totpCode, twoFactorTarget, twoFactorVerifyBody } from "../helpers/two_factor.ts";
 import { newId } from "../../lib/ids.ts";
 import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import type { Store, Transaction } from "../../lib/storage/types.ts";
@@ -607,6 +608,9 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
           ? transactionTarget
           : staff
           ? staffTarget
+          : template === "/api/auth/admin/{id}/two-factor-reset"
+          // Something to reset: a pending admin with two-factor.
+          ? async () => await twoFactorTarget(app.store, await pendingTarget())
           : pendingTarget;
         // The donor view needs an address with donor records (the fixtures' first donor).
         const query = template === "/api/donor" ? "?email=dana@example.org" : "";
@@ -623,6 +627,16 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
           body = JSON.stringify({ role: "finance" });
           headers["content-type"] = "application/json";
         }
+        // Two-factor: the setting as it is; a set-up confirmed with the code of a set-up begun just now.
+        if (template === "/api/auth/admin/two-factor/required") body = JSON.stringify({ required: false });
+        if (template === "/api/auth/admin/two-factor/enrol") {
+          await app.store.twoFactor.reset(approvedId, new Date().toISOString());
+        }
+        if (template === "/api/auth/admin/two-factor/confirm") {
+          await app.store.twoFactor.reset(approvedId, new Date().toISOString());
+          body = JSON.stringify({ code: await enrolmentCode(app, caller.header) });
+        }
+        if (body !== undefined) headers["content-type"] = "application/json";
         const res = await fetch(app.url + path, { method, headers, body });
         const text = await res.text();
         const want = caller.expect(op);
@@ -691,6 +705,16 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
 });
 
 /** A valid request for a public operation (fresh where a value is used up: emails, refresh tokens). */
+/** Begins a set-up as the caller of `header` (when an approved one) and answers the app's first code. */
+async function enrolmentCode(app: TestApp, header: string | null): Promise<string> {
+  const res = await fetch(`${app.url}/api/auth/admin/two-factor/enrol`, {
+    method: "POST",
+    headers: header ? { authorization: header } : {},
+  });
+  const secret = res.ok ? (await res.json()).secret : (await res.body?.cancel(), null);
+  return secret ? totpCode(secret) : "000000";
+}
+
 async function publicRequest(
   app: TestApp,
   op: ApiOperation,
@@ -726,6 +750,8 @@ async function publicRequest(
           password: "ledger-and-ink-public-2026",
         }),
       };
+    case "/api/auth/admin/two-factor/verify":
+      return { path, body: JSON.stringify(await twoFactorVerifyBody(app.store, app.config.appSecret)) };
     case "/api/auth/admin/refresh":
     case "/api/auth/admin/logout":
       return { path, body: JSON.stringify({ refreshToken: (await login()).body.refreshToken }) };

@@ -40,6 +40,7 @@ import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { auditContract } from "./audit_contract.ts";
 import { auditCausesContract } from "./audit_causes_contract.ts";
+import { twoFactorContract } from "./two_factor_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
@@ -100,6 +101,7 @@ const contracts: Contract[] = [
   donorSessionsForEmailContract,
   cardUpdatesContract,
   refundsContract,
+  twoFactorContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -51,6 +51,7 @@
  * | `receipts.ts`          | legal receipts and their numbering      | `receipts*`, `receipt_counters`   |
  * | `donor_sessions.ts`    | donors' sign-in links and sessions      | `donor_sign_ins*`, `donor_sess*`  |
  * | `audit.ts`             | the staff's audit log (append-only)     | `audit*`                          |
+ * | `two_factor.ts`        | staff's TOTP secrets, recovery codes    | `two_factor*`                     |
  * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
  * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
@@ -79,6 +80,7 @@ import { kvNonces } from "./nonces.ts";
 import { kvOutbox } from "./outbox.ts";
 import { kvAudit } from "./audit.ts";
 import { kvRefunds } from "./refunds.ts";
+import { kvTwoFactor } from "./two_factor.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
@@ -144,6 +146,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     donorSessions: kvDonorSessions(ctx),
     cardUpdates: kvCardUpdates(ctx),
     refunds: kvRefunds(ctx),
+    twoFactor: kvTwoFactor(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

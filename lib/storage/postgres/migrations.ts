@@ -48,6 +48,7 @@ import { migration025 } from "./migrations/025_card_updates.ts";
 import { migration026 } from "./migrations/026_audit_log.ts";
 import { migration027 } from "./migrations/027_admin_roles.ts";
 import { migration028 } from "./migrations/028_refunds.ts";
+import { migration029 } from "./migrations/029_two_factor.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -97,6 +98,7 @@ export const migrations: readonly Migration[] = [
   migration026,
   migration027,
   migration028,
+  migration029,
 ];
 
 /**

@@ -47,6 +47,7 @@
  * | `receipts.ts`          | `receipts`                     | `receipts`, `receipt_counters`                          |
  * | `donor_sessions.ts`    | `donorSessions`                | `donor_sign_ins`, `donor_sessions`                      |
  * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
+ * | `two_factor.ts`        | `twoFactor`                    | `admin_two_factor`, `two_factor_policy`                 |
  * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
  * | `refunds.ts`           | `refunds`                      | `refunds`                                               |
@@ -74,6 +75,7 @@ import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgAudit } from "./audit.ts";
 import { pgRefunds } from "./refunds.ts";
+import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
@@ -194,6 +196,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
     refunds: g("refunds", pgRefunds(ctx)),
+    twoFactor: g("twoFactor", pgTwoFactor(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

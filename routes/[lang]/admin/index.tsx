@@ -32,6 +32,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "staffAdmin.approveRole",
     "staffAdmin.roles",
     "refunds.ui",
+    "twoFactor.link",
   ]);
   return (
     <section class="admin">

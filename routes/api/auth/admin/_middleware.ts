@@ -3,14 +3,20 @@ import { type AdminAccess, signInAdmin } from "@/lib/http/admin_auth.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /**
- * The calls under `/api/auth/admin/` that anyone may make: signing in, registering, and exchanging
- * or revoking a refresh token (each proves itself by its body). Keep this list short and explicit:
+ * The calls under `/api/auth/admin/` that anyone may make: signing in (and its code step),
+ * registering, and exchanging or revoking a refresh token (each proves itself by its body). Keep this list short and explicit:
  * every other path here needs a signed-in admin.
  */
-const PUBLIC = new Set(["login", "register", "refresh", "logout"]);
+const PUBLIC = new Set(["login", "register", "refresh", "logout", "two-factor/verify"]);
 
 /** The calls a pending admin may make too: who am I (the back office shows them their status). */
 const PENDING_ALLOWED = new Set(["me"]);
+
+/**
+ * The calls open while two-factor is required and the admin has not set it up (the session is good
+ * for these only): who am I, and the enrolment.
+ */
+const ENROLMENT_OPEN = new Set(["me", "two-factor", "two-factor/enrol", "two-factor/confirm"]);
 
 /**
  * Every route under `/api/auth/admin/` but the {@link PUBLIC} ones needs a signed-in admin: an
@@ -27,7 +33,7 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
   const call = below.slice(0, end);
   if (!PUBLIC.has(call)) {
     const access: AdminAccess = PENDING_ALLOWED.has(call) ? "signed-in" : "approved";
-    await signInAdmin(req, ctx, access);
+    await signInAdmin(req, ctx, access, { enrolmentOpen: ENROLMENT_OPEN.has(call) });
   }
   return await ctx.next();
 }

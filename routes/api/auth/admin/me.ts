@@ -1,4 +1,5 @@
 import { profile } from "@/lib/auth/accounts.ts";
+import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
@@ -8,16 +9,28 @@ import type { AppState } from "@/lib/state.ts";
 export const docs: RouteDocs = {
   GET: {
     summary: "The signed-in admin",
-    description: "Answers for pending admins too, so the back office can show them their status.",
+    description: "Answers for pending admins too, so the back office can show them their status. " +
+      "`twoFactorEnrolmentDue`: two-factor is required and not set up (only enrolment is open).",
     tags: ["admins"],
     auth: "bearer",
-    responses: { 200: { description: "The profile", schema: AdminSchema } },
+    responses: {
+      200: {
+        description: "The profile",
+        schema: AdminSchema.extend({ twoFactorEnrolmentDue: z.boolean() }),
+      },
+    },
   },
 };
 
-/** `GET /api/auth/admin/me` → the current admin's profile (pending admins too: `_middleware.ts`). */
+/**
+ * `GET /api/auth/admin/me` → the current admin's profile (pending admins too: `_middleware.ts`), and
+ * whether two-factor enrolment is due (the back office then sends the admin to it).
+ */
 export const handler: Handlers<unknown, AppState> = {
-  GET(_req, ctx) {
-    return Response.json(profile(signedInAdmin(ctx.state)));
+  async GET(_req, ctx) {
+    const admin = signedInAdmin(ctx.state);
+    const twoFactor = await ctx.state.services.store.twoFactor.state(admin.id);
+    const due = admin.status === "approved" && twoFactor.required && !twoFactor.enrolled;
+    return Response.json({ ...profile(admin), twoFactorEnrolmentDue: due });
   },
 };

@@ -1,0 +1,61 @@
+/**
+ * Two-factor set-ups for tests that call every route (the auth matrix): an admin with two-factor
+ * to reset, a valid code step to sign in with, the code of a set-up begun through the API. Codes
+ * are computed with `otpauth`, as an authenticator app would.
+ *
+ * @module
+ */
+import * as OTPAuth from "otpauth";
+import { newId } from "@/lib/ids.ts";
+import { createPendingToken } from "@/lib/auth/second_factor_token.ts";
+import { newTotpSecret, sealSecret, twoFactorKeys } from "@/lib/auth/two_factor_secrets.ts";
+import type { Store } from "@/lib/storage/types.ts";
+
+/** The code an authenticator app with `secret` shows `offsetMs` from now. */
+export const totpCode = (secret: string, offsetMs = 0): string =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
+    timestamp: Date.now() + offsetMs,
+  });
+
+/** Gives admin `id` a confirmed two-factor (a secret nobody knows); answers `id`. */
+export async function twoFactorTarget(store: Store, id: string): Promise<string> {
+  const at = new Date().toISOString();
+  await store.twoFactor.begin(id, "sealed-for-a-test", at);
+  await store.twoFactor.confirm(id, "sealed-for-a-test", ["0".repeat(64)], 0, at);
+  return id;
+}
+
+let signer: { id: string; secret: string; calls: number } | null = null;
+
+/**
+ * A valid `POST /api/auth/admin/two-factor/verify` body: an approved admin with two-factor (made at
+ * the first call), a pending token, and a code of a later time step at each call (the codes of 30 s
+ * ago, now and in 30 s, then later ones: each accepted once, in increasing order).
+ */
+export async function twoFactorVerifyBody(
+  store: Store,
+  appSecret: string,
+): Promise<{ pendingToken: string; code: string }> {
+  if (!signer) {
+    const id = newId();
+    const at = new Date().toISOString();
+    await store.admins.create({
+      id,
+      email: `two-factor-${id.toLowerCase()}@museum.org`,
+      name: "Two Factor",
+      passwordHash: "$argon2id$not-a-real-hash",
+      status: "approved",
+      role: "admin",
+      createdAt: at,
+      decidedBy: null,
+      decidedAt: null,
+    });
+    const secret = newTotpSecret();
+    const sealed = await sealSecret(await twoFactorKeys(appSecret), id, secret);
+    await store.twoFactor.begin(id, sealed, at);
+    await store.twoFactor.confirm(id, sealed, ["0".repeat(64)], 0, at);
+    signer = { id, secret, calls: 0 };
+  }
+  const code = totpCode(signer.secret, (signer.calls++ - 1) * 30_000);
+  return { pendingToken: (await createPendingToken(appSecret, signer.id)).token, code };
+}
