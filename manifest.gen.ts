@@ -55,26 +55,30 @@ import * as $51 from "./routes/api/payment/create.ts";
 import * as $52 from "./routes/api/payment/notify/[provider].ts";
 import * as $53 from "./routes/api/payment/pay-emv.ts";
 import * as $54 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $55 from "./routes/api/signing-key.ts";
-import * as $56 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $57 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $58 from "./routes/api/transaction/_middleware.ts";
-import * as $59 from "./routes/api/transaction/daily-totals.ts";
-import * as $60 from "./routes/api/transaction/export.ts";
-import * as $61 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $62 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $63 from "./routes/api/user/[id].ts";
-import * as $64 from "./routes/api/user/index.ts";
-import * as $65 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $66 from "./routes/dev/mail/attachment.ts";
-import * as $67 from "./routes/dev/mail/html.ts";
-import * as $68 from "./routes/dev/mail/index.tsx";
-import * as $69 from "./routes/health.ts";
-import * as $70 from "./routes/index.ts";
-import * as $71 from "./routes/payments/card/[attemptId].ts";
-import * as $72 from "./routes/payments/return/[paymentId].ts";
-import * as $73 from "./routes/sandbox/pay/[ref].tsx";
-import * as $74 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $55 from "./routes/api/reports/_middleware.ts";
+import * as $56 from "./routes/api/reports/monthly.csv.ts";
+import * as $57 from "./routes/api/reports/monthly.svg.ts";
+import * as $58 from "./routes/api/reports/monthly.ts";
+import * as $59 from "./routes/api/signing-key.ts";
+import * as $60 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $61 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $62 from "./routes/api/transaction/_middleware.ts";
+import * as $63 from "./routes/api/transaction/daily-totals.ts";
+import * as $64 from "./routes/api/transaction/export.ts";
+import * as $65 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $66 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $67 from "./routes/api/user/[id].ts";
+import * as $68 from "./routes/api/user/index.ts";
+import * as $69 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $70 from "./routes/dev/mail/attachment.ts";
+import * as $71 from "./routes/dev/mail/html.ts";
+import * as $72 from "./routes/dev/mail/index.tsx";
+import * as $73 from "./routes/health.ts";
+import * as $74 from "./routes/index.ts";
+import * as $75 from "./routes/payments/card/[attemptId].ts";
+import * as $76 from "./routes/payments/return/[paymentId].ts";
+import * as $77 from "./routes/sandbox/pay/[ref].tsx";
+import * as $78 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/AdminDonor.tsx";
@@ -145,26 +149,30 @@ const manifest: Manifest = {
     "api/payment/notify/[provider].ts": $52,
     "api/payment/pay-emv.ts": $53,
     "api/payment/test-emv/[terminalNumber].ts": $54,
-    "api/signing-key.ts": $55,
-    "api/transaction/[id]/receipt.ts": $56,
-    "api/transaction/[id]/resend-receipt.ts": $57,
-    "api/transaction/_middleware.ts": $58,
-    "api/transaction/daily-totals.ts": $59,
-    "api/transaction/export.ts": $60,
-    "api/transaction/get-all-error-transactions.ts": $61,
-    "api/transaction/get-all-success-transactions.ts": $62,
-    "api/user/[id].ts": $63,
-    "api/user/index.ts": $64,
-    "api/user/off-monthly-payment/[id].ts": $65,
-    "dev/mail/attachment.ts": $66,
-    "dev/mail/html.ts": $67,
-    "dev/mail/index.tsx": $68,
-    "health.ts": $69,
-    "index.ts": $70,
-    "payments/card/[attemptId].ts": $71,
-    "payments/return/[paymentId].ts": $72,
-    "sandbox/pay/[ref].tsx": $73,
-    "sandbox/terminal/[terminalId].tsx": $74,
+    "api/reports/_middleware.ts": $55,
+    "api/reports/monthly.csv.ts": $56,
+    "api/reports/monthly.svg.ts": $57,
+    "api/reports/monthly.ts": $58,
+    "api/signing-key.ts": $59,
+    "api/transaction/[id]/receipt.ts": $60,
+    "api/transaction/[id]/resend-receipt.ts": $61,
+    "api/transaction/_middleware.ts": $62,
+    "api/transaction/daily-totals.ts": $63,
+    "api/transaction/export.ts": $64,
+    "api/transaction/get-all-error-transactions.ts": $65,
+    "api/transaction/get-all-success-transactions.ts": $66,
+    "api/user/[id].ts": $67,
+    "api/user/index.ts": $68,
+    "api/user/off-monthly-payment/[id].ts": $69,
+    "dev/mail/attachment.ts": $70,
+    "dev/mail/html.ts": $71,
+    "dev/mail/index.tsx": $72,
+    "health.ts": $73,
+    "index.ts": $74,
+    "payments/card/[attemptId].ts": $75,
+    "payments/return/[paymentId].ts": $76,
+    "sandbox/pay/[ref].tsx": $77,
+    "sandbox/terminal/[terminalId].tsx": $78,
   },
   islands: {
     AccountForm: $$0,

@@ -80,6 +80,10 @@ const manifest: LazyManifest = {
     "api/payment/pay-emv.ts": () => import("./routes/api/payment/pay-emv.ts"),
     "api/payment/test-emv/[terminalNumber].ts": () =>
       import("./routes/api/payment/test-emv/[terminalNumber].ts"),
+    "api/reports/_middleware.ts": () => import("./routes/api/reports/_middleware.ts"),
+    "api/reports/monthly.csv.ts": () => import("./routes/api/reports/monthly.csv.ts"),
+    "api/reports/monthly.svg.ts": () => import("./routes/api/reports/monthly.svg.ts"),
+    "api/reports/monthly.ts": () => import("./routes/api/reports/monthly.ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
     "api/transaction/[id]/receipt.ts": () => import("./routes/api/transaction/[id]/receipt.ts"),
     "api/transaction/[id]/resend-receipt.ts": () => import("./routes/api/transaction/[id]/resend-receipt.ts"),

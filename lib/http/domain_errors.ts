@@ -64,6 +64,7 @@ import {
 import { SignatureError } from "../signature_check.ts";
 import { ErasureNotConfirmedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
+import { InvalidReportRangeError } from "../reports/monthly.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -134,6 +135,8 @@ const STATUSES: [ErrorClass, number][] = [
   [ReceiptsBusyError, 503],
   // The back office's donor view.
   [NoDonorWithEmailError, 404],
+  // The accountant's monthly report.
+  [InvalidReportRangeError, 400],
 ];
 
 /**

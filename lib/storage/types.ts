@@ -28,6 +28,7 @@ import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";
 import type { CardUpdateRepository } from "./card_update_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
+import type { ReportRepository } from "./report_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
@@ -38,6 +39,7 @@ export type * from "./admission_types.ts";
 export type * from "./receipt_types.ts";
 export type * from "./donor_session_types.ts";
 export type * from "./card_update_types.ts";
+export type * from "./report_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -433,6 +435,8 @@ export interface Store {
   readonly audit: AuditRepository;
   /** Attempts to replace a monthly gift's card through the provider's page (`card_update_types.ts`). */
   readonly cardUpdates: CardUpdateRepository;
+  /** The accountant's monthly figures, summed per period (`report_types.ts`). */
+  readonly reports: ReportRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -18,6 +18,7 @@ export const ADMIN_FOLDERS = [
   "/api/kiosk-devices",
   "/api/outbox",
   "/api/donor",
+  "/api/reports/",
 ];
 
 /**

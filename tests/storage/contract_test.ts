@@ -42,6 +42,7 @@ import { auditContract } from "./audit_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
+import { reportsContract } from "./reports_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
 import { sandboxContract } from "./sandbox_contract.ts";
@@ -96,6 +97,7 @@ const contracts: Contract[] = [
   outboxByDonorsContract,
   donorSessionsForEmailContract,
   cardUpdatesContract,
+  reportsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -49,6 +49,7 @@
  * | `audit.ts`             | `audit` (and causes' entries)  | `audit_log`                                             |
  * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
+ * | `reports.ts`           | `reports` (reads only)         | `transactions`, `subscriptions`                         |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -77,6 +78,7 @@ import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
 import { pgSandbox } from "./sandbox.ts";
 import { pgSubscriptions } from "./subscriptions.ts";
+import { pgReports } from "./reports.ts";
 import { pgThrottle } from "./throttle.ts";
 import { pgRateLimits } from "./rate_limits.ts";
 import { pgTransactions } from "./transactions.ts";
@@ -188,6 +190,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     outbox: g("outbox", pgOutbox(ctx)),
     audit: g("audit", pgAudit(ctx)),
+    reports: g("reports", pgReports(ctx)),
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
