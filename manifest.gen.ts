@@ -12,83 +12,85 @@ import * as $8 from "./routes/[lang]/account/sign-in.tsx";
 import * as $9 from "./routes/[lang]/account/sign-out.ts";
 import * as $10 from "./routes/[lang]/admin/donor.tsx";
 import * as $11 from "./routes/[lang]/admin/index.tsx";
-import * as $12 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $13 from "./routes/[lang]/error.tsx";
-import * as $14 from "./routes/[lang]/index.tsx";
-import * as $15 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $16 from "./routes/[lang]/login.tsx";
-import * as $17 from "./routes/[lang]/receipts/download.tsx";
-import * as $18 from "./routes/[lang]/receipts/verify.tsx";
-import * as $19 from "./routes/[lang]/register.tsx";
-import * as $20 from "./routes/[lang]/success.tsx";
-import * as $21 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $22 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $23 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $24 from "./routes/_404.tsx";
-import * as $25 from "./routes/_app.tsx";
-import * as $26 from "./routes/api/_middleware.ts";
-import * as $27 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $28 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $29 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $30 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $31 from "./routes/api/auth/admin/_middleware.ts";
-import * as $32 from "./routes/api/auth/admin/login.ts";
-import * as $33 from "./routes/api/auth/admin/logout.ts";
-import * as $34 from "./routes/api/auth/admin/me.ts";
-import * as $35 from "./routes/api/auth/admin/pending.ts";
-import * as $36 from "./routes/api/auth/admin/refresh.ts";
-import * as $37 from "./routes/api/auth/admin/register.ts";
-import * as $38 from "./routes/api/auth/admin/staff.ts";
-import * as $39 from "./routes/api/docs.tsx";
-import * as $40 from "./routes/api/donor/_middleware.ts";
-import * as $41 from "./routes/api/donor/cancel-reasons.ts";
-import * as $42 from "./routes/api/donor/index.ts";
-import * as $43 from "./routes/api/feature-flags.ts";
-import * as $44 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $45 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $46 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $47 from "./routes/api/kiosk-devices/index.ts";
-import * as $48 from "./routes/api/openapi.json.ts";
-import * as $49 from "./routes/api/outbox/_middleware.ts";
-import * as $50 from "./routes/api/outbox/index.ts";
-import * as $51 from "./routes/api/payment/create.ts";
-import * as $52 from "./routes/api/payment/notify/[provider].ts";
-import * as $53 from "./routes/api/payment/pay-emv.ts";
-import * as $54 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $55 from "./routes/api/reports/_middleware.ts";
-import * as $56 from "./routes/api/reports/monthly.csv.ts";
-import * as $57 from "./routes/api/reports/monthly.svg.ts";
-import * as $58 from "./routes/api/reports/monthly.ts";
-import * as $59 from "./routes/api/signing-key.ts";
-import * as $60 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $61 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $62 from "./routes/api/transaction/_middleware.ts";
-import * as $63 from "./routes/api/transaction/daily-totals.ts";
-import * as $64 from "./routes/api/transaction/export.ts";
-import * as $65 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $66 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $67 from "./routes/api/user/[id].ts";
-import * as $68 from "./routes/api/user/index.ts";
-import * as $69 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $70 from "./routes/dev/mail/attachment.ts";
-import * as $71 from "./routes/dev/mail/html.ts";
-import * as $72 from "./routes/dev/mail/index.tsx";
-import * as $73 from "./routes/health.ts";
-import * as $74 from "./routes/index.ts";
-import * as $75 from "./routes/payments/card/[attemptId].ts";
-import * as $76 from "./routes/payments/return/[paymentId].ts";
-import * as $77 from "./routes/sandbox/pay/[ref].tsx";
-import * as $78 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $12 from "./routes/[lang]/admin/reports.tsx";
+import * as $13 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $14 from "./routes/[lang]/error.tsx";
+import * as $15 from "./routes/[lang]/index.tsx";
+import * as $16 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $17 from "./routes/[lang]/login.tsx";
+import * as $18 from "./routes/[lang]/receipts/download.tsx";
+import * as $19 from "./routes/[lang]/receipts/verify.tsx";
+import * as $20 from "./routes/[lang]/register.tsx";
+import * as $21 from "./routes/[lang]/success.tsx";
+import * as $22 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $23 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $24 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $25 from "./routes/_404.tsx";
+import * as $26 from "./routes/_app.tsx";
+import * as $27 from "./routes/api/_middleware.ts";
+import * as $28 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $29 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $30 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $31 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $32 from "./routes/api/auth/admin/_middleware.ts";
+import * as $33 from "./routes/api/auth/admin/login.ts";
+import * as $34 from "./routes/api/auth/admin/logout.ts";
+import * as $35 from "./routes/api/auth/admin/me.ts";
+import * as $36 from "./routes/api/auth/admin/pending.ts";
+import * as $37 from "./routes/api/auth/admin/refresh.ts";
+import * as $38 from "./routes/api/auth/admin/register.ts";
+import * as $39 from "./routes/api/auth/admin/staff.ts";
+import * as $40 from "./routes/api/docs.tsx";
+import * as $41 from "./routes/api/donor/_middleware.ts";
+import * as $42 from "./routes/api/donor/cancel-reasons.ts";
+import * as $43 from "./routes/api/donor/index.ts";
+import * as $44 from "./routes/api/feature-flags.ts";
+import * as $45 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $46 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $47 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $48 from "./routes/api/kiosk-devices/index.ts";
+import * as $49 from "./routes/api/openapi.json.ts";
+import * as $50 from "./routes/api/outbox/_middleware.ts";
+import * as $51 from "./routes/api/outbox/index.ts";
+import * as $52 from "./routes/api/payment/create.ts";
+import * as $53 from "./routes/api/payment/notify/[provider].ts";
+import * as $54 from "./routes/api/payment/pay-emv.ts";
+import * as $55 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $56 from "./routes/api/reports/_middleware.ts";
+import * as $57 from "./routes/api/reports/monthly.csv.ts";
+import * as $58 from "./routes/api/reports/monthly.svg.ts";
+import * as $59 from "./routes/api/reports/monthly.ts";
+import * as $60 from "./routes/api/signing-key.ts";
+import * as $61 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $62 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $63 from "./routes/api/transaction/_middleware.ts";
+import * as $64 from "./routes/api/transaction/daily-totals.ts";
+import * as $65 from "./routes/api/transaction/export.ts";
+import * as $66 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $67 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $68 from "./routes/api/user/[id].ts";
+import * as $69 from "./routes/api/user/index.ts";
+import * as $70 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $71 from "./routes/dev/mail/attachment.ts";
+import * as $72 from "./routes/dev/mail/html.ts";
+import * as $73 from "./routes/dev/mail/index.tsx";
+import * as $74 from "./routes/health.ts";
+import * as $75 from "./routes/index.ts";
+import * as $76 from "./routes/payments/card/[attemptId].ts";
+import * as $77 from "./routes/payments/return/[paymentId].ts";
+import * as $78 from "./routes/sandbox/pay/[ref].tsx";
+import * as $79 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/AdminDonor.tsx";
-import * as $$3 from "./islands/ContributionChoice.tsx";
-import * as $$4 from "./islands/DonorPayment.tsx";
-import * as $$5 from "./islands/InitPaymentListener.tsx";
-import * as $$6 from "./islands/LanguageSelector.tsx";
-import * as $$7 from "./islands/PeriodTabs.tsx";
-import * as $$8 from "./islands/ProgressBar.tsx";
-import * as $$9 from "./islands/ScrollToTop.tsx";
+import * as $$3 from "./islands/AdminReports.tsx";
+import * as $$4 from "./islands/ContributionChoice.tsx";
+import * as $$5 from "./islands/DonorPayment.tsx";
+import * as $$6 from "./islands/InitPaymentListener.tsx";
+import * as $$7 from "./islands/LanguageSelector.tsx";
+import * as $$8 from "./islands/PeriodTabs.tsx";
+import * as $$9 from "./islands/ProgressBar.tsx";
+import * as $$10 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -106,85 +108,87 @@ const manifest: Manifest = {
     "[lang]/account/sign-out.ts": $9,
     "[lang]/admin/donor.tsx": $10,
     "[lang]/admin/index.tsx": $11,
-    "[lang]/cancel-subscription.tsx": $12,
-    "[lang]/error.tsx": $13,
-    "[lang]/index.tsx": $14,
-    "[lang]/kiosk-pair.tsx": $15,
-    "[lang]/login.tsx": $16,
-    "[lang]/receipts/download.tsx": $17,
-    "[lang]/receipts/verify.tsx": $18,
-    "[lang]/register.tsx": $19,
-    "[lang]/success.tsx": $20,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $21,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $22,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $23,
-    "_404.tsx": $24,
-    "_app.tsx": $25,
-    "api/_middleware.ts": $26,
-    "api/auth/admin/[id]/approve.ts": $27,
-    "api/auth/admin/[id]/deactivate.ts": $28,
-    "api/auth/admin/[id]/reject.ts": $29,
-    "api/auth/admin/[id]/role.ts": $30,
-    "api/auth/admin/_middleware.ts": $31,
-    "api/auth/admin/login.ts": $32,
-    "api/auth/admin/logout.ts": $33,
-    "api/auth/admin/me.ts": $34,
-    "api/auth/admin/pending.ts": $35,
-    "api/auth/admin/refresh.ts": $36,
-    "api/auth/admin/register.ts": $37,
-    "api/auth/admin/staff.ts": $38,
-    "api/docs.tsx": $39,
-    "api/donor/_middleware.ts": $40,
-    "api/donor/cancel-reasons.ts": $41,
-    "api/donor/index.ts": $42,
-    "api/feature-flags.ts": $43,
-    "api/kiosk-devices/[id]/pairing-code.ts": $44,
-    "api/kiosk-devices/[id]/revoke.ts": $45,
-    "api/kiosk-devices/_middleware.ts": $46,
-    "api/kiosk-devices/index.ts": $47,
-    "api/openapi.json.ts": $48,
-    "api/outbox/_middleware.ts": $49,
-    "api/outbox/index.ts": $50,
-    "api/payment/create.ts": $51,
-    "api/payment/notify/[provider].ts": $52,
-    "api/payment/pay-emv.ts": $53,
-    "api/payment/test-emv/[terminalNumber].ts": $54,
-    "api/reports/_middleware.ts": $55,
-    "api/reports/monthly.csv.ts": $56,
-    "api/reports/monthly.svg.ts": $57,
-    "api/reports/monthly.ts": $58,
-    "api/signing-key.ts": $59,
-    "api/transaction/[id]/receipt.ts": $60,
-    "api/transaction/[id]/resend-receipt.ts": $61,
-    "api/transaction/_middleware.ts": $62,
-    "api/transaction/daily-totals.ts": $63,
-    "api/transaction/export.ts": $64,
-    "api/transaction/get-all-error-transactions.ts": $65,
-    "api/transaction/get-all-success-transactions.ts": $66,
-    "api/user/[id].ts": $67,
-    "api/user/index.ts": $68,
-    "api/user/off-monthly-payment/[id].ts": $69,
-    "dev/mail/attachment.ts": $70,
-    "dev/mail/html.ts": $71,
-    "dev/mail/index.tsx": $72,
-    "health.ts": $73,
-    "index.ts": $74,
-    "payments/card/[attemptId].ts": $75,
-    "payments/return/[paymentId].ts": $76,
-    "sandbox/pay/[ref].tsx": $77,
-    "sandbox/terminal/[terminalId].tsx": $78,
+    "[lang]/admin/reports.tsx": $12,
+    "[lang]/cancel-subscription.tsx": $13,
+    "[lang]/error.tsx": $14,
+    "[lang]/index.tsx": $15,
+    "[lang]/kiosk-pair.tsx": $16,
+    "[lang]/login.tsx": $17,
+    "[lang]/receipts/download.tsx": $18,
+    "[lang]/receipts/verify.tsx": $19,
+    "[lang]/register.tsx": $20,
+    "[lang]/success.tsx": $21,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $22,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $23,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $24,
+    "_404.tsx": $25,
+    "_app.tsx": $26,
+    "api/_middleware.ts": $27,
+    "api/auth/admin/[id]/approve.ts": $28,
+    "api/auth/admin/[id]/deactivate.ts": $29,
+    "api/auth/admin/[id]/reject.ts": $30,
+    "api/auth/admin/[id]/role.ts": $31,
+    "api/auth/admin/_middleware.ts": $32,
+    "api/auth/admin/login.ts": $33,
+    "api/auth/admin/logout.ts": $34,
+    "api/auth/admin/me.ts": $35,
+    "api/auth/admin/pending.ts": $36,
+    "api/auth/admin/refresh.ts": $37,
+    "api/auth/admin/register.ts": $38,
+    "api/auth/admin/staff.ts": $39,
+    "api/docs.tsx": $40,
+    "api/donor/_middleware.ts": $41,
+    "api/donor/cancel-reasons.ts": $42,
+    "api/donor/index.ts": $43,
+    "api/feature-flags.ts": $44,
+    "api/kiosk-devices/[id]/pairing-code.ts": $45,
+    "api/kiosk-devices/[id]/revoke.ts": $46,
+    "api/kiosk-devices/_middleware.ts": $47,
+    "api/kiosk-devices/index.ts": $48,
+    "api/openapi.json.ts": $49,
+    "api/outbox/_middleware.ts": $50,
+    "api/outbox/index.ts": $51,
+    "api/payment/create.ts": $52,
+    "api/payment/notify/[provider].ts": $53,
+    "api/payment/pay-emv.ts": $54,
+    "api/payment/test-emv/[terminalNumber].ts": $55,
+    "api/reports/_middleware.ts": $56,
+    "api/reports/monthly.csv.ts": $57,
+    "api/reports/monthly.svg.ts": $58,
+    "api/reports/monthly.ts": $59,
+    "api/signing-key.ts": $60,
+    "api/transaction/[id]/receipt.ts": $61,
+    "api/transaction/[id]/resend-receipt.ts": $62,
+    "api/transaction/_middleware.ts": $63,
+    "api/transaction/daily-totals.ts": $64,
+    "api/transaction/export.ts": $65,
+    "api/transaction/get-all-error-transactions.ts": $66,
+    "api/transaction/get-all-success-transactions.ts": $67,
+    "api/user/[id].ts": $68,
+    "api/user/index.ts": $69,
+    "api/user/off-monthly-payment/[id].ts": $70,
+    "dev/mail/attachment.ts": $71,
+    "dev/mail/html.ts": $72,
+    "dev/mail/index.tsx": $73,
+    "health.ts": $74,
+    "index.ts": $75,
+    "payments/card/[attemptId].ts": $76,
+    "payments/return/[paymentId].ts": $77,
+    "sandbox/pay/[ref].tsx": $78,
+    "sandbox/terminal/[terminalId].tsx": $79,
   },
   islands: {
     AccountForm: $$0,
     AdminDashboard: $$1,
     AdminDonor: $$2,
-    ContributionChoice: $$3,
-    DonorPayment: $$4,
-    InitPaymentListener: $$5,
-    LanguageSelector: $$6,
-    PeriodTabs: $$7,
-    ProgressBar: $$8,
-    ScrollToTop: $$9,
+    AdminReports: $$3,
+    ContributionChoice: $$4,
+    DonorPayment: $$5,
+    InitPaymentListener: $$6,
+    LanguageSelector: $$7,
+    PeriodTabs: $$8,
+    ProgressBar: $$9,
+    ScrollToTop: $$10,
   },
 };
 

@@ -4,13 +4,14 @@
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminDashboard.tsx";
 import * as $$2 from "./islands/AdminDonor.tsx";
-import * as $$3 from "./islands/ContributionChoice.tsx";
-import * as $$4 from "./islands/DonorPayment.tsx";
-import * as $$5 from "./islands/InitPaymentListener.tsx";
-import * as $$6 from "./islands/LanguageSelector.tsx";
-import * as $$7 from "./islands/PeriodTabs.tsx";
-import * as $$8 from "./islands/ProgressBar.tsx";
-import * as $$9 from "./islands/ScrollToTop.tsx";
+import * as $$3 from "./islands/AdminReports.tsx";
+import * as $$4 from "./islands/ContributionChoice.tsx";
+import * as $$5 from "./islands/DonorPayment.tsx";
+import * as $$6 from "./islands/InitPaymentListener.tsx";
+import * as $$7 from "./islands/LanguageSelector.tsx";
+import * as $$8 from "./islands/PeriodTabs.tsx";
+import * as $$9 from "./islands/ProgressBar.tsx";
+import * as $$10 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -33,6 +34,7 @@ const manifest: LazyManifest = {
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
     "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
+    "[lang]/admin/reports.tsx": () => import("./routes/[lang]/admin/reports.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
@@ -111,13 +113,14 @@ const manifest: LazyManifest = {
     AccountForm: $$0,
     AdminDashboard: $$1,
     AdminDonor: $$2,
-    ContributionChoice: $$3,
-    DonorPayment: $$4,
-    InitPaymentListener: $$5,
-    LanguageSelector: $$6,
-    PeriodTabs: $$7,
-    ProgressBar: $$8,
-    ScrollToTop: $$9,
+    AdminReports: $$3,
+    ContributionChoice: $$4,
+    DonorPayment: $$5,
+    InitPaymentListener: $$6,
+    LanguageSelector: $$7,
+    PeriodTabs: $$8,
+    ProgressBar: $$9,
+    ScrollToTop: $$10,
   },
 };
 

@@ -108,6 +108,11 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   const sections = useMemo(() =>
     frame && (
       <>
+        {role !== "viewer" && (
+          <p class="admin-links">
+            <a href={`/${lang}/admin/reports`}>{t("reports.link")}</a>
+          </p>
+        )}
         <Deferred class="admin-sections">
           {role === "owner" && <Approvals api={api} t={t} ready={ready} />}
           <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />

@@ -32,6 +32,7 @@ export const PAGE_PATHS = [
   "register",
   "admin",
   "admin/donor",
+  "admin/reports",
   "kiosk-pair",
 ];
 

@@ -26,6 +26,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "apiErrors",
     "common.notAvailable",
     "portalPrivacy.erasedDonor",
+    "reports.link",
   ]);
   return (
     <section class="admin">
