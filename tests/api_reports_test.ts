@@ -140,6 +140,11 @@ backendTest("api: the accountant's monthly report", async (t, open) => {
       assert.equal(feb[9], "75.00", "ILS net");
       assert.deepEqual(feb.slice(14, 15), ["19.99"], "USD one-time");
       assert.deepEqual(feb.slice(-3), ["2", "1", "1"], "donors, failed one-time, failed monthly");
+      // The download is in the audit log: who, from where, which months.
+      const [entry] = await store.audit.list({ action: "export" }, 10);
+      assert.deepEqual(entry.changes, { kind: "monthly-report", from: "2026-01", to: "2026-03" });
+      assert.equal(entry.actorEmail, (await store.admins.get(entry.actorId!))!.email);
+      assert.ok(entry.address !== "", "the client address");
     });
 
     await t.step(

@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
+import { clientAddress } from "@/lib/http/client_address.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";
@@ -16,7 +17,8 @@ export const docs: RouteDocs = {
       "USD (always both), one-time and monthly donations with counts, all donations, refunds of one-time " +
       "and of monthly gifts, the count of refunds, the net, new and cancelled monthly gifts (count and " +
       "amount per month); then donors, failed one-time payments and failed monthly charges. Amounts in " +
-      "major units, two decimals, a dot. UTF-8 with a byte order mark, RFC 4180; the header row in `lang`.",
+      "major units, two decimals, a dot. UTF-8 with a byte order mark, RFC 4180; the header row in `lang`. " +
+      "Each download is written to the audit log (`export`, with the months).",
     tags: ["reports"],
     auth: "bearer",
     query: ReportFileQuerySchema,
@@ -42,6 +44,16 @@ export const handler = withRoles(roles, {
     const { store } = ctx.state.services;
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
     const report = await monthlyReport(store, refundTotalsFor(store), range);
+    // An export writes nothing of its own: its audit entry is appended before the file is sent.
+    const admin = ctx.state.admin!;
+    await store.audit.append([{
+      action: "export",
+      actorId: admin.id,
+      actorEmail: admin.email,
+      address: clientAddress(ctx.hono, ctx.state.services.config.trustProxy),
+      target: null,
+      changes: { kind: "monthly-report", from: report.from, to: report.to },
+    }], new Date().toISOString());
     return new Response(reportCsv(report, lang), {
       headers: {
         "content-type": "text/csv; charset=utf-8",
