@@ -194,6 +194,8 @@ backendTest("api: the accountant's monthly report", async (t, open) => {
         ["?from=2026-03&to=2026-02", /The last month \(2026-02\) is before the first \(2026-03\)/],
         ["?from=2023-01&to=2026-01", /at most 36 months/],
         ["?from=2026-01&from=2026-02", /given more than once/],
+        ["?from=0099-12&to=0100-01", /Months are from 1970-01 to 9998-12/],
+        ["?from=9999-12", /Months are from 1970-01 to 9998-12/],
       ];
       for (const [query, message] of cases) {
         const res = await get(query);

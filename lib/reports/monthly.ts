@@ -87,6 +87,9 @@ export interface MonthlyReport {
 }
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** The years a report may cover: instants both backends store and write alike (four-digit years). */
+const FIRST_YEAR = 1970;
+const LAST_YEAR = 9998;
 
 /** `YYYY-MM` as a month count (year * 12 + month - 1), or null when malformed. */
 function monthIndex(month: string): number | null {
@@ -139,8 +142,8 @@ export function monthStart(index: number, timeZone: string): string {
 
 /**
  * The months `from` to `to` (`YYYY-MM`, both included) with their bounds in `timeZone`; throws
- * {@link InvalidReportRangeError} for a malformed month, `to` before `from`, or more than
- * {@link MAX_REPORT_MONTHS} months.
+ * {@link InvalidReportRangeError} for a malformed month, one outside the years 1970 to 9998, `to`
+ * before `from`, or more than {@link MAX_REPORT_MONTHS} months.
  */
 export function reportMonths(
   from: string,
@@ -152,6 +155,15 @@ export function reportMonths(
     throw new InvalidReportRangeError("Months are written YYYY-MM, e.g. 2026-01", [
       ...(first === null ? [{ path: "from", message: "not a YYYY-MM month" }] : []),
       ...(last === null ? [{ path: "to", message: "not a YYYY-MM month" }] : []),
+    ]);
+  }
+  const outside = [first, last].some((i) => i < FIRST_YEAR * 12 || i >= (LAST_YEAR + 1) * 12);
+  if (outside) {
+    throw new InvalidReportRangeError(`Months are from ${FIRST_YEAR}-01 to ${LAST_YEAR}-12`, [
+      {
+        path: first < FIRST_YEAR * 12 || first >= (LAST_YEAR + 1) * 12 ? "from" : "to",
+        message: "out of range",
+      },
     ]);
   }
   if (last < first) {

@@ -13,10 +13,10 @@ const month = (what: string) =>
 /** `?from&to`: the months, both included (at most 36; default the last twelve). */
 export const ReportQuerySchema = z.object({
   from: month("from").optional().describe(
-    `First month, YYYY-MM, in the museum's time zone (default: eleven months before \`to\`, or ` +
-      `before this month); at most ${MAX_REPORT_MONTHS} months in all`,
+    `First month, YYYY-MM (years 1970 to 9998), in the museum's time zone; default \`to\`, and without ` +
+      `either the twelve months ending with this month; at most ${MAX_REPORT_MONTHS} months in all`,
   ),
-  to: month("to").optional().describe("Last month, YYYY-MM, included (default: `from`, or this month)"),
+  to: month("to").optional().describe("Last month, YYYY-MM, included (default: `from`)"),
 });
 
 /** The query of the CSV and the chart: the months and the language of their words. */
