@@ -65,7 +65,10 @@ export interface CardUpdateContext {
   now?: () => Date;
 }
 
-const clock = (ctx: CardUpdateContext) => ctx.now?.() ?? new Date();
+/** What verifying and applying an attempt needs: no origin (reconciliation has none to give). */
+export type CardCompletionContext = Omit<CardUpdateContext, "origin">;
+
+const clock = (ctx: CardCompletionContext) => ctx.now?.() ?? new Date();
 
 /**
  * How an attempt ended: the new card in place; declined or cancelled on the provider's page (the old
@@ -172,7 +175,7 @@ const lastFour = (masked: string | null) => {
  * ```
  */
 export async function completeCardUpdate(
-  ctx: CardUpdateContext,
+  ctx: CardCompletionContext,
   attempt: CardUpdate,
 ): Promise<{ outcome: CardUpdateOutcome; attempt: CardUpdate }> {
   const finalOutcome = (a: CardUpdate): CardUpdateOutcome =>
@@ -215,7 +218,7 @@ export async function completeCardUpdate(
 
 /** Puts `token` on the attempt's gift over the version read, with its email; idempotent. */
 async function applyToken(
-  ctx: CardUpdateContext,
+  ctx: CardCompletionContext,
   attempt: CardUpdate,
   token: string,
   masked: unknown,
@@ -256,7 +259,7 @@ async function applyToken(
 }
 
 /** A gift in retry after a decline, due now with its new card: charged through billing's own path. */
-async function chargeIfFailing(ctx: CardUpdateContext, attempt: CardUpdate, sub: Subscription) {
+async function chargeIfFailing(ctx: CardCompletionContext, attempt: CardUpdate, sub: Subscription) {
   if (sub.failedAttempts === 0 || sub.charging !== null) return;
   if (subscriptionDueAt(sub) > clock(ctx).toISOString()) return;
   const outcome = await chargeSubscriptionNow({

@@ -6,10 +6,9 @@
  * and the refusals (another donor's gift, an ended gift, a gift of another provider).
  */
 import assert from "node:assert/strict";
-import { createLogger } from "@/lib/log.ts";
-import { openStore } from "@/lib/storage/mod.ts";
-import type { Store, Subscription } from "@/lib/storage/types.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import { SIM_TOKEN_LOGIN } from "../../tests/pelecard_simulator.ts";
+import { GOOD, log, NOW, ORIGIN, sandboxContext, withGift } from "../../tests/helpers/card_gift.ts";
 import { paid, request, setupLogging } from "../../tests/helpers/pelecard.ts";
 import { chargeSubscriptionNow, runBillingPass } from "./billing.ts";
 import {
@@ -20,73 +19,8 @@ import {
   startCardUpdate,
 } from "./card_update.ts";
 import { PELECARD_MISMATCH } from "./pelecard_protocol.ts";
-import { createSandboxProvider, sandboxRecordNeeded } from "./sandbox.ts";
+import { sandboxRecordNeeded } from "./sandbox.ts";
 import { GiftEndedError, NoSuchGiftError } from "./subscription_changes.ts";
-
-const NOW = new Date("2026-03-12T09:00:00.000Z");
-const ORIGIN = "http://museum.test";
-const log = createLogger(() => {});
-const GOOD = { cardNumber: "4580 1234 5678 9015", expiry: "12/30", cvv: "123", idNumber: "123456789" };
-
-/** A store with one donor and their active monthly gift on `provider`, charged to card ...4580. */
-async function withGift(
-  provider: string,
-  fn: (store: Store, sub: Subscription, donorId: string) => Promise<void>,
-  overrides: Partial<Subscription> = {},
-) {
-  const store = await openStore({ kvPath: ":memory:" });
-  try {
-    const donorId = `donor_${crypto.randomUUID()}`;
-    await store.donors.create({
-      id: donorId,
-      firstName: "Dana",
-      lastName: "Levi",
-      email: "dana@example.org",
-      country: "Israel",
-      createdAt: "2026-01-10T09:00:00.000Z",
-      paymentDate: "2026-02-10T09:00:00.000Z",
-      nextPaymentDate: "2026-04-10T09:00:00.000Z",
-      monthlyPaymentAvailable: true,
-      israeliId: null,
-    });
-    const sub = await store.subscriptions.create({
-      id: `sub_${crypto.randomUUID()}`,
-      donorId,
-      amount: 5_000,
-      currency: 1,
-      provider,
-      token: "tok_old",
-      cardMasked: "458045******4580",
-      language: "he",
-      status: "active",
-      createdAt: "2026-01-10T09:00:00.000Z",
-      paymentDate: "2026-02-10T09:00:00.000Z",
-      nextPaymentDate: "2026-04-10T09:00:00.000Z",
-      failedAttempts: 0,
-      retryAt: null,
-      cancelledAt: null,
-      ...overrides,
-    });
-    await fn(store, sub, donorId);
-  } finally {
-    await store.close();
-  }
-}
-
-function sandboxContext(store: Store, notified: unknown[] = []) {
-  const provider = createSandboxProvider({
-    store,
-    origin: ORIGIN,
-    secret: "sandbox-secret",
-    terminalMode: "manual",
-    notify: (_url, body) => {
-      notified.push(body);
-      return Promise.resolve();
-    },
-  });
-  const ctx: CardUpdateContext = { store, provider, log, origin: ORIGIN, now: () => NOW };
-  return { ctx, provider };
-}
 
 const cardUpdatedMessages = async (store: Store) =>
   (await store.outbox.listRecent(50)).filter((m) => m.kind === "card-updated");

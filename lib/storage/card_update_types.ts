@@ -69,4 +69,9 @@ export interface CardUpdateRepository {
     statusCode: string | null,
     updatedAt: string,
   ): Promise<{ update: CardUpdate; moved: boolean } | null>;
+  /**
+   * Reconciliation: the `open` attempts created before `createdBefore` (ISO), oldest first, at most
+   * `limit` (1..1,000); work in proportion to the answer (final attempts are not read).
+   */
+  listOpen(createdBefore: string, limit: number): Promise<CardUpdate[]>;
 }

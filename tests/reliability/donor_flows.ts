@@ -238,10 +238,35 @@ export class DonorClient {
     return cookie;
   }
 
+  /**
+   * The back office admin's token, asked for once and shared. Asked during an outage, a 503 is
+   * retried like any step (with `retryUnavailable`); a failure is not kept, so the next flow asks
+   * again rather than every later flow failing at once.
+   */
+  private adminToken(started: number): Promise<string> {
+    this.admin ??= (async () => {
+      for (;;) {
+        try {
+          return await backOfficeToken(this.options.base);
+        } catch (e) {
+          const unavailable = / 503 /.test((e as Error).message);
+          const late = Date.now() - started > (this.options.giveUpMs ?? 60_000);
+          if (!this.options.retryUnavailable || !unavailable || late) throw e;
+          await sleep(200 + Math.random() * 300);
+        }
+      }
+    })();
+    const asked = this.admin;
+    asked.catch(() => {
+      if (this.admin === asked) this.admin = null;
+    });
+    return asked;
+  }
+
   /** Creates a kiosk device for `shop` as the first (approved) admin, and pairs it. */
   private async pairKiosk(shop: string): Promise<string> {
     const started = Date.now();
-    const token = await (this.admin ??= backOfficeToken(this.options.base));
+    const token = await this.adminToken(started);
     const created = await this.step(
       "kiosk device",
       started,

@@ -363,10 +363,16 @@ Deno.test({
         });
       const translated = he.payment.serviceUnavailable as string;
 
-      // The slow create starts first and waits out the provider's timeout while the rest runs.
+      // The slow create starts first and waits out the provider's timeout while the rest runs. The
+      // next steps start once its init is at the simulator (hanging), so on a busy machine no other
+      // create can take the hang meant for it.
       sim.state.failNext("hang", 1, "/PaymentGW/init");
+      const initsBefore = sim.state.bodies("/PaymentGW/init").length;
       const slowCreate = donor(slow.url).then((id) => create(slow.url, id, 200));
-      await sleep(500);
+      for (let waited = 0; sim.state.bodies("/PaymentGW/init").length === initsBefore; waited += 20) {
+        if (waited > 20_000) throw new Error("the slow create never reached the simulator");
+        await sleep(20);
+      }
 
       await t.step("unreachable: the API answers 503 with a message, the page in Hebrew", async () => {
         const answer = await create(unreachable.url, await donor(unreachable.url));

@@ -44,6 +44,12 @@ export interface AppProcess extends ChildProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Deno's own notice on stderr while another process (a parallel test's child) holds the project's
+ * `node_modules` lock at start-up: it waits, then runs. Not the app's error.
+ */
+const DENO_NOTICE = /^Blocking waiting for file lock on /;
+
 /** Environment for children: only what Deno needs to find its caches, plus `env`. */
 export function childEnv(env: Record<string, string>): Record<string, string> {
   const keep = ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR", "LANG", "DENO_NO_UPDATE_CHECK"];
@@ -88,7 +94,7 @@ export function spawnScript(
         if (line === "") continue;
         lines.push(line);
         if (lines.length > 400) lines.splice(0, lines.length - 200);
-        if (isErr || line.includes('"level":"error"')) errors.push(line);
+        if ((isErr && !DENO_NOTICE.test(line)) || line.includes('"level":"error"')) errors.push(line);
         if (keep.size > 0 && line.startsWith("{")) {
           try {
             const parsed = JSON.parse(line);

@@ -553,6 +553,15 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
       return id;
     };
 
+    // Role changes and deactivations act on an active staff member (not the owner making them).
+    const staffTarget = async () => {
+      const id = await pendingTarget();
+      await app.store.admins.setStatus(id, "approved", approvedId, new Date().toISOString(), "pending", {
+        role: "viewer",
+      });
+      return id;
+    };
+
     const kioskTarget = async () =>
       (await createKioskDevice(app.store, app.config, (await app.store.admins.get(approvedId))!, {
         name: "Target kiosk",
@@ -591,10 +600,13 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         // Each decision gets its own pending target (each kiosk call its own device), so a
         // wrongful success would show.
         const kiosk = template.startsWith("/api/kiosk-devices");
+        const staff = /^\/api\/auth\/admin\/\{id\}\/(role|deactivate)$/.test(template);
         const target = kiosk
           ? kioskTarget
           : template.startsWith("/api/transaction/{id}")
           ? transactionTarget
+          : staff
+          ? staffTarget
           : pendingTarget;
         // The donor view needs an address with donor records (the fixtures' first donor).
         const query = template === "/api/donor" ? "?email=dana@example.org" : "";
@@ -605,6 +617,10 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         let body: string | undefined;
         if (kiosk && method === "POST" && template === "/api/kiosk-devices") {
           body = JSON.stringify({ name: "Matrix kiosk", shopNumber: "7" });
+          headers["content-type"] = "application/json";
+        }
+        if (template === "/api/auth/admin/{id}/role") {
+          body = JSON.stringify({ role: "finance" });
           headers["content-type"] = "application/json";
         }
         const res = await fetch(app.url + path, { method, headers, body });

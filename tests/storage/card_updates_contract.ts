@@ -31,7 +31,7 @@ const attempt = (o: Partial<CardUpdate> = {}): CardUpdate => ({
 /** The contract of `store.cardUpdates`. */
 export async function cardUpdatesContract(
   t: Deno.TestContext,
-  { open, sharedData }: ContractOptions,
+  { open, sharedData, fresh }: ContractOptions,
 ): Promise<void> {
   await t.step("cardUpdates: create() then get(); malformed and repeated ids refused", async () => {
     await withStore(open, async (store) => {
@@ -105,6 +105,36 @@ export async function cardUpdatesContract(
       assert.deepEqual(await b.cardUpdates.get(u.id), winner);
     });
   });
+
+  await t.step(
+    "cardUpdates: listOpen() answers the open attempts created before a time, oldest first",
+    async () => {
+      await withStore(fresh(), async (store) => {
+        const made = [
+          attempt({ createdAt: at(3_000) }),
+          attempt({ createdAt: at(1_000) }),
+          attempt({ createdAt: at(2_000) }),
+        ];
+        for (const u of made) await store.cardUpdates.create(u);
+        const late = attempt({ createdAt: at(9_000) });
+        await store.cardUpdates.create(late);
+        const ids = async (before: number, limit = 100) =>
+          (await store.cardUpdates.listOpen(at(before), limit)).map((u) => u.id);
+        assert.deepEqual(await ids(5_000), [made[1].id, made[2].id, made[0].id]);
+        assert.deepEqual(await ids(5_000, 2), [made[1].id, made[2].id]);
+        assert.deepEqual(await ids(2_000), [made[1].id], "created before, not at");
+        // A finished attempt is no longer open; one given a provider reference still is.
+        await store.cardUpdates.finish(made[1].id, "declined", "033", at(4_000));
+        await store.cardUpdates.setProviderRef(made[2].id, uid("ref"), null, at(4_000));
+        const open = await store.cardUpdates.listOpen(at(5_000), 100);
+        assert.deepEqual(open.map((u) => u.id), [made[2].id, made[0].id]);
+        assert.notEqual(open[0].providerRef, null, "answered as stored");
+        assert.deepEqual(await ids(10_000), [made[2].id, made[0].id, late.id]);
+        await assert.rejects(() => store.cardUpdates.listOpen("soon", 10), RangeError);
+        await assert.rejects(() => store.cardUpdates.listOpen(at(0), 0), RangeError);
+      });
+    },
+  );
 
   await t.step("subscriptions: updateIfVersion() replaces token and cardMasked (a new card)", async () => {
     await withStore(open, async (store) => {

@@ -5,23 +5,28 @@
  * |---------------------------------------------------|-------------|------------------------------|
  * | `["card_updates", id]`                            | CardUpdate  | create, setProviderRef, finish |
  * | `["card_updates_by_provider_ref", provider, ref]` | attempt id  | setProviderRef               |
+ * | `["card_updates_open", createdAt, id]`            | attempt id  | create (set), finish (delete) |
  *
  * The provider-ref index is how the provider's notification (which names only its own reference)
  * finds the attempt; it is written in the same commit as the reference itself, checked as absent,
  * so one reference names one attempt. `setProviderRef` and `finish` commit over the record's
  * versionstamp: of racing calls exactly one moves an attempt, the others re-read and find it moved.
+ * The open index holds exactly the open attempts (written with the record, deleted by the commit that
+ * finishes it), so reconciliation reads the open ones only, oldest first.
  *
  * @module
  */
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
+import { batchLimit } from "../queries.ts";
 import { isoInstant } from "../records.ts";
 import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
 import type { CardUpdate, CardUpdateRepository } from "../types.ts";
 
 const UPDATES = "card_updates";
 const BY_PROVIDER_REF = "card_updates_by_provider_ref";
+const OPEN = "card_updates_open";
 
 /** The {@link CardUpdateRepository} of the store on `ctx`. */
 export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
@@ -34,7 +39,9 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
         throw new RangeError("a new card update is open and has no provider reference yet");
       }
       const key = [UPDATES, u.id];
-      const ok = await commit(() => kv.atomic().check({ key, versionstamp: null }).set(key, u));
+      const ok = await commit(() =>
+        kv.atomic().check({ key, versionstamp: null }).set(key, u).set([OPEN, u.createdAt, u.id], u.id)
+      );
       if (!ok) throw new Error("a card update with this id exists");
     },
 
@@ -80,9 +87,25 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
         if (u === null) return null;
         if (u.status !== "open") return { update: u, moved: false };
         const after: CardUpdate = { ...u, status: final, statusCode: code, updatedAt: at };
-        const ok = await commit(() => kv.atomic().check(entry).set([UPDATES, id], after));
+        const ok = await commit(() =>
+          kv.atomic().check(entry).set([UPDATES, id], after).delete([OPEN, u.createdAt, u.id])
+        );
         return ok ? { update: after, moved: true } : RETRY;
       });
+    },
+
+    async listOpen(createdBefore, limit) {
+      const before = isoInstant(createdBefore, "createdBefore");
+      const n = batchLimit(limit);
+      const ids = await retryWhileLocked(async () => {
+        const out: string[] = [];
+        for await (const e of kv.list<string>({ start: [OPEN], end: [OPEN, before] }, { limit: n })) {
+          out.push(e.value);
+        }
+        return out;
+      });
+      const entries = await Promise.all(ids.map(read));
+      return entries.map((e) => e.value).filter((u): u is CardUpdate => u !== null && u.status === "open");
     },
   };
 }

@@ -52,6 +52,11 @@ export type TransactionRunner = <T>(body: (tx: postgres.TransactionSql) => Promi
  *   itself as the close reaches its pool, and sends nothing more on the dead connection (the
  *   server rolls back a transaction whose connection is lost). The dropped body is collected.
  *
+ * A transaction waits at most `waitMs` for a connection, then fails with StorageUnavailableError and
+ * leaves the queue. Its caller has given up by then (every repository call is bounded by the same
+ * time, {@link guarded}); left queued, the work of everyone who gave up during an outage would run
+ * first once PostgreSQL is back, and new requests would wait behind it and time out in turn.
+ *
  * @example
  * ```ts
  * import postgres from "postgres";
@@ -62,12 +67,28 @@ export type TransactionRunner = <T>(body: (tx: postgres.TransactionSql) => Promi
  * await txSql.end();
  * ```
  */
-export function transactionRunner(sql: postgres.Sql, slots: number): TransactionRunner {
+export function transactionRunner(
+  sql: postgres.Sql,
+  slots: number,
+  waitMs: number = OPERATION_TIMEOUT_MS,
+): TransactionRunner {
   let free = slots;
   const waiting: (() => void)[] = [];
+  const slot = () =>
+    new Promise<void>((resolve, reject) => {
+      const granted = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiting.splice(waiting.indexOf(granted), 1);
+        reject(new StorageUnavailableError(`No PostgreSQL connection for a transaction within ${waitMs} ms`));
+      }, waitMs);
+      waiting.push(granted);
+    });
   return async <T>(body: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> => {
     if (free > 0) free--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
+    else await slot();
     try {
       return await sql.begin((tx) =>
         body(tx).catch((error) => {

@@ -5,11 +5,13 @@
  * `(provider, provider_ref)`: the provider's notification names only its own reference, and one
  * reference names one attempt. `setProviderRef` and `finish` are `update ... where status = 'open'`:
  * the row lock makes a racing call wait and re-check, so exactly one moves an attempt; the loser
- * reads the row once to answer it as stored.
+ * reads the row once to answer it as stored. `listOpen` reads the partial index `card_updates_open`
+ * `(created_at, id) where status = 'open'`: the open attempts only.
  *
  * @module
  */
 
+import { batchLimit } from "../queries.ts";
 import { isoInstant } from "../records.ts";
 import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
 import type { CardUpdate, CardUpdateRepository } from "../types.ts";
@@ -105,6 +107,16 @@ export function pgCardUpdates({ sql }: PgContext): CardUpdateRepository {
       if (row) return { update: toCardUpdate(row), moved: true };
       const stored = await get(id);
       return stored ? { update: stored, moved: false } : null;
+    },
+
+    async listOpen(createdBefore, limit) {
+      const rows = await sql<CardUpdateRow[]>`
+        select * from card_updates
+        where status = 'open' and created_at < ${isoInstant(createdBefore, "createdBefore")}
+        order by created_at, id
+        limit ${batchLimit(limit)}
+      `;
+      return rows.map(toCardUpdate);
     },
   };
 }

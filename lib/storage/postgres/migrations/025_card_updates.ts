@@ -3,7 +3,8 @@
  * the provider's hosted page in tokenization mode (issue 15). One row per attempt, keyed by its
  * random id, with the gift, the donor ids allowed to act, the provider's page reference (unique per
  * provider, so the provider's notification finds exactly one attempt), the attempt's validation keys,
- * and its status (`open` until verified with the provider, then final once).
+ * and its status (`open` until verified with the provider, then final once). A partial index of the
+ * open attempts, oldest first, is what reconciliation reads (`cardUpdates.listOpen`).
  *
  * History: once released, never edited (see `../migrations.ts`); its SQL is the text databases ran.
  *
@@ -32,5 +33,6 @@ export const migration025 = {
       );
       create unique index card_updates_provider_ref on card_updates (provider, provider_ref)
         where provider_ref is not null;
+      create index card_updates_open on card_updates (created_at, id) where status = 'open';
     `,
 };
