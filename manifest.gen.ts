@@ -13,98 +13,104 @@ import * as $9 from "./routes/[lang]/account/sign-out.ts";
 import * as $10 from "./routes/[lang]/admin/audit.tsx";
 import * as $11 from "./routes/[lang]/admin/donor.tsx";
 import * as $12 from "./routes/[lang]/admin/index.tsx";
-import * as $13 from "./routes/[lang]/admin/staff.tsx";
-import * as $14 from "./routes/[lang]/admin/two-factor.tsx";
-import * as $15 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $16 from "./routes/[lang]/error.tsx";
-import * as $17 from "./routes/[lang]/index.tsx";
-import * as $18 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $19 from "./routes/[lang]/login.tsx";
-import * as $20 from "./routes/[lang]/receipts/download.tsx";
-import * as $21 from "./routes/[lang]/receipts/verify.tsx";
-import * as $22 from "./routes/[lang]/register.tsx";
-import * as $23 from "./routes/[lang]/success.tsx";
-import * as $24 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $25 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $26 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $27 from "./routes/_404.tsx";
-import * as $28 from "./routes/_app.tsx";
-import * as $29 from "./routes/api/_middleware.ts";
-import * as $30 from "./routes/api/audit/_middleware.ts";
-import * as $31 from "./routes/api/audit/actors.ts";
-import * as $32 from "./routes/api/audit/export.ts";
-import * as $33 from "./routes/api/audit/index.ts";
-import * as $34 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $35 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $36 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $37 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $38 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $39 from "./routes/api/auth/admin/_middleware.ts";
-import * as $40 from "./routes/api/auth/admin/login.ts";
-import * as $41 from "./routes/api/auth/admin/logout.ts";
-import * as $42 from "./routes/api/auth/admin/me.ts";
-import * as $43 from "./routes/api/auth/admin/pending.ts";
-import * as $44 from "./routes/api/auth/admin/refresh.ts";
-import * as $45 from "./routes/api/auth/admin/register.ts";
-import * as $46 from "./routes/api/auth/admin/staff.ts";
-import * as $47 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $48 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $49 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $50 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $51 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $52 from "./routes/api/docs.tsx";
-import * as $53 from "./routes/api/donor/_middleware.ts";
-import * as $54 from "./routes/api/donor/cancel-reasons.ts";
-import * as $55 from "./routes/api/donor/index.ts";
-import * as $56 from "./routes/api/feature-flags.ts";
-import * as $57 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $58 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $59 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $60 from "./routes/api/kiosk-devices/index.ts";
-import * as $61 from "./routes/api/openapi.json.ts";
-import * as $62 from "./routes/api/outbox/_middleware.ts";
-import * as $63 from "./routes/api/outbox/index.ts";
-import * as $64 from "./routes/api/payment/create.ts";
-import * as $65 from "./routes/api/payment/notify/[provider].ts";
-import * as $66 from "./routes/api/payment/pay-emv.ts";
-import * as $67 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $68 from "./routes/api/settings/_middleware.ts";
-import * as $69 from "./routes/api/settings/flags.ts";
-import * as $70 from "./routes/api/signing-key.ts";
-import * as $71 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $72 from "./routes/api/transaction/[id]/refund.ts";
-import * as $73 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $74 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $75 from "./routes/api/transaction/_middleware.ts";
-import * as $76 from "./routes/api/transaction/daily-totals.ts";
-import * as $77 from "./routes/api/transaction/export.ts";
-import * as $78 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $79 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $80 from "./routes/api/user/[id].ts";
-import * as $81 from "./routes/api/user/index.ts";
-import * as $82 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $83 from "./routes/dev/mail/attachment.ts";
-import * as $84 from "./routes/dev/mail/html.ts";
-import * as $85 from "./routes/dev/mail/index.tsx";
-import * as $86 from "./routes/health.ts";
-import * as $87 from "./routes/index.ts";
-import * as $88 from "./routes/payments/card/[attemptId].ts";
-import * as $89 from "./routes/payments/return/[paymentId].ts";
-import * as $90 from "./routes/sandbox/pay/[ref].tsx";
-import * as $91 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $13 from "./routes/[lang]/admin/reports.tsx";
+import * as $14 from "./routes/[lang]/admin/staff.tsx";
+import * as $15 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $16 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $17 from "./routes/[lang]/error.tsx";
+import * as $18 from "./routes/[lang]/index.tsx";
+import * as $19 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $20 from "./routes/[lang]/login.tsx";
+import * as $21 from "./routes/[lang]/receipts/download.tsx";
+import * as $22 from "./routes/[lang]/receipts/verify.tsx";
+import * as $23 from "./routes/[lang]/register.tsx";
+import * as $24 from "./routes/[lang]/success.tsx";
+import * as $25 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $26 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $27 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $28 from "./routes/_404.tsx";
+import * as $29 from "./routes/_app.tsx";
+import * as $30 from "./routes/api/_middleware.ts";
+import * as $31 from "./routes/api/audit/_middleware.ts";
+import * as $32 from "./routes/api/audit/actors.ts";
+import * as $33 from "./routes/api/audit/export.ts";
+import * as $34 from "./routes/api/audit/index.ts";
+import * as $35 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $36 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $37 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $38 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $39 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $40 from "./routes/api/auth/admin/_middleware.ts";
+import * as $41 from "./routes/api/auth/admin/login.ts";
+import * as $42 from "./routes/api/auth/admin/logout.ts";
+import * as $43 from "./routes/api/auth/admin/me.ts";
+import * as $44 from "./routes/api/auth/admin/pending.ts";
+import * as $45 from "./routes/api/auth/admin/refresh.ts";
+import * as $46 from "./routes/api/auth/admin/register.ts";
+import * as $47 from "./routes/api/auth/admin/staff.ts";
+import * as $48 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $49 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $50 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $51 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $52 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $53 from "./routes/api/docs.tsx";
+import * as $54 from "./routes/api/donor/_middleware.ts";
+import * as $55 from "./routes/api/donor/cancel-reasons.ts";
+import * as $56 from "./routes/api/donor/index.ts";
+import * as $57 from "./routes/api/feature-flags.ts";
+import * as $58 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $59 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $60 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $61 from "./routes/api/kiosk-devices/index.ts";
+import * as $62 from "./routes/api/openapi.json.ts";
+import * as $63 from "./routes/api/outbox/_middleware.ts";
+import * as $64 from "./routes/api/outbox/index.ts";
+import * as $65 from "./routes/api/payment/create.ts";
+import * as $66 from "./routes/api/payment/notify/[provider].ts";
+import * as $67 from "./routes/api/payment/pay-emv.ts";
+import * as $68 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $69 from "./routes/api/reports/_middleware.ts";
+import * as $70 from "./routes/api/reports/monthly.csv.ts";
+import * as $71 from "./routes/api/reports/monthly.svg.ts";
+import * as $72 from "./routes/api/reports/monthly.ts";
+import * as $73 from "./routes/api/settings/_middleware.ts";
+import * as $74 from "./routes/api/settings/flags.ts";
+import * as $75 from "./routes/api/signing-key.ts";
+import * as $76 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $77 from "./routes/api/transaction/[id]/refund.ts";
+import * as $78 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $79 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $80 from "./routes/api/transaction/_middleware.ts";
+import * as $81 from "./routes/api/transaction/daily-totals.ts";
+import * as $82 from "./routes/api/transaction/export.ts";
+import * as $83 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $84 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $85 from "./routes/api/user/[id].ts";
+import * as $86 from "./routes/api/user/index.ts";
+import * as $87 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $88 from "./routes/dev/mail/attachment.ts";
+import * as $89 from "./routes/dev/mail/html.ts";
+import * as $90 from "./routes/dev/mail/index.tsx";
+import * as $91 from "./routes/health.ts";
+import * as $92 from "./routes/index.ts";
+import * as $93 from "./routes/payments/card/[attemptId].ts";
+import * as $94 from "./routes/payments/return/[paymentId].ts";
+import * as $95 from "./routes/sandbox/pay/[ref].tsx";
+import * as $96 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
 import * as $$3 from "./islands/AdminDonor.tsx";
-import * as $$4 from "./islands/AdminStaff.tsx";
-import * as $$5 from "./islands/AdminTwoFactor.tsx";
-import * as $$6 from "./islands/ContributionChoice.tsx";
-import * as $$7 from "./islands/DonorPayment.tsx";
-import * as $$8 from "./islands/InitPaymentListener.tsx";
-import * as $$9 from "./islands/LanguageSelector.tsx";
-import * as $$10 from "./islands/PeriodTabs.tsx";
-import * as $$11 from "./islands/ProgressBar.tsx";
-import * as $$12 from "./islands/ScrollToTop.tsx";
+import * as $$4 from "./islands/AdminReports.tsx";
+import * as $$5 from "./islands/AdminStaff.tsx";
+import * as $$6 from "./islands/AdminTwoFactor.tsx";
+import * as $$7 from "./islands/ContributionChoice.tsx";
+import * as $$8 from "./islands/DonorPayment.tsx";
+import * as $$9 from "./islands/InitPaymentListener.tsx";
+import * as $$10 from "./islands/LanguageSelector.tsx";
+import * as $$11 from "./islands/PeriodTabs.tsx";
+import * as $$12 from "./islands/ProgressBar.tsx";
+import * as $$13 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -123,100 +129,106 @@ const manifest: Manifest = {
     "[lang]/admin/audit.tsx": $10,
     "[lang]/admin/donor.tsx": $11,
     "[lang]/admin/index.tsx": $12,
-    "[lang]/admin/staff.tsx": $13,
-    "[lang]/admin/two-factor.tsx": $14,
-    "[lang]/cancel-subscription.tsx": $15,
-    "[lang]/error.tsx": $16,
-    "[lang]/index.tsx": $17,
-    "[lang]/kiosk-pair.tsx": $18,
-    "[lang]/login.tsx": $19,
-    "[lang]/receipts/download.tsx": $20,
-    "[lang]/receipts/verify.tsx": $21,
-    "[lang]/register.tsx": $22,
-    "[lang]/success.tsx": $23,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $24,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $25,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $26,
-    "_404.tsx": $27,
-    "_app.tsx": $28,
-    "api/_middleware.ts": $29,
-    "api/audit/_middleware.ts": $30,
-    "api/audit/actors.ts": $31,
-    "api/audit/export.ts": $32,
-    "api/audit/index.ts": $33,
-    "api/auth/admin/[id]/approve.ts": $34,
-    "api/auth/admin/[id]/deactivate.ts": $35,
-    "api/auth/admin/[id]/reject.ts": $36,
-    "api/auth/admin/[id]/role.ts": $37,
-    "api/auth/admin/[id]/two-factor-reset.ts": $38,
-    "api/auth/admin/_middleware.ts": $39,
-    "api/auth/admin/login.ts": $40,
-    "api/auth/admin/logout.ts": $41,
-    "api/auth/admin/me.ts": $42,
-    "api/auth/admin/pending.ts": $43,
-    "api/auth/admin/refresh.ts": $44,
-    "api/auth/admin/register.ts": $45,
-    "api/auth/admin/staff.ts": $46,
-    "api/auth/admin/two-factor/confirm.ts": $47,
-    "api/auth/admin/two-factor/enrol.ts": $48,
-    "api/auth/admin/two-factor/index.ts": $49,
-    "api/auth/admin/two-factor/required.ts": $50,
-    "api/auth/admin/two-factor/verify.ts": $51,
-    "api/docs.tsx": $52,
-    "api/donor/_middleware.ts": $53,
-    "api/donor/cancel-reasons.ts": $54,
-    "api/donor/index.ts": $55,
-    "api/feature-flags.ts": $56,
-    "api/kiosk-devices/[id]/pairing-code.ts": $57,
-    "api/kiosk-devices/[id]/revoke.ts": $58,
-    "api/kiosk-devices/_middleware.ts": $59,
-    "api/kiosk-devices/index.ts": $60,
-    "api/openapi.json.ts": $61,
-    "api/outbox/_middleware.ts": $62,
-    "api/outbox/index.ts": $63,
-    "api/payment/create.ts": $64,
-    "api/payment/notify/[provider].ts": $65,
-    "api/payment/pay-emv.ts": $66,
-    "api/payment/test-emv/[terminalNumber].ts": $67,
-    "api/settings/_middleware.ts": $68,
-    "api/settings/flags.ts": $69,
-    "api/signing-key.ts": $70,
-    "api/transaction/[id]/receipt.ts": $71,
-    "api/transaction/[id]/refund.ts": $72,
-    "api/transaction/[id]/refunds.ts": $73,
-    "api/transaction/[id]/resend-receipt.ts": $74,
-    "api/transaction/_middleware.ts": $75,
-    "api/transaction/daily-totals.ts": $76,
-    "api/transaction/export.ts": $77,
-    "api/transaction/get-all-error-transactions.ts": $78,
-    "api/transaction/get-all-success-transactions.ts": $79,
-    "api/user/[id].ts": $80,
-    "api/user/index.ts": $81,
-    "api/user/off-monthly-payment/[id].ts": $82,
-    "dev/mail/attachment.ts": $83,
-    "dev/mail/html.ts": $84,
-    "dev/mail/index.tsx": $85,
-    "health.ts": $86,
-    "index.ts": $87,
-    "payments/card/[attemptId].ts": $88,
-    "payments/return/[paymentId].ts": $89,
-    "sandbox/pay/[ref].tsx": $90,
-    "sandbox/terminal/[terminalId].tsx": $91,
+    "[lang]/admin/reports.tsx": $13,
+    "[lang]/admin/staff.tsx": $14,
+    "[lang]/admin/two-factor.tsx": $15,
+    "[lang]/cancel-subscription.tsx": $16,
+    "[lang]/error.tsx": $17,
+    "[lang]/index.tsx": $18,
+    "[lang]/kiosk-pair.tsx": $19,
+    "[lang]/login.tsx": $20,
+    "[lang]/receipts/download.tsx": $21,
+    "[lang]/receipts/verify.tsx": $22,
+    "[lang]/register.tsx": $23,
+    "[lang]/success.tsx": $24,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $25,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $26,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $27,
+    "_404.tsx": $28,
+    "_app.tsx": $29,
+    "api/_middleware.ts": $30,
+    "api/audit/_middleware.ts": $31,
+    "api/audit/actors.ts": $32,
+    "api/audit/export.ts": $33,
+    "api/audit/index.ts": $34,
+    "api/auth/admin/[id]/approve.ts": $35,
+    "api/auth/admin/[id]/deactivate.ts": $36,
+    "api/auth/admin/[id]/reject.ts": $37,
+    "api/auth/admin/[id]/role.ts": $38,
+    "api/auth/admin/[id]/two-factor-reset.ts": $39,
+    "api/auth/admin/_middleware.ts": $40,
+    "api/auth/admin/login.ts": $41,
+    "api/auth/admin/logout.ts": $42,
+    "api/auth/admin/me.ts": $43,
+    "api/auth/admin/pending.ts": $44,
+    "api/auth/admin/refresh.ts": $45,
+    "api/auth/admin/register.ts": $46,
+    "api/auth/admin/staff.ts": $47,
+    "api/auth/admin/two-factor/confirm.ts": $48,
+    "api/auth/admin/two-factor/enrol.ts": $49,
+    "api/auth/admin/two-factor/index.ts": $50,
+    "api/auth/admin/two-factor/required.ts": $51,
+    "api/auth/admin/two-factor/verify.ts": $52,
+    "api/docs.tsx": $53,
+    "api/donor/_middleware.ts": $54,
+    "api/donor/cancel-reasons.ts": $55,
+    "api/donor/index.ts": $56,
+    "api/feature-flags.ts": $57,
+    "api/kiosk-devices/[id]/pairing-code.ts": $58,
+    "api/kiosk-devices/[id]/revoke.ts": $59,
+    "api/kiosk-devices/_middleware.ts": $60,
+    "api/kiosk-devices/index.ts": $61,
+    "api/openapi.json.ts": $62,
+    "api/outbox/_middleware.ts": $63,
+    "api/outbox/index.ts": $64,
+    "api/payment/create.ts": $65,
+    "api/payment/notify/[provider].ts": $66,
+    "api/payment/pay-emv.ts": $67,
+    "api/payment/test-emv/[terminalNumber].ts": $68,
+    "api/reports/_middleware.ts": $69,
+    "api/reports/monthly.csv.ts": $70,
+    "api/reports/monthly.svg.ts": $71,
+    "api/reports/monthly.ts": $72,
+    "api/settings/_middleware.ts": $73,
+    "api/settings/flags.ts": $74,
+    "api/signing-key.ts": $75,
+    "api/transaction/[id]/receipt.ts": $76,
+    "api/transaction/[id]/refund.ts": $77,
+    "api/transaction/[id]/refunds.ts": $78,
+    "api/transaction/[id]/resend-receipt.ts": $79,
+    "api/transaction/_middleware.ts": $80,
+    "api/transaction/daily-totals.ts": $81,
+    "api/transaction/export.ts": $82,
+    "api/transaction/get-all-error-transactions.ts": $83,
+    "api/transaction/get-all-success-transactions.ts": $84,
+    "api/user/[id].ts": $85,
+    "api/user/index.ts": $86,
+    "api/user/off-monthly-payment/[id].ts": $87,
+    "dev/mail/attachment.ts": $88,
+    "dev/mail/html.ts": $89,
+    "dev/mail/index.tsx": $90,
+    "health.ts": $91,
+    "index.ts": $92,
+    "payments/card/[attemptId].ts": $93,
+    "payments/return/[paymentId].ts": $94,
+    "sandbox/pay/[ref].tsx": $95,
+    "sandbox/terminal/[terminalId].tsx": $96,
   },
   islands: {
     AccountForm: $$0,
     AdminAudit: $$1,
     AdminDashboard: $$2,
     AdminDonor: $$3,
-    AdminStaff: $$4,
-    AdminTwoFactor: $$5,
-    ContributionChoice: $$6,
-    DonorPayment: $$7,
-    InitPaymentListener: $$8,
-    LanguageSelector: $$9,
-    PeriodTabs: $$10,
-    ProgressBar: $$11,
-    ScrollToTop: $$12,
+    AdminReports: $$4,
+    AdminStaff: $$5,
+    AdminTwoFactor: $$6,
+    ContributionChoice: $$7,
+    DonorPayment: $$8,
+    InitPaymentListener: $$9,
+    LanguageSelector: $$10,
+    PeriodTabs: $$11,
+    ProgressBar: $$12,
+    ScrollToTop: $$13,
   },
 };
 

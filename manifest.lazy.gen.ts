@@ -5,15 +5,16 @@ import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
 import * as $$3 from "./islands/AdminDonor.tsx";
-import * as $$4 from "./islands/AdminStaff.tsx";
-import * as $$5 from "./islands/AdminTwoFactor.tsx";
-import * as $$6 from "./islands/ContributionChoice.tsx";
-import * as $$7 from "./islands/DonorPayment.tsx";
-import * as $$8 from "./islands/InitPaymentListener.tsx";
-import * as $$9 from "./islands/LanguageSelector.tsx";
-import * as $$10 from "./islands/PeriodTabs.tsx";
-import * as $$11 from "./islands/ProgressBar.tsx";
-import * as $$12 from "./islands/ScrollToTop.tsx";
+import * as $$4 from "./islands/AdminReports.tsx";
+import * as $$5 from "./islands/AdminStaff.tsx";
+import * as $$6 from "./islands/AdminTwoFactor.tsx";
+import * as $$7 from "./islands/ContributionChoice.tsx";
+import * as $$8 from "./islands/DonorPayment.tsx";
+import * as $$9 from "./islands/InitPaymentListener.tsx";
+import * as $$10 from "./islands/LanguageSelector.tsx";
+import * as $$11 from "./islands/PeriodTabs.tsx";
+import * as $$12 from "./islands/ProgressBar.tsx";
+import * as $$13 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -37,6 +38,7 @@ const manifest: LazyManifest = {
     "[lang]/admin/audit.tsx": () => import("./routes/[lang]/admin/audit.tsx"),
     "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
+    "[lang]/admin/reports.tsx": () => import("./routes/[lang]/admin/reports.tsx"),
     "[lang]/admin/staff.tsx": () => import("./routes/[lang]/admin/staff.tsx"),
     "[lang]/admin/two-factor.tsx": () => import("./routes/[lang]/admin/two-factor.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
@@ -97,6 +99,10 @@ const manifest: LazyManifest = {
     "api/payment/pay-emv.ts": () => import("./routes/api/payment/pay-emv.ts"),
     "api/payment/test-emv/[terminalNumber].ts": () =>
       import("./routes/api/payment/test-emv/[terminalNumber].ts"),
+    "api/reports/_middleware.ts": () => import("./routes/api/reports/_middleware.ts"),
+    "api/reports/monthly.csv.ts": () => import("./routes/api/reports/monthly.csv.ts"),
+    "api/reports/monthly.svg.ts": () => import("./routes/api/reports/monthly.svg.ts"),
+    "api/reports/monthly.ts": () => import("./routes/api/reports/monthly.ts"),
     "api/settings/_middleware.ts": () => import("./routes/api/settings/_middleware.ts"),
     "api/settings/flags.ts": () => import("./routes/api/settings/flags.ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
@@ -129,15 +135,16 @@ const manifest: LazyManifest = {
     AdminAudit: $$1,
     AdminDashboard: $$2,
     AdminDonor: $$3,
-    AdminStaff: $$4,
-    AdminTwoFactor: $$5,
-    ContributionChoice: $$6,
-    DonorPayment: $$7,
-    InitPaymentListener: $$8,
-    LanguageSelector: $$9,
-    PeriodTabs: $$10,
-    ProgressBar: $$11,
-    ScrollToTop: $$12,
+    AdminReports: $$4,
+    AdminStaff: $$5,
+    AdminTwoFactor: $$6,
+    ContributionChoice: $$7,
+    DonorPayment: $$8,
+    InitPaymentListener: $$9,
+    LanguageSelector: $$10,
+    PeriodTabs: $$11,
+    ProgressBar: $$12,
+    ScrollToTop: $$13,
   },
 };
 

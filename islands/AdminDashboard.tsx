@@ -110,10 +110,11 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   const sections = useMemo(() =>
     frame && (
       <>
-        {manages && (
+        {role !== "viewer" && (
           <nav class="admin-nav" aria-label={t("staffAdmin.navLabel")}>
             {role === "owner" && <a href={`/${lang}/admin/staff`}>{t("staffAdmin.navStaff")}</a>}{" "}
-            <a href={`/${lang}/admin/audit`}>{t("staffAdmin.navAudit")}</a>
+            {manages && <a href={`/${lang}/admin/audit`}>{t("staffAdmin.navAudit")}</a>}{" "}
+            <a href={`/${lang}/admin/reports`}>{t("reports.link")}</a>
           </nav>
         )}
         <Deferred class="admin-sections">

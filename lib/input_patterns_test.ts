@@ -159,6 +159,14 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
       String.raw`/^\d{1,7}$/`,
     ],
   },
+  "lib/reports/monthly.ts": {
+    reads: "the monthly report's months (query)",
+    patterns: [String.raw`/^(\d{4})-(0[1-9]|1[0-2])$/`],
+  },
+  "lib/reports/schemas.ts": {
+    reads: "the monthly report's months (query)",
+    patterns: [String.raw`/^\d{4}-(0[1-9]|1[0-2])$/`],
+  },
   "lib/shared/donation.ts": {
     reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",
     patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
@@ -195,6 +203,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   "routes/[lang]/_middleware.ts": {
     reads: "the path",
     patterns: [String.raw`/^\/[^/]+\/cancel-subscription$/`],
+  },
+  "routes/[lang]/admin/reports.tsx": {
+    reads: "the report page's months (query)",
+    patterns: [String.raw`/^\d{4}-\d{2}$/`],
   },
   "routes/[lang]/cancel-subscription.tsx": {
     reads: "the donor id query",

@@ -82,6 +82,7 @@ import { ErasureNotConfirmedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
 import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
+import { InvalidReportRangeError } from "../reports/monthly.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -171,6 +172,8 @@ const STATUSES: [ErrorClass, number][] = [
   [AuditFilterError, 400],
   [FlagChangedMeanwhileError, 409],
   [FlagEnforcedError, 409],
+  // The accountant's monthly report.
+  [InvalidReportRangeError, 400],
 ];
 
 /**

@@ -30,6 +30,7 @@ import type { CardUpdateRepository } from "./card_update_types.ts";
 import type { RefundRepository } from "./refund_types.ts";
 import type { TwoFactorRepository } from "./two_factor_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
+import type { ReportRepository } from "./report_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
@@ -42,6 +43,7 @@ export type * from "./donor_session_types.ts";
 export type * from "./card_update_types.ts";
 export type * from "./refund_types.ts";
 export type * from "./two_factor_types.ts";
+export type * from "./report_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -451,6 +453,8 @@ export interface Store {
   readonly refunds: RefundRepository;
   /** The staff's two-factor sign-in: TOTP secrets, recovery codes, the requirement (`two_factor_types.ts`). */
   readonly twoFactor: TwoFactorRepository;
+  /** The accountant's monthly figures, summed per period (`report_types.ts`). */
+  readonly reports: ReportRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -20,6 +20,7 @@ export const ADMIN_FOLDERS = [
   "/api/donor",
   "/api/audit",
   "/api/settings",
+  "/api/reports/",
 ];
 
 /**

@@ -38,6 +38,7 @@ export const PAGE_PATHS = [
   "admin/staff",
   "admin/audit",
   "admin/two-factor",
+  "admin/reports",
   "kiosk-pair",
 ];
 

@@ -8,6 +8,14 @@
 export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "components/ApiReference.tsx": { why: "route paths", patterns: [String.raw`/[^A-Za-z0-9]+/g`] },
   "components/DonationSection.tsx": { why: "amounts we formatted", patterns: [String.raw`/[.,]00(?=\D*$)/`] },
+  "islands/AdminReports.tsx": {
+    patterns: [String.raw`/filename="?([^";]+)"?/`],
+    why: "the Content-Disposition our own report CSV route answers",
+  },
+  "lib/reports/chart.ts": {
+    patterns: [String.raw`/[&<>"']/g`],
+    why: "the chart's words: locale texts, formatted money and month names",
+  },
   "islands/admin/TransactionHistory.tsx": {
     why: "our own export's header",
     patterns: [String.raw`/filename="?([^";]+)"?/`],

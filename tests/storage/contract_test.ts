@@ -44,6 +44,7 @@ import { twoFactorContract } from "./two_factor_contract.ts";
 import { paymentsContract } from "./payments_contract.ts";
 import { persistenceContract } from "./persistence_contract.ts";
 import { receiptsContract } from "./receipts_contract.ts";
+import { reportsContract } from "./reports_contract.ts";
 import { rateLimitsContract } from "./rate_limits_contract.ts";
 import { refreshTokensContract } from "./refresh_tokens_contract.ts";
 import { refundsContract } from "./refunds_contract.ts";
@@ -102,6 +103,7 @@ const contracts: Contract[] = [
   cardUpdatesContract,
   refundsContract,
   twoFactorContract,
+  reportsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

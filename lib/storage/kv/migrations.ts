@@ -34,6 +34,12 @@
  *   `["outbox_by_donor", donorId, createdAt, key]` for every existing message to a donor, as
  *   `time-indexes` does (its own marker `["kv_migrations", "outbox-donor-index"]`).
  *
+ * - `report-indexes` (stores written before the accountant's reports, issue 16): writes
+ *   `["transactions_by_time", createdAt, id]` for every existing transaction and
+ *   `["subscriptions_by_created", createdAt, id]` and (cancelled ones)
+ *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
+ *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -53,7 +59,8 @@ import {
   tokenExpiryKey,
 } from "./refresh_tokens.ts";
 import { SANDBOX, sandboxUpdatedKey } from "./sandbox.ts";
-import { donorIndexKey, TRANSACTIONS } from "./transactions.ts";
+import { donorIndexKey, timeIndexKey, TRANSACTIONS } from "./transactions.ts";
+import { cancelledKey, createdKey, SUBSCRIPTIONS } from "./subscriptions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type {
   Admin,
@@ -62,6 +69,7 @@ import type {
   Payment,
   RefreshToken,
   SandboxRecord,
+  Subscription,
   Transaction,
 } from "../types.ts";
 
@@ -73,6 +81,7 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 /** Admins given a role per commit (each: a check and three writes). */
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
+const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -99,6 +108,13 @@ const DONOR_PORTAL_STAGES: IndexStages = [
 /** The outbox's index by donor over messages stored before it existed (`outbox-donor-index`). */
 const OUTBOX_DONOR_STAGES: IndexStages = [
   { prefix: OUTBOX, indexKey: (e) => outboxDonorKey(e.value as OutboxMessage) },
+];
+
+/** The accountant's reports' time indexes over records written before them (`report-indexes`). */
+const REPORT_INDEX_STAGES: IndexStages = [
+  { prefix: TRANSACTIONS, indexKey: (e) => timeIndexKey(e.value as Transaction) },
+  { prefix: SUBSCRIPTIONS, indexKey: (e) => createdKey(e.value as Subscription) },
+  { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -137,6 +153,9 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
     await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
   );
   while (await untilCommitted(() => adminRolesStep(kv)) === "more");
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
+  );
 }
 
 /**

@@ -55,6 +55,7 @@
  * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
  * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
+ * | `reports.ts`           | the accountant's figures (reads only)   | `..._by_time`, `..._by_created`…  |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -86,6 +87,7 @@ import { kvReceipts } from "./receipts.ts";
 import { kvRefreshTokens } from "./refresh_tokens.ts";
 import { kvSandbox } from "./sandbox.ts";
 import { kvSubscriptions } from "./subscriptions.ts";
+import { kvReports } from "./reports.ts";
 import { kvThrottle } from "./throttle.ts";
 import { kvRateLimits } from "./rate_limits.ts";
 import { kvTransactions } from "./transactions.ts";
@@ -142,6 +144,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     kioskDevices: kvKioskDevices(ctx),
     outbox: kvOutbox(ctx),
     audit: kvAudit(ctx),
+    reports: kvReports(ctx),
     receipts: kvReceipts(ctx),
     donorSessions: kvDonorSessions(ctx),
     cardUpdates: kvCardUpdates(ctx),

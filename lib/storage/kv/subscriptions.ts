@@ -7,6 +7,8 @@
  * | `["subscriptions_by_donor", donorId, createdAt, id]` | subscription id     | create            |
  * | `["subscriptions_due", dueAt, id]`                   | Subscription (copy) | every write       |
  * | `["subscriptions_cancel_reasons", reason]`           | Deno.KvU64 count    | a reason set/left |
+ * | `["subscriptions_by_created", createdAt, id]`        | subscription id     | create            |
+ * | `["subscriptions_by_cancelled", cancelledAt, id]`    | subscription id     | cancelling writes |
  *
  * `subscriptions_due` holds exactly the active subscriptions, under their due time
  * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
@@ -21,6 +23,11 @@
  * write that sets or changes the reason, so `countCancelReasons` reads a handful of keys however
  * many subscriptions there are, and each cancel is counted once (a commit lost to a race adds
  * nothing). A `sum` of 2^64 - 1 is KV's wrapping subtraction of one.
+ *
+ * `subscriptions_by_created` and `subscriptions_by_cancelled` (issue 16, the accountant's reports:
+ * `reports.ts`) index the monthly gifts by start and by cancellation (status `cancelled`), so a
+ * month's new and cancelled gifts are one range read each; written in the same commit as the
+ * record, and for stores written before them by the `report-indexes` data migration.
  *
  * @module
  */
@@ -40,7 +47,19 @@ import type { Subscription, SubscriptionRepository } from "../types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every subscription, by id. */
-const SUBSCRIPTIONS = "subscriptions";
+export const SUBSCRIPTIONS = "subscriptions";
+/** Subscriptions by `createdAt` (the reports' new monthly gifts). */
+export const SUBSCRIPTIONS_BY_CREATED = "subscriptions_by_created";
+/** Cancelled subscriptions by `cancelledAt` (the reports' cancelled monthly gifts). */
+export const SUBSCRIPTIONS_BY_CANCELLED = "subscriptions_by_cancelled";
+
+/** The `["subscriptions_by_created", createdAt, id]` key of a subscription. */
+export const createdKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_BY_CREATED, s.createdAt, s.id];
+/** The `["subscriptions_by_cancelled", cancelledAt, id]` key of a cancelled subscription, else null. */
+export const cancelledKey = (s: Subscription): Deno.KvKey | null =>
+  s.status === "cancelled" && s.cancelledAt !== null
+    ? [SUBSCRIPTIONS_BY_CANCELLED, s.cancelledAt, s.id]
+    : null;
 /** A donor's subscriptions, oldest first. */
 const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
 /** The active subscriptions by due time: copies, so `listDue` is one range read. */
@@ -51,7 +70,7 @@ const CANCEL_REASON_COUNTS = "subscriptions_cancel_reasons";
 /** Adding this to a `Deno.KvU64` subtracts one (sums wrap around at 2^64). */
 const MINUS_ONE = (1n << 64n) - 1n;
 
-/** Subscriptions a cancelForDonor commit changes at most (each: one check, three mutations). */
+/** Subscriptions a cancelForDonor commit changes at most (each: one check, four mutations). */
 const CANCEL_CHUNK = 25;
 
 const donorKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_BY_DONOR, s.donorId, s.createdAt, s.id];
@@ -63,7 +82,10 @@ const dueKey = (s: Subscription): Deno.KvKey => [SUBSCRIPTIONS_DUE, subscription
  */
 function writeSubscription(op: Deno.AtomicOperation, before: Subscription | null, after: Subscription) {
   op.set([SUBSCRIPTIONS, after.id], after);
-  if (before === null) op.set(donorKey(after), after.id);
+  if (before === null) op.set(donorKey(after), after.id).set(createdKey(after), after.id);
+  const [cancelledBefore, cancelledAfter] = [before && cancelledKey(before), cancelledKey(after)];
+  if (cancelledBefore && !sameKey(cancelledBefore, cancelledAfter)) op.delete(cancelledBefore);
+  if (cancelledAfter) op.set(cancelledAfter, after.id);
   if (before !== null && before.status === "active") op.delete(dueKey(before));
   if (after.status === "active") op.set(dueKey(after), after);
   const reasonBefore = before?.cancelReason ?? null;
@@ -73,6 +95,9 @@ function writeSubscription(op: Deno.AtomicOperation, before: Subscription | null
   }
   return op;
 }
+
+const sameKey = (a: Deno.KvKey, b: Deno.KvKey | null) =>
+  b !== null && a.length === b.length && a.every((part, i) => part === b[i]);
 
 /** The donor's subscriptions (oldest first), as entries: the versionstamps are for checks. */
 function donorEntries(kv: Deno.Kv, donorId: string): Promise<Deno.KvEntry<Subscription>[]> {

@@ -7,6 +7,7 @@
  * | `["transactions", id]`                         | Transaction                      | record, import |
  * | `["transactions_by_provider", provider, ptid]` | transaction id (idempotency key) | record, import |
  * | `["transactions_by_donor", donorId, at, id]`    | transaction id                   | record, import |
+ * | `["transactions_by_time", createdAt, id]`       | transaction id                   | record, import |
  *
  * plus, in the same commit, the `["transactions_count", list]` counters and
  * `["transactions_list", list, seq]` copies of `transaction_lists.ts`, and the messages `record`
@@ -24,6 +25,11 @@
  * `transactions_by_donor` (issue 15, the donor portal: `listByDonors`) is read a donor's range at a
  * time, newest first; stores written before it get it from the `donor-portal-indexes` data
  * migration (`migrations.ts`).
+ *
+ * `transactions_by_time` (issue 16, the accountant's reports: `reports.ts`) is read a period's
+ * range at a time, so a month's figures cost work in proportion to that month's transactions
+ * whatever order they were recorded in (the lists are in the order recorded); stores written
+ * before it get it from the `report-indexes` data migration (`migrations.ts`).
  *
  * Values stay under KV's 64 KiB: transactions are refused above 60 KB (`canonicalTransaction`).
  *
@@ -73,6 +79,14 @@ async function listByDonors(
   return txs.filter((tx): tx is Transaction => tx !== null).sort(newestFirst).slice(0, limit);
 }
 
+/** The index of transactions by creation time (the reports' periods). */
+export const TRANSACTIONS_BY_TIME = "transactions_by_time";
+
+/** The `["transactions_by_time", createdAt, id]` key of a transaction. */
+export function timeIndexKey(tx: Transaction): Deno.KvKey {
+  return [TRANSACTIONS_BY_TIME, tx.createdAt, tx.id];
+}
+
 /** How many transactions `transactions.import` looks up at once (a few parallel getMany calls). */
 const IMPORT_LOOKAHEAD = 100;
 
@@ -118,7 +132,8 @@ async function record(
       }
       if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
       const ok = await commit(() => {
-        const op = kv.atomic().check(byId).set(idKey, tx).set(donorIndexKey(tx), tx.id);
+        const op = kv.atomic().check(byId).set(idKey, tx).set(donorIndexKey(tx), tx.id)
+          .set(timeIndexKey(tx), tx.id);
         if (byProvider && providerKey) op.check(byProvider).set(providerKey, tx.id);
         counters.forEach((counter, i) => {
           const seq = (counter.value ?? 0) + 1;
@@ -186,7 +201,11 @@ async function importChunk(
       if (found[i].byId) throw new Error(`a transaction with the id ${tx.id} exists`);
       const lists = listsOf(tx);
       const seqs = lists.map((list) => last.get(list)! + 1);
-      const writes: [Deno.KvKey, unknown][] = [[[TRANSACTIONS, tx.id], tx], [donorIndexKey(tx), tx.id]];
+      const writes: [Deno.KvKey, unknown][] = [
+        [[TRANSACTIONS, tx.id], tx],
+        [donorIndexKey(tx), tx.id],
+        [timeIndexKey(tx), tx.id],
+      ];
       if (tx.providerTransactionId !== null) {
         writes.push([[TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId], tx.id]);
       }

@@ -49,6 +49,7 @@ import { migration026 } from "./migrations/026_audit_log.ts";
 import { migration027 } from "./migrations/027_admin_roles.ts";
 import { migration028 } from "./migrations/028_refunds.ts";
 import { migration029 } from "./migrations/029_two_factor.ts";
+import { migration030 } from "./migrations/030_report_indexes.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -99,6 +100,7 @@ export const migrations: readonly Migration[] = [
   migration027,
   migration028,
   migration029,
+  migration030,
 ];
 
 /**

@@ -51,6 +51,7 @@
  * | `donor_erasure.ts`     | `donors.erase`                 | `donors`, `transactions`, search tables                 |
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
  * | `refunds.ts`           | `refunds`                      | `refunds`                                               |
+ * | `reports.ts`           | `reports` (reads only)         | `transactions`, `subscriptions`                         |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -81,6 +82,7 @@ import { pgReceipts } from "./receipts.ts";
 import { pgRefreshTokens } from "./refresh_tokens.ts";
 import { pgSandbox } from "./sandbox.ts";
 import { pgSubscriptions } from "./subscriptions.ts";
+import { pgReports } from "./reports.ts";
 import { pgThrottle } from "./throttle.ts";
 import { pgRateLimits } from "./rate_limits.ts";
 import { pgTransactions } from "./transactions.ts";
@@ -192,6 +194,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     kioskDevices: g("kioskDevices", pgKioskDevices(ctx)),
     outbox: g("outbox", pgOutbox(ctx)),
     audit: g("audit", pgAudit(ctx)),
+    reports: g("reports", pgReports(ctx)),
     receipts: g("receipts", pgReceipts(ctx)),
     donorSessions: g("donorSessions", pgDonorSessions(ctx)),
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),

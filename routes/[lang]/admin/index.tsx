@@ -33,6 +33,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "staffAdmin.roles",
     "refunds.ui",
     "twoFactor.link",
+    "reports.link",
   ]);
   return (
     <section class="admin">

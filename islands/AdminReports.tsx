@@ -1,0 +1,248 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { CurrencyFigures, MonthFigures, MonthlyReport } from "../lib/reports/monthly.ts";
+import { formatMoney } from "../lib/shared/money.ts";
+import { listFailure } from "./shared/account_forms.ts";
+import { ApiError, createApiClient } from "./shared/admin_api.ts";
+import { readSession, type Session } from "./shared/admin_session.ts";
+import { Guard } from "./shared/Guard.tsx";
+import { messageText, type Translate, translator } from "./shared/texts.ts";
+
+/** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
+export interface AdminReportsProps {
+  lang: string;
+  from: string | null;
+  to: string | null;
+  texts: Record<string, string>;
+}
+
+type Load =
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; report: MonthlyReport; chart: string };
+
+/** `YYYY-MM` as "January 2026" in `lang`. */
+const monthName = (month: string, lang: string) =>
+  new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" })
+    .format(new Date(`${month}-15T00:00:00Z`));
+
+/** Saves a download under the name the server gave it. */
+async function saveFile(res: Response): Promise<void> {
+  const file = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
+    "report.csv";
+  const href = URL.createObjectURL(await res.blob());
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = file;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 60_000);
+}
+
+/** One currency's months: donations, refunds, net, new and cancelled monthly gifts, and the total. */
+function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translate; lang: string }) {
+  const { report, currency, t, lang } = props;
+  const money = (minor: number) => formatMoney(minor, currency, lang);
+  const sum = (s: { amount: number; count: number }) =>
+    t("reports.withCount", { amount: money(s.amount), count: s.count });
+  const id = `report-money-${currency}`;
+  const cells = (c: CurrencyFigures) => (
+    <>
+      <td class="tx-amount">{sum(c.donations.oneTime)}</td>
+      <td class="tx-amount">{sum(c.donations.monthly)}</td>
+      <td class="tx-amount">{sum(c.donations.total)}</td>
+      <td class="tx-amount">{sum(c.refunds.total)}</td>
+      <td class="tx-amount">{money(c.net.total)}</td>
+      <td class="tx-amount">{sum(c.newMonthly)}</td>
+      <td class="tx-amount">{sum(c.cancelledMonthly)}</td>
+    </>
+  );
+  const of = (m: MonthFigures) => m.money.find((c) => c.currency === currency)!;
+  return (
+    <div class="table-scroll" role="region" aria-labelledby={id} tabIndex={0}>
+      <table class="report-table">
+        <caption id={id}>
+          {t("reports.moneyCaption", {
+            currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
+          })}
+        </caption>
+        <thead>
+          <tr>
+            {["month", "oneTime", "monthly", "donations", "refunds", "net", "newMonthly", "cancelledMonthly"]
+              .map((
+                key,
+              ) => <th scope="col" key={key}>{t(`reports.columns.${key}`)}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {report.months.map((m) => (
+            <tr key={m.month} data-month={m.month}>
+              <th scope="row">{monthName(m.month, lang)}</th>
+              {cells(of(m))}
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">{t("reports.total")}</th>
+            {cells(report.totals.find((c) => c.currency === currency)!)}
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+/** Donors and failed charges per month. */
+function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: string }) {
+  const { report, t, lang } = props;
+  return (
+    <div class="table-scroll" role="region" aria-labelledby="report-activity" tabIndex={0}>
+      <table class="report-table">
+        <caption id="report-activity">{t("reports.activityCaption")}</caption>
+        <thead>
+          <tr>
+            {["month", "donors", "failedOneTime", "failedMonthly"].map((key) => (
+              <th scope="col" key={key}>{t(`reports.columns.${key}`)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {report.months.map((m) => (
+            <tr key={m.month}>
+              <th scope="row">{monthName(m.month, lang)}</th>
+              <td class="tx-amount">{m.donors}</td>
+              <td class="tx-amount">{m.failedCharges.oneTime}</td>
+              <td class="tx-amount">{m.failedCharges.monthly}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The accountant's monthly reports (issue 16), `/{lang}/admin/reports?from=YYYY-MM&to=YYYY-MM`:
+ * the months form (a plain GET form of the page, so a range is a link to bookmark), the chart the
+ * server draws (`GET /api/reports/monthly.svg`, put in as it comes: our own escaped SVG), a table
+ * per currency and one of donors and failed charges (`GET /api/reports/monthly`), and the CSV
+ * (`.csv`). Guarded like the dashboard; owners, admins and finance only (a viewer is told the
+ * server refused).
+ */
+export default function AdminReports(props: AdminReportsProps) {
+  const { lang } = props;
+  const t = useMemo(() => translator(props.texts), []);
+  const loginHref = `/${lang}/login`;
+  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [notice, setNotice] = useState("");
+  const range = new URLSearchParams();
+  if (props.from) range.set("from", props.from);
+  if (props.to) range.set("to", props.to);
+
+  useEffect(() => {
+    const stored = readSession();
+    setSession(stored);
+    if (!stored) return;
+    const query = range.toString();
+    Promise.all([
+      api.request<MonthlyReport>(`/api/reports/monthly?${query}`),
+      api.response(`/api/reports/monthly.svg?${query}&lang=${lang}`).then((res) => res.text()),
+    ]).then(([report, chart]) => setLoad({ state: "ready", report, chart }))
+      .catch((error) => {
+        const message = error instanceof ApiError && error.status === 400
+          ? t("reports.invalidRange")
+          : t("reports.failed") + " " + messageText(t, listFailure(error));
+        setLoad({ state: "failed", message });
+      });
+  }, []);
+
+  async function downloadCsv(report: MonthlyReport) {
+    try {
+      await saveFile(
+        await api.response(`/api/reports/monthly.csv?from=${report.from}&to=${report.to}&lang=${lang}`),
+      );
+    } catch (error) {
+      setNotice(t("reports.failed") + " " + messageText(t, listFailure(error)));
+    }
+  }
+
+  const report = load.state === "ready" ? load.report : null;
+  const body = (
+    <>
+      <p>
+        <a href={`/${lang}/admin`}>{t("reports.back")}</a>
+      </p>
+      <p>{t("reports.intro", { timeZone: "Asia/Jerusalem" })}</p>
+      <form class="report-range" method="get" action={`/${lang}/admin/reports`}>
+        <div class="field">
+          <label for="report-from">{t("reports.from")}</label>
+          <input
+            id="report-from"
+            name="from"
+            type="month"
+            dir="ltr"
+            pattern="[0-9]{4}-[0-9]{2}"
+            placeholder="YYYY-MM"
+            value={report?.from ?? props.from ?? ""}
+          />
+        </div>
+        <div class="field">
+          <label for="report-to">{t("reports.to")}</label>
+          <input
+            id="report-to"
+            name="to"
+            type="month"
+            dir="ltr"
+            pattern="[0-9]{4}-[0-9]{2}"
+            placeholder="YYYY-MM"
+            value={report?.to ?? props.to ?? ""}
+          />
+        </div>
+        <button type="submit" class="button button-primary">{t("reports.show")}</button>
+      </form>
+      {/* `data-loaded`: the answer is on screen (tests wait for it). */}
+      <div
+        class="report-view"
+        aria-live="polite"
+        aria-busy={load.state === "loading" ? "true" : "false"}
+        data-loaded={load.state === "loading" ? undefined : ""}
+      >
+        {load.state === "loading" && (
+          <div class="loading" role="status">
+            <span class="spinner" aria-hidden="true" />
+            <span>{t("reports.loading")}</span>
+          </div>
+        )}
+        {load.state === "failed" && <p class="form-alert" role="alert">{load.message}</p>}
+        {load.state === "ready" && (
+          <>
+            <p>
+              <button type="button" class="button button-outline" onClick={() => downloadCsv(load.report)}>
+                {t("reports.download")}
+              </button>
+            </p>
+            <p class="export-notice" role="status">{notice}</p>
+            <div class="report-chart-frame" dangerouslySetInnerHTML={{ __html: load.chart }} />
+            {load.report.currencies.map((currency) => (
+              <MoneyTable key={currency} report={load.report} currency={currency} t={t} lang={lang} />
+            ))}
+            <ActivityTable report={load.report} t={t} lang={lang} />
+          </>
+        )}
+      </div>
+    </>
+  );
+
+  return (
+    <Guard
+      allowed={session === undefined ? undefined : session !== null}
+      redirectTo={loginHref}
+      pending={body}
+    >
+      {body}
+    </Guard>
+  );
+}

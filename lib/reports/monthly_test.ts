@@ -1,0 +1,62 @@
+/** The report's months in the museum's time zone, its range checks, and its assembly with refunds. */
+import assert from "node:assert/strict";
+import { openStore } from "../storage/mod.ts";
+import { escapeXml, reportChartSvg } from "./chart.ts";
+import { reportCsv } from "./csv.ts";
+import { defaultRange, InvalidReportRangeError, monthlyReport, monthStart, reportMonths } from "./monthly.ts";
+
+Deno.test("monthStart: local midnight of the first day, winter and summer time", () => {
+  assert.equal(monthStart(2026 * 12, "Asia/Jerusalem"), "2025-12-31T22:00:00.000Z");
+  assert.equal(monthStart(2026 * 12 + 6, "Asia/Jerusalem"), "2026-06-30T21:00:00.000Z");
+  assert.equal(monthStart(2026 * 12 + 2, "UTC"), "2026-03-01T00:00:00.000Z");
+  assert.equal(monthStart(2026 * 12 + 10, "America/New_York"), "2026-11-01T04:00:00.000Z");
+});
+
+Deno.test("reportMonths: every month with its bounds; bad ranges refused with the reason", () => {
+  const { months, bounds } = reportMonths("2025-11", "2026-02", "UTC");
+  assert.deepEqual(months, ["2025-11", "2025-12", "2026-01", "2026-02"]);
+  assert.deepEqual(bounds.at(-1), "2026-03-01T00:00:00.000Z");
+  assert.equal(bounds.length, 5);
+  assert.throws(() => reportMonths("2026-02", "2026-01"), InvalidReportRangeError);
+  assert.throws(() => reportMonths("2026-00", "2026-01"), /YYYY-MM/);
+  assert.throws(() => reportMonths("2023-01", "2026-01"), /at most 36 months/);
+  assert.equal(reportMonths("2023-02", "2026-01").months.length, 36);
+});
+
+Deno.test("defaultRange: the twelve months ending this month in the museum's time zone", () => {
+  // 23:30 UTC on January 31st is already February 1st in Jerusalem.
+  assert.deepEqual(defaultRange(new Date("2026-01-31T23:30:00Z")), { from: "2025-03", to: "2026-02" });
+  assert.deepEqual(defaultRange(new Date("2026-01-15T12:00:00Z")), { from: "2025-02", to: "2026-01" });
+});
+
+Deno.test("monthlyReport: refunds count in their month, under their kind; net is donations minus refunds", async () => {
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    const refunds = {
+      figures: (bounds: readonly string[]) => {
+        assert.equal(bounds.length, 3);
+        return Promise.resolve([
+          { period: 1, currency: 2 as const, isMonthly: true, amount: 700, count: 1 },
+          { period: 1, currency: 2 as const, isMonthly: false, amount: 300, count: 2 },
+        ]);
+      },
+    };
+    const report = await monthlyReport(store, refunds, { from: "2026-01", to: "2026-02" });
+    assert.deepEqual(report.currencies, [2]);
+    const [jan, feb] = report.months.map((m) => m.money[0]);
+    assert.deepEqual(jan.refunds.total, { amount: 0, count: 0 });
+    assert.deepEqual(feb.refunds.total, { amount: 1_000, count: 3 });
+    assert.deepEqual(feb.net, { oneTime: -300, monthly: -700, total: -1_000 });
+    assert.deepEqual(report.totals[0].net.total, -1_000);
+    const csv = reportCsv(report, "en").split("\r\n");
+    assert.equal(csv[2].split(",")[22], "-10.00", "USD net, negative, not quoted");
+    const svg = reportChartSvg(report, "en");
+    assert.equal((svg.match(/fill="#b91c1c"><title>/g) ?? []).length, 1, "one refunds bar");
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("escapeXml: markup and quotes escaped", () => {
+  assert.equal(escapeXml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+});

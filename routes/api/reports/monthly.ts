@@ -1,0 +1,40 @@
+import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { withRoles } from "@/lib/http/admin_auth.ts";
+import { readQuery } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/openapi.ts";
+import { monthlyReport } from "@/lib/reports/monthly.ts";
+import { refundTotalsFor } from "@/lib/reports/refund_totals.ts";
+import { MonthlyReportSchema, ReportQuerySchema } from "@/lib/reports/schemas.ts";
+
+export const docs: RouteDocs = {
+  GET: {
+    summary: "The accountant's monthly report",
+    description: "Per month in the museum's time zone (Asia/Jerusalem), `from` to `to` included (at most " +
+      "36 months; default the last twelve): successful donations, refunds and net per currency, one-time " +
+      "and monthly (minor units, with counts); distinct donors (by email); monthly gifts started and " +
+      "cancelled; failed payments and charges. A gift counts in the month it was made, a refund in the " +
+      "month it was made. The sums equal those of the transaction lists over the same instants.",
+    tags: ["reports"],
+    auth: "bearer",
+    query: ReportQuerySchema,
+    responses: {
+      200: { description: "The report", schema: MonthlyReportSchema },
+      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
+      403: { description: "The admin is not approved yet, or has a role that may not see reports" },
+    },
+  },
+};
+
+/** Who may call it (`lib/auth/roles.ts`): owners, admins and finance. */
+export const roles = { GET: FINANCE } satisfies RouteRoles;
+
+/** `GET /api/reports/monthly?from&to`. */
+export const handler = withRoles(roles, {
+  async GET(_req, ctx) {
+    const { store } = ctx.state.services;
+    const query = readQuery(ctx.url, ReportQuerySchema);
+    return Response.json(await monthlyReport(store, refundTotalsFor(store), query), {
+      headers: { "cache-control": "no-store" },
+    });
+  },
+});
