@@ -8,7 +8,8 @@
  * `transaction_types.ts` and payments, subscriptions, charges, leases and the sandbox in
  * `payment_types.ts`, both re-exported, so `types.ts` is the one import for the whole contract.
  *
- * This module is types only (and two error classes), so importing it costs nothing at run time.
+ * This module is types only (and a few error classes and constants), so importing it costs next to
+ * nothing at run time.
  *
  * @module
  */
@@ -31,6 +32,7 @@ import type { RefundRepository } from "./refund_types.ts";
 import type { TwoFactorRepository } from "./two_factor_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 import type { ReportRepository } from "./report_types.ts";
+import type { AdminRepository, RefreshTokenRepository } from "./admin_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
@@ -44,6 +46,7 @@ export type * from "./card_update_types.ts";
 export type * from "./refund_types.ts";
 export type * from "./two_factor_types.ts";
 export type * from "./report_types.ts";
+export * from "./admin_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
 export interface FeatureFlag {
@@ -158,60 +161,7 @@ export interface DonorRepository {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Admins and refresh tokens
-
-/**
- * `pending` until an owner decides; `approved` (with a role) or `rejected`; an approved admin an
- * owner `deactivated` signs in no more, and every token it holds is refused at its next use.
- */
-export type AdminStatus = "approved" | "pending" | "rejected" | "deactivated";
-
-/**
- * What an approved admin may do (issue 16), widest first: `owner` everything, roles and settings
- * included; `admin` everything but roles; `finance` transactions, donors, refunds, receipts,
- * exports and reports; `viewer` read-only lists without personal data beyond names and masked
- * emails. `lib/auth/roles.ts` says which routes each may call.
- */
-export const ADMIN_ROLES = ["owner", "admin", "finance", "viewer"] as const;
-
-/** One of {@link ADMIN_ROLES}. */
-export type AdminRole = typeof ADMIN_ROLES[number];
-
-/** A back-office account. */
-export interface Admin {
-  id: string;
-  /** Normalized: trimmed, lower case; unique. */
-  email: string;
-  name: string;
-  /** PHC string of the password hash (algorithm and parameters included). */
-  passwordHash: string;
-  status: AdminStatus;
-  /** Approved and deactivated admins: the role they have (had); null while pending or rejected. */
-  role: AdminRole | null;
-  createdAt: string;
-  /** Who approved or rejected this admin, and when (ISO 8601); null while pending. */
-  decidedBy: string | null;
-  decidedAt: string | null;
-}
-
-/**
- * Thrown by `admins.setStatus` and `admins.setRole` when the change would leave no approved owner
- * (someone must be able to manage roles); nothing is written.
- */
-export class LastOwnerError extends Error {
-  constructor() {
-    super("The museum must keep at least one active owner");
-    this.name = "LastOwnerError";
-  }
-}
-
-/** Thrown by `admins.create` when the email is taken (the API answers 409). */
-export class EmailTakenError extends Error {
-  constructor(email: string) {
-    super(`An account with the email ${email} already exists`);
-    this.name = "EmailTakenError";
-  }
-}
+// Admins and refresh tokens: `admin_types.ts`
 
 /**
  * Thrown by any repository call when the backend cannot be reached or did not answer in time
@@ -223,88 +173,6 @@ export class StorageUnavailableError extends Error {
     super(message, options);
     this.name = "StorageUnavailableError";
   }
-}
-
-export interface AdminRepository {
-  /**
-   * Stores a new admin. With `approveIfFirst`, the admin is stored `approved` as an `owner` when no
-   * approved admin exists yet, and as given otherwise; decided atomically, so two first registrations at
-   * once make exactly one approved admin. Throws {@link EmailTakenError} when the email is taken.
-   * `messages` are enqueued in the same atomic step, only when the admin is stored `pending`.
-   */
-  create(admin: Admin, options?: { approveIfFirst?: boolean } & WithMessages): Promise<Admin>;
-  get(id: string): Promise<Admin | null>;
-  getByEmail(email: string): Promise<Admin | null>;
-  /** Admins with this status, oldest first. */
-  listByStatus(status: AdminStatus): Promise<Admin[]>;
-  /**
-   * Sets the status (and who decided, when); answers the admin as stored, or null when no admin
-   * has this id or, with `expected`, its status is not `expected` when written. The check and the
-   * write are one atomic step: of two concurrent decisions on a pending admin, one wins. The
-   * `audit` entries are written in that step, at `decidedAt`, only when the status is.
-   *
-   * Approving gives `role` (`viewer` when not given); pending and rejected admins have none; a
-   * deactivated admin keeps its role on record. Throws {@link LastOwnerError} rather than
-   * deactivate the last approved owner.
-   */
-  setStatus(
-    id: string,
-    status: AdminStatus,
-    decidedBy: string,
-    decidedAt: string,
-    expected?: AdminStatus,
-    options?: WithAudit & { role?: AdminRole },
-  ): Promise<Admin | null>;
-  /**
-   * Gives an approved admin `role`, with the `audit` entries (at `at`) in the same atomic step;
-   * answers the admin as stored, or null when no approved admin has this id. Throws
-   * {@link LastOwnerError} rather than take the role of the last approved owner.
-   */
-  setRole(id: string, role: AdminRole, at: string, options?: WithAudit): Promise<Admin | null>;
-}
-
-/** A refresh token as stored: only its hash, never the token. */
-export interface RefreshToken {
-  /** Hex SHA-256 of the opaque token. */
-  hash: string;
-  adminId: string;
-  /** Every token rotated from the same login shares a family. */
-  familyId: string;
-  /**
-   * When the family's first token was made (its sign-in), carried by every token rotated from it:
-   * a family lives at most 30 days from it however often it is refreshed (`lib/auth/accounts.ts`).
-   */
-  familyStartedAt: string;
-  createdAt: string;
-  expiresAt: string;
-  /** When it was exchanged for a new one; a second use means theft (the family is revoked). */
-  usedAt: string | null;
-}
-
-export interface RefreshTokenRepository {
-  create(token: RefreshToken, options?: WithAudit): Promise<void>;
-  get(hash: string): Promise<RefreshToken | null>;
-  /**
-   * Marks a token used, atomically: answers `true` for the one call that found it unused, `false`
-   * for every other (already used, or unknown).
-   */
-  markUsed(hash: string, usedAt: string): Promise<boolean>;
-  /** Revokes a whole family: no token of it is accepted again. Idempotent. */
-  revokeFamily(familyId: string, revokedAt: string): Promise<void>;
-  isFamilyRevoked(familyId: string): Promise<boolean>;
-  /**
-   * Retention: deletes at most `limit` (1..1,000) tokens with `expiresAt < before` (ISO), used or
-   * not, and answers how many. Only expiry decides: a used token stays until it expires, so
-   * presenting it again is still caught as reuse for as long as it could be accepted. Safe on
-   * several instances at once (each token is deleted, and counted, by one of them).
-   */
-  deleteExpired(before: string, limit: number): Promise<number>;
-  /**
-   * Retention: deletes at most `limit` (1..1,000) revoked-family markers with `revokedAt < before`
-   * (ISO) and answers how many. A marker matters only while a token of its family can still be
-   * accepted, so callers pass a `before` earlier than now by more than a refresh token lives.
-   */
-  deleteRevokedBefore(before: string, limit: number): Promise<number>;
 }
 
 // ---------------------------------------------------------------------------------------------
