@@ -13,7 +13,7 @@ import { createRenderer } from "../lib/mail/templates/mod.ts";
 import { manageLinkKey } from "../lib/manage_link.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
 import { startTestApp } from "./helpers/app.ts";
-import { assertAccessible } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
 
@@ -63,7 +63,7 @@ browserTest(
           context.setDefaultTimeout(WAIT);
           const page = await context.newPage();
           const watched = await watchPage(page);
-          const audit = (what: string) => assertAccessible(page, what);
+          const audit = (what: string) => assertAxeClean(page, what);
           try {
             const opened = await page.goto(`${app.url}/${lang}/account`);
             assert.equal(opened?.status(), 200);

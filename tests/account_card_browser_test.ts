@@ -18,7 +18,7 @@ import { runBillingPass } from "../lib/payments/billing.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { manageLinkUrl } from "./helpers/donor_portal.ts";
 import { startTestApp } from "./helpers/app.ts";
-import { assertAccessible } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { GOOD_CARD } from "./helpers/payments.ts";
 import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
@@ -83,7 +83,7 @@ browserTest(
           context.setDefaultTimeout(WAIT);
           const page = await context.newPage();
           const watched = await watchPage(page);
-          const audit = (what: string) => assertAccessible(page, what);
+          const audit = (what: string) => assertAxeClean(page, what);
           const updateButton = page.getByRole("button", {
             name: tr("portalCard.buttonFor", { amount: formatMoney(5_000, 1, lang) }),
           });

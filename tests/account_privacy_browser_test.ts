@@ -18,7 +18,7 @@ import { issueReceipt } from "../lib/receipts/issue.ts";
 import type { Lang } from "../lib/shared/languages.ts";
 import { signInToBackOffice } from "./helpers/admin_browser.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAccessible } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 import { pdfText } from "./helpers/pdf.ts";
@@ -85,7 +85,7 @@ browserTest(
           context.setDefaultTimeout(WAIT);
           const page = await context.newPage();
           const watched = await watchPage(page);
-          const audit = (what: string) => assertAccessible(page, what);
+          const audit = (what: string) => assertAxeClean(page, what);
           try {
             const token = await createManageToken(await manageLinkKey(app.config.appSecret), s.donorId);
             await page.goto(`${app.url}/${lang}/account?token=${token}`);
@@ -188,7 +188,7 @@ browserTest(
               !text.includes(NAMES[lang]) && !text.includes(s.email),
               "the donor's name or email shown",
             );
-            await assertAccessible(adminPage, `${lang}: back office`);
+            await assertAxeClean(adminPage, `${lang}: back office`);
           } finally {
             await admin.close();
           }

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import en from "../locales/en.json" with { type: "json" };
 import he from "../locales/he.json" with { type: "json" };
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe, WCAG_TAGS } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, type WatchedPage, watchPage } from "./helpers/browser.ts";
 import { api, bearer } from "./helpers/http.ts";
 
@@ -799,12 +799,6 @@ browserTest(
 );
 
 // ---- accessibility --------------------------------------------------------------------------
-
-async function assertAxeClean(page: Page, what: string) {
-  const audit = await runAxe(page, { tags: WCAG_TAGS });
-  assert.ok(audit.passes > 0, `${what}: axe ran`);
-  assert.deepEqual(audit.violations, [], what);
-}
 
 browserTest(
   "admin sign-in and register (en, he): axe finds nothing, with messages and a server error shown",

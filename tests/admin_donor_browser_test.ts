@@ -12,7 +12,7 @@ import { translator } from "../lib/i18n.ts";
 import { listAmount, usDateTime } from "../lib/shared/format.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { days, DONOR_EMAIL, seedDonorView } from "./helpers/donor_view.ts";
 import { api } from "./helpers/http.ts";
@@ -28,12 +28,6 @@ const words = (s: string) => s.replace(/[\u2068\u2069]/g, "").replace(/\s+/g, " 
 
 async function texts(page: Page, selector: string): Promise<string[]> {
   return (await page.locator(selector).allInnerTexts()).map(words);
-}
-
-async function axeClean(page: Page, what: string) {
-  const audit = await runAxe(page);
-  assert.ok(audit.passes > 0);
-  assert.deepEqual(audit.violations, [], what);
 }
 
 browserTest(
@@ -72,7 +66,7 @@ browserTest(
             await page.locator(".outbox[data-loaded]").waitFor({ timeout: WAIT });
             const kinds = await texts(page, ".outbox-table tbody tr td:nth-of-type(1)");
             assert.ok(kinds.includes(tr("backofficeMail.kinds.monthly-changed")), kinds.join(" | "));
-            await axeClean(page, `${lang}: dashboard`);
+            await assertAxeClean(page, `${lang}: dashboard`);
 
             // From the history: the row's address opens the donor's view.
             await page.getByRole("link", { name: DONOR_EMAIL, exact: true }).first().click();
@@ -133,7 +127,7 @@ browserTest(
             assert.ok(gifts[0].includes(tr("transactions.statusError", { code: "033" })), gifts[0]);
             const page1 = words(await page.locator(".donor-view").innerText());
             assert.ok(!page1.includes(listAmount(123_400, 1, lang)!), "another donor's gift");
-            await axeClean(page, `${lang}: donor view`);
+            await assertAxeClean(page, `${lang}: donor view`);
             assert.deepEqual(watched.all(), []);
 
             // Another address through the page's own form: unknown, said so in the page's language.
@@ -146,7 +140,7 @@ browserTest(
               words(await page.locator(".donor-view [role=alert]").innerText()),
               tr("backofficeDonor.notFound"),
             );
-            await axeClean(page, `${lang}: unknown address`);
+            await assertAxeClean(page, `${lang}: unknown address`);
             // The only problem: the API's 404 for that address.
             assert.deepEqual(
               watched.all().map((line) => line.replace(/^.*\/api\/donor\?.*: HTTP 404$/, "404")).filter((l) =>

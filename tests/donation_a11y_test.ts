@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser } from "./helpers/browser.ts";
 
 const LANGS = ["en", "he"] as const;
@@ -17,13 +17,6 @@ const FLAGS = { FEATURE_MONTHLY_PAYMENT: "1", FEATURE_TEST_TERMINAL_PAYMENT: "1"
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 /** How long one wait may take before the test fails, in ms. */
 const WAIT = 10_000;
-
-/** Axe on the whole document (frames not entered): no violation. */
-async function assertAxeClean(page: Page, what: string) {
-  const audit = await runAxe(page);
-  assert.ok(audit.passes > 0, `${what}: axe ran`);
-  assert.deepEqual(audit.violations, [], what);
-}
 
 /**
  * The contrast of each button's text on its own background (computed colours, WCAG formula), so

@@ -12,7 +12,7 @@ import { translator } from "../lib/i18n.ts";
 import type { Lang } from "../lib/shared/languages.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe, WCAG_TAGS } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
 
@@ -38,13 +38,6 @@ async function newContext(browser: Browser, lang: Lang): Promise<BrowserContext>
   });
   context.setDefaultTimeout(WAIT);
   return context;
-}
-
-/** Axe on the whole document: no violation. */
-async function assertAxeClean(page: Page, what: string) {
-  const audit = await runAxe(page, { tags: WCAG_TAGS });
-  assert.ok(audit.passes > 0, `${what}: axe ran`);
-  assert.deepEqual(audit.violations, [], what);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import type { Lang } from "../lib/shared/languages.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 
@@ -28,12 +28,6 @@ function newContext(browser: Browser, lang: Lang): Promise<BrowserContext> {
     // axe is injected into the pages.
     bypassCSP: true,
   });
-}
-
-async function assertAxeClean(page: Page, what: string, include?: string) {
-  const audit = await runAxe(page, { include });
-  assert.ok(audit.passes > 0, `axe ran on ${what}`);
-  assert.deepEqual(audit.violations, [], what);
 }
 
 async function signIn(page: Page, app: TestApp, lang: Lang): Promise<void> {

@@ -9,7 +9,7 @@ import type { MessageInput } from "../lib/mail/message_types.ts";
 import { translator } from "../lib/i18n.ts";
 import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "../lib/manage_link.ts";
 import { startTestApp } from "./helpers/app.ts";
-import { assertAccessible } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 
@@ -43,7 +43,7 @@ browserTest("manage link: open, cancel, expired → fresh link, tampered (en, he
         context.setDefaultTimeout(WAIT);
         const page = await context.newPage();
         const watched = await watchPage(page);
-        const audit = (what: string) => assertAccessible(page, what);
+        const audit = (what: string) => assertAxeClean(page, what);
         try {
           // The link from the email: details, then cancel.
           const token = await createManageToken(key, userId);

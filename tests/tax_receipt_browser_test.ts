@@ -10,19 +10,13 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser } from "./helpers/browser.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 
 async function fillDonor(page: Page) {
   for (const [name, value] of Object.entries(DONOR)) await page.fill(`#donor-${name}`, value);
-}
-
-async function assertAxeClean(page: Page, what: string) {
-  const audit = await runAxe(page);
-  assert.ok(audit.passes > 0, `${what}: axe ran`);
-  assert.deepEqual(audit.violations, [], what);
 }
 
 /** The donor of the last payment the app started. */

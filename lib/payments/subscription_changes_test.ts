@@ -3,6 +3,8 @@
  * idempotency (a repeat changes and sends nothing), its confirmation email, and billing honouring
  * it (an amount from the next charge, no charge while paused, a skipped period never retried).
  */
+import { DANA } from "../../tests/helpers/card_gift.ts";
+import { donorFixture } from "../../tests/storage/fixtures.ts";
 import assert from "node:assert/strict";
 import { createLogger } from "@/lib/log.ts";
 import { openStore } from "@/lib/storage/mod.ts";
@@ -37,18 +39,14 @@ async function withGift(fn: (store: Store, sub: Subscription, ref: GiftRef) => P
   const store = await openStore({ kvPath: ":memory:" });
   try {
     const donorId = `donor_${crypto.randomUUID()}`;
-    await store.donors.create({
+    await store.donors.create(donorFixture({
       id: donorId,
-      firstName: "Dana",
-      lastName: "Levi",
-      email: "dana@example.org",
-      country: "Israel",
+      ...DANA,
       createdAt: CREATED,
       paymentDate: CREATED,
       nextPaymentDate: FEB,
       monthlyPaymentAvailable: true,
-      israeliId: null,
-    });
+    }));
     const sub = await store.subscriptions.create({
       id: `sub_${crypto.randomUUID()}`,
       donorId,

@@ -9,6 +9,10 @@ import type { CardUpdateContext } from "../../lib/payments/card_update.ts";
 import { createSandboxProvider } from "../../lib/payments/sandbox.ts";
 import { openStore } from "../../lib/storage/mod.ts";
 import type { Store, Subscription } from "../../lib/storage/types.ts";
+import { donorFixture } from "../storage/fixtures.ts";
+
+/** The monthly donor of the gift tests. */
+export const DANA = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 
 export const NOW = new Date("2026-03-12T09:00:00.000Z");
 export const ORIGIN = "http://museum.test";
@@ -24,18 +28,14 @@ export async function withGift(
   const store = await openStore({ kvPath: ":memory:" });
   try {
     const donorId = `donor_${crypto.randomUUID()}`;
-    await store.donors.create({
+    await store.donors.create(donorFixture({
       id: donorId,
-      firstName: "Dana",
-      lastName: "Levi",
-      email: "dana@example.org",
-      country: "Israel",
+      ...DANA,
       createdAt: "2026-01-10T09:00:00.000Z",
       paymentDate: "2026-02-10T09:00:00.000Z",
       nextPaymentDate: "2026-04-10T09:00:00.000Z",
       monthlyPaymentAvailable: true,
-      israeliId: null,
-    });
+    }));
     const sub = await store.subscriptions.create({
       id: `sub_${crypto.randomUUID()}`,
       donorId,
