@@ -8,12 +8,11 @@
  * state axe clean, no page error.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import * as OTPAuth from "otpauth";
 import { translator } from "../lib/i18n.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 
@@ -25,12 +24,6 @@ const codeAt = (secret: string, offsetSeconds = 0) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
     timestamp: Date.now() + offsetSeconds * 1000,
   });
-
-async function axeClean(page: Page, what: string) {
-  const audit = await runAxe(page);
-  assert.ok(audit.passes > 0);
-  assert.deepEqual(audit.violations, [], what);
-}
 
 browserTest(
   "two-factor sign-in in Chromium (en, he): set up with the QR code, sign in with a code",
@@ -64,7 +57,7 @@ browserTest(
             await page.waitForURL(`${app.url}/${lang}/admin/two-factor`, { timeout: WAIT });
             assert.equal(await page.getAttribute("html", "dir"), lang === "he" ? "rtl" : "ltr");
             await page.getByText(tr("twoFactor.statusOff")).waitFor({ timeout: WAIT });
-            await axeClean(page, `${lang}: two-factor off`);
+            await assertAxeClean(page, `${lang}: two-factor off`);
 
             // Set-up: the QR code and the key; a first code from the "app" confirms it.
             await page.getByRole("button", { name: tr("twoFactor.start") }).click();
@@ -73,14 +66,14 @@ browserTest(
             assert.match(await qr.getAttribute("src") ?? "", /^data:image\/svg\+xml/);
             const secret = (await page.locator(".two-factor-secret").innerText()).trim();
             assert.match(secret, /^[A-Z2-7]{32}$/);
-            await axeClean(page, `${lang}: the QR code`);
+            await assertAxeClean(page, `${lang}: the QR code`);
             await page.getByLabel(tr("twoFactor.codeLabel")).fill(codeAt(secret));
             await page.getByRole("button", { name: tr("twoFactor.confirm") }).click();
             await page.getByRole("heading", { name: tr("twoFactor.codesTitle") }).waitFor({ timeout: WAIT });
             const codes = await page.locator(".recovery-codes li").allInnerTexts();
             assert.equal(codes.length, 10);
             for (const c of codes) assert.match(c.trim(), /^[0-9A-Z]{5}-[0-9A-Z]{5}$/);
-            await axeClean(page, `${lang}: the recovery codes`);
+            await assertAxeClean(page, `${lang}: the recovery codes`);
             const [entry] = await app.store.audit.list(
               { action: "two-factor-enrolled", actorId: ids[lang] },
               1,
@@ -99,13 +92,13 @@ browserTest(
             await page.getByRole("heading", { name: tr("twoFactor.stepTitle") }).waitFor({ timeout: WAIT });
             assert.equal(page.url(), `${app.url}/${lang}/login`, "no session yet");
             assert.equal(await page.evaluate(() => localStorage.getItem("accessToken")), null);
-            await axeClean(page, `${lang}: the code step`);
+            await assertAxeClean(page, `${lang}: the code step`);
 
             const code = page.getByLabel(tr("twoFactor.codeLabel"));
             await code.fill(codeAt(secret, 3600));
             await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
             await page.getByRole("alert").getByText(tr("twoFactor.wrongCode")).waitFor({ timeout: WAIT });
-            await axeClean(page, `${lang}: a wrong code`);
+            await assertAxeClean(page, `${lang}: a wrong code`);
             // The code that confirmed the set-up is spent: the next one (the app's, 30 s on) signs in.
             await code.fill(codeAt(secret, 30));
             await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
@@ -122,7 +115,7 @@ browserTest(
               await page.getByRole("button", { name: tr("twoFactor.resetButton") }).click();
               const done = tr("twoFactor.resetDone", { email: admins.he.email });
               await page.getByText(done).waitFor({ timeout: WAIT });
-              await axeClean(page, `${lang}: a reset`);
+              await assertAxeClean(page, `${lang}: a reset`);
               assert.equal(await app.store.twoFactor.get(ids.he), null);
               const [reset] = await app.store.audit.list({ action: "two-factor-reset" }, 1);
               assert.deepEqual([reset.actorId, reset.target], [ids.en, ids.he]);
@@ -147,7 +140,7 @@ browserTest(
                 await he.getByText(heT("twoFactor.requiredNotice")).waitFor({ timeout: WAIT });
                 await he.getByRole("button", { name: heT("twoFactor.start") }).waitFor({ timeout: WAIT });
                 assert.equal(await he.getByRole("link", { name: heT("twoFactor.back") }).count(), 0);
-                await axeClean(he, "he: enrolment required");
+                await assertAxeClean(he, "he: enrolment required");
                 await he.goto(`${app.url}/he/admin`);
                 await he.waitForURL(`${app.url}/he/admin/two-factor`, { timeout: WAIT });
               } finally {

@@ -4,12 +4,13 @@
  * the first; a refund larger than what remains refused (409) with nothing recorded; refunds pressed
  * at once by several staff never exceed what was paid; a refund the provider refuses recorded as
  * failed, counting for nothing; bad input refused (400); a monthly gift's refund leaves the gift
- * running unless asked to cancel it; the lists show what was refunded.
+ * running unless asked to cancel it; the lists and the monthly report show what was refunded.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
+import type { MonthlyReport } from "../lib/reports/monthly.ts";
 import { REFUND_DECLINED_CARD } from "../lib/payments/sandbox_refund.ts";
 import type { AdminRole, Store, Transaction } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
@@ -90,6 +91,19 @@ backendTest("api: refunds", async (t, open) => {
         refunded: 2500,
         pending: 0,
       });
+      // The accountant's report counts it in the month it was settled, as a one-time gift's refund.
+      const report = await api(app.url, "GET", "/api/reports/monthly", undefined, finance.auth);
+      assert.equal(report.status, 200);
+      const month = (report.body as MonthlyReport).months.find((m) =>
+        m.start <= r.settledAt && r.settledAt < m.end
+      );
+      const ils = month?.money.find((c) => c.currency === 1);
+      assert.deepEqual(ils?.refunds, {
+        oneTime: { amount: 2500, count: 1 },
+        monthly: { amount: 0, count: 0 },
+        total: { amount: 2500, count: 1 },
+      });
+      assert.equal(ils?.net.total, 10000 - 2500);
     });
 
     await t.step("the same key again answers the first refund; nothing more happens", async () => {

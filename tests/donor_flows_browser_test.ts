@@ -6,7 +6,7 @@
  * on every result page, the cancel page in each of its states, and the not-found page.
  */
 import assert from "node:assert/strict";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { errorMessageKey } from "../lib/error_codes.ts";
 import { translator } from "../lib/i18n.ts";
 import type { Lang } from "../lib/shared/languages.ts";

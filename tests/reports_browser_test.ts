@@ -6,12 +6,11 @@
  * header in the page's language. Every state axe clean, no console error.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { runAxe } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 import { txFixture } from "./storage/fixtures.ts";
@@ -20,12 +19,6 @@ const WAIT = 10_000;
 const OWNER = { name: "Dana Levi", email: "dana.owner@museum.org", password: "ledger-and-ink-2026" };
 
 const words = (s: string) => s.replace(/[\u2068\u2069\u200e\u200f]/g, "").replace(/\s+/g, " ").trim();
-
-async function axeClean(page: Page, what: string) {
-  const audit = await runAxe(page);
-  assert.ok(audit.passes > 0);
-  assert.deepEqual(audit.violations, [], what);
-}
 
 browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CSV", async (t) => {
   const app = await startTestApp();
@@ -76,7 +69,7 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
           await page.locator(".report-view[data-loaded]").waitFor({ timeout: WAIT });
           assert.equal(words(await page.locator("h1").innerText()), tr("reports.heading"));
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
-          await axeClean(page, `${lang}: the last twelve months`);
+          await assertAxeClean(page, `${lang}: the last twelve months`);
 
           // A range through the page's form: a link with the months.
           await page.fill("#report-from", "2026-01");
@@ -124,7 +117,7 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
             .map(words);
           assert.equal(activity.length, 3);
           assert.ok(activity[1].endsWith("2 1 0"), activity[1]);
-          await axeClean(page, `${lang}: January to March`);
+          await assertAxeClean(page, `${lang}: January to March`);
 
           const [download] = await Promise.all([
             page.waitForEvent("download", { timeout: WAIT }),

@@ -2,10 +2,11 @@
  * The monthly report reconciles with the transaction lists, exactly, on both backends (issue 16):
  * 10,000 transactions over fourteen months (successes and errors, one-time and monthly, ILS and
  * USD, a pool of donors some of whom gave many times, some erased, a few successes without an
- * amount), imported in shuffled order, and a set of monthly gifts started and cancelled. The
- * expected figures are computed here from what the lists answer (`transactions.scan` of every
- * success and every error, batch by batch), each transaction put in its month by the museum's
- * calendar through `Intl` (not by the report's bounds), and must equal the report's month by
+ * amount), imported in shuffled order, a set of monthly gifts started and cancelled, and 400 refunds
+ * of the successes (most succeeded, some failed or still pending). The expected figures are computed
+ * here from what the lists answer (`transactions.scan` of every success and every error, batch by
+ * batch, and the refunds the lists show on each row: `refunds.totals`, then the row's refunds), each transaction put in its month by the museum's
+ * calendar through `Intl` (not by the report's bounds; a refund by when it was settled), and must equal the report's month by
  * month, and the report's totals the lists' sums over the range. The CSV's rows say the same.
  *
  * @module
@@ -13,11 +14,10 @@
 import assert from "node:assert/strict";
 import { reportCsv } from "../lib/reports/csv.ts";
 import { monthlyReport, REPORT_TIME_ZONE } from "../lib/reports/monthly.ts";
-import { NO_REFUNDS } from "../lib/reports/refund_totals.ts";
 import { formatAmount } from "../lib/transactions_export.ts";
 import type { Store, Transaction } from "../lib/storage/types.ts";
 import { backendTest } from "./helpers/stores.ts";
-import { subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { refundFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
 
 const COUNT = 10_000;
 /** From 2025-01-01 to 2026-02-28, UTC: the report asks for 2025-01..2026-02 in Jerusalem time. */
@@ -38,7 +38,6 @@ const monthFormat = new Intl.DateTimeFormat("en-CA", {
   year: "numeric",
   month: "2-digit",
 });
-/** The month of an instant on the museum's calendar, `YYYY-MM`. */
 /** The month of an instant on the museum's calendar, `YYYY-MM`. */
 const monthOf = (iso: string) => monthFormat.format(new Date(iso)).slice(0, 7);
 
@@ -91,6 +90,54 @@ async function scanAll(store: Store, kind: Transaction["kind"]): Promise<Transac
     before = batch.next;
   } while (before !== null);
   return out;
+}
+
+/**
+ * 400 refunds of successes with an amount, settled at whole minutes over the range (one in 20 at a
+ * month's edge): one in ten fails, one in twenty stays pending; the rest succeed.
+ */
+async function seedRefunds(store: Store, txs: Transaction[]): Promise<void> {
+  const next = random(61);
+  const paid = txs.filter((tx) => tx.kind === "success" && tx.amount !== null);
+  for (let i = 0; i < 400; i++) {
+    const tx = paid[Math.floor(next() * paid.length)];
+    const amount = 1 + Math.floor(next() * (tx.amount! / 3));
+    const refund = refundFixture({ transactionId: tx.id, amount, currency: tx.currency! });
+    await store.refunds.begin(refund, tx.amount!);
+    const fate = next();
+    if (fate < 0.05) continue;
+    const at = i % 20 === 0
+      ? new Date(EDGES[(i / 20) % EDGES.length] - (i % 40 === 0 ? 0 : 1)).toISOString()
+      : new Date(START + Math.floor(next() * SPAN / 60_000) * 60_000).toISOString();
+    await store.refunds.settle(
+      tx.id,
+      refund.id,
+      fate < 0.15 ? { state: "failed", error: "declined", at } : { state: "succeeded", providerRef: "c", at },
+    );
+  }
+}
+
+/** The succeeded refunds the lists show on these successes' rows, as `month/currency/kind` sums. */
+async function refundsShown(store: Store, successes: Transaction[]) {
+  const sums = new Map<string, { amount: number; count: number }>();
+  const byId = new Map(successes.map((tx) => [tx.id, tx]));
+  for (let i = 0; i < successes.length; i += 1_000) {
+    const totals = await store.refunds.totals(successes.slice(i, i + 1_000).map((tx) => tx.id));
+    for (const id of totals.keys()) {
+      const tx = byId.get(id)!;
+      for (const r of await store.refunds.listByTransaction(id)) {
+        if (r.state !== "succeeded") continue;
+        const month = monthOf(r.settledAt!);
+        const inRange = month >= "2025-01" && month <= "2026-02";
+        const keys = [`${month}/${r.currency}/${tx.isMonthly}`, `${month}/${r.currency}/all`];
+        for (const key of inRange ? [...keys, `all/${r.currency}/all`] : keys) {
+          const sum = sums.get(key) ?? { amount: 0, count: 0 };
+          sums.set(key, { amount: sum.amount + r.amount, count: sum.count + 1 });
+        }
+      }
+    }
+  }
+  return sums;
 }
 
 interface Expected {
@@ -151,10 +198,13 @@ backendTest(
       });
     }
 
-    const report = await monthlyReport(store, NO_REFUNDS, { from: "2025-01", to: "2026-02" });
+    await seedRefunds(store, txs);
+
+    const report = await monthlyReport(store, { from: "2025-01", to: "2026-02" });
     const [successes, errors] = [await scanAll(store, "success"), await scanAll(store, "error")];
     assert.equal(successes.length + errors.length, COUNT, "the lists hold every transaction");
     const expected = expectedFrom(successes, errors);
+    const refunded = await refundsShown(store, successes);
 
     await t.step("each month: donations per currency and kind, donors, failed charges", () => {
       assert.equal(report.months.length, 14);
@@ -165,7 +215,12 @@ backendTest(
           assert.deepEqual(c.donations.oneTime, sum("false"), `${month.month} ${c.currency} one-time`);
           assert.deepEqual(c.donations.monthly, sum("true"), `${month.month} ${c.currency} monthly`);
           assert.deepEqual(c.donations.total, sum("all"), `${month.month} ${c.currency} all`);
-          assert.equal(c.net.total, sum("all").amount, "no refunds yet: the net is the donations");
+          const back = (kind: string) =>
+            refunded.get(`${month.month}/${c.currency}/${kind}`) ?? { amount: 0, count: 0 };
+          assert.deepEqual(c.refunds.oneTime, back("false"), `${month.month} ${c.currency} refunds one-time`);
+          assert.deepEqual(c.refunds.monthly, back("true"), `${month.month} ${c.currency} refunds monthly`);
+          assert.deepEqual(c.refunds.total, back("all"), `${month.month} ${c.currency} refunds`);
+          assert.equal(c.net.total, sum("all").amount - back("all").amount, `${month.month} net`);
         }
         assert.equal(month.donors, expected.donors.get(month.month)?.size ?? 0, `${month.month} donors`);
         assert.deepEqual(month.failedCharges, {
@@ -180,6 +235,8 @@ backendTest(
         0,
       );
       assert.ok(checked > 8_000, `most successes fall in the range: ${checked}`);
+      const refunds = report.totals.reduce((n, c) => n + c.refunds.total.count, 0);
+      assert.ok(refunds > 300, `most refunds succeeded in the range: ${refunds}`);
     });
 
     await t.step("the range's totals equal the lists' sums; the CSV says the same", () => {
@@ -189,6 +246,7 @@ backendTest(
           expected.gifts.get(`all/${c.currency}/all`),
           `currency ${c.currency}`,
         );
+        assert.deepEqual(c.refunds.total, refunded.get(`all/${c.currency}/all`), `refunds ${c.currency}`);
       }
       const rows = reportCsv(report, "en").slice(1).split("\r\n").filter((row) => row !== "").slice(1);
       assert.equal(rows.length, 14);

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { assertAccessible } from "./helpers/axe.ts";
+import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 
@@ -71,7 +71,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
 
           // Approvals: Noa as finance (chosen), Eli as a viewer (the default).
           await page.getByLabel(tr("staffAdmin.approveRole", { name: noa.name })).selectOption("finance");
-          await assertAccessible(page, `${lang}: dashboard with approvals`);
+          await assertAxeClean(page, `${lang}: dashboard with approvals`);
           for (const who of [noa, eli]) {
             await page.getByRole("button", { name: tr("admin.approveName", { name: who.name }) }).click();
             await page.locator(".approvals-notice", { hasText: who.name }).waitFor({ timeout: WAIT });
@@ -86,7 +86,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
           await page.waitForURL(`${app.url}/${lang}/admin/staff`, { timeout: WAIT });
           await page.locator("section[data-loaded][aria-labelledby=staff-title]").waitFor({ timeout: WAIT });
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
-          await assertAccessible(page, `${lang}: staff page`);
+          await assertAxeClean(page, `${lang}: staff page`);
           await page.getByLabel(tr("staffAdmin.roleFor", { name: noa.name })).selectOption("admin");
           await page.getByRole("button", { name: tr("staffAdmin.saveRoleFor", { name: noa.name }) }).click();
           const changed = tr("staffAdmin.roleChanged", {
@@ -117,7 +117,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
             flag: "MONTHLY_PAYMENT",
             enabled: false,
           });
-          await assertAccessible(page, `${lang}: staff page after changes`);
+          await assertAxeClean(page, `${lang}: staff page after changes`);
           // The kiosk devices, read only: the one created for this language, not yet paired.
           const devices = await page.locator(".kiosk-table tbody tr").allInnerTexts();
           assert.ok(
@@ -143,7 +143,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
           ]);
           const names = await page.locator(".audit-table tbody tr td:nth-of-type(2)").allInnerTexts();
           assert.equal(words(names[0]), tr("staffAdmin.actions.flag-changed"));
-          await assertAccessible(page, `${lang}: audit log`);
+          await assertAxeClean(page, `${lang}: audit log`);
 
           await page.getByLabel(tr("staffAdmin.filterAction")).selectOption("role-changed");
           await page.getByLabel(tr("staffAdmin.filterWho")).selectOption(
@@ -153,7 +153,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
           await page.waitForURL(/\/admin\/audit\?actor=.+&action=role-changed/, { timeout: WAIT });
           assert.deepEqual(await actions(page), Array(round).fill("role-changed"));
           assert.equal(await page.getByLabel(tr("staffAdmin.filterAction")).inputValue(), "role-changed");
-          await assertAccessible(page, `${lang}: audit log filtered`);
+          await assertAxeClean(page, `${lang}: audit log filtered`);
           assert.deepEqual(watched.all(), []);
         } finally {
           await context.close();

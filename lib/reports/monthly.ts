@@ -3,8 +3,7 @@
  * successful donations, the refunds and the net per currency, one-time and monthly; the number of
  * donors; the monthly gifts that started and were cancelled; the failed charges. Storage sums the
  * months (`store.reports.figures`, over the months' bounds computed here, so both backends bucket
- * by the same instants); refunds come through {@link RefundTotals} (`refund_totals.ts`); this
- * module checks the range and lays the figures out, every month and currency present, zeros
+ * by the same instants), refunds among them; this module checks the range and lays the figures out, every month and currency present, zeros
  * included. The table, CSV and chart are drawn from the answer (`csv.ts`, `chart.ts`, the page).
  *
  * What counts where: a gift in the month of its `createdAt` (a success with a known amount and
@@ -16,7 +15,7 @@
  * @module
  */
 import { DomainError } from "../errors.ts";
-import type { ReportGiftTotal, ReportSum, Store } from "../storage/types.ts";
+import type { ReportSum, Store } from "../storage/types.ts";
 
 /** The museum's time zone: the months of the report (the receipts' year is counted in it too). */
 export const REPORT_TIME_ZONE = "Asia/Jerusalem";
@@ -26,15 +25,6 @@ export const MAX_REPORT_MONTHS = 36;
 
 /** A range the report refuses (400): a month before the first, or too many months. */
 export class InvalidReportRangeError extends DomainError {}
-
-/**
- * Refunds per period, currency and kind of the refunded gift (`isMonthly`), made with
- * `bounds[i] <= refundedAt < bounds[i + 1]`: the shape of `store.reports.figures`' gifts. The
- * route passes the implementation in (`refundTotalsFor` in `refund_totals.ts`).
- */
-export interface RefundTotals {
-  figures(bounds: readonly string[]): Promise<ReportGiftTotal[]>;
-}
 
 /** One-time, monthly and both, of donations or refunds. */
 export interface KindSums {
@@ -237,13 +227,12 @@ function settle(c: CurrencyFigures): CurrencyFigures {
  *
  * @example
  * ```ts
- * const report = await monthlyReport(store, NO_REFUNDS, { from: "2026-01", to: "2026-03" });
+ * const report = await monthlyReport(store, { from: "2026-01", to: "2026-03" });
  * report.months.map((m) => m.month); // ["2026-01", "2026-02", "2026-03"]
  * ```
  */
 export async function monthlyReport(
   store: Store,
-  refunds: RefundTotals,
   range: { from?: string; to?: string },
   now: Date = new Date(),
 ): Promise<MonthlyReport> {
@@ -251,7 +240,7 @@ export async function monthlyReport(
   const from = range.from ?? (range.to ? range.to : fallback.from);
   const to = range.to ?? (range.from ? range.from : fallback.to);
   const { months, bounds } = reportMonths(from, to);
-  const [figures, refunded] = await Promise.all([store.reports.figures(bounds), refunds.figures(bounds)]);
+  const figures = await store.reports.figures(bounds);
   const cells = new Map<string, CurrencyFigures>();
   const cell = (period: number, currency: 1 | 2) => {
     const key = `${period}/${currency}`;
@@ -263,7 +252,7 @@ export async function monthlyReport(
     const sums = cell(g.period, g.currency).donations;
     sums[g.isMonthly ? "monthly" : "oneTime"] = plus(sums[g.isMonthly ? "monthly" : "oneTime"], g);
   }
-  for (const r of refunded) {
+  for (const r of figures.refunds) {
     const sums = cell(r.period, r.currency).refunds;
     sums[r.isMonthly ? "monthly" : "oneTime"] = plus(sums[r.isMonthly ? "monthly" : "oneTime"], r);
   }

@@ -1,6 +1,8 @@
 /** The report's months in the museum's time zone, its range checks, and its assembly with refunds. */
 import assert from "node:assert/strict";
 import { openStore } from "../storage/mod.ts";
+import type { Transaction } from "../storage/types.ts";
+import { refundFixture, txFixture } from "../../tests/storage/fixtures.ts";
 import { escapeXml, reportChartSvg } from "./chart.ts";
 import { reportCsv } from "./csv.ts";
 import { defaultRange, InvalidReportRangeError, monthlyReport, monthStart, reportMonths } from "./monthly.ts";
@@ -29,23 +31,39 @@ Deno.test("defaultRange: the twelve months ending this month in the museum's tim
   assert.deepEqual(defaultRange(new Date("2026-01-15T12:00:00Z")), { from: "2025-02", to: "2026-01" });
 });
 
-Deno.test("monthlyReport: refunds count in their month, under their kind; net is donations minus refunds", async () => {
+Deno.test("monthlyReport: refunds count in the month they were settled, under their gift's kind; net is donations minus refunds", async () => {
   const store = await openStore({ kvPath: ":memory:" });
   try {
-    const refunds = {
-      figures: (bounds: readonly string[]) => {
-        assert.equal(bounds.length, 3);
-        return Promise.resolve([
-          { period: 1, currency: 2 as const, isMonthly: true, amount: 700, count: 1 },
-          { period: 1, currency: 2 as const, isMonthly: false, amount: 300, count: 2 },
-        ]);
-      },
+    const gift = (isMonthly: boolean) =>
+      txFixture({ createdAt: "2025-12-10T10:00:00.000Z", currency: 2, isMonthly });
+    const [monthly, oneTime] = [gift(true), gift(false)];
+    for (const tx of [monthly, oneTime]) await store.transactions.record(tx);
+    // Asked on January 31st, settled on February 1st in Jerusalem (22:30 UTC): a February refund.
+    const refund = async (tx: Transaction, amount: number, state: "succeeded" | "failed") => {
+      const r = refundFixture({
+        transactionId: tx.id,
+        amount,
+        currency: 2,
+        createdAt: "2026-01-31T20:00:00.000Z",
+      });
+      await store.refunds.begin(r, tx.amount!);
+      const at = "2026-01-31T22:30:00.000Z";
+      await store.refunds.settle(
+        tx.id,
+        r.id,
+        state === "succeeded" ? { state, providerRef: "credit", at } : { state, error: "declined", at },
+      );
     };
-    const report = await monthlyReport(store, refunds, { from: "2026-01", to: "2026-02" });
+    await refund(monthly, 700, "succeeded");
+    await refund(oneTime, 100, "succeeded");
+    await refund(oneTime, 200, "succeeded");
+    await refund(oneTime, 400, "failed");
+    const report = await monthlyReport(store, { from: "2026-01", to: "2026-02" });
     assert.deepEqual(report.currencies, [2]);
     const [jan, feb] = report.months.map((m) => m.money[0]);
     assert.deepEqual(jan.refunds.total, { amount: 0, count: 0 });
-    assert.deepEqual(feb.refunds.total, { amount: 1_000, count: 3 });
+    assert.deepEqual(feb.refunds.monthly, { amount: 700, count: 1 });
+    assert.deepEqual(feb.refunds.oneTime, { amount: 300, count: 2 });
     assert.deepEqual(feb.net, { oneTime: -300, monthly: -700, total: -1_000 });
     assert.deepEqual(report.totals[0].net.total, -1_000);
     const csv = reportCsv(report, "en").split("\r\n");

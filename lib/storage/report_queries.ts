@@ -64,6 +64,7 @@ export function canonicalFigures(figures: ReportFigures): ReportFigures {
   const some = (entry: { count: number }) => entry.count > 0;
   return {
     gifts: figures.gifts.filter(some).sort((a, b) => byCurrency(a, b) || monthlyLast(a, b)),
+    refunds: figures.refunds.filter(some).sort((a, b) => byCurrency(a, b) || monthlyLast(a, b)),
     donors: figures.donors.filter(some).sort(byPeriod),
     failed: figures.failed.filter(some).sort((a, b) => byPeriod(a, b) || monthlyLast(a, b)),
     newMonthly: figures.newMonthly.filter(some).sort(byCurrency),

@@ -40,6 +40,12 @@ export interface ReportFigures {
    */
   gifts: ReportGiftTotal[];
   /**
+   * Succeeded refunds by `settledAt` (when the provider gave the money back), summed per period,
+   * the refund's currency, and one-time/monthly of the gift it refunded. Pending and failed
+   * refunds count for nothing. Same order as `gifts`.
+   */
+  refunds: ReportGiftTotal[];
+  /**
    * Per period, how many distinct donors had a successful transaction: a donor is the
    * transaction's email address, or its donor id when the email was erased (empty), so a donor who
    * filled in the form several times counts once, as on the back office's donor page.
@@ -58,7 +64,8 @@ export interface ReportRepository {
   /**
    * The figures of each period of `bounds` (2 to 37 ascending ISO instants: at most 36 periods,
    * `MAX_REPORT_PERIODS` of `report_queries.ts`; RangeError otherwise). Costs work in proportion to the records of the periods
-   * (transactions and subscriptions created, subscriptions cancelled), never to the whole store:
+   * (transactions and subscriptions created, subscriptions cancelled, refunds settled), never to
+   * the whole store:
    * PostgreSQL reads time indexes and groups; Deno KV reads its time index keys
    * (`kv/reports.ts`).
    */

@@ -23,7 +23,7 @@ import type {
 } from "./payment_types.ts";
 import type { Admission, AdmissionAnswer, Refusal } from "./admission_types.ts";
 import type { KioskDeviceRepository } from "./kiosk_types.ts";
-import type { OutboxRepository, WithMessages } from "./outbox_types.ts";
+import type { OutboxRepository } from "./outbox_types.ts";
 import type { AuditRepository, WithAudit } from "./audit_types.ts";
 import type { ReceiptRepository } from "./receipt_types.ts";
 import type { DonorSessionRepository } from "./donor_session_types.ts";

@@ -13,6 +13,7 @@ import type {
   Donor,
   Payment,
   RefreshToken,
+  Refund,
   SandboxRecord,
   Subscription,
   Transaction,
@@ -192,6 +193,28 @@ export function sandboxFixture(overrides: Partial<SandboxRecord> = {}): SandboxR
 }
 
 // ---- data written by an earlier version ----
+
+/** A pending refund of 10.00 on transaction `tx_refund_1`, asked by a finance admin. */
+export function refundFixture(overrides: Partial<Refund> = {}): Refund {
+  return {
+    id: uid("refund"),
+    transactionId: "tx_refund_1",
+    key: uid("key"),
+    amount: 1_000,
+    currency: 1,
+    reason: "requested-by-donor",
+    note: "asked by phone",
+    actorId: "admin_1",
+    actorEmail: "finance@museum.example",
+    cancelMonthly: false,
+    createdAt: at(0),
+    state: "pending",
+    providerRef: null,
+    error: null,
+    settledAt: null,
+    ...overrides,
+  };
+}
 
 /**
  * Transactions as a store written before errors had monthly and one-time lists holds them:

@@ -33,6 +33,7 @@ Deno.test("kv: transactions and subscriptions written before the reports' indexe
         await store.reports.figures(["2026-01-01T00:00:00.000Z", "2026-02-01T00:00:00.000Z"]),
         {
           gifts: [{ period: 0, currency: 1, isMonthly: false, amount: 1_200, count: 1 }],
+          refunds: [],
           donors: [{ period: 0, count: 1 }],
           failed: [{ period: 0, isMonthly: false, count: 1 }],
           newMonthly: [{ period: 0, currency: 1, amount: started.amount, count: 1 }],

@@ -10,27 +10,10 @@
 import assert from "node:assert/strict";
 import { type Refund, RefundExceedsPaidError } from "@/lib/storage/refund_types.ts";
 import type { AuditInput, MessageInput } from "@/lib/storage/types.ts";
-import { at, uid } from "./fixtures.ts";
+import { at, refundFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, race, withStore, withTwo } from "./support.ts";
 
-const refund = (o: Partial<Refund> = {}): Refund => ({
-  id: uid("refund"),
-  transactionId: "tx_refund_1",
-  key: uid("key"),
-  amount: 1_000,
-  currency: 1,
-  reason: "requested-by-donor",
-  note: "asked by phone",
-  actorId: "admin_1",
-  actorEmail: "finance@museum.example",
-  cancelMonthly: false,
-  createdAt: at(0),
-  state: "pending",
-  providerRef: null,
-  error: null,
-  settledAt: null,
-  ...o,
-});
+const refund = refundFixture;
 
 const entry = (target: string): AuditInput => ({
   action: "refund",

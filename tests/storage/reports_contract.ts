@@ -4,7 +4,8 @@
  * creation time whatever the order it was recorded in; successes summed per currency and
  * one-time/monthly (a success without an amount counts its donor only), donors counted once per
  * email (an erased one by donor id), errors counted as failed charges, subscriptions by start and
- * by cancellation (a gift ended by failed charges is not "cancelled"); bad bounds refused. On
+ * by cancellation (a gift ended by failed charges is not "cancelled"); succeeded refunds by when they
+ * were settled, under the kind of gift they refunded; bad bounds refused. On
  * fresh data of its own (the figures are global).
  *
  * @module
@@ -12,14 +13,21 @@
 
 import assert from "node:assert/strict";
 import type { ReportFigures } from "../../lib/storage/types.ts";
-import { subscriptionFixture, txFixture, uid } from "./fixtures.ts";
+import { refundFixture, subscriptionFixture, txFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore } from "./support.ts";
 
 const JAN = "2026-01-01T00:00:00.000Z";
 const FEB = "2026-02-01T00:00:00.000Z";
 const MAR = "2026-03-01T00:00:00.000Z";
 
-const EMPTY: ReportFigures = { gifts: [], donors: [], failed: [], newMonthly: [], cancelledMonthly: [] };
+const EMPTY: ReportFigures = {
+  gifts: [],
+  refunds: [],
+  donors: [],
+  failed: [],
+  newMonthly: [],
+  cancelledMonthly: [],
+};
 
 /** The contract of `reports.figures`. */
 export async function reportsContract(t: Deno.TestContext, { fresh }: ContractOptions): Promise<void> {
@@ -35,7 +43,8 @@ export async function reportsContract(t: Deno.TestContext, { fresh }: ContractOp
         await store.transactions.record(gift("2026-02-01T00:00:00.000Z", { amount: 700, currency: 2 }));
         await store.transactions.record(gift("2026-02-14T12:00:00.000Z", { amount: 300, currency: 2 }));
         await store.transactions.record(gift(JAN, { amount: 1_000 }));
-        await store.transactions.record(gift("2026-01-20T00:00:00.000Z", { amount: 2_500, isMonthly: true }));
+        const monthlyGift = gift("2026-01-20T00:00:00.000Z", { amount: 2_500, isMonthly: true });
+        await store.transactions.record(monthlyGift);
         await store.transactions.record(
           gift("2026-01-31T23:59:59.999Z", { amount: 500, user: user("bo@example.org") }),
         );
@@ -54,11 +63,29 @@ export async function reportsContract(t: Deno.TestContext, { fresh }: ContractOp
           txFixture({ kind: "error", isMonthly: true, createdAt: "2026-02-10T00:00:00.000Z" }),
         );
         // Outside: just before the first bound, and at the last one (exclusive).
-        await store.transactions.record(gift("2025-12-31T23:59:59.999Z", { amount: 9_999 }));
+        const december = gift("2025-12-31T23:59:59.999Z", { amount: 9_999 });
+        await store.transactions.record(december);
         await store.transactions.record(gift(MAR, { amount: 9_999 }));
         await store.transactions.import([
           gift("2026-02-20T00:00:00.000Z", { amount: 50, isMonthly: true, user: user("dee@example.org") }),
         ]);
+
+        // Refunds count when settled, under the refunded gift's kind; failed and pending ones not.
+        const refund = async (tx: typeof december, amount: number, settledAt: string | null, ok = true) => {
+          const r = refundFixture({ transactionId: tx.id, amount, currency: tx.currency! });
+          await store.refunds.begin(r, tx.amount!);
+          if (settledAt === null) return;
+          const outcome = ok
+            ? { state: "succeeded" as const, providerRef: "credit", at: settledAt }
+            : { state: "failed" as const, error: "declined", at: settledAt };
+          await store.refunds.settle(tx.id, r.id, outcome);
+        };
+        await refund(monthlyGift, 500, "2026-02-05T00:00:00.000Z");
+        await refund(monthlyGift, 200, "2026-02-06T00:00:00.000Z");
+        await refund(monthlyGift, 300, "2026-02-07T00:00:00.000Z", false);
+        await refund(monthlyGift, 400, null);
+        await refund(december, 1_000, JAN);
+        await refund(december, 2_000, MAR);
 
         const sub = (createdAt: string, fields: Parameters<typeof subscriptionFixture>[0] = {}) =>
           store.subscriptions.create(
@@ -85,6 +112,10 @@ export async function reportsContract(t: Deno.TestContext, { fresh }: ContractOp
             { period: 1, currency: 2, isMonthly: false, amount: 1_000, count: 2 },
             { period: 1, currency: 1, isMonthly: true, amount: 50, count: 1 },
           ].sort((x, y) => x.period - y.period || x.currency - y.currency),
+          refunds: [
+            { period: 0, currency: 1, isMonthly: false, amount: 1_000, count: 1 },
+            { period: 1, currency: 1, isMonthly: true, amount: 700, count: 2 },
+          ],
           donors: [{ period: 0, count: 5 }, { period: 1, count: 2 }],
           failed: [
             { period: 0, isMonthly: false, count: 1 },
@@ -105,6 +136,10 @@ export async function reportsContract(t: Deno.TestContext, { fresh }: ContractOp
           { period: 0, isMonthly: true, count: 2 },
         ]);
         assert.deepEqual(whole.cancelledMonthly, [{ period: 0, currency: 1, amount: 5_000, count: 2 }]);
+        assert.deepEqual(whole.refunds, [
+          { period: 0, currency: 1, isMonthly: false, amount: 1_000, count: 1 },
+          { period: 0, currency: 1, isMonthly: true, amount: 700, count: 2 },
+        ]);
         // Periods with nothing in them answer nothing.
         assert.deepEqual(
           await store.reports.figures(["2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z"]),

@@ -3,17 +3,20 @@
  * per transaction that every write checks, so "once per key" and "never more than paid" are one
  * read-check-commit each.
  *
- * | key                               | value          | written by      |
- * |-----------------------------------|----------------|-----------------|
- * | `["refunds", txId, id]`           | Refund         | begin, settle   |
- * | `["refund_keys", txId, key]`      | refund id      | begin           |
- * | `["refund_totals", txId]`         | RefundTotals   | begin, settle   |
+ * | key                                           | value          | written by         |
+ * |-----------------------------------------------|----------------|--------------------|
+ * | `["refunds", txId, id]`                       | Refund         | begin, settle      |
+ * | `["refund_keys", txId, key]`                  | refund id      | begin              |
+ * | `["refund_totals", txId]`                     | RefundTotals   | begin, settle      |
+ * | `["refunds_by_settled", settledAt, txId, id]` | [txId, id]     | settle (succeeded) |
  *
  * `begin` checks the key (absent) and the total (as read) and writes the three keys; two staff
  * refunding one gift at once both move the total, so the second commit fails its check, re-reads
  * and decides again on the new total. `settle` checks the refund (as read, pending) and the total,
  * moving the amount from `pending` to `refunded` (or dropping it), with the audit entries and the
- * donor's messages in the same commit.
+ * donor's messages in the same commit. A succeeded refund also gets its time index key in that
+ * commit: the accountant's report sums the refunds settled in its months (`reports.ts`) by reading
+ * that range only.
  *
  * @module
  */
@@ -34,7 +37,10 @@ import {
   type RefundTotals,
 } from "../refund_types.ts";
 
-const REFUNDS = "refunds";
+/** `["refunds", txId, id]`: each refund (read by the report, `reports.ts`). */
+export const REFUNDS = "refunds";
+/** `["refunds_by_settled", settledAt, txId, id]`: the succeeded refunds by when they were settled. */
+export const REFUNDS_BY_SETTLED = "refunds_by_settled";
 const REFUND_KEYS = "refund_keys";
 const REFUND_TOTALS = "refund_totals";
 const NONE: RefundTotals = { refunded: 0, pending: 0 };
@@ -96,6 +102,9 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
           : [];
         const ok = await commit(() => {
           const op = kv.atomic().check(entry, totalEntry).set(entry.key, after).set(totalKey, next);
+          if (after.state === "succeeded") {
+            op.set([REFUNDS_BY_SETTLED, after.settledAt!, transactionId, id], [transactionId, id]);
+          }
           addMessages(op, messageEntries, messages, outcome.at);
           return addAudit(op, audit);
         });

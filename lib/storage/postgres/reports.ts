@@ -1,12 +1,14 @@
 /**
  * The accountant's report figures on PostgreSQL (`store.reports`): `group by` over the periods'
  * rows only, through the time indexes of migration 30 (`transactions_success_report`,
- * `transactions_error_created_at`, `subscriptions_created_at`, `subscriptions_cancelled_at`).
+ * `transactions_error_created_at`, `subscriptions_created_at`, `subscriptions_cancelled_at`,
+ * `refunds_succeeded_settled_at`).
  *
  * A row's period is `width_bucket(instant, bounds) - 1` over the same bounds Deno KV buckets by
  * (`periodOf` in `../report_queries.ts`: `bounds[i] <= instant < bounds[i + 1]`), and a donor is
  * the same key (`reportDonorKey`: the email, or `d:` and the donor id once erased), so the two
- * backends answer the same figures. Four statements, run at once; each reads an index range of
+ * backends answer the same figures. A refund is joined to the transaction it refunded (by primary
+ * key) for whether the gift was monthly. Six statements, run at once; each reads an index range of
  * the periods and answers a few rows per period.
  *
  * @module
@@ -23,13 +25,20 @@ export function pgReports({ sql }: PgContext): ReportRepository {
       const bounds = reportBounds(input);
       const [from, to] = [bounds[0], bounds[bounds.length - 1]];
       const edges = sql`${bounds}::timestamptz[]`;
-      const [gifts, donors, failed, created, cancelled] = await Promise.all([
+      const [gifts, refunds, donors, failed, created, cancelled] = await Promise.all([
         sql<{ period: number; currency: number; is_monthly: boolean; amount: string; count: string }[]>`
           select width_bucket(created_at, ${edges}) - 1 as period, currency, is_monthly,
             sum(amount) as amount, count(*) as count
           from transactions
           where kind = 'success' and created_at >= ${from} and created_at < ${to}
             and amount is not null and currency is not null
+          group by 1, 2, 3
+        `,
+        sql<{ period: number; currency: number; is_monthly: boolean; amount: string; count: string }[]>`
+          select width_bucket(r.settled_at, ${edges}) - 1 as period, r.currency, t.is_monthly,
+            sum(r.amount) as amount, count(*) as count
+          from refunds r join transactions t on t.id = r.transaction_id
+          where r.state = 'succeeded' and r.settled_at >= ${from} and r.settled_at < ${to}
           group by 1, 2, 3
         `,
         sql<{ period: number; count: string }[]>`
@@ -69,14 +78,17 @@ export function pgReports({ sql }: PgContext): ReportRepository {
           amount: Number(r.amount),
           count: Number(r.count),
         }));
-      return canonicalFigures({
-        gifts: gifts.map((r) => ({
+      const giftTotals = (rows: typeof gifts) =>
+        rows.map((r) => ({
           period: r.period,
           currency: currency(r.currency),
           isMonthly: r.is_monthly,
           amount: Number(r.amount),
           count: Number(r.count),
-        })),
+        }));
+      return canonicalFigures({
+        gifts: giftTotals(gifts),
+        refunds: giftTotals(refunds),
         donors: donors.map((r) => ({ period: r.period, count: Number(r.count) })),
         failed: failed.map((r) => ({ period: r.period, isMonthly: r.is_monthly, count: Number(r.count) })),
         newMonthly: subscriptionTotals(created),

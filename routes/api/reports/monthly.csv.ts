@@ -5,7 +5,6 @@ import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
-import { refundTotalsFor } from "@/lib/reports/refund_totals.ts";
 import { ReportFileQuerySchema } from "@/lib/reports/schemas.ts";
 import { z } from "zod";
 
@@ -43,7 +42,7 @@ export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store } = ctx.state.services;
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
-    const report = await monthlyReport(store, refundTotalsFor(store), range);
+    const report = await monthlyReport(store, range);
     // An export writes nothing of its own: its audit entry is appended before the file is sent.
     const admin = ctx.state.admin!;
     await store.audit.append([{

@@ -4,7 +4,6 @@ import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { reportChartSvg } from "@/lib/reports/chart.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
-import { refundTotalsFor } from "@/lib/reports/refund_totals.ts";
 import { ReportFileQuerySchema } from "@/lib/reports/schemas.ts";
 import { z } from "zod";
 
@@ -34,7 +33,7 @@ export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store } = ctx.state.services;
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
-    const report = await monthlyReport(store, refundTotalsFor(store), range);
+    const report = await monthlyReport(store, range);
     return new Response(reportChartSvg(report, lang), {
       headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "no-store" },
     });

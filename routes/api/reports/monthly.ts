@@ -3,7 +3,6 @@ import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
-import { refundTotalsFor } from "@/lib/reports/refund_totals.ts";
 import { MonthlyReportSchema, ReportQuerySchema } from "@/lib/reports/schemas.ts";
 
 export const docs: RouteDocs = {
@@ -33,7 +32,7 @@ export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store } = ctx.state.services;
     const query = readQuery(ctx.url, ReportQuerySchema);
-    return Response.json(await monthlyReport(store, refundTotalsFor(store), query), {
+    return Response.json(await monthlyReport(store, query), {
       headers: { "cache-control": "no-store" },
     });
   },

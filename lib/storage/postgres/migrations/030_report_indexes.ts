@@ -7,7 +7,9 @@
  *   an index-only scan of the months asked for;
  * - error transactions get `transactions_error_created_at` (the failed charges per month);
  * - subscriptions get `subscriptions_created_at` (new monthly gifts) and a partial
- *   `subscriptions_cancelled_at` of the cancelled ones (cancelled monthly gifts).
+ *   `subscriptions_cancelled_at` of the cancelled ones (cancelled monthly gifts);
+ * - refunds get a partial `refunds_succeeded_settled_at` of the succeeded ones (the refunds per
+ *   month, by when the money went back).
  *
  * History: once released, never edited (see `../migrations.ts`); its SQL is the text databases ran.
  *
@@ -26,5 +28,7 @@ export const migration030 = {
       create index subscriptions_created_at on subscriptions (created_at) include (currency, amount);
       create index subscriptions_cancelled_at on subscriptions (cancelled_at) include (currency, amount)
         where status = 'cancelled';
+      create index refunds_succeeded_settled_at on refunds (settled_at)
+        include (currency, amount, transaction_id) where state = 'succeeded';
     `,
 };
