@@ -192,8 +192,6 @@ export function sandboxFixture(overrides: Partial<SandboxRecord> = {}): SandboxR
   };
 }
 
-// ---- data written by an earlier version ----
-
 /** A pending refund of 10.00 on transaction `tx_refund_1`, asked by a finance admin. */
 export function refundFixture(overrides: Partial<Refund> = {}): Refund {
   return {
@@ -215,6 +213,8 @@ export function refundFixture(overrides: Partial<Refund> = {}): Refund {
     ...overrides,
   };
 }
+
+// ---- data written by an earlier version ----
 
 /**
  * Transactions as a store written before errors had monthly and one-time lists holds them:

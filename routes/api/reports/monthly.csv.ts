@@ -1,6 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
-import { clientAddress } from "@/lib/http/client_address.ts";
+import { actorEntry } from "@/lib/auth/actor.ts";
+import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";
@@ -44,15 +44,14 @@ export const handler = withRoles(roles, {
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
     const report = await monthlyReport(store, range);
     // An export writes nothing of its own: its audit entry is appended before the file is sent.
-    const admin = ctx.state.admin!;
-    await store.audit.append([{
-      action: "export",
-      actorId: admin.id,
-      actorEmail: admin.email,
-      address: clientAddress(ctx.hono, ctx.state.services.config.trustProxy),
-      target: null,
-      changes: { kind: "monthly-report", from: report.from, to: report.to },
-    }], new Date().toISOString());
+    await store.audit.append(
+      [actorEntry(signedInActor(ctx), "export", null, {
+        kind: "monthly-report",
+        from: report.from,
+        to: report.to,
+      })],
+      new Date().toISOString(),
+    );
     return new Response(reportCsv(report, lang), {
       headers: {
         "content-type": "text/csv; charset=utf-8",
