@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import type { Lang } from "../lib/shared/languages.ts";
+import { signInToBackOffice } from "./helpers/admin_browser.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { runAxe } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
@@ -39,13 +40,7 @@ async function waitForMails(smtp: TestSmtp, email: string, count: number) {
 }
 
 async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
-  await page.goto(`${url}/${lang}/login`);
-  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-  await page.fill("#login-email", ADMIN.email);
-  await page.fill("#login-password", ADMIN.password);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${url}/${lang}/admin`, { timeout: WAIT });
-  await page.locator(".history[data-loaded]").waitFor({ timeout: WAIT });
+  await signInToBackOffice(page, url, lang, ADMIN, WAIT);
   await page.locator(".outbox[data-loaded] .outbox-table tbody tr").first().waitFor({ timeout: WAIT });
 }
 

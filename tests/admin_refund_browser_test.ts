@@ -6,10 +6,9 @@
  * email with a credit receipt PDF (read back) that references the gift's receipt.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { translator } from "../lib/i18n.ts";
 import { formatMoney } from "../lib/shared/money.ts";
-import type { Lang } from "../lib/shared/languages.ts";
+import { signInToBackOffice } from "./helpers/admin_browser.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
@@ -32,16 +31,6 @@ async function waitForMails(smtp: TestSmtp, email: string, count: number) {
     await new Promise((r) => setTimeout(r, 50));
   }
   return mailsTo(smtp, email);
-}
-
-async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
-  await page.goto(`${url}/${lang}/login`);
-  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-  await page.fill("#login-email", ADMIN.email);
-  await page.fill("#login-password", ADMIN.password);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${url}/${lang}/admin`, { timeout: WAIT });
-  await page.locator(".history[data-loaded]").waitFor({ timeout: WAIT });
 }
 
 browserTest(
@@ -77,7 +66,7 @@ browserTest(
           try {
             const page = await context.newPage();
             const watched = await watchPage(page);
-            await signIn(page, app.url, lang);
+            await signInToBackOffice(page, app.url, lang, ADMIN, WAIT);
 
             await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).click();
             const dialog = page.getByRole("dialog", { name: tr("refunds.ui.dialogTitle") });

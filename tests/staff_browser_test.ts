@@ -100,8 +100,11 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
             hasText: tr("staffAdmin.deactivatedNotice", { name: eli.name }),
           })
             .waitFor({ timeout: WAIT });
+          // The notice comes with the answer; the row once the list has been read again.
+          const eliState = page.locator(`tr[data-email="${eli.email}"] td`).nth(2);
+          await eliState.filter({ hasText: tr("staffAdmin.deactivated") }).waitFor({ timeout: WAIT });
           assert.equal(
-            words(await page.locator(`tr[data-email="${eli.email}"] td`).nth(2).innerText()),
+            words(await eliState.innerText()),
             tr("staffAdmin.deactivated"),
           );
           assert.equal((await app.store.admins.get(noaId))!.role, "admin");
