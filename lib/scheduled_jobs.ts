@@ -4,7 +4,7 @@
  * | job                    | schedule (UTC)   | what                                                        |
  * | ---------------------- | ---------------- | ----------------------------------------------------------- |
  * | `monthly billing`      | every 15 minutes | charges due monthly gifts (`lib/payments/billing.ts`)       |
- * | `reconcile payments`   | every 15 minutes | pending payments and card updates nobody told us about      |
+ * | `reconcile payments`   | every 15 minutes | pending payments, card updates and refunds left unanswered  |
  * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention.ts`)      |
  * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/mail/…`)    |
  *
@@ -89,6 +89,8 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
       await runReconcilePass({ store, provider, log, holder, rateLimits });
       const { reconcileCardUpdates } = await import("./payments/card_update_reconcile.ts");
       await reconcileCardUpdates({ store, provider, log });
+      const { reconcileRefunds } = await import("./payments/refund_reconcile.ts");
+      await reconcileRefunds({ store, provider, log });
     }),
     "retention sweep": guarded("retention sweep", async () => {
       const { runRetentionSweep } = await import("./retention.ts");

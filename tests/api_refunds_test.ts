@@ -4,14 +4,18 @@
  * the first; a refund larger than what remains refused (409) with nothing recorded; refunds pressed
  * at once by several staff never exceed what was paid; a refund the provider refuses recorded as
  * failed, counting for nothing; bad input refused (400); a monthly gift's refund leaves the gift
- * running unless asked to cancel it; the lists and the monthly report show what was refunded.
+ * running unless asked to cancel it; the lists and the monthly report show what was refunded; a
+ * refund whose answer is lost stays pending (503) until the reconciliation settles it, once.
  *
  * @module
  */
 import assert from "node:assert/strict";
 import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
 import type { MonthlyReport } from "../lib/reports/monthly.ts";
-import { REFUND_DECLINED_CARD } from "../lib/payments/sandbox_refund.ts";
+import { createLogger } from "../lib/log.ts";
+import { reconcileRefunds, REFUND_RECONCILE_GRACE_MS } from "../lib/payments/refund_reconcile.ts";
+import { createSandboxProvider } from "../lib/payments/sandbox.ts";
+import { REFUND_DECLINED_CARD, REFUND_UNCONFIRMED_CARD } from "../lib/payments/sandbox_refund.ts";
 import type { AdminRole, Store, Transaction } from "../lib/storage/types.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { api, bearer } from "./helpers/http.ts";
@@ -188,6 +192,45 @@ backendTest("api: refunds", async (t, open) => {
       assert.equal(entry.changes.state, "failed");
       assert.equal(await store.outbox.get(`refund:${list.data[0].id}`), null, "no email");
     });
+
+    await t.step(
+      "an unconfirmed refund: 503, kept pending and reserved; reconciliation settles it once",
+      async () => {
+        const lost = await gift(app, "Dov", 40, REFUND_UNCONFIRMED_CARD);
+        const res = await refund(lost.id, { amount: 4000, reason: "mistake", key: "u-1" });
+        assert.equal(res.status, 503, JSON.stringify(res.body));
+        assert.match(res.body.message, /did not confirm the refund.*stays pending/);
+        const before = (await refunds(lost.id)).body;
+        assert.deepEqual([before.refunded, before.pending, before.data[0].state], [0, 4000, "pending"]);
+        assert.equal((await refund(lost.id, { amount: 1, reason: "mistake", key: "u-2" })).status, 409);
+        const [unconfirmed] = await refundCount(store, lost.id);
+        assert.equal(unconfirmed.changes.state, "unconfirmed");
+        // The provider credited it: the pass, 16 minutes on, records it with the donor's email.
+        const provider = createSandboxProvider({
+          store,
+          origin: app.url,
+          secret: app.config.appSecret,
+          terminalMode: "manual",
+        });
+        const log = createLogger(() => {});
+        const later = () => new Date(Date.now() + REFUND_RECONCILE_GRACE_MS + 60_000);
+        assert.deepEqual(await reconcileRefunds({ store, provider, log, now: later }), {
+          succeeded: 1,
+          failed: 0,
+          pending: 0,
+        });
+        assert.deepEqual(await reconcileRefunds({ store, provider, log, now: later }), {
+          succeeded: 0,
+          failed: 0,
+          pending: 0,
+        });
+        const after = (await refunds(lost.id)).body;
+        assert.deepEqual([after.refunded, after.pending, after.data[0].state], [4000, 0, "succeeded"]);
+        assert.equal((await store.outbox.get(`refund:${after.data[0].id}`))?.kind, "refund");
+        const entries = await refundCount(store, lost.id);
+        assert.deepEqual(entries.map((e) => e.changes.state).sort(), ["succeeded", "unconfirmed"]);
+      },
+    );
 
     await t.step("bad input and wrong targets are refused with a clear message", async () => {
       for (

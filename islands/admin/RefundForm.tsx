@@ -15,6 +15,15 @@ function toMinor(text: string): number | null {
 }
 
 /**
+ * Whether a refund's call failed with the API's 503 for an unconfirmed refund (no `Retry-After`:
+ * a busy server's 503 carries one, and nothing was recorded then).
+ */
+function unconfirmed(failure: unknown): boolean {
+  const call = failure as { kind?: string; status?: number | null; retryAfter?: number | null } | null;
+  return call?.kind === "http" && call.status === 503 && (call.retryAfter ?? null) === null;
+}
+
+/**
  * A gift's refund form (issue 16), in a modal dialog opened from its row: the amount (the whole of
  * what remains by default), a reason from the short list, a note, and for a monthly gift whether to
  * cancel it too. One idempotency key per opening: a double click or a retry after a lost answer is
@@ -67,6 +76,8 @@ export function RefundForm(
       });
       props.onClose(t("refunds.ui.done", { amount: money(minor) }));
     } catch (failure) {
+      // The provider's answer is unclear: the refund is kept pending (the row says so), not failed.
+      if (unconfirmed(failure)) return props.onClose(t("refunds.ui.unconfirmed"));
       setError(t("refunds.ui.failed", { message: messageText(t, listFailure(failure)) }));
       setBusy(false);
     }

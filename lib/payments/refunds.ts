@@ -12,6 +12,10 @@
  *    and frees its amount) with the `refund` audit entry and, on success, the donor's `refund` email
  *    (with the credit receipt), in one atomic step.
  *
+ * An unclear answer (the provider unreachable, a timeout, nonsense) is not a failure: the card may
+ * have been credited. The refund stays `pending`, its amount reserved so that it can never be paid
+ * twice, and the reconciliation pass asks the provider later (`refund_reconcile.ts`).
+ *
  * A monthly gift's refund leaves the monthly gift running unless `cancelMonthly` is asked; then the
  * donor's monthly gifts are stopped after the refund succeeded (as the donor's own cancel does).
  *
@@ -26,6 +30,7 @@ import type {
   AuditInput,
   MessageInput,
   Refund,
+  RefundOutcome,
   RefundReason,
   Store,
   Transaction,
@@ -55,7 +60,10 @@ export class RefundTooLargeError extends RefundError {
 /** The provider refused the refund (a decline, or a payment it cannot credit): nothing was refunded. */
 export class RefundDeclinedError extends RefundError {}
 
-/** The provider could not be reached or did not answer clearly: the refund is recorded as failed. */
+/**
+ * The provider could not be reached or did not answer clearly: the refund stays pending, its amount
+ * reserved, until the provider's answer is known.
+ */
 export class RefundProviderError extends RefundError {}
 
 /** What a refund needs. */
@@ -212,29 +220,64 @@ export async function refundGift(
     failure = { error: e.message, declined: e.code === "refused" };
   }
 
-  if (failure) {
-    await ctx.store.refunds.settle(tx.id, refund.id, { state: "failed", error: failure.error, at: now() }, {
-      audit: [auditOf(actor, refund, { state: "failed", error: failure.error })],
-    });
-    throw failure.declined
-      ? new RefundDeclinedError(
-        `The payment provider refused the refund; nothing was refunded (${failure.error})`,
-      )
-      : new RefundProviderError(
-        `The payment provider did not confirm the refund (${failure.error}); it is recorded as failed. ` +
-          "Check the provider's back office before trying again.",
-      );
+  if (failure && !failure.declined) {
+    // Unclear: it may have gone through. Kept pending (its amount reserved) for reconciliation.
+    await ctx.store.audit.append(
+      [auditOf(actor, refund, { state: "unconfirmed", error: failure.error })],
+      now(),
+    );
+    throw new RefundProviderError(
+      `The payment provider did not confirm the refund (${failure.error}). It stays pending, its amount ` +
+        "reserved, until the provider's answer is known: do not refund it again in the provider's back office.",
+    );
   }
-  const settled = await ctx.store.refunds.settle(tx.id, refund.id, {
-    state: "succeeded",
-    providerRef,
-    at: now(),
-  }, {
-    audit: [auditOf(actor, refund, { state: "succeeded", providerRef })],
-    messages: [refundMessage(tx, refund, await languageOf(ctx.store, tx))],
-  });
-  if (refund.cancelMonthly) await stopMonthlyPayments(ctx.store, tx.donorId);
+  const outcome: RefundOutcome = failure
+    ? { state: "failed", error: failure.error, at: now() }
+    : { state: "succeeded", providerRef, at: now() };
+  const settled = await recordRefundOutcome(
+    ctx.store,
+    tx,
+    refund,
+    outcome,
+    auditOf(
+      actor,
+      refund,
+      failure ? { state: "failed", error: failure.error } : { state: "succeeded", providerRef },
+    ),
+  );
+  if (failure) {
+    throw new RefundDeclinedError(
+      `The payment provider refused the refund; nothing was refunded (${failure.error})`,
+    );
+  }
   return { refund: settled ?? (await ctx.store.refunds.get(tx.id, refund.id))!, repeated: false };
+}
+
+/**
+ * Records the provider's answer to a pending refund in one atomic step: the refund settled, its
+ * audit entry and, when it went through, the donor's email with the credit receipt; then stops the
+ * donor's monthly gifts when that was asked. Answers the refund as stored, or null when it was no
+ * longer pending (another pass settled it: nothing written, nothing sent).
+ *
+ * @example
+ * ```ts
+ * await recordRefundOutcome(store, tx, refund, { state: "succeeded", providerRef: "c1", at }, entry);
+ * ```
+ */
+export async function recordRefundOutcome(
+  store: Store,
+  tx: Transaction,
+  refund: Refund,
+  outcome: RefundOutcome,
+  audit: AuditInput,
+): Promise<Refund | null> {
+  const succeeded = outcome.state === "succeeded";
+  const settled = await store.refunds.settle(tx.id, refund.id, outcome, {
+    audit: [audit],
+    messages: succeeded ? [refundMessage(tx, refund, await languageOf(store, tx))] : [],
+  });
+  if (settled && succeeded && refund.cancelMonthly) await stopMonthlyPayments(store, tx.donorId);
+  return settled;
 }
 
 /** A refund as the API answers it: without the idempotency key and the actor's id. */

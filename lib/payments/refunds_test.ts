@@ -1,8 +1,8 @@
 /**
  * Refunds' domain rules without HTTP (`refunds.ts`), on an in-memory store with a provider stand-in:
- * a provider that cannot be reached leaves the refund recorded as failed (nothing refunded, the
- * amount free again, the failure audited) and says to check the provider; a refused one likewise,
- * with its own error; only successful gifts of the current provider are refunded; a monthly gift's
+ * a provider that cannot be reached leaves the refund pending (it may have gone through: its amount
+ * stays reserved, the attempt audited as unconfirmed); a refused one is recorded failed (nothing
+ * refunded, the amount free again, audited); only successful gifts of the current provider are refunded; a monthly gift's
  * card token reaches the provider; the sandbox credits only what its payment has left.
  */
 import assert from "node:assert/strict";
@@ -85,7 +85,7 @@ async function withStore(fn: (store: Store) => Promise<void>) {
   }
 }
 
-Deno.test("refundGift: the provider unreachable → recorded failed, audited, nothing refunded", () =>
+Deno.test("refundGift: the provider unreachable → kept pending (its amount reserved), audited as unconfirmed", () =>
   withStore(async (store) => {
     const tx = gift();
     await store.transactions.record(tx);
@@ -95,21 +95,24 @@ Deno.test("refundGift: the provider unreachable → recorded failed, audited, no
     await assert.rejects(
       () => refundGift({ store, provider: down }, actor, input(tx)),
       (e: unknown) =>
-        e instanceof RefundProviderError && /did not confirm the refund.*back office/.test(e.message),
+        e instanceof RefundProviderError && /did not confirm the refund.*stays pending/.test(e.message),
     );
     const [refund] = await store.refunds.listByTransaction(tx.id);
-    assert.equal(refund.state, "failed");
-    assert.match(refund.error!, /did not answer in time/);
-    assert.deepEqual(await store.refunds.totals([tx.id]), new Map());
+    assert.equal(refund.state, "pending", "it may have gone through: not failed");
+    assert.deepEqual(
+      await store.refunds.totals([tx.id]),
+      new Map([[tx.id, { refunded: 0, pending: 4_000 }]]),
+    );
     const [entry] = await store.audit.list({ action: "refund" }, 10);
-    assert.deepEqual([entry.target, entry.actorId, entry.address, entry.changes.state], [
+    assert.deepEqual([entry.target, entry.actorId, entry.address, entry.changes.state, entry.changes.error], [
       tx.id,
       "admin_1",
       "203.0.113.5",
-      "failed",
+      "unconfirmed",
+      "Pelecard did not answer in time",
     ]);
     assert.equal(await store.outbox.get(`refund:${refund.id}`), null, "no email");
-    // The whole amount may be refunded again once the provider answers.
+    // Only what is not reserved may be refunded meanwhile: never twice the same money.
     const up = provider((r) =>
       Promise.resolve({
         providerRef: "credit_1",
@@ -122,7 +125,11 @@ Deno.test("refundGift: the provider unreachable → recorded failed, audited, no
         resultData: null,
       })
     );
-    const { refund: ok } = await refundGift({ store, provider: up }, actor, input(tx, { amount: 10_000 }));
+    await assert.rejects(
+      () => refundGift({ store, provider: up }, actor, input(tx, { amount: 10_000 })),
+      /larger than what remains/,
+    );
+    const { refund: ok } = await refundGift({ store, provider: up }, actor, input(tx, { amount: 6_000 }));
     assert.equal(ok.state, "succeeded");
   }));
 

@@ -6,6 +6,8 @@
  * Test cards (any future expiry, any 3-digit CVV):
  * - `4000 0000 0000 0XYZ` declines with status `XYZ` (e.g. `4000 0000 0000 0033`: invalid card);
  * - `4000 0566 5566 5556` pays, but the sandbox declines its refunds (`033`, `sandbox_refund.ts`);
+ * - `4000 0027 6000 3184` pays, and the sandbox credits its refunds but loses their answers (an
+ *   unconfirmed refund, settled later by the reconciliation);
  * - any other Luhn-valid number succeeds with `000`.
  *
  * @module

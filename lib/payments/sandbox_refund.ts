@@ -6,7 +6,9 @@
  * The sandbox refuses what a real gateway refuses: an unknown or unpaid payment, another currency,
  * and more than what is left of the payment (the app checks that first; this is the provider's own
  * check). It declines (code `033`) a refund of a payment made with the test card that declines
- * refunds ({@link REFUND_DECLINED_CARD}), so a refused refund can be tried end to end.
+ * refunds ({@link REFUND_DECLINED_CARD}), so a refused refund can be tried end to end; and it
+ * credits a refund of a payment made with {@link REFUND_UNCONFIRMED_CARD} but loses its answer (a
+ * timeout), so an unconfirmed refund and its reconciliation can be tried too.
  *
  * @module
  */
@@ -19,9 +21,12 @@ import { sandboxResultData } from "./sandbox_cards.ts";
 /** A test card (Luhn-valid) whose payments the sandbox pays but whose refunds it declines. */
 export const REFUND_DECLINED_CARD = "4000056655665556";
 
-/** Whether a masked card number (first six, last four) is {@link REFUND_DECLINED_CARD}'s. */
-const declinesRefunds = (masked: string) =>
-  masked.startsWith(REFUND_DECLINED_CARD.slice(0, 6)) && masked.endsWith(REFUND_DECLINED_CARD.slice(-4));
+/** A test card (Luhn-valid) whose refunds the sandbox credits but whose answers it loses. */
+export const REFUND_UNCONFIRMED_CARD = "4000002760003184";
+
+/** Whether a masked card number (first six, last four) is `card`'s. */
+const isCard = (masked: string, card: string) =>
+  masked.startsWith(card.slice(0, 6)) && masked.endsWith(card.slice(-4));
 
 const PAID_KINDS: ReadonlySet<SandboxRecord["kind"]> = new Set(["hosted", "charge", "terminal"]);
 
@@ -49,7 +54,7 @@ export async function sandboxRefund(store: Store, request: RefundRequest): Promi
   let code = "000";
   if (original.currency !== request.currency) code = "065";
   else if (request.amount > original.amount - refunded) code = "205";
-  else if (declinesRefunds(card)) code = "033";
+  else if (isCard(card, REFUND_DECLINED_CARD)) code = "033";
   const now = new Date().toISOString();
   const record: SandboxRecord = {
     ref: newId(),
@@ -76,6 +81,9 @@ export async function sandboxRefund(store: Store, request: RefundRequest): Promi
     if (!moved) throw new ProviderError("Sandbox: the payment changed meanwhile", "refused");
   }
   await store.sandbox.create(record);
+  if (code === "000" && isCard(card, REFUND_UNCONFIRMED_CARD)) {
+    throw new ProviderError("Sandbox: the refund's answer was lost (test card)", "timeout");
+  }
   return {
     providerRef: record.ref,
     statusCode: code,

@@ -69,3 +69,11 @@ export function checkRefundIds(ids: readonly string[]): readonly string[] {
   if (ids.length > 1_000) throw new RangeError(`at most 1000 transaction ids: ${ids.length}`);
   return ids;
 }
+
+/** Checks `listPending`'s arguments; answers `before` as a canonical ISO instant. */
+export function checkPendingQuery(before: string, limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > 1_000) {
+    throw new RangeError(`limit must be 1..1000: ${limit}`);
+  }
+  return isoInstant(before, "before");
+}

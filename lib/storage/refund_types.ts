@@ -108,6 +108,13 @@ export interface RefundRepository {
   /** A transaction's refunds, oldest first (at most 1,000). */
   listByTransaction(transactionId: string): Promise<Refund[]>;
   /**
+   * Pending refunds asked before `before` (ISO), oldest first (ties by id), at most `limit`
+   * (1..1,000): those whose provider's answer never reached storage (an unclear answer, an instance
+   * stopped midway), for the reconciliation pass (`lib/payments/refund_reconcile.ts`). Costs work
+   * in proportion to the pending refunds, not to all refunds.
+   */
+  listPending(before: string, limit: number): Promise<Refund[]>;
+  /**
    * The refund totals of these transactions (at most 1,000 ids); a transaction without a pending or
    * succeeded refund is left out. For the lists and the export: one read for a page.
    */

@@ -27,7 +27,7 @@ const entry = (target: string): AuditInput => ({
 /** The contract of `store.refunds`. */
 export async function refundsContract(
   t: Deno.TestContext,
-  { open, sharedData }: ContractOptions,
+  { open, fresh, sharedData }: ContractOptions,
 ): Promise<void> {
   await t.step(
     "refunds: begin() stores a pending refund once per key; bad input refused",
@@ -156,6 +156,34 @@ export async function refundsContract(
           )).size,
           1,
         );
+      }),
+  );
+
+  await t.step(
+    "refunds: listPending() answers the pending refunds asked before a time, oldest first, up to a limit",
+    () =>
+      withStore(fresh(), async (store) => {
+        const tx = uid("tx");
+        const made = [];
+        for (const ms of [3_000, 1_000, 2_000, 0, 9_000]) {
+          made.push(
+            (await store.refunds.begin(refund({ transactionId: tx, createdAt: at(ms) }), 10_000)).refund,
+          );
+        }
+        const [r3, r1, r2, r0] = made;
+        await store.refunds.settle(tx, r1.id, { state: "succeeded", providerRef: "credit", at: at(4_000) });
+        await store.refunds.settle(tx, r2.id, { state: "failed", error: "declined", at: at(4_000) });
+        assert.deepEqual(await store.refunds.listPending(at(5_000), 10), [r0, r3]);
+        assert.deepEqual(await store.refunds.listPending(at(5_000), 1), [r0]);
+        assert.deepEqual(await store.refunds.listPending(at(3_000), 10), [r0], "asked before, not at");
+        assert.deepEqual(await store.refunds.listPending(at(0), 10), []);
+        await store.refunds.settle(tx, r0.id, { state: "succeeded", providerRef: "credit", at: at(6_000) });
+        assert.deepEqual(await store.refunds.listPending(at(10_000), 10), [r3, made[4]]);
+        for (
+          const [before, limit] of [["not a time", 10], [at(0), 0], [at(0), 1_001], [at(0), 1.5]] as const
+        ) {
+          await assert.rejects(() => store.refunds.listPending(before, limit), RangeError);
+        }
       }),
   );
 }

@@ -9,6 +9,7 @@
  * | `["refund_keys", txId, key]`                  | refund id      | begin              |
  * | `["refund_totals", txId]`                     | RefundTotals   | begin, settle      |
  * | `["refunds_by_settled", settledAt, txId, id]` | [txId, id]     | settle (succeeded) |
+ * | `["refunds_pending", createdAt, txId, id]`    | [txId, id]     | begin; settle deletes it |
  *
  * `begin` checks the key (absent) and the total (as read) and writes the three keys; two staff
  * refunding one gift at once both move the total, so the second commit fails its check, re-reads
@@ -29,7 +30,7 @@ import { auditEntries } from "../audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import { canonicalRefund, checkRefundIds, settledRefund } from "../refund_records.ts";
+import { canonicalRefund, checkPendingQuery, checkRefundIds, settledRefund } from "../refund_records.ts";
 import {
   type Refund,
   RefundExceedsPaidError,
@@ -41,6 +42,8 @@ import {
 export const REFUNDS = "refunds";
 /** `["refunds_by_settled", settledAt, txId, id]`: the succeeded refunds by when they were settled. */
 export const REFUNDS_BY_SETTLED = "refunds_by_settled";
+/** `["refunds_pending", createdAt, txId, id]`: the refunds still waiting for their provider's answer. */
+const REFUNDS_PENDING = "refunds_pending";
 const REFUND_KEYS = "refund_keys";
 const REFUND_TOTALS = "refund_totals";
 const NONE: RefundTotals = { refunded: 0, pending: 0 };
@@ -76,6 +79,10 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
           kv.atomic().check(keyEntry, totalEntry)
             .set([REFUNDS, refund.transactionId, refund.id], refund)
             .set(keyKey, refund.id)
+            .set([REFUNDS_PENDING, refund.createdAt, refund.transactionId, refund.id], [
+              refund.transactionId,
+              refund.id,
+            ])
             .set(totalKey, { refunded: totals.refunded, pending: totals.pending + refund.amount })
         );
         return ok ? { created: true, refund } : RETRY;
@@ -101,7 +108,8 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
           ? await retryWhileLocked(() => kv.getMany<unknown[]>(messageKeys(messages)))
           : [];
         const ok = await commit(() => {
-          const op = kv.atomic().check(entry, totalEntry).set(entry.key, after).set(totalKey, next);
+          const op = kv.atomic().check(entry, totalEntry).set(entry.key, after).set(totalKey, next)
+            .delete([REFUNDS_PENDING, entry.value!.createdAt, transactionId, id]);
           if (after.state === "succeeded") {
             op.set([REFUNDS_BY_SETTLED, after.settledAt!, transactionId, id], [transactionId, id]);
           }
@@ -124,6 +132,18 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
         }
         return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
       });
+    },
+
+    async listPending(before, limit) {
+      const end = checkPendingQuery(before, limit);
+      const pairs = await retryWhileLocked(async () => {
+        const out: [string, string][] = [];
+        const selector = { prefix: [REFUNDS_PENDING], end: [REFUNDS_PENDING, end] };
+        for await (const e of kv.list<[string, string]>(selector, { limit })) out.push(e.value);
+        return out;
+      });
+      const entries = await getAll<Refund>(pairs.map(([tx, id]) => [REFUNDS, tx, id]));
+      return entries.flatMap((e) => e.value?.state === "pending" ? [e.value] : []);
     },
 
     async totals(ids) {

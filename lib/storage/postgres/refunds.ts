@@ -6,7 +6,8 @@
  *   inserts only when the new one fits in what was paid;
  * - `settle` is one `with` statement: the update (only while pending) and, only when it happened,
  *   the audit entries and the donor's messages;
- * - `totals` is one grouped read of a page's transactions.
+ * - `totals` is one grouped read of a page's transactions;
+ * - `listPending` reads the partial index of the pending refunds (`refunds_pending_created_at`).
  *
  * @module
  */
@@ -16,7 +17,7 @@ import { auditEntries } from "../audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import { canonicalRefund, checkRefundIds, settledRefund } from "../refund_records.ts";
+import { canonicalRefund, checkPendingQuery, checkRefundIds, settledRefund } from "../refund_records.ts";
 import {
   type Refund,
   RefundExceedsPaidError,
@@ -142,6 +143,15 @@ export function pgRefunds({ sql, transaction }: PgContext): RefundRepository {
       const rows = await sql<RefundRow[]>`
         select * from refunds where transaction_id = ${transactionId}
         order by created_at, id collate "C" limit 1000
+      `;
+      return rows.map(toRefund);
+    },
+
+    async listPending(before, limit) {
+      const end = checkPendingQuery(before, limit);
+      const rows = await sql<RefundRow[]>`
+        select * from refunds where state = 'pending' and created_at < ${end}
+        order by created_at, id limit ${limit}
       `;
       return rows.map(toRefund);
     },

@@ -5,7 +5,8 @@
  * is one refund). No foreign key to `transactions`: the refund reads the transaction first, and a
  * transaction is never deleted while its refunds matter (retention keeps successful gifts).
  * `refunds.begin` serializes the refunds of one transaction with a transaction-scoped advisory lock
- * before it sums them, so "never more than paid" holds under concurrent refunds.
+ * before it sums them, so "never more than paid" holds under concurrent refunds. The partial index of
+ * the pending refunds is what the reconciliation pass reads (`refunds.listPending`).
  *
  * History: once released, never edited (see `../migrations.ts`); its SQL is the text databases ran.
  *
@@ -35,5 +36,6 @@ export const migration028 = {
         settled_at timestamptz,
         constraint refunds_key_unique unique (transaction_id, idem_key)
       );
+      create index refunds_pending_created_at on refunds (created_at, id) where state = 'pending';
     `,
 } as const;

@@ -28,7 +28,10 @@ export const docs: RouteDocs = {
         description: "Not a successful gift of the current provider, larger than what remains to refund, " +
           "or refused by the provider (nothing refunded)",
       },
-      503: { description: "The provider did not confirm the refund: recorded as failed" },
+      503: {
+        description: "The provider did not confirm the refund: it stays pending, its amount reserved, " +
+          "until the provider's answer is known (the reconciliation asks it every 15 minutes)",
+      },
     },
   },
 };
