@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { CurrencyFigures, MonthFigures, MonthlyReport } from "../lib/reports/monthly.ts";
 import { formatMoney } from "../lib/shared/money.ts";
+import { saveDownload } from "./admin/download.ts";
 import { listFailure } from "./shared/account_forms.ts";
 import { ApiError, createApiClient } from "./shared/admin_api.ts";
 import { readSession, type Session } from "./shared/admin_session.ts";
@@ -24,20 +25,6 @@ type Load =
 const monthName = (month: string, lang: string) =>
   new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" })
     .format(new Date(`${month}-15T00:00:00Z`));
-
-/** Saves a download under the name the server gave it. */
-async function saveFile(res: Response): Promise<void> {
-  const file = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
-    "report.csv";
-  const href = URL.createObjectURL(await res.blob());
-  const link = document.createElement("a");
-  link.href = href;
-  link.download = file;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
-}
 
 /** One currency's months: donations, refunds, net, new and cancelled monthly gifts, and the total. */
 function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translate; lang: string }) {
@@ -161,8 +148,9 @@ export default function AdminReports(props: AdminReportsProps) {
 
   async function downloadCsv(report: MonthlyReport) {
     try {
-      await saveFile(
+      await saveDownload(
         await api.response(`/api/reports/monthly.csv?from=${report.from}&to=${report.to}&lang=${lang}`),
+        "report.csv",
       );
     } catch (error) {
       setNotice(t("reports.failed") + " " + messageText(t, listFailure(error)));

@@ -16,28 +16,12 @@ import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { pdfText } from "./helpers/pdf.ts";
-import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
+import { startSmtp, waitForMailsTo } from "./helpers/smtp.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
 /** The donor whose gift each language's run works on. */
 const DONORS: Record<"en" | "he", string> = { en: "Anna", he: "Boaz" };
-
-const mailsTo = (smtp: TestSmtp, email: string) =>
-  smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.text.includes(email));
-
-async function waitForMails(smtp: TestSmtp, email: string, count: number) {
-  const until = Date.now() + WAIT;
-  while (mailsTo(smtp, email).length < count) {
-    if (Date.now() > until) throw new Error(`${count} mails to ${email} did not arrive`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  // Anything sent twice would arrive within this.
-  await new Promise((r) => setTimeout(r, 700));
-  const mails = mailsTo(smtp, email);
-  assert.equal(mails.length, count, `exactly ${count} mails to ${email}`);
-  return mails;
-}
 
 async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
   await signInToBackOffice(page, url, lang, ADMIN, WAIT);
@@ -53,7 +37,7 @@ browserTest("back office in Chromium (en, he): receipt link, resend and the outg
       const userId = await newDonor(app, firstName);
       const created = await createPayment(app, { amount: 100, currency: "nis", userId });
       await payOnSandboxPage(app, created.body.url);
-      await waitForMails(smtp, `${firstName.toLowerCase()}@example.org`, 1);
+      await waitForMailsTo(smtp, `${firstName.toLowerCase()}@example.org`, 1);
     }
     assert.equal((await api(app.url, "POST", "/api/auth/admin/register", ADMIN)).status, 201);
 
@@ -114,7 +98,7 @@ browserTest("back office in Chromium (en, he): receipt link, resend and the outg
             { timeout: WAIT },
           );
           assert.equal(await notice.getAttribute("role"), "status");
-          const [, second] = await waitForMails(smtp, email, 2);
+          const [, second] = await waitForMailsTo(smtp, email, 2);
           assert.equal(second.attachments[0]?.filename, `receipt-${receipt.number}.pdf`);
 
           // The outgoing email: newest first, translated kind, recipient and state.

@@ -18,25 +18,13 @@ import { api } from "./helpers/http.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { pdfText } from "./helpers/pdf.ts";
 import { REFUND_UNCONFIRMED_CARD } from "../lib/payments/sandbox_refund.ts";
-import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
+import { mailsTo, startSmtp, waitForMailsTo } from "./helpers/smtp.ts";
 
 const WAIT = 20_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
 const DONORS: Record<"en" | "he", string> = { en: "Anna", he: "Boaz" };
 /** Donors who paid with the sandbox card whose refunds are credited but their answers lost. */
 const UNCONFIRMED: Record<"en" | "he", string> = { en: "Carmel", he: "Dalia" };
-
-const mailsTo = (smtp: TestSmtp, email: string) =>
-  smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.text.includes(email));
-
-async function waitForMails(smtp: TestSmtp, email: string, count: number) {
-  const until = Date.now() + WAIT;
-  while (mailsTo(smtp, email).length < count) {
-    if (Date.now() > until) throw new Error(`${count} mails to ${email} did not arrive`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return mailsTo(smtp, email);
-}
 
 browserTest(
   "back office in Chromium (en, he): a refund end to end, with the donor's credit receipt",
@@ -54,7 +42,7 @@ browserTest(
         const userId = await newDonor(app, firstName);
         const created = await createPayment(app, { amount: 100, currency: "nis", userId });
         await payOnSandboxPage(app, created.body.url, card);
-        await waitForMails(smtp, `${firstName.toLowerCase()}@example.org`, 1);
+        await waitForMailsTo(smtp, `${firstName.toLowerCase()}@example.org`, 1);
       }
       assert.equal((await api(app.url, "POST", "/api/auth/admin/register", ADMIN)).status, 201);
 
@@ -119,7 +107,7 @@ browserTest(
             ]);
 
             // The donor's email: the credit receipt, referencing the gift's receipt.
-            const [, mail] = await waitForMails(smtp, email, 2);
+            const [, mail] = await waitForMailsTo(smtp, email, 2);
             const attachment = mail.attachments[0];
             assert.equal(attachment.filename, `credit-receipt-${receipt.number}-C1.pdf`);
             const pdf = await pdfText(new Uint8Array(attachment.content));

@@ -24,29 +24,10 @@ import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
 import { pdfText } from "./helpers/pdf.ts";
-import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
+import { startSmtp, type TestSmtp, waitForMailsTo } from "./helpers/smtp.ts";
 
 const LANGS = ["en", "he"] as const;
 const WAIT = 20_000;
-
-/** The mails that reached `email` so far. */
-const to = (smtp: TestSmtp, email: string) =>
-  smtp.received.filter((m) => m.to && [m.to].flat().some((a) => a.text.includes(email)));
-
-/** Waits until `count` mails reached `email`, then a little longer to see that no more come. */
-async function mailsTo(smtp: TestSmtp, email: string, count: number): Promise<ParsedMail[]> {
-  const until = Date.now() + WAIT;
-  while (to(smtp, email).length < count) {
-    if (Date.now() > until) {
-      throw new Error(`${count} mails to ${email} did not arrive (${to(smtp, email).length})`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 500));
-  const mails = to(smtp, email);
-  assert.equal(mails.length, count, `exactly ${count} mails to ${email}`);
-  return mails;
-}
 
 /** The mail with this subject, exactly once. */
 function bySubject(mails: ParsedMail[], subject: string): ParsedMail {
@@ -94,7 +75,7 @@ async function oneTime(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     // A Latin name: the line reads the same in both directions, so the extracted text can be compared.
     await give(page, app, lang, "one-time", email, "Anna");
     assert.deepEqual(watched.all(), [], `${lang}: a clean donation`);
-    const [mail] = await mailsTo(smtp, email, 1);
+    const [mail] = await waitForMailsTo(smtp, email, 1);
     assert.equal(mail.subject, tr("email.receipt.subject", { museum }));
     const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: false })).data;
     assert.equal(tx.user.email, email);
@@ -134,7 +115,7 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
   try {
     const page = await context.newPage();
     await give(page, app, lang, "monthly", email);
-    const mails = await mailsTo(smtp, email, 2);
+    const mails = await waitForMailsTo(smtp, email, 2);
     bySubject(mails, tr("email.receipt.subjectMonthly", { museum }));
     const welcome = bySubject(mails, tr("email.welcome.subject", { museum }));
 
@@ -153,7 +134,7 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     await page.locator("summary", { hasText: tr("portalGifts.cancelTitle") }).click();
     await page.getByRole("button", { name: tr("portalGifts.cancelButton") }).click();
     await page.getByText(tr("portalGifts.done.cancel")).waitFor();
-    const after = await mailsTo(smtp, email, 3);
+    const after = await waitForMailsTo(smtp, email, 3);
     const confirmation = bySubject(after, tr("email.cancelled.subject", { museum }));
     assert.match(confirmation.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);
   } finally {
@@ -168,7 +149,7 @@ async function declinedCharge(app: TestApp, smtp: TestSmtp, browser: Browser, la
   context.setDefaultTimeout(WAIT);
   try {
     await give(await context.newPage(), app, lang, "monthly", email);
-    await mailsTo(smtp, email, 2);
+    await waitForMailsTo(smtp, email, 2);
     const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).data;
     const [sub] = await app.store.subscriptions.listByDonor(tx.donorId);
     // The card now declines, and the next charge is due (moved to a minute ago: billing runs on the
@@ -186,7 +167,7 @@ async function declinedCharge(app: TestApp, smtp: TestSmtp, browser: Browser, la
       holder: `test-${lang}`,
     });
     assert.equal(pass.failed, 1);
-    const mails = await mailsTo(smtp, email, 3);
+    const mails = await waitForMailsTo(smtp, email, 3);
     const failed = bySubject(mails, tr("email.chargeFailed.subject"));
     const retryAt = (await app.store.subscriptions.get(sub.id))?.retryAt;
     assert.ok(retryAt, "a retry is scheduled");

@@ -13,6 +13,7 @@ import {
 import type { ApiClient } from "../shared/admin_api.ts";
 import { pace } from "../shared/pace.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
+import { saveDownload } from "./download.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { RefundForm } from "./RefundForm.tsx";
@@ -51,21 +52,6 @@ type Lists =
  * rows and their layout in one go were the page's longest task.
  */
 const FIRST_ROWS = 10;
-
-/** Saves a download (an export, a receipt) under the name the server gave it; answers that name. */
-async function saveFile(res: Response): Promise<string> {
-  const file = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
-    "transactions.csv";
-  const href = URL.createObjectURL(await res.blob());
-  const link = document.createElement("a");
-  link.href = href;
-  link.download = file;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 60_000);
-  return file;
-}
 
 /**
  * The transaction history (spec sections 2 and 4): counters, 'Page x of y', the filter bar, the
@@ -147,7 +133,10 @@ export function TransactionHistory(
     setExporting(true);
     setNotice(t("transactions.exporting"));
     try {
-      const file = await saveFile(await api.response(`/api/transaction/export?${exportQuery(view, lang)}`));
+      const file = await saveDownload(
+        await api.response(`/api/transaction/export?${exportQuery(view, lang)}`),
+        "transactions.csv",
+      );
       setNotice(t("transactions.exported", { file }));
     } catch (error) {
       failed(error);
@@ -161,7 +150,10 @@ export function TransactionHistory(
     async download(item) {
       setNotice(t("backofficeMail.downloading"));
       try {
-        const file = await saveFile(await api.response(`${item.receipt!.url}?lang=${lang}`));
+        const file = await saveDownload(
+          await api.response(`${item.receipt!.url}?lang=${lang}`),
+          "receipt.pdf",
+        );
         setNotice(t("transactions.exported", { file }));
       } catch (error) {
         failed(error);

@@ -7,8 +7,7 @@
 
 /** Saves `res`'s body as a download; answers the file's name. */
 export async function saveDownload(res: Response, fallback: string): Promise<string> {
-  const header = res.headers.get("content-disposition") ?? "";
-  const file = header.split('filename="')[1]?.split('"')[0] || fallback;
+  const file = /filename="?([^";]+)"?/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? fallback;
   const href = URL.createObjectURL(await res.blob());
   const link = document.createElement("a");
   link.href = href;

@@ -116,3 +116,36 @@ export async function startSmtp(): Promise<TestSmtp> {
     listen,
   };
 }
+
+/** The mails `smtp` accepted so far for `email` (in any of their To addresses). */
+export function mailsTo(smtp: TestSmtp, email: string): ParsedMail[] {
+  return smtp.received.filter((m) => m.to && [m.to].flat().some((a) => a.text.includes(email)));
+}
+
+/**
+ * Waits until `count` mails reached `email` (at most `timeoutMs`), then half a second more to see
+ * that no more come, and answers them: exactly `count`, or the call fails.
+ *
+ * @example
+ * ```ts
+ * const [receipt] = await waitForMailsTo(smtp, "dana@example.org", 1);
+ * ```
+ */
+export async function waitForMailsTo(
+  smtp: TestSmtp,
+  email: string,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<ParsedMail[]> {
+  const until = Date.now() + timeoutMs;
+  while (mailsTo(smtp, email).length < count) {
+    if (Date.now() > until) {
+      throw new Error(`${count} mails to ${email} did not arrive (${mailsTo(smtp, email).length})`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const mails = mailsTo(smtp, email);
+  if (mails.length !== count) throw new Error(`exactly ${count} mails to ${email}: ${mails.length} came`);
+  return mails;
+}

@@ -510,10 +510,20 @@ export async function checkBackOffice(
   } catch (e) {
     return [(e as Error).message];
   }
+  // A 503 says "try again" (a pooled connection that died with the outage answers one once): the
+  // back office's reader retries, as a person reloading would; anything else is a problem.
   const get = async (path: string) => {
-    const res = await fetch(base + path, { headers: { authorization: `Bearer ${accessToken}` } });
-    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
-    return await res.json();
+    for (let attempt = 1;; attempt++) {
+      const res = await fetch(base + path, { headers: { authorization: `Bearer ${accessToken}` } });
+      if (res.status === 503 && attempt < 5) {
+        await res.body?.cancel();
+        console.log(`${path} answered 503 (attempt ${attempt}); trying again`);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+      return await res.json();
+    }
   };
   const expected = approvedSums(completed);
   const declined = completed.filter((c) => !c.approved).length + unseenErrors;
