@@ -8,17 +8,13 @@
 export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "components/ApiReference.tsx": { why: "route paths", patterns: [String.raw`/[^A-Za-z0-9]+/g`] },
   "components/DonationSection.tsx": { why: "amounts we formatted", patterns: [String.raw`/[.,]00(?=\D*$)/`] },
-  "islands/AdminReports.tsx": {
+  "islands/admin/download.ts": {
     patterns: [String.raw`/filename="?([^";]+)"?/`],
-    why: "the Content-Disposition our own report CSV route answers",
+    why: "the Content-Disposition our own download routes answer (exports, receipts, reports, audit log)",
   },
   "lib/reports/chart.ts": {
     patterns: [String.raw`/[&<>"']/g`],
     why: "the chart's words: locale texts, formatted money and month names",
-  },
-  "islands/admin/TransactionHistory.tsx": {
-    why: "our own export's header",
-    patterns: [String.raw`/filename="?([^";]+)"?/`],
   },
   "islands/admin/daily_totals_chart.ts": {
     why: "amounts we formatted",
