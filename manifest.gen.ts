@@ -49,54 +49,56 @@ import * as $45 from "./routes/api/auth/admin/refresh.ts";
 import * as $46 from "./routes/api/auth/admin/register.ts";
 import * as $47 from "./routes/api/auth/admin/staff.ts";
 import * as $48 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $49 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $50 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $51 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $52 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $53 from "./routes/api/docs.tsx";
-import * as $54 from "./routes/api/donor/_middleware.ts";
-import * as $55 from "./routes/api/donor/cancel-reasons.ts";
-import * as $56 from "./routes/api/donor/index.ts";
-import * as $57 from "./routes/api/feature-flags.ts";
-import * as $58 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $59 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $60 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $61 from "./routes/api/kiosk-devices/index.ts";
-import * as $62 from "./routes/api/openapi.json.ts";
-import * as $63 from "./routes/api/outbox/_middleware.ts";
-import * as $64 from "./routes/api/outbox/index.ts";
-import * as $65 from "./routes/api/payment/create.ts";
-import * as $66 from "./routes/api/payment/notify/[provider].ts";
-import * as $67 from "./routes/api/payment/pay-emv.ts";
-import * as $68 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $69 from "./routes/api/reports/_middleware.ts";
-import * as $70 from "./routes/api/reports/monthly.csv.ts";
-import * as $71 from "./routes/api/reports/monthly.svg.ts";
-import * as $72 from "./routes/api/reports/monthly.ts";
-import * as $73 from "./routes/api/settings/_middleware.ts";
-import * as $74 from "./routes/api/settings/flags.ts";
-import * as $75 from "./routes/api/signing-key.ts";
-import * as $76 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $77 from "./routes/api/transaction/[id]/refund.ts";
-import * as $78 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $79 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $80 from "./routes/api/transaction/_middleware.ts";
-import * as $81 from "./routes/api/transaction/daily-totals.ts";
-import * as $82 from "./routes/api/transaction/export.ts";
-import * as $83 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $84 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $85 from "./routes/api/user/[id].ts";
-import * as $86 from "./routes/api/user/index.ts";
-import * as $87 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $88 from "./routes/dev/mail/attachment.ts";
-import * as $89 from "./routes/dev/mail/html.ts";
-import * as $90 from "./routes/dev/mail/index.tsx";
-import * as $91 from "./routes/health.ts";
-import * as $92 from "./routes/index.ts";
-import * as $93 from "./routes/payments/card/[attemptId].ts";
-import * as $94 from "./routes/payments/return/[paymentId].ts";
-import * as $95 from "./routes/sandbox/pay/[ref].tsx";
-import * as $96 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $49 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $50 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $51 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $52 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $53 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $54 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $55 from "./routes/api/docs.tsx";
+import * as $56 from "./routes/api/donor/_middleware.ts";
+import * as $57 from "./routes/api/donor/cancel-reasons.ts";
+import * as $58 from "./routes/api/donor/index.ts";
+import * as $59 from "./routes/api/feature-flags.ts";
+import * as $60 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $61 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $62 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $63 from "./routes/api/kiosk-devices/index.ts";
+import * as $64 from "./routes/api/openapi.json.ts";
+import * as $65 from "./routes/api/outbox/_middleware.ts";
+import * as $66 from "./routes/api/outbox/index.ts";
+import * as $67 from "./routes/api/payment/create.ts";
+import * as $68 from "./routes/api/payment/notify/[provider].ts";
+import * as $69 from "./routes/api/payment/pay-emv.ts";
+import * as $70 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $71 from "./routes/api/reports/_middleware.ts";
+import * as $72 from "./routes/api/reports/monthly.csv.ts";
+import * as $73 from "./routes/api/reports/monthly.svg.ts";
+import * as $74 from "./routes/api/reports/monthly.ts";
+import * as $75 from "./routes/api/settings/_middleware.ts";
+import * as $76 from "./routes/api/settings/flags.ts";
+import * as $77 from "./routes/api/signing-key.ts";
+import * as $78 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $79 from "./routes/api/transaction/[id]/refund.ts";
+import * as $80 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $81 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $82 from "./routes/api/transaction/_middleware.ts";
+import * as $83 from "./routes/api/transaction/daily-totals.ts";
+import * as $84 from "./routes/api/transaction/export.ts";
+import * as $85 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $86 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $87 from "./routes/api/user/[id].ts";
+import * as $88 from "./routes/api/user/index.ts";
+import * as $89 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $90 from "./routes/dev/mail/attachment.ts";
+import * as $91 from "./routes/dev/mail/html.ts";
+import * as $92 from "./routes/dev/mail/index.tsx";
+import * as $93 from "./routes/health.ts";
+import * as $94 from "./routes/index.ts";
+import * as $95 from "./routes/payments/card/[attemptId].ts";
+import * as $96 from "./routes/payments/return/[paymentId].ts";
+import * as $97 from "./routes/sandbox/pay/[ref].tsx";
+import * as $98 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -165,54 +167,56 @@ const manifest: Manifest = {
     "api/auth/admin/register.ts": $46,
     "api/auth/admin/staff.ts": $47,
     "api/auth/admin/two-factor/confirm.ts": $48,
-    "api/auth/admin/two-factor/enrol.ts": $49,
-    "api/auth/admin/two-factor/index.ts": $50,
-    "api/auth/admin/two-factor/required.ts": $51,
-    "api/auth/admin/two-factor/verify.ts": $52,
-    "api/docs.tsx": $53,
-    "api/donor/_middleware.ts": $54,
-    "api/donor/cancel-reasons.ts": $55,
-    "api/donor/index.ts": $56,
-    "api/feature-flags.ts": $57,
-    "api/kiosk-devices/[id]/pairing-code.ts": $58,
-    "api/kiosk-devices/[id]/revoke.ts": $59,
-    "api/kiosk-devices/_middleware.ts": $60,
-    "api/kiosk-devices/index.ts": $61,
-    "api/openapi.json.ts": $62,
-    "api/outbox/_middleware.ts": $63,
-    "api/outbox/index.ts": $64,
-    "api/payment/create.ts": $65,
-    "api/payment/notify/[provider].ts": $66,
-    "api/payment/pay-emv.ts": $67,
-    "api/payment/test-emv/[terminalNumber].ts": $68,
-    "api/reports/_middleware.ts": $69,
-    "api/reports/monthly.csv.ts": $70,
-    "api/reports/monthly.svg.ts": $71,
-    "api/reports/monthly.ts": $72,
-    "api/settings/_middleware.ts": $73,
-    "api/settings/flags.ts": $74,
-    "api/signing-key.ts": $75,
-    "api/transaction/[id]/receipt.ts": $76,
-    "api/transaction/[id]/refund.ts": $77,
-    "api/transaction/[id]/refunds.ts": $78,
-    "api/transaction/[id]/resend-receipt.ts": $79,
-    "api/transaction/_middleware.ts": $80,
-    "api/transaction/daily-totals.ts": $81,
-    "api/transaction/export.ts": $82,
-    "api/transaction/get-all-error-transactions.ts": $83,
-    "api/transaction/get-all-success-transactions.ts": $84,
-    "api/user/[id].ts": $85,
-    "api/user/index.ts": $86,
-    "api/user/off-monthly-payment/[id].ts": $87,
-    "dev/mail/attachment.ts": $88,
-    "dev/mail/html.ts": $89,
-    "dev/mail/index.tsx": $90,
-    "health.ts": $91,
-    "index.ts": $92,
-    "payments/card/[attemptId].ts": $93,
-    "payments/return/[paymentId].ts": $94,
-    "sandbox/pay/[ref].tsx": $95,
-    "sandbox/terminal/[terminalId].tsx": $96,
+    "api/auth/admin/two-factor/disable.ts": $49,
+    "api/auth/admin/two-factor/enrol.ts": $50,
+    "api/auth/admin/two-factor/index.ts": $51,
+    "api/auth/admin/two-factor/recovery-codes.ts": $52,
+    "api/auth/admin/two-factor/required.ts": $53,
+    "api/auth/admin/two-factor/verify.ts": $54,
+    "api/docs.tsx": $55,
+    "api/donor/_middleware.ts": $56,
+    "api/donor/cancel-reasons.ts": $57,
+    "api/donor/index.ts": $58,
+    "api/feature-flags.ts": $59,
+    "api/kiosk-devices/[id]/pairing-code.ts": $60,
+    "api/kiosk-devices/[id]/revoke.ts": $61,
+    "api/kiosk-devices/_middleware.ts": $62,
+    "api/kiosk-devices/index.ts": $63,
+    "api/openapi.json.ts": $64,
+    "api/outbox/_middleware.ts": $65,
+    "api/outbox/index.ts": $66,
+    "api/payment/create.ts": $67,
+    "api/payment/notify/[provider].ts": $68,
+    "api/payment/pay-emv.ts": $69,
+    "api/payment/test-emv/[terminalNumber].ts": $70,
+    "api/reports/_middleware.ts": $71,
+    "api/reports/monthly.csv.ts": $72,
+    "api/reports/monthly.svg.ts": $73,
+    "api/reports/monthly.ts": $74,
+    "api/settings/_middleware.ts": $75,
+    "api/settings/flags.ts": $76,
+    "api/signing-key.ts": $77,
+    "api/transaction/[id]/receipt.ts": $78,
+    "api/transaction/[id]/refund.ts": $79,
+    "api/transaction/[id]/refunds.ts": $80,
+    "api/transaction/[id]/resend-receipt.ts": $81,
+    "api/transaction/_middleware.ts": $82,
+    "api/transaction/daily-totals.ts": $83,
+    "api/transaction/export.ts": $84,
+    "api/transaction/get-all-error-transactions.ts": $85,
+    "api/transaction/get-all-success-transactions.ts": $86,
+    "api/user/[id].ts": $87,
+    "api/user/index.ts": $88,
+    "api/user/off-monthly-payment/[id].ts": $89,
+    "dev/mail/attachment.ts": $90,
+    "dev/mail/html.ts": $91,
+    "dev/mail/index.tsx": $92,
+    "health.ts": $93,
+    "index.ts": $94,
+    "payments/card/[attemptId].ts": $95,
+    "payments/return/[paymentId].ts": $96,
+    "sandbox/pay/[ref].tsx": $97,
+    "sandbox/terminal/[terminalId].tsx": $98,
   },
   islands: {
     AccountForm: $$0,

@@ -78,8 +78,11 @@ const manifest: LazyManifest = {
     "api/auth/admin/register.ts": () => import("./routes/api/auth/admin/register.ts"),
     "api/auth/admin/staff.ts": () => import("./routes/api/auth/admin/staff.ts"),
     "api/auth/admin/two-factor/confirm.ts": () => import("./routes/api/auth/admin/two-factor/confirm.ts"),
+    "api/auth/admin/two-factor/disable.ts": () => import("./routes/api/auth/admin/two-factor/disable.ts"),
     "api/auth/admin/two-factor/enrol.ts": () => import("./routes/api/auth/admin/two-factor/enrol.ts"),
     "api/auth/admin/two-factor/index.ts": () => import("./routes/api/auth/admin/two-factor/index.ts"),
+    "api/auth/admin/two-factor/recovery-codes.ts": () =>
+      import("./routes/api/auth/admin/two-factor/recovery-codes.ts"),
     "api/auth/admin/two-factor/required.ts": () => import("./routes/api/auth/admin/two-factor/required.ts"),
     "api/auth/admin/two-factor/verify.ts": () => import("./routes/api/auth/admin/two-factor/verify.ts"),
     "api/docs.tsx": () => import("./routes/api/docs.tsx"),

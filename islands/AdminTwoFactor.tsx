@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { TwoFactorManage } from "./admin/TwoFactorManage.tsx";
 import { listFailure, type Message } from "./shared/account_forms.ts";
 import { ApiError, createApiClient } from "./shared/admin_api.ts";
 import { type AdminProfile, readSession, type Session } from "./shared/admin_session.ts";
@@ -26,7 +27,8 @@ interface Enrolment {
 /**
  * The staff's two-factor page (issue 16), `/{lang}/admin/two-factor`: the account's state, the
  * enrolment (the QR code and the key for an authenticator app, a first code to confirm, then the
- * recovery codes, shown this once) and, for owners, the switch that requires two-factor for
+ * recovery codes, shown this once), an enrolled account's new recovery codes and turning it off
+ * (`admin/TwoFactorManage.tsx`) and, for owners, the switch that requires two-factor for
  * everyone. An account that must enrol is sent here by the sign-in and the dashboard; its session
  * opens nothing else until it has. Guarded like the dashboard.
  */
@@ -157,6 +159,18 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
             ? t("twoFactor.statusOn", { count: status.recoveryCodesLeft })
             : t("twoFactor.statusOff")}
         </p>
+      )}
+      {status?.enrolled && !codes && (
+        <TwoFactorManage
+          api={api}
+          t={t}
+          required={status.required}
+          onCodes={(fresh) => {
+            setCodes(fresh);
+            load().catch(fail);
+          }}
+          onTurnedOff={() => load().catch(fail)}
+        />
       )}
       {status && !status.enrolled && !enrolment && (
         <button type="button" class="button button-primary" disabled={busy} onClick={start}>

@@ -75,3 +75,29 @@ export class SecretUnreadableError extends AuthError {
     );
   }
 }
+
+/** A current code from the app was asked for (to change the admin's own two-factor), and this is not one. */
+export class WrongCurrentCodeError extends AuthError {
+  constructor() {
+    super(
+      "The code is not valid: type the current 6-digit code from your authenticator app (each code works once)",
+      [
+        { path: "code", message: "not the current code" },
+      ],
+    );
+  }
+}
+
+/** The admin has no two-factor sign-in set up to change. */
+export class NotEnrolledError extends AuthError {
+  constructor() {
+    super("Two-factor sign-in is not set up for this account");
+  }
+}
+
+/** Two-factor sign-in cannot be turned off while an owner requires it for everyone. */
+export class TwoFactorRequiredError extends AuthError {
+  constructor() {
+    super("The museum requires two-factor sign-in for every account: it cannot be turned off");
+  }
+}

@@ -31,10 +31,13 @@ import {
 import {
   AlreadyEnrolledError,
   NoEnrolmentError,
+  NotEnrolledError,
   NoTwoFactorError,
   SecondFactorTokenError,
   SecretUnreadableError,
   TwoFactorEnrolmentRequiredError,
+  TwoFactorRequiredError,
+  WrongCurrentCodeError,
   WrongEnrolmentCodeError,
   WrongSecondFactorCodeError,
 } from "../auth/two_factor_errors.ts";
@@ -121,6 +124,9 @@ const STATUSES: [ErrorClass, number][] = [
   [PasswordsBusyError, 503],
   // The staff's two-factor sign-in.
   [WrongEnrolmentCodeError, 400],
+  [WrongCurrentCodeError, 400],
+  [NotEnrolledError, 409],
+  [TwoFactorRequiredError, 409],
   [SecondFactorTokenError, 401],
   [WrongSecondFactorCodeError, 401],
   [TwoFactorEnrolmentRequiredError, 403],

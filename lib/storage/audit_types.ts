@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = [
   "admin-deactivated",
   "two-factor-enrolled",
   "two-factor-reset",
+  "two-factor-recovery-codes",
+  "two-factor-disabled",
   "two-factor-required",
   "refund",
   "receipt-resent",

@@ -71,6 +71,24 @@ export interface TwoFactorRepository {
   useStep(adminId: string, step: number, at: string): Promise<boolean>;
   /** Uses up the recovery code with `hash` for an enrolled admin; false when it is not (or no longer) there. */
   useRecoveryCode(adminId: string, hash: string, at: string): Promise<boolean>;
+  /**
+   * Replaces an enrolled admin's recovery codes with `recoveryHashes`, accepting TOTP time `step`
+   * (the code that proved the phone) in the same write, with the audit entries; false, writing
+   * nothing, when the admin is not enrolled or `step` is not past the last one accepted.
+   */
+  replaceRecoveryCodes(
+    adminId: string,
+    step: number,
+    recoveryHashes: readonly string[],
+    at: string,
+    options?: WithAudit,
+  ): Promise<boolean>;
+  /**
+   * Removes an enrolled admin's two-factor on their own request, accepting TOTP time `step` in the
+   * same write (as {@link replaceRecoveryCodes}), with the audit entries; false, writing nothing,
+   * when the admin is not enrolled or `step` is not past the last one accepted.
+   */
+  disable(adminId: string, step: number, at: string, options?: WithAudit): Promise<boolean>;
   /** Removes the admin's two-factor (enrolled or begun); false, writing nothing (no entry), when it had none. */
   reset(adminId: string, at: string, options?: WithAudit): Promise<boolean>;
   /** Whether an owner requires two-factor for everyone (false until set). */

@@ -59,3 +59,25 @@ export async function twoFactorVerifyBody(
   const code = totpCode(signer.secret, (signer.calls++ - 1) * 30_000);
   return { pendingToken: (await createPendingToken(appSecret, signer.id)).token, code };
 }
+
+/**
+ * Gives admin `id` a fresh confirmed two-factor (replacing any; no time step spent yet) and
+ * answers its secret, from which a test computes the app's codes ({@link totpCode}).
+ */
+export async function enrolWithSecret(store: Store, appSecret: string, id: string): Promise<string> {
+  const at = new Date().toISOString();
+  const secret = newTotpSecret();
+  const sealed = await sealSecret(await twoFactorKeys(appSecret), id, secret);
+  await store.twoFactor.reset(id, at);
+  await store.twoFactor.begin(id, sealed, at);
+  await store.twoFactor.confirm(id, sealed, ["0".repeat(64)], 0, at);
+  return secret;
+}
+
+/**
+ * Gives admin `id` a fresh confirmed two-factor and answers the current code of its app: what the
+ * calls that manage one's own two-factor ask for.
+ */
+export async function enrolledCode(store: Store, appSecret: string, id: string): Promise<string> {
+  return totpCode(await enrolWithSecret(store, appSecret, id));
+}

@@ -27,7 +27,7 @@ import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
 import { createAccessToken, deriveKey } from "../../lib/auth/tokens.ts";
-import { totpCode, twoFactorTarget, twoFactorVerifyBody } from "../helpers/two_factor.ts";
+import { enrolledCode, totpCode, twoFactorTarget, twoFactorVerifyBody } from "../helpers/two_factor.ts";
 import { newId } from "../../lib/ids.ts";
 import { openKvStore } from "../../lib/storage/kv/mod.ts";
 import type { Store, Transaction } from "../../lib/storage/types.ts";
@@ -649,6 +649,13 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         if (template === "/api/auth/admin/two-factor/confirm") {
           await app.store.twoFactor.reset(approvedId, new Date().toISOString());
           body = JSON.stringify({ code: await enrolmentCode(app, caller.header) });
+        }
+        // One's own two-factor: a fresh set-up of the approved admin, and its app's current code.
+        if (
+          template === "/api/auth/admin/two-factor/recovery-codes" ||
+          template === "/api/auth/admin/two-factor/disable"
+        ) {
+          body = JSON.stringify({ code: await enrolledCode(app.store, app.config.appSecret, approvedId) });
         }
         // Settings: a flag set to what it is; refunds: part of the target gift, under a key of its own.
         if (template === "/api/settings/flags" && method === "POST") {

@@ -1,8 +1,9 @@
 /**
  * The storage contract for the staff's two-factor sign-in (`store.twoFactor`): an enrolment begun,
  * confirmed once with its own secret (with its audit entry in the same step), each time step and
- * each recovery code accepted once even when used at once from two instances, a reset that removes
- * everything (audited), the museum-wide requirement (audited only when it changes), bad input refused.
+ * each recovery code accepted once even when used at once from two instances, new recovery codes
+ * and turning off on the admin's own request (each spending a fresh time step, once, audited), a
+ * reset that removes everything (audited), the museum-wide requirement (audited only when it changes), bad input refused.
  *
  * @module
  */
@@ -117,6 +118,66 @@ export async function twoFactorContract(
         assert.deepEqual(left, HASHES.filter((h) => h !== HASHES[3]));
         assert.equal(await a.twoFactor.useRecoveryCode(id, HASHES[4], at(6)), true);
         assert.equal((await b.twoFactor.get(id))?.recoveryHashes.length, 8);
+      }),
+  );
+
+  await t.step(
+    "twoFactor: new recovery codes and turning off, each with a fresh time step, once, with its entry",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const id = uid("admin");
+        const codes = (action: AuditInput["action"]) => ({ audit: [entry(action, id)] });
+        const fresh = HASHES.map((_, i) => hex(100 + i));
+        assert.equal(
+          await a.twoFactor.replaceRecoveryCodes(id, 5, fresh, at(0), codes("two-factor-recovery-codes")),
+          false,
+        );
+        assert.equal(
+          await a.twoFactor.disable(id, 5, at(0), codes("two-factor-disabled")),
+          false,
+          "no record",
+        );
+        await a.twoFactor.begin(id, "sealed", at(0));
+        assert.equal(await a.twoFactor.disable(id, 5, at(0)), false, "not confirmed yet");
+        await a.twoFactor.confirm(id, "sealed", HASHES, 100, at(1));
+        assert.equal(
+          await a.twoFactor.replaceRecoveryCodes(id, 100, fresh, at(2), codes("two-factor-recovery-codes")),
+          false,
+          "a spent step",
+        );
+        // Six presses at once with one code: one set of codes, one entry.
+        const replaced = await race(
+          a,
+          b,
+          6,
+          (s) => s.twoFactor.replaceRecoveryCodes(id, 101, fresh, at(3), codes("two-factor-recovery-codes")),
+        );
+        assert.equal(replaced.filter(Boolean).length, 1);
+        const after = (await b.twoFactor.get(id))!;
+        assert.deepEqual([after.recoveryHashes, after.lastStep], [fresh, 101]);
+        assert.equal(
+          await a.twoFactor.useRecoveryCode(id, HASHES[0], at(4)),
+          false,
+          "the old codes are gone",
+        );
+        assert.equal(
+          await a.twoFactor.disable(id, 101, at(5), codes("two-factor-disabled")),
+          false,
+          "a spent step",
+        );
+        const off = await race(
+          a,
+          b,
+          6,
+          (s) => s.twoFactor.disable(id, 102, at(6), codes("two-factor-disabled")),
+        );
+        assert.equal(off.filter(Boolean).length, 1);
+        assert.equal(await a.twoFactor.get(id), null);
+        assert.deepEqual((await a.audit.list({ actorId: id }, 10)).map((e) => e.action), [
+          "two-factor-disabled",
+          "two-factor-recovery-codes",
+        ]);
+        await assert.rejects(() => a.twoFactor.replaceRecoveryCodes(id, 103, ["nope"], at(7)), RangeError);
       }),
   );
 

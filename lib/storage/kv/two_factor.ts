@@ -130,6 +130,31 @@ export function kvTwoFactor({ kv }: KvContext): TwoFactorRepository {
       );
     },
 
+    async replaceRecoveryCodes(adminId, step, recoveryHashes, at, options = {}) {
+      const checked = checkStep(step);
+      const hashes = checkRecoveryHashes(recoveryHashes);
+      const when = checkAt(at);
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      return await update(
+        adminId,
+        (before) =>
+          before?.enrolledAt == null || before.lastStep >= checked
+            ? undefined
+            : { ...before, recoveryHashes: hashes, lastStep: checked, updatedAt: when },
+        (op) => addAudit(op, audit),
+      );
+    },
+
+    async disable(adminId, step, at, options = {}) {
+      const checked = checkStep(step);
+      const audit = auditEntries(options.audit, checkAt(at), MAX_AUDIT_PER_CAUSE);
+      return await update(
+        adminId,
+        (before) => before?.enrolledAt == null || before.lastStep >= checked ? undefined : null,
+        (op) => addAudit(op, audit),
+      );
+    },
+
     async reset(adminId, at, options = {}) {
       const audit = auditEntries(options.audit, checkAt(at), MAX_AUDIT_PER_CAUSE);
       return await update(

@@ -131,6 +131,41 @@ export function pgTwoFactor({ sql, transaction }: PgContext): TwoFactorRepositor
       return rows.length === 1;
     },
 
+    async replaceRecoveryCodes(adminId, step, recoveryHashes, at, options = {}) {
+      const id = checkAdminId(adminId);
+      const checked = checkStep(step);
+      const hashes = checkRecoveryHashes(recoveryHashes);
+      const when = checkAt(at);
+      const audit = auditEntries(options.audit, when, MAX_AUDIT_PER_CAUSE);
+      return await transaction(async (tx) => {
+        const rows = await tx`
+          update admin_two_factor
+          set recovery_hashes = ${hashes}, last_step = ${checked}, updated_at = ${when}
+          where admin_id = ${id} and enrolled_at is not null and last_step < ${checked}
+          returning 1
+        `;
+        if (rows.length === 0) return false;
+        if (audit.length > 0) await insertAudit(tx, audit);
+        return true;
+      });
+    },
+
+    async disable(adminId, step, at, options = {}) {
+      const id = checkAdminId(adminId);
+      const checked = checkStep(step);
+      const audit = auditEntries(options.audit, checkAt(at), MAX_AUDIT_PER_CAUSE);
+      return await transaction(async (tx) => {
+        const rows = await tx`
+          delete from admin_two_factor
+          where admin_id = ${id} and enrolled_at is not null and last_step < ${checked}
+          returning 1
+        `;
+        if (rows.length === 0) return false;
+        if (audit.length > 0) await insertAudit(tx, audit);
+        return true;
+      });
+    },
+
     async reset(adminId, at, options = {}) {
       const id = checkAdminId(adminId);
       const audit = auditEntries(options.audit, checkAt(at), MAX_AUDIT_PER_CAUSE);
