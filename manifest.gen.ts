@@ -79,26 +79,27 @@ import * as $75 from "./routes/api/settings/_middleware.ts";
 import * as $76 from "./routes/api/settings/flags.ts";
 import * as $77 from "./routes/api/signing-key.ts";
 import * as $78 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $79 from "./routes/api/transaction/[id]/refund.ts";
-import * as $80 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $81 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $82 from "./routes/api/transaction/_middleware.ts";
-import * as $83 from "./routes/api/transaction/daily-totals.ts";
-import * as $84 from "./routes/api/transaction/export.ts";
-import * as $85 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $86 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $87 from "./routes/api/user/[id].ts";
-import * as $88 from "./routes/api/user/index.ts";
-import * as $89 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $90 from "./routes/dev/mail/attachment.ts";
-import * as $91 from "./routes/dev/mail/html.ts";
-import * as $92 from "./routes/dev/mail/index.tsx";
-import * as $93 from "./routes/health.ts";
-import * as $94 from "./routes/index.ts";
-import * as $95 from "./routes/payments/card/[attemptId].ts";
-import * as $96 from "./routes/payments/return/[paymentId].ts";
-import * as $97 from "./routes/sandbox/pay/[ref].tsx";
-import * as $98 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $79 from "./routes/api/transaction/[id]/refund-outcome.ts";
+import * as $80 from "./routes/api/transaction/[id]/refund.ts";
+import * as $81 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $82 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $83 from "./routes/api/transaction/_middleware.ts";
+import * as $84 from "./routes/api/transaction/daily-totals.ts";
+import * as $85 from "./routes/api/transaction/export.ts";
+import * as $86 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $87 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $88 from "./routes/api/user/[id].ts";
+import * as $89 from "./routes/api/user/index.ts";
+import * as $90 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $91 from "./routes/dev/mail/attachment.ts";
+import * as $92 from "./routes/dev/mail/html.ts";
+import * as $93 from "./routes/dev/mail/index.tsx";
+import * as $94 from "./routes/health.ts";
+import * as $95 from "./routes/index.ts";
+import * as $96 from "./routes/payments/card/[attemptId].ts";
+import * as $97 from "./routes/payments/return/[paymentId].ts";
+import * as $98 from "./routes/sandbox/pay/[ref].tsx";
+import * as $99 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -197,26 +198,27 @@ const manifest: Manifest = {
     "api/settings/flags.ts": $76,
     "api/signing-key.ts": $77,
     "api/transaction/[id]/receipt.ts": $78,
-    "api/transaction/[id]/refund.ts": $79,
-    "api/transaction/[id]/refunds.ts": $80,
-    "api/transaction/[id]/resend-receipt.ts": $81,
-    "api/transaction/_middleware.ts": $82,
-    "api/transaction/daily-totals.ts": $83,
-    "api/transaction/export.ts": $84,
-    "api/transaction/get-all-error-transactions.ts": $85,
-    "api/transaction/get-all-success-transactions.ts": $86,
-    "api/user/[id].ts": $87,
-    "api/user/index.ts": $88,
-    "api/user/off-monthly-payment/[id].ts": $89,
-    "dev/mail/attachment.ts": $90,
-    "dev/mail/html.ts": $91,
-    "dev/mail/index.tsx": $92,
-    "health.ts": $93,
-    "index.ts": $94,
-    "payments/card/[attemptId].ts": $95,
-    "payments/return/[paymentId].ts": $96,
-    "sandbox/pay/[ref].tsx": $97,
-    "sandbox/terminal/[terminalId].tsx": $98,
+    "api/transaction/[id]/refund-outcome.ts": $79,
+    "api/transaction/[id]/refund.ts": $80,
+    "api/transaction/[id]/refunds.ts": $81,
+    "api/transaction/[id]/resend-receipt.ts": $82,
+    "api/transaction/_middleware.ts": $83,
+    "api/transaction/daily-totals.ts": $84,
+    "api/transaction/export.ts": $85,
+    "api/transaction/get-all-error-transactions.ts": $86,
+    "api/transaction/get-all-success-transactions.ts": $87,
+    "api/user/[id].ts": $88,
+    "api/user/index.ts": $89,
+    "api/user/off-monthly-payment/[id].ts": $90,
+    "dev/mail/attachment.ts": $91,
+    "dev/mail/html.ts": $92,
+    "dev/mail/index.tsx": $93,
+    "health.ts": $94,
+    "index.ts": $95,
+    "payments/card/[attemptId].ts": $96,
+    "payments/return/[paymentId].ts": $97,
+    "sandbox/pay/[ref].tsx": $98,
+    "sandbox/terminal/[terminalId].tsx": $99,
   },
   islands: {
     AccountForm: $$0,

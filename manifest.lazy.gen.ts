@@ -110,6 +110,7 @@ const manifest: LazyManifest = {
     "api/settings/flags.ts": () => import("./routes/api/settings/flags.ts"),
     "api/signing-key.ts": () => import("./routes/api/signing-key.ts"),
     "api/transaction/[id]/receipt.ts": () => import("./routes/api/transaction/[id]/receipt.ts"),
+    "api/transaction/[id]/refund-outcome.ts": () => import("./routes/api/transaction/[id]/refund-outcome.ts"),
     "api/transaction/[id]/refund.ts": () => import("./routes/api/transaction/[id]/refund.ts"),
     "api/transaction/[id]/refunds.ts": () => import("./routes/api/transaction/[id]/refunds.ts"),
     "api/transaction/[id]/resend-receipt.ts": () => import("./routes/api/transaction/[id]/resend-receipt.ts"),

@@ -57,3 +57,12 @@ export const RefundListSchema = z.object({
   refunded: z.number().int().describe("Succeeded refunds, minor units"),
   pending: z.number().int().describe("Refunds waiting for the provider, minor units"),
 }).meta({ id: "RefundList" });
+
+/** `POST /api/transaction/{id}/refund-outcome` body: a person's answer to a pending refund. */
+export const RefundOutcomeSchema = z.strictObject({
+  refundId: text("refundId", 100).describe("The pending refund (from `GET /api/transaction/{id}/refunds`)"),
+  outcome: z.enum(["succeeded", "failed"], { error: "outcome must be succeeded or failed" })
+    .describe("What the provider's back office shows: credited (succeeded) or not (failed)"),
+  providerRef: text("providerRef", 100).optional()
+    .describe("The credit's id in the provider's back office, when it went through"),
+}).meta({ id: "RefundOutcome" });

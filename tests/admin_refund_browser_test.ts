@@ -5,7 +5,8 @@
  * goes through, is announced, and the row shows what was refunded; the donor receives the refund
  * email with a credit receipt PDF (read back) that references the gift's receipt. A refund whose
  * answer the provider loses (the sandbox's test card for it) is announced as unconfirmed and shown
- * pending, with no email yet.
+ * pending, with no email yet; recording the provider's answer for it is refused as too early, and
+ * for one 20 minutes old is recorded, with the donor's email.
  */
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
@@ -18,6 +19,7 @@ import { api } from "./helpers/http.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { pdfText } from "./helpers/pdf.ts";
 import { REFUND_UNCONFIRMED_CARD } from "../lib/payments/sandbox_refund.ts";
+import { refundFixture } from "./storage/fixtures.ts";
 import { mailsTo, startSmtp, waitForMailsTo } from "./helpers/smtp.ts";
 
 const WAIT = 20_000;
@@ -135,10 +137,50 @@ browserTest(
             assert.deepEqual([pending.state, pending.amount], ["pending", 10000]);
             assert.equal(mailsTo(smtp, otherEmail).length, 1, "only the receipt: no refund email yet");
             await assertAxeClean(page, `${lang}: the history with an unconfirmed refund`);
-            // The unconfirmed refund's 503 is the one expected failure (Chromium logs it twice).
-            const refundCall = `/api/transaction/${otherTx.id}/refund`;
-            assert.deepEqual(watched.all().filter((p) => !(p.includes(refundCall) && p.includes("503"))), []);
-            assert.equal(watched.all().length, 2);
+
+            // Recording the provider's answer: too early for that refund (its own answer may come)…
+            await otherRow.getByRole("button", { name: tr("refunds.ui.resolveFor", { name: other }) })
+              .click();
+            const outcomeDialog = page.getByRole("dialog", { name: tr("refunds.ui.resolveTitle") });
+            await outcomeDialog.getByRole("button", { name: tr("refunds.ui.wentThrough") }).click();
+            await outcomeDialog.getByRole("alert").getByText(tr("refunds.ui.tooRecent")).waitFor({
+              timeout: WAIT,
+            });
+            await assertAxeClean(page, `${lang}: recording a refund's outcome, too early`);
+            await outcomeDialog.getByRole("button", { name: tr("refunds.ui.cancel") }).click();
+            // …and, 20 minutes on (a refund asked then, whose answer was lost), recorded as went through.
+            const { refund: late } = await app.store.refunds.begin(
+              refundFixture({
+                transactionId: tx.id,
+                amount: 1000,
+                currency: 1,
+                createdAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+              }),
+              10000,
+            );
+            await page.reload();
+            await row.getByRole("button", { name: tr("refunds.ui.resolveFor", { name }) }).click();
+            await outcomeDialog.getByLabel(tr("refunds.ui.providerRefLabel")).fill("PC-5521");
+            await outcomeDialog.getByRole("button", { name: tr("refunds.ui.wentThrough") }).click();
+            await page.waitForFunction(
+              (want) => document.querySelector(".export-notice")?.textContent === want,
+              tr("refunds.ui.recordedSucceeded", { amount: money(1000) }),
+              { timeout: WAIT },
+            );
+            await row.getByText(tr("refunds.ui.refunded", { amount: money(3550) })).waitFor({
+              timeout: WAIT,
+            });
+            const recorded = (await app.store.refunds.get(tx.id, late.id))!;
+            assert.deepEqual([recorded.state, recorded.providerRef], ["succeeded", "PC-5521"]);
+            await waitForMailsTo(smtp, email, 3);
+            // The unconfirmed refund's 503 and the too early answer's 409 are the expected failures
+            // (Chromium logs each twice).
+            const expected = [
+              `/api/transaction/${otherTx.id}/refund`,
+              `/api/transaction/${otherTx.id}/refund-outcome`,
+            ];
+            assert.deepEqual(watched.all().filter((p) => !expected.some((call) => p.includes(call))), []);
+            assert.equal(watched.all().length, 4);
           } finally {
             await context.close();
           }

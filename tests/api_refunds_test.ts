@@ -5,7 +5,8 @@
  * at once by several staff never exceed what was paid; a refund the provider refuses recorded as
  * failed, counting for nothing; bad input refused (400); a monthly gift's refund leaves the gift
  * running unless asked to cancel it; the lists and the monthly report show what was refunded; a
- * refund whose answer is lost stays pending (503) until the reconciliation settles it, once.
+ * refund whose answer is lost stays pending (503) until the reconciliation settles it, once, or a
+ * person records what the provider's back office shows (once, and not before 15 minutes).
  *
  * @module
  */
@@ -21,7 +22,7 @@ import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { api, bearer } from "./helpers/http.ts";
 import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
-import { adminFixture } from "./storage/fixtures.ts";
+import { adminFixture, refundFixture } from "./storage/fixtures.ts";
 
 /** A signed-in admin of `role`: its id and headers. */
 async function staff(app: TestApp, role: AdminRole, email: string) {
@@ -231,6 +232,50 @@ backendTest("api: refunds", async (t, open) => {
         assert.deepEqual(entries.map((e) => e.changes.state).sort(), ["succeeded", "unconfirmed"]);
       },
     );
+
+    await t.step("a person records what the provider shows for a refund pending too long, once", async () => {
+      const paid = await gift(app, "Eli", 60);
+      const outcome = (body: unknown, auth = finance.auth) =>
+        api(app.url, "POST", `/api/transaction/${paid.id}/refund-outcome`, body, auth);
+      // Two refunds whose answers were lost 20 minutes ago (the provider cannot be asked), one just now.
+      const lost = async (amount: number, minutesAgo: number) =>
+        (await store.refunds.begin(
+          refundFixture({
+            transactionId: paid.id,
+            amount,
+            currency: 1,
+            createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(),
+          }),
+          paid.amount!,
+        )).refund;
+      const [credited, notCredited, recent] = [
+        await lost(1000, 20),
+        await lost(2000, 20),
+        await lost(500, 1),
+      ];
+      const tooRecent = await outcome({ refundId: recent.id, outcome: "failed" });
+      assert.equal(tooRecent.status, 409);
+      assert.match(tooRecent.body.message, /may still get the provider's own answer/);
+      assert.equal((await outcome({ refundId: credited.id, outcome: "succeeded" }, viewer.auth)).status, 403);
+      assert.equal((await outcome({ refundId: "nope", outcome: "succeeded" })).status, 404);
+      assert.equal((await outcome({ refundId: credited.id, outcome: "maybe" })).status, 400);
+
+      const ok = await outcome({ refundId: credited.id, outcome: "succeeded", providerRef: "PC-778812" });
+      assert.equal(ok.status, 200, JSON.stringify(ok.body));
+      assert.deepEqual([ok.body.state, ok.body.providerRef], ["succeeded", "PC-778812"]);
+      assert.equal((await store.outbox.get(`refund:${credited.id}`))?.kind, "refund", "the donor's email");
+      const again = await outcome({ refundId: credited.id, outcome: "failed" });
+      assert.equal(again.status, 409, "once");
+      assert.equal((await outcome({ refundId: notCredited.id, outcome: "failed" })).status, 200);
+      assert.equal(await store.outbox.get(`refund:${notCredited.id}`), null, "no email");
+      const list = (await refunds(paid.id)).body;
+      assert.deepEqual([list.refunded, list.pending], [1000, 500], "the failed one's amount is free again");
+      const entries = (await refundCount(store, paid.id)).filter((e) => e.changes.recordedByStaff);
+      assert.deepEqual(entries.map((e) => [e.actorId, e.changes.state]).sort(), [
+        [finance.id, "failed"],
+        [finance.id, "succeeded"],
+      ]);
+    });
 
     await t.step("bad input and wrong targets are refused with a clear message", async () => {
       for (

@@ -17,6 +17,7 @@ import { saveDownload } from "./download.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
 import { RefundForm } from "./RefundForm.tsx";
+import { RefundOutcomeForm } from "./RefundOutcomeForm.tsx";
 import {
   type ErrorItem,
   type ReceiptActions,
@@ -87,6 +88,7 @@ export function TransactionHistory(
   const [resending, setResending] = useState(false);
   // The gift whose refund form is open (issue 16), and a count that reloads the lists after a refund.
   const [refunding, setRefunding] = useState<SuccessItem | null>(null);
+  const [resolving, setResolving] = useState<SuccessItem | null>(null);
   const [reloads, setReloads] = useState(0);
   const latest = useRef(0);
 
@@ -176,6 +178,7 @@ export function TransactionHistory(
       }
     },
     refund: (item) => setRefunding(item),
+    resolve: (item) => setResolving(item),
   };
 
   const loadedLists = lists.state === "ready" ? lists : null;
@@ -265,6 +268,21 @@ export function TransactionHistory(
           lang={lang}
           onClose={(done) => {
             setRefunding(null);
+            if (done) {
+              setNotice(done);
+              setReloads((n) => n + 1);
+            }
+          }}
+        />
+      )}
+      {resolving && (
+        <RefundOutcomeForm
+          item={resolving}
+          api={api}
+          t={t}
+          lang={lang}
+          onClose={(done) => {
+            setResolving(null);
             if (done) {
               setNotice(done);
               setReloads((n) => n + 1);

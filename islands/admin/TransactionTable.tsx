@@ -23,6 +23,8 @@ export interface ReceiptActions {
   busy: boolean;
   /** Opens the row's refund form (issue 16); absent for who may not refund. */
   refund?(item: SuccessItem): void;
+  /** Opens the form that records the provider's answer to the row's pending refunds. */
+  resolve?(item: SuccessItem): void;
 }
 
 /**
@@ -80,6 +82,16 @@ export function TransactionTable(
         >
           {t("backofficeMail.resend")}
         </button>
+        {actions.resolve && (success.refund?.pending ?? 0) > 0 && (
+          <button
+            type="button"
+            class="button button-outline"
+            aria-label={t("refunds.ui.resolveFor", { name })}
+            onClick={() => actions.resolve!(success)}
+          >
+            {t("refunds.ui.resolve")}
+          </button>
+        )}
         {actions.refund && remaining(success) > 0 && (
           <button
             type="button"

@@ -75,6 +75,7 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
+import { NoSuchRefundError, RefundSettledError, RefundTooRecentError } from "../payments/refund_outcome.ts";
 import {
   NotRefundableError,
   RefundDeclinedError,
@@ -167,6 +168,9 @@ const STATUSES: [ErrorClass, number][] = [
   [RefundTooLargeError, 409],
   [RefundDeclinedError, 409],
   [RefundProviderError, 503],
+  [NoSuchRefundError, 404],
+  [RefundSettledError, 409],
+  [RefundTooRecentError, 409],
   // The back office's outbox list.
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],

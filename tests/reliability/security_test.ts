@@ -661,6 +661,28 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         if (template === "/api/settings/flags" && method === "POST") {
           body = JSON.stringify({ flag: "MONTHLY_PAYMENT", enabled: true });
         }
+        // A person's answer to a refund pending for 20 minutes on the target gift.
+        if (template === "/api/transaction/{id}/refund-outcome") {
+          const transactionId = path.split("/")[3];
+          const { refund: lost } = await app.store.refunds.begin({
+            id: newId(),
+            transactionId,
+            key: newId(),
+            amount: 100,
+            currency: 1,
+            reason: "mistake",
+            note: "",
+            actorId: approvedId,
+            actorEmail: "matrix@museum.org",
+            cancelMonthly: false,
+            createdAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+            state: "pending",
+            providerRef: null,
+            error: null,
+            settledAt: null,
+          }, 1000);
+          body = JSON.stringify({ refundId: lost.id, outcome: "failed" });
+        }
         const refund = template === "/api/transaction/{id}/refund" && method === "POST";
         if (refund) body = JSON.stringify({ amount: 100, reason: "mistake", key: newId() });
         if (body !== undefined) headers["content-type"] = "application/json";

@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { listAmount, usDateTime } from "../../lib/shared/format.ts";
+import { listFailure } from "../shared/account_forms.ts";
+import { type ApiClient, ApiError } from "../shared/admin_api.ts";
+import { messageText, type Translate } from "../shared/texts.ts";
+import type { SuccessItem } from "./TransactionTable.tsx";
+
+/** A refund as `GET /api/transaction/{id}/refunds` lists it (what this form reads of it). */
+interface ListedRefund {
+  id: string;
+  amount: number;
+  state: "pending" | "succeeded" | "failed";
+  createdAt: string;
+}
+
+/**
+ * A gift's pending refunds (issue 16), in a modal dialog opened from its row: for each, after a
+ * look in the provider's back office, whether it went through (with the credit's reference, if
+ * wanted) or not. The server records it once, and not within 15 minutes of the refund (its
+ * provider's answer may still come); the donor is emailed when it went through.
+ */
+export function RefundOutcomeForm(
+  props: {
+    item: SuccessItem;
+    api: ApiClient;
+    t: Translate;
+    lang: string;
+    onClose(done: string | null): void;
+  },
+) {
+  const { item, t, lang } = props;
+  const money = (minor: number) => listAmount(minor, item.resultData.DebitCurrency, lang) ?? "";
+  const [pending, setPending] = useState<ListedRefund[] | null>(null);
+  const [references, setReferences] = useState<Record<string, string>>({});
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const base = `/api/transaction/${encodeURIComponent(item.id)}`;
+  const open = (el: HTMLDialogElement | null) => {
+    if (el && !el.open) el.showModal();
+  };
+  const loaded = useRef(false);
+
+  useEffect(() => {
+    if (loaded.current) return;
+    loaded.current = true;
+    props.api.request<{ data: ListedRefund[] }>(`${base}/refunds`)
+      .then((list) => setPending(list.data.filter((r) => r.state === "pending")))
+      .catch((failure) => setError(messageText(t, listFailure(failure))));
+  }, []);
+
+  async function record(refund: ListedRefund, outcome: "succeeded" | "failed") {
+    setBusy(true);
+    setError("");
+    const providerRef = references[refund.id]?.trim();
+    try {
+      await props.api.request(`${base}/refund-outcome`, {
+        method: "POST",
+        body: JSON.stringify({ refundId: refund.id, outcome, ...(providerRef ? { providerRef } : {}) }),
+      });
+      const key = outcome === "succeeded" ? "refunds.ui.recordedSucceeded" : "refunds.ui.recordedFailed";
+      props.onClose(t(key, { amount: money(refund.amount) }));
+    } catch (failure) {
+      // The two refusals the server explains (`lib/payments/refund_outcome.ts`), in the page's words.
+      const why = failure instanceof ApiError && failure.status === 409
+        ? failure.body?.errors?.find((e) => e.path === "refundId")?.message
+        : undefined;
+      setError(
+        why === "too recent"
+          ? t("refunds.ui.tooRecent")
+          : why === "settled"
+          ? t("refunds.ui.alreadyRecorded")
+          : messageText(t, listFailure(failure)),
+      );
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog
+      ref={open}
+      class="refund-dialog"
+      aria-labelledby="refund-outcome-title"
+      onCancel={() => props.onClose(null)}
+    >
+      <div class="refund-form">
+        <h2 id="refund-outcome-title">{t("refunds.ui.resolveTitle")}</h2>
+        <p>{t("refunds.ui.resolveIntro")}</p>
+        {pending === null && !error && <span class="spinner" aria-hidden="true" />}
+        {pending?.map((refund) => (
+          <fieldset key={refund.id} class="refund-outcome">
+            <legend>
+              {t("refunds.ui.askedAt", {
+                amount: money(refund.amount),
+                date: usDateTime(refund.createdAt) ?? "",
+              })}
+            </legend>
+            <label for={`refund-ref-${refund.id}`}>{t("refunds.ui.providerRefLabel")}</label>
+            <input
+              id={`refund-ref-${refund.id}`}
+              dir="ltr"
+              maxLength={100}
+              value={references[refund.id] ?? ""}
+              onInput={(e) =>
+                setReferences({ ...references, [refund.id]: (e.currentTarget as HTMLInputElement).value })}
+            />
+            <div class="approval-actions">
+              <button
+                type="button"
+                class="button button-primary"
+                disabled={busy}
+                onClick={() => record(refund, "succeeded")}
+              >
+                {t("refunds.ui.wentThrough")}
+              </button>
+              <button
+                type="button"
+                class="button button-outline"
+                disabled={busy}
+                onClick={() => record(refund, "failed")}
+              >
+                {t("refunds.ui.didNotGoThrough")}
+              </button>
+            </div>
+          </fieldset>
+        ))}
+        <p class="form-alert" role="alert">{error}</p>
+        <div class="approval-actions">
+          <button
+            type="button"
+            class="button button-outline"
+            disabled={busy}
+            onClick={() => props.onClose(null)}
+          >
+            {t("refunds.ui.cancel")}
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
