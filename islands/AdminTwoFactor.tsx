@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
+import { CodeInput } from "./admin/CodeInput.tsx";
 import { TwoFactorManage } from "./admin/TwoFactorManage.tsx";
 import { listFailure, type Message } from "./shared/account_forms.ts";
 import { ApiError, createApiClient } from "./shared/admin_api.ts";
@@ -192,18 +193,7 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
           </p>
           <div class="field">
             <label for="two-factor-code">{t("twoFactor.codeLabel")}</label>
-            <input
-              id="two-factor-code"
-              name="code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              dir="ltr"
-              required
-              maxLength={20}
-              value={code}
-              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
-            />
+            <CodeInput id="two-factor-code" value={code} onInput={setCode} />
           </div>
           <button type="submit" class="button button-primary" disabled={busy}>
             {busy ? t("twoFactor.confirming") : t("twoFactor.confirm")}

@@ -181,6 +181,15 @@ export function TransactionHistory(
     resolve: (item) => setResolving(item),
   };
 
+  // A refund dialog closed: with what was done, said and the lists read again.
+  const closed = (close: (item: null) => void) => (done: string | null) => {
+    close(null);
+    if (done) {
+      setNotice(done);
+      setReloads((n) => n + 1);
+    }
+  };
+
   const loadedLists = lists.state === "ready" ? lists : null;
   const pages = loadedLists
     ? pageCount(view.type, { success: loadedLists.success.total, error: loadedLists.error.total })
@@ -266,13 +275,7 @@ export function TransactionHistory(
           api={api}
           t={t}
           lang={lang}
-          onClose={(done) => {
-            setRefunding(null);
-            if (done) {
-              setNotice(done);
-              setReloads((n) => n + 1);
-            }
-          }}
+          onClose={closed(setRefunding)}
         />
       )}
       {resolving && (
@@ -281,13 +284,7 @@ export function TransactionHistory(
           api={api}
           t={t}
           lang={lang}
-          onClose={(done) => {
-            setResolving(null);
-            if (done) {
-              setNotice(done);
-              setReloads((n) => n + 1);
-            }
-          }}
+          onClose={closed(setResolving)}
         />
       )}
       {loadedLists && (

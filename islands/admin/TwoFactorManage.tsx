@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { listFailure, type Message } from "../shared/account_forms.ts";
 import { type ApiClient, ApiError } from "../shared/admin_api.ts";
 import { messageText, type Translate } from "../shared/texts.ts";
+import { CodeInput } from "./CodeInput.tsx";
 
 const RECOVERY_CODES = "/api/auth/admin/two-factor/recovery-codes";
 const TURN_OFF = "/api/auth/admin/two-factor/disable";
@@ -75,18 +76,11 @@ export function TwoFactorManage(
       <p>{t("twoFactor.manageIntro")}</p>
       <div class="field">
         <label for="two-factor-manage-code">{t("twoFactor.codeLabel")}</label>
-        <input
+        <CodeInput
           id="two-factor-manage-code"
-          name="code"
-          type="text"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          dir="ltr"
-          required
-          maxLength={20}
-          aria-describedby="two-factor-manage-hint"
+          describedBy="two-factor-manage-hint"
           value={code}
-          onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+          onInput={setCode}
         />
         <span id="two-factor-manage-hint" class="field-hint">{t("twoFactor.manageHint")}</span>
       </div>
