@@ -516,8 +516,7 @@ export async function checkBackOffice(
     for (let attempt = 1;; attempt++) {
       const res = await fetch(base + path, { headers: { authorization: `Bearer ${accessToken}` } });
       if (res.status === 503 && attempt < 5) {
-        await res.body?.cancel();
-        console.log(`${path} answered 503 (attempt ${attempt}); trying again`);
+        console.log(`${path} answered 503 (attempt ${attempt}): ${await res.text()}; trying again`);
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
