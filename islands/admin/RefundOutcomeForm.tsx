@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { listAmount, usDateTime } from "../../lib/shared/format.ts";
 import { listFailure } from "../shared/account_forms.ts";
 import { type ApiClient, ApiError } from "../shared/admin_api.ts";
@@ -38,11 +38,7 @@ export function RefundOutcomeForm(
   const open = (el: HTMLDialogElement | null) => {
     if (el && !el.open) el.showModal();
   };
-  const loaded = useRef(false);
-
   useEffect(() => {
-    if (loaded.current) return;
-    loaded.current = true;
     props.api.request<{ data: ListedRefund[] }>(`${base}/refunds`)
       .then((list) => setPending(list.data.filter((r) => r.state === "pending")))
       .catch((failure) => setError(messageText(t, listFailure(failure))));

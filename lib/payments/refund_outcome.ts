@@ -16,7 +16,7 @@ import type { Actor } from "../auth/actor.ts";
 import { NoSuchTransactionError } from "../receipts/errors.ts";
 import type { Refund, RefundOutcome, Store } from "../storage/types.ts";
 import { REFUND_RECONCILE_GRACE_MS } from "./refund_reconcile.ts";
-import { recordRefundOutcome, RefundError } from "./refunds.ts";
+import { recordRefundOutcome, refundAudit, RefundError } from "./refunds.ts";
 
 /** No refund with this id on this gift. */
 export class NoSuchRefundError extends RefundError {
@@ -80,21 +80,18 @@ export async function recordRefundOutcomeByStaff(
   const outcome: RefundOutcome = input.outcome === "succeeded"
     ? { state: "succeeded", providerRef: input.providerRef ?? "recorded by staff", at }
     : { state: "failed", error: "Not credited, as the provider's back office shows (recorded by staff)", at };
-  const settled = await recordRefundOutcome(store, tx, refund, outcome, {
-    action: "refund",
-    actorId: actor.admin.id,
-    actorEmail: actor.admin.email,
-    address: actor.address,
-    target: tx.id,
-    changes: {
-      refundId: refund.id,
-      amount: refund.amount,
-      currency: refund.currency,
+  const who = { id: actor.admin.id, email: actor.admin.email, address: actor.address };
+  const settled = await recordRefundOutcome(
+    store,
+    tx,
+    refund,
+    outcome,
+    refundAudit(who, refund, {
       state: outcome.state,
       recordedByStaff: true,
       ...(outcome.state === "succeeded" ? { providerRef: outcome.providerRef } : {}),
-    },
-  });
+    }),
+  );
   if (!settled) {
     // Answered meanwhile (another person, or the reconciliation): that outcome stands.
     throw new RefundSettledError((await store.refunds.get(tx.id, refund.id))!.state);

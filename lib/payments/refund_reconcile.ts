@@ -23,7 +23,7 @@
 import type { Logger } from "../log.ts";
 import type { AuditInput, Refund, RefundOutcome, Store } from "../storage/types.ts";
 import { type PaymentProvider, ProviderError } from "./provider.ts";
-import { recordRefundOutcome } from "./refunds.ts";
+import { recordRefundOutcome, refundAudit } from "./refunds.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -55,22 +55,11 @@ export interface RefundReconcileReport {
 }
 
 /** The audit entry of a refund settled by the pass: in the name of who asked for it. */
-const entryOf = (refund: Refund, changes: Record<string, unknown>): AuditInput => ({
-  action: "refund",
-  actorId: refund.actorId,
-  actorEmail: refund.actorEmail,
-  address: "",
-  target: refund.transactionId,
-  changes: {
-    refundId: refund.id,
-    amount: refund.amount,
-    currency: refund.currency,
-    reason: refund.reason,
-    cancelMonthly: refund.cancelMonthly,
+const entryOf = (refund: Refund, changes: Record<string, unknown>): AuditInput =>
+  refundAudit({ id: refund.actorId, email: refund.actorEmail, address: "" }, refund, {
     reconciled: true,
     ...changes,
-  },
-});
+  });
 
 /** What the provider says about one refund: its outcome, or null while it cannot be known yet. */
 async function askProvider(

@@ -18,6 +18,7 @@ import {
 } from "./refund_reconcile.ts";
 import { refundGift, RefundProviderError } from "./refunds.ts";
 import { createSandboxProvider } from "./sandbox.ts";
+import { txFixture } from "../../tests/storage/fixtures.ts";
 
 const NOW = new Date("2026-03-12T09:00:00.000Z");
 const later = (ms: number) => () => new Date(NOW.getTime() + ms);
@@ -59,26 +60,7 @@ async function withPaidGift(
       updatedAt: NOW.toISOString(),
       data: {},
     });
-    const tx: Transaction = {
-      id: `tx_${crypto.randomUUID()}`,
-      kind: "success",
-      statusCode: "000",
-      isMonthly: false,
-      createdAt: NOW.toISOString(),
-      donorId: "donor_1",
-      user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
-      amount: 10_000,
-      currency: 1,
-      resultData: {
-        CreditCardNumber: "458045******4580",
-        CreditType: "1",
-        DebitTotal: "10000",
-        DebitCurrency: 1,
-      },
-      errorMessage: null,
-      provider: "sandbox",
-      providerTransactionId: ref,
-    };
+    const tx = txFixture({ createdAt: NOW.toISOString(), provider: "sandbox", providerTransactionId: ref });
     await store.transactions.record(tx);
     await fn({ store, sandbox, tx, logs: [] });
   } finally {

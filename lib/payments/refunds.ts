@@ -126,10 +126,18 @@ async function tokenOf(store: Store, tx: Transaction): Promise<string | null> {
   return gifts.at(-1)?.token ?? null;
 }
 
-const auditOf = (actor: RefundActor, refund: Refund, changes: Record<string, unknown>): AuditInput => ({
+/**
+ * A refund's audit entry: who acted (`actor`: the staff member, or, for the reconciliation, who
+ * asked for the refund, with no address), the refund's figures, and `changes` (its outcome).
+ */
+export const refundAudit = (
+  actor: { id: string; email: string; address: string },
+  refund: Refund,
+  changes: Record<string, unknown>,
+): AuditInput => ({
   action: "refund",
-  actorId: actor.admin.id,
-  actorEmail: actor.admin.email,
+  actorId: actor.id,
+  actorEmail: actor.email,
   address: actor.address,
   target: refund.transactionId,
   changes: {
@@ -141,6 +149,9 @@ const auditOf = (actor: RefundActor, refund: Refund, changes: Record<string, unk
     ...changes,
   },
 });
+
+const auditOf = (actor: RefundActor, refund: Refund, changes: Record<string, unknown>): AuditInput =>
+  refundAudit({ id: actor.admin.id, email: actor.admin.email, address: actor.address }, refund, changes);
 
 /** The language of the gift's receipt email (the donor's), else English. */
 async function languageOf(store: Store, tx: Transaction): Promise<string> {

@@ -18,7 +18,7 @@ import {
   RefundProviderError,
 } from "./refunds.ts";
 import { sandboxRefund } from "./sandbox_refund.ts";
-import { subscriptionFixture } from "../../tests/storage/fixtures.ts";
+import { subscriptionFixture, txFixture } from "../../tests/storage/fixtures.ts";
 
 const admin: Admin = {
   id: "admin_1",
@@ -33,27 +33,8 @@ const admin: Admin = {
 };
 const actor = { admin, address: "203.0.113.5" };
 
-const gift = (o: Partial<Transaction> = {}): Transaction => ({
-  id: `tx_${crypto.randomUUID()}`,
-  kind: "success",
-  statusCode: "000",
-  isMonthly: false,
-  createdAt: "2026-11-01T10:00:00.000Z",
-  donorId: "donor_1",
-  user: { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
-  amount: 10_000,
-  currency: 1,
-  resultData: {
-    CreditCardNumber: "458045******4580",
-    CreditType: "1",
-    DebitTotal: "10000",
-    DebitCurrency: 1,
-  },
-  errorMessage: null,
-  provider: "pelecard",
-  providerTransactionId: `ref_${crypto.randomUUID()}`,
-  ...o,
-});
+/** A successful one-time Pelecard gift of 100.00 NIS. */
+const gift = (o: Partial<Transaction> = {}): Transaction => txFixture({ provider: "pelecard", ...o });
 
 /** A provider whose refund does `answer`; every other call is unused here. */
 function provider(answer: (request: RefundRequest) => Promise<ProviderResult>, calls: RefundRequest[] = []) {
