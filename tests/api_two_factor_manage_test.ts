@@ -19,14 +19,13 @@ const PASSWORD = "a-long-museum-passphrase";
 const EMAIL = "owner@museum.org";
 
 /**
- * The code an authenticator app with `secret` shows `offsetSeconds` after the test began: from one
- * instant, so the steps the test spends stay apart however the clock crosses a step meanwhile (the
- * server accepts the step before and after its own).
+ * The code an authenticator app with `secret` shows `offsetSeconds` after `t0`. The test takes
+ * its `t0` just before it enrols, so the steps it spends stay apart however the clock crosses a
+ * step meanwhile (the server accepts the step before and after its own).
  */
-const T0 = Date.now();
-const codeAt = (secret: string, offsetSeconds = 0) =>
+const codeAt = (secret: string, t0: number, offsetSeconds = 0) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
-    timestamp: T0 + offsetSeconds * 1000,
+    timestamp: t0 + offsetSeconds * 1000,
   });
 
 backendTest("api: an admin's own two-factor: new recovery codes, turning it off", async (t, open) => {
@@ -38,12 +37,13 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
   try {
     const owner = (await call("POST", "/api/auth/admin/register", { email: EMAIL, password: PASSWORD })).body;
     const asOwner = bearer(owner.accessToken);
+    const t0 = Date.now();
     const { secret } = (await call("POST", "/api/auth/admin/two-factor/enrol", undefined, asOwner)).body;
     // The previous step confirms, so the current one and the next stay for the steps below.
     const confirmed = await call(
       "POST",
       "/api/auth/admin/two-factor/confirm",
-      { code: codeAt(secret, -30) },
+      { code: codeAt(secret, t0, -30) },
       asOwner,
     );
     assert.equal(confirmed.status, 200);
@@ -58,15 +58,15 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const recovery = await newCodes(oldCodes[0]);
         assert.equal(recovery.status, 400, "a recovery code is not the phone");
         assert.match(recovery.body.message, /current 6-digit code/);
-        assert.equal((await newCodes(codeAt(secret, 3600))).status, 400, "a code of an hour ahead");
-        assert.equal((await newCodes(codeAt(secret, -30))).status, 400, "the confirming code is spent");
-        const ok = await newCodes(codeAt(secret));
+        assert.equal((await newCodes(codeAt(secret, t0, 3600))).status, 400, "a code of an hour ahead");
+        assert.equal((await newCodes(codeAt(secret, t0, -30))).status, 400, "the confirming code is spent");
+        const ok = await newCodes(codeAt(secret, t0));
         assert.equal(ok.status, 200, JSON.stringify(ok.body));
         assert.equal(ok.headers.get("cache-control"), "no-store");
         const fresh: string[] = ok.body.recoveryCodes;
         assert.equal(fresh.length, 10);
         assert.ok(!fresh.some((c) => oldCodes.includes(c)));
-        assert.equal((await newCodes(codeAt(secret))).status, 400, "the same code twice");
+        assert.equal((await newCodes(codeAt(secret, t0))).status, 400, "the same code twice");
         const [entry] = await app.store.audit.list({ action: "two-factor-recovery-codes" }, 10);
         assert.deepEqual([entry.actorId, entry.target, entry.changes], [owner.id, owner.id, {
           recoveryCodes: { from: 10, to: 10 },
@@ -87,10 +87,10 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
 
     await t.step("wrong codes count toward the login throttle", async () => {
       for (let i = 0; i < 5; i++) assert.equal((await newCodes("000000")).status, 400, `wrong code ${i + 1}`);
-      const refused = await newCodes(codeAt(secret, 30));
+      const refused = await newCodes(codeAt(secret, t0, 30));
       assert.equal(refused.status, 429, "even a right code, after 5 failures");
       assert.ok(Number(refused.headers.get("retry-after")) > 0);
-      assert.equal((await turnOff(codeAt(secret, 30))).status, 429);
+      assert.equal((await turnOff(codeAt(secret, t0, 30))).status, 429);
       await clearThrottle();
     });
 
@@ -100,12 +100,12 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const require = (required: boolean) =>
           call("POST", "/api/auth/admin/two-factor/required", { required }, asOwner);
         assert.equal((await require(true)).status, 200);
-        const refused = await turnOff(codeAt(secret, 30));
+        const refused = await turnOff(codeAt(secret, t0, 30));
         assert.equal(refused.status, 409);
         assert.match(refused.body.message, /requires two-factor/);
         assert.equal((await require(false)).status, 200);
         assert.equal((await turnOff("123")).status, 400);
-        const off = await turnOff(codeAt(secret, 30));
+        const off = await turnOff(codeAt(secret, t0, 30));
         assert.equal(off.status, 204);
         const status = await call("GET", "/api/auth/admin/two-factor", undefined, asOwner);
         assert.deepEqual([status.body.enrolled, status.body.recoveryCodesLeft], [false, 0]);
@@ -117,8 +117,8 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const login = await call("POST", "/api/auth/admin/login", { email: EMAIL, password: PASSWORD });
         assert.equal(login.status, 200);
         assert.ok(login.body.accessToken, "a session, not a code step");
-        assert.equal((await turnOff(codeAt(secret, 30))).status, 409);
-        assert.equal((await newCodes(codeAt(secret, 30))).status, 409);
+        assert.equal((await turnOff(codeAt(secret, t0, 30))).status, 409);
+        assert.equal((await newCodes(codeAt(secret, t0, 30))).status, 409);
       },
     );
   } finally {
