@@ -116,7 +116,8 @@ export async function openKvStore(path?: string): Promise<Store> {
     const folder = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
     await Deno.mkdir(folder, { recursive: true });
   }
-  const kv = await Deno.openKv(path);
+  // Opening a file another process is writing can fail "database is locked" too, as any operation.
+  const kv = await retryWhileLocked(() => Deno.openKv(path));
   try {
     await migrateData(kv);
   } catch (error) {
