@@ -83,7 +83,7 @@ import {
   RefundTooLargeError,
 } from "../payments/refunds.ts";
 import { ErasureNotConfirmedError } from "../account/erasure.ts";
-import { TooManyReceiptsError } from "../account/year_receipts.ts";
+import { TooManyReceiptsError, ZipInProgressError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
 import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
 import { InvalidReportRangeError } from "../reports/monthly.ts";
@@ -149,6 +149,7 @@ const STATUSES: [ErrorClass, number][] = [
   // The donor portal's privacy: a year's receipts, erasure.
   [ErasureNotConfirmedError, 400],
   [TooManyReceiptsError, 413],
+  [ZipInProgressError, 409],
   [CardUpdateUnavailableError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],

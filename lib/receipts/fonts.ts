@@ -5,8 +5,20 @@
  * `dejavu-fonts-ttf` (pinned in `deno.json`), installed with the app's other packages under
  * `node_modules/`, and is read from there once per process.
  *
+ * Prepared once per process (per receipt worker), not per receipt: pdf-lib parses a font file anew
+ * for every document it embeds it in, and with it every table a text's layout reads (GSUB, GPOS,
+ * the glyphs), and lays a text out anew every time it is measured or drawn. That was most of a
+ * receipt's time (`bench/README.md`, receipts). {@link receiptFontkit} hands pdf-lib each receipt
+ * font already parsed, so the tables are read once, and keeps the layouts of the texts it lays
+ * out: a label, a statement, the lines a paragraph is wrapped into, are laid out once per process
+ * and language; only what is a receipt's own (names, numbers, dates, amounts) is laid out for it.
+ * Each document still embeds its own subset of the glyphs it uses (pdf-lib's subsetting), so a
+ * receipt stays small.
+ *
  * @module
  */
+import fontkit from "@pdf-lib/fontkit";
+import type { PDFDocument } from "pdf-lib";
 
 /** The font files' bytes. */
 export interface ReceiptFonts {
@@ -14,7 +26,19 @@ export interface ReceiptFonts {
   bold: Uint8Array;
 }
 
+/** What pdf-lib's `registerFontkit` takes: something that parses font files. */
+export type Fontkit = Parameters<PDFDocument["registerFontkit"]>[0];
+type Font = ReturnType<Fontkit["create"]>;
+type GlyphRun = ReturnType<Font["layout"]>;
+
+/**
+ * Layouts kept per font, least recently used out first: every label, statement and wrapped line
+ * of the five languages' receipts (about a thousand) with room for the receipts' own texts.
+ */
+export const LAYOUTS_KEPT = 4_000;
+
 let loading: Promise<ReceiptFonts> | undefined;
+let loaded: ReceiptFonts | undefined;
 
 const read = async (file: string): Promise<Uint8Array> => {
   const url = import.meta.resolve(`dejavu-fonts-ttf/ttf/${file}`);
@@ -34,11 +58,76 @@ const read = async (file: string): Promise<Uint8Array> => {
  * ```
  */
 export function receiptFonts(): Promise<ReceiptFonts> {
-  loading ??= Promise.all([read("DejaVuSans.ttf"), read("DejaVuSans-Bold.ttf")]).then(([regular, bold]) => ({
-    regular,
-    bold,
-  }));
+  loading ??= Promise.all([read("DejaVuSans.ttf"), read("DejaVuSans-Bold.ttf")]).then(([regular, bold]) =>
+    loaded = { regular, bold }
+  );
   // A failed read is not kept: the next receipt tries again.
   loading.catch(() => loading = undefined);
   return loading;
 }
+
+/**
+ * The glyph positioning features (GPOS), off: pdf-lib draws a text's glyphs (after substitution:
+ * ligatures, composed marks) at their own advance widths and never reads the positions a layout
+ * computes, which were most of a layout's time. The glyphs are the same with or without them
+ * (`fonts_test.ts`).
+ */
+export const NO_POSITIONING: Readonly<Record<string, boolean>> = {
+  kern: false,
+  mark: false,
+  mkmk: false,
+  curs: false,
+  dist: false,
+  abvm: false,
+  blwm: false,
+};
+
+/**
+ * `font`, keeping the layout of each text (with its options) it lays out, at most
+ * {@link LAYOUTS_KEPT}; without features asked for, laid out with {@link NO_POSITIONING}.
+ */
+function keepingLayouts(font: Font): Font {
+  // fontkit's layout takes script, language and direction too; pdf-lib's types name the first two.
+  const layout = font.layout.bind(font) as (text: string, features?: unknown, ...rest: unknown[]) => GlyphRun;
+  const kept = new Map<string, GlyphRun>();
+  font.layout = (text, features, ...rest: unknown[]) => {
+    const key = features === undefined && rest.length === 0
+      ? text
+      : `${text}\u0000${JSON.stringify([features ?? null, ...rest])}`;
+    let run = kept.get(key);
+    if (run) kept.delete(key); // re-inserted below: a Map's first key is its least recently used
+    else {
+      run = layout(text, features ?? NO_POSITIONING, ...rest);
+      if (kept.size >= LAYOUTS_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(key, run);
+    return run;
+  };
+  return font;
+}
+
+const parsed = new Map<Uint8Array, Font>();
+
+/**
+ * fontkit for pdf-lib (`pdf.registerFontkit`), prepared: each of the receipt's font files (the
+ * very bytes {@link receiptFonts} answers) is parsed once per process and its layouts kept; any
+ * other font is parsed as fontkit would.
+ *
+ * @example
+ * ```ts
+ * pdf.registerFontkit(receiptFontkit);
+ * const regular = await pdf.embedFont((await receiptFonts()).regular, { subset: true });
+ * ```
+ */
+export const receiptFontkit: Fontkit = {
+  create(bytes, postscriptName) {
+    const own = postscriptName === undefined && (bytes === loaded?.regular || bytes === loaded?.bold);
+    if (!own) return fontkit.create(bytes, postscriptName);
+    let font = parsed.get(bytes);
+    if (!font) {
+      font = keepingLayouts(fontkit.create(bytes));
+      parsed.set(bytes, font);
+    }
+    return font;
+  },
+};

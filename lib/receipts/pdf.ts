@@ -13,17 +13,29 @@
  * Rendering reads only the receipt (which keeps everything it prints as issued) and the language,
  * so the same receipt renders the same way whenever it is downloaded again.
  *
+ * Drawn only in a receipt worker (`pdf_pool.ts`): {@link renderReceiptPdf} refuses to run on the
+ * event loop, where a receipt's drawing would stop the whole site for as long.
+ *
  * @module
  */
 
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import {
+  fill,
+  PDFDocument,
+  type PDFFont,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingGrayscaleColor,
+} from "pdf-lib";
 import QRCode from "qrcode";
 import { translator } from "@/lib/i18n.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import { visualOrder } from "./bidi.ts";
-import { receiptFonts } from "./fonts.ts";
+import { receiptFontkit, receiptFonts } from "./fonts.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
 
@@ -53,7 +65,6 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.35, 0.35, 0.4);
-const BLACK = rgb(0, 0, 0);
 
 /** Draws lines top down, from the start side of the language's direction. */
 class Writer {
@@ -77,7 +88,11 @@ class Writer {
     let line = "";
     // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
     const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
-    for (const word of spaced.split(" ").filter(Boolean)) {
+    const words = spaced.split(" ").filter(Boolean);
+    // Most texts fit on one line: measured once, not once per word (a layout each).
+    const whole = words.join(" ");
+    if (font.widthOfTextAtSize(whole, size) <= max) return whole ? [whole] : [];
+    for (const word of words) {
       const next = line ? `${line} ${word}` : word;
       if (font.widthOfTextAtSize(next, size) <= max) line = next;
       else if (font.widthOfTextAtSize(word, size) <= max) {
@@ -138,12 +153,17 @@ class Writer {
 
   /** The QR code of `text`, `side` points wide, at the start side; moves below it. */
   qr(text: string, side: number): void {
-    const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
+    // The address as one byte-mode segment: the encoder's search for the shortest mix of modes
+    // (half of the code's time) saves a few bits at best in an address of lower-case letters.
+    const { modules } = QRCode.create([{ data: new TextEncoder().encode(text), mode: "byte" }], {
+      errorCorrectionLevel: "M",
+    });
     const cell = side / modules.size;
     const left = this.x(side);
     const top = this.y;
-    // One rectangle per run of dark modules in a row, not one per module: a third of the drawing
-    // operators, which were a good part of a receipt's rendering time.
+    // One rectangle per run of dark modules in a row, all filled at once: a few operators per
+    // run, where a drawn rectangle each was a dozen (a good part of a receipt's time).
+    const runs = [];
     for (let row = 0; row < modules.size; row++) {
       for (let col = 0; col < modules.size;) {
         if (!modules.data[row * modules.size + col]) {
@@ -152,22 +172,27 @@ class Writer {
         }
         let end = col;
         while (end < modules.size && modules.data[row * modules.size + end]) end++;
-        this.page.drawRectangle({
-          x: left + col * cell,
-          y: top - (row + 1) * cell,
-          width: (end - col) * cell,
-          height: cell,
-          color: BLACK,
-        });
+        runs.push(rectangle(left + col * cell, top - (row + 1) * cell, (end - col) * cell, cell));
         col = end;
       }
     }
+    this.page.pushOperators(
+      pushGraphicsState(),
+      setFillingGrayscaleColor(0),
+      ...runs,
+      fill(),
+      popGraphicsState(),
+    );
     this.y = top - side - 12;
   }
 }
 
+/** Whether this code runs in a worker (Deno's main thread has no `WorkerGlobalScope`). */
+const inWorker = () => "WorkerGlobalScope" in globalThis;
+
 /**
- * The receipt's PDF in `language`.
+ * The receipt's PDF in `language`. Only in a worker: on the event loop it refuses (draw through
+ * the app's pool, `services.receiptPdfs`).
  *
  * @example
  * ```ts
@@ -179,9 +204,14 @@ export async function renderReceiptPdf(
   language: Lang,
   { verifyUrl, credit }: ReceiptPdfOptions,
 ): Promise<Uint8Array> {
+  if (!inWorker()) {
+    throw new Error(
+      "a receipt PDF is drawn by a receipt worker (lib/receipts/pdf_pool.ts), never on the event loop",
+    );
+  }
   const t = translator(language);
   const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
+  pdf.registerFontkit(receiptFontkit);
   const files = await receiptFonts();
   const fonts = {
     regular: await pdf.embedFont(files.regular, { subset: true }),
