@@ -31,11 +31,11 @@ import {
   setFillingGrayscaleColor,
 } from "pdf-lib";
 import QRCode from "qrcode";
-import { translator } from "@/lib/i18n.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import { visualOrder } from "./bidi.ts";
-import { receiptFontkit, receiptFonts } from "./fonts.ts";
+import { embedReceiptFonts } from "./fonts.ts";
+import { receiptLabels } from "./labels.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
 
@@ -209,14 +209,9 @@ export async function renderReceiptPdf(
       "a receipt PDF is drawn by a receipt worker (lib/receipts/pdf_pool.ts), never on the event loop",
     );
   }
-  const t = translator(language);
+  const t = receiptLabels(language);
   const pdf = await PDFDocument.create();
-  pdf.registerFontkit(receiptFontkit);
-  const files = await receiptFonts();
-  const fonts = {
-    regular: await pdf.embedFont(files.regular, { subset: true }),
-    bold: await pdf.embedFont(files.bold, { subset: true }),
-  };
+  const fonts = await embedReceiptFonts(pdf, language);
   const heading = credit ? t("refunds.credit.title") : t("receipt.title");
   const title = `${heading} ${credit?.number ?? receipt.number}`;
   const issued = new Date(credit?.refundedAt ?? receipt.issuedAt);
