@@ -61,6 +61,17 @@ const LEGAL = {
   RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
 };
 
+/** The app, and a receipt issued in it with its download code. */
+async function appWithReceipt(donorName: string, donorTaxId: string | null) {
+  const app = await startTestApp({ env: LEGAL });
+  const receipt = await issueReceipt(app.store, app.config.receipts, {
+    transaction: gift(),
+    donorName,
+    donorTaxId,
+  });
+  return { app, receipt, code: receiptDownloadCode(app.config.appSecret, receipt.id) };
+}
+
 Deno.test("receipt verification page: valid, tampered, unknown and missing codes, in en and he", async () => {
   const app = await startTestApp({ env: LEGAL });
   try {
@@ -129,14 +140,8 @@ Deno.test("receipt verification page: valid, tampered, unknown and missing codes
 });
 
 Deno.test("receipt download: the PDF for a valid code, a translated 404 when tampered, 410 when expired", async () => {
-  const app = await startTestApp({ env: LEGAL });
+  const { app, receipt, code } = await appWithReceipt("עדה לאבלייס", "000000018");
   try {
-    const receipt = await issueReceipt(app.store, app.config.receipts, {
-      transaction: gift(),
-      donorName: "עדה לאבלייס",
-      donorTaxId: "000000018",
-    });
-    const code = receiptDownloadCode(app.config.appSecret, receipt.id);
     const res = await fetch(`${app.url}/he/receipts/download?c=${code}`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/pdf");
@@ -214,15 +219,9 @@ Deno.test("receiptLinks: the donor's receipts newest first, each link downloadin
 });
 
 Deno.test("receipt download: drawn by the app's receipt workers; their queue full, a translated 503", async () => {
-  const app = await startTestApp({ env: LEGAL });
+  const { app, code } = await appWithReceipt("Ada Lovelace", null);
   const render = app.services.receiptPdfs.render;
   try {
-    const receipt = await issueReceipt(app.store, app.config.receipts, {
-      transaction: gift(),
-      donorName: "Ada Lovelace",
-      donorTaxId: null,
-    });
-    const code = receiptDownloadCode(app.config.appSecret, receipt.id);
     let drawn = 0;
     app.services.receiptPdfs.render = (...args) => (drawn++, render(...args));
     const res = await fetch(`${app.url}/en/receipts/download?c=${code}`);
@@ -245,14 +244,8 @@ Deno.test("receipt download: drawn by the app's receipt workers; their queue ful
 });
 
 Deno.test("receipt download: limited per client address, a translated 429 with Retry-After", async () => {
-  const app = await startTestApp({ env: LEGAL });
+  const { app, code } = await appWithReceipt("Ada Lovelace", null);
   try {
-    const receipt = await issueReceipt(app.store, app.config.receipts, {
-      transaction: gift(),
-      donorName: "Ada Lovelace",
-      donorTaxId: null,
-    });
-    const code = receiptDownloadCode(app.config.appSecret, receipt.id);
     let admitted = 0;
     let refused: Response | null = null;
     for (let i = 0; i < 200 && !refused; i++) {
