@@ -52,6 +52,18 @@ function provider(answer: (request: RefundRequest) => Promise<ProviderResult>, c
   } as unknown as PaymentProvider;
 }
 
+/** The provider's answer to a refund it credited. */
+const credited = (r: RefundRequest, providerRef: string): ProviderResult => ({
+  providerRef,
+  statusCode: "000",
+  errorMessage: null,
+  amount: r.amount,
+  currency: r.currency,
+  reference: r.reference,
+  token: null,
+  resultData: null,
+});
+
 const input = (tx: Transaction, o: Partial<RefundInput> = {}): RefundInput => ({
   transactionId: tx.id,
   amount: 4_000,
@@ -99,18 +111,7 @@ Deno.test("refundGift: the provider unreachable → kept pending (its amount res
     ]);
     assert.equal(await store.outbox.get(`refund:${refund.id}`), null, "no email");
     // Only what is not reserved may be refunded meanwhile: never twice the same money.
-    const up = provider((r) =>
-      Promise.resolve({
-        providerRef: "credit_1",
-        statusCode: "000",
-        errorMessage: null,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-        token: null,
-        resultData: null,
-      })
-    );
+    const up = provider((r) => Promise.resolve(credited(r, "credit_1")));
     await assert.rejects(
       () => refundGift({ store, provider: up }, actor, input(tx, { amount: 10_000 })),
       /larger than what remains/,
@@ -154,17 +155,7 @@ Deno.test("refundGift: refused by the provider → RefundDeclinedError; wrong gi
 Deno.test("refundGift: a monthly gift's card token reaches the provider", () =>
   withStore(async (store) => {
     const calls: RefundRequest[] = [];
-    const ok = provider((r) =>
-      Promise.resolve({
-        providerRef: "credit_2",
-        statusCode: "000",
-        errorMessage: null,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-        token: null,
-        resultData: null,
-      }), calls);
+    const ok = provider((r) => Promise.resolve(credited(r, "credit_2")), calls);
     const tx = gift({ isMonthly: true, donorId: "donor_m" });
     await store.transactions.record(tx);
     await store.subscriptions.create(subscriptionFixture({
@@ -220,17 +211,7 @@ Deno.test("sandboxRefund: credits a paid payment up to what it has left; refuses
 /** A provider stand-in that credits every refund ("000"), recording each request. */
 const crediting = (calls: RefundRequest[], o: Partial<PaymentProvider> = {}) =>
   ({
-    ...provider((r) =>
-      Promise.resolve({
-        providerRef: `credit_${calls.length}`,
-        statusCode: "000",
-        errorMessage: null,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-        token: null,
-        resultData: null,
-      }), calls),
+    ...provider((r) => Promise.resolve(credited(r, `credit_${calls.length}`)), calls),
     refundsWithoutToken: false,
     ...o,
   }) as PaymentProvider;
