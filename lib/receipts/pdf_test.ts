@@ -1,7 +1,8 @@
 /**
- * The receipt PDF read back as a reader would: its text with PDF.js (through `unpdf`), in English
- * and in Hebrew, each field checked against the receipt; Hebrew checked in logical order and laid
- * out from the right; the QR code's squares read out of the page and decoded with `jsqr`.
+ * The receipt PDF read back with a text extractor: its text with PDF.js (through `unpdf`), in
+ * English and in Hebrew, each field checked against the receipt, Hebrew laid out from the right;
+ * the QR code's squares read out of the page and decoded with `jsqr`. PDF.js reorders right-to-left
+ * text itself, so the order of the glyphs on the page is proven in `pdf_layout_test.ts`.
  */
 import assert from "node:assert/strict";
 import jsQRModule from "jsqr";
@@ -16,7 +17,7 @@ const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 const VERIFY =
   "https://donate.example.org/he/receipts/verify?c=q2V0bUoHx3f1k8Zr0aTQ9w_L.AbCdEfGhIjKlMnOpQrStUv";
 
-/** One run of text as PDF.js reads it: logical order (PDF.js answers right-to-left runs reversed). */
+/** One run of text as PDF.js reads it: logical order (PDF.js reorders right-to-left runs itself). */
 interface Run {
   text: string;
   x: number;
@@ -30,8 +31,7 @@ async function readRuns(pdf: Uint8Array): Promise<{ runs: Run[]; pages: number; 
   const runs: Run[] = [];
   for (const item of content.items) {
     if (!("str" in item) || item.str.trim() === "") continue;
-    const text = item.dir === "rtl" ? [...item.str].reverse().join("") : item.str;
-    runs.push({ text, x: item.transform[4], width: item.width });
+    runs.push({ text: item.str, x: item.transform[4], width: item.width });
   }
   const { info } = await doc.getMetadata() as { info: { Title?: string } };
   return { runs, pages: doc.numPages, title: info.Title ?? "" };
