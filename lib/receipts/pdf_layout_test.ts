@@ -179,3 +179,16 @@ Deno.test("receipt PDF in Russian: every label and value, long labels apart from
   const us = usd({ donorName: "Ада Лавлейс" });
   await assertReads(await renderReceiptPdf(us, "ru", { verifyUrl: VERIFY }), "ltr", printed(us, "ru"));
 });
+
+Deno.test("receipt PDF in Portuguese and Spanish: every label and value reads apart", async () => {
+  const receipt = receiptFixture({ reportNumber: "ITA-778899" });
+  for (const lang of ["pt", "es"] as const) {
+    await assertReads(
+      await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY }),
+      "ltr",
+      printed(receipt, lang),
+    );
+    const credit = await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY, credit: CREDIT });
+    await assertReads(credit, "ltr", printed(receipt, lang, CREDIT));
+  }
+});
