@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { translator } from "@/lib/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
-import { receiptFixture } from "@/tests/helpers/receipts.ts";
+import { receiptFixture, usReceiptFixture } from "@/tests/helpers/receipts.ts";
 import { pageGlyphs, pageLines, pieceDir, readPiece } from "@/tests/helpers/pdf_reader.ts";
 import { amountInFigures, longDate } from "./format.ts";
 import { type CreditNote, renderReceiptPdf } from "./pdf.ts";
@@ -111,84 +111,39 @@ function printed(receipt: Receipt, lang: Lang, credit?: CreditNote): string[] {
   return texts;
 }
 
-const usd = (overrides: Partial<Receipt> = {}) =>
-  receiptFixture({
-    number: "US-2026-000007",
-    series: "US-2026",
-    currency: "USD",
-    amount: 25_000,
-    donorTaxId: null,
-    cardLast4: null,
-    issuer: {
-      organization: "friends",
-      legalName: "American Friends of the Example Museum, Inc.",
-      address: "1 Broadway, New York, NY",
-      nonprofitNumber: null,
-      section46Approval: null,
-      section46ValidUntil: null,
-      ein: "12-3456789",
-    },
-    ...overrides,
-  });
+/** Renders `receipt` (or its credit receipt) in `lang` and asserts that it reads as printed. */
+async function assertReadsAsPrinted(receipt: Receipt, lang: Lang, credit?: CreditNote) {
+  const pdf = await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY, credit });
+  await assertReads(pdf, lang === "he" ? "rtl" : "ltr", printed(receipt, lang, credit));
+}
 
 Deno.test("receipt PDF read from the right in Hebrew: every label, dates and numbers in Hebrew lines, a Latin name", async () => {
-  const receipt = receiptFixture({ donorName: "Ada Lovelace", isMonthly: true, reportNumber: "ITA-778899" });
-  const pdf = await renderReceiptPdf(receipt, "he", { verifyUrl: VERIFY });
-  await assertReads(pdf, "rtl", printed(receipt, "he"));
-});
-
-Deno.test("receipt PDF read from the right in Hebrew: a Hebrew name, a US receipt's EIN and statement", async () => {
-  const receipt = usd({ donorName: "עדה לאבלייס" });
-  await assertReads(
-    await renderReceiptPdf(receipt, "he", { verifyUrl: VERIFY }),
-    "rtl",
-    printed(receipt, "he"),
+  await assertReadsAsPrinted(
+    receiptFixture({ donorName: "Ada Lovelace", isMonthly: true, reportNumber: "ITA-778899" }),
+    "he",
   );
 });
 
+Deno.test("receipt PDF read from the right in Hebrew: a Hebrew name, a US receipt's EIN and statement", async () => {
+  await assertReadsAsPrinted(usReceiptFixture({ donorName: "עדה לאבלייס" }), "he");
+});
+
 Deno.test("credit receipt PDF read from the right in Hebrew: every label, the refund's date and amount", async () => {
-  const receipt = receiptFixture({ donorName: "עדה לאבלייס" });
-  const pdf = await renderReceiptPdf(receipt, "he", { verifyUrl: VERIFY, credit: CREDIT });
-  await assertReads(pdf, "rtl", printed(receipt, "he", CREDIT));
+  await assertReadsAsPrinted(receiptFixture({ donorName: "עדה לאבלייס" }), "he", CREDIT);
 });
 
 Deno.test("receipt PDF in English: a Hebrew donor name reads right to left inside it, labels apart from values", async () => {
   const receipt = receiptFixture({ donorName: "עדה לאבלייס", reportNumber: "ITA-778899" });
-  await assertReads(
-    await renderReceiptPdf(receipt, "en", { verifyUrl: VERIFY }),
-    "ltr",
-    printed(receipt, "en"),
-  );
-  const credit = receiptFixture({ donorName: "עדה לאבלייס" });
-  const pdf = await renderReceiptPdf(credit, "en", { verifyUrl: VERIFY, credit: CREDIT });
-  await assertReads(pdf, "ltr", printed(credit, "en", CREDIT));
+  await assertReadsAsPrinted(receipt, "en");
+  await assertReadsAsPrinted(receipt, "en", CREDIT);
 });
 
-Deno.test("receipt PDF in Russian: every label and value, long labels apart from their values", async () => {
-  const receipt = receiptFixture({ donorName: "Ада Лавлейс", reportNumber: "ITA-778899" });
-  await assertReads(
-    await renderReceiptPdf(receipt, "ru", { verifyUrl: VERIFY }),
-    "ltr",
-    printed(receipt, "ru"),
-  );
-  await assertReads(
-    await renderReceiptPdf(receipt, "ru", { verifyUrl: VERIFY, credit: CREDIT }),
-    "ltr",
-    printed(receipt, "ru", CREDIT),
-  );
-  const us = usd({ donorName: "Ада Лавлейс" });
-  await assertReads(await renderReceiptPdf(us, "ru", { verifyUrl: VERIFY }), "ltr", printed(us, "ru"));
-});
-
-Deno.test("receipt PDF in Portuguese and Spanish: every label and value reads apart", async () => {
-  const receipt = receiptFixture({ reportNumber: "ITA-778899" });
-  for (const lang of ["pt", "es"] as const) {
-    await assertReads(
-      await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY }),
-      "ltr",
-      printed(receipt, lang),
-    );
-    const credit = await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY, credit: CREDIT });
-    await assertReads(credit, "ltr", printed(receipt, lang, CREDIT));
+Deno.test("receipt PDF in Russian, Portuguese and Spanish: every label and value, long labels apart from their values", async () => {
+  for (const lang of ["ru", "pt", "es"] as const) {
+    const donorName = lang === "ru" ? "Ада Лавлейс" : "Ada Lovelace";
+    const receipt = receiptFixture({ donorName, reportNumber: "ITA-778899" });
+    await assertReadsAsPrinted(receipt, lang);
+    await assertReadsAsPrinted(receipt, lang, CREDIT);
+    await assertReadsAsPrinted(usReceiptFixture({ donorName }), lang);
   }
 });

@@ -9,7 +9,7 @@ import jsQRModule from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from "pdf-lib";
 import { getDocumentProxy } from "unpdf";
 import { renderReceiptPdf } from "./pdf.ts";
-import { receiptFixture as israeli } from "@/tests/helpers/receipts.ts";
+import { receiptFixture as israeli, usReceiptFixture } from "@/tests/helpers/receipts.ts";
 
 // jsqr is CommonJS: its default export is the function its types call the module.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -151,23 +151,7 @@ Deno.test("receipt PDF in Hebrew: fields in logical order, laid out from the rig
 });
 
 Deno.test("receipt PDF: a USD receipt of the Friends organisation says no goods or services were given", async () => {
-  const receipt = israeli({
-    number: "US-2026-000007",
-    series: "US-2026",
-    currency: "USD",
-    amount: 25_000,
-    donorTaxId: null,
-    cardLast4: null,
-    issuer: {
-      organization: "friends",
-      legalName: "American Friends of the Example Museum, Inc.",
-      address: "1 Broadway, New York, NY",
-      nonprofitNumber: null,
-      section46Approval: null,
-      section46ValidUntil: null,
-      ein: "12-3456789",
-    },
-  });
+  const receipt = usReceiptFixture();
   for (
     const [lang, want] of [
       ["en", ["$250.00", "two hundred fifty dollars", "US EIN (tax ID): 12-3456789"]],
