@@ -39,9 +39,5 @@ export function messageText(t: Translate, message: Message): string {
   return message.text ?? t(message.key ?? "apiErrors.unexpected", message.params);
 }
 
-/**
- * A value set into a translated sentence, isolated (FSI … PDI) from the words around it: an
- * English name, a date or an amount inside a Hebrew sentence otherwise takes its commas and
- * colons along in the wrong order.
- */
-export const isolate = (value: string | number) => `\u2068${value}\u2069`;
+// One isolate for pages, islands and PDFs: a value set into a translated sentence.
+export { isolate } from "@/lib/shared/languages.ts";
