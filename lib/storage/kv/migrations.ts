@@ -40,6 +40,10 @@
  *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
  *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
  *
+ * - `payments-donor-index` (stores written before donor records were recycled, issue 23): writes
+ *   `["payments_by_donor", donorId, id]` for every existing payment, as `time-indexes` does (its own
+ *   marker `["kv_migrations", "payments-donor-index"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -50,7 +54,7 @@ import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilComm
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
-import { PAYMENTS, pendingKey } from "./payments.ts";
+import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
   REFRESH_TOKENS,
@@ -82,6 +86,7 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
+const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -115,6 +120,11 @@ const REPORT_INDEX_STAGES: IndexStages = [
   { prefix: TRANSACTIONS, indexKey: (e) => timeIndexKey(e.value as Transaction) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => createdKey(e.value as Subscription) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
+];
+
+/** The payments' index by donor over payments stored before it existed (`payments-donor-index`). */
+const PAYMENTS_DONOR_STAGES: IndexStages = [
+  { prefix: PAYMENTS, indexKey: (e) => paymentDonorKey(e.value as Payment) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -155,6 +165,10 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => adminRolesStep(kv)) === "more");
   while (
     await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
+  );
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES)) ===
+      "more"
   );
 }
 
