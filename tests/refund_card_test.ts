@@ -89,7 +89,10 @@ backendTest(
         );
         assert.equal((await txOf("error"))[0].cardToken, firstToken, "a declined charge too");
         const ctx = { store, provider, log, origin: app.url, now: () => later };
-        const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+        const { attempt } = await startCardUpdate(ctx, {
+          subscriptionId: sub.id,
+          email: (await store.donors.get(donorId))!.email,
+        }, "en");
         await provider.submitCard(attempt.providerRef!, { cardNumber: NEW_CARD, ...CARD });
         assert.equal((await completeCardUpdate(ctx, attempt)).outcome, "applied");
         const newToken = (await store.subscriptions.get(sub.id))!.token;

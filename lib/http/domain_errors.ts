@@ -87,7 +87,7 @@ import {
   RefundProviderError,
   RefundTooLargeError,
 } from "../payments/refunds.ts";
-import { ErasureNotConfirmedError } from "../account/erasure.ts";
+import { ErasureNotConfirmedError, ErasureUnfinishedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
 import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
@@ -153,6 +153,7 @@ const STATUSES: [ErrorClass, number][] = [
   [ChargeInProgressError, 409],
   // The donor portal's privacy: a year's receipts, erasure.
   [ErasureNotConfirmedError, 400],
+  [ErasureUnfinishedError, 409],
   [TooManyReceiptsError, 413],
   [CardUpdateUnavailableError, 409],
   // Rate limits (card testing, floods).

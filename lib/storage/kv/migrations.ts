@@ -44,6 +44,9 @@
  *   writes `["card_updates_by_subscription", subscriptionId, createdAt, id]` for every existing
  *   card-update attempt, as `time-indexes` does (its own marker `["kv_migrations",
  *   "card-update-history"]`).
+ * - `payments-donor-index` (stores written before donor records were recycled, issue 23): writes
+ *   `["payments_by_donor", donorId, id]` for every existing payment, as `time-indexes` does (its own
+ *   marker `["kv_migrations", "payments-donor-index"]`).
  *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
@@ -56,7 +59,7 @@ import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
-import { PAYMENTS, pendingKey } from "./payments.ts";
+import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
   REFRESH_TOKENS,
@@ -90,6 +93,7 @@ const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
 const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"];
+const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -130,6 +134,11 @@ const CARD_HISTORY_STAGES: IndexStages = [
   { prefix: CARD_UPDATES, indexKey: (e) => bySubscriptionKey(e.value as CardUpdate) },
 ];
 
+/** The payments' index by donor over payments stored before it existed (`payments-donor-index`). */
+const PAYMENTS_DONOR_STAGES: IndexStages = [
+  { prefix: PAYMENTS, indexKey: (e) => paymentDonorKey(e.value as Payment) },
+];
+
 const TIME_INDEX_STAGES: IndexStages = [
   { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
   { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
@@ -155,23 +164,21 @@ interface SubListMigration {
 /** How many `error-all` entries one migration commit reads at most. */
 const MIGRATION_CHUNK = 500;
 
-/** Runs every pending data migration (see the module header) to its end. */
+/** Runs every pending data migration (see the module header) to its end, in order. */
 export async function migrateData(kv: Deno.Kv): Promise<void> {
-  while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
-  while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
-  );
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
-  );
-  while (await untilCommitted(() => adminRolesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
-  );
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES)) === "more"
-  );
+  const toEnd = async (step: () => Promise<"more" | "done" | typeof RETRY>) => {
+    while (await untilCommitted(step) === "more");
+  };
+  // Index migrations over records stored before their index existed, each with its own marker.
+  const index = (marker: Deno.KvKey, stages: IndexStages) => toEnd(() => timeIndexesStep(kv, marker, stages));
+  await toEnd(() => errorSubListsStep(kv));
+  await toEnd(() => timeIndexesStep(kv));
+  await index(DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES);
+  await index(OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES);
+  await toEnd(() => adminRolesStep(kv));
+  await index(REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES);
+  await index(CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES);
+  await index(PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES);
 }
 
 /**
