@@ -75,7 +75,12 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
-import { NoSuchRefundError, RefundSettledError, RefundTooRecentError } from "../payments/refund_outcome.ts";
+import {
+  FailureConfirmationError,
+  NoSuchRefundError,
+  RefundSettledError,
+  RefundTooRecentError,
+} from "../payments/refund_outcome.ts";
 import {
   NotRefundableError,
   RefundDeclinedError,
@@ -171,6 +176,7 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchRefundError, 404],
   [RefundSettledError, 409],
   [RefundTooRecentError, 409],
+  [FailureConfirmationError, 409],
   // The back office's outbox list.
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],

@@ -28,6 +28,7 @@
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import { RateLimitedError } from "../rate_limits.ts";
+import { lastFour } from "../shared/format.ts";
 import type { Lang } from "../shared/languages.ts";
 import { subscriptionDueAt } from "../storage/records.ts";
 import type { CardUpdate, Store, Subscription } from "../storage/types.ts";
@@ -156,12 +157,6 @@ export async function startCardUpdate(
   ctx.log.info("card update started", { attemptId: attempt.id, subscriptionId: sub.id });
   return { attempt: started ?? attempt, url: session.url };
 }
-
-/** The last four digits of a masked card number, or null. */
-const lastFour = (masked: string | null) => {
-  const digits = (masked ?? "").replace(/\D/g, "");
-  return digits.length >= 4 ? digits.slice(-4) : null;
-};
 
 /**
  * Verifies an attempt with the provider and, when the provider confirms a new token, puts it on the

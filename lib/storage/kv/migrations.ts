@@ -40,6 +40,11 @@
  *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
  *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
  *
+ * - `card-update-history` (stores written before refunds looked at a gift's card history, issue 23):
+ *   writes `["card_updates_by_subscription", subscriptionId, createdAt, id]` for every existing
+ *   card-update attempt, as `time-indexes` does (its own marker `["kv_migrations",
+ *   "card-update-history"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -48,6 +53,7 @@
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
+import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
@@ -64,6 +70,7 @@ import { cancelledKey, createdKey, SUBSCRIPTIONS } from "./subscriptions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type {
   Admin,
+  CardUpdate,
   Donor,
   OutboxMessage,
   Payment,
@@ -82,6 +89,7 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
+const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -115,6 +123,11 @@ const REPORT_INDEX_STAGES: IndexStages = [
   { prefix: TRANSACTIONS, indexKey: (e) => timeIndexKey(e.value as Transaction) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => createdKey(e.value as Subscription) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
+];
+
+/** A gift's card-update history over attempts stored before it (`card-update-history`). */
+const CARD_HISTORY_STAGES: IndexStages = [
+  { prefix: CARD_UPDATES, indexKey: (e) => bySubscriptionKey(e.value as CardUpdate) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -155,6 +168,9 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (await untilCommitted(() => adminRolesStep(kv)) === "more");
   while (
     await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
+  );
+  while (
+    await untilCommitted(() => timeIndexesStep(kv, CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES)) === "more"
   );
 }
 

@@ -50,6 +50,7 @@ import { migration027 } from "./migrations/027_admin_roles.ts";
 import { migration028 } from "./migrations/028_refunds.ts";
 import { migration029 } from "./migrations/029_two_factor.ts";
 import { migration030 } from "./migrations/030_report_indexes.ts";
+import { migration031 } from "./migrations/031_refund_cards.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -101,6 +102,7 @@ export const migrations: readonly Migration[] = [
   migration028,
   migration029,
   migration030,
+  migration031,
 ];
 
 /**
