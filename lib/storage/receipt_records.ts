@@ -40,6 +40,15 @@ export function checkReportNumber(value: unknown): string {
 /** The most receipts one list answers. */
 export const MAX_RECEIPT_LIST = 1000;
 
+/** `byTransactions`' ids, each once: at most {@link MAX_RECEIPT_LIST}; RangeError beyond. */
+export function receiptTransactionIds(ids: readonly string[]): string[] {
+  const distinct = [...new Set(ids)];
+  if (distinct.length > MAX_RECEIPT_LIST) {
+    throw new RangeError(`at most ${MAX_RECEIPT_LIST} transaction ids: ${distinct.length}`);
+  }
+  return distinct;
+}
+
 /** The receipt number of `sequence` in `series`: six digits at least, e.g. `IL-2026-000123`. */
 export function receiptNumber(series: string, sequence: number): string {
   return `${series}-${String(sequence).padStart(6, "0")}`;

@@ -4,7 +4,7 @@
  * | key                                          | value   | written by               |
  * |----------------------------------------------|---------|--------------------------|
  * | `["receipts", id]`                           | Receipt | issue, setReportNumber, donors.erase (email) |
- * | `["receipts_by_transaction", transactionId]` | id      | issue                    |
+ * | `["receipts_by_transaction", transactionId]` | id      | issue (`byTransactions` reads many) |
  * | `["receipts_by_donor", donorId, issuedAt, id]` | id    | issue                    |
  * | `["receipts_by_email", email, issuedAt, id]` | id      | issue; donors.erase deletes it |
  * | `["receipt_counters", series]`               | number  | issue (the last number)  |
@@ -30,6 +30,7 @@ import {
   newestReceiptFirst,
   receiptListLimit,
   receiptNumber,
+  receiptTransactionIds,
 } from "../receipt_records.ts";
 import type { Receipt, ReceiptRepository } from "../receipt_types.ts";
 
@@ -105,6 +106,14 @@ export function kvReceipts(ctx: KvContext): ReceiptRepository {
     async byTransaction(transactionId) {
       const id = await retryWhileLocked(() => kv.get<string>([BY_TRANSACTION, transactionId]));
       return id.value === null ? null : (await read(id.value)).value;
+    },
+
+    async byTransactions(transactionIds) {
+      const ids = receiptTransactionIds(transactionIds);
+      const index = await ctx.getAll<string>(ids.map((id) => [BY_TRANSACTION, id]));
+      const named = index.flatMap((e) => (e.value === null ? [] : [e.value]));
+      const entries = await ctx.getAll<Receipt>(named.map((id) => [RECEIPTS, id]));
+      return new Map(entries.flatMap((e) => (e.value ? [[e.value.transactionId, e.value]] : [])));
     },
 
     async listByDonors(donorIds, limit) {
