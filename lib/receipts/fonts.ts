@@ -17,10 +17,10 @@
  *
  * @module
  */
-import fontkit from "@pdf-lib/fontkit";
 import type { PDFContext, PDFDocument, PDFFont, PDFRawStream, PDFRef } from "pdf-lib";
 import { textsUnder } from "@/lib/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
+import { visualFontkit } from "./bidi.ts";
 
 /** The font files' bytes. */
 export interface ReceiptFonts {
@@ -113,7 +113,8 @@ const parsed = new Map<Uint8Array, Font>();
 /**
  * fontkit for pdf-lib (`pdf.registerFontkit`), prepared: each of the receipt's font files (the
  * very bytes {@link receiptFonts} answers) is parsed once per process and its layouts kept; any
- * other font is parsed as fontkit would.
+ * other font is parsed anew. Either lays text out in the order given (`visualFontkit` in
+ * `bidi.ts`: our text reaches it in visual order).
  *
  * @example
  * ```ts
@@ -124,10 +125,10 @@ const parsed = new Map<Uint8Array, Font>();
 export const receiptFontkit: Fontkit = {
   create(bytes, postscriptName) {
     const own = postscriptName === undefined && (bytes === loaded?.regular || bytes === loaded?.bold);
-    if (!own) return fontkit.create(bytes, postscriptName);
+    if (!own) return visualFontkit.create(bytes, postscriptName);
     let font = parsed.get(bytes);
     if (!font) {
-      font = keepingLayouts(fontkit.create(bytes));
+      font = keepingLayouts(visualFontkit.create(bytes));
       parsed.set(bytes, font);
     }
     return font;

@@ -1,15 +1,15 @@
 /**
  * The receipt's prepared font: parsed once per process, layouts kept, and laid out without glyph
  * positioning, which changes none of the glyphs pdf-lib draws (every text of a receipt in the five
- * languages, and names in each script, checked against fontkit's own layout); each font's subset
+ * languages, and names in each script, checked against `visualFontkit`'s layout); each font's subset
  * written once for documents with other names and figures, and anew for a letter beyond the
  * language's.
  */
 import assert from "node:assert/strict";
-import fontkit from "@pdf-lib/fontkit";
 import { RESOURCES } from "@/lib/i18n.ts";
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
 import { pdfText } from "@/tests/helpers/pdf.ts";
+import { visualFontkit } from "./bidi.ts";
 import { embedReceiptFonts, receiptFontkit, receiptFonts } from "./fonts.ts";
 
 /** Every text a receipt prints, in the five languages (`receipt`, `refunds`), and names. */
@@ -41,7 +41,7 @@ Deno.test("receiptFontkit: laid out without positioning, every text has the glyp
   const files = await receiptFonts();
   for (const bytes of [files.regular, files.bold]) {
     const prepared = receiptFontkit.create(bytes);
-    const plain = fontkit.create(bytes);
+    const plain = visualFontkit.create(bytes);
     for (const text of texts()) {
       const ids = (font: typeof plain) => font.layout(text).glyphs.map((g) => g.id).join();
       const widths = (font: typeof plain) => font.layout(text).glyphs.reduce((w, g) => w + g.advanceWidth, 0);

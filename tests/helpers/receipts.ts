@@ -1,6 +1,7 @@
 /**
- * A receipt for tests and benchmarks: an Israeli receipt of the museum, every field set; and its
- * PDF, drawn as the app draws it, by a receipt worker.
+ * Receipts for tests and benchmarks: an Israeli receipt of the museum, every field set, and a US
+ * receipt of the Friends organisation; and a receipt's PDF, drawn as the app draws it, by a receipt
+ * worker.
  *
  * @module
  */
@@ -40,6 +41,28 @@ export function receiptFixture(overrides: Partial<Receipt> = {}): Receipt {
     },
     ...overrides,
   };
+}
+
+/** A USD receipt of the museum's US Friends organisation (EIN, no Israeli ID, card unknown), with `overrides`. */
+export function usReceiptFixture(overrides: Partial<Receipt> = {}): Receipt {
+  return receiptFixture({
+    number: "US-2026-000007",
+    series: "US-2026",
+    currency: "USD",
+    amount: 25_000,
+    donorTaxId: null,
+    cardLast4: null,
+    issuer: {
+      organization: "friends",
+      legalName: "American Friends of the Example Museum, Inc.",
+      address: "1 Broadway, New York, NY",
+      nonprofitNumber: null,
+      section46Approval: null,
+      section46ValidUntil: null,
+      ein: "12-3456789",
+    },
+    ...overrides,
+  });
 }
 
 let pool: ReceiptPdfPool | null = null;
