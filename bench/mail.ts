@@ -6,8 +6,10 @@
  * the app, a process of its own with `SMTP_URL` pointing at an SMTP server in this process
  * (`smtp-server`), renders each receipt (HTML, text and the PDF) and sends it through its outbox.
  * The clock starts when the return route has answered (the transaction is recorded by then) and
- * stops when the SMTP server has the whole message. Also counted: receipts not arrived 60 s after
- * the last payment (still queued, or lost) and sent twice. p50 and p99, on Deno KV and on PostgreSQL.
+ * stops when the SMTP server has the whole message; one gift and its receipt go first, unmeasured,
+ * so the first receipt's worker start is not counted. Also counted: receipts not arrived 60 s after
+ * the last payment (still queued, or lost) and sent twice, and how many receipts a second arrived
+ * while the gifts went on. p50 and p99, on Deno KV and on PostgreSQL.
  *
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
@@ -168,6 +170,8 @@ interface Result {
   p50: number;
   p99: number;
   max: number;
+  /** Receipt emails that arrived while the gifts went on, per second. */
+  during: number;
 }
 
 async function measure(backend: "kv" | "postgres"): Promise<Result> {
@@ -189,11 +193,20 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
   }
   const app = await startAppProcess(appEnv, "/dev/null");
   try {
+    // One gift first, its receipt awaited: the clock measures a running app, not the first
+    // receipt's worker starting and loading the PDF libraries (a second or two, once per process).
+    await give(app.url, await signingKey(app.url), "warm.up@example.org", 0);
+    const warm = Date.now() + 30_000;
+    while (!inbox.arrivals.has("warm.up@example.org") && Date.now() < warm) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     log(`${backend}: app on ${app.url}; ${load} for ${SECONDS} s`);
     const recorded = new Map<string, number>();
     const until = Date.now() + SECONDS * 1000;
+    const started = performance.now();
     if (RATE > 0) await arrivals(app.url, until, recorded);
     else await Promise.all(Array.from({ length: DONORS }, (_, n) => donor(app.url, n, until, recorded)));
+    const ended = performance.now();
     const deadline = Date.now() + 60_000;
     while ([...recorded.keys()].some((e) => !inbox.arrivals.has(e)) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
@@ -217,6 +230,8 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       max: latencies.at(-1) ?? NaN,
+      during: [...recorded.keys()].filter((e) => (inbox.arrivals.get(e)?.[0] ?? Infinity) <= ended).length /
+        ((ended - started) / 1000),
     };
   } finally {
     await app.close();
@@ -229,10 +244,10 @@ const results: Result[] = [];
 for (const backend of BACKENDS as ("kv" | "postgres")[]) results.push(await measure(backend));
 console.log(`${load} for ${SECONDS} s; from the payment recorded to its receipt email's arrival.\n`);
 console.log(
-  "| backend  | payments (per s) | arrived | not in 60 s | sent twice | p50 ms | p99 ms | max ms |",
+  "| backend  | payments (per s) | arrived | not in 60 s | sent twice | p50 ms | p99 ms | max ms | sent per s while giving |",
 );
 console.log(
-  "| -------- | ---------------: | ------: | ----------: | ---------: | -----: | -----: | -----: |",
+  "| -------- | ---------------: | ------: | ----------: | ---------: | -----: | -----: | -----: | ----------------------: |",
 );
 for (const r of results) {
   const payments = `${r.payments} (${Math.round(r.payments / SECONDS)})`;
@@ -241,6 +256,6 @@ for (const r of results) {
       String(r.lost).padStart(11)
     } | ${String(r.twice).padStart(10)} | ${r.p50.toFixed(1).padStart(6)} | ${
       r.p99.toFixed(1).padStart(6)
-    } | ${r.max.toFixed(1).padStart(6)} |`,
+    } | ${r.max.toFixed(1).padStart(6)} | ${r.during.toFixed(0).padStart(23)} |`,
   );
 }

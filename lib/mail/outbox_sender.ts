@@ -40,10 +40,11 @@ export const POLL_MS = 5_000;
 /** Messages claimed at once. */
 const BATCH = 20;
 /**
- * Messages being delivered at once, each taken as another finishes: a message mostly waits (for
- * storage, its receipt's PDF from the receipt workers, the SMTP server), so eight keep the workers
- * and the SMTP connections busy (at 100 payments a second, `bench/README.md`); three sent in
- * lockstep left them idle while a gala's receipts queued.
+ * Messages being delivered at once, each lane taking the next as its last is done and claiming
+ * more when none is left: a message mostly waits (for storage, its receipt's PDF from the receipt
+ * workers, the SMTP server), so eight keep the workers and the SMTP connections busy (at 100
+ * payments a second, `bench/README.md`); three at a time, each three waiting for the slowest and
+ * each batch for its last, left them idle while a gala's receipts queued.
  */
 const PARALLEL = 8;
 
@@ -150,18 +151,29 @@ export class OutboxSender {
   async runOnce(): Promise<SendReport> {
     const report: SendReport = { sent: 0, retried: 0, failed: 0, skipped: 0 };
     const { store, holder, leaseMs } = this.#o;
-    while (!this.#stopped) {
-      const batch = await store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH);
-      let next = 0;
-      const lane = async () => {
-        while (next < batch.length) {
-          const outcome = await this.#deliver(batch[next++]);
+    // Claimed and not yet taken; one claim at a time refills it, the lanes take from it, each as
+    // its last message is done: no lane waits for the others (nor for a whole batch) to finish.
+    const claimed: OutboxMessage[] = [];
+    let claiming: Promise<void> | null = null;
+    let drained = false;
+    const refill = () =>
+      claiming ??= store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH)
+        .then((batch) => {
+          claimed.push(...batch);
+          drained = batch.length === 0;
+        })
+        .finally(() => claiming = null);
+    const lane = async () => {
+      for (;;) {
+        const message = claimed.shift();
+        if (message) {
+          const outcome = await this.#deliver(message);
           if (outcome) report[outcome]++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, lane));
-      if (batch.length < BATCH) break;
-    }
+        } else if (drained || this.#stopped) return;
+        else await refill();
+      }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
     return report;
   }
 
