@@ -13,6 +13,7 @@
  * @module
  */
 import type { Lang } from "@/lib/shared/languages.ts";
+import { sha256 } from "@/lib/sha256.ts";
 import { bytesToHex } from "@/lib/shared/signing.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import type { ReceiptPdfOptions } from "./pdf.ts";
@@ -50,17 +51,13 @@ export interface PdfCacheStats {
  *
  * @example
  * ```ts
- * await receiptPdfKey(receipt, "he", { verifyUrl }); // "q2V0…:he:9f2c…"
+ * receiptPdfKey(receipt, "he", { verifyUrl }); // "q2V0…:he:9f2c…"
  * ```
  */
-export async function receiptPdfKey(
-  receipt: Receipt,
-  language: Lang,
-  options: ReceiptPdfOptions,
-): Promise<string> {
+export function receiptPdfKey(receipt: Receipt, language: Lang, options: ReceiptPdfOptions): string {
+  // Synchronous (`lib/sha256.ts`): jobs reach the workers in the order they were asked for.
   const drawnFrom = new TextEncoder().encode(JSON.stringify([receipt, language, options]));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", drawnFrom));
-  return `${receipt.id}:${language}:${bytesToHex(digest)}`;
+  return `${receipt.id}:${language}:${bytesToHex(sha256(drawnFrom))}`;
 }
 
 interface Entry {
@@ -74,7 +71,7 @@ interface Entry {
  * @example
  * ```ts
  * const cache = new PdfCache(PDF_CACHE);
- * const pdf = await cache.get(await receiptPdfKey(receipt, "he", options), () => draw(receipt));
+ * const pdf = await cache.get(receiptPdfKey(receipt, "he", options), () => draw(receipt));
  * ```
  */
 export class PdfCache {

@@ -85,10 +85,11 @@ export class ReceiptPdfPool {
   }
 
   /** The receipt's PDF: kept, or drawn by a worker; {@link ReceiptsBusyError} when the queue is full. */
-  render: RenderReceiptPdf = async (receipt, language, options) => {
-    const key = await receiptPdfKey(receipt, language, options);
-    return await this.#cache.get(key, () => this.#pool.run({ receipt, language, options }));
-  };
+  render: RenderReceiptPdf = (receipt, language, options) =>
+    this.#cache.get(
+      receiptPdfKey(receipt, language, options),
+      () => this.#pool.run({ receipt, language, options }),
+    );
 
   /** Counters, the current load and the cache. */
   get stats(): ReceiptPdfPoolStats {
