@@ -55,6 +55,16 @@ export interface DonorHistory {
   monthly: MonthlyRow[];
   /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
   receiptYears: number[];
+  /** Whether a receipt's link hides the Israeli ID number it carries (`lib/account/access.ts`). */
+  taxIdMasked: boolean;
+}
+
+/** Which records {@link donorHistory} reads, and how its receipt links print the ID number. */
+export interface HistoryOptions {
+  /** The donor records to show (a session's, `lib/account/access.ts`); every record of the address by default. */
+  donorIds?: readonly string[];
+  /** Whether the receipts' links mask the Israeli ID number (download codes that say so). */
+  maskTaxId?: boolean;
 }
 
 /**
@@ -88,7 +98,8 @@ function lastFour(masked: string | null): string | null {
 }
 
 /**
- * The history of `email` (normalized), with receipt links in `lang`.
+ * The history of `email` (normalized), with receipt links in `lang`; `options` narrow it to some
+ * of the address's donor records and mask the ID number on the receipts.
  *
  * @example
  * ```ts
@@ -101,9 +112,11 @@ export async function donorHistory(
   email: string,
   lang: string,
   now: Date = new Date(),
+  options: HistoryOptions = {},
 ): Promise<DonorHistory> {
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [] };
+  const ids = options.donorIds ? [...options.donorIds] : await store.donors.idsByEmail(email, MAX_DONOR_IDS);
+  const masked = options.maskTaxId ?? false;
+  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [], taxIdMasked: false };
   const [txs, receipts, subscriptions] = await Promise.all([
     store.transactions.listByDonors(ids, MAX_GIFTS),
     store.receipts.listByDonors(ids, MAX_GIFTS),
@@ -121,7 +134,7 @@ export async function donorHistory(
       receipt: receipt
         ? {
           number: receipt.number,
-          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now)}`,
+          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now, masked)}`,
         }
         : null,
     };
@@ -142,5 +155,6 @@ export async function donorHistory(
         pause: pauseOf(s, now.toISOString()),
       };
     });
-  return { gifts, monthly, receiptYears: receiptYears(receipts) };
+  const taxIdMasked = masked && receipts.some((r) => r.donorTaxId !== null);
+  return { gifts, monthly, receiptYears: receiptYears(receipts), taxIdMasked };
 }

@@ -48,6 +48,16 @@ export const PAUSE_MONTHS = [1, 2, 3] as const;
 /** Any refused change of a monthly gift. */
 export class GiftChangeError extends PaymentError {}
 
+/**
+ * A raised amount asked for by a session that may not raise it (a manage link's, issue 23): the
+ * donor signs in by a one-time link first (`lib/account/access.ts`).
+ */
+export class RaiseNeedsSignInError extends GiftChangeError {
+  constructor() {
+    super("Raising a monthly gift's amount needs a fresh sign-in");
+  }
+}
+
 /** No monthly gift with this id among the donor's (unknown, or someone else's). */
 export class NoSuchGiftError extends GiftChangeError {
   constructor() {
@@ -94,6 +104,11 @@ export interface GiftChangeResult {
 export interface GiftRef {
   subscriptionId: string;
   donorIds: readonly string[];
+  /**
+   * Whether the amount may go up (false for a manage link's session, `lib/account/access.ts`);
+   * decided against the version written, so a racing change cannot slip a raise past it.
+   */
+  mayRaise?: boolean;
 }
 
 /** Writes lost to racing writes before a change gives up (each loss re-reads and decides again). */
@@ -195,7 +210,10 @@ export async function changeAmount(
   return await change(
     ctx,
     ref,
-    (sub) => sub.amount === minor ? null : { amount: minor },
+    (sub) => {
+      if (minor > sub.amount && ref.mayRaise === false) throw new RaiseNeedsSignInError();
+      return sub.amount === minor ? null : { amount: minor };
+    },
     changedMessage("amount"),
   );
 }

@@ -40,6 +40,13 @@
  *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
  *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
  *
+ * - `donor-session-indexes` (stores written before sessions had a scope, issue 23): writes
+ *   `["donor_sign_ins_by_email", email, hash]` for every existing sign-in link, as `time-indexes`
+ *   does (its own marker), and `donor-session-scopes` deletes every session stored without a
+ *   scope (such a session may have been made by the old all-powerful manage link; sessions last a
+ *   day, so at most a day's donors sign in again), thirty per commit, each checked as read;
+ *   `["kv_migrations", "donor-session-scopes"]` holds `{ done }`.
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -49,6 +56,7 @@
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
+import { keysOf, SESSIONS, SIGN_INS, signInEmailKey } from "./donor_sessions.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { PAYMENTS, pendingKey } from "./payments.ts";
 import {
@@ -65,6 +73,8 @@ import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type {
   Admin,
   Donor,
+  DonorSession,
+  DonorSignIn,
   OutboxMessage,
   Payment,
   RefreshToken,
@@ -82,6 +92,10 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
+const DONOR_SESSION_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-indexes"];
+const DONOR_SESSION_SCOPES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-scopes"];
+/** Sessions without a scope deleted per commit (a check and three deletions each). */
+const UNSCOPED_CHUNK = 30;
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -115,6 +129,11 @@ const REPORT_INDEX_STAGES: IndexStages = [
   { prefix: TRANSACTIONS, indexKey: (e) => timeIndexKey(e.value as Transaction) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => createdKey(e.value as Subscription) },
   { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
+];
+
+/** The sign-in links' email index over links stored before it existed (`donor-session-indexes`). */
+const DONOR_SESSION_INDEX_STAGES: IndexStages = [
+  { prefix: SIGN_INS, indexKey: (e) => signInEmailKey(e.value as DonorSignIn) },
 ];
 
 const TIME_INDEX_STAGES: IndexStages = [
@@ -156,6 +175,39 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   while (
     await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
   );
+  while (
+    await untilCommitted(() =>
+      timeIndexesStep(kv, DONOR_SESSION_INDEXES_MIGRATION, DONOR_SESSION_INDEX_STAGES)
+    ) === "more"
+  );
+  while (await untilCommitted(() => unscopedSessionsStep(kv)) === "more");
+}
+
+/**
+ * One commit of the `donor-session-scopes` migration: deletes the next sessions stored without a
+ * scope, with their index keys, and answers "more", or marks the migration done when none is left.
+ * Sessions live a day, so their prefix is small enough to read whole.
+ */
+async function unscopedSessionsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const marker = await retryWhileLocked(() => kv.get<{ done: boolean }>(DONOR_SESSION_SCOPES_MIGRATION));
+  if (marker.value?.done) return "done";
+  const unscoped = await retryWhileLocked(async () => {
+    const out: Deno.KvEntry<DonorSession>[] = [];
+    for await (const e of kv.list<DonorSession>({ prefix: [SESSIONS] }, { batchSize: 500 })) {
+      if (e.value.scope === undefined) out.push(e);
+      if (out.length === UNSCOPED_CHUNK) break;
+    }
+    return out;
+  });
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker).set(DONOR_SESSION_SCOPES_MIGRATION, { done: unscoped.length === 0 });
+    for (const e of unscoped) {
+      op.check(e);
+      for (const key of keysOf("session", e.value)) op.delete(key);
+    }
+    return op;
+  });
+  return !ok ? RETRY : unscoped.length === 0 ? "done" : "more";
 }
 
 /**
