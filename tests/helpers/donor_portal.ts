@@ -29,11 +29,15 @@ export const sessionCookieOf = (res: Response): string =>
   res.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("donor_session=")) ?? "";
 
 /**
- * Signs in fully as the donor of `donorId` (every gift of the donor's address), as a donor who
- * typed their address: a one-time sign-in link is stored as `requestSignIn` stores it, and its
- * button's POST is sent. Answers the session cookie (`name=value`).
+ * A one-time sign-in link for the address of `donorId`'s record, stored as `requestSignIn` stores
+ * it (as if the donor had typed the address): its address, `/{lang}/account/sign-in?t=…`.
+ *
+ * @example
+ * ```ts
+ * await page.goto(await signInLinkUrl(app, donorId, "he")); // then press its button
+ * ```
  */
-export async function signInAs(app: TestApp, donorId: string, lang = "en"): Promise<string> {
+export async function signInLinkUrl(app: TestApp, donorId: string, lang = "en"): Promise<string> {
   const donor = await app.store.donors.get(donorId);
   assert.ok(donor, `no donor ${donorId}`);
   const key = await signInKey(app.config.appSecret);
@@ -46,6 +50,15 @@ export async function signInAs(app: TestApp, donorId: string, lang = "en"): Prom
     expiresAt: new Date(now + SIGN_IN_TTL_MS).toISOString(),
     usedAt: null,
   });
+  return `${app.url}/${lang}/account/sign-in?t=${token}`;
+}
+
+/**
+ * Signs in fully as the donor of `donorId` (every gift of the donor's address): a one-time link
+ * ({@link signInLinkUrl}) and its button's POST. Answers the session cookie (`name=value`).
+ */
+export async function signInAs(app: TestApp, donorId: string, lang = "en"): Promise<string> {
+  const token = new URL(await signInLinkUrl(app, donorId, lang)).searchParams.get("t")!;
   const res = await fetch(`${app.url}/${lang}/account/sign-in`, formPost(app, { t: token }));
   await res.body?.cancel();
   assert.equal(res.status, 303);
