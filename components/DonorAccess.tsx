@@ -8,7 +8,7 @@
  */
 import type { StepUpAction } from "../lib/account/access.ts";
 import type { TFunction } from "../lib/i18n.ts";
-import { PortalFrame } from "./DonorPortal.tsx";
+import { PortalFrame, SignInForm, type SignInNotice } from "./DonorPortal.tsx";
 
 /** Which link the page opens: a manage link (`/account/link`) or a one-time sign-in link. */
 export type LinkKind = "manage" | "sign-in";
@@ -62,6 +62,23 @@ export function LinkPage(
       </div>
     </PortalFrame>
   );
+}
+
+/** An emailed link's page as {@link LinkPage} shows it: the token, its address, the browser's. */
+export interface LinkView {
+  token: string;
+  email: string;
+  current: string | null;
+}
+
+/** The answer to an emailed link: its page, or (`link` null) the sign-in form saying why not. */
+export function LinkAnswer(
+  props: { t: TFunction; lang: string; kind: LinkKind; link: LinkView | null; notice: SignInNotice },
+) {
+  const { t, lang, link } = props;
+  return link
+    ? <LinkPage t={t} lang={lang} kind={props.kind} {...link} />
+    : <SignInForm t={t} lang={lang} email="" notice={props.notice} />;
 }
 
 /** The step-up form: one button, the address on file (never one the visitor types). */

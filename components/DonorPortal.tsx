@@ -101,7 +101,7 @@ export function SignedIn(props: { t: TFunction; lang: string; email: string; chi
 /** Below the receipts of a page that masks the ID number: how to download them with it. */
 export function TaxIdMaskedNote(props: { t: TFunction; lang: string }) {
   return (
-    <p class="field-hint">
+    <p>
       {props.t("portalAccess.taxIdMasked")}{" "}
       <a href={`/${props.lang}/account/confirm?for=taxId`}>{props.t("portalAccess.taxIdLink")}</a>
     </p>

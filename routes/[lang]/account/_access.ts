@@ -1,7 +1,7 @@
 /**
- * The donor portal's gate for what needs a fresh full sign-in (issue 23, `lib/account/access.ts`),
- * shared by the routes it guards (erasure, the data download, a year's receipts, a card change):
- * the session, or the redirect a request gets instead.
+ * What the donor portal's routes share: the gate for what needs a fresh full sign-in (issue 23,
+ * `lib/account/access.ts`; erasure, the data download, a year's receipts, a card change), which
+ * answers the session or the redirect a request gets instead, and reading a form post.
  *
  * @module
  */
@@ -10,6 +10,14 @@ import { currentSession } from "@/lib/account/sign_in.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
 import type { DonorSession } from "@/lib/storage/types.ts";
+
+/**
+ * A form post's fields (an unreadable body is an empty form). The body is bounded by the app's body
+ * limit (`lib/http/pipeline.ts`, 413 beyond it).
+ */
+export async function formOf(req: Request): Promise<URLSearchParams> {
+  return new URLSearchParams(await req.text().catch(() => ""));
+}
 
 /** A redirect (303) that no cache keeps. */
 export const seeOther = (location: string): Response =>

@@ -5,6 +5,7 @@ import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
+import { formOf, seeOther } from "./_access.ts";
 
 /** What the page shows: why, where the link goes, and what its button did. */
 interface Data {
@@ -12,9 +13,6 @@ interface Data {
   email: string;
   notice: StepUpNotice | null;
 }
-
-const seeOther = (location: string) =>
-  new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
 /** The action a request names (`for`, in the query or the form); `all` when none or another. */
 const actionOf = (value: string | null): StepUpAction => isStepUpAction(value) ? value : "all";
@@ -40,11 +38,7 @@ export const handler: Handlers<Data, AppState> = {
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
-    let form = new URLSearchParams();
-    try {
-      // The body is bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
-      form = new URLSearchParams(await req.text());
-    } catch { /* an unreadable form names no action */ }
+    const form = await formOf(req);
     const session = await currentSession(services.store, readSessionCookie(req));
     if (!session) return seeOther(`/${lang}/account`);
     const action = actionOf(form.get("for"));

@@ -1,4 +1,4 @@
-import { AccessNotice, LinkPage } from "@/components/DonorAccess.tsx";
+import { AccessNotice, LinkPage, type LinkView } from "@/components/DonorAccess.tsx";
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
 import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
@@ -19,7 +19,7 @@ import { normalizeEmail } from "@/lib/storage/records.ts";
 export type AccountPageData =
   | { kind: "form"; email: string; notice: SignInNotice | null }
   /** A manage link's page: its button, or the choice when signed in as `current`. */
-  | { kind: "link"; token: string; email: string; current: string | null }
+  | { kind: "link" } & LinkView
   | {
     kind: "account";
     email: string;

@@ -1,5 +1,5 @@
-import { LinkPage } from "@/components/DonorAccess.tsx";
-import { SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { LinkAnswer, type LinkView } from "@/components/DonorAccess.tsx";
+import type { SignInNotice } from "@/components/DonorPortal.tsx";
 import { openManageLink } from "@/lib/account/link_sign_in.ts";
 import { currentSession } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
@@ -7,17 +7,10 @@ import { clientAddress } from "@/lib/http/client_address.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/donor_cookie.ts";
 import { manageLinkKey } from "@/lib/manage_link.ts";
 import type { AppState } from "@/lib/state.ts";
+import { formOf, seeOther } from "./_access.ts";
 
-/** What the page shows: the choice again, or the form with why the link opened nothing. */
-type Data =
-  | { kind: "choose"; token: string; email: string; current: string }
-  | { kind: "refused"; notice: SignInNotice };
-
-const seeOther = (location: string, cookie?: string) =>
-  new Response(null, {
-    status: 303,
-    headers: { location, "cache-control": "no-store", ...(cookie ? { "set-cookie": cookie } : {}) },
-  });
+/** What the page shows: the choice again (`link`), or the form with why the link opened nothing. */
+type Data = { link: LinkView | null; notice: SignInNotice };
 
 /**
  * `POST /{lang}/account/link`: the button of a manage link's page (`/{lang}/account?token=…`;
@@ -35,11 +28,7 @@ export const handler: Handlers<Data, AppState> = {
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
-    let form = new URLSearchParams();
-    try {
-      // The body is bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
-      form = new URLSearchParams(await req.text());
-    } catch { /* an unreadable form is a missing token */ }
+    const form = await formOf(req);
     const token = (form.get("token") ?? "").trim().slice(0, 200);
     const opened = await openManageLink(
       { store: services.store, manageKey: await manageLinkKey(services.config.appSecret) },
@@ -51,31 +40,31 @@ export const handler: Handlers<Data, AppState> = {
       },
     );
     log.info("manage link opened", { outcome: opened.kind });
+    const noStore = { "cache-control": "no-store" };
     switch (opened.kind) {
-      case "signed-in":
-        return seeOther(
-          `/${lang}/account`,
-          sessionCookie(opened.token, opened.session.expiresAt, services.config),
-        );
+      case "signed-in": {
+        const cookie = sessionCookie(opened.token, opened.session.expiresAt, services.config);
+        return new Response(null, {
+          status: 303,
+          headers: { location: `/${lang}/account`, "set-cookie": cookie, ...noStore },
+        });
+      }
       case "covered":
         return seeOther(`/${lang}/account`);
-      case "choose":
-        return ctx.render({ kind: "choose", token, email: opened.email, current: opened.current }, {
-          status: 409,
-          headers: { "cache-control": "no-store" },
-        });
+      case "choose": {
+        const link = { token, email: opened.email, current: opened.current };
+        return ctx.render({ link, notice: { kind: "manageLinkRefused" } }, { status: 409, headers: noStore });
+      }
       case "rate-limited": {
         const minutes = Math.max(1, Math.ceil(opened.retryAfterMs / 60_000));
-        return ctx.render({ kind: "refused", notice: { kind: "linkRateLimited", minutes } }, {
+        const retryAfter = String(Math.ceil(opened.retryAfterMs / 1000));
+        return ctx.render({ link: null, notice: { kind: "linkRateLimited", minutes } }, {
           status: 429,
-          headers: {
-            "retry-after": String(Math.ceil(opened.retryAfterMs / 1000)),
-            "cache-control": "no-store",
-          },
+          headers: { "retry-after": retryAfter, ...noStore },
         });
       }
       case "refused":
-        return ctx.render({ kind: "refused", notice: { kind: "manageLinkRefused" } }, {
+        return ctx.render({ link: null, notice: { kind: "manageLinkRefused" } }, {
           status: opened.reason === "invalid" ? 400 : 410,
         });
     }
@@ -84,24 +73,12 @@ export const handler: Handlers<Data, AppState> = {
 
 /** The choice, or the sign-in form with the refusal. */
 export default function ManageLinkPage({ state, data }: PageProps<Data, AppState>) {
-  const { t, lang } = state;
   return (
     <>
       <Head>
         <meta name="robots" content="noindex" />
       </Head>
-      {data.kind === "choose"
-        ? (
-          <LinkPage
-            t={t}
-            lang={lang}
-            kind="manage"
-            token={data.token}
-            email={data.email}
-            current={data.current}
-          />
-        )
-        : <SignInForm t={t} lang={lang} email="" notice={data.notice} />}
+      <LinkAnswer t={state.t} lang={state.lang} kind="manage" link={data.link} notice={data.notice} />
     </>
   );
 }

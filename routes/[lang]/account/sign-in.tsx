@@ -1,15 +1,15 @@
-import { LinkPage } from "@/components/DonorAccess.tsx";
-import { SignInForm } from "@/components/DonorPortal.tsx";
+import { LinkAnswer, type LinkView } from "@/components/DonorAccess.tsx";
 import { currentSession, signIn, signInKey, viewSignIn } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
+import { formOf } from "./_access.ts";
 
 /**
  * What the page shows: the sign-in button (with the choice when the browser is signed in as
- * `current`, another address), or the refusal (with the form to ask again).
+ * `current`, another address), or (`null`) the refusal, with the form to ask again.
  */
-type Data = { kind: "confirm"; token: string; email: string; current: string | null } | { kind: "refused" };
+type Data = LinkView | null;
 
 /** Status of a refused link: a tampered or malformed one (400), or a used or expired one (410). */
 const REFUSED_STATUS = { invalid: 400, unknown: 400, used: 410, expired: 410 } as const;
@@ -32,20 +32,16 @@ export const handler: Handlers<Data, AppState> = {
     const current = await currentSession(services.store, readSessionCookie(req));
     const view = await viewSignIn({ store: services.store, key }, token, current);
     if (view.kind === "refused") {
-      return ctx.render({ kind: "refused" }, { status: REFUSED_STATUS[view.reason] });
+      return ctx.render(null, { status: REFUSED_STATUS[view.reason] });
     }
     return ctx.render(
-      { kind: "confirm", token, email: view.email, current: view.kind === "choose" ? view.current : null },
+      { token, email: view.email, current: view.kind === "choose" ? view.current : null },
       { headers: { "cache-control": "no-store" } },
     );
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
-    let form = new URLSearchParams();
-    try {
-      // The body is bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
-      form = new URLSearchParams(await req.text());
-    } catch { /* an unreadable form is a missing token */ }
+    const form = await formOf(req);
     const token = (form.get("t") ?? "").trim().slice(0, 200);
     const key = await signInKey(services.config.appSecret);
     const current = await currentSession(services.store, readSessionCookie(req));
@@ -54,14 +50,14 @@ export const handler: Handlers<Data, AppState> = {
       switchTo: form.get("switch") === "1",
     });
     if (!result.ok && result.reason === "choose") {
-      return ctx.render({ kind: "confirm", token, email: result.email, current: result.current }, {
+      return ctx.render({ token, email: result.email, current: result.current }, {
         status: 409,
         headers: { "cache-control": "no-store" },
       });
     }
     if (!result.ok) {
       log.warn("donor sign-in refused", { reason: result.reason });
-      return ctx.render({ kind: "refused" }, { status: REFUSED_STATUS[result.reason] });
+      return ctx.render(null, { status: REFUSED_STATUS[result.reason] });
     }
     log.info("donor signed in");
     return new Response(null, {
@@ -77,24 +73,12 @@ export const handler: Handlers<Data, AppState> = {
 
 /** The sign-in link's page. */
 export default function SignInPage({ state, data }: PageProps<Data, AppState>) {
-  const { t, lang } = state;
   return (
     <>
       <Head>
         <meta name="robots" content="noindex" />
       </Head>
-      {data.kind === "confirm"
-        ? (
-          <LinkPage
-            t={t}
-            lang={lang}
-            kind="sign-in"
-            token={data.token}
-            email={data.email}
-            current={data.current}
-          />
-        )
-        : <SignInForm t={t} lang={lang} email="" notice={{ kind: "linkRefused" }} />}
+      <LinkAnswer t={state.t} lang={state.lang} kind="sign-in" link={data} notice={{ kind: "linkRefused" }} />
     </>
   );
 }
