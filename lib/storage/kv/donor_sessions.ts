@@ -240,12 +240,12 @@ export function kvDonorSessions(ctx: KvContext): DonorSessionRepository {
       });
     },
 
-    deleteForEmail(email) {
-      return deleteForEmail(ctx, email);
+    async deleteForEmail(email) {
+      return await deleteForEmail(ctx, email);
     },
 
-    deleteExpired(before, limit) {
-      return deleteExpired(ctx, isoInstant(before, "before"), batchLimit(limit));
+    async deleteExpired(before, limit) {
+      return await deleteExpired(ctx, isoInstant(before, "before"), batchLimit(limit));
     },
   };
 }
