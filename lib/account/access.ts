@@ -19,7 +19,8 @@
  * @module
  */
 import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { isDonorOf } from "@/lib/donor_records.ts";
+import type { GiftRef } from "@/lib/payments/subscription_changes.ts";
 import type { DonorSession, Store } from "@/lib/storage/types.ts";
 
 /** How long after a full sign-in its step-up actions stay open: an hour. */
@@ -54,22 +55,40 @@ export function stepUpPath(lang: string, action: StepUpAction): string {
 }
 
 /**
- * The donor records `session` reaches: a manage session's one record, while it still exists under
- * the session's address (not erased); a full session's every record of the address.
+ * The donor records a manage session reaches: its one record, while it still exists under the
+ * session's address (not erased); null for a full session, which reaches every record of the address.
  *
  * @example
  * ```ts
- * const donorIds = await sessionDonorIds(store, session);
+ * const donorIds = await manageDonorIds(store, session); // ["d1"], [] or null
  * ```
  */
-export async function sessionDonorIds(
+export async function manageDonorIds(
   store: Pick<Store, "donors">,
   session: DonorSession,
-): Promise<string[]> {
-  if (session.scope === "full") return await store.donors.idsByEmail(session.email, MAX_DONOR_IDS);
+): Promise<string[] | null> {
+  if (session.scope === "full") return null;
   if (session.donorId === null) return [];
-  const donor = await store.donors.get(session.donorId);
-  return donor && donor.erasedAt === undefined && donor.email === session.email ? [donor.id] : [];
+  return await isDonorOf(store, session.donorId, session.email) ? [session.donorId] : [];
+}
+
+/**
+ * The gift `subscriptionId` as `session` may act on it (`lib/payments/subscription_changes.ts`):
+ * the session's address, its one record when it is a manage link's, and whether it may raise the
+ * amount.
+ *
+ * @example
+ * ```ts
+ * await applyGiftForm(ctx, giftRef(session, giftId), "pause", form);
+ * ```
+ */
+export function giftRef(session: DonorSession, subscriptionId: string, now: Date = new Date()): GiftRef {
+  return {
+    subscriptionId,
+    email: session.email,
+    ...(session.scope === "manage" ? { donorId: session.donorId ?? "" } : {}),
+    mayRaise: steppedUp(session, now),
+  };
 }
 
 /**
@@ -88,8 +107,9 @@ export async function sessionHistory(
   lang: string,
   now: Date = new Date(),
 ): Promise<DonorHistory> {
+  const donorIds = await manageDonorIds(store, session);
   return await donorHistory(store, appSecret, session.email, lang, now, {
-    donorIds: await sessionDonorIds(store, session),
+    ...(donorIds ? { donorIds } : {}),
     maskTaxId: !steppedUp(session, now),
   });
 }

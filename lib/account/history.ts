@@ -6,14 +6,15 @@
  *
  * Every read is an index range (`donors.idsByEmail`, `transactions.listByDonors`,
  * `receipts.listByDonors`, `subscriptions.listByDonor`): the page costs work in proportion to the
- * donor's own records, never a scan.
+ * donor's own records, never a scan. Every record of the address is read, however many it has
+ * (`lib/donor_records.ts`: anyone may create records under any address, issue 23).
  *
  * @module
  */
 import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { addressRecords, recordsOf } from "@/lib/donor_records.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
@@ -114,14 +115,10 @@ export async function donorHistory(
   now: Date = new Date(),
   options: HistoryOptions = {},
 ): Promise<DonorHistory> {
-  const ids = options.donorIds ? [...options.donorIds] : await store.donors.idsByEmail(email, MAX_DONOR_IDS);
   const masked = options.maskTaxId ?? false;
-  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [], taxIdMasked: false };
-  const [txs, receipts, subscriptions] = await Promise.all([
-    store.transactions.listByDonors(ids, MAX_GIFTS),
-    store.receipts.listByDonors(ids, MAX_GIFTS),
-    Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
-  ]);
+  const { transactions: txs, receipts, subscriptions } = options.donorIds
+    ? await recordsOf(store, [...options.donorIds], MAX_GIFTS)
+    : await addressRecords(store, email, MAX_GIFTS);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r]));
   const gifts = txs.map((tx): GiftRow => {
     const receipt = receiptOf.get(tx.id);
@@ -139,7 +136,7 @@ export async function donorHistory(
         : null,
     };
   });
-  const monthly = subscriptions.flat()
+  const monthly = subscriptions
     .filter((s) => s.status === "active")
     .sort((a, b) =>
       a.nextPaymentDate < b.nextPaymentDate ? -1 : a.nextPaymentDate > b.nextPaymentDate ? 1 : 0

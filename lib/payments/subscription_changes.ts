@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { isDonorOf } from "../donor_records.ts";
 import type { MessageInput } from "../mail/message_types.ts";
 import { MIN_AMOUNT, toMinor } from "../shared/money.ts";
 import { isoInstant } from "../storage/records.ts";
@@ -100,15 +101,32 @@ export interface GiftChangeResult {
   changed: boolean;
 }
 
-/** Which gift, for whom: `donorIds` are the donor records the signed-in donor may act for. */
+/**
+ * Which gift, for whom: `email` is the signed-in donor's address. The gift is theirs when its donor
+ * record has that address (the record's own email, `isDonorOf`), whatever other records the address has,
+ * and, with `donorId`, is that record's.
+ */
 export interface GiftRef {
   subscriptionId: string;
-  donorIds: readonly string[];
+  email: string;
+  /**
+   * The one donor record the session reaches, when it is narrower than the address (a manage link's,
+   * `lib/account/access.ts`): the gift must be that record's.
+   */
+  donorId?: string;
   /**
    * Whether the amount may go up (false for a manage link's session, `lib/account/access.ts`);
    * decided against the version written, so a racing change cannot slip a raise past it.
    */
   mayRaise?: boolean;
+}
+
+/** The gift `ref` names when it is the signed-in address's (and the ref's record's), else {@link NoSuchGiftError}. */
+export async function ownGift(store: Store, ref: GiftRef): Promise<Subscription> {
+  const sub = await store.subscriptions.get(ref.subscriptionId);
+  if (!sub || (ref.donorId !== undefined && sub.donorId !== ref.donorId)) throw new NoSuchGiftError();
+  if (!await isDonorOf(store, sub.donorId, ref.email)) throw new NoSuchGiftError();
+  return sub;
 }
 
 /** Writes lost to racing writes before a change gives up (each loss re-reads and decides again). */
@@ -135,8 +153,7 @@ async function change(
   options: { whileCharging?: boolean; whenEnded?: Subscription["status"] } = {},
 ): Promise<GiftChangeResult> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const sub = await ctx.store.subscriptions.get(ref.subscriptionId);
-    if (!sub || !ref.donorIds.includes(sub.donorId)) throw new NoSuchGiftError();
+    const sub = await ownGift(ctx.store, ref);
     if (sub.status !== "active") {
       if (sub.status === options.whenEnded) return { subscription: sub, changed: false };
       throw new GiftEndedError();
@@ -189,7 +206,7 @@ const changedMessage = (change: "amount" | "pause" | "skip" | "resume") => (afte
  *
  * @example
  * ```ts
- * await changeAmount({ store, maxAmount: 100_000 }, { subscriptionId, donorIds: [donorId] }, 75);
+ * await changeAmount({ store, maxAmount: 100_000 }, { subscriptionId, email: session.email }, 75);
  * ```
  */
 export async function changeAmount(

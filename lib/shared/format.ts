@@ -91,3 +91,16 @@ export function listAmount(
   const code = currencyCodeOf(currency);
   return code === null ? null : formatMoney(value, code, lang);
 }
+
+/**
+ * The last four digits of a masked card number (`458045******4580` → `4580`), or null.
+ *
+ * @example
+ * ```ts
+ * lastFour("458045******4580"); // "4580"
+ * ```
+ */
+export function lastFour(masked: unknown): string | null {
+  const digits = typeof masked === "string" ? masked.replace(/\D/g, "") : "";
+  return digits.length >= 4 ? digits.slice(-4) : null;
+}

@@ -7,7 +7,7 @@
  */
 
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
-import type { NewReceipt, ReceiptIssuer } from "./receipt_types.ts";
+import type { NewReceipt, Receipt, ReceiptIssuer } from "./receipt_types.ts";
 
 /** Whether `value` is exactly `length` ASCII digits (no regular expressions: see input_patterns_test). */
 export const isDigits = (value: unknown, length: number): boolean =>
@@ -44,6 +44,10 @@ export const MAX_RECEIPT_LIST = 1000;
 export function receiptNumber(series: string, sequence: number): string {
   return `${series}-${String(sequence).padStart(6, "0")}`;
 }
+
+/** The receipt lists' order, newest first: issue time, then number (both descending). */
+export const newestReceiptFirst = (a: Receipt, b: Receipt): number =>
+  b.issuedAt.localeCompare(a.issuedAt) || b.number.localeCompare(a.number);
 
 /** A list's `limit`: default 100, from 1 to {@link MAX_RECEIPT_LIST}; RangeError otherwise. */
 export function receiptListLimit(limit: number | undefined): number {

@@ -40,6 +40,13 @@
  *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
  *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
  *
+ * - `card-update-history` (stores written before refunds looked at a gift's card history, issue 23):
+ *   writes `["card_updates_by_subscription", subscriptionId, createdAt, id]` for every existing
+ *   card-update attempt, as `time-indexes` does (its own marker `["kv_migrations",
+ *   "card-update-history"]`).
+ * - `payments-donor-index` (stores written before donor records were recycled, issue 23): writes
+ *   `["payments_by_donor", donorId, id]` for every existing payment, as `time-indexes` does (its own
+ *   marker `["kv_migrations", "payments-donor-index"]`).
  * - `donor-session-indexes` (stores written before sessions had a scope, issue 23): writes
  *   `["donor_sign_ins_by_email", email, hash]` for every existing sign-in link, as `time-indexes`
  *   does (its own marker), and `donor-session-scopes` deletes every session stored without a
@@ -55,10 +62,11 @@
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
+import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { keysOf, SESSIONS, SIGN_INS, signInEmailKey } from "./donor_sessions.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
-import { PAYMENTS, pendingKey } from "./payments.ts";
+import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
   REFRESH_TOKENS,
@@ -72,6 +80,7 @@ import { cancelledKey, createdKey, SUBSCRIPTIONS } from "./subscriptions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type {
   Admin,
+  CardUpdate,
   Donor,
   DonorSession,
   DonorSignIn,
@@ -92,6 +101,8 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
+const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"];
+const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
 const DONOR_SESSION_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-indexes"];
 const DONOR_SESSION_SCOPES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-scopes"];
 /** Sessions without a scope deleted per commit (a check and three deletions each). */
@@ -131,6 +142,16 @@ const REPORT_INDEX_STAGES: IndexStages = [
   { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
 ];
 
+/** A gift's card-update history over attempts stored before it (`card-update-history`). */
+const CARD_HISTORY_STAGES: IndexStages = [
+  { prefix: CARD_UPDATES, indexKey: (e) => bySubscriptionKey(e.value as CardUpdate) },
+];
+
+/** The payments' index by donor over payments stored before it existed (`payments-donor-index`). */
+const PAYMENTS_DONOR_STAGES: IndexStages = [
+  { prefix: PAYMENTS, indexKey: (e) => paymentDonorKey(e.value as Payment) },
+];
+
 /** The sign-in links' email index over links stored before it existed (`donor-session-indexes`). */
 const DONOR_SESSION_INDEX_STAGES: IndexStages = [
   { prefix: SIGN_INS, indexKey: (e) => signInEmailKey(e.value as DonorSignIn) },
@@ -161,26 +182,23 @@ interface SubListMigration {
 /** How many `error-all` entries one migration commit reads at most. */
 const MIGRATION_CHUNK = 500;
 
-/** Runs every pending data migration (see the module header) to its end. */
+/** Runs every pending data migration (see the module header) to its end, in order. */
 export async function migrateData(kv: Deno.Kv): Promise<void> {
-  while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
-  while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
-  );
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
-  );
-  while (await untilCommitted(() => adminRolesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
-  );
-  while (
-    await untilCommitted(() =>
-      timeIndexesStep(kv, DONOR_SESSION_INDEXES_MIGRATION, DONOR_SESSION_INDEX_STAGES)
-    ) === "more"
-  );
-  while (await untilCommitted(() => unscopedSessionsStep(kv)) === "more");
+  const toEnd = async (step: () => Promise<"more" | "done" | typeof RETRY>) => {
+    while (await untilCommitted(step) === "more");
+  };
+  // Index migrations over records stored before their index existed, each with its own marker.
+  const index = (marker: Deno.KvKey, stages: IndexStages) => toEnd(() => timeIndexesStep(kv, marker, stages));
+  await toEnd(() => errorSubListsStep(kv));
+  await toEnd(() => timeIndexesStep(kv));
+  await index(DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES);
+  await index(OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES);
+  await toEnd(() => adminRolesStep(kv));
+  await index(REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES);
+  await index(CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES);
+  await index(PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES);
+  await index(DONOR_SESSION_INDEXES_MIGRATION, DONOR_SESSION_INDEX_STAGES);
+  await toEnd(() => unscopedSessionsStep(kv));
 }
 
 /**

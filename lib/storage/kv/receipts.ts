@@ -27,6 +27,7 @@ import { normalizeEmail } from "../records.ts";
 import {
   canonicalNewReceipt,
   checkReportNumber,
+  newestReceiptFirst,
   receiptListLimit,
   receiptNumber,
 } from "../receipt_records.ts";
@@ -40,10 +41,6 @@ const COUNTERS = "receipt_counters";
 
 /** The receipts' keys a donor's erasure (`donor_erasure.ts`) rewrites. */
 export { BY_DONOR as RECEIPTS_BY_DONOR, BY_EMAIL as RECEIPTS_BY_EMAIL, RECEIPTS };
-
-/** Newest first: issue time, then number (both descending). */
-const newestFirst = (a: Receipt, b: Receipt) =>
-  b.issuedAt.localeCompare(a.issuedAt) || b.number.localeCompare(a.number);
 
 /** The {@link ReceiptRepository} of the store on `ctx`. */
 export function kvReceipts(ctx: KvContext): ReceiptRepository {
@@ -113,12 +110,12 @@ export function kvReceipts(ctx: KvContext): ReceiptRepository {
     async listByDonors(donorIds, limit) {
       const max = receiptListLimit(limit);
       const lists = await Promise.all([...new Set(donorIds)].map((d) => listIndex([BY_DONOR, d], max)));
-      return lists.flat().sort(newestFirst).slice(0, max);
+      return lists.flat().sort(newestReceiptFirst).slice(0, max);
     },
 
     async listByEmail(email, limit) {
       const list = await listIndex([BY_EMAIL, normalizeEmail(email)], receiptListLimit(limit));
-      return list.sort(newestFirst);
+      return list.sort(newestReceiptFirst);
     },
 
     async setReportNumber(id, reportNumber) {

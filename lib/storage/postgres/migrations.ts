@@ -50,6 +50,8 @@ import { migration027 } from "./migrations/027_admin_roles.ts";
 import { migration028 } from "./migrations/028_refunds.ts";
 import { migration029 } from "./migrations/029_two_factor.ts";
 import { migration030 } from "./migrations/030_report_indexes.ts";
+import { migration031 } from "./migrations/031_refund_cards.ts";
+import { migration032 } from "./migrations/032_donor_records.ts";
 import { migration033 } from "./migrations/033_donor_session_scopes.ts";
 
 /** One step of the schema. */
@@ -102,10 +104,8 @@ export const migrations: readonly Migration[] = [
   migration028,
   migration029,
   migration030,
-  // PLACEHOLDERS on branch i23-email-link only: 31 and 32 belong to other branches; the lead's merge
-  // puts theirs here instead. Delete these two lines when merging.
-  { version: 31, name: "placeholder_31", sql: "select 1" },
-  { version: 32, name: "placeholder_32", sql: "select 1" },
+  migration031,
+  migration032,
   migration033,
 ];
 

@@ -1,6 +1,6 @@
 import { CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
-import { sessionDonorIds, sessionHistory } from "@/lib/account/access.ts";
+import { giftRef, sessionHistory } from "@/lib/account/access.ts";
 import type { DonorHistory } from "@/lib/account/history.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
@@ -45,12 +45,11 @@ export const handler: Handlers<Data, AppState> = {
     const session = await steppedUpSession(req, ctx.state, "card");
     if (session instanceof Response) return session;
     const back = (query = "") => seeOther(`/${lang}/account${query}`);
-    const donorIds = await sessionDonorIds(services.store, session);
     const subscriptionId = ctx.params.subscriptionId;
     const payments = paymentsContext(services, false, ctx.url, log);
     try {
       if (!SUBSCRIPTION_ID.test(subscriptionId)) throw new NoSuchGiftError();
-      const { url } = await startCardUpdate(payments, { subscriptionId, donorIds }, lang);
+      const { url } = await startCardUpdate(payments, giftRef(session, subscriptionId), lang);
       return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store" } });
     } catch (e) {
       if (e instanceof ProviderError) {

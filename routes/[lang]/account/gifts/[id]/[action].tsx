@@ -1,6 +1,6 @@
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
 import { applyGiftForm, giftErrorNotice, type GiftNotice, isGiftAction } from "@/lib/account/gift_actions.ts";
-import { sessionDonorIds, sessionHistory, steppedUp, stepUpPath } from "@/lib/account/access.ts";
+import { giftRef, sessionHistory, stepUpPath } from "@/lib/account/access.ts";
 import type { DonorHistory } from "@/lib/account/history.ts";
 import { currentSession } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
@@ -48,13 +48,12 @@ export const handler: Handlers<Data, AppState> = {
     }
     // The body is bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
     const form = new URLSearchParams(req.body ? await req.text() : "");
-    const donorIds = await sessionDonorIds(services.store, session);
     const giftId = ctx.params.id;
     const maxAmount = services.config.payments.maxAmount;
     try {
       const result = await applyGiftForm(
         { store: services.store, maxAmount },
-        { subscriptionId: giftId, donorIds, mayRaise: steppedUp(session) },
+        giftRef(session, giftId),
         action,
         form,
       );
