@@ -14,8 +14,8 @@
  * two sweepers split the rows. `deleteForEmail` (a donor's erasure) deletes the address's rows of
  * both tables through their email indexes. After a session is made, one more statement keeps the
  * address's `MAX_SESSIONS_PER_EMAIL` first sessions in `sessionsBeyondLimit`'s order (live before
- * revoked or expired, then newest) and deletes the rest; run after the insert committed, the last
- * of several concurrent ones sees them all.
+ * revoked or expired, then newest) and deletes the rest, under a transaction-scoped advisory lock
+ * per address; run after the insert committed, the last of several concurrent ones sees them all.
  *
  * @module
  */
@@ -67,16 +67,25 @@ const toSession = (r: SessionRow): DonorSession => ({
 });
 
 /** The {@link DonorSessionRepository} on `donor_sign_ins` and `donor_sessions`. */
-export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
-  /** Keeps the address's first sessions, as the module header says, at `now`. */
+export function pgDonorSessions({ sql, transaction }: PgContext): DonorSessionRepository {
+  /**
+   * Keeps the address's first sessions, as the module header says, at `now`. Trims of one address
+   * take turns on an advisory lock: two deletes of overlapping rows, each locking them in its own
+   * order, deadlocked.
+   */
   const trim = async (email: string, now: string) => {
-    await sql`
-      delete from donor_sessions where hash in (
-        select hash from donor_sessions where email = ${email}
-        order by (revoked_at is not null or expires_at <= ${now}), created_at desc, hash desc
-        offset ${MAX_SESSIONS_PER_EMAIL}
-      )
-    `;
+    await transaction(async (tx) => {
+      await tx`
+        select pg_advisory_xact_lock(hashtextextended('donations.donor_sessions:' || current_schema() || ':' || ${email}, 0))
+      `;
+      await tx`
+        delete from donor_sessions where hash in (
+          select hash from donor_sessions where email = ${email}
+          order by (revoked_at is not null or expires_at <= ${now}), created_at desc, hash desc
+          offset ${MAX_SESSIONS_PER_EMAIL}
+        )
+      `;
+    });
   };
 
   return {
