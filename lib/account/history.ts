@@ -14,7 +14,7 @@
 import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
-import { addressRecords } from "@/lib/donor_records.ts";
+import { addressRecords, recordsOf } from "@/lib/donor_records.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
@@ -56,6 +56,16 @@ export interface DonorHistory {
   monthly: MonthlyRow[];
   /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
   receiptYears: number[];
+  /** Whether a receipt's link hides the Israeli ID number it carries (`lib/account/access.ts`). */
+  taxIdMasked: boolean;
+}
+
+/** Which records {@link donorHistory} reads, and how its receipt links print the ID number. */
+export interface HistoryOptions {
+  /** The donor records to show (a session's, `lib/account/access.ts`); every record of the address by default. */
+  donorIds?: readonly string[];
+  /** Whether the receipts' links mask the Israeli ID number (download codes that say so). */
+  maskTaxId?: boolean;
 }
 
 /**
@@ -89,7 +99,8 @@ function lastFour(masked: string | null): string | null {
 }
 
 /**
- * The history of `email` (normalized), with receipt links in `lang`.
+ * The history of `email` (normalized), with receipt links in `lang`; `options` narrow it to some
+ * of the address's donor records and mask the ID number on the receipts.
  *
  * @example
  * ```ts
@@ -102,8 +113,12 @@ export async function donorHistory(
   email: string,
   lang: string,
   now: Date = new Date(),
+  options: HistoryOptions = {},
 ): Promise<DonorHistory> {
-  const { transactions: txs, receipts, subscriptions } = await addressRecords(store, email, MAX_GIFTS);
+  const masked = options.maskTaxId ?? false;
+  const { transactions: txs, receipts, subscriptions } = options.donorIds
+    ? await recordsOf(store, [...options.donorIds], MAX_GIFTS)
+    : await addressRecords(store, email, MAX_GIFTS);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r]));
   const gifts = txs.map((tx): GiftRow => {
     const receipt = receiptOf.get(tx.id);
@@ -116,7 +131,7 @@ export async function donorHistory(
       receipt: receipt
         ? {
           number: receipt.number,
-          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now)}`,
+          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now, masked)}`,
         }
         : null,
     };
@@ -137,5 +152,6 @@ export async function donorHistory(
         pause: pauseOf(s, now.toISOString()),
       };
     });
-  return { gifts, monthly, receiptYears: receiptYears(receipts) };
+  const taxIdMasked = masked && receipts.some((r) => r.donorTaxId !== null);
+  return { gifts, monthly, receiptYears: receiptYears(receipts), taxIdMasked };
 }

@@ -62,6 +62,7 @@ import {
   GiftEndedError,
   InvalidGiftChangeError,
   NoSuchGiftError,
+  RaiseNeedsSignInError,
 } from "../payments/subscription_changes.ts";
 import { CardUpdateUnavailableError } from "../payments/card_update.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
@@ -149,6 +150,7 @@ const STATUSES: [ErrorClass, number][] = [
   // A donor's changes to a monthly gift.
   [InvalidGiftChangeError, 400],
   [NoSuchGiftError, 404],
+  [RaiseNeedsSignInError, 403],
   [GiftEndedError, 409],
   [ChargeInProgressError, 409],
   // The donor portal's privacy: a year's receipts, erasure.

@@ -1,9 +1,8 @@
 import { CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
-import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
+import { giftRef, sessionHistory } from "@/lib/account/access.ts";
+import type { DonorHistory } from "@/lib/account/history.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
-import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/payments/card_update.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
@@ -11,6 +10,7 @@ import { ProviderError } from "@/lib/payments/provider.ts";
 import { GiftEndedError, NoSuchGiftError } from "@/lib/payments/subscription_changes.ts";
 import { RateLimitedError } from "@/lib/rate_limits.ts";
 import type { AppState } from "@/lib/state.ts";
+import { seeOther, steppedUpSession } from "../_access.ts";
 
 /** The account page again, with why the card update could not start. */
 interface Data {
@@ -27,7 +27,8 @@ const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  * `POST /{lang}/account/card/{subscriptionId}`: the "Update card" button of a monthly gift on the
  * account page (same-origin, checked by `_middleware.ts`; no JavaScript needed). Signed in and the
  * gift the donor's: starts the provider's page in tokenization mode (`lib/payments/card_update.ts`)
- * and sends the browser there (303). Without a valid session: back to the sign-in form. Another
+ * and sends the browser there (303). Without a valid session: back to the sign-in form; signed in by
+ * a manage link or more than an hour ago: the step-up page (`lib/account/access.ts`). Another
  * donor's or an unknown gift: the account page with a translated error, 404; an ended gift or one
  * of another provider: 409; more than `CARD_UPDATES_PER_HOUR` tries of the gift in an hour: 429 with
  * `Retry-After`. The provider not answering: back to the account page saying so. A GET
@@ -36,26 +37,19 @@ const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const handler: Handlers<Data, AppState> = {
   // Opened as a page (a reload, a bookmark): the account page, where the button is.
   GET(_req, ctx) {
-    return new Response(null, {
-      status: 303,
-      headers: { location: `/${ctx.state.lang}/account`, "cache-control": "no-store" },
-    });
+    return seeOther(`/${ctx.state.lang}/account`);
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
     await req.body?.cancel();
-    const session = await currentSession(services.store, readSessionCookie(req));
-    const back = (query = "") =>
-      new Response(null, {
-        status: 303,
-        headers: { location: `/${lang}/account${query}`, "cache-control": "no-store" },
-      });
-    if (!session) return back();
+    const session = await steppedUpSession(req, ctx.state, "card");
+    if (session instanceof Response) return session;
+    const back = (query = "") => seeOther(`/${lang}/account${query}`);
     const subscriptionId = ctx.params.subscriptionId;
     const payments = paymentsContext(services, false, ctx.url, log);
     try {
       if (!SUBSCRIPTION_ID.test(subscriptionId)) throw new NoSuchGiftError();
-      const { url } = await startCardUpdate(payments, { subscriptionId, email: session.email }, lang);
+      const { url } = await startCardUpdate(payments, giftRef(session, subscriptionId), lang);
       return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store" } });
     } catch (e) {
       if (e instanceof ProviderError) {
@@ -74,7 +68,7 @@ export const handler: Handlers<Data, AppState> = {
         ? "notFound"
         : null;
       if (!notice) throw e;
-      const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
+      const history = await sessionHistory(services.store, services.config.appSecret, session, lang);
       const limited = e instanceof RateLimitedError ? e.retryAfterSeconds : null;
       return ctx.render({
         email: session.email,
