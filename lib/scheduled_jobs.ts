@@ -97,7 +97,7 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
       const { runReconcilePass } = await import("./payments/reconcile.ts");
       await runReconcilePass({ store, provider, log, holder, rateLimits });
       const { reconcileCardUpdates } = await import("./payments/card_update_reconcile.ts");
-      await reconcileCardUpdates({ store, provider, log });
+      await reconcileCardUpdates({ store, provider, log, rateLimits });
       const { reconcileRefunds } = await import("./payments/refund_reconcile.ts");
       await reconcileRefunds({ store, provider, log });
     }),

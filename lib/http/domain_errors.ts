@@ -64,6 +64,7 @@ import {
   NoSuchGiftError,
 } from "../payments/subscription_changes.ts";
 import { CardUpdateUnavailableError } from "../payments/card_update.ts";
+import { CardUpdatesLockedError } from "../payments/card_update_limits.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
@@ -150,6 +151,7 @@ const STATUSES: [ErrorClass, number][] = [
   [ErasureNotConfirmedError, 400],
   [TooManyReceiptsError, 413],
   [CardUpdateUnavailableError, 409],
+  [CardUpdatesLockedError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],
