@@ -17,7 +17,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { ASSET_PREFIX, currentBuild } from "../lib/framework/assets.ts";
 import { pageWeight } from "../lib/framework/page_weight.ts";
 import { startTestApp } from "../tests/helpers/app.ts";
-import { PAGES as ALL_PAGES } from "./common.ts";
+import { pageHeaders, PAGES as ALL_PAGES } from "./common.ts";
+import { pairTestKiosk } from "../tests/helpers/kiosk.ts";
 
 // The kiosk without a shop number shows only a notice: its bytes are those of the cancel page.
 const PAGES = ALL_PAGES.filter(([, path]) => path !== "/en/terminal-payment");
@@ -64,8 +65,9 @@ const rows: string[] = [];
 let donationTotal = 0, cssGzip = 0, imagesGzip = 0;
 try {
   const { manifest } = currentBuild();
+  const kiosk = await pairTestKiosk(app, "7");
   for (const [name, path] of PAGES) {
-    const res = await fetch(app.url + path);
+    const res = await fetch(app.url + path, { headers: pageHeaders(path, kiosk.cookie) });
     const html = await res.text();
     const htmlGzip = gzip(new TextEncoder().encode(html));
     const js = pageWeight(html, manifest);

@@ -182,11 +182,21 @@ export function envNumber(name: string, fallback: number, min = 1): number {
 /** Formats a number with a fixed number of decimals. */
 export const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
+/** The kiosk page the byte benchmarks weigh, as its paired kiosk sees it (any other browser gets a notice). */
+export const KIOSK_PAGE = "/en/terminal-payment/7";
+
+/**
+ * The request headers of `path` in the byte benchmarks: the kiosk page's carry `kioskCookie`, the
+ * device cookie of a kiosk paired for shop 7 (`pairTestKiosk(app, "7")` of `tests/helpers/kiosk.ts`).
+ */
+export const pageHeaders = (path: string, kioskCookie: string): Record<string, string> =>
+  path === KIOSK_PAGE ? { cookie: kioskCookie } : {};
+
 /** The pages the byte benchmarks weigh: a name for the table, and the path. */
 export const PAGES: readonly (readonly [string, string])[] = [
   ["donation", "/en/"],
   ["donation (he)", "/he/"],
-  ["kiosk", "/en/terminal-payment/7"],
+  ["kiosk", KIOSK_PAGE],
   ["kiosk, no shop", "/en/terminal-payment"],
   ["terminal success", "/en/terminal-success/7"],
   ["terminal error", "/en/terminal-error/7"],

@@ -75,6 +75,7 @@ const TERMINAL_KEYS = [
   "kiosk.refused.revoked",
   "kiosk.refused.wrong-shop",
   "kiosk.pairHint",
+  "kiosk.pairLink",
   // Another sale, or this one, already waiting at the terminal.
   "kiosk.terminalRefused.busy",
   "kiosk.terminalRefused.in-use",
@@ -109,7 +110,6 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
   const texts: Record<string, string> = Object.fromEntries(keys.map((k) => [k, t(k)]));
   if (data.mode === "terminal") {
     texts["terminal.deadline"] = terminalDeadlineText(t, lang, data.terminalDeadlineMs);
-    texts["kiosk.pairHint"] = t("kiosk.pairHint", { lang });
   }
   const payment: DonorPaymentProps = {
     lang,

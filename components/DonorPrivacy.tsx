@@ -56,7 +56,9 @@ function Frame(props: { t: TFunction; children: ComponentChildren }) {
 }
 
 /** The erasure's confirmation form (`/{lang}/account/erase`), with its error when not confirmed. */
-export function EraseConfirm(props: { t: TFunction; lang: string; email: string; notConfirmed: boolean }) {
+export function EraseConfirm(
+  props: { t: TFunction; lang: string; email: string; notConfirmed: boolean; unfinished?: boolean },
+) {
   const { t, lang } = props;
   return (
     <Frame t={t}>
@@ -73,6 +75,7 @@ export function EraseConfirm(props: { t: TFunction; lang: string; email: string;
           {t("portalPrivacy.erase.confirmRequired")}
         </p>
       )}
+      {props.unfinished && <p class="form-alert" role="alert">{t("portalPrivacy.erase.unfinished")}</p>}
       <form method="post" action={`/${lang}/account/erase`}>
         <div class="checkbox-field">
           <input

@@ -1,8 +1,8 @@
 /**
  * The kiosk pairing pages' parts (issue 13, "kiosks only from kiosks"): the pairing form of
- * `/{lang}/kiosk-pair`, and the refusal a kiosk's no-JavaScript form shows when the browser is not
- * a paired kiosk for the shop (`/{lang}/terminal-payment/{shop}`). Plain HTML: both work without
- * JavaScript.
+ * `/{lang}/kiosk-pair`, and what the kiosk page (`/{lang}/terminal-payment/{shop}`) shows instead
+ * of its form when the browser is not a paired kiosk for the shop, as it opens or after its
+ * no-JavaScript form was refused. Plain HTML: both work without JavaScript.
  *
  * @module
  */
@@ -55,21 +55,30 @@ export function KioskPairForm(props: {
   );
 }
 
-/** Why a kiosk may not take card payments, and how staff pair it. */
+/**
+ * Why a kiosk may not take card payments, and how staff pair it. `sale`: a sale was just refused
+ * (an alert, and a way back to the kiosk page); otherwise the page was opened, and this is what it
+ * says, to staff, in place of its form.
+ */
 export function KioskRefusal(
-  props: { t: TFunction; lang: string; reason: DeviceRefusal; shopNumber: string },
+  props: { t: TFunction; lang: string; reason: DeviceRefusal; shopNumber: string; sale: boolean },
 ) {
   const { t, lang } = props;
   return (
     <section class="kiosk-refusal" aria-labelledby="kiosk-refusal-title">
       <h2 id="kiosk-refusal-title">{t("kiosk.refusedTitle")}</h2>
-      <p class="form-alert" role="alert">{t(`kiosk.refused.${props.reason}`)}</p>
+      <p class="form-alert" role={props.sale ? "alert" : undefined}>{t(`kiosk.refused.${props.reason}`)}</p>
       <p>{t("kiosk.howToPair", { shop: props.shopNumber })}</p>
       <p>
-        <a class="button button-primary" href={`/${lang}/kiosk-pair`}>{t("kiosk.pairLink")}</a>{" "}
-        <a href={`/${lang}/terminal-payment/${encodeURIComponent(props.shopNumber)}`}>
-          {t("kiosk.backToKiosk")}
-        </a>
+        <a class="button button-primary" href={`/${lang}/kiosk-pair`}>{t("kiosk.pairLink")}</a>
+        {props.sale && (
+          <>
+            {" "}
+            <a href={`/${lang}/terminal-payment/${encodeURIComponent(props.shopNumber)}`}>
+              {t("kiosk.backToKiosk")}
+            </a>
+          </>
+        )}
       </p>
     </section>
   );

@@ -19,6 +19,7 @@ import {
 } from "../lib/shared/israeli_id.ts";
 import { signPayload } from "../lib/shared/signing.ts";
 import { resetForm, selection, useSelection } from "./shared/donation_state.ts";
+import { type Refusal, refusalOf } from "./shared/payment_refusals.ts";
 
 /** A browser signing key as the server issued it. */
 export interface SigningKey {
@@ -60,11 +61,12 @@ type TerminalPhase = "pay" | "attach" | "waiting" | "processing";
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Whole minutes until a 429's `Retry-After` (seconds) is over; 1 at least, 10 when it is missing. */
-const retryMinutes = (res: Response) => {
-  const seconds = Number(res.headers.get("retry-after"));
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds / 60) : 10;
-};
+/** A refused call, as {@link refusalOf} says it. */
+class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
 
 /**
  * The personal-details form and the payment steps (spec sections 2, 4 and 5): form → loading
@@ -92,7 +94,10 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   const [errors, setErrors] = useState(props.errors);
-  const [alert, setAlert] = useState<string | null>(props.alert);
+  // The alert, and whether it is a kiosk's refusal, which links to the pairing page.
+  const [alert, setAlert] = useState<Refusal | null>(
+    props.alert ? { message: props.alert, pairLink: false } : null,
+  );
   const [step, setStep] = useState<Step>(props.paymentUrl ? "payment" : "form");
   const [url, setUrl] = useState<string | null>(props.paymentUrl);
   const [phase, setPhase] = useState<TerminalPhase>("pay");
@@ -162,10 +167,15 @@ export default function DonorPayment(props: DonorPaymentProps) {
       .replace("{{period}}", period)
     : tx("form.donateNoAmount");
 
-  const showAlert = (message: string) => {
-    setAlert(message);
-    say(message);
+  // The alert (role="alert") is announced once; the live region is for field problems only.
+  const showAlert = (message: string, pairLink = false) => {
+    setAlert({ message, pairLink });
+    say("");
   };
+  const showError = (e: unknown) =>
+    e instanceof Refused
+      ? showAlert(e.refusal.message, e.refusal.pairLink)
+      : showAlert(e instanceof Error ? e.message : tx("payment.defaultError"));
 
   const freshKey = async (): Promise<SigningKey> => {
     if (key.current.expiresAt - Date.now() > 60_000) return key.current;
@@ -188,21 +198,9 @@ export default function DonorPayment(props: DonorPaymentProps) {
     }
     const json = await res.json().catch(() => null);
     if (!res.ok) {
-      // 503: the provider or the service is down; 429: a rate limit; both in the donor's language. A sale
-      // refused for want of a paired kiosk (the refusal names the device): tell staff how to pair it.
-      // A terminal with a sale waiting names the refusal too.
-      const refusal = json?.errors?.[0];
-      const device = res.status === 403 && refusal?.path === "kioskDevice"
-        ? `${tx(`kiosk.refused.${refusal.message}`)} ${tx("kiosk.pairHint")}`
-        : res.status === 409 && refusal?.path === "terminal"
-        ? tx(`kiosk.terminalRefused.${refusal.message}`)
-        : null;
-      const message = res.status === 503
-        ? tx("payment.serviceUnavailable")
-        : res.status === 429
-        ? tx("rateLimit.tooMany").replace("{{minutes}}", String(retryMinutes(res)))
-        : device ?? json?.message;
-      throw new Error(tx("payment.errorPrefix") + (message || tx("payment.defaultError")));
+      throw new Refused(
+        refusalOf({ status: res.status, body: json, retryAfter: res.headers.get("retry-after") }, tx),
+      );
     }
     return json;
   };
@@ -274,7 +272,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
       timers.forEach(clearTimeout);
       busy.current = false;
       goTo("form", ".donate-button");
-      showAlert(e instanceof Error ? e.message : tx("payment.defaultError"));
+      showError(e);
     }
   };
 
@@ -304,7 +302,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
       });
       location.assign(answer.url);
     } catch (err) {
-      showAlert(err instanceof Error ? err.message : tx("payment.defaultError"));
+      showError(err);
     }
   };
 
@@ -394,7 +392,17 @@ export default function DonorPayment(props: DonorPaymentProps) {
           {field("country", "text", "country-name")}
         </div>
         {taxPart}
-        {alert && <p class="form-alert" role="alert">{alert}</p>}
+        {alert && (
+          <p class="form-alert" role="alert">
+            {alert.message}
+            {alert.pairLink && (
+              <>
+                {" "}
+                <a href={`/${props.lang}/kiosk-pair`}>{tx("kiosk.pairLink")}</a>
+              </>
+            )}
+          </p>
+        )}
         <button type="submit" class="button button-primary donate-button">{donateLabel}</button>
         {props.testTerminals.length > 0 && (
           <div class="test-terminals">

@@ -2,6 +2,17 @@
  * Donors: created from the donation form, shown on the cancel page, and able to stop their
  * monthly donation.
  *
+ * Every form submit makes a new record with a new id, never one handed out before: a donor id is the
+ * spec's cancel link, a capability, so a record answered to two callers would show each of them
+ * every gift the other later made on it (its dates; cancel its monthly gift). Since anyone may submit
+ * under any address, an address past {@link MANY_RECORDS} records has its unused ones recycled
+ * instead of piling up (issue 23): each new record deletes up to {@link RECYCLED_PER_CREATION}
+ * records of the address that nothing names (no payment was ever started with them, so no gift,
+ * monthly gift, receipt or message either) and that are over an hour old ({@link UNUSED_AFTER_MS}:
+ * the form starts its payment within seconds of making the record, so whoever holds that id has long
+ * left). The ones tried are the {@link RECYCLE_WINDOW} after the new record in the email index
+ * (random ids: a random window), wrapping to its start, so the work per request is bounded.
+ *
  * @module
  */
 import type { z } from "zod";
@@ -17,7 +28,8 @@ export type DonorView = z.infer<typeof DonorSchema>;
 /**
  * Creates a donor. Every call makes a new record with a new unguessable id, even for an email
  * seen before: answering an existing id would hand a stranger that donor's cancel link. The Israeli
- * ID number, when given, is the schema's nine digits (`israeliId`); it is never logged.
+ * ID number, when given, is the schema's nine digits (`israeliId`); it is never logged. Past
+ * {@link MANY_RECORDS} records under the address, unused ones are recycled (the module's doc).
  *
  * @example
  * ```ts
@@ -40,11 +52,47 @@ export async function createDonor(
     nextPaymentDate: null,
     monthlyPaymentAvailable: false,
   };
-  if (!admission) return await store.donors.create(donor);
-  // Counted in the same storage call that stores the donor (`lib/rate_limits.ts`).
-  const answer = await store.donors.createAdmitted(donor, admission, now.getTime());
-  if (!answer.admitted) throw refusalError(answer);
-  return answer.donor;
+  let created = donor;
+  if (!admission) created = await store.donors.create(donor);
+  else {
+    // Counted in the same storage call that stores the donor (`lib/rate_limits.ts`).
+    const answer = await store.donors.createAdmitted(donor, admission, now.getTime());
+    if (!answer.admitted) throw refusalError(answer);
+    created = answer.donor;
+  }
+  await recycleUnused(store, created, now);
+  return created;
+}
+
+/** Records an address keeps before a new one recycles unused ones. */
+export const MANY_RECORDS = 20;
+/** How old an unused record must be to be recycled: its form would have used it within seconds. */
+export const UNUSED_AFTER_MS = 3_600_000;
+/** Records tried per new one: those after it in the email index. */
+export const RECYCLE_WINDOW = 50;
+/** Records recycled per new one at most: more than one, so an address past the mark shrinks back. */
+export const RECYCLED_PER_CREATION = 2;
+
+/**
+ * Deletes up to {@link RECYCLED_PER_CREATION} unused records of `donor`'s address, older than
+ * {@link UNUSED_AFTER_MS}, from the {@link RECYCLE_WINDOW} after `donor` in the email index, when the
+ * address has more than {@link MANY_RECORDS}; answers how many.
+ */
+async function recycleUnused(store: Store, donor: Donor, now: Date): Promise<number> {
+  const { donors } = store;
+  if ((await donors.idsByEmail(donor.email, MANY_RECORDS + 1)).length <= MANY_RECORDS) return 0;
+  const after = await donors.idsByEmail(donor.email, RECYCLE_WINDOW, donor.id);
+  const wrapped = after.length < RECYCLE_WINDOW
+    ? await donors.idsByEmail(donor.email, RECYCLE_WINDOW - after.length)
+    : [];
+  const window = [...new Set([...after, ...wrapped])].filter((id) => id !== donor.id);
+  const before = new Date(now.getTime() - UNUSED_AFTER_MS).toISOString();
+  let recycled = 0;
+  for (const id of window) {
+    if (recycled === RECYCLED_PER_CREATION) break;
+    if (await donors.deleteUnused(id, before)) recycled++;
+  }
+  return recycled;
 }
 
 /**

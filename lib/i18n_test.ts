@@ -36,3 +36,9 @@ Deno.test("translations come from the language asked for", () => {
   assert.equal(translator("en")("notFound.goHome"), "Go to Home Page");
   assert.equal(translator("he")("languageName"), "עברית");
 });
+
+Deno.test("Hebrew: no prefix letter fused to the museum's name (its default, המוזיאון, would read להמוזיאון)", () => {
+  const t = translator("he");
+  const fused = keys(RESOURCES.he).filter((key) => /[לבכ]\{\{\s*museum\s*\}\}/.test(t(key)));
+  assert.deepEqual(fused, [], "write '{{museum}}: …' or name it another way");
+});

@@ -172,8 +172,8 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
   },
   "lib/shared/format.ts": {
-    reads: "amounts and days from queries and stored records",
-    patterns: [String.raw`/^-?\d+$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`],
+    reads: "amounts and days from queries and stored records, masked card numbers",
+    patterns: [String.raw`/^-?\d+$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`, String.raw`/\D/g`],
   },
   "lib/shared/languages.ts": {
     reads: "the path's first segment",

@@ -42,6 +42,14 @@ export const RefundSchema = z.object({
   providerRef: z.string().nullable(),
   error: z.string().nullable(),
   settledAt: z.string().nullable(),
+  failureReport: z.object({
+    actorEmail: z.string().describe("Who recorded it"),
+    at: z.string(),
+    confirmable: z.boolean().describe("Whether the caller may confirm it: an owner, another person"),
+  }).nullable().describe(
+    '"It did not go through", recorded by one person: the refund stays pending, its amount reserved, ' +
+      "until an owner (another person) confirms it",
+  ),
 }).meta({ id: "Refund" });
 
 /** `POST /api/transaction/{id}/refund` answer. */
@@ -56,13 +64,30 @@ export const RefundListSchema = z.object({
   paid: z.number().int().describe("What the gift paid, minor units"),
   refunded: z.number().int().describe("Succeeded refunds, minor units"),
   pending: z.number().int().describe("Refunds waiting for the provider, minor units"),
+  card: z.union([
+    z.object({
+      available: z.literal(true),
+      last4: z.string().nullable().describe("The last four digits of the card that paid, which is credited"),
+    }),
+    z.object({
+      available: z.literal(false),
+      reason: z.enum(["unknown", "no-token", "other-provider"]).describe(
+        "unknown: the card this gift was charged with is not on record; no-token: the provider credits only " +
+          "through a card token and the gift has none; other-provider: paid through another provider",
+      ),
+      message: z.string().describe("Where to refund it instead (the provider's back office)"),
+    }),
+  ]).nullable().describe("The card a new refund goes back to (never its token); null for a failed payment"),
 }).meta({ id: "RefundList" });
 
 /** `POST /api/transaction/{id}/refund-outcome` body: a person's answer to a pending refund. */
 export const RefundOutcomeSchema = z.strictObject({
   refundId: text("refundId", 100).describe("The pending refund (from `GET /api/transaction/{id}/refunds`)"),
   outcome: z.enum(["succeeded", "failed"], { error: "outcome must be succeeded or failed" })
-    .describe("What the provider's back office shows: credited (succeeded) or not (failed)"),
+    .describe(
+      "What the provider's back office shows: credited (succeeded) or not (failed; recorded as a report " +
+        "until an owner, another person, confirms it with the same call)",
+    ),
   providerRef: text("providerRef", 100).optional()
     .describe("The credit's id in the provider's back office, when it went through"),
 }).meta({ id: "RefundOutcome" });

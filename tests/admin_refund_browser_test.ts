@@ -71,6 +71,10 @@ browserTest(
             await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).click();
             const dialog = page.getByRole("dialog", { name: tr("refunds.ui.dialogTitle") });
             await dialog.waitFor({ timeout: WAIT });
+            // The card the money goes back to: the one that paid (issue 23).
+            await dialog.getByText(tr("refunds.ui.creditedCard", { last4: "9015" })).waitFor({
+              timeout: WAIT,
+            });
             await assertAxeClean(page, `${lang}: the refund form`);
             const amount = dialog.getByLabel(tr("refunds.ui.amountLabel"));
             assert.equal(await amount.inputValue(), "100.00", "what remains, by default");
@@ -173,6 +177,34 @@ browserTest(
             const recorded = (await app.store.refunds.get(tx.id, late.id))!;
             assert.deepEqual([recorded.state, recorded.providerRef], ["succeeded", "PC-5521"]);
             await waitForMailsTo(smtp, email, 3);
+
+            // "It did not go through", recorded by someone from finance: this owner confirms it
+            // (issue 23: one person's word does not free the amount).
+            const { refund: reported } = await app.store.refunds.begin(
+              refundFixture({
+                transactionId: tx.id,
+                amount: 500,
+                currency: 1,
+                createdAt: new Date(Date.now() - 20 * 60_000).toISOString(),
+              }),
+              10000,
+            );
+            await app.store.refunds.reportFailure(tx.id, reported.id, {
+              actorId: "admin_finance",
+              actorEmail: "finance@museum.org",
+              at: new Date().toISOString(),
+            });
+            await page.reload();
+            await row.getByRole("button", { name: tr("refunds.ui.resolveFor", { name }) }).click();
+            await outcomeDialog.getByText("finance@museum.org").waitFor({ timeout: WAIT });
+            await assertAxeClean(page, `${lang}: confirming that a refund did not go through`);
+            await outcomeDialog.getByRole("button", { name: tr("refunds.ui.confirmFailed") }).click();
+            await page.waitForFunction(
+              (want) => document.querySelector(".export-notice")?.textContent === want,
+              tr("refunds.ui.recordedFailed", { amount: money(500) }),
+              { timeout: WAIT },
+            );
+            assert.equal((await app.store.refunds.get(tx.id, reported.id))?.state, "failed");
             // The unconfirmed refund's 503 and the too early answer's 409 are the expected failures
             // (Chromium logs each twice).
             const expected = [

@@ -148,7 +148,7 @@ backendTest("api: the back office donor view and the cancel reasons", async (t, 
         for (const reason of ["too-expensive", "too-expensive", "other", null]) {
           const donor = await store.donors.create(donorFixture({ email: `${uid("d").toLowerCase()}@x.org` }));
           const sub = await store.subscriptions.create(subscriptionFixture({ donorId: donor.id }));
-          const ref = { subscriptionId: sub.id, donorIds: [donor.id] };
+          const ref = { subscriptionId: sub.id, email: donor.email };
           await cancelGift(ctx, ref, reason);
           await cancelGift(ctx, ref, reason);
         }

@@ -308,12 +308,62 @@ backendTest("api: kiosk devices, pairing, and terminal sales only from paired ki
         await ok.body?.cancel();
         assert.equal(ok.status, 303);
         assert.match(ok.headers.get("location")!, /^\/en\/terminal-success\/12\?/);
-        // The kiosk page itself still renders for anyone.
-        const page = await fetch(`${app.url}/en/terminal-payment/12`);
-        assert.equal(page.status, 200);
-        await page.body?.cancel();
       },
     );
+
+    await t.step(
+      "the kiosk page says at once that this browser is not a paired kiosk, and offers no form",
+      async () => {
+        const kiosk = await pairTestKiosk(app, "12");
+        const revoked = await pairTestKiosk(app, "12");
+        await api(app.url, "POST", `/api/kiosk-devices/${revoked.deviceId}/revoke`, undefined, auth);
+        const cases = [
+          { lang: "en", cookie: undefined, shop: "12", text: "this browser is not paired" },
+          { lang: "he", cookie: undefined, shop: "12", text: "ודפדפן זה אינו מצומד" },
+          { lang: "en", cookie: revoked.cookie, shop: "12", text: "pairing was revoked" },
+          { lang: "en", cookie: kiosk.cookie, shop: "13", text: "paired for another shop" },
+        ];
+        for (const { lang, cookie, shop, text } of cases) {
+          const res = await fetch(`${app.url}/${lang}/terminal-payment/${shop}`, {
+            headers: cookie ? { cookie } : {},
+          });
+          // Anyone may open the page; it tells staff what to do instead of a form that cannot pay.
+          assert.equal(res.status, 200, `${lang} ${shop}`);
+          const html = await res.text();
+          const notice = html.slice(html.indexOf('class="kiosk-refusal"'), html.indexOf("</section>"));
+          assert.ok(notice.includes(text), `${lang} ${shop}: the notice says ${text}`);
+          assert.ok(html.includes(`href="/${lang}/kiosk-pair"`), `${lang}: the pairing page's link`);
+          assert.ok(!html.includes("donation-form"), `${lang} ${shop}: no donation form`);
+          assert.ok(!html.includes('name="testTerminal"'), `${lang} ${shop}: no test terminal buttons`);
+          if (lang === "he") assert.match(html, /<html[^>]*dir="rtl"/);
+        }
+        // The paired kiosk gets the form, test terminal buttons included (the flag is on here).
+        const page = await (await fetch(`${app.url}/en/terminal-payment/12`, { headers: kiosk.headers }))
+          .text();
+        assert.ok(page.includes("donation-form") && page.includes('name="testTerminal"'));
+        assert.ok(!page.includes("This kiosk cannot take card payments yet"));
+      },
+    );
+
+    await t.step("every refused terminal sale is logged, whichever way it came", async () => {
+      const refusals = () => app.logs.filter((l) => l.msg === "terminal sale refused").length;
+      const before = refusals();
+      const userId = await newDonor(app, "Logged");
+      const emv = await signedPost(app, "/api/payment/pay-emv", { ...sale(userId), language: "he" });
+      assert.equal(emv.status, 403);
+      // The message names the real pairing page, in the sale's language.
+      assert.match(emv.body.message, /enters its code at \/he\/kiosk-pair\) on this kiosk/);
+      assert.ok(!emv.body.message.includes("{lang}"), emv.body.message);
+      const test = await api(app.url, "POST", "/api/payment/test-emv/1001", { shopNumber: "12" });
+      assert.equal(test.status, 403);
+      assert.match(test.body.message, /enters its code at \/en\/kiosk-pair\) on this kiosk/);
+      const page = await form(app, "/en/terminal-payment/12", { choice: "tier-1", ...DONOR });
+      assert.equal(page.status, 403);
+      await page.body?.cancel();
+      assert.equal(refusals() - before, 3, "pay-emv, test-emv and the form each logged");
+      const last = app.logs.filter((l) => l.msg === "terminal sale refused").at(-1)!;
+      assert.deepEqual([last.level, last.reason, last.shop], ["warn", "not-paired", "12"]);
+    });
   } finally {
     await app.close();
   }

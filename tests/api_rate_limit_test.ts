@@ -244,6 +244,7 @@ backendTest(
         amount: payment.amount,
         currency: payment.currency,
         resultData: null,
+        cardToken: null,
       });
     await t.step("the same decline recorded twice counts once; a second one reaches the cap", async () => {
       const first = paymentFixture({ donorId: donor.id });

@@ -55,6 +55,7 @@ backendTest("api: refunds", async (t, open) => {
     const finance = await staff(app, "finance", "finance@museum.org");
     const other = await staff(app, "admin", "admin@museum.org");
     const viewer = await staff(app, "viewer", "viewer@museum.org");
+    const owner = await staff(app, "owner", "owner@museum.org");
     const refund = (id: string, body: unknown, auth = finance.auth) =>
       api(app.url, "POST", `/api/transaction/${id}/refund`, body, auth);
     const refunds = (id: string) =>
@@ -95,6 +96,8 @@ backendTest("api: refunds", async (t, open) => {
         paid: 10000,
         refunded: 2500,
         pending: 0,
+        // The card that paid (a one-time sandbox gift: credited by its payment), never a token.
+        card: { available: true, last4: "9015" },
       });
       // The accountant's report counts it in the month it was settled, as a one-time gift's refund.
       const report = await api(app.url, "GET", "/api/reports/monthly", undefined, finance.auth);
@@ -266,15 +269,48 @@ backendTest("api: refunds", async (t, open) => {
       assert.equal((await store.outbox.get(`refund:${credited.id}`))?.kind, "refund", "the donor's email");
       const again = await outcome({ refundId: credited.id, outcome: "failed" });
       assert.equal(again.status, 409, "once");
-      assert.equal((await outcome({ refundId: notCredited.id, outcome: "failed" })).status, 200);
+
+      // "It did not go through" frees its amount for another refund: one person's word is not
+      // enough (issue 23). Recorded, it stays pending, reserved, until an owner, another person,
+      // confirms it.
+      const reported = await outcome({ refundId: notCredited.id, outcome: "failed" });
+      assert.equal(reported.status, 202, JSON.stringify(reported.body));
+      assert.equal(reported.body.state, "pending");
+      assert.equal(reported.body.failureReport.actorEmail, "finance@museum.org");
+      assert.deepEqual((await refunds(paid.id)).body.pending, 2500, "still reserved");
+      const listed = (who: typeof finance) =>
+        api(app.url, "GET", `/api/transaction/${paid.id}/refunds`, undefined, who.auth)
+          .then((res) => res.body.data.find((r: { id: string }) => r.id === notCredited.id));
+      assert.equal((await listed(finance)).failureReport.confirmable, false, "not by who recorded it");
+      assert.equal((await listed(owner)).failureReport.confirmable, true);
+      for (const who of [finance, other]) {
+        const refused = await outcome({ refundId: notCredited.id, outcome: "failed" }, who.auth);
+        assert.equal(refused.status, 409, JSON.stringify(refused.body));
+        assert.match(refused.body.message, /an owner other than/);
+      }
+      const confirmed = await outcome({ refundId: notCredited.id, outcome: "failed" }, owner.auth);
+      assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+      assert.equal(confirmed.body.state, "failed");
       assert.equal(await store.outbox.get(`refund:${notCredited.id}`), null, "no email");
       const list = (await refunds(paid.id)).body;
       assert.deepEqual([list.refunded, list.pending], [1000, 500], "the failed one's amount is free again");
+      // An owner's own report waits for another owner too.
+      const ownReport = await lost(300, 20);
+      assert.equal((await outcome({ refundId: ownReport.id, outcome: "failed" }, owner.auth)).status, 202);
+      assert.equal((await outcome({ refundId: ownReport.id, outcome: "failed" }, owner.auth)).status, 409);
+      assert.equal((await store.refunds.get(paid.id, ownReport.id))?.state, "pending");
       const entries = (await refundCount(store, paid.id)).filter((e) => e.changes.recordedByStaff);
-      assert.deepEqual(entries.map((e) => [e.actorId, e.changes.state]).sort(), [
-        [finance.id, "failed"],
-        [finance.id, "succeeded"],
-      ]);
+      assert.deepEqual(
+        entries.map((e) => [e.actorId, e.changes.state]).sort(),
+        [
+          [finance.id, "failure-reported"],
+          [finance.id, "succeeded"],
+          [owner.id, "failed"],
+          [owner.id, "failure-reported"],
+        ].sort(),
+      );
+      const confirmation = entries.find((e) => e.changes.state === "failed")!;
+      assert.equal(confirmation.changes.reportedBy, "finance@museum.org", "both people on record");
     });
 
     await t.step("bad input and wrong targets are refused with a clear message", async () => {

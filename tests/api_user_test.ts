@@ -1,8 +1,15 @@
-/** `POST /api/user`, `GET /api/user/{id}`, `PATCH /api/user/off-monthly-payment/{id}` on both backends. */
+/**
+ * `POST /api/user`, `GET /api/user/{id}`, `PATCH /api/user/off-monthly-payment/{id}` on both backends;
+ * and `POST /api/user` under an address with many donor records (issue 23): unused ones recycled,
+ * an id never answered twice.
+ */
 import assert from "node:assert/strict";
+import { MANY_RECORDS } from "../lib/donors.ts";
+import type { Donor } from "../lib/storage/types.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { api } from "./helpers/http.ts";
 import { backendTest } from "./helpers/stores.ts";
+import { donorFixture, paymentFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "Dana.Levi@Example.org", country: "Israel" };
 
@@ -169,3 +176,76 @@ backendTest("api: donors", async (t, open) => {
     await app.close();
   }
 });
+
+backendTest(
+  "api: POST /api/user under an address with many records recycles unused ones",
+  async (t, open) => {
+    const app = await startTestApp({ store: await open() });
+    const store = app.store;
+    const post = (body: unknown) => api(app.url, "POST", "/api/user", body);
+    const count = async (email: string) => (await store.donors.idsByEmail(email, 1_000)).length;
+    try {
+      const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+      const suffix = crypto.randomUUID().slice(0, 8);
+
+      await t.step(`up to ${MANY_RECORDS} records, every form adds one`, async () => {
+        const email = `few.${suffix}@example.org`;
+        for (let i = 0; i < 5; i++) {
+          await store.donors.create(donorFixture({ email, createdAt: twoHoursAgo }));
+        }
+        assert.equal((await post({ ...DONOR, email })).status, 201);
+        assert.equal(await count(email), 6);
+      });
+
+      await t.step(
+        "beyond it, each new record replaces up to two unused ones an hour old; nothing else, and no id twice",
+        async () => {
+          const email = `many.${suffix}@example.org`;
+          const make = async (over: Partial<Donor> = {}) =>
+            (await store.donors.create(donorFixture({ email, createdAt: twoHoursAgo, ...over }))).id;
+          const abandoned = await Promise.all(Array.from({ length: 30 }, () => make()));
+          const fresh = await Promise.all(
+            Array.from({ length: 5 }, () => make({ createdAt: new Date().toISOString() })),
+          );
+          const gifted = await make({ paymentDate: twoHoursAgo });
+          await store.transactions.record(txFixture({ donorId: gifted, createdAt: twoHoursAgo }));
+          const declined = await make();
+          await store.transactions.record(
+            txFixture({ donorId: declined, kind: "error", createdAt: twoHoursAgo }),
+          );
+          const monthly = await make();
+          await store.subscriptions.create(subscriptionFixture({ donorId: monthly }));
+          const paying = await make();
+          await store.payments.createOrReuse(
+            paymentFixture({ donorId: paying }),
+            `k-${paying}`,
+            60_000,
+            Date.now(),
+          );
+          const kept = [...fresh, gifted, declined, monthly, paying];
+          const seen = new Set([...abandoned, ...kept]);
+          const before = await count(email);
+          assert.equal(before, 39);
+          const answered: string[] = [];
+          for (let i = 0; i < 10; i++) {
+            const res = await post({ ...DONOR, firstName: `Try${i}`, email: email.toUpperCase() });
+            assert.equal(res.status, 201);
+            assert.ok(!seen.has(res.body.id), "an id answered before");
+            seen.add(res.body.id);
+            answered.push(res.body.id);
+          }
+          const ids = new Set(await store.donors.idsByEmail(email, 1_000));
+          assert.equal(ids.size, before + 10 - 20, "ten added, twenty unused ones recycled");
+          for (const id of [...kept, ...answered]) assert.ok(ids.has(id), `${id} was recycled`);
+          const gone = abandoned.filter((id) => !ids.has(id));
+          assert.equal(gone.length, 20);
+          assert.equal(await store.donors.get(gone[0]), null);
+          const res = await api(app.url, "GET", `/api/user/${gone[0]}`);
+          assert.equal(res.status, 404, "a recycled id opens nothing");
+        },
+      );
+    } finally {
+      await app.close();
+    }
+  },
+);

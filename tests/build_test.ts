@@ -11,6 +11,7 @@ import { renderPage } from "../lib/framework/render.ts";
 import type { PageProps } from "../lib/framework/types.ts";
 import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "./helpers/app.ts";
 import { signInAs } from "./helpers/donor_portal.ts";
+import { pairTestKiosk } from "./helpers/kiosk.ts";
 import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
 
 /** Budget for the shell's islands (language selector, scroll-to-top, message listener), gzip. */
@@ -85,9 +86,12 @@ Deno.test("JavaScript budgets (gzip): donation 20 KB, sign-in and register 15 KB
   const app = await startTestApp();
   try {
     const manifest = currentBuild().manifest;
+    // The kiosk page as its paired kiosk sees it (the form); any other browser gets a notice.
+    const kiosk = await pairTestKiosk(app, "7");
     for (const lang of ["en", "he"]) {
       for (const path of PAGE_PATHS) {
-        const html = await (await fetch(`${app.url}/${lang}/${path}`)).text();
+        const headers = path === "terminal-payment/7" ? kiosk.headers : {};
+        const html = await (await fetch(`${app.url}/${lang}/${path}`, { headers })).text();
         const weight = pageWeight(html, manifest);
         assert.equal(weight.scriptTags, 1, `/${lang}/${path}: one entry script`);
         assert.ok(weight.gzip > 0);

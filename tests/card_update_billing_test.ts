@@ -66,7 +66,7 @@ backendTest(
         const ctx = { store: a, provider, log, origin: "http://museum.test", client: CLIENT, now: () => NOW };
         const { attempt } = await startCardUpdate(
           ctx,
-          { subscriptionId: sub.id, donorIds: [donor.id] },
+          { subscriptionId: sub.id, email: donor.email },
           "en",
         );
         await provider.submitCard(attempt.providerRef!, GOOD);

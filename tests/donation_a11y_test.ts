@@ -1,6 +1,7 @@
 /**
  * Accessibility of the donation and kiosk pages in Chromium, in English and Hebrew: axe-core finds
- * no WCAG 2.0/2.1/2.2 A or AA problem on the pages, nor in the donation page's states (a tier
+ * no WCAG 2.0/2.1/2.2 A or AA problem on the pages (the kiosk page as a paired kiosk sees it, and as
+ * any other browser does: a notice for staff), nor in the donation page's states (a tier
  * chosen, every on-blur error, the loading step, the payment step with the sandbox frame, whose
  * own card page is checked on its own), nor in a kiosk's sale; and focus moves sensibly between
  * the steps (`document.activeElement` after each one).
@@ -11,6 +12,7 @@ import { translator } from "../lib/i18n.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { assertAxeClean } from "./helpers/axe.ts";
 import { browserTest, launchBrowser } from "./helpers/browser.ts";
+import { kioskContext, pairTestKiosk } from "./helpers/kiosk.ts";
 
 const LANGS = ["en", "he"] as const;
 const FLAGS = { FEATURE_MONTHLY_PAYMENT: "1", FEATURE_TEST_TERMINAL_PAYMENT: "1" };
@@ -104,6 +106,7 @@ browserTest(
     const app = await startTestApp({ env: FLAGS });
     const browser = await launchBrowser();
     try {
+      const kiosk = await pairTestKiosk(app, "7");
       for (const lang of LANGS) {
         await withContext(browser, lang, async (context) => {
           const page = await context.newPage();
@@ -112,6 +115,10 @@ browserTest(
             assert.equal(res?.status(), 200, `/${lang}/${path}`);
             await assertAxeClean(page, `/${lang}/${path}`);
           }
+          await kioskContext(context, app.url, kiosk.cookie);
+          await page.goto(`${app.url}/${lang}/terminal-payment/7`);
+          await page.waitForSelector("form.donation-form.kiosk");
+          await assertAxeClean(page, `/${lang}/terminal-payment/7, the paired kiosk`);
           // The orange (primary) buttons: white text at 4.5:1 or more.
           await page.goto(`${app.url}/${lang}/`);
           const contrasts = await buttonContrasts(page, ".button-primary");
@@ -216,7 +223,9 @@ async function donationStates(app: TestApp, browser: Browser, lang: (typeof LANG
 /** A kiosk's sale, held at the terminal: each phase announced, focus on the phase heading. */
 async function kioskPhases(app: TestApp, browser: Browser, lang: (typeof LANGS)[number]) {
   const tr = translator(lang);
+  const kiosk = await pairTestKiosk(app, "7");
   await withContext(browser, lang, async (context) => {
+    await kioskContext(context, app.url, kiosk.cookie);
     const page = await openEnhanced(context, `${app.url}/${lang}/terminal-payment/7`);
     await page.click('label.tier-card:has(input[value="tier-1"])');
     await expectFocus(page, "#payment-title", `${lang} kiosk: a tier chosen`);

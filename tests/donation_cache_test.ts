@@ -1,13 +1,15 @@
 /**
  * The donation page's HTML cache (`ctx.renderCached`, `routes/[lang]/_donation_page.ts`): every
  * response gets its own CSP nonce and browser signing key, a flag flip shows within the flags'
- * interval, languages, kiosks and query strings never share a page, and a no-JavaScript post (the
- * donor's input, errors, the payment frame) is never cached.
+ * interval, languages, kiosks and query strings never share a page, a browser that is not the
+ * shop's paired kiosk never gets the kiosk's cached form, and a no-JavaScript post (the donor's
+ * input, errors, the payment frame) is never cached.
  */
 import assert from "node:assert/strict";
 import { PAGE_FLAGS_MAX_AGE_MS } from "../lib/flags.ts";
 import { bytesToHex } from "../lib/shared/signing.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { pairTestKiosk } from "./helpers/kiosk.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 
@@ -25,8 +27,8 @@ interface Page {
   key: { keyId: string; key: string; expiresAt: number };
 }
 
-async function page(app: TestApp, path: string): Promise<Page> {
-  const res = await fetch(app.url + path);
+async function page(app: TestApp, path: string, headers: Record<string, string> = {}): Promise<Page> {
+  const res = await fetch(app.url + path, { headers });
   assert.equal(res.status, 200, path);
   const html = await res.text();
   const nonce = res.headers.get("content-security-policy")?.match(/'nonce-([^']+)'/)?.[1];
@@ -100,8 +102,9 @@ Deno.test("cached donation page: a flag flip shows within the flags' interval, b
   const monthly = /name="period" value="monthly"/;
   const testTerminal = 'name="testTerminal"';
   try {
+    const kiosk = await pairTestKiosk(app, "7");
     assert.match((await page(app, "/en/")).html, monthly);
-    assert.ok(!(await page(app, "/en/terminal-payment/7")).html.includes(testTerminal));
+    assert.ok(!(await page(app, "/en/terminal-payment/7", kiosk.headers)).html.includes(testTerminal));
 
     await app.store.flags.set("MONTHLY_PAYMENT", false);
     await app.store.flags.set("TEST_TERMINAL_PAYMENT", true);
@@ -109,7 +112,7 @@ Deno.test("cached donation page: a flag flip shows within the flags' interval, b
     const off = await page(app, "/en/");
     assert.doesNotMatch(off.html, monthly);
     assert.match(off.html, /<input type="hidden" name="period" value="one-time"/);
-    assert.ok((await page(app, "/en/terminal-payment/7")).html.includes(testTerminal));
+    assert.ok((await page(app, "/en/terminal-payment/7", kiosk.headers)).html.includes(testTerminal));
 
     await app.store.flags.set("MONTHLY_PAYMENT", true);
     await settle();
@@ -134,11 +137,20 @@ Deno.test("cached donation page: languages, kiosks and query strings each get th
       assert.equal(paymentProps(he.html).lang, "he");
       assert.notEqual(en.html.length, he.html.length);
     }
-    const k7 = await page(app, "/en/terminal-payment/7");
-    const k12 = await page(app, "/en/terminal-payment/12");
+    const [kiosk7, kiosk12] = [await pairTestKiosk(app, "7"), await pairTestKiosk(app, "12")];
+    const k7 = await page(app, "/en/terminal-payment/7", kiosk7.headers);
+    const k12 = await page(app, "/en/terminal-payment/12", kiosk12.headers);
     assert.equal(paymentProps(k7.html).shopNumber, "7");
     assert.equal(paymentProps(k12.html).shopNumber, "12");
-    assert.equal(paymentProps((await page(app, "/en/terminal-payment/7")).html).shopNumber, "7");
+    assert.equal(
+      paymentProps((await page(app, "/en/terminal-payment/7", kiosk7.headers)).html).shopNumber,
+      "7",
+    );
+    // Once the shop's form is cached, a browser that is not its kiosk still gets the notice.
+    for (const headers of [{}, kiosk12.headers]) {
+      const other = await (await fetch(`${app.url}/en/terminal-payment/7`, { headers })).text();
+      assert.ok(other.includes('class="kiosk-refusal"') && !other.includes('data-island="DonorPayment"'));
+    }
 
     const campaign = await page(app, "/en/?utm_source=newsletter");
     assert.ok(campaign.html.includes("utm_source=newsletter"), "the language links keep the query");

@@ -17,7 +17,7 @@ import { issueBrowserKey } from "../lib/signature_check.ts";
 import { startTestApp, type TestApp } from "./helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
 import { api } from "./helpers/http.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
+import { kioskContext, pairTestKiosk } from "./helpers/kiosk.ts";
 import { newDonor } from "./helpers/payments.ts";
 
 /** How long one wait may take before the test fails, in ms. */
@@ -139,14 +139,14 @@ browserTest(
       return app;
     };
     let browser: Browser | undefined;
-    /** A fresh browser context; with `kiosk`, it is that app's paired kiosk (its device cookie). */
+    /** Makes `context` that app's paired kiosk (one app's at a time: cookies do not tell ports apart). */
+    const kioskOf = (context: BrowserContext, app: TestApp) =>
+      kioskContext(context, app.url, kiosks.get(app)!);
+    /** A fresh browser context; with `kiosk`, it is that app's paired kiosk. */
     const withContext = async (lang: Lang, fn: (c: BrowserContext) => Promise<void>, kiosk?: TestApp) => {
       const context = await browser!.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
       context.setDefaultTimeout(WAIT);
-      if (kiosk) {
-        const [name, value] = kiosks.get(kiosk)!.split("=");
-        await context.addCookies([{ name, value, url: kiosk.url, httpOnly: true, sameSite: "Strict" }]);
-      }
+      if (kiosk) await kioskOf(context, kiosk);
       try {
         await fn(context);
       } finally {
@@ -321,6 +321,7 @@ browserTest(
               assert.equal(await page.locator('button[name="testTerminal"]').count(), 0, "flag off: none");
               assert.equal(await page.getByText(tr("terminal.testTerminals")).count(), 0);
 
+              await kioskOf(context, on);
               await page.goto(`${on.url}/${lang}/terminal-payment/${SHOP}`);
               await enhanced(page);
               const buttons = page.locator('button[name="testTerminal"]');
@@ -345,7 +346,7 @@ browserTest(
               assert.match(url, new RegExp(`^${on.url}/sandbox/pay/`));
               await page.waitForURL(url);
               assert.deepEqual(watched.all(), []);
-            }, on);
+            }, off);
           },
         );
 

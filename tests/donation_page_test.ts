@@ -214,7 +214,8 @@ Deno.test("terminal page: test-terminal buttons only with TEST_TERMINAL_PAYMENT;
   for (const [flag, shown] of [["1", true], ["0", false]] as const) {
     const app = await startTestApp({ env: { FEATURE_TEST_TERMINAL_PAYMENT: flag } });
     try {
-      const html = await (await fetch(`${app.url}/en/terminal-payment/7`)).text();
+      const { headers } = await pairTestKiosk(app, "7");
+      const html = await (await fetch(`${app.url}/en/terminal-payment/7`, { headers })).text();
       for (const n of app.config.payments.testTerminals) {
         assert.equal(html.includes(`name="testTerminal" value="${n}"`), shown, `flag ${flag}, terminal ${n}`);
       }
@@ -280,7 +281,8 @@ Deno.test("terminal page: the no-JavaScript post runs the sale and redirects to 
 Deno.test("kiosk page: the form is marked for kiosk ergonomics, the online page is not", async () => {
   const app = await startTestApp();
   try {
-    const kiosk = await (await fetch(`${app.url}/en/terminal-payment/7`)).text();
+    const { headers } = await pairTestKiosk(app, "7");
+    const kiosk = await (await fetch(`${app.url}/en/terminal-payment/7`, { headers })).text();
     const online = await (await fetch(`${app.url}/en/`)).text();
     assert.match(kiosk, /<form[^>]*class="donation-form kiosk"/);
     assert.match(online, /<form[^>]*class="donation-form"/);

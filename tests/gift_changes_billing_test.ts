@@ -165,7 +165,7 @@ async function simulate(a: Store, b: Store) {
   const changeOne = async (store: Store, id?: string) => {
     const sub = id ? byId.get(id)! : subs[Math.floor(next() * subs.length)];
     const ctx = { store, maxAmount: 100_000, now: clock };
-    const ref = { subscriptionId: sub.id, donorIds: [sub.donorId] };
+    const ref = { subscriptionId: sub.id, email: (await store.donors.get(sub.donorId))!.email };
     const roll = next();
     const kind = roll < 0.35 ? "amount" : roll < 0.6 ? "pause" : roll < 0.8 ? "skip" : "resume";
     const amount = 10 + Math.floor(next() * 490);

@@ -1,10 +1,13 @@
 /**
  * Kiosks only from kiosks (issue 13) in Chromium, in English and Hebrew: an approved admin creates
  * a kiosk device in the back office and sees its pairing code and link; the kiosk (another browser
- * context) opens the link, pairs, lands on its shop's kiosk page and takes a donation that a
- * person approves on the sandbox terminal; the back office then lists it as paired with its last
- * use, and after a revocation the kiosk's next sale is refused. axe finds nothing on the back
- * office's kiosk section, the pairing page and the refusal page.
+ * context), before pairing, says so as its page opens, to staff, with no form nor test terminal
+ * buttons; it opens the link, pairs, lands on its shop's kiosk page (the form, the test terminals)
+ * and takes a donation that a person approves on the sandbox terminal; the back office then lists
+ * it as paired with its last use; revoked while its page is open, its next sale is refused with
+ * the pairing page's link, announced once (and logged), and the page says so once opened again.
+ * axe finds nothing on the back office's kiosk section, the unpaired kiosk page, the pairing page,
+ * the refused sale and the refusal page.
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -57,7 +60,9 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
       await t.step(
         `${lang}: create in the back office, pair by link, pay at the terminal, revoke`,
         async () => {
-          const app = await startTestApp({ env: { SANDBOX_TERMINAL_AUTO: "manual" } });
+          const app = await startTestApp({
+            env: { SANDBOX_TERMINAL_AUTO: "manual", FEATURE_TEST_TERMINAL_PAYMENT: "1" },
+          });
           apps.push(app);
           const registered = await api(app.url, "POST", "/api/auth/admin/register", ADMIN);
           assert.equal(registered.body.status, "approved");
@@ -104,12 +109,24 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
               ".kiosk-devices",
             );
 
-            // The kiosk: before pairing, its sale is refused; the page itself renders for anyone.
+            // The kiosk, not paired yet: its page says so as it opens, to staff, and offers no form.
             const page = await kiosk.newPage();
             const kioskProblems = await watchPage(page);
-            await page.goto(`${app.url}/${lang}/terminal-payment/${SHOP}`);
-            await donate(page);
-            await page.locator(".form-alert", { hasText: tr("kiosk.refused.not-paired") }).waitFor();
+            const kioskPage = `${app.url}/${lang}/terminal-payment/${SHOP}`;
+            await page.goto(kioskPage);
+            const notice = page.locator(".kiosk-refusal");
+            assert.equal(await notice.locator("h2").innerText(), tr("kiosk.refusedTitle"));
+            assert.equal(await notice.locator(".form-alert").innerText(), tr("kiosk.refused.not-paired"));
+            assert.equal(
+              await notice.getByRole("link", { name: tr("kiosk.pairLink") }).getAttribute("href"),
+              `/${lang}/kiosk-pair`,
+            );
+            assert.equal(
+              await page.locator("form.donation-form, #donor-firstName, button[name=testTerminal]").count(),
+              0,
+              "no form, no test terminal buttons",
+            );
+            await assertAxeClean(page, `/${lang}/terminal-payment/${SHOP} not paired`);
 
             // The pairing link shows the code; the button pairs and goes to the kiosk page.
             await page.goto(link!);
@@ -117,9 +134,12 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
             assert.equal(await page.inputValue("#kiosk-code"), code);
             await assertAxeClean(page, `/${lang}/kiosk-pair`);
             await page.getByRole("button", { name: tr("kiosk.pairButton") }).click();
-            await page.waitForURL(`${app.url}/${lang}/terminal-payment/${SHOP}`);
+            await page.waitForURL(kioskPage);
             const cookie = (await kiosk.cookies(app.url)).find((c) => c.name === "kiosk_device");
             assert.ok(cookie?.httpOnly && cookie.sameSite === "Strict", JSON.stringify(cookie));
+            // Paired: the form, and the test terminals (the flag is on), no notice.
+            await page.locator("button[name=testTerminal]").first().waitFor();
+            assert.equal(await page.locator(".kiosk-refusal").count(), 0);
 
             // A donation, approved by a person on the sandbox terminal.
             await donate(page);
@@ -137,7 +157,9 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
             await page.waitForURL(new RegExp(`/${lang}/terminal-success/${SHOP}\\?`));
             await terminal.close();
 
-            // The back office lists it as paired, used just now; revoking it ends its sales.
+            // The back office lists it as paired, used just now; revoking it ends its sales, even on a
+            // kiosk page opened before.
+            await page.goto(kioskPage);
             await admin.reload();
             const paired = admin.locator(".kiosk-devices tbody tr", { hasText: "Entrance hall" });
             await paired.getByText(tr("kiosk.paired"), { exact: true }).waitFor();
@@ -151,9 +173,32 @@ browserTest("kiosk pairing in Chromium: back office, pairing link, a sale, revoc
               tr("kiosk.revokedNotice", { name: "Entrance hall" }),
             );
 
-            await page.goto(`${app.url}/${lang}/terminal-payment/${SHOP}`);
             await donate(page);
-            await page.locator(".form-alert", { hasText: tr("kiosk.refused.revoked") }).waitFor();
+            const alert = page.locator('.payment-steps .form-alert[role="alert"]');
+            await alert.getByText(tr("kiosk.refused.revoked")).waitFor();
+            assert.equal(
+              await alert.innerText(),
+              `${tr("payment.errorPrefix")}${tr("kiosk.refused.revoked")} ${tr("kiosk.pairHint")} ${
+                tr("kiosk.pairLink")
+              }`,
+            );
+            assert.equal(
+              await alert.getByRole("link", { name: tr("kiosk.pairLink") }).getAttribute("href"),
+              `/${lang}/kiosk-pair`,
+            );
+            // Announced once, by the alert: the polite live region (field problems) says nothing.
+            assert.equal((await page.textContent('.payment-steps [aria-live="polite"]'))?.trim(), "");
+            await assertAxeClean(page, `/${lang}/terminal-payment/${SHOP} sale refused`);
+            assert.ok(
+              app.logs.some((l) => l.msg === "terminal sale refused" && l.reason === "revoked"),
+              "the refused sale is logged",
+            );
+            // Opened again, the page says it at once.
+            await page.reload();
+            assert.equal(
+              await page.locator(".kiosk-refusal .form-alert").innerText(),
+              tr("kiosk.refused.revoked"),
+            );
 
             // The no-JavaScript refusal page (a form post without a device), audited as served.
             const refused = await fetch(`${app.url}/${lang}/terminal-payment/${SHOP}`, {

@@ -19,7 +19,14 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../", import.meta.url);
 
 /** Folders that hold no project source: dependencies, build output, data, the React comparison app. */
-const SKIP = new Set(["node_modules", "data", "scratch", "bench/react-spa", "bench/lighthouse/reports"]);
+const SKIP = new Set([
+  "node_modules",
+  "vendor",
+  "data",
+  "scratch",
+  "bench/react-spa",
+  "bench/lighthouse/reports",
+]);
 
 /** Every project source file (`.ts`, `.tsx`), as file URLs. */
 export async function projectFiles(dir = ROOT, rel = ""): Promise<URL[]> {
@@ -57,6 +64,11 @@ export async function moduleGraph(): Promise<Map<string, string[]>> {
   try {
     const entry = `${dir}/all.ts`;
     await Deno.writeTextFile(entry, files.map((f) => `import ${JSON.stringify(f.href)};\n`).join(""));
+    // deno.json's import map alone, its "@/" made absolute: with the whole config, `--no-npm` fails on
+    // its "links" (vendor/postgres is an npm package, and npm is off).
+    const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+    const importMap = `${dir}/import_map.json`;
+    await Deno.writeTextFile(importMap, JSON.stringify({ imports: { ...config.imports, "@/": ROOT.href } }));
     const out = await new Deno.Command(Deno.execPath(), {
       // Only project files matter: npm and remote modules are not even resolved (faster, offline).
       args: [
@@ -65,8 +77,9 @@ export async function moduleGraph(): Promise<Map<string, string[]>> {
         "--no-lock",
         "--no-npm",
         "--no-remote",
-        "--config",
-        `${ROOT.pathname}deno.json`,
+        "--no-config",
+        "--import-map",
+        importMap,
         entry,
       ],
       cwd: ROOT.pathname,

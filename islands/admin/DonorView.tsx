@@ -1,17 +1,13 @@
 import type { DonorView, MonthlyView } from "../../lib/backoffice/donor_view.ts";
 import { listAmount, usDateTime } from "../../lib/shared/format.ts";
-import type { Translate } from "../shared/texts.ts";
+import { isolate, type Translate } from "../shared/texts.ts";
+
+// Its home is the islands' texts; answered here too for what imported it from this view.
+export { isolate };
 
 /** The back office's link to a donor's view, from anywhere that shows their address. */
 export const donorHref = (lang: string, email: string) =>
   `/${lang}/admin/donor?email=${encodeURIComponent(email.trim())}`;
-
-/**
- * A value set into a translated sentence, isolated (FSI … PDI) from the words around it: an
- * English name, a date or an amount inside a Hebrew sentence otherwise takes its commas and
- * colons along in the wrong order.
- */
-export const isolate = (value: string | number) => `\u2068${value}\u2069`;
 
 /** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
 export function reasonText(t: Translate, reason: string): string {

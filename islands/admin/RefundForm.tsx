@@ -1,4 +1,4 @@
-import { useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { listAmount } from "../../lib/shared/format.ts";
 import type { ApiClient } from "../shared/admin_api.ts";
 import { listFailure } from "../shared/account_forms.ts";
@@ -23,11 +23,36 @@ function unconfirmed(failure: unknown): boolean {
   return call?.kind === "http" && call.status === 503 && (call.retryAfter ?? null) === null;
 }
 
+/** The card a refund goes back to, as `GET /api/transaction/{id}/refunds` answers it (never its token). */
+type RefundCard =
+  | { available: true; last4: string | null }
+  | { available: false; reason: "unknown" | "no-token" | "other-provider" };
+
+/** What the form says of the card: the one that paid (its last four digits), or why not here. */
+function cardText(t: Translate, card: RefundCard): string {
+  if (card.available) {
+    return card.last4
+      ? t("refunds.ui.creditedCard", { last4: card.last4 })
+      : t("refunds.ui.creditedCardNoDigits");
+  }
+  return t(
+    card.reason === "no-token"
+      ? "refunds.ui.cardNoToken"
+      : card.reason === "other-provider"
+      ? "refunds.ui.cardOtherProvider"
+      : "refunds.ui.cardUnknown",
+  );
+}
+
 /**
  * A gift's refund form (issue 16), in a modal dialog opened from its row: the amount (the whole of
  * what remains by default), a reason from the short list, a note, and for a monthly gift whether to
  * cancel it too. One idempotency key per opening: a double click or a retry after a lost answer is
  * one refund. Only finance, admins and owners see it (`lib/auth/roles.ts`).
+ *
+ * It says which card the money goes back to (issue 23): the one that paid, by its last four
+ * digits, as the server answers; where that card cannot be known here, why, and where to refund it
+ * instead, with nothing to submit.
  */
 export function RefundForm(
   props: {
@@ -45,6 +70,10 @@ export function RefundForm(
   const [amount, setAmount] = useState((remaining / 100).toFixed(2));
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  // Null until the server says which card a refund goes back to.
+  const [card, setCard] = useState<RefundCard | null>(null);
+  // The card that paid cannot be credited here: only why, and where instead.
+  const refused = card !== null && !card.available;
   const key = useRef(crypto.randomUUID());
   const name = `${item.user.firstName} ${item.user.lastName}`.trim();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -52,6 +81,12 @@ export function RefundForm(
     dialog.current = el;
     if (el && !el.open) el.showModal();
   };
+
+  useEffect(() => {
+    props.api.request<{ card: RefundCard | null }>(`/api/transaction/${encodeURIComponent(item.id)}/refunds`)
+      .then((list) => setCard(list.card ?? { available: false, reason: "unknown" }))
+      .catch((failure) => setError(messageText(t, listFailure(failure))));
+  }, []);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -97,38 +132,51 @@ export function RefundForm(
           {" "}
           {t("refunds.ui.remaining", { amount: money(remaining) })}
         </p>
-        <label for="refund-amount">{t("refunds.ui.amountLabel")}</label>
-        <input
-          id="refund-amount"
-          name="amount"
-          inputMode="decimal"
-          dir="ltr"
-          value={amount}
-          aria-describedby="refund-amount-hint"
-          aria-invalid={error ? "true" : undefined}
-          onInput={(e) => setAmount((e.currentTarget as HTMLInputElement).value)}
-        />
-        <span id="refund-amount-hint" class="field-hint">
-          {t("refunds.ui.amountHint", { min: money(1), max: money(remaining) })}
-        </span>
-        <label for="refund-reason">{t("refunds.ui.reasonLabel")}</label>
-        <select id="refund-reason" name="reason">
-          {REASONS.map((reason) => (
-            <option key={reason} value={reason}>{t(`refunds.ui.reasons.${reason}`)}</option>
-          ))}
-        </select>
-        <label for="refund-note">{t("refunds.ui.noteLabel")}</label>
-        <textarea id="refund-note" name="note" maxLength={500} rows={2} />
-        {item.isMonthly && (
-          <label class="checkbox-field">
-            <input type="checkbox" name="cancelMonthly" /> {t("refunds.ui.cancelMonthly")}
-          </label>
+        {card === null
+          ? !error && <span class="spinner" aria-hidden="true" />
+          : (
+            <p id="refund-card" class={card.available ? "refund-card" : "form-alert"}>
+              {cardText(t, card)}
+            </p>
+          )}
+        {!refused && (
+          <>
+            <label for="refund-amount">{t("refunds.ui.amountLabel")}</label>
+            <input
+              id="refund-amount"
+              name="amount"
+              inputMode="decimal"
+              dir="ltr"
+              value={amount}
+              aria-describedby="refund-amount-hint"
+              aria-invalid={error ? "true" : undefined}
+              onInput={(e) => setAmount((e.currentTarget as HTMLInputElement).value)}
+            />
+            <span id="refund-amount-hint" class="field-hint">
+              {t("refunds.ui.amountHint", { min: money(1), max: money(remaining) })}
+            </span>
+            <label for="refund-reason">{t("refunds.ui.reasonLabel")}</label>
+            <select id="refund-reason" name="reason">
+              {REASONS.map((reason) => (
+                <option key={reason} value={reason}>{t(`refunds.ui.reasons.${reason}`)}</option>
+              ))}
+            </select>
+            <label for="refund-note">{t("refunds.ui.noteLabel")}</label>
+            <textarea id="refund-note" name="note" maxLength={500} rows={2} />
+            {item.isMonthly && (
+              <label class="checkbox-field">
+                <input type="checkbox" name="cancelMonthly" /> {t("refunds.ui.cancelMonthly")}
+              </label>
+            )}
+          </>
         )}
         <p class="form-alert" role="alert">{error}</p>
         <div class="approval-actions">
-          <button type="submit" class="button button-primary" disabled={busy}>
-            {busy ? t("refunds.ui.refunding") : t("refunds.ui.submit")}
-          </button>
+          {!refused && (
+            <button type="submit" class="button button-primary" disabled={busy || (card === null && !error)}>
+              {busy ? t("refunds.ui.refunding") : t("refunds.ui.submit")}
+            </button>
+          )}
           <button
             type="button"
             class="button button-outline"

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { listAmount, usDateTime } from "../../lib/shared/format.ts";
 import { listFailure } from "../shared/account_forms.ts";
 import { type ApiClient, ApiError } from "../shared/admin_api.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { isolate, messageText, type Translate } from "../shared/texts.ts";
 import type { SuccessItem } from "./TransactionTable.tsx";
 
 /** A refund as `GET /api/transaction/{id}/refunds` lists it (what this form reads of it). */
@@ -11,6 +11,8 @@ interface ListedRefund {
   amount: number;
   state: "pending" | "succeeded" | "failed";
   createdAt: string;
+  /** "It did not go through", recorded by one person, awaiting an owner's confirmation. */
+  failureReport: { actorEmail: string; at: string; confirmable: boolean } | null;
 }
 
 /**
@@ -18,6 +20,10 @@ interface ListedRefund {
  * look in the provider's back office, whether it went through (with the credit's reference, if
  * wanted) or not. The server records it once, and not within 15 minutes of the refund (its
  * provider's answer may still come); the donor is emailed when it went through.
+ *
+ * "It did not go through" frees the amount, so it takes two people (issue 23): the first is
+ * recorded as a report, shown here with who and when; an owner, another person, then confirms it
+ * (the button is offered to whom the server says may).
  */
 export function RefundOutcomeForm(
   props: {
@@ -49,14 +55,19 @@ export function RefundOutcomeForm(
     setError("");
     const providerRef = references[refund.id]?.trim();
     try {
-      await props.api.request(`${base}/refund-outcome`, {
+      const recorded = await props.api.request<{ state: ListedRefund["state"] }>(`${base}/refund-outcome`, {
         method: "POST",
         body: JSON.stringify({ refundId: refund.id, outcome, ...(providerRef ? { providerRef } : {}) }),
       });
-      const key = outcome === "succeeded" ? "refunds.ui.recordedSucceeded" : "refunds.ui.recordedFailed";
+      // Still pending after "did not go through": a report, awaiting an owner's confirmation.
+      const key = outcome === "succeeded"
+        ? "refunds.ui.recordedSucceeded"
+        : recorded.state === "pending"
+        ? "refunds.ui.recordedReport"
+        : "refunds.ui.recordedFailed";
       props.onClose(t(key, { amount: money(refund.amount) }));
     } catch (failure) {
-      // The two refusals the server explains (`lib/payments/refund_outcome.ts`), in the page's words.
+      // The refusals the server explains (`lib/payments/refund_outcome.ts`), in the page's words.
       const why = failure instanceof ApiError && failure.status === 409
         ? failure.body?.errors?.find((e) => e.path === "refundId")?.message
         : undefined;
@@ -65,6 +76,8 @@ export function RefundOutcomeForm(
           ? t("refunds.ui.tooRecent")
           : why === "settled"
           ? t("refunds.ui.alreadyRecorded")
+          : why === "awaiting confirmation"
+          ? t("refunds.ui.awaitingConfirmation")
           : messageText(t, listFailure(failure)),
       );
       setBusy(false);
@@ -86,10 +99,18 @@ export function RefundOutcomeForm(
           <fieldset key={refund.id} class="refund-outcome">
             <legend>
               {t("refunds.ui.askedAt", {
-                amount: money(refund.amount),
-                date: usDateTime(refund.createdAt) ?? "",
+                amount: isolate(money(refund.amount)),
+                date: isolate(usDateTime(refund.createdAt) ?? ""),
               })}
             </legend>
+            {refund.failureReport && (
+              <p class="field-hint">
+                {t("refunds.ui.reportedFailure", {
+                  email: isolate(refund.failureReport.actorEmail),
+                  date: isolate(usDateTime(refund.failureReport.at) ?? ""),
+                })}
+              </p>
+            )}
             <label for={`refund-ref-${refund.id}`}>{t("refunds.ui.providerRefLabel")}</label>
             <input
               id={`refund-ref-${refund.id}`}
@@ -108,14 +129,16 @@ export function RefundOutcomeForm(
               >
                 {t("refunds.ui.wentThrough")}
               </button>
-              <button
-                type="button"
-                class="button button-outline"
-                disabled={busy}
-                onClick={() => record(refund, "failed")}
-              >
-                {t("refunds.ui.didNotGoThrough")}
-              </button>
+              {(!refund.failureReport || refund.failureReport.confirmable) && (
+                <button
+                  type="button"
+                  class="button button-outline"
+                  disabled={busy}
+                  onClick={() => record(refund, "failed")}
+                >
+                  {refund.failureReport ? t("refunds.ui.confirmFailed") : t("refunds.ui.didNotGoThrough")}
+                </button>
+              )}
             </div>
           </fieldset>
         ))}

@@ -38,3 +38,6 @@ export function translator(texts: Record<string, string>): Translate {
 export function messageText(t: Translate, message: Message): string {
   return message.text ?? t(message.key ?? "apiErrors.unexpected", message.params);
 }
+
+// One isolate for pages, islands and PDFs: a value set into a translated sentence.
+export { isolate } from "@/lib/shared/languages.ts";

@@ -1,6 +1,7 @@
 /**
  * The donor's personal data as JSON (issue 15, item 4: the right of access): everything the museum
- * keeps under the signed-in address, read through the same indexes as the account page.
+ * keeps under the signed-in address, read through the same indexes as the account page, from every
+ * donor record of the address however many it has (`lib/donor_records.ts`).
  *
  * What it holds: each donor record of the address (name, address, country, when; the Israeli ID
  * number masked, as everywhere but the receipt itself), every gift (date, amount, kind, status,
@@ -16,7 +17,8 @@
  */
 import { MAX_GIFTS } from "@/lib/account/history.ts";
 import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { addressRecords, listAcross } from "@/lib/donor_records.ts";
+import { newestMessageFirst } from "@/lib/storage/outbox_records.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** The export format's version, for whoever reads the file later. */
@@ -90,32 +92,31 @@ export async function donorDataExport(
   email: string,
   now: Date = new Date(),
 ): Promise<DonorDataExport> {
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  const none = ids.length === 0;
-  const [donors, txs, receipts, subscriptions, messages] = await Promise.all([
-    Promise.all(ids.map((id) => store.donors.get(id))),
-    none ? [] : store.transactions.listByDonors(ids, MAX_GIFTS),
-    none ? [] : store.receipts.listByDonors(ids, MAX_GIFTS),
-    Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
-    none ? [] : store.outbox.listByDonors(ids, MAX_EXPORTED_MESSAGES),
-  ]);
+  const { ids, donors, transactions: txs, receipts, subscriptions } = await addressRecords(
+    store,
+    email,
+    MAX_GIFTS,
+    true,
+  );
+  const messages = await listAcross(
+    ids,
+    MAX_EXPORTED_MESSAGES,
+    newestMessageFirst,
+    (chunk) => store.outbox.listByDonors(chunk, MAX_EXPORTED_MESSAGES),
+  );
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r.number]));
   return {
     format: EXPORT_FORMAT,
     exportedAt: now.toISOString(),
     email,
-    donorRecords: donors.flatMap((d) =>
-      d
-        ? [{
-          firstName: d.firstName,
-          lastName: d.lastName,
-          email: d.email,
-          country: d.country,
-          createdAt: d.createdAt,
-          israeliId: d.israeliId ? maskIsraeliId(d.israeliId) : null,
-        }]
-        : []
-    ),
+    donorRecords: donors.map((d) => ({
+      firstName: d.firstName,
+      lastName: d.lastName,
+      email: d.email,
+      country: d.country,
+      createdAt: d.createdAt,
+      israeliId: d.israeliId ? maskIsraeliId(d.israeliId) : null,
+    })),
     gifts: txs.map((tx) => ({
       date: tx.createdAt,
       amount: tx.amount,
@@ -125,7 +126,7 @@ export async function donorDataExport(
       cardLast4: lastFour(tx.resultData?.CreditCardNumber),
       receiptNumber: receiptOf.get(tx.id) ?? null,
     })),
-    monthlyGifts: subscriptions.flat().map((s) => ({
+    monthlyGifts: subscriptions.map((s) => ({
       amount: s.amount,
       currency: currencyCode(s.currency),
       status: s.status,

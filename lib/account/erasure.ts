@@ -13,16 +13,20 @@
  *    stay (financial records the law keeps), and receipts stay as issued (legal copies, see the
  *    README for how long each is kept). Messages still queued to the donor are skipped when their
  *    turn comes (their renderer finds the donor erased), so nothing more is sent.
+ * Every record of the address, however many (anyone may create records under any address, issue
+ * 23): the email index is swept page by page after a cursor, then read again from its start, until
+ * no record is left under the address (erased records leave the index); records created meanwhile
+ * are erased by the next sweep. Only then is the erasure done; after {@link MAX_ERASURE_SWEEPS}
+ * sweeps that each still found records, {@link ErasureUnfinishedError} says so instead.
  * Then every sign-in link and session of the address is deleted (`donorSessions.deleteForEmail`):
  * the donor is signed out on every device, and the address leaves the portal's records too.
- * Idempotent: a repeat finds no donor record under the address
- * (erased records leave the email index) and does nothing; a repeat after a failure half way
- * finishes the erasure (`donors.erase` is safe to repeat).
+ * Idempotent: a repeat finds no donor record under the address and does nothing; a repeat after a
+ * failure half way finishes the erasure (`donors.erase` is safe to repeat).
  *
  * @module
  */
 import { DomainError } from "@/lib/errors.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { donorIdPages } from "@/lib/donor_records.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** What the donor must send to confirm (the form's checkbox). */
@@ -32,6 +36,21 @@ export const ERASURE_CONFIRMATION = "erase";
 export class ErasureNotConfirmedError extends DomainError {
   constructor() {
     super("Confirm the erasure first", [{ path: "confirm", message: "missing" }]);
+  }
+}
+
+/** Sweeps of the address's records before an erasure that keeps finding new ones gives up. */
+export const MAX_ERASURE_SWEEPS = 5;
+/** Records per page of a sweep. */
+const SWEEP_PAGE = 100;
+
+/**
+ * Records were still being created under the address after {@link MAX_ERASURE_SWEEPS} sweeps: what
+ * was there is erased, but the erasure is not done (the donor presses the button again).
+ */
+export class ErasureUnfinishedError extends DomainError {
+  constructor(readonly report: ErasureReport) {
+    super("New donor records keep appearing under this address; the erasure is not finished");
   }
 }
 
@@ -62,10 +81,17 @@ export async function eraseDonorData(
 ): Promise<ErasureReport> {
   if (confirmation !== ERASURE_CONFIRMATION) throw new ErasureNotConfirmedError();
   const at = now.toISOString();
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  let cancelledGifts = 0;
-  for (const id of ids) cancelledGifts += await store.subscriptions.cancelForDonor(id, at);
-  for (const id of ids) await store.donors.erase(id, at);
-  const signIns = await store.donorSessions.deleteForEmail(email);
-  return { donorRecords: ids.length, cancelledGifts, signIns };
+  const report: ErasureReport = { donorRecords: 0, cancelledGifts: 0, signIns: 0 };
+  for (let sweep = 0; (await store.donors.idsByEmail(email, 1)).length > 0; sweep++) {
+    if (sweep === MAX_ERASURE_SWEEPS) throw new ErasureUnfinishedError(report);
+    for await (const ids of donorIdPages(store, email, SWEEP_PAGE)) {
+      for (const id of ids) {
+        // Each record's gifts first: no charge after its erasure.
+        report.cancelledGifts += await store.subscriptions.cancelForDonor(id, at);
+        if (await store.donors.erase(id, at)) report.donorRecords++;
+      }
+    }
+  }
+  report.signIns = await store.donorSessions.deleteForEmail(email);
+  return report;
 }

@@ -60,13 +60,13 @@ export function amountOfForm(form: URLSearchParams): number {
 }
 
 /**
- * Applies one form of the donor portal to the gift `ref` names, for the donor records the session
- * may act for. Throws the domain's errors (`GiftChangeError`s: 400, 404, 409 in
+ * Applies one form of the donor portal to the gift `ref` names, when it is a gift of the signed-in
+ * address (`ref.email`; its donor record's own email, `isDonorOf`). Throws the domain's errors (`GiftChangeError`s: 400, 404, 409 in
  * `lib/http/domain_errors.ts`); {@link giftErrorNotice} says them in the donor's language.
  *
  * @example
  * ```ts
- * await applyGiftForm({ store, maxAmount: 100_000 }, { subscriptionId, donorIds }, "pause",
+ * await applyGiftForm({ store, maxAmount: 100_000 }, { subscriptionId, email: session.email }, "pause",
  *   new URLSearchParams("months=2"));
  * ```
  */

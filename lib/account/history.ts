@@ -6,7 +6,8 @@
  *
  * Every read is an index range (`donors.idsByEmail`, `transactions.listByDonors`,
  * `receipts.listByDonors`, `subscriptions.listByDonor`): the page costs work in proportion to the
- * donor's own records, never a scan.
+ * donor's own records, never a scan. Every record of the address is read, however many it has
+ * (`lib/donor_records.ts`: anyone may create records under any address, issue 23).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
 import { cardUpdateLocks } from "@/lib/payments/card_update_limits.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { addressRecords } from "@/lib/donor_records.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
@@ -108,13 +109,7 @@ export async function donorHistory(
   lang: string,
   now: Date = new Date(),
 ): Promise<DonorHistory> {
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return { gifts: [], monthly: [], receiptYears: [] };
-  const [txs, receipts, subscriptions] = await Promise.all([
-    store.transactions.listByDonors(ids, MAX_GIFTS),
-    store.receipts.listByDonors(ids, MAX_GIFTS),
-    Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
-  ]);
+  const { transactions: txs, receipts, subscriptions } = await addressRecords(store, email, MAX_GIFTS);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r]));
   const gifts = txs.map((tx): GiftRow => {
     const receipt = receiptOf.get(tx.id);
@@ -132,7 +127,7 @@ export async function donorHistory(
         : null,
     };
   });
-  const active = subscriptions.flat().filter((s) => s.status === "active");
+  const active = subscriptions.filter((s) => s.status === "active");
   const locks = await cardUpdateLocks(store, active.map((s) => s.id), now);
   const monthly = active
     .sort((a, b) =>

@@ -18,7 +18,8 @@ import { zipSync } from "fflate";
 import { DomainError } from "@/lib/errors.ts";
 import { receiptPdfAttachment } from "@/lib/receipts/attachment.ts";
 import type { RenderReceiptPdf } from "@/lib/receipts/pdf_pool.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { allDonorIds, listAcross } from "@/lib/donor_records.ts";
+import { newestReceiptFirst } from "@/lib/storage/receipt_records.ts";
 import type { Receipt, Store } from "@/lib/storage/types.ts";
 
 /** The most receipts one download holds (a monthly donor has 12 a year). */
@@ -48,15 +49,19 @@ export function receiptYears(receipts: readonly Pick<Receipt, "series">[]): numb
   return [...new Set(receipts.map(receiptYear))].filter(Number.isInteger).sort((a, b) => b - a);
 }
 
-/** The receipts of `email`'s donor records issued in `year`, oldest first. */
+/** The receipts of every donor record of `email` issued in `year`, oldest first. */
 export async function receiptsOfYear(
   store: Pick<Store, "donors" | "receipts">,
   email: string,
   year: number,
 ): Promise<Receipt[]> {
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
-  if (ids.length === 0) return [];
-  const receipts = await store.receipts.listByDonors(ids, RECEIPTS_READ);
+  const ids = await allDonorIds(store, email);
+  const receipts = await listAcross(
+    ids,
+    RECEIPTS_READ,
+    newestReceiptFirst,
+    (chunk) => store.receipts.listByDonors(chunk, RECEIPTS_READ),
+  );
   return receipts.filter((r) => receiptYear(r) === year).reverse();
 }
 

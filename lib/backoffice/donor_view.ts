@@ -17,7 +17,7 @@
  */
 import { DomainError } from "@/lib/errors.ts";
 import { CANCEL_REASONS } from "@/lib/payments/subscription_changes.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
+import { addressRecords } from "@/lib/donor_records.ts";
 import type { Store, Subscription, Transaction } from "@/lib/storage/types.ts";
 
 /** The most gifts the view lists (newest first): the most one `listByDonors` call answers. */
@@ -173,14 +173,13 @@ export async function donorView(
   email: string,
   now: Date = new Date(),
 ): Promise<DonorView> {
-  const ids = await store.donors.idsByEmail(email, MAX_DONOR_IDS);
+  const { ids, donors, transactions: txs, receipts, subscriptions } = await addressRecords(
+    store,
+    email,
+    MAX_VIEW_GIFTS,
+    true,
+  );
   if (ids.length === 0) throw new NoDonorWithEmailError();
-  const [donors, txs, receipts, subscriptions] = await Promise.all([
-    Promise.all(ids.map((id) => store.donors.get(id))),
-    store.transactions.listByDonors(ids, MAX_VIEW_GIFTS),
-    store.receipts.listByDonors(ids, MAX_VIEW_GIFTS),
-    Promise.all(ids.map((id) => store.subscriptions.listByDonor(id))),
-  ]);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r.number]));
   // One read for every listed gift's refunds (issue 16).
   const refunds = await store.refunds.totals(txs.filter((tx) => tx.kind === "success").map((tx) => tx.id));
@@ -200,7 +199,6 @@ export async function donorView(
   return {
     email,
     donors: donors
-      .filter((d) => d !== null)
       .sort((a, b) => a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)
       .map((d) => ({
         firstName: d.firstName,
@@ -227,7 +225,7 @@ export async function donorView(
         refunded: refunds.get(tx.id)?.refunded ?? 0,
       };
     }),
-    monthly: subscriptions.flat().map((s) => monthlyView(s, at)).sort(monthlyOrder),
+    monthly: subscriptions.map((s) => monthlyView(s, at)).sort(monthlyOrder),
     complete: txs.length < MAX_VIEW_GIFTS,
   };
 }

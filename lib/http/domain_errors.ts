@@ -76,14 +76,19 @@ import {
   TooManyResendsError,
 } from "../receipts/errors.ts";
 import { SignatureError } from "../signature_check.ts";
-import { NoSuchRefundError, RefundSettledError, RefundTooRecentError } from "../payments/refund_outcome.ts";
+import {
+  FailureConfirmationError,
+  NoSuchRefundError,
+  RefundSettledError,
+  RefundTooRecentError,
+} from "../payments/refund_outcome.ts";
 import {
   NotRefundableError,
   RefundDeclinedError,
   RefundProviderError,
   RefundTooLargeError,
 } from "../payments/refunds.ts";
-import { ErasureNotConfirmedError } from "../account/erasure.ts";
+import { ErasureNotConfirmedError, ErasureUnfinishedError } from "../account/erasure.ts";
 import { TooManyReceiptsError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
 import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
@@ -149,6 +154,7 @@ const STATUSES: [ErrorClass, number][] = [
   [ChargeInProgressError, 409],
   // The donor portal's privacy: a year's receipts, erasure.
   [ErasureNotConfirmedError, 400],
+  [ErasureUnfinishedError, 409],
   [TooManyReceiptsError, 413],
   [CardUpdateUnavailableError, 409],
   [CardUpdatesLockedError, 409],
@@ -173,6 +179,7 @@ const STATUSES: [ErrorClass, number][] = [
   [NoSuchRefundError, 404],
   [RefundSettledError, 409],
   [RefundTooRecentError, 409],
+  [FailureConfirmationError, 409],
   // The back office's outbox list.
   [OutboxCursorError, 400],
   [ReceiptsNotConfiguredError, 503],

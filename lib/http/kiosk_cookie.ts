@@ -10,7 +10,10 @@
  */
 import { parse } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
-import { authoriseKioskSale } from "../kiosk/devices.ts";
+import { authoriseKioskSale, kioskRefusal } from "../kiosk/devices.ts";
+import { type DeviceRefusal, KioskDeviceRequiredError } from "../kiosk/errors.ts";
+import type { Logger } from "../log.ts";
+import type { Lang } from "../shared/languages.ts";
 import type { KioskDevice, Store } from "../storage/types.ts";
 
 /** The cookie's name. */
@@ -44,21 +47,51 @@ export function deviceCookie(credential: string, config: Pick<Config, "env">): s
   return `${DEVICE_COOKIE}=${credential}; Path=/; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Strict${secure}`;
 }
 
+/** What {@link requireKioskDevice} checks a sale against. */
+export interface KioskSale {
+  shopNumber: string;
+  /** The sale's language: the pairing page the refusal's message names. */
+  lang: Lang;
+  /** Where the refusal is logged. */
+  log: Logger;
+}
+
 /**
- * The paired kiosk device that authorises a terminal sale for `shopNumber`, from the request's
- * cookie; throws `KioskDeviceRequiredError` (403) otherwise. The routes that start terminal sales
- * (`pay-emv`, `test-emv`, the kiosk's no-JavaScript form) call it; a body signed with a server key
- * (an integration) does not need it.
+ * The paired kiosk device that authorises a terminal sale, from the request's cookie; throws
+ * `KioskDeviceRequiredError` (403) otherwise, after logging the refusal (`terminal sale refused`,
+ * with the reason and the shop). The routes that start terminal sales (`pay-emv`, `test-emv`, the
+ * kiosk's no-JavaScript form) call it, so each refusal is logged once and alike; a body signed
+ * with a server key (an integration) does not need it.
  *
  * @example
  * ```ts
- * if (!serverKey) await requireKioskDevice(req, services.store, body.shopNumber);
+ * if (!serverKey) await requireKioskDevice(req, services.store, { shopNumber: "12", lang: "he", log });
  * ```
  */
-export async function requireKioskDevice(
+export async function requireKioskDevice(req: Request, store: Store, sale: KioskSale): Promise<KioskDevice> {
+  try {
+    return await authoriseKioskSale(store, readDeviceCookie(req), sale.shopNumber, new Date(), sale.lang);
+  } catch (e) {
+    if (e instanceof KioskDeviceRequiredError) {
+      sale.log.warn("terminal sale refused", { reason: e.reason, shop: sale.shopNumber });
+    }
+    throw e;
+  }
+}
+
+/**
+ * Why this browser could not start a sale for `shopNumber` (not a paired kiosk, a revoked one,
+ * one for another shop), or null when it could; reads only, for the kiosk page as it opens.
+ *
+ * @example
+ * ```ts
+ * await kioskPageRefusal(req, services.store, "12"); // "not-paired" without the device cookie
+ * ```
+ */
+export async function kioskPageRefusal(
   req: Request,
   store: Store,
   shopNumber: string,
-): Promise<KioskDevice> {
-  return await authoriseKioskSale(store, readDeviceCookie(req), shopNumber);
+): Promise<DeviceRefusal | null> {
+  return await kioskRefusal(store, readDeviceCookie(req), shopNumber);
 }

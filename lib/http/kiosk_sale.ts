@@ -8,28 +8,40 @@
  * @module
  */
 import type { z } from "zod";
+import type { Logger } from "../log.ts";
 import type { Services } from "../state.ts";
-import { requireKioskDevice } from "./kiosk_cookie.ts";
+import { type KioskSale, requireKioskDevice } from "./kiosk_cookie.ts";
 import { verifySigned } from "./signed_body.ts";
 import { validate } from "./validation.ts";
 
+/** How {@link readKioskSale} reads one route's sales. */
+export interface KioskSaleRoute<S extends z.ZodType> {
+  schema: S;
+  services: Services;
+  log: Logger;
+  /** The sale's shop and language, from its valid body. */
+  sale: (body: z.output<S>) => Omit<KioskSale, "log">;
+  /** Whether the body must be signed (`test-emv` allows none, as the spec sends none). */
+  signatureRequired: boolean;
+}
+
 /**
  * Validates, authorises and verifies a sale's parsed body: with a server key, its signature; else
- * the body (400), the kiosk device for `shopOf(body)` (403), and then a signature when the body
- * carries one (`test-emv` allows none, as the spec sends none).
+ * the body (400), the kiosk device for the sale's shop (403, logged), and then a signature when
+ * the body carries one.
  *
  * @example
  * ```ts
- * const body = await readKioskSale(req, raw, PayEmvSchema, services, (b) => b.shopNumber, true);
+ * const body = await readKioskSale(req, raw, {
+ *   schema: PayEmvSchema, services, log, signatureRequired: true,
+ *   sale: (b) => ({ shopNumber: b.shopNumber, lang: b.language }),
+ * });
  * ```
  */
 export async function readKioskSale<S extends z.ZodType>(
   req: Request,
   raw: unknown,
-  schema: S,
-  services: Services,
-  shopOf: (body: z.output<S>) => string,
-  signatureRequired: boolean,
+  { schema, services, log, sale, signatureRequired }: KioskSaleRoute<S>,
 ): Promise<z.output<S>> {
   const keyId = raw !== null && typeof raw === "object" ? (raw as { keyId?: unknown }).keyId : undefined;
   // A server key, or no key at all (refused as unsigned, before any write), as any signed body.
@@ -37,7 +49,7 @@ export async function readKioskSale<S extends z.ZodType>(
     return (await verifySigned(raw, schema, services)).body;
   }
   const body = validate(schema, raw);
-  await requireKioskDevice(req, services.store, shopOf(body));
+  await requireKioskDevice(req, services.store, { ...sale(body), log });
   const signed = raw !== null && typeof raw === "object" && "signature" in raw;
   if (signatureRequired || signed) await verifySigned(raw, schema, services);
   return body;

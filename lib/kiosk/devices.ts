@@ -18,7 +18,9 @@ import { newId } from "../ids.ts";
 import { terminalFor } from "../payments/mod.ts";
 import { randomHex } from "../random.ts";
 import type { Admin, KioskDevice, Store } from "../storage/types.ts";
+import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
 import {
+  type DeviceRefusal,
   KioskDeviceRequiredError,
   KioskDeviceRevokedError,
   NoSuchKioskDeviceError,
@@ -228,8 +230,9 @@ export async function pairKiosk(
 
 /**
  * The paired device that authorises a terminal sale for `shopNumber`, from the kiosk's credential
- * (its cookie); throws {@link KioskDeviceRequiredError} with the reason otherwise. Records the use
- * (at most once a {@link TOUCH_INTERVAL_MS}).
+ * (its cookie); throws {@link KioskDeviceRequiredError} with the reason otherwise (its message
+ * names the pairing page in `lang`, the sale's language). Records the use (at most once a
+ * {@link TOUCH_INTERVAL_MS}).
  *
  * @example
  * ```ts
@@ -241,13 +244,44 @@ export async function authoriseKioskSale(
   credential: string | null,
   shopNumber: string,
   now = new Date(),
+  lang: Lang = FALLBACK_LANG,
 ): Promise<KioskDevice> {
-  if (!credential || !/^[0-9a-f]{64}$/.test(credential)) throw new KioskDeviceRequiredError("not-paired");
+  const found = await deviceForSale(store, credential, shopNumber);
+  if (typeof found === "string") throw new KioskDeviceRequiredError(found, lang);
+  await store.kioskDevices.touch(found.id, now.toISOString(), TOUCH_INTERVAL_MS);
+  return found;
+}
+
+/**
+ * Why the kiosk holding `credential` could not start a sale for `shopNumber`, or null when it
+ * could: the rule of {@link authoriseKioskSale}, read only, for the kiosk page to say so when it
+ * opens rather than when a donor has filled in the form.
+ *
+ * @example
+ * ```ts
+ * await kioskRefusal(store, null, "12"); // "not-paired"
+ * ```
+ */
+export async function kioskRefusal(
+  store: Store,
+  credential: string | null,
+  shopNumber: string,
+): Promise<DeviceRefusal | null> {
+  const found = await deviceForSale(store, credential, shopNumber);
+  return typeof found === "string" ? found : null;
+}
+
+/** The device that may start a sale for `shopNumber`, or why there is none. */
+async function deviceForSale(
+  store: Store,
+  credential: string | null,
+  shopNumber: string,
+): Promise<KioskDevice | DeviceRefusal> {
+  if (!credential || !/^[0-9a-f]{64}$/.test(credential)) return "not-paired";
   const device = await store.kioskDevices.byCredential(await hashSecret(credential));
-  if (!device) throw new KioskDeviceRequiredError("not-paired");
-  if (device.revokedAt !== null) throw new KioskDeviceRequiredError("revoked");
-  if (device.shopNumber !== shopNumber) throw new KioskDeviceRequiredError("wrong-shop");
-  await store.kioskDevices.touch(device.id, now.toISOString(), TOUCH_INTERVAL_MS);
+  if (!device) return "not-paired";
+  if (device.revokedAt !== null) return "revoked";
+  if (device.shopNumber !== shopNumber) return "wrong-shop";
   return device;
 }
 

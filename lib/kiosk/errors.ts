@@ -6,6 +6,7 @@
  * @module
  */
 import { DomainError } from "../errors.ts";
+import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
 
 /** Any error of kiosk devices. */
 export class KioskError extends DomainError {}
@@ -13,21 +14,27 @@ export class KioskError extends DomainError {}
 /** Why a terminal sale found no device to authorise it. */
 export type DeviceRefusal = "not-paired" | "revoked" | "wrong-shop";
 
-const REFUSALS: Record<DeviceRefusal, string> = {
-  "not-paired": "Terminal sales can only be started from a paired kiosk. This browser is not paired: an " +
-    "approved admin creates a kiosk device in the back office and opens its pairing link (or enters its code " +
-    "at /{lang}/kiosk-pair) on this kiosk",
-  "revoked": "This kiosk's device was revoked in the back office; an admin must create and pair a new " +
-    "device for it before it can take card payments again",
-  "wrong-shop": "This kiosk is paired for another shop; it can only take card payments for the shop it " +
-    "was paired for",
+/** The refusals' messages; `pairPath` is the pairing page in the sale's language. */
+const REFUSALS: Record<DeviceRefusal, (pairPath: string) => string> = {
+  "not-paired": (pairPath) =>
+    "Terminal sales can only be started from a paired kiosk. This browser is not paired: an approved admin " +
+    `creates a kiosk device in the back office and opens its pairing link (or enters its code at ${pairPath}) ` +
+    "on this kiosk",
+  "revoked": () =>
+    "This kiosk's device was revoked in the back office; an admin must create and pair a new device for it " +
+    "before it can take card payments again",
+  "wrong-shop": () =>
+    "This kiosk is paired for another shop; it can only take card payments for the shop it was paired for",
 };
 
-/** A terminal sale without a paired device (or with a revoked one, or for another shop). */
+/**
+ * A terminal sale without a paired device (or with a revoked one, or for another shop); `lang` is
+ * the sale's, for the pairing page the message names.
+ */
 export class KioskDeviceRequiredError extends KioskError {
-  constructor(readonly reason: DeviceRefusal) {
+  constructor(readonly reason: DeviceRefusal, lang: Lang = FALLBACK_LANG) {
     // The device (its cookie) is what is at fault; the reason lets a page say it in its language.
-    super(REFUSALS[reason], [{ path: "kioskDevice", message: reason }]);
+    super(REFUSALS[reason](`/${lang}/kiosk-pair`), [{ path: "kioskDevice", message: reason }]);
   }
 }
 

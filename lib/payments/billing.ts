@@ -156,6 +156,8 @@ async function chargeOnce(
     startedAt: clock(ctx).toISOString(),
     finishedAt: null,
     transactionId: null,
+    // Kept with the claim: the transaction records it, even one a later pass recovers (issue 23).
+    token: sub.token,
   };
   if (!await ctx.store.charges.claim(charge)) {
     const existing = await ctx.store.charges.get(sub.id, period, attempt);
@@ -254,6 +256,8 @@ async function settle(
     provider: ctx.provider.id,
     // The charge's own reference is unique per attempt even when the provider gives no id.
     providerTransactionId: result.providerRef || charge.reference,
+    // The token it was sent with, not the gift's of the moment: a refund credits that card.
+    cardToken: charge.token,
   };
   const { transaction } = await ctx.store.transactions.record(tx, {
     messages: chargeMessages(sub, id, success, now),

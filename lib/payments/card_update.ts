@@ -28,13 +28,14 @@
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
 import type { RateLimitSettings } from "../rate_limits.ts";
+import { lastFour } from "../shared/format.ts";
 import type { Lang } from "../shared/languages.ts";
 import { subscriptionDueAt } from "../storage/records.ts";
 import type { CardUpdate, Store, Subscription } from "../storage/types.ts";
 import { chargeSubscriptionNow } from "./billing.ts";
 import { admitCardUpdate, type CardUpdateClient, countCardDecline } from "./card_update_limits.ts";
 import type { PaymentProvider } from "./provider.ts";
-import { GiftChangeError, GiftEndedError, type GiftRef, NoSuchGiftError } from "./subscription_changes.ts";
+import { GiftChangeError, GiftEndedError, type GiftRef, ownGift } from "./subscription_changes.ts";
 
 /** The check's nominal total in minor units (1.00): Pelecard's plugin checks cards with it; never charged. */
 export const CHECK_AMOUNT = 100;
@@ -88,14 +89,14 @@ export const cardReturnPath = (attemptId: string) => `/payments/card/${attemptId
 
 /**
  * Starts replacing the card of the donor's gift `ref`: answers the provider's page to send the
- * browser to. Throws {@link NoSuchGiftError} (unknown or another donor's), {@link GiftEndedError},
+ * browser to. Throws `NoSuchGiftError` (unknown, or not the address's: `ownGift`), {@link GiftEndedError},
  * {@link CardUpdateUnavailableError}, the limits' refusals (`card_update_limits.ts`: the gift
  * locked after declines, too many checks or declines, everyone's checks used up), or
  * `ProviderError` (the provider did not start the page; the attempt is closed as failed).
  *
  * @example
  * ```ts
- * const { url } = await startCardUpdate(ctx, { subscriptionId, donorIds }, "he");
+ * const { url } = await startCardUpdate(ctx, { subscriptionId, email: session.email }, "he");
  * return Response.redirect(url, 303);
  * ```
  */
@@ -104,8 +105,7 @@ export async function startCardUpdate(
   ref: GiftRef,
   language: Lang,
 ): Promise<{ attempt: CardUpdate; url: string }> {
-  const sub = await ctx.store.subscriptions.get(ref.subscriptionId);
-  if (!sub || !ref.donorIds.includes(sub.donorId)) throw new NoSuchGiftError();
+  const sub = await ownGift(ctx.store, ref);
   if (sub.status !== "active") throw new GiftEndedError();
   if (sub.provider !== ctx.provider.id) throw new CardUpdateUnavailableError();
   const id = newId();
@@ -119,7 +119,8 @@ export async function startCardUpdate(
   const attempt: CardUpdate = {
     id,
     subscriptionId: sub.id,
-    donorIds: [...ref.donorIds],
+    // The gift's own record: the check and the new card apply to it only (`applyToken`).
+    donorIds: [sub.donorId],
     provider: ctx.provider.id,
     providerRef: null,
     userKey: newId(),
@@ -157,12 +158,6 @@ export async function startCardUpdate(
   ctx.log.info("card update started", { attemptId: attempt.id, subscriptionId: sub.id });
   return { attempt: started ?? attempt, url: session.url };
 }
-
-/** The last four digits of a masked card number, or null. */
-const lastFour = (masked: string | null) => {
-  const digits = (masked ?? "").replace(/\D/g, "");
-  return digits.length >= 4 ? digits.slice(-4) : null;
-};
 
 /**
  * Verifies an attempt with the provider and, when the provider confirms a new token, puts it on the

@@ -8,15 +8,17 @@
  * ({@link completeCardUpdate}: the result is the provider's, the token applied once with its email).
  * An attempt still open {@link CARD_RECONCILE_CUTOFF_MS} after it was created was abandoned on the
  * provider's page (whose session ended long before): it is asked one last time, then closed as
- * failed, the old card kept. A provider that cannot be reached leaves the attempt for the next pass.
+ * failed, the old card kept. A provider that cannot be reached leaves the attempt for the next pass
+ * (`pass.ts`, the passes' one shape).
  *
  * @module
  */
 import type { RateLimitSettings } from "../rate_limits.ts";
 import type { Logger } from "../log.ts";
-import type { Store } from "../storage/types.ts";
+import type { CardUpdate, Store } from "../storage/types.ts";
 import { completeCardUpdate } from "./card_update.ts";
-import { type PaymentProvider, ProviderError } from "./provider.ts";
+import { runPass } from "./pass.ts";
+import type { PaymentProvider } from "./provider.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -52,7 +54,7 @@ export interface CardReconcileReport {
 }
 
 /**
- * One pass over the open card updates older than the grace period.
+ * One pass over the open card updates older than the grace period (`pass.ts`'s shape).
  *
  * @example
  * ```ts
@@ -61,30 +63,32 @@ export interface CardReconcileReport {
  */
 export async function reconcileCardUpdates(ctx: CardReconcileContext): Promise<CardReconcileReport> {
   const now = ctx.now?.() ?? new Date();
-  const report: CardReconcileReport = { applied: 0, declined: 0, pending: 0, abandoned: 0 };
   const open = await ctx.store.cardUpdates.listOpen(
     new Date(now.getTime() - CARD_RECONCILE_GRACE_MS).toISOString(),
     PASS_LIMIT,
   );
-  for (const attempt of open) {
-    const abandoned = now.getTime() - Date.parse(attempt.createdAt) >= CARD_RECONCILE_CUTOFF_MS;
-    let outcome;
-    try {
-      ({ outcome } = await completeCardUpdate({ ...ctx, now: () => now }, attempt));
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      ctx.log.warn("card update reconciliation: provider unavailable", { attemptId: attempt.id, error });
-      report.pending++;
-      continue;
-    }
-    if (outcome === "applied") report.applied++;
-    else if (outcome !== "pending") report.declined++;
-    else if (!abandoned) report.pending++;
-    else {
-      await ctx.store.cardUpdates.finish(attempt.id, "failed", null, now.toISOString());
-      report.abandoned++;
-    }
-  }
-  if (open.length > 0) ctx.log.info("card updates reconciled", { ...report });
-  return report;
+  const { counts } = await runPass({
+    name: "card updates reconciled",
+    log: ctx.log,
+    outcomes: ["applied", "declined", "pending", "abandoned"],
+    unreachable: "pending",
+    items: open,
+    describe: (attempt) => ({ attemptId: attempt.id }),
+    each: (attempt) => reconcileOne(ctx, attempt, now),
+  });
+  return counts;
+}
+
+/** What became of one open attempt. */
+async function reconcileOne(
+  ctx: CardReconcileContext,
+  attempt: CardUpdate,
+  now: Date,
+): Promise<keyof CardReconcileReport> {
+  const { outcome } = await completeCardUpdate({ ...ctx, now: () => now }, attempt);
+  if (outcome === "applied") return "applied";
+  if (outcome !== "pending") return "declined";
+  if (now.getTime() - Date.parse(attempt.createdAt) < CARD_RECONCILE_CUTOFF_MS) return "pending";
+  await ctx.store.cardUpdates.finish(attempt.id, "failed", null, now.toISOString());
+  return "abandoned";
 }

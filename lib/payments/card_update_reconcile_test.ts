@@ -5,7 +5,7 @@
  * failed past the cutoff, the old card kept; a declined one is closed as declined.
  */
 import assert from "node:assert/strict";
-import { GOOD, log, NOW, sandboxContext, withGift } from "../../tests/helpers/card_gift.ts";
+import { DANA, GOOD, log, NOW, sandboxContext, withGift } from "../../tests/helpers/card_gift.ts";
 import { startCardUpdate } from "./card_update.ts";
 import {
   CARD_RECONCILE_CUTOFF_MS,
@@ -16,9 +16,9 @@ import {
 const later = (ms: number) => () => new Date(NOW.getTime() + ms);
 
 Deno.test("card update reconciliation: a lost return and notification still put the new card on, once", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx, provider } = sandboxContext(store);
-    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await provider.submitCard(attempt.providerRef!, GOOD); // paid at the provider; nobody told us
     const pass = (ms: number) => reconcileCardUpdates({ store, provider, log, now: later(ms) });
 
@@ -49,9 +49,9 @@ Deno.test("card update reconciliation: a lost return and notification still put 
 });
 
 Deno.test("card update reconciliation: declined is closed as declined; abandoned is closed past the cutoff", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx, provider } = sandboxContext(store);
-    const start = () => startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "he");
+    const start = () => startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "he");
     const declined = (await start()).attempt;
     await provider.submitCard(declined.providerRef!, { ...GOOD, cardNumber: "4000 0000 0000 0002" });
     const abandoned = (await start()).attempt; // the donor never typed a card

@@ -8,7 +8,16 @@
 import assert from "node:assert/strict";
 import type { Store } from "@/lib/storage/types.ts";
 import { SIM_TOKEN_LOGIN } from "../../tests/pelecard_simulator.ts";
-import { CLIENT, GOOD, log, NOW, ORIGIN, sandboxContext, withGift } from "../../tests/helpers/card_gift.ts";
+import {
+  CLIENT,
+  DANA,
+  GOOD,
+  log,
+  NOW,
+  ORIGIN,
+  sandboxContext,
+  withGift,
+} from "../../tests/helpers/card_gift.ts";
 import { paid, request, setupLogging } from "../../tests/helpers/pelecard.ts";
 import { chargeSubscriptionNow, runBillingPass } from "./billing.ts";
 import {
@@ -30,7 +39,7 @@ Deno.test("sandbox: a confirmed new card replaces the old one once, with one ema
     const { ctx, provider } = sandboxContext(store);
     const { attempt, url } = await startCardUpdate(
       ctx,
-      { subscriptionId: sub.id, donorIds: [donorId] },
+      { subscriptionId: sub.id, email: DANA.email },
       "he",
     );
     assert.equal(url, `${ORIGIN}/sandbox/pay/${attempt.providerRef}`);
@@ -73,9 +82,9 @@ Deno.test("sandbox: a confirmed new card replaces the old one once, with one ema
 });
 
 Deno.test("sandbox: the return and the notification racing apply the new card once", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx, provider } = sandboxContext(store);
-    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await provider.submitCard(attempt.providerRef!, GOOD);
     const results = await Promise.all(Array.from({ length: 6 }, () => completeCardUpdate(ctx, attempt)));
     assert.deepEqual(results.map((r) => r.outcome), Array(6).fill("applied"));
@@ -85,9 +94,9 @@ Deno.test("sandbox: the return and the notification racing apply the new card on
 });
 
 Deno.test("sandbox: a declined card leaves the old one in place and sends nothing", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx, provider } = sandboxContext(store);
-    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await provider.submitCard(attempt.providerRef!, { ...GOOD, cardNumber: "4000 0000 0000 0051" });
     const result = await completeCardUpdate(ctx, attempt);
     assert.equal(result.outcome, "declined");
@@ -100,35 +109,35 @@ Deno.test("sandbox: a declined card leaves the old one in place and sends nothin
 });
 
 Deno.test("refusals: another donor's or an unknown gift, an ended gift, a gift of another provider", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx } = sandboxContext(store);
     await assert.rejects(
-      () => startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: ["someone_else"] }, "en"),
+      () => startCardUpdate(ctx, { subscriptionId: sub.id, email: "someone.else@example.org" }, "en"),
       NoSuchGiftError,
     );
     await assert.rejects(
-      () => startCardUpdate(ctx, { subscriptionId: "sub_unknown", donorIds: [donorId] }, "en"),
+      () => startCardUpdate(ctx, { subscriptionId: "sub_unknown", email: DANA.email }, "en"),
       NoSuchGiftError,
     );
     await store.subscriptions.updateIfActive(sub.id, { status: "cancelled", cancelledAt: NOW.toISOString() });
     await assert.rejects(
-      () => startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en"),
+      () => startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en"),
       GiftEndedError,
     );
   });
-  await withGift("pelecard", async (store, sub, donorId) => {
+  await withGift("pelecard", async (store, sub) => {
     const { ctx } = sandboxContext(store);
     await assert.rejects(
-      () => startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en"),
+      () => startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en"),
       CardUpdateUnavailableError,
     );
   });
 });
 
 Deno.test("a gift cancelled while the donor was on the page keeps its card: the attempt ends", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx, provider } = sandboxContext(store);
-    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await provider.submitCard(attempt.providerRef!, GOOD);
     await store.subscriptions.updateIfActive(sub.id, { status: "cancelled", cancelledAt: NOW.toISOString() });
     assert.equal((await completeCardUpdate(ctx, attempt)).outcome, "ended");
@@ -159,7 +168,7 @@ Deno.test("a failing gift is charged at once with the new card, once, through bi
     assert.equal(failing.failedAttempts, 1);
     assert.ok(failing.retryAt! > NOW.toISOString());
 
-    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await provider.submitCard(attempt.providerRef!, GOOD);
     assert.equal((await completeCardUpdate(ctx, attempt)).outcome, "applied");
 
@@ -200,7 +209,7 @@ Deno.test("a failing gift's new card beside billing runners: charged exactly onc
       });
       const billing = (holder: string) => ({ store, provider, log, holder, now: () => NOW });
       assert.equal((await runBillingPass(billing("first"))).failed, 1);
-      const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+      const { attempt } = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
       await provider.submitCard(attempt.providerRef!, GOOD);
       // The return, the notification, two runners' passes and direct charges, all at once.
       await Promise.all([
@@ -228,11 +237,11 @@ Deno.test("a failing gift's new card beside billing runners: charged exactly onc
 });
 
 Deno.test("sandbox retention keeps a card update's check page while open and its token while charged", async () => {
-  await withGift("sandbox", async (store, sub, donorId) => {
+  await withGift("sandbox", async (store, sub) => {
     const { ctx: fixed, provider } = sandboxContext(store);
     // Retention judges by the real clock.
     const ctx = { ...fixed, now: () => new Date() };
-    const ref = { subscriptionId: sub.id, donorIds: [donorId] };
+    const ref = { subscriptionId: sub.id, email: DANA.email };
     const first = await startCardUpdate(ctx, ref, "en");
     const page = (await store.sandbox.get(first.attempt.providerRef!))!;
     assert.equal(await sandboxRecordNeeded(store, page), true, "the open attempt's page");
@@ -295,7 +304,7 @@ Deno.test("pelecard: verification refuses a charge for a check, and a check for 
 
 Deno.test("pelecard: the whole card update, applied once; a declined check keeps the old card", async () => {
   await using t = await setup({ tokenTerminal: SIM_TOKEN_LOGIN });
-  await withGift("pelecard", async (store, sub, donorId) => {
+  await withGift("pelecard", async (store, sub) => {
     const ctx: CardUpdateContext = {
       store,
       provider: t.pelecard,
@@ -306,7 +315,7 @@ Deno.test("pelecard: the whole card update, applied once; a declined check keeps
     };
     const { attempt, url } = await startCardUpdate(
       ctx,
-      { subscriptionId: sub.id, donorIds: [donorId] },
+      { subscriptionId: sub.id, email: DANA.email },
       "he",
     );
     assert.equal(url, `${t.sim.url}/PaymentGW?transactionId=${attempt.providerRef}`);
@@ -328,13 +337,13 @@ Deno.test("pelecard: the whole card update, applied once; a declined check keeps
     // No token charge was made for the check.
     assert.equal(t.sim.state.bodies("/services/DebitRegularType").length, 0);
 
-    const second = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "he");
+    const second = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "he");
     await t.sim.state.complete(second.attempt.providerRef!, { statusCode: "033" });
     assert.equal((await completeCardUpdate(ctx, second.attempt)).outcome, "declined");
     assert.equal((await store.subscriptions.get(sub.id))!.token, after.token);
 
     // The payer pressed Cancel on Pelecard's page (555): said so, the card kept.
-    const third = await startCardUpdate(ctx, { subscriptionId: sub.id, donorIds: [donorId] }, "en");
+    const third = await startCardUpdate(ctx, { subscriptionId: sub.id, email: DANA.email }, "en");
     await t.sim.state.complete(third.attempt.providerRef!, { statusCode: "555" });
     assert.equal((await completeCardUpdate(ctx, third.attempt)).outcome, "cancelled");
     assert.equal((await store.subscriptions.get(sub.id))!.token, after.token);

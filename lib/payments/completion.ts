@@ -145,6 +145,7 @@ export async function completePayment(ctx: CompletionContext, payment: Payment):
     amount: result.amount ?? payment.amount,
     currency: result.currency ?? payment.currency,
     resultData: result.resultData,
+    cardToken: success ? result.token : null,
   });
   const finished = await finishPayment(ctx, payment, success, transaction, success ? result.token : null);
   return {
@@ -194,7 +195,7 @@ export function paymentMessages(payment: Payment, transactionId: string, success
  * @example
  * ```ts
  * const transaction = await recordResult(ctx, payment, {
- *   providerRef, statusCode: "000", errorMessage: null, amount, currency, resultData,
+ *   providerRef, statusCode: "000", errorMessage: null, amount, currency, resultData, cardToken: null,
  * });
  * ```
  */
@@ -203,6 +204,8 @@ export async function recordResult(
   payment: Payment,
   fields: Pick<Transaction, "statusCode" | "errorMessage" | "amount" | "currency" | "resultData"> & {
     providerRef: string;
+    /** The card token the payment was charged with (a monthly gift's page makes one), or null. */
+    cardToken: string | null;
   },
 ): Promise<Transaction> {
   const donor = await ctx.store.donors.get(payment.donorId);
@@ -225,6 +228,8 @@ export async function recordResult(
     errorMessage: fields.statusCode === "000" ? null : fields.errorMessage,
     provider: ctx.provider.id,
     providerTransactionId: fields.providerRef,
+    // What a refund credits through, and only it (issue 23).
+    cardToken: fields.cardToken ?? undefined,
   }, { messages: paymentMessages(payment, id, fields.statusCode === "000") });
   if (created && transaction.kind === "error" && payment.channel === "online" && ctx.rateLimits) {
     // Counted once, with the transaction: against the donor's email and the payment's origin.

@@ -72,6 +72,7 @@ export function createPelecardProvider(options: PelecardOptions): PaymentProvide
     id: "pelecard",
     displayName: "Pelecard",
     frameOrigins: [kit.origin],
+    refundsWithoutToken: false,
     ...createPelecardHostedPage(kit),
 
     async chargeToken(request): Promise<ProviderResult> {

@@ -1,10 +1,14 @@
 /**
  * Pelecard refunds (`services/DebitRegularType` with a negative total on the card's token, §2.5)
  * against the simulator: a partial then the rest, never more than the token paid, a refused credit,
- * a payment without a token refused before any call, and a transport failure.
+ * a payment without a token refused before any call, a transport failure, and a refund after a card
+ * update credited through the token the charge was made with.
  */
 import assert from "node:assert/strict";
+import { openStore } from "../storage/mod.ts";
 import { SIM_TOKEN_LOGIN } from "../../tests/pelecard_simulator.ts";
+import { adminFixture, subscriptionFixture, txFixture } from "../../tests/storage/fixtures.ts";
+import { refundGift } from "./refunds.ts";
 import {
   assertLogsClean,
   FULL_PAN,
@@ -103,6 +107,49 @@ Deno.test("refund: Pelecard unreachable or answering nonsense is a ProviderError
   t.sim.state.failNext("garbage", 1, "/services/DebitRegularType");
   await rejectsWith(refund, "invalid-answer");
   assert.equal((await refund()).statusCode, "000", "the next call goes through");
+});
+
+Deno.test("refundGift on Pelecard: after a card update, a charge made before it is credited through the first card's token", async () => {
+  // Issue 23: the token a charge was made with, recorded on its transaction, not the gift's new one.
+  await using t = await setup();
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    for (const token of ["5550001111", "5550002222"]) {
+      t.sim.state.tokens.set(token, { pan: FULL_PAN, exp: "1230", outcome: "000" });
+    }
+    const before = await t.pelecard.chargeToken({
+      token: "5550001111",
+      amount: 5000,
+      currency: 1,
+      reference: "m1",
+    });
+    const tx = txFixture({
+      provider: "pelecard",
+      isMonthly: true,
+      amount: 5000,
+      providerTransactionId: before.providerRef,
+      cardToken: "5550001111",
+    });
+    await store.transactions.record(tx);
+    // The donor's gift is on the new card now.
+    await store.subscriptions.create(
+      subscriptionFixture({ donorId: tx.donorId, provider: "pelecard", token: "5550002222" }),
+    );
+    const admin = adminFixture({ status: "approved", role: "finance" });
+    await refundGift({ store, provider: t.pelecard }, { admin, address: "203.0.113.5" }, {
+      transactionId: tx.id,
+      amount: 2000,
+      reason: "requested-by-donor",
+      note: "",
+      key: "k1",
+      cancelMonthly: false,
+    });
+    const body = t.sim.state.bodies("/services/DebitRegularType").at(-1) as { token: string; total: number };
+    assert.deepEqual([body.token, body.total], ["5550001111", -2000]);
+    assert.equal((await store.refunds.listByTransaction(tx.id))[0].state, "succeeded");
+  } finally {
+    await store.close();
+  }
 });
 
 Deno.test("refund log lines name the call, never a password or a card number", () => {

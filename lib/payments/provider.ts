@@ -112,8 +112,9 @@ export interface RefundRequest {
   /** The provider's id of the refunded payment (the transaction's `providerTransactionId`). */
   providerRef: string;
   /**
-   * The card token the payment was made with (a monthly gift's), or null. Pelecard credits a card
-   * only through its token (`DebitRegularType` with a negative total, §2.5).
+   * The card token the payment was charged with (the transaction's `cardToken`), or null for a
+   * payment made without one: the money goes back through it, and only it (issue 23). Pelecard
+   * credits a card only through its token (`DebitRegularType` with a negative total, §2.5).
    */
   token: string | null;
   /** Minor units to give back, > 0. */
@@ -134,6 +135,12 @@ export interface PaymentProvider {
   readonly displayName: string;
   /** Origins the payment frame loads from, for the CSP `frame-src`. */
   readonly frameOrigins: string[];
+  /**
+   * Whether `refund` can credit a payment made without a card token, by the payment's own
+   * reference (always to the card that paid it). Pelecard cannot: such a gift is refunded in its
+   * back office.
+   */
+  readonly refundsWithoutToken: boolean;
 
   /** Starts a hosted-page payment and answers the page to frame. */
   startHostedPayment(request: HostedPaymentRequest): Promise<HostedPaymentSession>;

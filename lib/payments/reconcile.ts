@@ -23,7 +23,8 @@
  * - a provider that cannot be reached leaves the payment pending for the next pass, however old.
  *
  * One pass at a time across instances (a lease, as billing has); two at once would still record
- * each payment once, only asking the provider twice.
+ * each payment once, only asking the provider twice. The pass has the shape every reconciliation
+ * pass shares (`pass.ts`).
  *
  * Kiosk (terminal) payments are not reconciled here: a repeat of the donation looks its sale up
  * (`terminal_sales.ts`), and Pelecard offers no look-up of a PinPad sale.
@@ -34,7 +35,8 @@ import type { Logger } from "../log.ts";
 import type { RateLimitSettings } from "../rate_limits.ts";
 import type { Payment, Store } from "../storage/types.ts";
 import { completePayment } from "./completion.ts";
-import { type PaymentProvider, ProviderError } from "./provider.ts";
+import { runPass } from "./pass.ts";
+import type { PaymentProvider } from "./provider.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -85,7 +87,7 @@ export interface ReconcileReport {
   unreachable: number;
   /** Not due for a question in this pass, or not ours to ask about (kiosk, another provider). */
   skipped: number;
-  /** False when the pass stopped at `maxChecks` with more left. */
+  /** False when the pass stopped before the end: at `maxChecks` with more left, or its lease lost. */
   complete: boolean;
 }
 
@@ -110,64 +112,74 @@ export async function runReconcilePass(
   ctx: ReconcileContext,
   options: { batch?: number; maxChecks?: number } = {},
 ): Promise<ReconcileReport> {
-  const report: ReconcileReport = {
-    ran: false,
-    recorded: 0,
-    declined: 0,
-    pending: 0,
-    expired: 0,
-    closed: 0,
-    unreachable: 0,
-    skipped: 0,
-    complete: true,
-  };
   const clock = () => ctx.now?.() ?? new Date();
   const lease = () =>
     ctx.store.leases.acquire(RECONCILE_LEASE, ctx.holder, clock().getTime(), RECONCILE_LEASE_MS);
-  if (!await lease()) return report;
-  report.ran = true;
-  const started = performance.now();
+  const outcomes: Outcome[] = [
+    "recorded",
+    "declined",
+    "pending",
+    "expired",
+    "closed",
+    "unreachable",
+    "skipped",
+  ];
+  if (!await lease()) {
+    const none = { recorded: 0, declined: 0, pending: 0, expired: 0, closed: 0, unreachable: 0, skipped: 0 };
+    return { ran: false, ...none, complete: true };
+  }
+  const maxChecks = options.maxChecks ?? 200;
+  const now = clock();
+  let checks = 0;
   try {
-    const batch = options.batch ?? 100;
-    const maxChecks = options.maxChecks ?? 200;
-    const now = clock();
-    // Every pending payment past the grace, however old: those past the cut-off are asked once
-    // more, then closed, so none stays pending forever.
-    const range = {
-      from: new Date(0).toISOString(),
-      to: new Date(now.getTime() - RECONCILE_GRACE_MS).toISOString(),
-    };
-    let checks = 0;
-    let after: Payment | null = null;
-    for (;;) {
-      const payments = await ctx.store.payments.listPending(range, batch, after);
-      for (const payment of payments) {
-        if (checks >= maxChecks) {
-          report.complete = false;
-          return report;
+    const { counts, complete } = await runPass({
+      name: "reconcile pass",
+      log: ctx.log,
+      outcomes,
+      unreachable: "unreachable",
+      // Every pending payment past the grace, however old: those past the cut-off are asked once
+      // more, then closed, so none stays pending forever.
+      items: pendingPayments(ctx, new Date(now.getTime() - RECONCILE_GRACE_MS), options.batch ?? 100),
+      describe,
+      async proceed(payment) {
+        if (checks >= maxChecks) return false;
+        if (!needsProvider(ctx, payment, now)) return true;
+        if (!await lease()) {
+          ctx.log.warn("reconcile lease lost; stopping this pass", { holder: ctx.holder });
+          return false;
         }
-        const asks = needsProvider(ctx, payment, now);
-        if (asks) {
-          if (!await lease()) {
-            ctx.log.warn("reconcile lease lost; stopping this pass", { holder: ctx.holder });
-            return report;
-          }
-          checks++;
-        }
-        report[await reconcileOne(ctx, payment, now, asks)]++;
-      }
-      if (payments.length < batch) return report;
-      after = payments[payments.length - 1];
-    }
+        checks++;
+        return true;
+      },
+      each: (payment) => reconcileOne(ctx, payment, now, needsProvider(ctx, payment, now)),
+      summary: () => ({ holder: ctx.holder, ran: true }),
+    });
+    return { ran: true, ...counts, complete };
   } finally {
     await ctx.store.leases.release(RECONCILE_LEASE, ctx.holder);
-    ctx.log.info("reconcile pass", {
-      holder: ctx.holder,
-      ...report,
-      ms: Math.round(performance.now() - started),
-    });
   }
 }
+
+/** The pending payments created before `before`, oldest first, read `batch` at a time. */
+async function* pendingPayments(ctx: ReconcileContext, before: Date, batch: number): AsyncGenerator<Payment> {
+  const range = { from: new Date(0).toISOString(), to: before.toISOString() };
+  let after: Payment | null = null;
+  for (;;) {
+    const payments: Payment[] = await ctx.store.payments.listPending(range, batch, after);
+    yield* payments;
+    if (payments.length < batch) return;
+    after = payments[payments.length - 1];
+  }
+}
+
+/** A payment's fields on the pass's log lines. */
+const describe = (payment: Payment) => ({
+  paymentId: payment.id,
+  provider: payment.provider,
+  createdAt: payment.createdAt,
+  amount: payment.amount,
+  currency: payment.currency,
+});
 
 /** Whether a payment is ours to ask the provider about in this pass. */
 function needsProvider(ctx: ReconcileContext, payment: Payment, now: Date): boolean {
@@ -190,13 +202,7 @@ async function reconcileOne(
   now: Date,
   asks: boolean,
 ): Promise<Outcome> {
-  const fields = {
-    paymentId: payment.id,
-    provider: payment.provider,
-    createdAt: payment.createdAt,
-    amount: payment.amount,
-    currency: payment.currency,
-  };
+  const fields = describe(payment);
   if (!isHosted(ctx, payment)) return "skipped";
   if (!payment.providerRef) {
     // Its start failed before the provider answered with a page: the donor never saw one, so
@@ -210,21 +216,10 @@ async function reconcileOne(
     return "closed";
   }
   if (!asks) return "skipped";
-  let outcome: Awaited<ReturnType<typeof completePayment>>["outcome"];
-  let transactionId: string | undefined;
-  try {
-    const completion = await completePayment(ctx, payment);
-    outcome = completion.outcome;
-    transactionId = completion.transaction?.id;
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    ctx.log.warn("reconciliation could not reach the payment provider; the payment stays pending", {
-      ...fields,
-      error: e.message,
-      code: e.code,
-    });
-    return "unreachable";
-  }
+  // A provider that cannot be reached throws: the pass counts it `unreachable`, the payment pending.
+  const completion = await completePayment(ctx, payment);
+  const { outcome } = completion;
+  const transactionId = completion.transaction?.id;
   if (outcome === "succeeded") {
     // Warned: the return and the notification both failed for a paid donation.
     ctx.log.warn("paid payment recorded by reconciliation", { ...fields, transactionId });

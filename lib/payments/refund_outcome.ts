@@ -10,11 +10,20 @@
  * once: the answer is one conditional write with its audit entry (`recordRefundOutcome`), so two
  * people answering at once, or a person and the reconciliation pass, record one outcome.
  *
+ * "It did not go through" frees the refund's amount for another refund, so one person's word is
+ * not enough (issue 23): a refund that did go through, recorded as failed, would be paid twice.
+ * The first "did not go through" is a report (`refunds.reportFailure`, audited as
+ * `failure-reported`): the refund stays pending, its amount reserved. It is recorded failed only
+ * when an owner, another person than who reported it, says the same (audited with both people);
+ * the reporter, a second finance or admin member, or the same owner again are refused (409). "It
+ * went through" needs one person: it frees nothing, and it is what a person would correct a report
+ * with. The reconciliation's own answer from the provider settles a reported refund as any other.
+ *
  * @module
  */
 import type { Actor } from "../auth/actor.ts";
 import { NoSuchTransactionError } from "../receipts/errors.ts";
-import type { Refund, RefundOutcome, Store } from "../storage/types.ts";
+import type { Admin, FailureReport, Refund, RefundOutcome, Store } from "../storage/types.ts";
 import { REFUND_RECONCILE_GRACE_MS } from "./refund_reconcile.ts";
 import { recordRefundOutcome, refundAudit, RefundError } from "./refunds.ts";
 
@@ -43,6 +52,21 @@ export class RefundTooRecentError extends RefundError {
   }
 }
 
+/** "Did not go through" is reported already, and this person may not confirm it (not another owner). */
+export class FailureConfirmationError extends RefundError {
+  constructor(reportedBy: string) {
+    super(
+      `${reportedBy} recorded that this refund did not go through: an owner other than the one who ` +
+        "recorded it must confirm it before its amount is free again",
+      [{ path: "refundId", message: "awaiting confirmation" }],
+    );
+  }
+}
+
+/** Whether `admin` may confirm `report` (that a refund did not go through): an owner, another person. */
+export const mayConfirmFailure = (admin: Pick<Admin, "id" | "role">, report: FailureReport | null): boolean =>
+  report !== null && admin.role === "owner" && admin.id !== report.actorId;
+
 /** What a person records. */
 export interface RefundOutcomeInput {
   transactionId: string;
@@ -54,7 +78,7 @@ export interface RefundOutcomeInput {
 
 /**
  * Records what the provider's back office shows for a pending refund; answers the refund as
- * stored.
+ * stored, and whether it is settled (false: a failure reported, awaiting an owner's confirmation).
  *
  * @example
  * ```ts
@@ -66,7 +90,7 @@ export async function recordRefundOutcomeByStaff(
   actor: Actor,
   input: RefundOutcomeInput,
   now: Date = new Date(),
-): Promise<Refund> {
+): Promise<{ refund: Refund; settled: boolean }> {
   const [tx, refund] = await Promise.all([
     store.transactions.get(input.transactionId),
     store.refunds.get(input.transactionId, input.refundId),
@@ -77,10 +101,15 @@ export async function recordRefundOutcomeByStaff(
   const from = Date.parse(refund.createdAt) + REFUND_RECONCILE_GRACE_MS;
   if (now.getTime() < from) throw new RefundTooRecentError(new Date(from).toISOString());
   const at = now.toISOString();
+  const who = { id: actor.admin.id, email: actor.admin.email, address: actor.address };
+  const report = refund.failureReport ?? null;
+  if (input.outcome === "failed" && !mayConfirmFailure(actor.admin, report)) {
+    if (report !== null) throw new FailureConfirmationError(report.actorEmail);
+    return { refund: await reportFailure(store, refund, who, at), settled: false };
+  }
   const outcome: RefundOutcome = input.outcome === "succeeded"
     ? { state: "succeeded", providerRef: input.providerRef ?? "recorded by staff", at }
     : { state: "failed", error: "Not credited, as the provider's back office shows (recorded by staff)", at };
-  const who = { id: actor.admin.id, email: actor.admin.email, address: actor.address };
   const settled = await recordRefundOutcome(
     store,
     tx,
@@ -90,11 +119,32 @@ export async function recordRefundOutcomeByStaff(
       state: outcome.state,
       recordedByStaff: true,
       ...(outcome.state === "succeeded" ? { providerRef: outcome.providerRef } : {}),
+      ...(report ? { reportedBy: report.actorEmail, reportedAt: report.at } : {}),
     }),
   );
   if (!settled) {
     // Answered meanwhile (another person, or the reconciliation): that outcome stands.
     throw new RefundSettledError((await store.refunds.get(tx.id, refund.id))!.state);
   }
-  return settled;
+  return { refund: settled, settled: true };
+}
+
+/** The first "did not go through": recorded with its audit entry; the refund stays pending. */
+async function reportFailure(
+  store: Store,
+  refund: Refund,
+  who: { id: string; email: string; address: string },
+  at: string,
+): Promise<Refund> {
+  const reported = await store.refunds.reportFailure(
+    refund.transactionId,
+    refund.id,
+    { actorId: who.id, actorEmail: who.email, at },
+    { audit: [refundAudit(who, refund, { state: "failure-reported", recordedByStaff: true })] },
+  );
+  if (reported) return reported;
+  // Settled or reported meanwhile (another person, or the reconciliation).
+  const now = (await store.refunds.get(refund.transactionId, refund.id))!;
+  if (now.state !== "pending") throw new RefundSettledError(now.state);
+  throw new FailureConfirmationError(now.failureReport!.actorEmail);
 }

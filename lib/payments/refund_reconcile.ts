@@ -16,13 +16,14 @@
  *
  * A provider that cannot look a charge up (Pelecard documents no such call) leaves the refund
  * pending, and the pass logs it for a person to check in the provider's back office. A provider
- * that cannot be reached leaves it for the next pass.
+ * that cannot be reached leaves it for the next pass (`pass.ts`, the passes' one shape).
  *
  * @module
  */
 import type { Logger } from "../log.ts";
 import type { AuditInput, Refund, RefundOutcome, Store } from "../storage/types.ts";
-import { type PaymentProvider, ProviderError } from "./provider.ts";
+import { runPass } from "./pass.ts";
+import type { PaymentProvider } from "./provider.ts";
 import { recordRefundOutcome, refundAudit } from "./refunds.ts";
 
 const MINUTE_MS = 60_000;
@@ -80,7 +81,7 @@ async function askProvider(
 }
 
 /**
- * One pass over the refunds pending for longer than the grace period.
+ * One pass over the refunds pending for longer than the grace period (`pass.ts`'s shape).
  *
  * @example
  * ```ts
@@ -89,41 +90,40 @@ async function askProvider(
  */
 export async function reconcileRefunds(ctx: RefundReconcileContext): Promise<RefundReconcileReport> {
   const now = ctx.now?.() ?? new Date();
-  const report: RefundReconcileReport = { succeeded: 0, failed: 0, pending: 0 };
   const before = new Date(now.getTime() - REFUND_RECONCILE_GRACE_MS).toISOString();
-  const pending = await ctx.store.refunds.listPending(before, PASS_LIMIT);
-  for (const refund of pending) {
-    const tx = await ctx.store.transactions.get(refund.transactionId);
-    if (!tx || tx.provider !== ctx.provider.id || !ctx.provider.lookupCharge) {
-      ctx.log.warn("refund pending: check it in the payment provider's back office", {
-        refundId: refund.id,
-        transactionId: refund.transactionId,
-        provider: tx?.provider ?? null,
-      });
-      report.pending++;
-      continue;
-    }
-    let outcome: RefundOutcome | null;
-    try {
-      outcome = await askProvider(ctx, refund, now);
-    } catch (e) {
-      if (!(e instanceof ProviderError)) throw e;
-      ctx.log.warn("refund reconciliation: the provider did not answer", { refundId: refund.id, error: e });
-      report.pending++;
-      continue;
-    }
-    if (outcome === null) {
-      report.pending++;
-      continue;
-    }
-    const changes = outcome.state === "succeeded"
-      ? { state: "succeeded", providerRef: outcome.providerRef }
-      : { state: "failed", error: outcome.error };
-    const settled = await recordRefundOutcome(ctx.store, tx, refund, outcome, entryOf(refund, changes));
-    if (settled) report[outcome.state]++;
+  const { counts } = await runPass({
+    name: "refunds reconciled",
+    log: ctx.log,
+    outcomes: ["succeeded", "failed", "pending", "settled"],
+    unreachable: "pending",
+    items: await ctx.store.refunds.listPending(before, PASS_LIMIT),
+    describe: (refund) => ({ refundId: refund.id, transactionId: refund.transactionId }),
+    each: (refund) => reconcileOne(ctx, refund, now),
+  });
+  return { succeeded: counts.succeeded, failed: counts.failed, pending: counts.pending };
+}
+
+/** What became of one pending refund. */
+async function reconcileOne(
+  ctx: RefundReconcileContext,
+  refund: Refund,
+  now: Date,
+): Promise<keyof RefundReconcileReport | "settled"> {
+  const tx = await ctx.store.transactions.get(refund.transactionId);
+  if (!tx || tx.provider !== ctx.provider.id || !ctx.provider.lookupCharge) {
+    ctx.log.warn("refund pending: check it in the payment provider's back office", {
+      refundId: refund.id,
+      transactionId: refund.transactionId,
+      provider: tx?.provider ?? null,
+    });
+    return "pending";
   }
-  if (report.succeeded + report.failed + report.pending > 0) {
-    ctx.log.info("refunds reconciled", { ...report });
-  }
-  return report;
+  const outcome = await askProvider(ctx, refund, now);
+  if (outcome === null) return "pending";
+  const changes = outcome.state === "succeeded"
+    ? { state: "succeeded", providerRef: outcome.providerRef }
+    : { state: "failed", error: outcome.error };
+  const settled = await recordRefundOutcome(ctx.store, tx, refund, outcome, entryOf(refund, changes));
+  // Settled meanwhile by a person or another pass: that outcome stands, not counted here.
+  return settled ? outcome.state : "settled";
 }

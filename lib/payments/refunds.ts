@@ -1,6 +1,8 @@
 /**
  * Refunds from the back office (issue 16): money given back on a successful gift, in full or in
- * part, with a reason, through the provider the gift was paid with.
+ * part, with a reason, through the provider the gift was paid with, and only to the card that paid
+ * it (issue 23, `refund_card.ts`: through the token it was charged with; refused, before anything
+ * is recorded, where that card cannot be known).
  *
  * The order makes a refund safe to press twice and for two staff at once:
  * 1. `refunds.begin` records it `pending` under the client's idempotency key, in the same atomic
@@ -38,6 +40,7 @@ import type {
 import { RefundExceedsPaidError } from "../storage/refund_types.ts";
 import { NoSuchTransactionError } from "../receipts/errors.ts";
 import { type PaymentProvider, ProviderError } from "./provider.ts";
+import { refundCardOf } from "./refund_card.ts";
 
 /** Any refund error. */
 export class RefundError extends DomainError {}
@@ -99,6 +102,10 @@ export interface RefundContext {
   now?: () => Date;
 }
 
+/** Why a gift paid through another provider than the current one is not refunded here. */
+export const otherProviderMessage = (tx: Pick<Transaction, "provider">): string =>
+  `This gift was paid through ${tx.provider}, not the current provider: refund it there`;
+
 /** The gift, checked refundable by `provider`. */
 async function refundable(
   ctx: RefundContext,
@@ -111,19 +118,8 @@ async function refundable(
   ) {
     throw new NotRefundableError("Only a successful gift with an amount can be refunded");
   }
-  if (tx.provider !== ctx.provider.id) {
-    throw new NotRefundableError(
-      `This gift was paid through ${tx.provider}, not the current provider: refund it there`,
-    );
-  }
+  if (tx.provider !== ctx.provider.id) throw new NotRefundableError(otherProviderMessage(tx));
   return tx as Transaction & { amount: number; currency: 1 | 2 };
-}
-
-/** The card token a monthly gift's charge was made with (Pelecard credits through it), or null. */
-async function tokenOf(store: Store, tx: Transaction): Promise<string | null> {
-  if (!tx.isMonthly) return null;
-  const gifts = (await store.subscriptions.listByDonor(tx.donorId)).filter((s) => s.provider === tx.provider);
-  return gifts.at(-1)?.token ?? null;
 }
 
 /**
@@ -188,6 +184,9 @@ export async function refundGift(
 ): Promise<RefundAnswer> {
   const now = () => (ctx.now?.() ?? new Date()).toISOString();
   const tx = await refundable(ctx, input.transactionId);
+  // Only to the card that paid: refused before anything is recorded when it cannot be known.
+  const card = await refundCardOf(ctx.store, ctx.provider, tx);
+  if (!card.available) throw new NotRefundableError(card.message);
   let begun: { created: boolean; refund: Refund };
   try {
     begun = await ctx.store.refunds.begin({
@@ -206,6 +205,7 @@ export async function refundGift(
       providerRef: null,
       error: null,
       settledAt: null,
+      failureReport: null,
     }, tx.amount);
   } catch (e) {
     if (e instanceof RefundExceedsPaidError) throw new RefundTooLargeError(e.remaining, tx.currency);
@@ -219,7 +219,7 @@ export async function refundGift(
   try {
     const result = await ctx.provider.refund({
       providerRef: tx.providerTransactionId!,
-      token: await tokenOf(ctx.store, tx),
+      token: card.token,
       amount: refund.amount,
       currency: refund.currency,
       reference: refund.id,
@@ -289,35 +289,4 @@ export async function recordRefundOutcome(
   });
   if (settled && succeeded && refund.cancelMonthly) await stopMonthlyPayments(store, tx.donorId);
   return settled;
-}
-
-/** A refund as the API answers it: without the idempotency key and the actor's id. */
-export type PublicRefund = Omit<Refund, "key" | "actorId">;
-
-/** Drops what the API does not answer. */
-export const publicRefund = ({ key: _key, actorId: _actor, ...rest }: Refund): PublicRefund => rest;
-
-/**
- * A gift's refunds, oldest first, with what it paid and its refunded and pending sums.
- *
- * @example
- * ```ts
- * const { data, paid, refunded } = await refundsOf(store, "tx_1");
- * ```
- */
-export async function refundsOf(
-  store: Store,
-  transactionId: string,
-): Promise<{ data: PublicRefund[]; paid: number; refunded: number; pending: number }> {
-  const tx = await store.transactions.get(transactionId);
-  if (!tx) throw new NoSuchTransactionError();
-  const list = await store.refunds.listByTransaction(transactionId);
-  const sum = (state: Refund["state"]) =>
-    list.filter((r) => r.state === state).reduce((total, r) => total + r.amount, 0);
-  return {
-    data: list.map(publicRefund),
-    paid: tx.kind === "success" ? tx.amount ?? 0 : 0,
-    refunded: sum("succeeded"),
-    pending: sum("pending"),
-  };
 }

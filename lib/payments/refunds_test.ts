@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { openStore } from "@/lib/storage/mod.ts";
-import type { Admin, Store, Transaction } from "@/lib/storage/types.ts";
+import type { Admin, SandboxRecord, Store, Transaction } from "@/lib/storage/types.ts";
 import { NoSuchTransactionError } from "@/lib/receipts/errors.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult, type RefundRequest } from "./provider.ts";
 import {
@@ -36,16 +36,33 @@ const actor = { admin, address: "203.0.113.5" };
 /** A successful one-time Pelecard gift of 100.00 NIS. */
 const gift = (o: Partial<Transaction> = {}): Transaction => txFixture({ provider: "pelecard", ...o });
 
-/** A provider whose refund does `answer`; every other call is unused here. */
+/**
+ * A provider whose refund does `answer` (crediting a payment by its reference too); every other call
+ * is unused here.
+ */
 function provider(answer: (request: RefundRequest) => Promise<ProviderResult>, calls: RefundRequest[] = []) {
   return {
     id: "pelecard",
+    displayName: "Pelecard",
+    refundsWithoutToken: true,
     refund: (request: RefundRequest) => {
       calls.push(request);
       return answer(request);
     },
   } as unknown as PaymentProvider;
 }
+
+/** The provider's answer to a refund it credited. */
+const credited = (r: RefundRequest, providerRef: string): ProviderResult => ({
+  providerRef,
+  statusCode: "000",
+  errorMessage: null,
+  amount: r.amount,
+  currency: r.currency,
+  reference: r.reference,
+  token: null,
+  resultData: null,
+});
 
 const input = (tx: Transaction, o: Partial<RefundInput> = {}): RefundInput => ({
   transactionId: tx.id,
@@ -94,18 +111,7 @@ Deno.test("refundGift: the provider unreachable → kept pending (its amount res
     ]);
     assert.equal(await store.outbox.get(`refund:${refund.id}`), null, "no email");
     // Only what is not reserved may be refunded meanwhile: never twice the same money.
-    const up = provider((r) =>
-      Promise.resolve({
-        providerRef: "credit_1",
-        statusCode: "000",
-        errorMessage: null,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-        token: null,
-        resultData: null,
-      })
-    );
+    const up = provider((r) => Promise.resolve(credited(r, "credit_1")));
     await assert.rejects(
       () => refundGift({ store, provider: up }, actor, input(tx, { amount: 10_000 })),
       /larger than what remains/,
@@ -149,17 +155,7 @@ Deno.test("refundGift: refused by the provider → RefundDeclinedError; wrong gi
 Deno.test("refundGift: a monthly gift's card token reaches the provider", () =>
   withStore(async (store) => {
     const calls: RefundRequest[] = [];
-    const ok = provider((r) =>
-      Promise.resolve({
-        providerRef: "credit_2",
-        statusCode: "000",
-        errorMessage: null,
-        amount: r.amount,
-        currency: r.currency,
-        reference: r.reference,
-        token: null,
-        resultData: null,
-      }), calls);
+    const ok = provider((r) => Promise.resolve(credited(r, "credit_2")), calls);
     const tx = gift({ isMonthly: true, donorId: "donor_m" });
     await store.transactions.record(tx);
     await store.subscriptions.create(subscriptionFixture({
@@ -210,4 +206,146 @@ Deno.test("sandboxRefund: credits a paid payment up to what it has left; refuses
         sandboxRefund(store, { providerRef: "nope", token: null, amount: 1, currency: 1, reference: "r" }),
       ProviderError,
     );
+  }));
+
+/** A provider stand-in that credits every refund ("000"), recording each request. */
+const crediting = (calls: RefundRequest[], o: Partial<PaymentProvider> = {}) =>
+  ({
+    ...provider((r) => Promise.resolve(credited(r, `credit_${calls.length}`)), calls),
+    refundsWithoutToken: false,
+    ...o,
+  }) as PaymentProvider;
+
+/** A monthly Pelecard gift whose card the donor replaced (an applied card update): now on `tok_new`. */
+async function replacedCard(store: Store, donorId: string) {
+  const sub = subscriptionFixture({
+    donorId,
+    provider: "pelecard",
+    amount: 10_000,
+    currency: 1,
+    token: "tok_new",
+  });
+  await store.subscriptions.create(sub);
+  await store.cardUpdates.create({
+    id: `cu_${donorId}`,
+    subscriptionId: sub.id,
+    donorIds: [donorId],
+    provider: "pelecard",
+    providerRef: null,
+    userKey: "key",
+    confirmationKey: null,
+    language: "en",
+    status: "open",
+    statusCode: null,
+    createdAt: "2026-02-01T00:00:00.000Z",
+    updatedAt: "2026-02-01T00:00:00.000Z",
+  });
+  await store.cardUpdates.finish(`cu_${donorId}`, "applied", "000", "2026-02-01T00:05:00.000Z");
+  return sub;
+}
+
+Deno.test("refundGift: after a card update, an earlier charge is credited to the card that paid it", () =>
+  withStore(async (store) => {
+    // Issue 23: a donor (or a fraudster with a stolen card) swaps the card, then asks for a refund
+    // of a charge made before: the money goes back to the first card, never to the new one.
+    const calls: RefundRequest[] = [];
+    await replacedCard(store, "donor_swap");
+    const before = gift({ isMonthly: true, donorId: "donor_swap", cardToken: "tok_first" });
+    const after = gift({ isMonthly: true, donorId: "donor_swap", cardToken: "tok_new" });
+    await store.transactions.record(before);
+    await store.transactions.record(after);
+    await refundGift({ store, provider: crediting(calls) }, actor, input(before));
+    await refundGift({ store, provider: crediting(calls) }, actor, input(after));
+    assert.deepEqual(calls.map((c) => [c.providerRef, c.token]), [
+      [before.providerTransactionId, "tok_first"],
+      [after.providerTransactionId, "tok_new"],
+    ]);
+  }));
+
+Deno.test("refundGift: a monthly charge recorded without its token is refunded only where the token is sure", () =>
+  withStore(async (store) => {
+    const calls: RefundRequest[] = [];
+    // Its gift's card was replaced since: which card paid is unknown. Refused, nothing recorded.
+    await replacedCard(store, "donor_old");
+    const old = gift({ isMonthly: true, donorId: "donor_old" });
+    await store.transactions.record(old);
+    await assert.rejects(
+      () => refundGift({ store, provider: crediting(calls) }, actor, input(old)),
+      (e: unknown) => e instanceof NotRefundableError && /back office/.test(e.message),
+    );
+    assert.deepEqual(calls, [], "the provider was not asked");
+    assert.deepEqual(await store.refunds.listByTransaction(old.id), [], "nothing recorded");
+    // Two gifts on different cards: which one charged it is unknown too.
+    for (const token of ["tok_a", "tok_b"]) {
+      await store.subscriptions.create(
+        subscriptionFixture({ donorId: "donor_two", provider: "pelecard", token }),
+      );
+    }
+    const two = gift({ isMonthly: true, donorId: "donor_two" });
+    await store.transactions.record(two);
+    await assert.rejects(
+      () => refundGift({ store, provider: crediting(calls) }, actor, input(two)),
+      /back office/,
+    );
+    assert.deepEqual(calls, []);
+  }));
+
+Deno.test("refundGift: a gift paid without a token is refused before anything is recorded where the provider needs one", () =>
+  withStore(async (store) => {
+    const calls: RefundRequest[] = [];
+    const once = gift();
+    await store.transactions.record(once);
+    // Pelecard credits only through a token: its back office refunds a one-time gift.
+    await assert.rejects(
+      () => refundGift({ store, provider: crediting(calls) }, actor, input(once)),
+      (e: unknown) =>
+        e instanceof NotRefundableError && /refund it in Pelecard's back office/.test(e.message),
+    );
+    assert.deepEqual(await store.refunds.listByTransaction(once.id), []);
+    // A provider that credits a payment by its own reference (the sandbox) gets no token.
+    await refundGift(
+      { store, provider: crediting(calls, { refundsWithoutToken: true }) },
+      actor,
+      input(once),
+    );
+    assert.deepEqual(calls.map((c) => c.token), [null]);
+  }));
+
+Deno.test("sandboxRefund: credits through the token it is given, to that token's card; an unknown token is declined", () =>
+  withStore(async (store) => {
+    const now = new Date().toISOString();
+    const record = (o: Partial<SandboxRecord>): SandboxRecord => ({
+      ref: crypto.randomUUID(),
+      kind: "charge",
+      status: "paid",
+      reference: "ref",
+      terminalId: null,
+      amount: 5_000,
+      currency: 1,
+      createdAt: now,
+      updatedAt: now,
+      data: {},
+      ...o,
+    });
+    const paid = record({ data: { resultData: { CreditCardNumber: "458012******9015" } } });
+    const first = record({
+      kind: "token",
+      status: "active",
+      data: { card: "4444444444449015", cardMasked: "458012******9015" },
+    });
+    const second = record({
+      kind: "token",
+      status: "active",
+      data: { card: "4444444444441111", cardMasked: "411111******1111" },
+    });
+    for (const r of [paid, first, second]) await store.sandbox.create(r);
+    const refund = (token: string | null, reference: string) =>
+      sandboxRefund(store, { providerRef: paid.ref, token, amount: 1_000, currency: 1, reference });
+    assert.equal((await refund(second.ref, "r_second")).statusCode, "000");
+    const credited = (await store.sandbox.findByReference("r_second"))!;
+    assert.equal(credited.data.creditedCard, "411111******1111", "the card of the token given");
+    assert.equal(credited.data.token, second.ref);
+    await refund(null, "r_payment");
+    assert.equal((await store.sandbox.findByReference("r_payment"))!.data.creditedCard, "458012******9015");
+    assert.equal((await refund("tok_nobody", "r_unknown")).statusCode, "506", "no such token");
   }));

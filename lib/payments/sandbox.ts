@@ -111,6 +111,7 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
     id: "sandbox",
     displayName: "Sandbox",
     frameOrigins: [],
+    refundsWithoutToken: true,
 
     async startHostedPayment(request: HostedPaymentRequest): Promise<HostedPaymentSession> {
       const ref = newId();

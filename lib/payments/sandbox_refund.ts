@@ -3,12 +3,17 @@
  * or terminal sale), kept in the sandbox's own books like the real gateway's would be. Beside
  * `sandbox.ts` so that file stays within its size.
  *
+ * The card credited is the one of the token the request names, like Pelecard's credit through a
+ * token (issue 23: the app names the token the payment was charged with); a request without one
+ * credits the payment's own card, as a gateway refunding by its transaction does. The record of the
+ * credit names the card (`creditedCard`, masked) and the token, so a test sees where money went.
+ *
  * The sandbox refuses what a real gateway refuses: an unknown or unpaid payment, another currency,
- * and more than what is left of the payment (the app checks that first; this is the provider's own
- * check). It declines (code `033`) a refund of a payment made with the test card that declines
- * refunds ({@link REFUND_DECLINED_CARD}), so a refused refund can be tried end to end; and it
- * credits a refund of a payment made with {@link REFUND_UNCONFIRMED_CARD} but loses its answer (a
- * timeout), so an unconfirmed refund and its reconciliation can be tried too.
+ * more than what is left of the payment (the app checks that first; this is the provider's own
+ * check), and an unknown token (`506`). It declines (code `033`) a refund to the test card that
+ * declines refunds ({@link REFUND_DECLINED_CARD}), so a refused refund can be tried end to end; and it
+ * credits a refund to {@link REFUND_UNCONFIRMED_CARD} but loses its answer (a timeout), so an
+ * unconfirmed refund and its reconciliation can be tried too.
  *
  * @module
  */
@@ -16,7 +21,7 @@ import { newId } from "../ids.ts";
 import type { SandboxRecord, Store } from "../storage/types.ts";
 import type { ProviderResult, RefundRequest } from "./provider.ts";
 import { ProviderError } from "./provider.ts";
-import { sandboxResultData } from "./sandbox_cards.ts";
+import { maskCard, sandboxResultData } from "./sandbox_cards.ts";
 
 /** A test card (Luhn-valid) whose payments the sandbox pays but whose refunds it declines. */
 export const REFUND_DECLINED_CARD = "4000056655665556";
@@ -50,9 +55,17 @@ export async function sandboxRefund(store: Store, request: RefundRequest): Promi
   }
   const data = original.data as { refunded?: number; resultData?: { CreditCardNumber?: string } };
   const refunded = typeof data.refunded === "number" ? data.refunded : 0;
-  const card = String(data.resultData?.CreditCardNumber ?? "0000000000000000");
+  const token = request.token === null || request.token.length > 64
+    ? null
+    : await store.sandbox.get(request.token);
+  const tokenCard = token?.kind === "token" ? token.data as { card?: string; cardMasked?: string } : null;
+  // Masked (first six, last four): the token's card, or the payment's own.
+  const card = request.token === null
+    ? String(data.resultData?.CreditCardNumber ?? "0000000000000000")
+    : String(tokenCard?.cardMasked ?? maskCard(tokenCard?.card ?? "0000000000000000"));
   let code = "000";
-  if (original.currency !== request.currency) code = "065";
+  if (request.token !== null && tokenCard === null) code = "506";
+  else if (original.currency !== request.currency) code = "065";
   else if (request.amount > original.amount - refunded) code = "205";
   else if (isCard(card, REFUND_DECLINED_CARD)) code = "033";
   const now = new Date().toISOString();
@@ -68,6 +81,8 @@ export async function sandboxRefund(store: Store, request: RefundRequest): Promi
     updatedAt: now,
     data: {
       refundOf: original.ref,
+      token: request.token,
+      creditedCard: code === "000" ? card : null,
       statusCode: code,
       errorMessage: code === "000" ? null : `Refund refused (${code})`,
       resultData: sandboxResultData(card, -request.amount, request.currency, code),

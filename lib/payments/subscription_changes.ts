@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { isDonorOf } from "../donor_records.ts";
 import type { MessageInput } from "../mail/message_types.ts";
 import { MIN_AMOUNT, toMinor } from "../shared/money.ts";
 import { isoInstant } from "../storage/records.ts";
@@ -90,10 +91,20 @@ export interface GiftChangeResult {
   changed: boolean;
 }
 
-/** Which gift, for whom: `donorIds` are the donor records the signed-in donor may act for. */
+/**
+ * Which gift, for whom: `email` is the signed-in donor's address. The gift is theirs when its donor
+ * record has that address (the record's own email, `isDonorOf`), whatever other records the address has.
+ */
 export interface GiftRef {
   subscriptionId: string;
-  donorIds: readonly string[];
+  email: string;
+}
+
+/** The gift `ref` names when it is the signed-in address's, else {@link NoSuchGiftError}. */
+export async function ownGift(store: Store, ref: GiftRef): Promise<Subscription> {
+  const sub = await store.subscriptions.get(ref.subscriptionId);
+  if (!sub || !await isDonorOf(store, sub.donorId, ref.email)) throw new NoSuchGiftError();
+  return sub;
 }
 
 /** Writes lost to racing writes before a change gives up (each loss re-reads and decides again). */
@@ -120,8 +131,7 @@ async function change(
   options: { whileCharging?: boolean; whenEnded?: Subscription["status"] } = {},
 ): Promise<GiftChangeResult> {
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const sub = await ctx.store.subscriptions.get(ref.subscriptionId);
-    if (!sub || !ref.donorIds.includes(sub.donorId)) throw new NoSuchGiftError();
+    const sub = await ownGift(ctx.store, ref);
     if (sub.status !== "active") {
       if (sub.status === options.whenEnded) return { subscription: sub, changed: false };
       throw new GiftEndedError();
@@ -174,7 +184,7 @@ const changedMessage = (change: "amount" | "pause" | "skip" | "resume") => (afte
  *
  * @example
  * ```ts
- * await changeAmount({ store, maxAmount: 100_000 }, { subscriptionId, donorIds: [donorId] }, 75);
+ * await changeAmount({ store, maxAmount: 100_000 }, { subscriptionId, email: session.email }, 75);
  * ```
  */
 export async function changeAmount(

@@ -64,7 +64,7 @@ async function withGift(fn: (store: Store, sub: Subscription, ref: GiftRef) => P
       retryAt: null,
       cancelledAt: null,
     });
-    await fn(store, sub, { subscriptionId: sub.id, donorIds: [donorId] });
+    await fn(store, sub, { subscriptionId: sub.id, email: DANA.email });
   } finally {
     store.close();
   }
@@ -114,7 +114,7 @@ Deno.test("changeAmount: the donation form's limits; applies once, from the next
     await assert.rejects(() => changeAmount(ctx, ref, 12.345), InvalidGiftChangeError);
     await assert.rejects(() => changeAmount(ctx, ref, Number.NaN), InvalidGiftChangeError);
     await assert.rejects(
-      () => changeAmount(ctx, { ...ref, donorIds: ["someone-else"] }, 75),
+      () => changeAmount(ctx, { ...ref, email: "someone.else@example.org" }, 75),
       NoSuchGiftError,
     );
     await assert.rejects(

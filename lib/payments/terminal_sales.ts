@@ -185,6 +185,8 @@ async function settleTerminalSale(
         ShvaResult: result.ResultData.ShvaResult,
       }
       : null,
+    // A card at the terminal, no token: the sale itself is what a refund credits, where it can.
+    cardToken: null,
   });
   await finishPayment(ctx, { ...payment, providerRef }, statusCode === "000", transaction, null);
   return { ...result, StatusCode: statusCode };

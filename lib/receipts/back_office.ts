@@ -58,9 +58,10 @@ export async function withReceiptRefs<T extends { id: string; resultData: { Debi
   settings: ReceiptSettings,
   rows: T[],
 ): Promise<(T & { receipt: ReceiptRef | null })[]> {
-  const receipts = await Promise.all(rows.map((row) => store.receipts.byTransaction(row.id)));
-  return rows.map((row, i) => {
-    const number = receipts[i]?.number ?? null;
+  // One read for the page (a list is at most 100 rows; byTransactions takes up to 1,000).
+  const receipts = await store.receipts.byTransactions(rows.map((row) => row.id));
+  return rows.map((row) => {
+    const number = receipts.get(row.id)?.number ?? null;
     const linked = number !== null || canIssue(settings, row.resultData.DebitCurrency);
     return { ...row, receipt: linked ? { number, url: adminReceiptPath(row.id) } : null };
   });

@@ -1,7 +1,9 @@
 /**
  * The receipt as a PDF, in the donor's language: drawn with pdf-lib, in DejaVu Sans (embedded,
- * subset to the glyphs used), Hebrew laid out right to left (`bidi.ts`), every word from
- * `locales/` (`receipt`), with a QR code that opens the public verification page.
+ * subset to the glyphs used), Hebrew laid out right to left (`bidi.ts`: put in visual order once,
+ * and drawn in that order), every word from `locales/` (`receipt`), values (names, numbers,
+ * addresses) isolated so each keeps its own direction, with a QR code that opens the public
+ * verification page.
  *
  * It prints what the issue asks of a legal receipt: the issuer's legal name, address and
  * registration numbers (non-profit number and Section 46 approval, or the US EIN), the receipt's
@@ -16,13 +18,12 @@
  * @module
  */
 
-import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
 import QRCode from "qrcode";
 import { translator } from "@/lib/i18n.ts";
-import { dirOf, type Lang } from "@/lib/shared/languages.ts";
+import { dirOf, isolate, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
-import { visualOrder } from "./bidi.ts";
+import { drawable, visualFontkit, visualOrder } from "./bidi.ts";
 import { receiptFonts } from "./fonts.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
@@ -54,6 +55,8 @@ const MARGIN = 50;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.35, 0.35, 0.4);
 const BLACK = rgb(0, 0, 0);
+/** The labels' column: at least this wide, wider for a language's longer labels up to the most. */
+const LABELS = { least: 170, most: 250, gap: 14 };
 
 /** Draws lines top down, from the start side of the language's direction. */
 class Writer {
@@ -75,19 +78,20 @@ class Writer {
   wrap(text: string, size: number, max: number, font: PDFFont): string[] {
     const lines: string[] = [];
     let line = "";
+    const width = (s: string) => font.widthOfTextAtSize(drawable(s), size);
     // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
     const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
     for (const word of spaced.split(" ").filter(Boolean)) {
       const next = line ? `${line} ${word}` : word;
-      if (font.widthOfTextAtSize(next, size) <= max) line = next;
-      else if (font.widthOfTextAtSize(word, size) <= max) {
+      if (width(next) <= max) line = next;
+      else if (width(word) <= max) {
         if (line) lines.push(line);
         line = word;
       } else {
         if (line) lines.push(line);
         line = "";
         for (const char of word) {
-          if (font.widthOfTextAtSize(line + char, size) > max) (lines.push(line), line = "");
+          if (width(line + char) > max) (lines.push(line), line = "");
           line += char;
         }
       }
@@ -96,16 +100,23 @@ class Writer {
     return lines;
   }
 
-  /** One piece of text at the current line, `indent` from the start side, in visual order. */
-  draw(text: string, size: number, { bold = false, indent = 0, color = INK } = {}): void {
+  /**
+   * One piece of text at the current line, `indent` from the start side, in visual order; a value
+   * (`isolated`) in its own direction, still from the start side.
+   */
+  draw(text: string, size: number, { bold = false, indent = 0, color = INK, isolated = false } = {}): void {
     const font = bold ? this.fonts.bold : this.fonts.regular;
-    const visual = visualOrder(text, this.dir);
+    const visual = visualOrder(isolated ? isolate(text) : text, this.dir);
     const width = font.widthOfTextAtSize(visual, size);
     this.page.drawText(visual, { x: this.x(width, indent), y: this.y, size, font, color });
   }
 
   /** A paragraph, wrapped, then the next line. */
-  paragraph(text: string, size: number, options: { bold?: boolean; gap?: number; color?: typeof INK } = {}) {
+  paragraph(
+    text: string,
+    size: number,
+    options: { bold?: boolean; gap?: number; color?: typeof INK; isolated?: boolean } = {},
+  ) {
     const font = options.bold ? this.fonts.bold : this.fonts.regular;
     for (const line of this.wrap(text, size, this.width, font)) {
       this.draw(line, size, options);
@@ -114,16 +125,26 @@ class Writer {
     this.y -= options.gap ?? 0;
   }
 
-  /** A label and its value, in two columns. */
-  field(label: string, value: string): void {
+  /**
+   * Labels and their values, in two columns: the labels' as wide as the longest label needs
+   * (between `LABELS.least` and `LABELS.most`; a longer label wraps in it), so no label runs into
+   * its value in any language.
+   */
+  fields(rows: [label: string, value: string][]): void {
     const size = 11;
-    this.draw(label, size, { bold: true });
-    const lines = this.wrap(value, size, this.width - 170, this.fonts.regular);
-    for (const [i, line] of lines.entries()) {
-      this.draw(line, size, { indent: 170 });
-      if (i < lines.length - 1) this.y -= size * 1.45;
+    const widest = Math.max(
+      ...rows.map(([label]) => this.fonts.bold.widthOfTextAtSize(drawable(label), size)),
+    );
+    const column = Math.min(LABELS.most, Math.max(LABELS.least, Math.ceil(widest) + LABELS.gap));
+    for (const [label, value] of rows) {
+      const labels = this.wrap(label, size, column - LABELS.gap, this.fonts.bold);
+      const values = this.wrap(value, size, this.width - column, this.fonts.regular);
+      const top = this.y;
+      const lineAt = (i: number) => (this.y = top - i * size * 1.45);
+      labels.forEach((line, i) => (lineAt(i), this.draw(line, size, { bold: true })));
+      values.forEach((line, i) => (lineAt(i), this.draw(line, size, { indent: column, isolated: true })));
+      this.y = lineAt(Math.max(labels.length, values.length) - 1) - 20;
     }
-    this.y -= 20;
   }
 
   rule(): void {
@@ -181,7 +202,7 @@ export async function renderReceiptPdf(
 ): Promise<Uint8Array> {
   const t = translator(language);
   const pdf = await PDFDocument.create();
-  pdf.registerFontkit(fontkit);
+  pdf.registerFontkit(visualFontkit);
   const files = await receiptFonts();
   const fonts = {
     regular: await pdf.embedFont(files.regular, { subset: true }),
@@ -203,47 +224,56 @@ export async function renderReceiptPdf(
   const issuer = receipt.issuer;
 
   w.paragraph(heading, 20, { bold: true, gap: 4 });
-  w.paragraph(issuer.legalName, 13, { bold: true });
-  w.paragraph(issuer.address, 10, { color: MUTED });
-  if (issuer.nonprofitNumber) w.paragraph(`${t("receipt.nonprofitNumber")}: ${issuer.nonprofitNumber}`, 10);
+  w.paragraph(issuer.legalName, 13, { bold: true, isolated: true });
+  w.paragraph(issuer.address, 10, { color: MUTED, isolated: true });
+  if (issuer.nonprofitNumber) {
+    w.paragraph(`${t("receipt.nonprofitNumber")}: ${isolate(issuer.nonprofitNumber)}`, 10);
+  }
   if (issuer.section46Approval) {
     const approval = issuer.section46ValidUntil
       ? t("receipt.section46Until", {
-        number: issuer.section46Approval,
-        date: longDate(`${issuer.section46ValidUntil}T12:00:00Z`, language, "UTC"),
+        number: isolate(issuer.section46Approval),
+        date: isolate(longDate(`${issuer.section46ValidUntil}T12:00:00Z`, language, "UTC")),
       })
       : issuer.section46Approval;
-    w.paragraph(`${t("receipt.section46")}: ${approval}`, 10);
+    w.paragraph(`${t("receipt.section46")}: ${isolate(approval)}`, 10);
   }
-  if (issuer.ein) w.paragraph(`${t("receipt.ein")}: ${issuer.ein}`, 10);
+  if (issuer.ein) w.paragraph(`${t("receipt.ein")}: ${isolate(issuer.ein)}`, 10);
   w.y -= 8;
   w.rule();
 
-  if (credit) {
-    w.field(t("receipt.number"), credit.number);
-    w.field(t("refunds.credit.creditOf"), receipt.number);
-    w.field(t("refunds.credit.refundDate"), longDate(credit.refundedAt, language, zone));
-    w.field(t("refunds.credit.amount"), amountInFigures(credit.amount, receipt.currency, language));
-    w.field(t("receipt.amountInWords"), amountInWords(credit.amount, receipt.currency, language));
-  } else w.field(t("receipt.number"), receipt.number);
-  w.field(t("receipt.issuedOn"), longDate(receipt.issuedAt, language, zone));
-  w.field(t("receipt.giftDate"), longDate(receipt.giftDate, language, zone));
-  w.field(t("receipt.receivedFrom"), receipt.donorName);
-  if (receipt.donorTaxId && issuer.organization === "museum") {
-    w.field(t("receipt.israeliId"), receipt.donorTaxId);
-  }
-  w.field(t("receipt.amount"), amountInFigures(receipt.amount, receipt.currency, language));
-  w.field(t("receipt.amountInWords"), amountInWords(receipt.amount, receipt.currency, language));
-  w.field(
-    t("receipt.paymentMethod"),
-    receipt.cardLast4 ? t("receipt.card", { last4: receipt.cardLast4 }) : t("receipt.cardUnknown"),
+  const rows: [string, string][] = credit
+    ? [
+      [t("receipt.number"), credit.number],
+      [t("refunds.credit.creditOf"), receipt.number],
+      [t("refunds.credit.refundDate"), longDate(credit.refundedAt, language, zone)],
+      [t("refunds.credit.amount"), amountInFigures(credit.amount, receipt.currency, language)],
+      [t("receipt.amountInWords"), amountInWords(credit.amount, receipt.currency, language)],
+    ]
+    : [[t("receipt.number"), receipt.number]];
+  rows.push(
+    [t("receipt.issuedOn"), longDate(receipt.issuedAt, language, zone)],
+    [t("receipt.giftDate"), longDate(receipt.giftDate, language, zone)],
+    [t("receipt.receivedFrom"), receipt.donorName],
   );
-  w.field(t("receipt.giftType"), t(receipt.isMonthly ? "receipt.monthly" : "receipt.oneTime"));
-  if (receipt.reportNumber) w.field(t("receipt.reportNumber"), receipt.reportNumber);
+  if (receipt.donorTaxId && issuer.organization === "museum") {
+    rows.push([t("receipt.israeliId"), receipt.donorTaxId]);
+  }
+  rows.push(
+    [t("receipt.amount"), amountInFigures(receipt.amount, receipt.currency, language)],
+    [t("receipt.amountInWords"), amountInWords(receipt.amount, receipt.currency, language)],
+    [
+      t("receipt.paymentMethod"),
+      receipt.cardLast4 ? t("receipt.card", { last4: isolate(receipt.cardLast4) }) : t("receipt.cardUnknown"),
+    ],
+    [t("receipt.giftType"), t(receipt.isMonthly ? "receipt.monthly" : "receipt.oneTime")],
+  );
+  if (receipt.reportNumber) rows.push([t("receipt.reportNumber"), receipt.reportNumber]);
+  w.fields(rows);
   w.rule();
 
   if (!credit && issuer.organization === "museum" && issuer.section46Approval) {
-    w.paragraph(t("receipt.section46Statement", { name: issuer.legalName }), 10, { gap: 4 });
+    w.paragraph(t("receipt.section46Statement", { name: isolate(issuer.legalName) }), 10, { gap: 4 });
   }
   if (!credit && receipt.currency === "USD") w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
   w.paragraph(t("receipt.electronic"), 9, { color: MUTED, gap: 10 });

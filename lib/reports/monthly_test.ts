@@ -4,7 +4,7 @@ import { openStore } from "../storage/mod.ts";
 import type { Transaction } from "../storage/types.ts";
 import { refundFixture, txFixture } from "../../tests/storage/fixtures.ts";
 import { escapeXml, reportChartSvg } from "./chart.ts";
-import { reportCsv } from "./csv.ts";
+import { reportCsv, reportCsvHeader } from "./csv.ts";
 import { defaultRange, InvalidReportRangeError, monthlyReport, monthStart, reportMonths } from "./monthly.ts";
 
 Deno.test("monthStart: local midnight of the first day, winter and summer time", () => {
@@ -77,4 +77,14 @@ Deno.test("monthlyReport: refunds count in the month they were settled, under th
 
 Deno.test("escapeXml: markup and quotes escaped", () => {
   assert.equal(escapeXml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+});
+
+Deno.test("reportCsvHeader: every Hebrew heading starts with a Hebrew word, so a spreadsheet sets it right to left", () => {
+  // A spreadsheet takes a cell's direction from its first letter: "ILS תרומות" would be a
+  // left-to-right cell with the currency at its far left, read last.
+  const hebrew = (c: string) => c >= "\u05d0" && c <= "\u05ea";
+  const latin = (c: string) => /\p{L}/u.test(c) && !hebrew(c);
+  const first = (cell: string) => [...cell].find((c) => hebrew(c) || latin(c)) ?? "";
+  assert.deepEqual(reportCsvHeader("he").filter((cell) => !hebrew(first(cell))), []);
+  assert.ok(reportCsvHeader("he").some((cell) => cell.includes("ILS")), "the currency is still named");
 });

@@ -112,3 +112,16 @@ export function portalDate(iso: string, lang: string): string {
   }
   return format.format(new Date(iso));
 }
+
+/**
+ * The last four digits of a masked card number (`458045******4580` → `4580`), or null.
+ *
+ * @example
+ * ```ts
+ * lastFour("458045******4580"); // "4580"
+ * ```
+ */
+export function lastFour(masked: unknown): string | null {
+  const digits = typeof masked === "string" ? masked.replace(/\D/g, "") : "";
+  return digits.length >= 4 ? digits.slice(-4) : null;
+}

@@ -52,6 +52,21 @@ export function dirOf(lang: Lang): "rtl" | "ltr" {
 }
 
 /**
+ * A value set into a line of another language's words (a name, a number, an address), isolated
+ * (FSI … PDI): it takes its own direction from its first letter, as HTML's `<bdi>` does, and the
+ * words around it keep their order. A Latin address in a Hebrew line stays left to right; a Hebrew
+ * name in an English line stays right to left.
+ *
+ * @example
+ * ```ts
+ * isolate("1 Museum Road"); // "\u20681 Museum Road\u2069"
+ * ```
+ */
+export function isolate(value: string | number): string {
+  return `\u2068${value}\u2069`;
+}
+
+/**
  * Replaces (or adds) the language segment of a path, keeping the rest and the query.
  *
  * @example

@@ -11,7 +11,7 @@ import type { CardUpdate, CardUpdateStatus } from "./card_update_types.ts";
 /** Ids, keys and references: printable, no spaces, bounded (they are KV key parts). */
 const REF = /^[A-Za-z0-9_.:-]{1,128}$/;
 const STATUSES: readonly CardUpdateStatus[] = ["open", "applied", "declined", "failed"];
-/** At most this many donor records per attempt (the portal's `MAX_DONOR_IDS` is smaller). */
+/** At most this many donor records per attempt (one since issue 23: the gift's own record). */
 const MAX_DONOR_IDS = 200;
 
 /** Throws RangeError unless `value` is a reference-shaped string. */

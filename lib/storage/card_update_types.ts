@@ -74,4 +74,9 @@ export interface CardUpdateRepository {
    * `limit` (1..1,000); work in proportion to the answer (final attempts are not read).
    */
   listOpen(createdBefore: string, limit: number): Promise<CardUpdate[]>;
+  /**
+   * A gift's card-update history: its attempts, oldest first (by `createdAt`, then id), whatever
+   * their state, at most `limit` (1..1,000); work in proportion to the answer (an index by gift).
+   */
+  listBySubscription(subscriptionId: string, limit: number): Promise<CardUpdate[]>;
 }

@@ -9,7 +9,10 @@
 import { batchLimit } from "./queries.ts";
 import type { Transaction } from "./transaction_types.ts";
 
-/** The most donor ids one `listByDonors` call takes (one address rarely has more than a few). */
+/**
+ * The most donor ids one `listByDonors` call takes: an address may have any number of records, and
+ * `lib/donor_records.ts` reads them this many at a time.
+ */
 export const MAX_DONOR_IDS = 100;
 
 /** Checks `listByDonors`' arguments: 1..100 distinct ids, a limit of 1..1,000; answers them deduplicated. */

@@ -211,6 +211,12 @@ export interface Charge {
   startedAt: string;
   finishedAt: string | null;
   transactionId: string | null;
+  /**
+   * The card token the charge is sent with (the subscription's when it was claimed): its
+   * transaction records it, also when a later pass recovers it after the gift's card was replaced.
+   * Absent for a charge claimed before tokens were kept.
+   */
+  token?: string;
 }
 
 export interface ChargeRepository {

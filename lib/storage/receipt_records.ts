@@ -7,7 +7,7 @@
  */
 
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
-import type { NewReceipt, ReceiptIssuer } from "./receipt_types.ts";
+import type { NewReceipt, Receipt, ReceiptIssuer } from "./receipt_types.ts";
 
 /** Whether `value` is exactly `length` ASCII digits (no regular expressions: see input_patterns_test). */
 export const isDigits = (value: unknown, length: number): boolean =>
@@ -40,10 +40,23 @@ export function checkReportNumber(value: unknown): string {
 /** The most receipts one list answers. */
 export const MAX_RECEIPT_LIST = 1000;
 
+/** `byTransactions`' ids, each once: at most {@link MAX_RECEIPT_LIST}; RangeError beyond. */
+export function receiptTransactionIds(ids: readonly string[]): string[] {
+  const distinct = [...new Set(ids)];
+  if (distinct.length > MAX_RECEIPT_LIST) {
+    throw new RangeError(`at most ${MAX_RECEIPT_LIST} transaction ids: ${distinct.length}`);
+  }
+  return distinct;
+}
+
 /** The receipt number of `sequence` in `series`: six digits at least, e.g. `IL-2026-000123`. */
 export function receiptNumber(series: string, sequence: number): string {
   return `${series}-${String(sequence).padStart(6, "0")}`;
 }
+
+/** The receipt lists' order, newest first: issue time, then number (both descending). */
+export const newestReceiptFirst = (a: Receipt, b: Receipt): number =>
+  b.issuedAt.localeCompare(a.issuedAt) || b.number.localeCompare(a.number);
 
 /** A list's `limit`: default 100, from 1 to {@link MAX_RECEIPT_LIST}; RangeError otherwise. */
 export function receiptListLimit(limit: number | undefined): number {

@@ -86,6 +86,11 @@ export interface ReceiptRepository {
   get(id: string): Promise<Receipt | null>;
   /** The receipt of a transaction, or null when none was issued. */
   byTransaction(transactionId: string): Promise<Receipt | null>;
+  /**
+   * The receipts of these transactions, by transaction id; one without a receipt is left out. At
+   * most 1,000 distinct ids (RangeError beyond). For the back office's lists: one read for a page.
+   */
+  byTransactions(transactionIds: readonly string[]): Promise<Map<string, Receipt>>;
   /** The receipts of these donors, newest first (issue time, then number), at most `limit` (default 100). */
   listByDonors(donorIds: string[], limit?: number): Promise<Receipt[]>;
   /** The receipts to this email address (normalized when compared), newest first, at most `limit`. */

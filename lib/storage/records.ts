@@ -59,6 +59,18 @@ export function checkInteger(value: number, what: string, min = Number.MIN_SAFE_
   return value;
 }
 
+/**
+ * `{ [field]: token }` for a provider's card token (1..200 characters), `{}` when there is none:
+ * absent rather than null, as in records written before tokens were kept (issue 23).
+ */
+export function cardToken<K extends string>(field: K, token: unknown): { [P in K]?: string } {
+  if (token === undefined || token === null) return {};
+  if (typeof token !== "string" || token.length < 1 || token.length > 200) {
+    throw new RangeError(`${field} must be a string of 1..200 characters`);
+  }
+  return { [field]: token } as { [P in K]?: string };
+}
+
 /** The largest transaction either backend stores, as UTF-8 JSON (Deno KV's value limit is 64 KiB). */
 export const MAX_TRANSACTION_BYTES = 60_000;
 
@@ -82,6 +94,7 @@ export function canonicalTransaction(tx: Transaction): Transaction {
     errorMessage: tx.errorMessage ?? null,
     provider: tx.provider,
     providerTransactionId: tx.providerTransactionId ?? null,
+    ...cardToken("cardToken", tx.cardToken),
   };
   if (tx.kind !== "success" && tx.kind !== "error") {
     throw new RangeError(`unknown kind ${JSON.stringify(tx.kind)}`);
@@ -368,6 +381,7 @@ export function canonicalCharge(c: Charge): Charge {
     startedAt: isoInstant(c.startedAt, "startedAt"),
     finishedAt: isoInstantOrNull(c.finishedAt, "finishedAt"),
     transactionId: c.transactionId ?? null,
+    ...cardToken("token", c.token),
   };
 }
 

@@ -6,7 +6,13 @@
  */
 
 import { checkInteger, isoInstant } from "./records.ts";
-import { type Refund, REFUND_REASONS, type RefundOutcome, type RefundReason } from "./refund_types.ts";
+import {
+  type FailureReport,
+  type Refund,
+  REFUND_REASONS,
+  type RefundOutcome,
+  type RefundReason,
+} from "./refund_types.ts";
 
 const REASONS: ReadonlySet<string> = new Set(REFUND_REASONS);
 /** Field limits: an idempotency key, a staff note, a provider's reference or error. */
@@ -50,6 +56,16 @@ export function canonicalRefund(r: Refund): Refund {
     providerRef: r.providerRef == null ? null : text(r.providerRef, "providerRef", MAX_REF),
     error: r.error == null ? null : text(r.error, "error", MAX_ERROR),
     settledAt: r.settledAt == null ? null : isoInstant(r.settledAt, "settledAt"),
+    failureReport: r.failureReport == null ? null : canonicalFailureReport(r.failureReport),
+  };
+}
+
+/** A failure report as stored: checked, copied to exactly its fields. */
+export function canonicalFailureReport(report: FailureReport): FailureReport {
+  return {
+    actorId: text(report.actorId, "failureReport.actorId", MAX_REF, false),
+    actorEmail: text(report.actorEmail, "failureReport.actorEmail", 254),
+    at: isoInstant(report.at, "failureReport.at"),
   };
 }
 

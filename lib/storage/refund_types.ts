@@ -58,6 +58,20 @@ export interface Refund {
   error: string | null;
   /** ISO 8601: when the provider answered (succeeded or failed); null while pending. */
   settledAt: string | null;
+  /**
+   * A person's record that the provider's back office shows it did not go through (issue 23): the
+   * refund stays pending, its amount reserved, until an owner (another person) confirms it; null
+   * when none was recorded.
+   */
+  failureReport: FailureReport | null;
+}
+
+/** Who recorded that a pending refund did not go through, and when. */
+export interface FailureReport {
+  actorId: string;
+  actorEmail: string;
+  /** ISO 8601. */
+  at: string;
 }
 
 /** A transaction's refund figures: succeeded (refunded) and still pending (reserved), minor units. */
@@ -102,6 +116,17 @@ export interface RefundRepository {
     id: string,
     outcome: RefundOutcome,
     options?: WithAudit & WithMessages,
+  ): Promise<Refund | null>;
+  /**
+   * Records `report` on a pending refund that has none, with `audit` entries in the same atomic
+   * step (at `report.at`); the refund stays pending. Answers the refund as stored, or null when it
+   * is unknown, no longer pending or reported already (then nothing is written).
+   */
+  reportFailure(
+    transactionId: string,
+    id: string,
+    report: FailureReport,
+    options?: WithAudit,
   ): Promise<Refund | null>;
   /** One refund, or null. */
   get(transactionId: string, id: string): Promise<Refund | null>;

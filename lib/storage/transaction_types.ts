@@ -42,6 +42,13 @@ export interface Transaction {
   provider: string;
   /** The provider's id of this payment; unique per provider when present. */
   providerTransactionId: string | null;
+  /**
+   * The provider's card token this payment was charged with (a monthly gift's payments): a refund
+   * goes back only through it (issue 23). Absent when charged without one (a one-time hosted page,
+   * a terminal sale) or recorded before tokens were kept. A secret of the provider's: never
+   * answered by any API, listed or logged.
+   */
+  cardToken?: string;
 }
 
 /** One page of a list, newest first, with the total count of the whole (filtered) list. */

@@ -116,7 +116,10 @@ export interface Donor {
   erasedAt?: string;
 }
 
-/** Donors. A donor record is created per donation form submit; ids are never reused. */
+/**
+ * Donors. A donor record is created per donation form submit; ids are never reused (an unused one
+ * may be deleted, `deleteUnused`).
+ */
 export interface DonorRepository {
   /** Stores a new donor; `id` must be new. */
   create(donor: Donor): Promise<Donor>;
@@ -133,10 +136,21 @@ export interface DonorRepository {
   get(id: string): Promise<Donor | null>;
   /**
    * The ids of the donor records with this email address (normalized when compared), at most
-   * `limit` (1..1,000), in id order: one index range, costing work in proportion to the answer
-   * (the donor portal treats every record of one address as one donor).
+   * `limit` (1..1,000), in id order (UTF-8 bytes, as KV orders keys), after `after` when given (the
+   * last id of the previous page; any string): one index range, costing work in proportion to the
+   * answer. The donor portal treats every record of one address as one donor, so whoever lists an
+   * address's records pages through all of them (`lib/donor_records.ts`).
    */
-  idsByEmail(email: string, limit: number): Promise<string[]>;
+  idsByEmail(email: string, limit: number, after?: string): Promise<string[]>;
+  /**
+   * Deletes the donor record `id`, with its place in the email index, when nothing names it and it
+   * was created before `createdBefore` (ISO 8601): no payment (pending or finished), transaction,
+   * subscription, receipt or message has its id, and it was not erased. Answers whether it did.
+   * What `POST /api/user` recycles under an address with many records (`lib/donors.ts`): such a
+   * record never carried a gift and never can (its id now opens nothing). A payment started on it
+   * at the very moment it is deleted is not seen (only the one who submitted it holds its id).
+   */
+  deleteUnused(id: string, createdBefore: string): Promise<boolean>;
   /**
    * Changes the payment fields of a donor and answers it as stored, or `null` when the id is
    * unknown. Fields left out are unchanged.

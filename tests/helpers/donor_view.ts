@@ -120,8 +120,7 @@ export async function seedDonorView(store: Store) {
     nextPaymentDate: "2025-05-01T10:00:00.000Z",
   });
   const ctx = { store, maxAmount: 100_000, now: () => NOW };
-  const donorIds = [first.id, second.id];
-  await pauseGift(ctx, { subscriptionId: paused.id, donorIds }, 2);
-  await cancelGift(ctx, { subscriptionId: cancelled.id, donorIds }, "moved-away");
+  await pauseGift(ctx, { subscriptionId: paused.id, email: DONOR_EMAIL }, 2);
+  await cancelGift(ctx, { subscriptionId: cancelled.id, email: DONOR_EMAIL }, "moved-away");
   return { first, second, other, txs, active, paused, failing, cancelled, ended };
 }

@@ -21,10 +21,6 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/[.,]00(?=\D*$)/`],
   },
   "islands/shared/texts.ts": { why: "locale texts", patterns: [String.raw`/\{\{\s*(\w+)\s*\}\}/g`] },
-  "lib/mail/templates/format.ts": {
-    why: "masked card numbers from our records",
-    patterns: [String.raw`/\D/g`],
-  },
   "lib/manage_link.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
   "lib/account/sign_in.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
   "lib/backoffice/audit_log.ts": {
@@ -42,10 +38,6 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "lib/storage/card_update_records.ts": {
     why: "ids we made, the provider's references (checked by the provider first), the route's language",
     patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`, String.raw`/^[a-z]{2}$/`],
-  },
-  "lib/payments/card_update.ts": {
-    why: "masked card numbers from the provider's verified answer",
-    patterns: [String.raw`/\D/g`],
   },
   "lib/mail/outbox_view.ts": {
     why: "base64 we encoded; the sender's stored failure reasons (at most 1,000 characters)",

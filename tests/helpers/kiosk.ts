@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { BrowserContext } from "playwright-core";
 import { createKioskDevice } from "../../lib/kiosk/devices.ts";
 import type { Admin, Store } from "../../lib/storage/types.ts";
 import type { Config } from "../../lib/config.ts";
@@ -94,4 +95,18 @@ export async function pairTestKiosk(
   if (res.status !== 303) throw new Error(`pairing answered ${res.status}`);
   const cookie = deviceCookieOf(res);
   return { deviceId, cookie, headers: { cookie } };
+}
+
+/**
+ * Makes a browser context the kiosk whose device cookie is `cookie` (`name=value`) for the app at
+ * `url`. Cookies do not tell ports apart, so a context is one local app's kiosk at a time.
+ *
+ * @example
+ * ```ts
+ * await kioskContext(context, app.url, (await pairTestKiosk(app, "7")).cookie);
+ * ```
+ */
+export async function kioskContext(context: BrowserContext, url: string, cookie: string): Promise<void> {
+  const [name, value] = cookie.split("=");
+  await context.addCookies([{ name, value, url, httpOnly: true, sameSite: "Strict" }]);
 }

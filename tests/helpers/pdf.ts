@@ -1,6 +1,7 @@
 /**
- * Reading a PDF back in tests, with PDF.js (`unpdf`): the first page's text, one item per line,
- * right-to-left items (Hebrew, drawn in visual order) turned back into reading order.
+ * Reading a PDF back in tests, with PDF.js (`unpdf`): the first page's text, one item per line.
+ * PDF.js puts right-to-left runs (drawn in visual order) back into reading order itself, so this
+ * text cannot tell whether a Hebrew line stands right on the page: `pdf_reader.ts` reads positions.
  *
  * @module
  */
@@ -10,7 +11,5 @@ import { getDocumentProxy } from "unpdf";
 export async function pdfText(content: Uint8Array): Promise<string> {
   const doc = await getDocumentProxy(content.slice());
   const items = (await (await doc.getPage(1)).getTextContent()).items;
-  return items.map((i) => ("str" in i ? (i.dir === "rtl" ? [...i.str].reverse().join("") : i.str) : "")).join(
-    "\n",
-  );
+  return items.map((i) => ("str" in i ? i.str : "")).join("\n");
 }

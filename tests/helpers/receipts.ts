@@ -1,5 +1,6 @@
 /**
- * A receipt for tests and benchmarks: an Israeli receipt of the museum, every field set.
+ * Receipts for tests and benchmarks: an Israeli receipt of the museum, every field set, and a US
+ * receipt of the Friends organisation.
  *
  * @module
  */
@@ -36,4 +37,26 @@ export function receiptFixture(overrides: Partial<Receipt> = {}): Receipt {
     },
     ...overrides,
   };
+}
+
+/** A USD receipt of the museum's US Friends organisation (EIN, no Israeli ID, card unknown), with `overrides`. */
+export function usReceiptFixture(overrides: Partial<Receipt> = {}): Receipt {
+  return receiptFixture({
+    number: "US-2026-000007",
+    series: "US-2026",
+    currency: "USD",
+    amount: 25_000,
+    donorTaxId: null,
+    cardLast4: null,
+    issuer: {
+      organization: "friends",
+      legalName: "American Friends of the Example Museum, Inc.",
+      address: "1 Broadway, New York, NY",
+      nonprofitNumber: null,
+      section46Approval: null,
+      section46ValidUntil: null,
+      ein: "12-3456789",
+    },
+    ...overrides,
+  });
 }

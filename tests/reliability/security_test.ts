@@ -680,8 +680,10 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
             providerRef: null,
             error: null,
             settledAt: null,
+            failureReport: null,
           }, 1000);
-          body = JSON.stringify({ refundId: lost.id, outcome: "failed" });
+          // "succeeded": one person's answer (a "failed" one waits for a second person, 202).
+          body = JSON.stringify({ refundId: lost.id, outcome: "succeeded" });
         }
         const refund = template === "/api/transaction/{id}/refund" && method === "POST";
         if (refund) body = JSON.stringify({ amount: 100, reason: "mistake", key: newId() });

@@ -136,6 +136,34 @@ export async function cardUpdatesContract(
     },
   );
 
+  await t.step(
+    "cardUpdates: listBySubscription() answers a gift's attempts, oldest first, whatever their state",
+    async () => {
+      await withStore(fresh(), async (store) => {
+        // Issue 23: a gift's card-update history tells whether its card was ever replaced.
+        const gift = uid("sub");
+        const made = [
+          attempt({ subscriptionId: gift, createdAt: at(3_000) }),
+          attempt({ subscriptionId: gift, createdAt: at(1_000) }),
+          attempt({ subscriptionId: gift, createdAt: at(2_000) }),
+        ];
+        for (const u of made) await store.cardUpdates.create(u);
+        await store.cardUpdates.create(attempt({ createdAt: at(1_500) })); // another gift's
+        await store.cardUpdates.finish(made[1].id, "applied", "000", at(4_000));
+        const list = await store.cardUpdates.listBySubscription(gift, 100);
+        assert.deepEqual(list.map((u) => u.id), [made[1].id, made[2].id, made[0].id]);
+        assert.deepEqual(list.map((u) => u.status), ["applied", "open", "open"], "answered as stored");
+        assert.deepEqual(
+          (await store.cardUpdates.listBySubscription(gift, 2)).map((u) => u.id),
+          [made[1].id, made[2].id],
+        );
+        assert.deepEqual(await store.cardUpdates.listBySubscription(uid("sub"), 10), []);
+        await assert.rejects(() => store.cardUpdates.listBySubscription(gift, 0), RangeError);
+        await assert.rejects(() => store.cardUpdates.listBySubscription(gift, 1_001), RangeError);
+      });
+    },
+  );
+
   await t.step("subscriptions: updateIfVersion() replaces token and cardMasked (a new card)", async () => {
     await withStore(open, async (store) => {
       const sub = await store.subscriptions.create(subscriptionFixture({ token: "tok_old" }));

@@ -77,6 +77,37 @@ export async function chargesContract(
   );
 
   await t.step(
+    "charges: claim() keeps the card token the charge is sent with; finish() keeps it",
+    () =>
+      withStore(open, async (store) => {
+        // Issue 23: a charge a dead pass left behind is recorded with the token it was sent with,
+        // not the gift's token of the moment (a card update may have replaced it meanwhile).
+        const charge = chargeFixture({ token: "tok_sent_with" });
+        assert.equal(await store.charges.claim(charge), true);
+        assert.deepEqual(await store.charges.get(charge.subscriptionId, charge.period, 0), charge);
+        assert.deepEqual(
+          await store.charges.listStale(at(31 * DAY), 1_000).then((l) =>
+            l.find((c) => c.subscriptionId === charge.subscriptionId)
+          ),
+          charge,
+        );
+        await store.charges.finish(charge.subscriptionId, charge.period, 0, {
+          status: "succeeded",
+          finishedAt: at(30 * DAY + 5),
+          transactionId: "tx-token",
+        });
+        assert.equal(
+          (await store.charges.get(charge.subscriptionId, charge.period, 0))?.token,
+          "tok_sent_with",
+        );
+        // One claimed before tokens were kept has none.
+        const old = chargeFixture();
+        await store.charges.claim(old);
+        assert.equal("token" in (await store.charges.get(old.subscriptionId, old.period, 0))!, false);
+      }),
+  );
+
+  await t.step(
     "charges: 10 concurrent claims of one charge (two instances): exactly one true",
     () =>
       withTwo(open, sharedData, async (a, b) => {

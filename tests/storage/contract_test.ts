@@ -23,6 +23,7 @@ import { cancelReasonsContract } from "./cancel_reasons_contract.ts";
 import { cardUpdatesContract } from "./card_updates_contract.ts";
 import { chargesContract } from "./charges_contract.ts";
 import { donorsContract } from "./donors_contract.ts";
+import { donorRecordsContract } from "./donor_records_contract.ts";
 import {
   donorErasureContract,
   donorSessionsForEmailContract,
@@ -93,6 +94,7 @@ const contracts: Contract[] = [
   receiptsContract,
   donorSessionsContract,
   donorsByEmailContract,
+  donorRecordsContract,
   transactionsByDonorsContract,
   auditContract,
   auditCausesContract,

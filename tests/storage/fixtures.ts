@@ -210,6 +210,7 @@ export function refundFixture(overrides: Partial<Refund> = {}): Refund {
     providerRef: null,
     error: null,
     settledAt: null,
+    failureReport: null,
     ...overrides,
   };
 }

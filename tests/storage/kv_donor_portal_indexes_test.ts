@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { OutboxMessage } from "../../lib/storage/types.ts";
 import { openKvStore } from "./backends.ts";
-import { donorFixture, txFixture } from "./fixtures.ts";
+import { donorFixture, paymentFixture, txFixture } from "./fixtures.ts";
 
 Deno.test("kv: donors and transactions written before the portal's indexes are indexed when the store opens", async () => {
   const dir = await Deno.makeTempDir();
@@ -75,6 +75,30 @@ Deno.test("kv: messages to donors written before the outbox's donor index are li
         (await store.outbox.listByDonors(["old_a"], 10)).map((m) => m.key),
         ["manage-link:old_a:2", "manage-link:old_a:1"],
       );
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kv: payments written before the payments' donor index keep their donor from being recycled once the store opens", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/old.kv`;
+    const donor = donorFixture({ id: "old_payer", email: "old@example.org" });
+    const kv = await Deno.openKv(path);
+    await kv.set(["donors", donor.id], donor);
+    await kv.set(["donors_by_email", donor.email, donor.id], donor.id);
+    // As an older version wrote it: the payment, no index by donor.
+    const payment = paymentFixture({ donorId: donor.id, status: "failed" });
+    await kv.set(["payments", payment.id], payment);
+    kv.close();
+    const store = await openKvStore(path);
+    try {
+      assert.equal(await store.donors.deleteUnused(donor.id, "2099-01-01T00:00:00.000Z"), false);
+      assert.ok(await store.donors.get(donor.id), "kept: a payment names it");
     } finally {
       await store.close();
     }

@@ -1,8 +1,8 @@
 /**
  * The storage contract for legal receipts (`store.receipts`): issued once per transaction, with the
  * next number of a gapless sequence per series (never skipped, never reused) even under 200
- * concurrent issues across two instances; read back by id, transaction, donors and email; a report
- * number recorded once.
+ * concurrent issues across two instances; read back by id, transaction (one, or a page's at once),
+ * donors and email; a report number recorded once.
  *
  * @module
  */
@@ -78,6 +78,34 @@ export async function receiptsContract(
         // The issuer's details and the donor's are kept as issued.
         assert.deepEqual(a.receipt.issuer, receiptFixture(series).issuer);
         assert.equal(a.receipt.donorTaxId, "000000018");
+      }),
+  );
+
+  await t.step(
+    "receipts: byTransactions reads a page's receipts at once, by transaction id",
+    () =>
+      withStore(open, async (store) => {
+        const series = freshSeries();
+        const a = (await store.receipts.issue(receiptFixture(series))).receipt;
+        const b = (await store.receipts.issue(receiptFixture(series))).receipt;
+        const found = await store.receipts.byTransactions([
+          b.transactionId,
+          "tx_missing",
+          a.transactionId,
+          b.transactionId,
+        ]);
+        assert.deepEqual([...found.keys()].sort(), [a.transactionId, b.transactionId].sort());
+        assert.deepEqual(found.get(a.transactionId), a);
+        assert.deepEqual(found.get(b.transactionId), b);
+        assert.deepEqual(await store.receipts.byTransactions([]), new Map());
+        assert.deepEqual(await store.receipts.byTransactions(["tx_missing"]), new Map());
+        // At most 1000 distinct ids (repeats count once).
+        const many = Array.from({ length: 999 }, (_, i) => `tx_none_${i}`);
+        assert.equal((await store.receipts.byTransactions([...many, a.transactionId, ...many])).size, 1);
+        await assert.rejects(
+          () => store.receipts.byTransactions([...many, a.transactionId, "tx_one_too_many"]),
+          RangeError,
+        );
       }),
   );
 

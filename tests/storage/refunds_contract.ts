@@ -14,6 +14,7 @@ import { at, refundFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, race, withStore, withTwo } from "./support.ts";
 
 const refund = refundFixture;
+const DAY_MS = 86_400_000;
 
 const entry = (target: string): AuditInput => ({
   action: "refund",
@@ -123,6 +124,59 @@ export async function refundsContract(
         const log = await store.audit.list({ action: "refund" }, 100);
         assert.equal(log.filter((e) => e.target === tx).length, 1);
         assert.equal((await store.outbox.get(`refund:${r.id}`))?.state, "queued");
+      }),
+  );
+
+  await t.step(
+    "refunds: reportFailure() once on a pending refund, with its audit entry; it stays pending",
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        // Issue 23: one person's "it did not go through" frees nothing until an owner confirms it.
+        const tx = uid("tx");
+        const r = (await a.refunds.begin(refund({ transactionId: tx, amount: 3_000 }), 5_000)).refund;
+        assert.equal(r.failureReport, null);
+        const report = { actorId: "admin_2", actorEmail: "finance2@museum.example", at: at(20 * 60_000) };
+        const results = await race(a, b, 6, (store, i) =>
+          store.refunds.reportFailure(tx, r.id, { ...report, actorId: `admin_${i}` }, {
+            audit: [entry(tx)],
+          }));
+        const won = results.filter((x) =>
+          x !== null
+        );
+        assert.equal(won.length, 1, "reported once");
+        const stored = await b.refunds.get(tx, r.id);
+        assert.deepEqual(stored, won[0]);
+        assert.equal(stored?.state, "pending");
+        assert.equal(stored?.failureReport?.actorEmail, "finance2@museum.example");
+        assert.equal(stored?.failureReport?.at, at(20 * 60_000));
+        assert.deepEqual(await b.refunds.totals([tx]), new Map([[tx, { refunded: 0, pending: 3_000 }]]));
+        const pending = await b.refunds.listPending(at(DAY_MS), 1_000);
+        assert.deepEqual(
+          pending.filter((x) =>
+            x.transactionId === tx
+          ).map((x) => x.id),
+          [r.id],
+        );
+        assert.equal(
+          (await a.audit.list({ action: "refund" }, 100)).filter((e) => e.target === tx).length,
+          1,
+        );
+        // Confirmed (settled failed): the report stays on record; a settled refund takes no report.
+        const failed = await a.refunds.settle(tx, r.id, {
+          state: "failed",
+          error: "confirmed",
+          at: at(DAY_MS),
+        });
+        assert.deepEqual(failed?.failureReport, stored?.failureReport);
+        assert.equal(await a.refunds.reportFailure(tx, r.id, report), null);
+        assert.equal(await a.refunds.reportFailure(tx, "nope", report), null);
+        await assert.rejects(
+          async () => {
+            const other = (await a.refunds.begin(refund({ transactionId: tx }), 5_000)).refund;
+            await a.refunds.reportFailure(tx, other.id, { ...report, at: "soon" });
+          },
+          RangeError,
+        );
       }),
   );
 

@@ -55,6 +55,31 @@ export async function transactionsContract(
   );
 
   await t.step(
+    "transactions: the card token a payment was charged with is kept, by record() and import() alike",
+    () =>
+      withStore(fresh(), async (store) => {
+        // Issue 23: a refund goes back only through the token the payment was charged with.
+        const charged = txFixture({ isMonthly: true, cardToken: "tok_first_card" });
+        assert.deepEqual(await store.transactions.record(charged), { created: true, transaction: charged });
+        assert.equal((await store.transactions.get(charged.id))?.cardToken, "tok_first_card");
+        const [imported] = importFixtures(1, 50).map((tx) => ({ ...tx, cardToken: "tok_imported" }));
+        assert.equal(await store.transactions.import([imported]), 1);
+        assert.equal((await store.transactions.get(imported.id))?.cardToken, "tok_imported");
+        // Charged without a token (a one-time page, a terminal sale), or recorded before tokens were
+        // kept: none, the same on both backends.
+        const plain = txFixture();
+        await store.transactions.record({ ...plain, cardToken: undefined });
+        assert.deepEqual(await store.transactions.get(plain.id), plain);
+        assert.equal("cardToken" in (await store.transactions.get(plain.id))!, false);
+        await assert.rejects(() => store.transactions.record(txFixture({ cardToken: "" })), RangeError);
+        await assert.rejects(
+          () => store.transactions.record(txFixture({ cardToken: "x".repeat(201) })),
+          RangeError,
+        );
+      }),
+  );
+
+  await t.step(
     "transactions: record() is idempotent per (provider, providerTransactionId)",
     () =>
       withTwo(fresh(), sharedData, async (a, b) => {

@@ -42,15 +42,5 @@ export function emailMoney(minor: number, currency: 1 | 2, lang: Lang): string {
   return formatMoney(minor, currency, lang);
 }
 
-/**
- * The last four digits of a masked card number (`458045******4580` → `4580`), or null.
- *
- * @example
- * ```ts
- * lastFour("458045******4580"); // "4580"
- * ```
- */
-export function lastFour(masked: string | null | undefined): string | null {
-  const digits = masked?.replace(/\D/g, "") ?? "";
-  return digits.length >= 4 ? digits.slice(-4) : null;
-}
+// The last four digits of a masked card number: one home, shared with the back office.
+export { lastFour } from "@/lib/shared/format.ts";

@@ -6,13 +6,16 @@
  * | `["card_updates", id]`                            | CardUpdate  | create, setProviderRef, finish |
  * | `["card_updates_by_provider_ref", provider, ref]` | attempt id  | setProviderRef               |
  * | `["card_updates_open", createdAt, id]`            | attempt id  | create (set), finish (delete) |
+ * | `["card_updates_by_subscription", subscriptionId, createdAt, id]` | attempt id | create     |
  *
  * The provider-ref index is how the provider's notification (which names only its own reference)
  * finds the attempt; it is written in the same commit as the reference itself, checked as absent,
  * so one reference names one attempt. `setProviderRef` and `finish` commit over the record's
  * versionstamp: of racing calls exactly one moves an attempt, the others re-read and find it moved.
  * The open index holds exactly the open attempts (written with the record, deleted by the commit that
- * finishes it), so reconciliation reads the open ones only, oldest first.
+ * finishes it), so reconciliation reads the open ones only, oldest first. The index by gift is a
+ * gift's card-update history (issue 23: whether its card was ever replaced), written with the
+ * record; stores written before it get it from the `card-update-history` data migration.
  *
  * @module
  */
@@ -24,13 +27,21 @@ import { isoInstant } from "../records.ts";
 import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
 import type { CardUpdate, CardUpdateRepository } from "../types.ts";
 
-const UPDATES = "card_updates";
+/** `["card_updates", id]`: each attempt. */
+export const CARD_UPDATES = "card_updates";
 const BY_PROVIDER_REF = "card_updates_by_provider_ref";
 const OPEN = "card_updates_open";
+/** `["card_updates_by_subscription", subscriptionId, createdAt, id]`: a gift's attempts, oldest first. */
+const BY_SUBSCRIPTION = "card_updates_by_subscription";
+
+/** An attempt's key in the index by gift (written with it; the data migration writes the same). */
+export const bySubscriptionKey = (
+  u: CardUpdate,
+): Deno.KvKey => [BY_SUBSCRIPTION, u.subscriptionId, u.createdAt, u.id];
 
 /** The {@link CardUpdateRepository} of the store on `ctx`. */
 export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
-  const read = (id: string) => retryWhileLocked(() => kv.get<CardUpdate>([UPDATES, id]));
+  const read = (id: string) => retryWhileLocked(() => kv.get<CardUpdate>([CARD_UPDATES, id]));
 
   return {
     async create(input) {
@@ -38,9 +49,10 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
       if (u.status !== "open" || u.providerRef !== null) {
         throw new RangeError("a new card update is open and has no provider reference yet");
       }
-      const key = [UPDATES, u.id];
+      const key = [CARD_UPDATES, u.id];
       const ok = await commit(() =>
         kv.atomic().check({ key, versionstamp: null }).set(key, u).set([OPEN, u.createdAt, u.id], u.id)
+          .set(bySubscriptionKey(u), u.id)
       );
       if (!ok) throw new Error("a card update with this id exists");
     },
@@ -66,7 +78,7 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
         const indexKey = [BY_PROVIDER_REF, u.provider, ref];
         const ok = await commit(() =>
           kv.atomic().check(entry).check({ key: indexKey, versionstamp: null })
-            .set([UPDATES, id], after).set(indexKey, id)
+            .set([CARD_UPDATES, id], after).set(indexKey, id)
         );
         if (ok) return after;
         // Lost to a racing write of this attempt (re-read), or the reference names another one.
@@ -88,7 +100,7 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
         if (u.status !== "open") return { update: u, moved: false };
         const after: CardUpdate = { ...u, status: final, statusCode: code, updatedAt: at };
         const ok = await commit(() =>
-          kv.atomic().check(entry).set([UPDATES, id], after).delete([OPEN, u.createdAt, u.id])
+          kv.atomic().check(entry).set([CARD_UPDATES, id], after).delete([OPEN, u.createdAt, u.id])
         );
         return ok ? { update: after, moved: true } : RETRY;
       });
@@ -106,6 +118,18 @@ export function kvCardUpdates({ kv }: KvContext): CardUpdateRepository {
       });
       const entries = await Promise.all(ids.map(read));
       return entries.map((e) => e.value).filter((u): u is CardUpdate => u !== null && u.status === "open");
+    },
+
+    async listBySubscription(subscriptionId, limit) {
+      const n = batchLimit(limit);
+      const ids = await retryWhileLocked(async () => {
+        const out: string[] = [];
+        const selector = { prefix: [BY_SUBSCRIPTION, subscriptionId] };
+        for await (const e of kv.list<string>(selector, { limit: n })) out.push(e.value);
+        return out;
+      });
+      const entries = await Promise.all(ids.map(read));
+      return entries.map((e) => e.value).filter((u): u is CardUpdate => u !== null);
     },
   };
 }

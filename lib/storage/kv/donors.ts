@@ -12,7 +12,11 @@
  * `create` commits only while the id is absent; `update` rewrites the record under a check of the
  * versionstamp it read, so two updates at once both apply, one after the other.
  *
- * `donors.erase` (issue 15) is in `donor_erasure.ts`: it rewrites the donor's transactions too.
+ * `idsByEmail` pages through the email index after a cursor (issue 23: an address may have any
+ * number of records, and whoever lists them reads every one).
+ *
+ * `donors.erase` (issue 15) is in `donor_erasure.ts`: it rewrites the donor's transactions too;
+ * `donors.deleteUnused` (issue 23) in `donor_recycling.ts`: it reads other concepts' indexes.
  *
  * `israeliId` (issue 14) is a field of the record; a record written before it existed has none, and
  * is read with `null` there (no data migration: a missing field and `null` mean the same).
@@ -41,7 +45,9 @@ const stored = (donor: Donor | null): Donor | null =>
   donor && { ...donor, israeliId: donor.israeliId ?? null };
 
 /** The {@link DonorRepository} of the store on `ctx`. */
-export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitted" | "erase"> {
+export function kvDonors(
+  { kv }: KvContext,
+): Omit<DonorRepository, "createAdmitted" | "erase" | "deleteUnused"> {
   return {
     async create(input) {
       const donor = canonicalDonor(input);
@@ -57,12 +63,14 @@ export function kvDonors({ kv }: KvContext): Omit<DonorRepository, "createAdmitt
       return stored((await retryWhileLocked(() => kv.get<Donor>([DONORS, id]))).value);
     },
 
-    async idsByEmail(email, limit) {
+    async idsByEmail(email, limit, after) {
       const max = batchLimit(limit);
+      const prefix = [DONORS_BY_EMAIL, normalizeEmail(email)];
+      // After the cursor, exclusive: in KV's byte order the string right after `after` is `after` + NUL.
+      const selector = after === undefined ? { prefix } : { prefix, start: [...prefix, `${after}\u0000`] };
       return await retryWhileLocked(async () => {
         const ids: string[] = [];
-        const prefix = [DONORS_BY_EMAIL, normalizeEmail(email)];
-        for await (const e of kv.list<string>({ prefix }, { limit: max })) ids.push(e.value);
+        for await (const e of kv.list<string>(selector, { limit: max })) ids.push(e.value);
         return ids;
       });
     },

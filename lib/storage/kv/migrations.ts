@@ -40,6 +40,14 @@
  *   `["subscriptions_by_cancelled", cancelledAt, id]` for every existing subscription, as
  *   `time-indexes` does (its own marker `["kv_migrations", "report-indexes"]`).
  *
+ * - `card-update-history` (stores written before refunds looked at a gift's card history, issue 23):
+ *   writes `["card_updates_by_subscription", subscriptionId, createdAt, id]` for every existing
+ *   card-update attempt, as `time-indexes` does (its own marker `["kv_migrations",
+ *   "card-update-history"]`).
+ * - `payments-donor-index` (stores written before donor records were recycled, issue 23): writes
+ *   `["payments_by_donor", donorId, id]` for every existing payment, as `time-indexes` does (its own
+ *   marker `["kv_migrations", "payments-donor-index"]`).
+ *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
  *
@@ -48,9 +56,10 @@
 
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
+import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
-import { PAYMENTS, pendingKey } from "./payments.ts";
+import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
   REFRESH_FAMILIES_REVOKED,
   REFRESH_TOKENS,
@@ -64,6 +73,7 @@ import { cancelledKey, createdKey, SUBSCRIPTIONS } from "./subscriptions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
 import type {
   Admin,
+  CardUpdate,
   Donor,
   OutboxMessage,
   Payment,
@@ -82,6 +92,8 @@ const ADMIN_ROLES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "admin-roles"];
 const ADMIN_ROLES_CHUNK = 50;
 const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"];
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
+const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"];
+const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -117,6 +129,16 @@ const REPORT_INDEX_STAGES: IndexStages = [
   { prefix: SUBSCRIPTIONS, indexKey: (e) => cancelledKey(e.value as Subscription) },
 ];
 
+/** A gift's card-update history over attempts stored before it (`card-update-history`). */
+const CARD_HISTORY_STAGES: IndexStages = [
+  { prefix: CARD_UPDATES, indexKey: (e) => bySubscriptionKey(e.value as CardUpdate) },
+];
+
+/** The payments' index by donor over payments stored before it existed (`payments-donor-index`). */
+const PAYMENTS_DONOR_STAGES: IndexStages = [
+  { prefix: PAYMENTS, indexKey: (e) => paymentDonorKey(e.value as Payment) },
+];
+
 const TIME_INDEX_STAGES: IndexStages = [
   { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
   { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
@@ -142,20 +164,21 @@ interface SubListMigration {
 /** How many `error-all` entries one migration commit reads at most. */
 const MIGRATION_CHUNK = 500;
 
-/** Runs every pending data migration (see the module header) to its end. */
+/** Runs every pending data migration (see the module header) to its end, in order. */
 export async function migrateData(kv: Deno.Kv): Promise<void> {
-  while (await untilCommitted(() => errorSubListsStep(kv)) === "more");
-  while (await untilCommitted(() => timeIndexesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES)) === "more"
-  );
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES)) === "more"
-  );
-  while (await untilCommitted(() => adminRolesStep(kv)) === "more");
-  while (
-    await untilCommitted(() => timeIndexesStep(kv, REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES)) === "more"
-  );
+  const toEnd = async (step: () => Promise<"more" | "done" | typeof RETRY>) => {
+    while (await untilCommitted(step) === "more");
+  };
+  // Index migrations over records stored before their index existed, each with its own marker.
+  const index = (marker: Deno.KvKey, stages: IndexStages) => toEnd(() => timeIndexesStep(kv, marker, stages));
+  await toEnd(() => errorSubListsStep(kv));
+  await toEnd(() => timeIndexesStep(kv));
+  await index(DONOR_PORTAL_MIGRATION, DONOR_PORTAL_STAGES);
+  await index(OUTBOX_DONOR_MIGRATION, OUTBOX_DONOR_STAGES);
+  await toEnd(() => adminRolesStep(kv));
+  await index(REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES);
+  await index(CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES);
+  await index(PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES);
 }
 
 /**

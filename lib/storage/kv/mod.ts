@@ -53,6 +53,7 @@
  * | `audit.ts`             | the staff's audit log (append-only)     | `audit*`                          |
  * | `two_factor.ts`        | staff's TOTP secrets, recovery codes    | `two_factor*`                     |
  * | `donor_erasure.ts`     | `donors.erase`: a donor's records       | `donors*`, `transactions*`        |
+ * | `donor_recycling.ts`   | `donors.deleteUnused`: an unused record | `donors*` (reads `*_by_donor`)    |
  * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
  * | `reports.ts`           | the accountant's figures (reads only)   | `..._by_time`, `..._by_created`…  |
@@ -71,6 +72,7 @@ import { kvCharges } from "./charges.ts";
 import { admittedDonors, admittedPayments } from "./admitted.ts";
 import { kvDonors } from "./donors.ts";
 import { eraseKvDonor } from "./donor_erasure.ts";
+import { deleteUnusedKvDonor } from "./donor_recycling.ts";
 import { kvDonorSessions } from "./donor_sessions.ts";
 import { kvCardUpdates } from "./card_updates.ts";
 import { kvFlags } from "./flags.ts";
@@ -130,7 +132,11 @@ export async function openKvStore(path?: string): Promise<Store> {
   return {
     kind: "kv",
     flags: kvFlags(ctx),
-    donors: admittedDonors({ ...kvDonors(ctx), erase: (id, at) => eraseKvDonor(ctx, id, at) }, rateLimits),
+    donors: admittedDonors({
+      ...kvDonors(ctx),
+      erase: (id, at) => eraseKvDonor(ctx, id, at),
+      deleteUnused: (id, before) => deleteUnusedKvDonor(ctx, id, before),
+    }, rateLimits),
     admins: kvAdmins(ctx),
     refreshTokens: kvRefreshTokens(ctx),
     throttle: kvThrottle(ctx),

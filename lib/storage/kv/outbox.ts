@@ -50,7 +50,7 @@ const OUTBOX_DUE = "outbox_due";
 const OUTBOX_RECENT = "outbox_recent";
 
 /** Every message to a donor, by donor and creation time. */
-const OUTBOX_BY_DONOR = "outbox_by_donor";
+export const OUTBOX_BY_DONOR = "outbox_by_donor";
 
 /** The `["outbox_by_donor", donorId, createdAt, key]` key of a message to a donor, or null (to the admins). */
 export function outboxDonorKey(message: OutboxMessage): Deno.KvKey | null {

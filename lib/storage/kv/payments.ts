@@ -7,6 +7,7 @@
  * | `["payments_dedupe", dedupeKey]`              | `{ id, createdAt }`; expires | createOrReuse         |
  * | `["payments_by_provider_ref", provider, ref]` | payment id                   | createOrReuse, update |
  * | `["payments_pending", createdAt, id]`         | payment id                   | every write           |
+ * | `["payments_by_donor", donorId, id]`          | payment id                   | createOrReuse         |
  *
  * - `createOrReuse` reads the dedupe key and the id, and either answers the payment the key names
  *   (created less than `windowMs` before `now` and still pending) or commits the new payment
@@ -18,6 +19,9 @@
  * - `payments_pending` holds exactly the pending payments by creation time (every write of a
  *   payment moves it in the same commit), so `listPending` (reconciliation) is one range read.
  *   Stores written before it existed get it from the `time-indexes` data migration.
+ * - `payments_by_donor` (issue 23) tells whether any payment names a donor, so `donors.deleteUnused`
+ *   never deletes a record a payment may still record a gift for; a payment's donor never changes.
+ *   Stores written before it existed get it from the `payments-donor-index` data migration.
  *
  * @module
  */
@@ -36,6 +40,11 @@ const PAYMENTS_DEDUPE = "payments_dedupe";
 const PAYMENTS_BY_PROVIDER_REF = "payments_by_provider_ref";
 /** The time index of pending payments by creation time, for reconciliation. */
 const PAYMENTS_PENDING = "payments_pending";
+/** The index of payments by donor (issue 23). */
+export const PAYMENTS_BY_DONOR = "payments_by_donor";
+
+/** The `["payments_by_donor", donorId, id]` key of a payment. */
+export const paymentDonorKey = (p: Payment): Deno.KvKey => [PAYMENTS_BY_DONOR, p.donorId, p.id];
 
 /** The stored value of a `["payments_dedupe", dedupeKey]` key: the payment a repeat may reuse. */
 interface PaymentDedupeValue {
@@ -84,7 +93,7 @@ async function createOrReuse(
     const ok = await commit(() => {
       const op = kv.atomic().check(byKey, byId).set(idKey, payment).set(dedupe, value, {
         expireIn: windowMs + EXPIRY_GRACE_MS,
-      });
+      }).set(paymentDonorKey(payment), payment.id);
       if (payment.providerRef !== null) op.set(providerRefKey(payment)!, payment.id);
       const pending = pendingKey(payment);
       if (pending) op.set(pending, payment.id);

@@ -4,7 +4,7 @@
  * | key                                          | value   | written by               |
  * |----------------------------------------------|---------|--------------------------|
  * | `["receipts", id]`                           | Receipt | issue, setReportNumber, donors.erase (email) |
- * | `["receipts_by_transaction", transactionId]` | id      | issue                    |
+ * | `["receipts_by_transaction", transactionId]` | id      | issue (`byTransactions` reads many) |
  * | `["receipts_by_donor", donorId, issuedAt, id]` | id    | issue                    |
  * | `["receipts_by_email", email, issuedAt, id]` | id      | issue; donors.erase deletes it |
  * | `["receipt_counters", series]`               | number  | issue (the last number)  |
@@ -27,8 +27,10 @@ import { normalizeEmail } from "../records.ts";
 import {
   canonicalNewReceipt,
   checkReportNumber,
+  newestReceiptFirst,
   receiptListLimit,
   receiptNumber,
+  receiptTransactionIds,
 } from "../receipt_records.ts";
 import type { Receipt, ReceiptRepository } from "../receipt_types.ts";
 
@@ -40,10 +42,6 @@ const COUNTERS = "receipt_counters";
 
 /** The receipts' keys a donor's erasure (`donor_erasure.ts`) rewrites. */
 export { BY_DONOR as RECEIPTS_BY_DONOR, BY_EMAIL as RECEIPTS_BY_EMAIL, RECEIPTS };
-
-/** Newest first: issue time, then number (both descending). */
-const newestFirst = (a: Receipt, b: Receipt) =>
-  b.issuedAt.localeCompare(a.issuedAt) || b.number.localeCompare(a.number);
 
 /** The {@link ReceiptRepository} of the store on `ctx`. */
 export function kvReceipts(ctx: KvContext): ReceiptRepository {
@@ -110,15 +108,23 @@ export function kvReceipts(ctx: KvContext): ReceiptRepository {
       return id.value === null ? null : (await read(id.value)).value;
     },
 
+    async byTransactions(transactionIds) {
+      const ids = receiptTransactionIds(transactionIds);
+      const index = await ctx.getAll<string>(ids.map((id) => [BY_TRANSACTION, id]));
+      const named = index.flatMap((e) => (e.value === null ? [] : [e.value]));
+      const entries = await ctx.getAll<Receipt>(named.map((id) => [RECEIPTS, id]));
+      return new Map(entries.flatMap((e) => (e.value ? [[e.value.transactionId, e.value]] : [])));
+    },
+
     async listByDonors(donorIds, limit) {
       const max = receiptListLimit(limit);
       const lists = await Promise.all([...new Set(donorIds)].map((d) => listIndex([BY_DONOR, d], max)));
-      return lists.flat().sort(newestFirst).slice(0, max);
+      return lists.flat().sort(newestReceiptFirst).slice(0, max);
     },
 
     async listByEmail(email, limit) {
       const list = await listIndex([BY_EMAIL, normalizeEmail(email)], receiptListLimit(limit));
-      return list.sort(newestFirst);
+      return list.sort(newestReceiptFirst);
     },
 
     async setReportNumber(id, reportNumber) {

@@ -5,7 +5,7 @@
  *
  * | key                                           | value          | written by         |
  * |-----------------------------------------------|----------------|--------------------|
- * | `["refunds", txId, id]`                       | Refund         | begin, settle      |
+ * | `["refunds", txId, id]`                       | Refund         | begin, settle, reportFailure |
  * | `["refund_keys", txId, key]`                  | refund id      | begin              |
  * | `["refund_totals", txId]`                     | RefundTotals   | begin, settle      |
  * | `["refunds_by_settled", settledAt, txId, id]` | [txId, id]     | settle (succeeded) |
@@ -15,9 +15,10 @@
  * refunding one gift at once both move the total, so the second commit fails its check, re-reads
  * and decides again on the new total. `settle` checks the refund (as read, pending) and the total,
  * moving the amount from `pending` to `refunded` (or dropping it), with the audit entries and the
- * donor's messages in the same commit. A succeeded refund also gets its time index key in that
- * commit: the accountant's report sums the refunds settled in its months (`reports.ts`) by reading
- * that range only.
+ * donor's messages in the same commit; `reportFailure` checks the refund (as read, pending, not
+ * reported) and writes the report with its audit entries. A succeeded refund also gets its time
+ * index key in that commit: the accountant's report sums the refunds settled in its months
+ * (`reports.ts`) by reading that range only.
  *
  * @module
  */
@@ -30,7 +31,13 @@ import { auditEntries } from "../audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import { canonicalRefund, checkPendingQuery, checkRefundIds, settledRefund } from "../refund_records.ts";
+import {
+  canonicalFailureReport,
+  canonicalRefund,
+  checkPendingQuery,
+  checkRefundIds,
+  settledRefund,
+} from "../refund_records.ts";
 import {
   type Refund,
   RefundExceedsPaidError,
@@ -58,6 +65,7 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
         providerRef: null,
         error: null,
         settledAt: null,
+        failureReport: null,
       });
       const keyKey = [REFUND_KEYS, refund.transactionId, refund.key];
       const totalKey = [REFUND_TOTALS, refund.transactionId];
@@ -116,6 +124,21 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
           addMessages(op, messageEntries, messages, outcome.at);
           return addAudit(op, audit);
         });
+        return ok ? after : RETRY;
+      });
+    },
+
+    async reportFailure(transactionId, id, input, options = {}) {
+      const report = canonicalFailureReport(input);
+      const audit = auditEntries(options.audit, report.at, MAX_AUDIT_PER_CAUSE);
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Refund>([REFUNDS, transactionId, id]));
+        const before = entry.value;
+        if (before === null || before.state !== "pending" || (before.failureReport ?? null) !== null) {
+          return null;
+        }
+        const after = canonicalRefund({ ...before, failureReport: report });
+        const ok = await commit(() => addAudit(kv.atomic().check(entry).set(entry.key, after), audit));
         return ok ? after : RETRY;
       });
     },

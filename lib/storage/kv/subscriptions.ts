@@ -61,7 +61,7 @@ export const cancelledKey = (s: Subscription): Deno.KvKey | null =>
     ? [SUBSCRIPTIONS_BY_CANCELLED, s.cancelledAt, s.id]
     : null;
 /** A donor's subscriptions, oldest first. */
-const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
+export const SUBSCRIPTIONS_BY_DONOR = "subscriptions_by_donor";
 /** The active subscriptions by due time: copies, so `listDue` is one range read. */
 const SUBSCRIPTIONS_DUE = "subscriptions_due";
 

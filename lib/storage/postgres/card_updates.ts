@@ -6,7 +6,8 @@
  * reference names one attempt. `setProviderRef` and `finish` are `update ... where status = 'open'`:
  * the row lock makes a racing call wait and re-check, so exactly one moves an attempt; the loser
  * reads the row once to answer it as stored. `listOpen` reads the partial index `card_updates_open`
- * `(created_at, id) where status = 'open'`: the open attempts only.
+ * `(created_at, id) where status = 'open'`: the open attempts only; `listBySubscription` (a gift's
+ * card-update history) reads `card_updates_subscription` (migration 31).
  *
  * @module
  */
@@ -113,6 +114,15 @@ export function pgCardUpdates({ sql }: PgContext): CardUpdateRepository {
       const rows = await sql<CardUpdateRow[]>`
         select * from card_updates
         where status = 'open' and created_at < ${isoInstant(createdBefore, "createdBefore")}
+        order by created_at, id
+        limit ${batchLimit(limit)}
+      `;
+      return rows.map(toCardUpdate);
+    },
+
+    async listBySubscription(subscriptionId, limit) {
+      const rows = await sql<CardUpdateRow[]>`
+        select * from card_updates where subscription_id = ${subscriptionId}
         order by created_at, id
         limit ${batchLimit(limit)}
       `;

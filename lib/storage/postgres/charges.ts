@@ -1,7 +1,8 @@
 /**
  * Subscription charges on PostgreSQL: the record that makes billing charge a period at most once.
  *
- * Table `charges` (migration 8): one row per subscription, period and attempt, its primary key
+ * Table `charges` (migration 8; `token`, the card token the charge is sent with, migration 31): one
+ * row per subscription, period and attempt, its primary key
  * `(subscription_id, period, attempt)`. `claim` inserts on that key with `on conflict do nothing`,
  * so of any number of billing runs exactly one gets true and charges the card; `finish` records
  * the outcome. `listStale` reads `charges_started` (migration 8), a partial index of the charges
@@ -24,6 +25,7 @@ interface ChargeRow {
   started_at: Date;
   finished_at: Date | null;
   transaction_id: string | null;
+  token: string | null;
 }
 
 const toCharge = (row: ChargeRow): Charge => ({
@@ -35,6 +37,7 @@ const toCharge = (row: ChargeRow): Charge => ({
   startedAt: row.started_at.toISOString(),
   finishedAt: iso(row.finished_at),
   transactionId: row.transaction_id,
+  ...(row.token === null ? {} : { token: row.token }),
 });
 
 /**
@@ -53,10 +56,10 @@ export function pgCharges({ sql }: PgContext): ChargeRepository {
       const c = canonicalCharge(input);
       const rows = await sql`
         insert into charges (
-          subscription_id, period, attempt, status, reference, started_at, finished_at, transaction_id
+          subscription_id, period, attempt, status, reference, started_at, finished_at, transaction_id, token
         ) values (
           ${c.subscriptionId}, ${c.period}, ${c.attempt}, ${c.status}, ${c.reference}, ${c.startedAt},
-          ${c.finishedAt}, ${c.transactionId}
+          ${c.finishedAt}, ${c.transactionId}, ${c.token ?? null}
         )
         on conflict (subscription_id, period, attempt) do nothing
         returning attempt

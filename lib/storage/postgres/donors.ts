@@ -3,8 +3,12 @@
  *
  * Table `donors` (migration 2): one row per donor, keyed by the donor's id (144 random bits, the
  * cancel link's capability), with the contract's fields as columns and instants as
- * `timestamptz`. Read by id (the primary key) and by email (`idsByEmail`, index `donors_email`
- * on `(email, id)`, migration 21). `update` sets only the columns it is given, in one statement. `erased_at` (migration 24) marks a
+ * `timestamptz`. Read by id (the primary key) and by email (`idsByEmail`, paged after a cursor in
+ * byte order: index `donors_email_c` on `(email, id collate "C")`, migration 32, which replaced
+ * migration 21's `donors_email`). `update` sets only the columns it is given, in one statement.
+ * `deleteUnused` (issue 23) is one statement whose `not exists` each read an index by donor
+ * (`payments_donor_id` of migration 32, and the transactions', subscriptions', receipts' and
+ * outbox's). `erased_at` (migration 24) marks a
  * donor erased at their request; `erase` is in `donor_erasure.ts` (it rewrites transactions too). `israeli_id` (migration 19)
  * holds the donor's Israeli ID number for Section 46 receipts, nine digits or null, checked by the
  * table as well (a constraint), so no other writer can store a malformed one.
@@ -101,13 +105,32 @@ export function pgDonors(ctx: PgContext): DonorRepository {
       return row ? toDonor(row) : null;
     },
 
-    async idsByEmail(email, limit) {
+    async idsByEmail(email, limit, after) {
+      const max = batchLimit(limit);
       const rows = await sql<{ id: string }[]>`
-        select id from donors where email = ${normalizeEmail(email)} order by id collate "C" limit ${
-        batchLimit(limit)
+        select id from donors
+        where email = ${normalizeEmail(email)} ${
+        after === undefined ? sql`` : sql`and id collate "C" > ${after}`
       }
+        order by id collate "C" limit ${max}
       `;
       return rows.map((r) => r.id);
+    },
+
+    async deleteUnused(id, createdBefore) {
+      const rows = await sql`
+        delete from donors d
+        where d.id = ${id} and d.erased_at is null and d.created_at < ${
+        isoInstant(createdBefore, "createdBefore")
+      }
+          and not exists (select 1 from payments p where p.donor_id = d.id)
+          and not exists (select 1 from transactions t where t.donor_id = d.id)
+          and not exists (select 1 from subscriptions s where s.donor_id = d.id)
+          and not exists (select 1 from receipts r where r.donor_id = d.id)
+          and not exists (select 1 from outbox m where m.recipient->>'donorId' = d.id)
+        returning d.id
+      `;
+      return rows.length === 1;
     },
 
     async update(id, changes) {

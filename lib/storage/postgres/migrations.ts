@@ -50,6 +50,8 @@ import { migration027 } from "./migrations/027_admin_roles.ts";
 import { migration028 } from "./migrations/028_refunds.ts";
 import { migration029 } from "./migrations/029_two_factor.ts";
 import { migration030 } from "./migrations/030_report_indexes.ts";
+import { migration031 } from "./migrations/031_refund_cards.ts";
+import { migration032 } from "./migrations/032_donor_records.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -101,6 +103,8 @@ export const migrations: readonly Migration[] = [
   migration028,
   migration029,
   migration030,
+  migration031,
+  migration032,
 ];
 
 /**

@@ -10,7 +10,8 @@
  * counter included, and the existing receipt is answered: a number is committed only with its
  * receipt, so none is skipped or taken twice. The lock is held for two statements, within one
  * connection; payments never wait on it (receipts are issued when their email is rendered).
- * Lists read the `(donor_id | email, issued_at desc, number desc)` indexes.
+ * Lists read the `(donor_id | email, issued_at desc, number desc)` indexes; `byTransactions` reads a
+ * page's receipts in one statement on the unique transaction index.
  *
  * @module
  */
@@ -21,6 +22,7 @@ import {
   checkReportNumber,
   receiptListLimit,
   receiptNumber,
+  receiptTransactionIds,
 } from "../receipt_records.ts";
 import type { Receipt, ReceiptIssuer, ReceiptRepository } from "../receipt_types.ts";
 import type { PgContext } from "./context.ts";
@@ -133,6 +135,13 @@ export function pgReceipts({ sql, transaction }: PgContext): ReceiptRepository {
     get,
 
     byTransaction,
+
+    async byTransactions(transactionIds) {
+      const ids = receiptTransactionIds(transactionIds);
+      if (ids.length === 0) return new Map();
+      const rows = await sql<ReceiptRow[]>`select * from receipts where transaction_id = any(${ids}::text[])`;
+      return new Map(rows.map((row) => [row.transaction_id, toReceipt(row)]));
+    },
 
     async listByDonors(donorIds, limit) {
       const max = receiptListLimit(limit);

@@ -5,7 +5,8 @@
  *   take turns; others do not wait), then finds the key, sums the pending and succeeded refunds and
  *   inserts only when the new one fits in what was paid;
  * - `settle` is one `with` statement: the update (only while pending) and, only when it happened,
- *   the audit entries and the donor's messages;
+ *   the audit entries and the donor's messages; `reportFailure` likewise (only while pending and
+ *   unreported; its columns `failure_reported_*` are migration 31's);
  * - `totals` is one grouped read of a page's transactions;
  * - `listPending` reads the partial index of the pending refunds (`refunds_pending_created_at`).
  *
@@ -17,7 +18,13 @@ import { auditEntries } from "../audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import { canonicalRefund, checkPendingQuery, checkRefundIds, settledRefund } from "../refund_records.ts";
+import {
+  canonicalFailureReport,
+  canonicalRefund,
+  checkPendingQuery,
+  checkRefundIds,
+  settledRefund,
+} from "../refund_records.ts";
 import {
   type Refund,
   RefundExceedsPaidError,
@@ -45,6 +52,9 @@ interface RefundRow {
   provider_ref: string | null;
   error: string | null;
   settled_at: Date | null;
+  failure_reported_by: string | null;
+  failure_reported_email: string | null;
+  failure_reported_at: Date | null;
 }
 
 const toRefund = (row: RefundRow): Refund => ({
@@ -63,6 +73,11 @@ const toRefund = (row: RefundRow): Refund => ({
   providerRef: row.provider_ref,
   error: row.error,
   settledAt: iso(row.settled_at),
+  failureReport: row.failure_reported_by === null ? null : {
+    actorId: row.failure_reported_by,
+    actorEmail: row.failure_reported_email!,
+    at: iso(row.failure_reported_at)!,
+  },
 });
 
 /** Takes the lock that serializes the refunds of one transaction, for the rest of `tx`. */
@@ -86,6 +101,7 @@ export function pgRefunds({ sql, transaction }: PgContext): RefundRepository {
         providerRef: null,
         error: null,
         settledAt: null,
+        failureReport: null,
       });
       return await transaction(async (tx) => {
         await lockTransaction(tx, r.transactionId);
@@ -127,6 +143,24 @@ export function pgRefunds({ sql, transaction }: PgContext): RefundRepository {
         ),
         audited as (${audit.length > 0 ? insertAudit(sql, audit, when) : sql`select 1`}),
         messaged as (${messages.length > 0 ? insertMessages(sql, messages, outcome.at, when) : sql`select 1`})
+        select * from changed
+      `;
+      return changed ? toRefund(changed) : null;
+    },
+
+    async reportFailure(transactionId, id, input, options = {}) {
+      const report = canonicalFailureReport(input);
+      const audit = auditEntries(options.audit, report.at, MAX_AUDIT_PER_CAUSE);
+      const when = sql`where exists (select 1 from changed)`;
+      const [changed] = await sql<RefundRow[]>`
+        with changed as (
+          update refunds set failure_reported_by = ${report.actorId},
+            failure_reported_email = ${report.actorEmail}, failure_reported_at = ${report.at}
+          where transaction_id = ${transactionId} and id = ${id} and state = 'pending'
+            and failure_reported_by is null
+          returning *
+        ),
+        audited as (${audit.length > 0 ? insertAudit(sql, audit, when) : sql`select 1`})
         select * from changed
       `;
       return changed ? toRefund(changed) : null;

@@ -5,7 +5,8 @@
  * (`transaction_lists.ts`).
  *
  * Tables:
- * - `transactions` (migration 6): one row per recorded payment attempt, keyed by id, the donor's
+ * - `transactions` (migration 6; `card_token`, the token a payment was charged with, migration 31):
+ *   one row per recorded payment attempt, keyed by id, the donor's
  *   name and email copied in (a list never joins donors), `amount` a `bigint` of minor units,
  *   `result_data` `jsonb`. `(provider, provider_transaction_id)` is unique
  *   (`transactions_provider_transaction_key`): what makes `record` idempotent. `seq_all` numbers
@@ -43,6 +44,7 @@ export interface TransactionRow {
   error_message: string | null;
   provider: string;
   provider_transaction_id: string | null;
+  card_token: string | null;
 }
 
 /** A row of `transactions` as the contract's {@link Transaction}. */
@@ -60,6 +62,7 @@ export const toTransaction = (row: TransactionRow): Transaction => ({
   errorMessage: row.error_message,
   provider: row.provider,
   providerTransactionId: row.provider_transaction_id,
+  ...(row.card_token == null ? {} : { cardToken: row.card_token }),
 });
 
 /**
@@ -82,6 +85,7 @@ export const transactionColumns = (t: Transaction) => ({
   error_message: t.errorMessage,
   provider: t.provider,
   provider_transaction_id: t.providerTransactionId,
+  card_token: t.cardToken ?? null,
   search_text: searchTextOf(t.user),
 });
 

@@ -1,12 +1,14 @@
 import { EraseConfirm, EraseDone } from "@/components/DonorPrivacy.tsx";
-import { eraseDonorData, ErasureNotConfirmedError } from "@/lib/account/erasure.ts";
+import { eraseDonorData, ErasureNotConfirmedError, ErasureUnfinishedError } from "@/lib/account/erasure.ts";
 import { currentSession } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clearedSessionCookie, readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** What the page shows. */
-type Data = { kind: "confirm"; email: string; notConfirmed: boolean } | { kind: "done" };
+type Data = { kind: "confirm"; email: string; notConfirmed: boolean; unfinished?: boolean } | {
+  kind: "done";
+};
 
 const toAccount = (lang: string) =>
   new Response(null, { status: 303, headers: { location: `/${lang}/account`, "cache-control": "no-store" } });
@@ -16,7 +18,9 @@ const toAccount = (lang: string) =>
  * what erasure does and a form whose box must be ticked; its POST (same-origin, checked by
  * `_middleware.ts`; no JavaScript needed) cancels the address's monthly gifts, erases its personal
  * data, ends every session of the address, clears the cookie and goes to `?done` (a translated confirmation).
- * Unticked: the form again with a translated error, 400. Signed out: the sign-in form (303).
+ * Unticked: the form again with a translated error, 400. Records still being created under the
+ * address after every sweep (`ErasureUnfinishedError`): the form again saying so, 409, the session
+ * kept so the donor can finish. Signed out: the sign-in form (303).
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
@@ -42,6 +46,13 @@ export const handler: Handlers<Data, AppState> = {
       const report = await eraseDonorData(services.store, session.email, confirmation);
       log.info("donor data erased at the donor's request", { ...report });
     } catch (error) {
+      if (error instanceof ErasureUnfinishedError) {
+        log.warn("donor data erasure unfinished: records keep appearing", { ...error.report });
+        return ctx.render({ kind: "confirm", email: session.email, notConfirmed: false, unfinished: true }, {
+          status: 409,
+          headers: { "cache-control": "no-store" },
+        });
+      }
       if (!(error instanceof ErasureNotConfirmedError)) throw error;
       return ctx.render({ kind: "confirm", email: session.email, notConfirmed: true }, {
         status: 400,
@@ -67,9 +78,15 @@ export default function ErasePage({ state, data }: PageProps<Data, AppState>) {
       <Head>
         <meta name="robots" content="noindex" />
       </Head>
-      {data.kind === "done"
-        ? <EraseDone t={t} />
-        : <EraseConfirm t={t} lang={lang} email={data.email} notConfirmed={data.notConfirmed} />}
+      {data.kind === "done" ? <EraseDone t={t} /> : (
+        <EraseConfirm
+          t={t}
+          lang={lang}
+          email={data.email}
+          notConfirmed={data.notConfirmed}
+          unfinished={data.unfinished}
+        />
+      )}
     </>
   );
 }

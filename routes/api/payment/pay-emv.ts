@@ -34,7 +34,13 @@ export const handler: Handlers<unknown, AppState> = {
     const { services } = ctx.state;
     // Browser keys are handed to any page: only the kiosk's device cookie says a kiosk sent this.
     const raw = await readJsonValue(req);
-    const body = await readKioskSale(req, raw, PayEmvSchema, services, (b) => b.shopNumber, true);
+    const body = await readKioskSale(req, raw, {
+      schema: PayEmvSchema,
+      services,
+      log: ctx.state.log,
+      sale: (b) => ({ shopNumber: b.shopNumber, lang: b.language }),
+      signatureRequired: true,
+    });
     if (body.isMonthly) {
       throw new HttpError(400, "Monthly donations cannot be taken at a terminal; use the online form", [{
         path: "isMonthly",

@@ -12,8 +12,10 @@ const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (un
 export const docs: RouteDocs = {
   POST: {
     summary: "Create a donor",
-    description: "Each call creates a new donor with a new id, even for a known email. Limited per client " +
-      "address and globally (RATE_LIMIT_*): 429 with Retry-After beyond.",
+    description:
+      "Each call creates a new donor with a new id, even for a known email; past 20 records under " +
+      "one email, up to two of its unused records over an hour old (no payment ever started) are deleted. " +
+      "Limited per client address and globally (RATE_LIMIT_*): 429 with Retry-After beyond.",
     tags: ["donors"],
     body: CreateDonorSchema,
     responses: {

@@ -13,7 +13,6 @@ import { paymentsContext } from "@/lib/payments/mod.ts";
 import { ProviderError } from "@/lib/payments/provider.ts";
 import { GiftEndedError, NoSuchGiftError } from "@/lib/payments/subscription_changes.ts";
 import { RateLimitedError } from "@/lib/rate_limits.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** The account page again, with why the card update could not start. */
@@ -59,13 +58,12 @@ export const handler: Handlers<Data, AppState> = {
         headers: { location: `/${lang}/account${query}`, "cache-control": "no-store" },
       });
     if (!session) return back();
-    const donorIds = await services.store.donors.idsByEmail(session.email, MAX_DONOR_IDS);
     const subscriptionId = ctx.params.subscriptionId;
     const client = { session: session.hash, address: requestAddress(ctx), email: session.email };
     const payments = { ...paymentsContext(services, false, ctx.url, log), client };
     try {
       if (!SUBSCRIPTION_ID.test(subscriptionId)) throw new NoSuchGiftError();
-      const { url } = await startCardUpdate(payments, { subscriptionId, donorIds }, lang);
+      const { url } = await startCardUpdate(payments, { subscriptionId, email: session.email }, lang);
       return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store" } });
     } catch (e) {
       if (e instanceof ProviderError) {

@@ -7,6 +7,7 @@ import type { RouteDocs } from "@/lib/openapi.ts";
 import { paymentsContext } from "@/lib/payments/mod.ts";
 import { createOnlinePayment } from "@/lib/payments/online.ts";
 import { PaymentUrlSchema, TestEmvSchema } from "@/lib/schemas.ts";
+import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { AppState } from "@/lib/state.ts";
 
 /** A test payment is the smallest real amount: 1 NIS. */
@@ -50,15 +51,14 @@ export const handler: Handlers<unknown, AppState> = {
       }
     }
     // A body signed with an integration's server key needs no device; anything else comes from a kiosk.
-    const body = await readKioskSale(
-      req,
-      raw,
-      TestEmvSchema,
+    const body = await readKioskSale(req, raw, {
+      schema: TestEmvSchema,
       services,
-      (b) => b.shopNumber ?? terminal,
-      false,
-    );
-    const language = body.language ?? "en";
+      log: ctx.state.log,
+      sale: (b) => ({ shopNumber: b.shopNumber ?? terminal, lang: b.language ?? FALLBACK_LANG }),
+      signatureRequired: false,
+    });
+    const language = body.language ?? FALLBACK_LANG;
     const donor = await createDonor(services.store, {
       firstName: "Terminal test",
       lastName: terminal,

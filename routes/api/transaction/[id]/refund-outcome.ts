@@ -3,7 +3,7 @@ import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { recordRefundOutcomeByStaff } from "@/lib/payments/refund_outcome.ts";
-import { publicRefund } from "@/lib/payments/refunds.ts";
+import { publicRefund } from "@/lib/payments/refund_view.ts";
 import { RefundOutcomeSchema, RefundSchema } from "@/lib/refund_schemas.ts";
 
 export const docs: RouteDocs = {
@@ -12,17 +12,27 @@ export const docs: RouteDocs = {
     description:
       "For a refund still pending 15 minutes after it was asked (its provider's answer was lost, " +
       "and the provider cannot be asked: Pelecard): what its back office shows. `succeeded` records it as " +
-      "refunded and emails the donor the credit receipt; `failed` frees its amount. Once: a refund already " +
-      "answered (by a person or by the reconciliation) is refused. Audited (`refund`).",
+      "refunded and emails the donor the credit receipt. `failed` frees its amount, so it takes two people: " +
+      "the first `failed` is recorded as a report (202; the refund stays pending, its amount reserved), and " +
+      "an owner other than the reporter confirms it with the same call (200). Once: a refund already " +
+      "answered (by a person or by the reconciliation) is refused. Audited (`refund`), both steps.",
     tags: ["transactions"],
     auth: "bearer",
     body: RefundOutcomeSchema,
     responses: {
       200: { description: "The refund as recorded", schema: RefundSchema },
+      202: {
+        description:
+          "`failed` reported: the refund stays pending until an owner, another person, confirms it",
+        schema: RefundSchema,
+      },
       400: { description: "The body is invalid" },
       403: { description: "The caller's role may not refund (viewers)" },
       404: { description: "No such transaction, or no such refund on it" },
-      409: { description: "The refund is no longer pending, or younger than 15 minutes" },
+      409: {
+        description: "The refund is no longer pending, younger than 15 minutes, or its reported failure " +
+          "awaits an owner other than the caller and its reporter",
+      },
     },
   },
 };
@@ -30,15 +40,19 @@ export const docs: RouteDocs = {
 /** Who may call it (`lib/auth/roles.ts`). */
 export const roles = { POST: FINANCE } satisfies RouteRoles;
 
-/** `POST /api/transaction/{id}/refund-outcome` `{ refundId, outcome, providerRef? }` → the refund. */
+/**
+ * `POST /api/transaction/{id}/refund-outcome` `{ refundId, outcome, providerRef? }` → the refund (202 while
+ * a reported failure awaits an owner's confirmation).
+ */
 export const handler = withRoles(roles, {
   async POST(req, ctx) {
     const transactionId = readId(ctx.params.id, "transaction");
     const body = await readJson(req, RefundOutcomeSchema);
-    const refund = await recordRefundOutcomeByStaff(ctx.state.services.store, signedInActor(ctx), {
+    const actor = signedInActor(ctx);
+    const { refund, settled } = await recordRefundOutcomeByStaff(ctx.state.services.store, actor, {
       transactionId,
       ...body,
     });
-    return Response.json(publicRefund(refund));
+    return Response.json(publicRefund(refund, actor.admin), { status: settled ? 200 : 202 });
   },
 });

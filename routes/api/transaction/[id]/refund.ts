@@ -3,14 +3,15 @@ import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
-import { publicRefund, refundGift } from "@/lib/payments/refunds.ts";
+import { refundGift } from "@/lib/payments/refunds.ts";
+import { publicRefund } from "@/lib/payments/refund_view.ts";
 import { RefundAnswerSchema, RefundRequestSchema } from "@/lib/refund_schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
     summary: "Refund a gift, in full or in part",
-    description: "Gives `amount` (minor units) back to the donor's card through the provider the gift " +
-      "was paid with, with a reason. Recorded once per `key`: the same key again (a double click, a " +
+    description: "Gives `amount` (minor units) back through the provider the gift was paid with, with " +
+      "a reason, to the card that paid it and no other (through the token it was charged with). Recorded once per `key`: the same key again (a double click, a " +
       "retry) answers the first refund with `repeated: true` and does nothing more. The gift's refunds " +
       "never exceed what it paid, also when two staff refund it at once. On success the donor gets an " +
       "email with a credit receipt; a monthly gift keeps running unless `cancelMonthly` is true. " +
@@ -25,8 +26,9 @@ export const docs: RouteDocs = {
       403: { description: "The caller's role may not refund (viewers)" },
       404: { description: "No such transaction" },
       409: {
-        description: "Not a successful gift of the current provider, larger than what remains to refund, " +
-          "or refused by the provider (nothing refunded)",
+        description: "Not a successful gift of the current provider, the card that paid it not known here " +
+          "(refund it in the provider's back office), larger than what remains to refund, or refused by " +
+          "the provider (nothing refunded)",
       },
       503: {
         description: "The provider did not confirm the refund: it stays pending, its amount reserved, " +

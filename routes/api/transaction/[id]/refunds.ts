@@ -1,15 +1,16 @@
 import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
-import { refundsOf } from "@/lib/payments/refunds.ts";
+import { refundsOf } from "@/lib/payments/refund_view.ts";
 import { RefundListSchema } from "@/lib/refund_schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
     summary: "A gift's refunds",
-    description: "Every refund of the gift, oldest first (failed ones included), with what it paid and " +
-      "how much of it is refunded or waiting for the provider.",
+    description: "Every refund of the gift, oldest first (failed ones included), with what it paid, " +
+      "how much of it is refunded or waiting for the provider, and the card a new refund goes back to: " +
+      "the one that paid, by its last four digits (or why it cannot be refunded here).",
     tags: ["transactions"],
     auth: "bearer",
     responses: {
@@ -27,6 +28,8 @@ export const roles = { GET: FINANCE } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const id = readId(ctx.params.id, "transaction");
-    return Response.json(await refundsOf(ctx.state.services.store, id));
+    const { services } = ctx.state;
+    const provider = services.providerFor(services.config.publicUrl ?? ctx.url.origin);
+    return Response.json(await refundsOf(services.store, provider, signedInAdmin(ctx.state), id));
   },
 });

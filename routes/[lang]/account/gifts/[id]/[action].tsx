@@ -7,7 +7,6 @@ import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import type { AppState } from "@/lib/state.ts";
-import { MAX_DONOR_IDS } from "@/lib/storage/donor_queries.ts";
 
 /** The account page again, with the refusal of the form just sent. */
 interface Data {
@@ -49,13 +48,12 @@ export const handler: Handlers<Data, AppState> = {
     }
     // The body is bounded by the app's body limit (`lib/http/pipeline.ts`, 413 beyond it).
     const form = new URLSearchParams(req.body ? await req.text() : "");
-    const donorIds = await services.store.donors.idsByEmail(session.email, MAX_DONOR_IDS);
     const giftId = ctx.params.id;
     const maxAmount = services.config.payments.maxAmount;
     try {
       const result = await applyGiftForm(
         { store: services.store, maxAmount },
-        { subscriptionId: giftId, donorIds },
+        { subscriptionId: giftId, email: session.email },
         action,
         form,
       );
