@@ -147,7 +147,7 @@ backendTest(
         assert.ok(page.includes(`action="/en/account/card/${sub.id}"`), "the Update card button is there");
       });
 
-      await t.step(`the ${lockAfter}th decline locks the gift's card updates`, async () => {
+      await t.step(`decline number ${lockAfter} locks the gift's card updates`, async () => {
         await tryCard(app, sub, cookie, DECLINED);
         const contact = mailAddress(app.config.mail.from);
         for (const lang of ["he", "ru"] as const) {
