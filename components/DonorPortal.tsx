@@ -9,10 +9,11 @@ import type { ComponentChildren } from "preact";
 import type { GiftNotice } from "../lib/account/gift_actions.ts";
 import type { DonorHistory } from "../lib/account/history.ts";
 import type { TFunction } from "../lib/i18n.ts";
+import { portalDate } from "../lib/shared/format.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { GiftActions, GiftNoticeBanner } from "./GiftActions.tsx";
 import { PageTitle } from "./PageTitle.tsx";
-import { CardUpdateForm } from "./CardUpdate.tsx";
+import { CardLockNote, CardUpdateForm } from "./CardUpdate.tsx";
 
 /** What the sign-in form says above it. */
 export type SignInNotice =
@@ -108,21 +109,12 @@ export function TaxIdMaskedNote(props: { t: TFunction; lang: string }) {
   );
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** A date as the portal shows it, in the page's language (UTC: the server cannot know the zone). */
-function portalDate(iso: string, lang: string): string {
-  let format = dateFormats.get(lang);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
-    dateFormats.set(lang, format);
-  }
-  return format.format(new Date(iso));
-}
-
-/** The signed-in donor's gifts and active monthly gifts (with their forms, and a form's notice). */
+/**
+ * The signed-in donor's gifts and active monthly gifts (with their forms, and a form's notice).
+ * `contact` is the museum's address a donor writes to (a gift whose card updates are locked says it).
+ */
 export function DonorHistoryView(
-  props: { t: TFunction; lang: string; history: DonorHistory; notice?: GiftNotice | null },
+  props: { t: TFunction; lang: string; history: DonorHistory; contact: string; notice?: GiftNotice | null },
 ) {
   const { t, lang, history } = props;
   const money = (amount: number | null, currency: 1 | 2 | null) =>
@@ -158,13 +150,17 @@ export function DonorHistoryView(
                   </div>
                 </dl>
                 <GiftActions t={t} lang={lang} gift={m} notice={props.notice} />
-                <CardUpdateForm
-                  t={t}
-                  lang={lang}
-                  subscriptionId={m.id}
-                  amount={m.amount}
-                  currency={m.currency}
-                />
+                {m.cardLockedUntil
+                  ? <CardLockNote t={t} lang={lang} until={m.cardLockedUntil} contact={props.contact} />
+                  : (
+                    <CardUpdateForm
+                      t={t}
+                      lang={lang}
+                      subscriptionId={m.id}
+                      amount={m.amount}
+                      currency={m.currency}
+                    />
+                  )}
               </li>
             ))}
           </ul>

@@ -2,7 +2,7 @@
  * What the donor portal shows a signed-in donor (issue 15): every gift under the session's email
  * address, across all the donor records of that address (a donor who filled in the form several
  * times is one donor here), each with its receipt's PDF link when one was issued, and each active
- * monthly gift with its amount, next charge date and card.
+ * monthly gift with its amount, next charge date and card (and whether its card updates are locked).
  *
  * Every read is an index range (`donors.idsByEmail`, `transactions.listByDonors`,
  * `receipts.listByDonors`, `subscriptions.listByDonor`): the page costs work in proportion to the
@@ -14,6 +14,7 @@
 import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
+import { cardUpdateLocks } from "@/lib/payments/card_update_limits.ts";
 import { addressRecords, recordsOf } from "@/lib/donor_records.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
@@ -48,6 +49,11 @@ export interface MonthlyRow {
    * charge is skipped); `nextCharge` is then the resume date. Null when not paused.
    */
   pause: { from: string; periods: number } | null;
+  /**
+   * When the gift's card updates are locked after declined cards (`card_update_limits.ts`): until
+   * when (ISO 8601); null when the card can be updated.
+   */
+  cardLockedUntil: string | null;
 }
 
 /** The signed-in page's data. */
@@ -108,7 +114,7 @@ function lastFour(masked: string | null): string | null {
  * ```
  */
 export async function donorHistory(
-  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions">,
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits">,
   appSecret: string,
   email: string,
   lang: string,
@@ -136,8 +142,9 @@ export async function donorHistory(
         : null,
     };
   });
-  const monthly = subscriptions
-    .filter((s) => s.status === "active")
+  const active = subscriptions.filter((s) => s.status === "active");
+  const locks = await cardUpdateLocks(store, active.map((s) => s.id), now);
+  const monthly = active
     .sort((a, b) =>
       a.nextPaymentDate < b.nextPaymentDate ? -1 : a.nextPaymentDate > b.nextPaymentDate ? 1 : 0
     )
@@ -150,6 +157,7 @@ export async function donorHistory(
         nextCharge: s.nextPaymentDate,
         card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
         pause: pauseOf(s, now.toISOString()),
+        cardLockedUntil: locks.get(s.id) ?? null,
       };
     });
   const taxIdMasked = masked && receipts.some((r) => r.donorTaxId !== null);

@@ -23,6 +23,7 @@
  * @module
  */
 import { deriveKey, hashRefreshToken } from "@/lib/auth/tokens.ts";
+import { equalSecrets } from "@/lib/constant_time.ts";
 import { addressBucket } from "@/lib/rate_limits.ts";
 import type { DonorSession, SignInRefusal, Store } from "@/lib/storage/types.ts";
 
@@ -93,8 +94,8 @@ export async function signInToken(key: SignInKey, id: string): Promise<string> {
 export async function isSignedToken(key: SignInKey, token: string): Promise<boolean> {
   const m = TOKEN.exec(token);
   if (!m) return false;
-  // Recompute and compare: the mac is deterministic, and both sides are our own encoding.
-  return (await signInToken(key, m[1])) === token;
+  // Recompute and compare in constant time: the mac is deterministic, both sides our own encoding.
+  return equalSecrets(await signInToken(key, m[1]), token);
 }
 
 /**

@@ -65,6 +65,7 @@ import {
   RaiseNeedsSignInError,
 } from "../payments/subscription_changes.ts";
 import { CardUpdateUnavailableError } from "../payments/card_update.ts";
+import { CardUpdatesLockedError } from "../payments/card_update_limits.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
@@ -158,6 +159,7 @@ const STATUSES: [ErrorClass, number][] = [
   [ErasureUnfinishedError, 409],
   [TooManyReceiptsError, 413],
   [CardUpdateUnavailableError, 409],
+  [CardUpdatesLockedError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

@@ -15,6 +15,7 @@
  * @module
  */
 
+import { equalSecrets } from "@/lib/constant_time.ts";
 import { hmacSha256 } from "@/lib/sha256.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
@@ -36,11 +37,7 @@ const macOf = (appSecret: string, purpose: string, payload: string) =>
 
 /** Whether `mac` is the MAC of `payload`, compared in full whatever differs first (timing says nothing). */
 function macMatches(appSecret: string, purpose: string, payload: string, mac: string): boolean {
-  if (mac.length !== MAC_CHARS) return false;
-  const want = macOf(appSecret, purpose, payload);
-  let diff = 0;
-  for (let i = 0; i < MAC_CHARS; i++) diff |= want.charCodeAt(i) ^ mac.charCodeAt(i);
-  return diff === 0;
+  return mac.length === MAC_CHARS && equalSecrets(macOf(appSecret, purpose, payload), mac);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AccessNotice, LinkPage, type LinkView } from "@/components/DonorAccess.tsx";
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { mailAddress } from "@/lib/config_mail.ts";
 import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
 import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
@@ -139,7 +140,13 @@ export default function AccountPage({ state, data, url }: PageProps<AccountPageD
         <SignedIn t={t} lang={lang} email={data.email}>
           <AccessNotice t={t} lang={lang} kind={data.limit} />
           <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
-          <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
+          <DonorHistoryView
+            t={t}
+            lang={lang}
+            history={data.history}
+            notice={data.notice}
+            contact={mailAddress(state.services.config.mail.from)}
+          />
           <PrivacySection t={t} lang={lang} receiptYears={data.history.receiptYears} />
         </SignedIn>
       </>

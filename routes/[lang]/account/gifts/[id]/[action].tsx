@@ -1,4 +1,5 @@
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
+import { mailAddress } from "@/lib/config_mail.ts";
 import { applyGiftForm, giftErrorNotice, type GiftNotice, isGiftAction } from "@/lib/account/gift_actions.ts";
 import { giftRef, sessionHistory, stepUpPath } from "@/lib/account/access.ts";
 import type { DonorHistory } from "@/lib/account/history.ts";
@@ -87,7 +88,13 @@ export default function GiftActionPage({ state, data }: PageProps<Data, AppState
         <meta name="robots" content="noindex" />
       </Head>
       <SignedIn t={t} lang={lang} email={data.email}>
-        <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
+        <DonorHistoryView
+          t={t}
+          lang={lang}
+          history={data.history}
+          notice={data.notice}
+          contact={mailAddress(state.services.config.mail.from)}
+        />
       </SignedIn>
     </>
   );
