@@ -71,6 +71,7 @@ const scheduled: Jobs = config.env === "test"
     "reconcile payments": async () => {},
     "retention sweep": async () => {},
     "yearly statements": async () => {},
+    "sign-in summaries": async () => {},
   }
   : createJobs({
     // The services' store: messages the jobs enqueue (billing) wake this instance's sender.

@@ -3,103 +3,105 @@
 import * as $0 from "./routes/[lang]/_layout.tsx";
 import * as $1 from "./routes/[lang]/_middleware.ts";
 import * as $2 from "./routes/[lang]/account/card/[subscriptionId].tsx";
-import * as $3 from "./routes/[lang]/account/data.ts";
-import * as $4 from "./routes/[lang]/account/erase.tsx";
-import * as $5 from "./routes/[lang]/account/gifts/[id]/[action].tsx";
-import * as $6 from "./routes/[lang]/account/index.tsx";
-import * as $7 from "./routes/[lang]/account/receipts/[year].tsx";
-import * as $8 from "./routes/[lang]/account/sign-in.tsx";
-import * as $9 from "./routes/[lang]/account/sign-out.ts";
-import * as $10 from "./routes/[lang]/admin/audit.tsx";
-import * as $11 from "./routes/[lang]/admin/donor.tsx";
-import * as $12 from "./routes/[lang]/admin/index.tsx";
-import * as $13 from "./routes/[lang]/admin/reports.tsx";
-import * as $14 from "./routes/[lang]/admin/staff.tsx";
-import * as $15 from "./routes/[lang]/admin/two-factor.tsx";
-import * as $16 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $17 from "./routes/[lang]/error.tsx";
-import * as $18 from "./routes/[lang]/index.tsx";
-import * as $19 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $20 from "./routes/[lang]/login.tsx";
-import * as $21 from "./routes/[lang]/receipts/download.tsx";
-import * as $22 from "./routes/[lang]/receipts/verify.tsx";
-import * as $23 from "./routes/[lang]/register.tsx";
-import * as $24 from "./routes/[lang]/success.tsx";
-import * as $25 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $26 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $27 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $28 from "./routes/_404.tsx";
-import * as $29 from "./routes/_app.tsx";
-import * as $30 from "./routes/api/_middleware.ts";
-import * as $31 from "./routes/api/audit/_middleware.ts";
-import * as $32 from "./routes/api/audit/actors.ts";
-import * as $33 from "./routes/api/audit/export.ts";
-import * as $34 from "./routes/api/audit/index.ts";
-import * as $35 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $36 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $37 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $38 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $39 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $40 from "./routes/api/auth/admin/_middleware.ts";
-import * as $41 from "./routes/api/auth/admin/login.ts";
-import * as $42 from "./routes/api/auth/admin/logout.ts";
-import * as $43 from "./routes/api/auth/admin/me.ts";
-import * as $44 from "./routes/api/auth/admin/pending.ts";
-import * as $45 from "./routes/api/auth/admin/refresh.ts";
-import * as $46 from "./routes/api/auth/admin/register.ts";
-import * as $47 from "./routes/api/auth/admin/staff.ts";
-import * as $48 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $49 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $50 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $51 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $52 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $53 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $54 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $55 from "./routes/api/docs.tsx";
-import * as $56 from "./routes/api/donor/_middleware.ts";
-import * as $57 from "./routes/api/donor/cancel-reasons.ts";
-import * as $58 from "./routes/api/donor/index.ts";
-import * as $59 from "./routes/api/feature-flags.ts";
-import * as $60 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $61 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $62 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $63 from "./routes/api/kiosk-devices/index.ts";
-import * as $64 from "./routes/api/openapi.json.ts";
-import * as $65 from "./routes/api/outbox/_middleware.ts";
-import * as $66 from "./routes/api/outbox/index.ts";
-import * as $67 from "./routes/api/payment/create.ts";
-import * as $68 from "./routes/api/payment/notify/[provider].ts";
-import * as $69 from "./routes/api/payment/pay-emv.ts";
-import * as $70 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $71 from "./routes/api/reports/_middleware.ts";
-import * as $72 from "./routes/api/reports/monthly.csv.ts";
-import * as $73 from "./routes/api/reports/monthly.svg.ts";
-import * as $74 from "./routes/api/reports/monthly.ts";
-import * as $75 from "./routes/api/settings/_middleware.ts";
-import * as $76 from "./routes/api/settings/flags.ts";
-import * as $77 from "./routes/api/signing-key.ts";
-import * as $78 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $79 from "./routes/api/transaction/[id]/refund-outcome.ts";
-import * as $80 from "./routes/api/transaction/[id]/refund.ts";
-import * as $81 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $82 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $83 from "./routes/api/transaction/_middleware.ts";
-import * as $84 from "./routes/api/transaction/daily-totals.ts";
-import * as $85 from "./routes/api/transaction/export.ts";
-import * as $86 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $87 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $88 from "./routes/api/user/[id].ts";
-import * as $89 from "./routes/api/user/index.ts";
-import * as $90 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $91 from "./routes/dev/mail/attachment.ts";
-import * as $92 from "./routes/dev/mail/html.ts";
-import * as $93 from "./routes/dev/mail/index.tsx";
-import * as $94 from "./routes/health.ts";
-import * as $95 from "./routes/index.ts";
-import * as $96 from "./routes/payments/card/[attemptId].ts";
-import * as $97 from "./routes/payments/return/[paymentId].ts";
-import * as $98 from "./routes/sandbox/pay/[ref].tsx";
-import * as $99 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $3 from "./routes/[lang]/account/confirm.tsx";
+import * as $4 from "./routes/[lang]/account/data.ts";
+import * as $5 from "./routes/[lang]/account/erase.tsx";
+import * as $6 from "./routes/[lang]/account/gifts/[id]/[action].tsx";
+import * as $7 from "./routes/[lang]/account/index.tsx";
+import * as $8 from "./routes/[lang]/account/link.tsx";
+import * as $9 from "./routes/[lang]/account/receipts/[year].tsx";
+import * as $10 from "./routes/[lang]/account/sign-in.tsx";
+import * as $11 from "./routes/[lang]/account/sign-out.ts";
+import * as $12 from "./routes/[lang]/admin/audit.tsx";
+import * as $13 from "./routes/[lang]/admin/donor.tsx";
+import * as $14 from "./routes/[lang]/admin/index.tsx";
+import * as $15 from "./routes/[lang]/admin/reports.tsx";
+import * as $16 from "./routes/[lang]/admin/staff.tsx";
+import * as $17 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $18 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $19 from "./routes/[lang]/error.tsx";
+import * as $20 from "./routes/[lang]/index.tsx";
+import * as $21 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $22 from "./routes/[lang]/login.tsx";
+import * as $23 from "./routes/[lang]/receipts/download.tsx";
+import * as $24 from "./routes/[lang]/receipts/verify.tsx";
+import * as $25 from "./routes/[lang]/register.tsx";
+import * as $26 from "./routes/[lang]/success.tsx";
+import * as $27 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $28 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $29 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $30 from "./routes/_404.tsx";
+import * as $31 from "./routes/_app.tsx";
+import * as $32 from "./routes/api/_middleware.ts";
+import * as $33 from "./routes/api/audit/_middleware.ts";
+import * as $34 from "./routes/api/audit/actors.ts";
+import * as $35 from "./routes/api/audit/export.ts";
+import * as $36 from "./routes/api/audit/index.ts";
+import * as $37 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $38 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $39 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $40 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $41 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $42 from "./routes/api/auth/admin/_middleware.ts";
+import * as $43 from "./routes/api/auth/admin/login.ts";
+import * as $44 from "./routes/api/auth/admin/logout.ts";
+import * as $45 from "./routes/api/auth/admin/me.ts";
+import * as $46 from "./routes/api/auth/admin/pending.ts";
+import * as $47 from "./routes/api/auth/admin/refresh.ts";
+import * as $48 from "./routes/api/auth/admin/register.ts";
+import * as $49 from "./routes/api/auth/admin/staff.ts";
+import * as $50 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $51 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $52 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $53 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $54 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $55 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $56 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $57 from "./routes/api/docs.tsx";
+import * as $58 from "./routes/api/donor/_middleware.ts";
+import * as $59 from "./routes/api/donor/cancel-reasons.ts";
+import * as $60 from "./routes/api/donor/index.ts";
+import * as $61 from "./routes/api/feature-flags.ts";
+import * as $62 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
+import * as $63 from "./routes/api/kiosk-devices/[id]/revoke.ts";
+import * as $64 from "./routes/api/kiosk-devices/_middleware.ts";
+import * as $65 from "./routes/api/kiosk-devices/index.ts";
+import * as $66 from "./routes/api/openapi.json.ts";
+import * as $67 from "./routes/api/outbox/_middleware.ts";
+import * as $68 from "./routes/api/outbox/index.ts";
+import * as $69 from "./routes/api/payment/create.ts";
+import * as $70 from "./routes/api/payment/notify/[provider].ts";
+import * as $71 from "./routes/api/payment/pay-emv.ts";
+import * as $72 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $73 from "./routes/api/reports/_middleware.ts";
+import * as $74 from "./routes/api/reports/monthly.csv.ts";
+import * as $75 from "./routes/api/reports/monthly.svg.ts";
+import * as $76 from "./routes/api/reports/monthly.ts";
+import * as $77 from "./routes/api/settings/_middleware.ts";
+import * as $78 from "./routes/api/settings/flags.ts";
+import * as $79 from "./routes/api/signing-key.ts";
+import * as $80 from "./routes/api/transaction/[id]/receipt.ts";
+import * as $81 from "./routes/api/transaction/[id]/refund-outcome.ts";
+import * as $82 from "./routes/api/transaction/[id]/refund.ts";
+import * as $83 from "./routes/api/transaction/[id]/refunds.ts";
+import * as $84 from "./routes/api/transaction/[id]/resend-receipt.ts";
+import * as $85 from "./routes/api/transaction/_middleware.ts";
+import * as $86 from "./routes/api/transaction/daily-totals.ts";
+import * as $87 from "./routes/api/transaction/export.ts";
+import * as $88 from "./routes/api/transaction/get-all-error-transactions.ts";
+import * as $89 from "./routes/api/transaction/get-all-success-transactions.ts";
+import * as $90 from "./routes/api/user/[id].ts";
+import * as $91 from "./routes/api/user/index.ts";
+import * as $92 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $93 from "./routes/dev/mail/attachment.ts";
+import * as $94 from "./routes/dev/mail/html.ts";
+import * as $95 from "./routes/dev/mail/index.tsx";
+import * as $96 from "./routes/health.ts";
+import * as $97 from "./routes/index.ts";
+import * as $98 from "./routes/payments/card/[attemptId].ts";
+import * as $99 from "./routes/payments/return/[paymentId].ts";
+import * as $100 from "./routes/sandbox/pay/[ref].tsx";
+import * as $101 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -122,103 +124,105 @@ const manifest: Manifest = {
     "[lang]/_layout.tsx": $0,
     "[lang]/_middleware.ts": $1,
     "[lang]/account/card/[subscriptionId].tsx": $2,
-    "[lang]/account/data.ts": $3,
-    "[lang]/account/erase.tsx": $4,
-    "[lang]/account/gifts/[id]/[action].tsx": $5,
-    "[lang]/account/index.tsx": $6,
-    "[lang]/account/receipts/[year].tsx": $7,
-    "[lang]/account/sign-in.tsx": $8,
-    "[lang]/account/sign-out.ts": $9,
-    "[lang]/admin/audit.tsx": $10,
-    "[lang]/admin/donor.tsx": $11,
-    "[lang]/admin/index.tsx": $12,
-    "[lang]/admin/reports.tsx": $13,
-    "[lang]/admin/staff.tsx": $14,
-    "[lang]/admin/two-factor.tsx": $15,
-    "[lang]/cancel-subscription.tsx": $16,
-    "[lang]/error.tsx": $17,
-    "[lang]/index.tsx": $18,
-    "[lang]/kiosk-pair.tsx": $19,
-    "[lang]/login.tsx": $20,
-    "[lang]/receipts/download.tsx": $21,
-    "[lang]/receipts/verify.tsx": $22,
-    "[lang]/register.tsx": $23,
-    "[lang]/success.tsx": $24,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $25,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $26,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $27,
-    "_404.tsx": $28,
-    "_app.tsx": $29,
-    "api/_middleware.ts": $30,
-    "api/audit/_middleware.ts": $31,
-    "api/audit/actors.ts": $32,
-    "api/audit/export.ts": $33,
-    "api/audit/index.ts": $34,
-    "api/auth/admin/[id]/approve.ts": $35,
-    "api/auth/admin/[id]/deactivate.ts": $36,
-    "api/auth/admin/[id]/reject.ts": $37,
-    "api/auth/admin/[id]/role.ts": $38,
-    "api/auth/admin/[id]/two-factor-reset.ts": $39,
-    "api/auth/admin/_middleware.ts": $40,
-    "api/auth/admin/login.ts": $41,
-    "api/auth/admin/logout.ts": $42,
-    "api/auth/admin/me.ts": $43,
-    "api/auth/admin/pending.ts": $44,
-    "api/auth/admin/refresh.ts": $45,
-    "api/auth/admin/register.ts": $46,
-    "api/auth/admin/staff.ts": $47,
-    "api/auth/admin/two-factor/confirm.ts": $48,
-    "api/auth/admin/two-factor/disable.ts": $49,
-    "api/auth/admin/two-factor/enrol.ts": $50,
-    "api/auth/admin/two-factor/index.ts": $51,
-    "api/auth/admin/two-factor/recovery-codes.ts": $52,
-    "api/auth/admin/two-factor/required.ts": $53,
-    "api/auth/admin/two-factor/verify.ts": $54,
-    "api/docs.tsx": $55,
-    "api/donor/_middleware.ts": $56,
-    "api/donor/cancel-reasons.ts": $57,
-    "api/donor/index.ts": $58,
-    "api/feature-flags.ts": $59,
-    "api/kiosk-devices/[id]/pairing-code.ts": $60,
-    "api/kiosk-devices/[id]/revoke.ts": $61,
-    "api/kiosk-devices/_middleware.ts": $62,
-    "api/kiosk-devices/index.ts": $63,
-    "api/openapi.json.ts": $64,
-    "api/outbox/_middleware.ts": $65,
-    "api/outbox/index.ts": $66,
-    "api/payment/create.ts": $67,
-    "api/payment/notify/[provider].ts": $68,
-    "api/payment/pay-emv.ts": $69,
-    "api/payment/test-emv/[terminalNumber].ts": $70,
-    "api/reports/_middleware.ts": $71,
-    "api/reports/monthly.csv.ts": $72,
-    "api/reports/monthly.svg.ts": $73,
-    "api/reports/monthly.ts": $74,
-    "api/settings/_middleware.ts": $75,
-    "api/settings/flags.ts": $76,
-    "api/signing-key.ts": $77,
-    "api/transaction/[id]/receipt.ts": $78,
-    "api/transaction/[id]/refund-outcome.ts": $79,
-    "api/transaction/[id]/refund.ts": $80,
-    "api/transaction/[id]/refunds.ts": $81,
-    "api/transaction/[id]/resend-receipt.ts": $82,
-    "api/transaction/_middleware.ts": $83,
-    "api/transaction/daily-totals.ts": $84,
-    "api/transaction/export.ts": $85,
-    "api/transaction/get-all-error-transactions.ts": $86,
-    "api/transaction/get-all-success-transactions.ts": $87,
-    "api/user/[id].ts": $88,
-    "api/user/index.ts": $89,
-    "api/user/off-monthly-payment/[id].ts": $90,
-    "dev/mail/attachment.ts": $91,
-    "dev/mail/html.ts": $92,
-    "dev/mail/index.tsx": $93,
-    "health.ts": $94,
-    "index.ts": $95,
-    "payments/card/[attemptId].ts": $96,
-    "payments/return/[paymentId].ts": $97,
-    "sandbox/pay/[ref].tsx": $98,
-    "sandbox/terminal/[terminalId].tsx": $99,
+    "[lang]/account/confirm.tsx": $3,
+    "[lang]/account/data.ts": $4,
+    "[lang]/account/erase.tsx": $5,
+    "[lang]/account/gifts/[id]/[action].tsx": $6,
+    "[lang]/account/index.tsx": $7,
+    "[lang]/account/link.tsx": $8,
+    "[lang]/account/receipts/[year].tsx": $9,
+    "[lang]/account/sign-in.tsx": $10,
+    "[lang]/account/sign-out.ts": $11,
+    "[lang]/admin/audit.tsx": $12,
+    "[lang]/admin/donor.tsx": $13,
+    "[lang]/admin/index.tsx": $14,
+    "[lang]/admin/reports.tsx": $15,
+    "[lang]/admin/staff.tsx": $16,
+    "[lang]/admin/two-factor.tsx": $17,
+    "[lang]/cancel-subscription.tsx": $18,
+    "[lang]/error.tsx": $19,
+    "[lang]/index.tsx": $20,
+    "[lang]/kiosk-pair.tsx": $21,
+    "[lang]/login.tsx": $22,
+    "[lang]/receipts/download.tsx": $23,
+    "[lang]/receipts/verify.tsx": $24,
+    "[lang]/register.tsx": $25,
+    "[lang]/success.tsx": $26,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $27,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $28,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $29,
+    "_404.tsx": $30,
+    "_app.tsx": $31,
+    "api/_middleware.ts": $32,
+    "api/audit/_middleware.ts": $33,
+    "api/audit/actors.ts": $34,
+    "api/audit/export.ts": $35,
+    "api/audit/index.ts": $36,
+    "api/auth/admin/[id]/approve.ts": $37,
+    "api/auth/admin/[id]/deactivate.ts": $38,
+    "api/auth/admin/[id]/reject.ts": $39,
+    "api/auth/admin/[id]/role.ts": $40,
+    "api/auth/admin/[id]/two-factor-reset.ts": $41,
+    "api/auth/admin/_middleware.ts": $42,
+    "api/auth/admin/login.ts": $43,
+    "api/auth/admin/logout.ts": $44,
+    "api/auth/admin/me.ts": $45,
+    "api/auth/admin/pending.ts": $46,
+    "api/auth/admin/refresh.ts": $47,
+    "api/auth/admin/register.ts": $48,
+    "api/auth/admin/staff.ts": $49,
+    "api/auth/admin/two-factor/confirm.ts": $50,
+    "api/auth/admin/two-factor/disable.ts": $51,
+    "api/auth/admin/two-factor/enrol.ts": $52,
+    "api/auth/admin/two-factor/index.ts": $53,
+    "api/auth/admin/two-factor/recovery-codes.ts": $54,
+    "api/auth/admin/two-factor/required.ts": $55,
+    "api/auth/admin/two-factor/verify.ts": $56,
+    "api/docs.tsx": $57,
+    "api/donor/_middleware.ts": $58,
+    "api/donor/cancel-reasons.ts": $59,
+    "api/donor/index.ts": $60,
+    "api/feature-flags.ts": $61,
+    "api/kiosk-devices/[id]/pairing-code.ts": $62,
+    "api/kiosk-devices/[id]/revoke.ts": $63,
+    "api/kiosk-devices/_middleware.ts": $64,
+    "api/kiosk-devices/index.ts": $65,
+    "api/openapi.json.ts": $66,
+    "api/outbox/_middleware.ts": $67,
+    "api/outbox/index.ts": $68,
+    "api/payment/create.ts": $69,
+    "api/payment/notify/[provider].ts": $70,
+    "api/payment/pay-emv.ts": $71,
+    "api/payment/test-emv/[terminalNumber].ts": $72,
+    "api/reports/_middleware.ts": $73,
+    "api/reports/monthly.csv.ts": $74,
+    "api/reports/monthly.svg.ts": $75,
+    "api/reports/monthly.ts": $76,
+    "api/settings/_middleware.ts": $77,
+    "api/settings/flags.ts": $78,
+    "api/signing-key.ts": $79,
+    "api/transaction/[id]/receipt.ts": $80,
+    "api/transaction/[id]/refund-outcome.ts": $81,
+    "api/transaction/[id]/refund.ts": $82,
+    "api/transaction/[id]/refunds.ts": $83,
+    "api/transaction/[id]/resend-receipt.ts": $84,
+    "api/transaction/_middleware.ts": $85,
+    "api/transaction/daily-totals.ts": $86,
+    "api/transaction/export.ts": $87,
+    "api/transaction/get-all-error-transactions.ts": $88,
+    "api/transaction/get-all-success-transactions.ts": $89,
+    "api/user/[id].ts": $90,
+    "api/user/index.ts": $91,
+    "api/user/off-monthly-payment/[id].ts": $92,
+    "dev/mail/attachment.ts": $93,
+    "dev/mail/html.ts": $94,
+    "dev/mail/index.tsx": $95,
+    "health.ts": $96,
+    "index.ts": $97,
+    "payments/card/[attemptId].ts": $98,
+    "payments/return/[paymentId].ts": $99,
+    "sandbox/pay/[ref].tsx": $100,
+    "sandbox/terminal/[terminalId].tsx": $101,
   },
   islands: {
     AccountForm: $$0,

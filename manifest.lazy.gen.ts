@@ -28,10 +28,12 @@ const manifest: LazyManifest = {
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
     "[lang]/account/card/[subscriptionId].tsx": () =>
       import("./routes/[lang]/account/card/[subscriptionId].tsx"),
+    "[lang]/account/confirm.tsx": () => import("./routes/[lang]/account/confirm.tsx"),
     "[lang]/account/data.ts": () => import("./routes/[lang]/account/data.ts"),
     "[lang]/account/erase.tsx": () => import("./routes/[lang]/account/erase.tsx"),
     "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
+    "[lang]/account/link.tsx": () => import("./routes/[lang]/account/link.tsx"),
     "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),

@@ -6,6 +6,7 @@
  * @module
  */
 import type { TFunction } from "../lib/i18n.ts";
+import { portalDate } from "../lib/shared/format.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 
 /** What a card update came to, as the account page's `?card=` names it. */
@@ -19,6 +20,8 @@ export const CARD_NOTICES = [
   "notFound",
   "otherProvider",
   "tooMany",
+  "busy",
+  "declines",
 ] as const;
 export type CardNotice = typeof CARD_NOTICES[number];
 
@@ -36,6 +39,29 @@ export function CardUpdateNotice(props: { t: TFunction; notice: CardNotice | nul
     return <p class="notice-success" role="status">{t("portalCard.applied")}</p>;
   }
   return <p class="form-alert" role="alert">{t(`portalCard.${notice}`, { minutes: props.minutes ?? 60 })}</p>;
+}
+
+/**
+ * A gift's card updates are locked after declined cards (`lib/payments/card_update_limits.ts`):
+ * until when, that the gift keeps its card, and the museum's address to write to, as a link. An
+ * alert where it answers the donor's press of the button; a plain note in the gift's place.
+ */
+export function CardLockNote(
+  props: { t: TFunction; lang: string; until: string; contact: string; alert?: boolean },
+) {
+  const { t } = props;
+  // The address becomes a link: the sentence is cut where the translation puts it.
+  const [before, after = ""] = t("portalCard.locked", {
+    date: portalDate(props.until, props.lang),
+    contact: "\u0000",
+  }).split("\u0000");
+  return (
+    <p class="card-locked" role={props.alert ? "alert" : undefined}>
+      {before}
+      <a href={`mailto:${props.contact}`} dir="ltr">{props.contact}</a>
+      {after}
+    </p>
+  );
 }
 
 /** The "Update card" button of one monthly gift. */

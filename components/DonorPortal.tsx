@@ -1,7 +1,7 @@
 /**
  * The donor portal's views (`/{lang}/account`, issue 15): the sign-in form (an email address, no
- * password, no JavaScript), the sign-in link's confirmation, and the signed-in page: the donor's
- * active monthly gifts and every gift with its receipt's PDF link.
+ * password, no JavaScript) and the signed-in page: the donor's active monthly gifts and every gift
+ * with its receipt's PDF link. An emailed link's page and the step-up page are `DonorAccess.tsx`'s.
  *
  * @module
  */
@@ -9,10 +9,11 @@ import type { ComponentChildren } from "preact";
 import type { GiftNotice } from "../lib/account/gift_actions.ts";
 import type { DonorHistory } from "../lib/account/history.ts";
 import type { TFunction } from "../lib/i18n.ts";
+import { portalDate } from "../lib/shared/format.ts";
 import { formatMoney } from "../lib/shared/money.ts";
 import { GiftActions, GiftNoticeBanner } from "./GiftActions.tsx";
 import { PageTitle } from "./PageTitle.tsx";
-import { CardUpdateForm } from "./CardUpdate.tsx";
+import { CardLockNote, CardUpdateForm } from "./CardUpdate.tsx";
 
 /** What the sign-in form says above it. */
 export type SignInNotice =
@@ -21,9 +22,11 @@ export type SignInNotice =
   | { kind: "rateLimited"; minutes: number }
   | { kind: "linkRefused" }
   | { kind: "manageLinkRefused" }
+  | { kind: "linkRateLimited"; minutes: number }
   | { kind: "signedOut" };
 
-function Frame(props: { t: TFunction; children: ComponentChildren }) {
+/** The portal's page frame: its title and content. */
+export function PortalFrame(props: { t: TFunction; children: ComponentChildren }) {
   return (
     <section class="cancel account">
       <PageTitle title={props.t("account.title")} siteName={props.t("meta.siteName")} />
@@ -39,7 +42,7 @@ export function SignInForm(
   const { t, notice } = props;
   const invalid = notice?.kind === "invalidEmail";
   return (
-    <Frame t={t}>
+    <PortalFrame t={t}>
       {notice?.kind === "sent" && (
         <p class="notice-success" role="status">
           {t("account.sent", { email: notice.email })}
@@ -52,6 +55,9 @@ export function SignInForm(
       {notice?.kind === "linkRefused" && <p class="form-alert" role="alert">{t("account.linkRefused")}</p>}
       {notice?.kind === "manageLinkRefused" && (
         <p class="form-alert" role="alert">{t("portalGifts.manageLinkRefused")}</p>
+      )}
+      {notice?.kind === "linkRateLimited" && (
+        <p class="form-alert" role="alert">{t("portalAccess.rateLimited", { minutes: notice.minutes })}</p>
       )}
       <p>{t("account.intro")}</p>
       {invalid && <p class="form-alert" role="alert" id="account-email-error">{t("account.invalidEmail")}</p>}
@@ -73,23 +79,7 @@ export function SignInForm(
         </div>
         <button type="submit" class="button button-primary">{t("account.submit")}</button>
       </form>
-    </Frame>
-  );
-}
-
-/**
- * The sign-in link's page: a button that signs in (a POST), so a mail scanner that opens the link
- * does not use it up.
- */
-export function SignInConfirm(props: { t: TFunction; lang: string; token: string }) {
-  const { t } = props;
-  return (
-    <Frame t={t}>
-      <form method="post" action={`/${props.lang}/account/sign-in`}>
-        <input type="hidden" name="t" value={props.token} />
-        <button type="submit" class="button button-primary">{t("account.email.button")}</button>
-      </form>
-    </Frame>
+    </PortalFrame>
   );
 }
 
@@ -97,7 +87,7 @@ export function SignInConfirm(props: { t: TFunction; lang: string; token: string
 export function SignedIn(props: { t: TFunction; lang: string; email: string; children?: ComponentChildren }) {
   const { t } = props;
   return (
-    <Frame t={t}>
+    <PortalFrame t={t}>
       <p>
         {t("account.signedInAs")} <bdi dir="ltr">{props.email}</bdi>
       </p>
@@ -105,25 +95,26 @@ export function SignedIn(props: { t: TFunction; lang: string; email: string; chi
       <form method="post" action={`/${props.lang}/account/sign-out`}>
         <button type="submit" class="button">{t("account.signOut")}</button>
       </form>
-    </Frame>
+    </PortalFrame>
   );
 }
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** A date as the portal shows it, in the page's language (UTC: the server cannot know the zone). */
-function portalDate(iso: string, lang: string): string {
-  let format = dateFormats.get(lang);
-  if (!format) {
-    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
-    dateFormats.set(lang, format);
-  }
-  return format.format(new Date(iso));
+/** Below the receipts of a page that masks the ID number: how to download them with it. */
+export function TaxIdMaskedNote(props: { t: TFunction; lang: string }) {
+  return (
+    <p>
+      {props.t("portalAccess.taxIdMasked")}{" "}
+      <a href={`/${props.lang}/account/confirm?for=taxId`}>{props.t("portalAccess.taxIdLink")}</a>
+    </p>
+  );
 }
 
-/** The signed-in donor's gifts and active monthly gifts (with their forms, and a form's notice). */
+/**
+ * The signed-in donor's gifts and active monthly gifts (with their forms, and a form's notice).
+ * `contact` is the museum's address a donor writes to (a gift whose card updates are locked says it).
+ */
 export function DonorHistoryView(
-  props: { t: TFunction; lang: string; history: DonorHistory; notice?: GiftNotice | null },
+  props: { t: TFunction; lang: string; history: DonorHistory; contact: string; notice?: GiftNotice | null },
 ) {
   const { t, lang, history } = props;
   const money = (amount: number | null, currency: 1 | 2 | null) =>
@@ -159,13 +150,17 @@ export function DonorHistoryView(
                   </div>
                 </dl>
                 <GiftActions t={t} lang={lang} gift={m} notice={props.notice} />
-                <CardUpdateForm
-                  t={t}
-                  lang={lang}
-                  subscriptionId={m.id}
-                  amount={m.amount}
-                  currency={m.currency}
-                />
+                {m.cardLockedUntil
+                  ? <CardLockNote t={t} lang={lang} until={m.cardLockedUntil} contact={props.contact} />
+                  : (
+                    <CardUpdateForm
+                      t={t}
+                      lang={lang}
+                      subscriptionId={m.id}
+                      amount={m.amount}
+                      currency={m.currency}
+                    />
+                  )}
               </li>
             ))}
           </ul>
@@ -205,6 +200,7 @@ export function DonorHistoryView(
             </tbody>
           </table>
         )}
+        {history.taxIdMasked && <TaxIdMaskedNote t={t} lang={lang} />}
       </section>
     </>
   );

@@ -61,3 +61,16 @@ export function readMail(env: Env, production: boolean): MailSettings {
   }
   return { smtpUrl, from: from || DEVELOPMENT_FROM };
 }
+
+/**
+ * The address of a sender setting (`MAIL_FROM`): what the donor portal gives donors to write to.
+ *
+ * @example
+ * ```ts
+ * mailAddress("Museum donations <donations@museum.org>"); // "donations@museum.org"
+ * ```
+ */
+export function mailAddress(from: string): string {
+  const open = from.lastIndexOf("<");
+  return open >= 0 && from.endsWith(">") ? from.slice(open + 1, -1) : from;
+}

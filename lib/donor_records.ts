@@ -134,7 +134,24 @@ export async function addressRecords(
   limit: number,
   withDonors = false,
 ): Promise<AddressRecords> {
-  const ids = await allDonorIds(store, email);
+  return await recordsOf(store, await allDonorIds(store, email), limit, withDonors);
+}
+
+/**
+ * What {@link addressRecords} reads, for these donor records only (e.g. the one a manage link's
+ * session reaches, `lib/account/access.ts`).
+ *
+ * @example
+ * ```ts
+ * const { transactions } = await recordsOf(store, [session.donorId], 500);
+ * ```
+ */
+export async function recordsOf(
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions">,
+  ids: string[],
+  limit: number,
+  withDonors = false,
+): Promise<AddressRecords> {
   const [donors, transactions, receipts, subscriptions] = await Promise.all([
     mapFew(withDonors ? ids : [], (id) => store.donors.get(id)),
     listAcross(ids, limit, newestFirst, (chunk) => store.transactions.listByDonors(chunk, limit)),

@@ -15,7 +15,9 @@
  * Declines: an online payment's origin (the address bucket it was started from) is remembered for
  * a day; when its decline is recorded (`payments/completion.ts`, by the return, the provider's
  * notification or reconciliation alike), the decline counts against the donor's email and that
- * address. Starting a payment is refused while either has reached its cap. A payment's start is
+ * address. Starting a payment is refused while either has reached its cap. A donor portal card
+ * check is counted and refused by the same caps (`payments/card_update_limits.ts`): it is a card
+ * tried, charged or not. A payment's start is
  * one storage call with the payment's creation ({@link paymentAdmission}): its count, its caps and
  * its origin, as a donor's creation is one with its count ({@link requestAdmission}).
  *
@@ -203,11 +205,32 @@ export function refusalError(refusal: Refusal): RateLimitedError {
   return new RateLimitedError(seconds(refusal.retryAfterMs), refusal.reason);
 }
 
-/** The decline counters' keys of an email and an address bucket. */
+/** The decline counters' keys of an email (none for an erased donor's, "") and an address bucket. */
 const declineKeys = (email: string, bucket: string | null) => ({
-  email: `declines:email:${email.trim().toLowerCase()}`,
+  email: email.trim() === "" ? null : `declines:email:${email.trim().toLowerCase()}`,
   address: bucket === null ? null : `declines:addr:${bucket}`,
 });
+
+/**
+ * The decline caps a start is refused by: the declines of `email` and of the address `bucket`
+ * within the decline window (payments and card checks alike).
+ *
+ * @example
+ * ```ts
+ * const caps = declineCaps(config.rateLimits, "dana@example.org", addressBucket("203.0.113.7"));
+ * ```
+ */
+export function declineCaps(
+  settings: Pick<RateLimitSettings, "declinesPerEmail" | "declinesPerAddress">,
+  email: string,
+  bucket: string,
+): Admission["caps"] {
+  const keys = declineKeys(email, bucket);
+  return [
+    ...(keys.email === null ? [] : [{ key: keys.email, cap: settings.declinesPerEmail }]),
+    { key: keys.address!, cap: settings.declinesPerAddress },
+  ];
+}
 
 /**
  * What the start of a payment by the client at `address` for the donor's `email` is admitted by:
@@ -228,22 +251,19 @@ export function paymentAdmission(
   client: { email: string; address: string; paymentId: string; countRequest: boolean },
 ): Admission {
   const bucket = addressBucket(client.address);
-  const keys = declineKeys(client.email, bucket);
   const limited = requestHits(settings, "payment", bucket);
   return {
     hits: client.countRequest ? limited.hits : [],
     windowMs: limited.windowMs,
-    caps: [
-      { key: keys.email, cap: settings.declinesPerEmail },
-      { key: keys.address!, cap: settings.declinesPerAddress },
-    ],
+    caps: declineCaps(settings, client.email, bucket),
     origin: { paymentId: client.paymentId, origin: bucket, ttlMs: ORIGIN_TTL_MS },
   };
 }
 
 /**
- * Counts a payment's decline against the donor's email and the address it was started from (when
- * remembered). Call it once per decline: when its transaction is first recorded.
+ * Counts a payment's (or a card check's) decline against the donor's email and the address it was
+ * started from (when remembered under `paymentId`). Call it once per decline: when its transaction
+ * is first recorded, or its card check first finished.
  *
  * @example
  * ```ts
@@ -257,7 +277,8 @@ export async function recordDecline(
   now = Date.now(),
 ): Promise<void> {
   const keys = declineKeys(decline.email, await store.rateLimits.originOf(decline.paymentId, now));
-  const hits = [{ key: keys.email, limit: DECLINES_COUNTED }];
-  if (keys.address) hits.push({ key: keys.address, limit: DECLINES_COUNTED });
-  await store.rateLimits.hitInOrder(hits, settings.declineWindowMs, now);
+  const hits = [keys.email, keys.address].flatMap((key) =>
+    key === null ? [] : [{ key, limit: DECLINES_COUNTED }]
+  );
+  if (hits.length > 0) await store.rateLimits.hitInOrder(hits, settings.declineWindowMs, now);
 }

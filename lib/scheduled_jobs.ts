@@ -7,11 +7,13 @@
  * | `reconcile payments`   | every 15 minutes | pending payments, card updates and refunds left unanswered  |
  * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention.ts`)      |
  * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/mail/…`)    |
+ * | `sign-in summaries`    | hourly, at :07   | one audit entry per hour of sign-ins on unknown emails      |
  *
  * `main.ts` registers them with `Deno.cron` before anything else, which is where Deno Deploy looks
  * for crons; where cron is unavailable it runs them on intervals. Every instance schedules every
- * job: billing and reconciliation take a lease in storage, and the retention sweep and the yearly
- * statements (whose messages have idempotent keys) are safe to run twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
+ * job: billing and reconciliation take a lease in storage, the sign-in summaries claim each hour's
+ * entry in storage, and the retention sweep and the yearly statements (whose messages have
+ * idempotent keys) are safe to run twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
  * next run carries on. Each job's module loads with its first run, not with the server.
  *
  * @module
@@ -31,7 +33,12 @@ export interface JobSchedule {
   everyMs: number;
 }
 
-export type JobName = "monthly billing" | "reconcile payments" | "retention sweep" | "yearly statements";
+export type JobName =
+  | "monthly billing"
+  | "reconcile payments"
+  | "retention sweep"
+  | "yearly statements"
+  | "sign-in summaries";
 
 const MINUTE_MS = 60_000;
 
@@ -44,6 +51,8 @@ export const JOB_SCHEDULES: readonly JobSchedule[] = [
   // Every day of January (the job does nothing in other months), so a failed run is made up the
   // next day; the messages' keys make the reruns enqueue nothing new.
   { name: "yearly statements", cron: "41 6 * 1 *", everyMs: 24 * 60 * MINUTE_MS },
+  // Past each hour's end, off the quarter hours; a missed run is made up by the next (a day back).
+  { name: "sign-in summaries", cron: "7 * * * *", everyMs: 60 * MINUTE_MS },
 ];
 
 /** What the jobs need. */
@@ -57,7 +66,7 @@ export interface JobContext {
   rateLimits?: RateLimitSettings;
   /** Stores a message in the outbox (the yearly statements'); without it that job only logs. */
   enqueueMessage?: (message: MessageInput) => Promise<void>;
-  /** The clock of the jobs that look at the date (the yearly statements); tests set it. */
+  /** The clock of the jobs that look at the date (the yearly statements, the summaries); tests set it. */
   now?: () => Date;
 }
 
@@ -88,7 +97,7 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
       const { runReconcilePass } = await import("./payments/reconcile.ts");
       await runReconcilePass({ store, provider, log, holder, rateLimits });
       const { reconcileCardUpdates } = await import("./payments/card_update_reconcile.ts");
-      await reconcileCardUpdates({ store, provider, log });
+      await reconcileCardUpdates({ store, provider, log, rateLimits });
       const { reconcileRefunds } = await import("./payments/refund_reconcile.ts");
       await reconcileRefunds({ store, provider, log });
     }),
@@ -101,6 +110,11 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
       const { enqueueYearlyStatements } = await import("./mail/yearly_statements.ts");
       const addresses = await enqueueYearlyStatements({ store, enqueue: enqueueMessage }, now?.());
       if (addresses > 0) log.info("yearly statements enqueued", { addresses });
+    }),
+    "sign-in summaries": guarded("sign-in summaries", async () => {
+      const { writeUnknownEmailSummaries } = await import("./auth/login_throttle.ts");
+      const written = await writeUnknownEmailSummaries(store, now?.() ?? new Date());
+      if (written > 0) log.info("sign-in summaries written", { hours: written });
     }),
   };
 }

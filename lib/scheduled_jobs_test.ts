@@ -28,6 +28,7 @@ Deno.test("scheduled jobs: one schedule per job, each a five-field cron and an i
     "monthly billing",
     "reconcile payments",
     "retention sweep",
+    "sign-in summaries",
     "yearly statements",
   ]);
   for (const job of JOB_SCHEDULES) {
@@ -86,7 +87,7 @@ Deno.test("scheduled jobs: a run whose storage fails is logged and does not thro
   for (const { name } of JOB_SCHEDULES) await jobs[name]();
   const failed = lines.filter((l) => l.msg === "scheduled job failed").map((l) => l.job);
   // The retention sweep logs each kind's failure itself and carries on; the passes report theirs.
-  assert.deepEqual(failed, ["monthly billing", "reconcile payments"]);
+  assert.deepEqual(failed, ["monthly billing", "reconcile payments", "sign-in summaries"]);
   const sweep = lines.find((l) => l.msg === "retention sweep");
   assert.ok(sweep, JSON.stringify(lines));
 });

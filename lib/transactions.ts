@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./schemas.ts";
 import { currencyCodeOf } from "./shared/money.ts";
-import type { Store, Transaction } from "./storage/types.ts";
+import type { SearchScope, Store, Transaction } from "./storage/types.ts";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
 export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
@@ -19,6 +19,29 @@ export interface ListPage<T> {
   limit: number;
   total: number;
 }
+
+/**
+ * A list's query as the API reads it, and what its search matches: a viewer's search matches names
+ * only ({@link searchScopeOf}).
+ */
+export interface ListQuery {
+  page: number;
+  limit: number;
+  isMonthly?: boolean;
+  searchString?: string;
+  searchScope?: SearchScope;
+}
+
+/**
+ * What a role's search matches: names only for those who see masked addresses (a viewer), so an
+ * address cannot be guessed a character at a time through the search; everything for the others.
+ *
+ * @example
+ * ```ts
+ * searchScopeOf(true); // "all"
+ * ```
+ */
+export const searchScopeOf = (seesPersonalData: boolean): SearchScope => seesPersonalData ? "all" : "names";
 
 /** The success-list item of spec section 3. */
 export function successItem(tx: Transaction): SuccessItem {
@@ -67,13 +90,14 @@ export function errorItem(tx: Transaction): ErrorItem {
  */
 export async function listSuccess(
   store: Store,
-  query: { page: number; limit: number; isMonthly?: boolean; searchString?: string },
+  query: ListQuery,
 ): Promise<ListPage<SuccessItem>> {
   const { data, total } = await store.transactions.listSuccess({
     page: query.page,
     limit: query.limit,
     isMonthly: query.isMonthly,
     search: query.searchString,
+    searchScope: query.searchScope,
   });
   const refunds = await store.refunds.totals(data.map((tx) => tx.id));
   const items = data.map((tx) => ({ ...successItem(tx), refund: refunds.get(tx.id) ?? null }));
@@ -90,13 +114,14 @@ export async function listSuccess(
  */
 export async function listErrors(
   store: Store,
-  query: { page: number; limit: number; isMonthly?: boolean; searchString?: string },
+  query: ListQuery,
 ): Promise<ListPage<ErrorItem>> {
   const { data, total } = await store.transactions.listErrors({
     page: query.page,
     limit: query.limit,
     isMonthly: query.isMonthly,
     search: query.searchString,
+    searchScope: query.searchScope,
   });
   return { data: data.map(errorItem), page: query.page, limit: query.limit, total };
 }
@@ -114,12 +139,31 @@ export function maskEmail(email: string): string {
 
 /**
  * A list item as a viewer sees it (issue 16: names and masked emails, no other personal data):
- * the email masked, the card number blanked, no receipt (its PDF names the donor's details).
+ * the email masked, nothing of the card but its credit type (no number, no expiry date), no
+ * receipt (its PDF names the donor's details). Built field by field, so a field added to the items
+ * later stays out of a viewer's rows until it is added here.
  */
 export function viewerItem<T extends SuccessItem | ErrorItem>(item: T): T {
-  const user = { ...item.user, email: maskEmail(item.user.email) };
+  const user = {
+    firstName: item.user.firstName,
+    lastName: item.user.lastName,
+    email: maskEmail(item.user.email),
+  };
   if ("resultData" in item) {
-    return { ...item, user, resultData: { ...item.resultData, CreditCardNumber: "" }, receipt: null };
+    const { CreditType, DebitTotal, DebitCurrency } = item.resultData;
+    const viewed: SuccessItem = {
+      id: item.id,
+      statusCode: item.statusCode,
+      isMonthly: item.isMonthly,
+      createdAt: item.createdAt,
+      resultData: { CreditCardNumber: "", CreditType, DebitTotal, DebitCurrency },
+      user,
+      receipt: null,
+      refund: item.refund ? { refunded: item.refund.refunded, pending: item.refund.pending } : null,
+    };
+    return viewed as T;
   }
-  return { ...item, user };
+  const { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency } = item as ErrorItem;
+  const viewed: ErrorItem = { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency, user };
+  return viewed as T;
 }

@@ -9,56 +9,13 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
-import { CARD_UPDATES_PER_HOUR } from "../lib/payments/card_update.ts";
-import type { Store, Subscription } from "../lib/storage/types.ts";
+import { CARD_UPDATE_LIMITS } from "../lib/payments/card_update_limits.ts";
+import type { Store } from "../lib/storage/types.ts";
 import { mainText, signInAs as signedIn } from "./helpers/donor_portal.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { startTestApp } from "./helpers/app.ts";
 import { followReturn, GOOD_CARD, payOnSandboxPage } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
-
-/** A donor with an active monthly gift on the sandbox, charged to card ...4580. */
-async function giftOf(store: Store, email: string): Promise<Subscription> {
-  const donor = donorFixture({ email });
-  await store.donors.create(donor);
-  return await store.subscriptions.create(subscriptionFixture({
-    donorId: donor.id,
-    provider: "sandbox",
-    token: `tok_old_${crypto.randomUUID()}`,
-    cardMasked: "458045******4580",
-    amount: 5_000,
-    currency: 1,
-    nextPaymentDate: "2099-01-10T09:00:00.000Z",
-  }));
-}
-
-/** Presses "Update card" of `subscriptionId` as a same-origin form post. */
-function pressUpdate(
-  app: TestApp,
-  lang: string,
-  subscriptionId: string,
-  cookie: string | null,
-  origin = app.url,
-) {
-  const headers: Record<string, string> = { origin, "content-type": "application/x-www-form-urlencoded" };
-  if (cookie) headers.cookie = cookie;
-  return fetch(`${app.url}/${lang}/account/card/${encodeURIComponent(subscriptionId)}`, {
-    method: "POST",
-    headers,
-    body: "",
-    redirect: "manual",
-  });
-}
-
-/** Presses "Update card" and answers the sandbox page it sends the browser to. */
-async function startUpdate(app: TestApp, lang: string, sub: Subscription, cookie: string): Promise<string> {
-  const res = await pressUpdate(app, lang, sub.id, cookie);
-  await res.body?.cancel();
-  assert.equal(res.status, 303);
-  const location = res.headers.get("location")!;
-  assert.match(location, new RegExp(`^${app.url}/sandbox/pay/[A-Za-z0-9_-]{16,64}$`));
-  return location;
-}
+import { portalGift, pressUpdate, startUpdate } from "./helpers/card_gift.ts";
 
 const cardMessages = async (store: Store, subscriptionId: string) =>
   (await store.outbox.listRecent(100)).filter((m) =>
@@ -70,7 +27,7 @@ backendTest("donor portal: a new card on the sandbox, applied once and shown", a
   const app = await startTestApp({ store });
   try {
     const suffix = crypto.randomUUID().slice(0, 8);
-    const sub = await giftOf(store, `card.${suffix}@example.org`);
+    const sub = await portalGift(store, `card.${suffix}@example.org`);
     const cookie = await signedIn(app, sub.donorId);
 
     await t.step("the account page has an Update card form per active monthly gift", async () => {
@@ -144,8 +101,8 @@ backendTest("donor portal: card update refusals", async (t, open) => {
   const app = await startTestApp({ store });
   try {
     const suffix = crypto.randomUUID().slice(0, 8);
-    const mine = await giftOf(store, `mine.${suffix}@example.org`);
-    const theirs = await giftOf(store, `theirs.${suffix}@example.org`);
+    const mine = await portalGift(store, `mine.${suffix}@example.org`);
+    const theirs = await portalGift(store, `theirs.${suffix}@example.org`);
     const cookie = await signedIn(app, mine.donorId);
 
     await t.step("no session: back to the sign-in form, nothing started", async () => {
@@ -175,9 +132,9 @@ backendTest("donor portal: card update refusals", async (t, open) => {
     assert.deepEqual(await store.subscriptions.get(theirs.id), theirs);
 
     await t.step(
-      `more than ${CARD_UPDATES_PER_HOUR} card checks of a gift in an hour: 429, translated`,
+      `more than ${CARD_UPDATE_LIMITS.perGift} card checks of a gift in an hour: 429, translated`,
       async () => {
-        for (let i = 0; i < CARD_UPDATES_PER_HOUR; i++) {
+        for (let i = 0; i < CARD_UPDATE_LIMITS.perGift; i++) {
           const res = await pressUpdate(app, "en", mine.id, cookie);
           await res.body?.cancel();
           assert.equal(res.status, 303, `try ${i + 1}`);

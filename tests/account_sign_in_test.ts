@@ -2,7 +2,7 @@
  * The donor portal's sign-in (issue 15, `lib/account/sign_in.ts`, `/{lang}/account*`) over real
  * HTTP, on Deno KV and PostgreSQL: the same answer for known and unknown addresses, the emailed link
  * (rendered as the outbox would send it) signing in once, expired and tampered links refused, the
- * cookie's flags, sign-out revoking the session, the rate limits, and a manage link signing in.
+ * cookie's flags, sign-out revoking the session, the rate limits, and a manage link's page and button.
  */
 import assert from "node:assert/strict";
 import {
@@ -45,8 +45,9 @@ const post = (app: TestApp, fields: Record<string, string>, cookie?: string): Re
   body: new URLSearchParams(fields).toString(),
 });
 
-/** The `name=value` of a response's session cookie. */
-const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "").split(";")[0];
+/** The `name=value` of a response's session cookie, or "". */
+const cookieOf = (res: Response) =>
+  res.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("donor_session=")) ?? "";
 
 backendTest("donor portal: sign in by email link", async (t, open) => {
   const store = await open();
@@ -197,9 +198,13 @@ backendTest("donor portal: sign in by email link", async (t, open) => {
       assert.equal((await links()).length, before);
     });
 
-    await t.step("a manage link signs its donor in and drops the token from the address", async () => {
+    await t.step("a manage link's GET shows a button; its POST opens that donor's page", async () => {
       const token = await createManageToken(await manageLinkKey(app.config.appSecret), first.id);
-      const got = await send(app, `/en/account?token=${token}`);
+      const shown = await send(app, `/en/account?token=${token}`);
+      assert.equal(shown.res.status, 200);
+      assert.equal(cookieOf(shown.res), "", "a GET signs nobody in");
+      assert.ok(shown.page.includes('action="/en/account/link"'));
+      const got = await send(app, "/en/account/link", post(app, { token }));
       assert.equal(got.res.status, 303);
       assert.equal(got.res.headers.get("location"), "/en/account");
       const page = await send(app, "/en/account", { headers: { cookie: cookieOf(got.res) } });

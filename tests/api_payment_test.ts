@@ -50,6 +50,8 @@ backendTest("api: online payments through the sandbox", async (t, open) => {
         const page = await fetch(created.body.url);
         assert.equal(page.status, 200);
         assert.match(page.headers.get("content-security-policy") ?? "", /frame-ancestors 'self'/);
+        // The card page's form posts to us, inside the donation page's frame.
+        assert.match(page.headers.get("content-security-policy") ?? "", /form-action 'self'(;|$)/);
         assert.match(await page.text(), /<html lang="he" dir="rtl">/);
         const landed = await payOnSandboxPage(app, created.body.url);
         assert.equal(landed.pathname, "/he/success");

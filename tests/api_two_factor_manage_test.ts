@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { loginThrottleKeys } from "../lib/auth/accounts.ts";
+import { loginThrottleKeys } from "../lib/auth/login_throttle.ts";
 import { startTestApp } from "./helpers/app.ts";
 import { api, bearer } from "./helpers/http.ts";
 import { backendTest } from "./helpers/stores.ts";

@@ -185,6 +185,8 @@ Deno.test("headers, request ids and logs", async (t) => {
         assert.match(csp, /object-src 'none'/, path);
         assert.match(csp, /base-uri 'none'/, path);
         assert.match(csp, /frame-ancestors 'none'/, path);
+        // Forms post to us alone (the sandbox: no provider's page a form could be sent on to).
+        assert.match(csp, /(^|; )form-action 'self'(;|$)/, path);
         assert.match(res.headers.get("strict-transport-security") ?? "", /max-age=\d{7,}/, path);
         assert.equal(res.headers.get("x-content-type-options"), "nosniff", path);
         assert.equal(res.headers.get("referrer-policy"), "strict-origin-when-cross-origin", path);

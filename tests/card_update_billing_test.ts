@@ -11,6 +11,7 @@ import { completeCardUpdate, startCardUpdate } from "../lib/payments/card_update
 import { createSandboxProvider } from "../lib/payments/sandbox.ts";
 import type { Store } from "../lib/storage/types.ts";
 import { backendTest } from "./helpers/stores.ts";
+import { CLIENT } from "./helpers/card_gift.ts";
 import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
 
 const NOW = new Date("2026-03-12T09:00:00.000Z");
@@ -62,7 +63,7 @@ backendTest(
         const billing = (holder: string) => ({ store: a, provider, log, holder, now: () => NOW });
         // Only this gift's charge: earlier rounds' gifts are settled, so a pass finds nothing else due.
         assert.equal((await runBillingPass(billing("first"))).failed, 1);
-        const ctx = { store: a, provider, log, origin: "http://museum.test", now: () => NOW };
+        const ctx = { store: a, provider, log, origin: "http://museum.test", client: CLIENT, now: () => NOW };
         const { attempt } = await startCardUpdate(
           ctx,
           { subscriptionId: sub.id, email: donor.email },

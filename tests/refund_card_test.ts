@@ -19,6 +19,7 @@ import { startTestApp } from "./helpers/app.ts";
 import { api, bearer } from "./helpers/http.ts";
 import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
 import { backendTest } from "./helpers/stores.ts";
+import { CLIENT } from "./helpers/card_gift.ts";
 import { adminFixture } from "./storage/fixtures.ts";
 
 const DAY_MS = 86_400_000;
@@ -88,7 +89,7 @@ backendTest(
           1,
         );
         assert.equal((await txOf("error"))[0].cardToken, firstToken, "a declined charge too");
-        const ctx = { store, provider, log, origin: app.url, now: () => later };
+        const ctx = { store, provider, log, origin: app.url, client: CLIENT, now: () => later };
         const { attempt } = await startCardUpdate(ctx, {
           subscriptionId: sub.id,
           email: (await store.donors.get(donorId))!.email,

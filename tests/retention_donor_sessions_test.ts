@@ -25,6 +25,8 @@ Deno.test("retention: donor sign-in links and sessions go a day after they expir
       createdAt: iso(now - 3 * 86_400_000),
       expiresAt: iso(now - TOKEN_GRACE_MS - 1),
       revokedAt: null,
+      scope: "full" as const,
+      donorId: null,
     };
     await store.donorSessions.createSession(oldSession);
     const report = await runRetentionSweep({ store, log: createLogger(() => {}), now: new Date(now) });

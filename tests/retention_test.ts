@@ -5,7 +5,7 @@
  * records that back a pending payment, an active subscription's token or a started charge.
  */
 import assert from "node:assert/strict";
-import { LOGIN_WINDOW_MS } from "../lib/auth/accounts.ts";
+import { LOGIN_WINDOW_MS } from "../lib/auth/login_throttle.ts";
 import { REFRESH_TOKEN_TTL_DAYS } from "../lib/auth/tokens.ts";
 import { createLogger } from "../lib/log.ts";
 import { RECONCILE_CUTOFF_MS } from "../lib/payments/reconcile.ts";

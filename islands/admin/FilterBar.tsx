@@ -30,6 +30,8 @@ export function FilterBar(props: {
   onFilters: (change: Partial<Omit<HistoryView, "page">>) => void;
   onClearAll: () => void;
   t: Translate;
+  /** The search matches names only (a viewer's: `lib/transactions.ts` `searchScopeOf`). */
+  namesOnly?: boolean;
 }) {
   const { view, onFilters, t } = props;
   const [text, setText] = useState(view.search);
@@ -75,7 +77,9 @@ export function FilterBar(props: {
           type="search"
           enterKeyHint="search"
           maxLength={SEARCH_MAX_LENGTH}
-          placeholder={t("transactions.searchPlaceholder")}
+          placeholder={t(
+            props.namesOnly ? "transactions.searchPlaceholderNames" : "transactions.searchPlaceholder",
+          )}
           value={text}
           onInput={(e) => setText((e.target as HTMLInputElement).value)}
         />

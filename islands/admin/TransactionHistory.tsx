@@ -242,6 +242,7 @@ export function TransactionHistory(
       <FilterBar
         view={view}
         t={t}
+        namesOnly={!props.personalData}
         onFilters={(change) => show(withFilters(view, change))}
         onClearAll={() => show(DEFAULT_VIEW)}
       />

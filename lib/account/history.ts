@@ -2,7 +2,7 @@
  * What the donor portal shows a signed-in donor (issue 15): every gift under the session's email
  * address, across all the donor records of that address (a donor who filled in the form several
  * times is one donor here), each with its receipt's PDF link when one was issued, and each active
- * monthly gift with its amount, next charge date and card.
+ * monthly gift with its amount, next charge date and card (and whether its card updates are locked).
  *
  * Every read is an index range (`donors.idsByEmail`, `transactions.listByDonors`,
  * `receipts.listByDonors`, `subscriptions.listByDonor`): the page costs work in proportion to the
@@ -14,7 +14,8 @@
 import { receiptYears } from "@/lib/account/year_receipts.ts";
 import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
 import { nextMonth } from "@/lib/payments/billing_dates.ts";
-import { addressRecords } from "@/lib/donor_records.ts";
+import { cardUpdateLocks } from "@/lib/payments/card_update_limits.ts";
+import { addressRecords, recordsOf } from "@/lib/donor_records.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
@@ -48,6 +49,11 @@ export interface MonthlyRow {
    * charge is skipped); `nextCharge` is then the resume date. Null when not paused.
    */
   pause: { from: string; periods: number } | null;
+  /**
+   * When the gift's card updates are locked after declined cards (`card_update_limits.ts`): until
+   * when (ISO 8601); null when the card can be updated.
+   */
+  cardLockedUntil: string | null;
 }
 
 /** The signed-in page's data. */
@@ -56,6 +62,16 @@ export interface DonorHistory {
   monthly: MonthlyRow[];
   /** The years with receipts, newest first: each has a download of all its receipts (`year_receipts.ts`). */
   receiptYears: number[];
+  /** Whether a receipt's link hides the Israeli ID number it carries (`lib/account/access.ts`). */
+  taxIdMasked: boolean;
+}
+
+/** Which records {@link donorHistory} reads, and how its receipt links print the ID number. */
+export interface HistoryOptions {
+  /** The donor records to show (a session's, `lib/account/access.ts`); every record of the address by default. */
+  donorIds?: readonly string[];
+  /** Whether the receipts' links mask the Israeli ID number (download codes that say so). */
+  maskTaxId?: boolean;
 }
 
 /**
@@ -89,7 +105,8 @@ function lastFour(masked: string | null): string | null {
 }
 
 /**
- * The history of `email` (normalized), with receipt links in `lang`.
+ * The history of `email` (normalized), with receipt links in `lang`; `options` narrow it to some
+ * of the address's donor records and mask the ID number on the receipts.
  *
  * @example
  * ```ts
@@ -97,13 +114,17 @@ function lastFour(masked: string | null): string | null {
  * ```
  */
 export async function donorHistory(
-  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions">,
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits">,
   appSecret: string,
   email: string,
   lang: string,
   now: Date = new Date(),
+  options: HistoryOptions = {},
 ): Promise<DonorHistory> {
-  const { transactions: txs, receipts, subscriptions } = await addressRecords(store, email, MAX_GIFTS);
+  const masked = options.maskTaxId ?? false;
+  const { transactions: txs, receipts, subscriptions } = options.donorIds
+    ? await recordsOf(store, [...options.donorIds], MAX_GIFTS)
+    : await addressRecords(store, email, MAX_GIFTS);
   const receiptOf = new Map(receipts.map((r) => [r.transactionId, r]));
   const gifts = txs.map((tx): GiftRow => {
     const receipt = receiptOf.get(tx.id);
@@ -116,13 +137,14 @@ export async function donorHistory(
       receipt: receipt
         ? {
           number: receipt.number,
-          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now)}`,
+          href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, receipt.id, now, masked)}`,
         }
         : null,
     };
   });
-  const monthly = subscriptions
-    .filter((s) => s.status === "active")
+  const active = subscriptions.filter((s) => s.status === "active");
+  const locks = await cardUpdateLocks(store, active.map((s) => s.id), now);
+  const monthly = active
     .sort((a, b) =>
       a.nextPaymentDate < b.nextPaymentDate ? -1 : a.nextPaymentDate > b.nextPaymentDate ? 1 : 0
     )
@@ -135,7 +157,9 @@ export async function donorHistory(
         nextCharge: s.nextPaymentDate,
         card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
         pause: pauseOf(s, now.toISOString()),
+        cardLockedUntil: locks.get(s.id) ?? null,
       };
     });
-  return { gifts, monthly, receiptYears: receiptYears(receipts) };
+  const taxIdMasked = masked && receipts.some((r) => r.donorTaxId !== null);
+  return { gifts, monthly, receiptYears: receiptYears(receipts), taxIdMasked };
 }

@@ -14,14 +14,16 @@
  * it sends, so no usable token sits in storage either. A link works once, for
  * {@link SIGN_IN_TTL_MS}.
  *
- * Following it creates a session: a new random token in a cookie (`donor_cookie.ts`), stored hashed,
- * ending after {@link SESSION_TTL_MS} or when the donor signs out (revoked). A valid manage link
- * (`lib/manage_link.ts`) signs its donor in the same way.
+ * Following it creates a `full` session: a new random token in a cookie (`donor_cookie.ts`), stored
+ * hashed, ending after {@link SESSION_TTL_MS} or when the donor signs out (revoked). A manage link
+ * (`lib/manage_link.ts`) makes a `manage` session instead (`link_sign_in.ts`); what each may do is
+ * `access.ts`'s. Either link's GET only shows a button; and a session the browser holds for another
+ * address is replaced only when the donor chooses so ({@link standing}).
  *
  * @module
  */
 import { deriveKey, hashRefreshToken } from "@/lib/auth/tokens.ts";
-import { type ManageLinkKey, readManageToken } from "@/lib/manage_link.ts";
+import { equalSecrets } from "@/lib/constant_time.ts";
 import { addressBucket } from "@/lib/rate_limits.ts";
 import type { DonorSession, SignInRefusal, Store } from "@/lib/storage/types.ts";
 
@@ -92,8 +94,8 @@ export async function signInToken(key: SignInKey, id: string): Promise<string> {
 export async function isSignedToken(key: SignInKey, token: string): Promise<boolean> {
   const m = TOKEN.exec(token);
   if (!m) return false;
-  // Recompute and compare: the mac is deterministic, and both sides are our own encoding.
-  return (await signInToken(key, m[1])) === token;
+  // Recompute and compare in constant time: the mac is deterministic, both sides our own encoding.
+  return equalSecrets(await signInToken(key, m[1]), token);
 }
 
 /**
@@ -179,13 +181,73 @@ export interface NewSession {
   session: DonorSession;
 }
 
-/** What {@link signIn} answers: a session, or why the link is refused (`invalid`: not ours). */
-export type SignInResult = { ok: true } & NewSession | { ok: false; reason: SignInRefusal | "invalid" };
+/**
+ * What {@link signIn} answers: a session, the choice to offer (the browser is signed in as
+ * `current`, another address than the link's `email`), or why the link is refused (`invalid`: not
+ * ours).
+ */
+export type SignInResult =
+  | { ok: true } & NewSession
+  | { ok: false; reason: "choose"; email: string; current: string }
+  | { ok: false; reason: SignInRefusal | "invalid" };
 
-/** A new session's token and the record to store for it, from `now`. */
-async function newSession(
+/**
+ * How the browser's session (`current`) stands to a link for `email`'s records (`donorId`: a
+ * manage link's record; null for a one-time link, which reaches the whole address): `covered` (it
+ * reaches what the link would; a manage link only), `same` (the same address: the link replaces
+ * it), `other` (another address: the donor chooses), `none`.
+ *
+ * @example
+ * ```ts
+ * standing(session, "ada@example.org", donorId); // "covered" when session is ada's full one
+ * ```
+ */
+export function standing(
+  current: DonorSession | null,
+  email: string,
+  donorId: string | null,
+): "covered" | "same" | "other" | "none" {
+  if (current === null) return "none";
+  if (current.email !== email) return "other";
+  if (donorId !== null && (current.scope === "full" || current.donorId === donorId)) return "covered";
+  return "same";
+}
+
+/** What a sign-in link's page shows (its GET): the button, the choice, or the refusal. */
+export type SignInView =
+  | { kind: "confirm"; email: string }
+  | { kind: "choose"; email: string; current: string }
+  | { kind: "refused"; reason: SignInRefusal | "invalid" };
+
+/**
+ * What a sign-in link's page shows to a browser holding `current` (or none); reads only, so a mail
+ * scanner opening the link uses nothing up.
+ *
+ * @example
+ * ```ts
+ * const view = await viewSignIn({ store, key }, token, session);
+ * ```
+ */
+export async function viewSignIn(
+  deps: { store: Pick<Store, "donorSessions">; key: SignInKey },
+  token: string,
+  current: DonorSession | null,
+  now: Date = new Date(),
+): Promise<SignInView> {
+  if (!(await isSignedToken(deps.key, token))) return { kind: "refused", reason: "invalid" };
+  const link = await deps.store.donorSessions.getSignIn(await hashRefreshToken(token));
+  if (!link) return { kind: "refused", reason: "unknown" };
+  if (link.usedAt !== null) return { kind: "refused", reason: "used" };
+  if (Date.parse(link.expiresAt) <= now.getTime()) return { kind: "refused", reason: "expired" };
+  return standing(current, link.email, null) === "other"
+    ? { kind: "choose", email: link.email, current: current!.email }
+    : { kind: "confirm", email: link.email };
+}
+
+/** A new session's cookie token and the parts of its record every session has, from `now`. */
+export async function newSession(
   now: Date,
-): Promise<{ token: string; record: Omit<DonorSession, "email" | "revokedAt"> }> {
+): Promise<{ token: string; record: Omit<DonorSession, "email" | "revokedAt" | "scope" | "donorId"> }> {
   const token = base64Url(crypto.getRandomValues(new Uint8Array(32)));
   return {
     token,
@@ -198,52 +260,37 @@ async function newSession(
 }
 
 /**
- * Follows a sign-in link: a tampered or malformed token is refused without asking storage; a known
- * one is used (once, before it expires) and a session made for its address.
+ * Follows a sign-in link: a tampered or malformed token is refused without asking storage; a link
+ * for another address than the browser's session (`current`) is left unused unless `switchTo`
+ * (the choice again); otherwise it is used (once, before it expires), a full session made for its
+ * address, and `current` revoked.
  *
  * @example
  * ```ts
- * const result = await signIn({ store, key }, url.searchParams.get("t") ?? "");
+ * const result = await signIn({ store, key }, token, { current, switchTo: false });
  * if (result.ok) headers.set("set-cookie", sessionCookie(result.token, config));
  * ```
  */
 export async function signIn(
   deps: { store: Pick<Store, "donorSessions">; key: SignInKey },
   token: string,
+  browser: { current: DonorSession | null; switchTo: boolean } = { current: null, switchTo: false },
   now: Date = new Date(),
 ): Promise<SignInResult> {
   if (!(await isSignedToken(deps.key, token))) return { ok: false, reason: "invalid" };
+  const hash = await hashRefreshToken(token);
+  const { current } = browser;
+  if (current && !browser.switchTo) {
+    const link = await deps.store.donorSessions.getSignIn(hash);
+    if (link && standing(current, link.email, null) === "other") {
+      return { ok: false, reason: "choose", email: link.email, current: current.email };
+    }
+  }
   const { token: cookie, record } = await newSession(now);
-  const answer = await deps.store.donorSessions.redeemSignIn(
-    await hashRefreshToken(token),
-    now.toISOString(),
-    record,
-  );
-  return answer.ok ? { ok: true, token: cookie, session: answer.session } : answer;
-}
-
-/**
- * A valid manage link (`lib/manage_link.ts`) signs its donor in: a session for the donor's address,
- * or null (a token not ours, expired, or of a donor no longer stored).
- *
- * @example
- * ```ts
- * const signedIn = await signInByManageToken({ store, manageKey }, token);
- * ```
- */
-export async function signInByManageToken(
-  deps: { store: Pick<Store, "donors" | "donorSessions">; manageKey: ManageLinkKey },
-  token: string,
-  now: Date = new Date(),
-): Promise<NewSession | null> {
-  const read = await readManageToken(deps.manageKey, token, now);
-  if (read.kind !== "valid") return null;
-  const donor = await deps.store.donors.get(read.donorId);
-  if (!donor) return null;
-  const { token: cookie, record } = await newSession(now);
-  const session: DonorSession = { ...record, email: donor.email, revokedAt: null };
-  await deps.store.donorSessions.createSession(session);
-  return { token: cookie, session };
+  const answer = await deps.store.donorSessions.redeemSignIn(hash, now.toISOString(), record);
+  if (!answer.ok) return answer;
+  if (current) await deps.store.donorSessions.revokeSession(current.hash, now.toISOString());
+  return { ok: true, token: cookie, session: answer.session };
 }
 
 /** Session cookie tokens are 32 random bytes, base64url: anything else is not looked up. */

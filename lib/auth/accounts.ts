@@ -9,9 +9,10 @@
  * {@link REFRESH_FAMILY_MAX_DAYS} days after its sign-in, however often it was refreshed.
  *
  * Passwords are hashed in the app's password pool (workers, off the event loop). A sign-in takes
- * its throttle slot (per email and per client address) atomically before it spends a hash, so a
- * burst of parallel guesses gets at most {@link MAX_FAILED_LOGINS} hashes; a registration looks up
- * the email before hashing.
+ * its throttle slot (per email and per client address bucket, `login_throttle.ts`) atomically
+ * before it spends a hash, so a burst of parallel guesses gets at most `MAX_FAILED_LOGINS`
+ * hashes, and attempts on unknown emails are hashed within a budget an hour across everyone; a
+ * registration looks up the email before hashing.
  *
  * Refusals are domain errors (`errors.ts`); the HTTP layer gives them their status.
  *
@@ -31,7 +32,6 @@ import {
   AlreadyDecidedError,
   EmailRegisteredError,
   InvalidCredentialsError,
-  LoginThrottledError,
   NoSuchAdminError,
   NotApprovedError,
   OwnDecisionError,
@@ -41,7 +41,7 @@ import {
   WeakPasswordError,
 } from "./errors.ts";
 import type { Argon2Runner } from "./password_pool.ts";
-import { normalizeEmail } from "../storage/records.ts";
+import { checksUnknownEmail, noteHashTime, reserveLoginSlot, waitAsLongAsAHash } from "./login_throttle.ts";
 import { createPendingToken } from "./second_factor_token.ts";
 import { hashPassword, passwordProblem, verifyAgainstDummy, verifyPassword } from "./passwords.ts";
 import {
@@ -53,11 +53,6 @@ import {
   TokenError,
   verifyAccessToken,
 } from "./tokens.ts";
-
-/** Failed logins allowed per email and per client address within the window. */
-export const MAX_FAILED_LOGINS = 5;
-/** The throttling window. */
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 /** What the account functions need. */
 export interface AccountsContext {
@@ -119,12 +114,6 @@ export interface SecondFactorChallenge {
   /** ISO 8601: when the pending token expires. */
   expiresAt: string;
 }
-
-/** The throttle keys of a sign-in: per email (normalized) and per client address. */
-export const loginThrottleKeys = (email: string, clientAddress: string): [string, string] => [
-  `login:email:${normalizeEmail(email)}`,
-  `login:addr:${clientAddress}`,
-];
 
 /** The profile of an admin. */
 export function profile(admin: Admin): AdminProfile {
@@ -228,15 +217,17 @@ export async function register(
 
 /**
  * Logs an admin in. An admin with two-factor gets a {@link SecondFactorChallenge} instead of a
- * session (the code step is `two_factor.ts` `verifySecondFactor`). Failed attempts are counted per email and per client address in storage;
- * past {@link MAX_FAILED_LOGINS} within 15 minutes, even the right password gets a
- * {@link LoginThrottledError} (which says when to try again).
+ * session (the code step is `two_factor.ts` `verifySecondFactor`). Failed attempts are counted per
+ * email and per client address bucket in storage; past `MAX_FAILED_LOGINS` (5) within 15
+ * minutes, even the right password gets a `LoginThrottledError` (which says when to try again).
  *
- * The attempt is counted first, in one atomic step with the check (`throttle.reserve`), and only
+ * The attempt is counted first, in one atomic step with the check (`login_throttle.ts`), and only
  * then is the password hashed: of any number of parallel guesses, at most
- * {@link MAX_FAILED_LOGINS} are hashed and the rest are refused without one. A failure keeps its
+ * `MAX_FAILED_LOGINS` are hashed and the rest are refused without one. A failure keeps its
  * slot; a success clears the email's failures and gives the address's slot back; an attempt that
- * never compared a password (the pool was busy, storage failed) gives both back.
+ * never compared a password (the pool was busy, storage failed) gives both back. An unknown email
+ * is checked against a dummy hash within the hour's budget, and answered alike without a hash
+ * beyond it; it is audited with the others of its hour, not on its own.
  *
  * @example
  * ```ts
@@ -249,59 +240,54 @@ export async function login(
   clientAddress: string,
 ): Promise<Session | SecondFactorChallenge> {
   const now = clock(ctx).getTime();
-  const [emailKey, addressKey] = loginThrottleKeys(input.email, clientAddress);
-  const slot = await ctx.store.throttle.reserve(
-    [emailKey, addressKey],
-    now,
-    LOGIN_WINDOW_MS,
-    MAX_FAILED_LOGINS,
-  );
-  if (!slot.reserved) {
-    throw new LoginThrottledError(Math.max(1, Math.ceil((slot.retryAt - now) / 1000)));
-  }
-  const giveBack = (key: string) => ctx.store.throttle.release(key, now, LOGIN_WINDOW_MS);
-
+  const slot = await reserveLoginSlot(ctx.store, input.email, clientAddress, now);
   let admin: Admin | null;
-  let ok: boolean;
+  let ok = false;
   try {
     admin = await ctx.store.admins.getByEmail(input.email);
-    ok = admin
-      ? await verifyPassword(input.password, admin.passwordHash, ctx.passwords)
-      : await verifyAgainstDummy(input.password, ctx.passwords);
+    if (admin || await checksUnknownEmail(ctx.store, now)) {
+      const started = performance.now();
+      ok = admin
+        ? await verifyPassword(input.password, admin.passwordHash, ctx.passwords)
+        : await verifyAgainstDummy(input.password, ctx.passwords);
+      noteHashTime(performance.now() - started);
+    } else await waitAsLongAsAHash(); // beyond the hour's budget: no hash, the same wait
   } catch (e) {
     // No password was compared: not a failed guess. Best effort; the error that stopped it wins.
-    await Promise.all([giveBack(emailKey), giveBack(addressKey)]).catch(() => {});
+    await slot.release().catch(() => {});
     throw e;
   }
+  // An unknown email is counted for its hour's summary (`login_throttle.ts`), not logged alone.
+  if (!admin) throw new InvalidCredentialsError();
   // A failure has no write of its own (its throttle slot was taken before the check): appended.
   // Only attempts that compared a password are logged, so the throttle bounds the log's growth.
   const failed = (reason: string) =>
     ctx.store.audit.append([{
       action: "sign-in-failed",
-      actorId: admin?.id ?? null,
+      actorId: admin.id,
       actorEmail: input.email,
       address: clientAddress,
-      target: admin?.id ?? null,
+      target: admin.id,
       changes: { reason },
     }], clock(ctx).toISOString());
-  if (!admin || !ok) {
-    await failed(admin ? "wrong-password" : "unknown-email");
+  if (!ok) {
+    await failed("wrong-password");
     throw new InvalidCredentialsError();
   }
   if (admin.status === "rejected" || admin.status === "deactivated") {
     // The right password: not a failed guess, yet no session.
-    await Promise.all([giveBack(emailKey), giveBack(addressKey), failed(admin.status)]);
+    await Promise.all([slot.release(), failed(admin.status)]);
     throw admin.status === "rejected" ? new AccountRejectedError() : new AccountInactiveError();
   }
   const twoFactor = await ctx.store.twoFactor.state(admin.id);
   if (twoFactor.enrolled) {
     // The right password, not a failed guess; but the email's failures stay until the code is right,
     // so wrong codes and passwords share one count (`two_factor.ts` verifySecondFactor).
-    await Promise.all([giveBack(emailKey), giveBack(addressKey)]);
+    await slot.release();
     const pending = await createPendingToken(ctx.appSecret, admin.id, clock(ctx));
     return { secondFactor: "totp", pendingToken: pending.token, expiresAt: pending.expiresAt };
   }
-  await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
+  await slot.succeeded();
   const session = await startSession(ctx, admin, undefined, clientAddress);
   return twoFactor.required && admin.status === "approved"
     ? { ...session, twoFactorEnrolmentDue: true }

@@ -19,6 +19,7 @@
 import commonPasswords from "./common_passwords.json" with { type: "json" };
 import { PasswordsBusyError } from "./errors.ts";
 import { type Argon2Runner, IN_THREAD } from "./password_pool.ts";
+import { timingSafeEqual } from "../constant_time.ts";
 
 /** Current argon2id parameters: OWASP's first recommendation (19 MiB, 2 passes, 1 lane). */
 export const ARGON2_PARAMS = {
@@ -191,22 +192,6 @@ export function passwordProblem(password: string): string | null {
   if (length > PASSWORD_MAX_LENGTH) return PASSWORD_MESSAGES.tooLong;
   if (COMMON_PASSWORDS.has(normalized.toLowerCase())) return PASSWORD_MESSAGES.common;
   return null;
-}
-
-/**
- * Compares two byte arrays in time that depends only on their length.
- *
- * @example
- * ```ts
- * timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
- * timingSafeEqual(new Uint8Array([1, 2]), new Uint8Array([1, 3])); // false
- * ```
- */
-export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
-  return diff === 0;
 }
 
 function normalize(password: string): string {

@@ -20,15 +20,9 @@
 
 import QRCode from "qrcode";
 import type { Admin } from "../storage/types.ts";
-import {
-  type AccountsContext,
-  LOGIN_WINDOW_MS,
-  loginThrottleKeys,
-  MAX_FAILED_LOGINS,
-  type Session,
-  startSession,
-} from "./accounts.ts";
-import { AccountInactiveError, LoginThrottledError, NoSuchAdminError } from "./errors.ts";
+import { type AccountsContext, type Session, startSession } from "./accounts.ts";
+import { AccountInactiveError, NoSuchAdminError } from "./errors.ts";
+import { reserveLoginSlot } from "./login_throttle.ts";
 import { OWNERS, requireRole } from "./roles.ts";
 import { readPendingToken } from "./second_factor_token.ts";
 import type { Actor } from "./staff.ts";
@@ -183,21 +177,13 @@ export async function verifySecondFactor(
   if (!admin) throw new SecondFactorTokenError();
   if (admin.status === "rejected" || admin.status === "deactivated") throw new AccountInactiveError();
   const now = clock(ctx).getTime();
-  const [emailKey, addressKey] = loginThrottleKeys(admin.email, clientAddress);
-  const slot = await ctx.store.throttle.reserve(
-    [emailKey, addressKey],
-    now,
-    LOGIN_WINDOW_MS,
-    MAX_FAILED_LOGINS,
-  );
-  if (!slot.reserved) throw new LoginThrottledError(Math.max(1, Math.ceil((slot.retryAt - now) / 1000)));
-  const giveBack = (key: string) => ctx.store.throttle.release(key, now, LOGIN_WINDOW_MS);
+  const slot = await reserveLoginSlot(ctx.store, admin.email, clientAddress, now);
   let ok: boolean;
   try {
     ok = await codeAccepted(ctx, admin, input.code, new Date(now));
   } catch (e) {
     // No code was compared: not a failed guess. Best effort; the error that stopped it wins.
-    await Promise.all([giveBack(emailKey), giveBack(addressKey)]).catch(() => {});
+    await slot.release().catch(() => {});
     throw e;
   }
   if (!ok) {
@@ -212,7 +198,7 @@ export async function verifySecondFactor(
     }], clock(ctx).toISOString());
     throw new WrongSecondFactorCodeError();
   }
-  await Promise.all([ctx.store.throttle.clear(emailKey), giveBack(addressKey)]);
+  await slot.succeeded();
   // The sign-in is audited here, with its session, for an account with two-factor.
   return await startSession(ctx, admin, undefined, clientAddress);
 }

@@ -14,8 +14,8 @@
  * @module
  */
 
-import { type AccountsContext, LOGIN_WINDOW_MS, loginThrottleKeys, MAX_FAILED_LOGINS } from "./accounts.ts";
-import { LoginThrottledError } from "./errors.ts";
+import type { AccountsContext } from "./accounts.ts";
+import { reserveLoginSlot } from "./login_throttle.ts";
 import type { Actor } from "./staff.ts";
 import {
   NotEnrolledError,
@@ -48,20 +48,7 @@ async function withCurrentCode(
   const record = await ctx.store.twoFactor.get(admin.id);
   if (record?.enrolledAt == null) throw new NotEnrolledError();
   const now = clock(ctx);
-  const [emailKey, addressKey] = loginThrottleKeys(admin.email, actor.address);
-  const slot = await ctx.store.throttle.reserve(
-    [emailKey, addressKey],
-    now.getTime(),
-    LOGIN_WINDOW_MS,
-    MAX_FAILED_LOGINS,
-  );
-  if (!slot.reserved) {
-    throw new LoginThrottledError(Math.max(1, Math.ceil((slot.retryAt - now.getTime()) / 1000)));
-  }
-  const giveBack = () =>
-    Promise.all(
-      [emailKey, addressKey].map((k) => ctx.store.throttle.release(k, now.getTime(), LOGIN_WINDOW_MS)),
-    );
+  const slot = await reserveLoginSlot(ctx.store, admin.email, actor.address, now.getTime());
   let done = false;
   try {
     const secret = await openSecret(await twoFactorKeys(ctx.appSecret), admin.id, record.sealedSecret);
@@ -70,11 +57,11 @@ async function withCurrentCode(
     done = step !== null && await change(step, now.toISOString());
   } catch (e) {
     // No code was compared: not a failed guess. Best effort; the error that stopped it wins.
-    await giveBack().catch(() => {});
+    await slot.release().catch(() => {});
     throw e;
   }
   if (!done) throw new WrongCurrentCodeError(); // its throttle slot is kept: a failed guess
-  await giveBack();
+  await slot.release();
 }
 
 const entry = (

@@ -62,8 +62,10 @@ import {
   GiftEndedError,
   InvalidGiftChangeError,
   NoSuchGiftError,
+  RaiseNeedsSignInError,
 } from "../payments/subscription_changes.ts";
 import { CardUpdateUnavailableError } from "../payments/card_update.ts";
+import { CardUpdatesLockedError } from "../payments/card_update_limits.ts";
 import { OutboxCursorError } from "../mail/outbox_view.ts";
 import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
 import { RateLimitedError } from "../rate_limits.ts";
@@ -149,6 +151,7 @@ const STATUSES: [ErrorClass, number][] = [
   // A donor's changes to a monthly gift.
   [InvalidGiftChangeError, 400],
   [NoSuchGiftError, 404],
+  [RaiseNeedsSignInError, 403],
   [GiftEndedError, 409],
   [ChargeInProgressError, 409],
   // The donor portal's privacy: a year's receipts, erasure.
@@ -157,6 +160,7 @@ const STATUSES: [ErrorClass, number][] = [
   [TooManyReceiptsError, 413],
   [ZipInProgressError, 409],
   [CardUpdateUnavailableError, 409],
+  [CardUpdatesLockedError, 409],
   // Rate limits (card testing, floods).
   [RateLimitedError, 429],
   [TerminalInUseError, 409],

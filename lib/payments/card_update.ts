@@ -27,24 +27,18 @@
  */
 import { newId } from "../ids.ts";
 import type { Logger } from "../log.ts";
-import { RateLimitedError } from "../rate_limits.ts";
+import type { RateLimitSettings } from "../rate_limits.ts";
 import { lastFour } from "../shared/format.ts";
 import type { Lang } from "../shared/languages.ts";
 import { subscriptionDueAt } from "../storage/records.ts";
 import type { CardUpdate, Store, Subscription } from "../storage/types.ts";
 import { chargeSubscriptionNow } from "./billing.ts";
+import { admitCardUpdate, type CardUpdateClient, countCardDecline } from "./card_update_limits.ts";
 import type { PaymentProvider } from "./provider.ts";
 import { GiftChangeError, GiftEndedError, type GiftRef, ownGift } from "./subscription_changes.ts";
 
 /** The check's nominal total in minor units (1.00): Pelecard's plugin checks cards with it; never charged. */
 export const CHECK_AMOUNT = 100;
-
-/**
- * Card checks started per gift per hour: a donor trying a few cards is served, a signed-in session
- * used to test stolen card numbers through the check (card testing) is not.
- */
-export const CARD_UPDATES_PER_HOUR = 10;
-const HOUR_MS = 3_600_000;
 
 /** Writes lost to racing writes before applying gives up for now (the next return or notify retries). */
 const MAX_TRIES = 8;
@@ -63,11 +57,18 @@ export interface CardUpdateContext {
   log: Logger;
   /** Our public origin, for the return and notification addresses. */
   origin: string;
+  /** Who starts the check: counted against its limits (`card_update_limits.ts`). */
+  client: CardUpdateClient;
+  /** The decline caps shared with payments (`config.rateLimits`); without them only the gift's lock counts. */
+  rateLimits?: RateLimitSettings;
   now?: () => Date;
 }
 
-/** What verifying and applying an attempt needs: no origin (reconciliation has none to give). */
-export type CardCompletionContext = Omit<CardUpdateContext, "origin">;
+/**
+ * What verifying and applying an attempt needs: no origin or client (the provider's notification
+ * and reconciliation have none to give).
+ */
+export type CardCompletionContext = Omit<CardUpdateContext, "origin" | "client">;
 
 const clock = (ctx: CardCompletionContext) => ctx.now?.() ?? new Date();
 
@@ -89,9 +90,9 @@ export const cardReturnPath = (attemptId: string) => `/payments/card/${attemptId
 /**
  * Starts replacing the card of the donor's gift `ref`: answers the provider's page to send the
  * browser to. Throws `NoSuchGiftError` (unknown, or not the address's: `ownGift`), {@link GiftEndedError},
- * {@link CardUpdateUnavailableError}, `RateLimitedError` (more than {@link CARD_UPDATES_PER_HOUR}
- * checks of this gift within an hour), or `ProviderError` (the provider did not start the page; the
- * attempt is closed as failed).
+ * {@link CardUpdateUnavailableError}, the limits' refusals (`card_update_limits.ts`: the gift
+ * locked after declines, too many checks or declines, everyone's checks used up), or
+ * `ProviderError` (the provider did not start the page; the attempt is closed as failed).
  *
  * @example
  * ```ts
@@ -107,16 +108,16 @@ export async function startCardUpdate(
   const sub = await ownGift(ctx.store, ref);
   if (sub.status !== "active") throw new GiftEndedError();
   if (sub.provider !== ctx.provider.id) throw new CardUpdateUnavailableError();
-  const hit = await ctx.store.rateLimits.hit(
-    `card-update:${sub.id}`,
-    CARD_UPDATES_PER_HOUR,
-    HOUR_MS,
+  const id = newId();
+  await admitCardUpdate(
+    ctx.store,
+    ctx.rateLimits,
+    { subscriptionId: sub.id, attemptId: id, client: ctx.client },
     clock(ctx).getTime(),
   );
-  if (!hit.allowed) throw new RateLimitedError(Math.max(1, Math.ceil(hit.retryAfterMs / 1000)), "requests");
   const at = clock(ctx).toISOString();
   const attempt: CardUpdate = {
-    id: newId(),
+    id,
     subscriptionId: sub.id,
     // The gift's own record: the check and the new card apply to it only (`applyToken`).
     donorIds: [sub.donorId],
@@ -192,6 +193,8 @@ export async function completeCardUpdate(
   if (result.pending) return { outcome: "pending", attempt };
   const finish = async (status: "applied" | "declined" | "failed", code: string | null) => {
     const done = await ctx.store.cardUpdates.finish(attempt.id, status, code, clock(ctx).toISOString());
+    // A card refused (not a donor who left the page) counts once: by the call that finished it.
+    if (done?.moved && status === "declined" && code !== CANCELLED) await countDecline(ctx, attempt);
     const stored = done?.update ?? attempt;
     return { outcome: finalOutcome(stored), attempt: stored };
   };
@@ -209,6 +212,17 @@ export async function completeCardUpdate(
   const answer = await finish("applied", "000");
   await chargeIfFailing(ctx, attempt, applied);
   return answer;
+}
+
+/** Counts a declined check against its gift's lock and the decline caps of its donor's email and address. */
+async function countDecline(ctx: CardCompletionContext, attempt: CardUpdate) {
+  const sub = await ctx.store.subscriptions.get(attempt.subscriptionId);
+  const donor = sub ? await ctx.store.donors.get(sub.donorId) : null;
+  await countCardDecline(ctx.store, ctx.rateLimits, {
+    attemptId: attempt.id,
+    subscriptionId: attempt.subscriptionId,
+    email: donor?.email ?? "",
+  }, clock(ctx).getTime());
 }
 
 /** Puts `token` on the attempt's gift over the version read, with its email; idempotent. */

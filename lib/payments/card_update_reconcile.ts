@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { RateLimitSettings } from "../rate_limits.ts";
 import type { Logger } from "../log.ts";
 import type { CardUpdate, Store } from "../storage/types.ts";
 import { completeCardUpdate } from "./card_update.ts";
@@ -35,6 +36,8 @@ export interface CardReconcileContext {
   store: Store;
   provider: PaymentProvider;
   log: Logger;
+  /** The decline caps a decline found here counts in, as one the return finds does. */
+  rateLimits?: RateLimitSettings;
   now?: () => Date;
 }
 

@@ -8,7 +8,16 @@
 import assert from "node:assert/strict";
 import type { Store } from "@/lib/storage/types.ts";
 import { SIM_TOKEN_LOGIN } from "../../tests/pelecard_simulator.ts";
-import { DANA, GOOD, log, NOW, ORIGIN, sandboxContext, withGift } from "../../tests/helpers/card_gift.ts";
+import {
+  CLIENT,
+  DANA,
+  GOOD,
+  log,
+  NOW,
+  ORIGIN,
+  sandboxContext,
+  withGift,
+} from "../../tests/helpers/card_gift.ts";
 import { paid, request, setupLogging } from "../../tests/helpers/pelecard.ts";
 import { chargeSubscriptionNow, runBillingPass } from "./billing.ts";
 import {
@@ -296,7 +305,14 @@ Deno.test("pelecard: verification refuses a charge for a check, and a check for 
 Deno.test("pelecard: the whole card update, applied once; a declined check keeps the old card", async () => {
   await using t = await setup({ tokenTerminal: SIM_TOKEN_LOGIN });
   await withGift("pelecard", async (store, sub) => {
-    const ctx: CardUpdateContext = { store, provider: t.pelecard, log, origin: ORIGIN, now: () => NOW };
+    const ctx: CardUpdateContext = {
+      store,
+      provider: t.pelecard,
+      log,
+      origin: ORIGIN,
+      client: CLIENT,
+      now: () => NOW,
+    };
     const { attempt, url } = await startCardUpdate(
       ctx,
       { subscriptionId: sub.id, email: DANA.email },

@@ -49,6 +49,16 @@ export const PAUSE_MONTHS = [1, 2, 3] as const;
 /** Any refused change of a monthly gift. */
 export class GiftChangeError extends PaymentError {}
 
+/**
+ * A raised amount asked for by a session that may not raise it (a manage link's, issue 23): the
+ * donor signs in by a one-time link first (`lib/account/access.ts`).
+ */
+export class RaiseNeedsSignInError extends GiftChangeError {
+  constructor() {
+    super("Raising a monthly gift's amount needs a fresh sign-in");
+  }
+}
+
 /** No monthly gift with this id among the donor's (unknown, or someone else's). */
 export class NoSuchGiftError extends GiftChangeError {
   constructor() {
@@ -93,17 +103,29 @@ export interface GiftChangeResult {
 
 /**
  * Which gift, for whom: `email` is the signed-in donor's address. The gift is theirs when its donor
- * record has that address (the record's own email, `isDonorOf`), whatever other records the address has.
+ * record has that address (the record's own email, `isDonorOf`), whatever other records the address has,
+ * and, with `donorId`, is that record's.
  */
 export interface GiftRef {
   subscriptionId: string;
   email: string;
+  /**
+   * The one donor record the session reaches, when it is narrower than the address (a manage link's,
+   * `lib/account/access.ts`): the gift must be that record's.
+   */
+  donorId?: string;
+  /**
+   * Whether the amount may go up (false for a manage link's session, `lib/account/access.ts`);
+   * decided against the version written, so a racing change cannot slip a raise past it.
+   */
+  mayRaise?: boolean;
 }
 
-/** The gift `ref` names when it is the signed-in address's, else {@link NoSuchGiftError}. */
+/** The gift `ref` names when it is the signed-in address's (and the ref's record's), else {@link NoSuchGiftError}. */
 export async function ownGift(store: Store, ref: GiftRef): Promise<Subscription> {
   const sub = await store.subscriptions.get(ref.subscriptionId);
-  if (!sub || !await isDonorOf(store, sub.donorId, ref.email)) throw new NoSuchGiftError();
+  if (!sub || (ref.donorId !== undefined && sub.donorId !== ref.donorId)) throw new NoSuchGiftError();
+  if (!await isDonorOf(store, sub.donorId, ref.email)) throw new NoSuchGiftError();
   return sub;
 }
 
@@ -205,7 +227,10 @@ export async function changeAmount(
   return await change(
     ctx,
     ref,
-    (sub) => sub.amount === minor ? null : { amount: minor },
+    (sub) => {
+      if (minor > sub.amount && ref.mayRaise === false) throw new RaiseNeedsSignInError();
+      return sub.amount === minor ? null : { amount: minor };
+    },
     changedMessage("amount"),
   );
 }

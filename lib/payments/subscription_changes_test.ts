@@ -20,6 +20,7 @@ import {
   InvalidGiftChangeError,
   NoSuchGiftError,
   pauseGift,
+  RaiseNeedsSignInError,
   resumeGift,
   skipNextCharge,
 } from "./subscription_changes.ts";
@@ -143,6 +144,17 @@ Deno.test("changeAmount: the donation form's limits; applies once, from the next
     const { provider, charges } = recordingProvider();
     assert.equal((await bill(store, provider, after(FEB, 0.01))).charged, 1);
     assert.deepEqual(charges.map((c) => c.amount), [7_500]);
+  }));
+
+Deno.test("changeAmount: a ref that may not raise lowers and keeps, and is refused a raise (nothing written)", () =>
+  withGift(async (store, sub, ref) => {
+    const ctx = ctxAt(store, before(FEB, 5));
+    const limited = { ...ref, mayRaise: false };
+    await assert.rejects(() => changeAmount(ctx, limited, 50.01), RaiseNeedsSignInError);
+    assert.equal((await store.subscriptions.get(sub.id))?.version, sub.version, "nothing written");
+    assert.equal((await changeAmount(ctx, limited, 50)).changed, false, "the same amount");
+    assert.equal((await changeAmount(ctx, limited, 20)).subscription.amount, 2_000);
+    assert.equal((await changeAmount(ctx, ref, 80)).subscription.amount, 8_000, "a full session raises");
   }));
 
 Deno.test("pauseGift: 1-3 months from the first left-out period; no charge while paused, one after", () =>

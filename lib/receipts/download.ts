@@ -3,15 +3,17 @@
  * address first (however the code turns out: a loop of one link, or of guessed codes, is stopped
  * alike), then the code is checked (signature, then expiry) before storage is read, and the
  * receipt is drawn in the language asked for by the app's receipt workers (kept a while once
- * drawn: `pdf_pool.ts`). And the list the manage page shows: the donor's receipts, each with a
- * fresh download link.
+ * drawn: `pdf_pool.ts`), with the Israeli ID number masked when the code says so (a page opened by
+ * an emailed link, issue 23). And the list the cancel page shows: the donor's receipts, each with a
+ * fresh, masked download link.
  *
  * @module
  */
 
 import type { Attachment } from "@/lib/mail/message_types.ts";
 import { addressBucket, limitHits } from "@/lib/rate_limits.ts";
-import type { Store } from "@/lib/storage/types.ts";
+import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
+import type { Receipt, Store } from "@/lib/storage/types.ts";
 import { receiptPdfAttachment } from "./attachment.ts";
 import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { readReceiptDownloadCode, receiptDownloadCode } from "./verify_code.ts";
@@ -60,7 +62,18 @@ export async function receiptDownload(
   if (read.expired) return { kind: "expired" };
   const receipt = await deps.store.receipts.get(read.id);
   if (!receipt) return { kind: "invalid" };
-  return { kind: "file", attachment: await receiptPdfAttachment(receipt, request.language, deps) };
+  const shown = read.maskTaxId ? withMaskedTaxId(receipt) : receipt;
+  return { kind: "file", attachment: await receiptPdfAttachment(shown, request.language, deps) };
+}
+
+/**
+ * The receipt as a PDF drawn for a masked download shows it: the ID number's last three digits only
+ * (`******782`). Only drawn, never stored: the issued receipt keeps the number it was issued with.
+ */
+export function withMaskedTaxId(receipt: Receipt): Receipt {
+  return receipt.donorTaxId === null
+    ? receipt
+    : { ...receipt, donorTaxId: maskIsraeliId(receipt.donorTaxId) };
 }
 
 /** One line of the manage page's list of receipts. */
@@ -76,9 +89,9 @@ export interface ReceiptLink {
 }
 
 /**
- * The receipts of these donors (newest first), each with a download link in `lang`: what the
- * manage page lists. `donorIds`: the donor the manage link names (and, if the page wants, the
- * other donor records of the same email address).
+ * The receipts of these donors (newest first), each with a download link in `lang` that masks the
+ * ID number: what the cancel page lists (its `userId` and manage `token` are links, not sign-ins).
+ * `donorIds`: the donor the link names.
  *
  * @example
  * ```ts
@@ -98,6 +111,6 @@ export async function receiptLinks(
     issuedAt: r.issuedAt,
     amount: r.amount,
     currency: r.currency,
-    href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, r.id, now)}`,
+    href: `/${lang}/receipts/download?c=${receiptDownloadCode(appSecret, r.id, now, true)}`,
   }));
 }

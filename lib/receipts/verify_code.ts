@@ -8,11 +8,14 @@
  *   expires, as the paper receipt does not;
  * - a download code, `<receipt id>.<expiry, unix seconds>.<MAC>` ("receipt-download/v1"), which
  *   the manage page puts in its links to the PDF (which shows the donor's name and ID number), and
- *   which expires (see `receiptDownloadCode`).
+ *   which expires (see `receiptDownloadCode`); `<receipt id>.<expiry>.m.<MAC>` (the `m` under the
+ *   MAC, so it can be neither added nor removed) downloads the PDF with the Israeli ID number
+ *   masked: the links of a page opened by an emailed link (issue 23, `lib/account/access.ts`).
  *
  * @module
  */
 
+import { equalSecrets } from "@/lib/constant_time.ts";
 import { hmacSha256 } from "@/lib/sha256.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
@@ -34,11 +37,7 @@ const macOf = (appSecret: string, purpose: string, payload: string) =>
 
 /** Whether `mac` is the MAC of `payload`, compared in full whatever differs first (timing says nothing). */
 function macMatches(appSecret: string, purpose: string, payload: string, mac: string): boolean {
-  if (mac.length !== MAC_CHARS) return false;
-  const want = macOf(appSecret, purpose, payload);
-  let diff = 0;
-  for (let i = 0; i < MAC_CHARS; i++) diff |= want.charCodeAt(i) ^ mac.charCodeAt(i);
-  return diff === 0;
+  return mac.length === MAC_CHARS && equalSecrets(macOf(appSecret, purpose, payload), mac);
 }
 
 /**
@@ -68,38 +67,48 @@ export function readReceiptCode(appSecret: string, code: string | null | undefin
 export const DOWNLOAD_CODE_TTL_MS = 24 * 3_600_000;
 
 /**
- * A download code of the receipt `id`, valid until `now + DOWNLOAD_CODE_TTL_MS`.
+ * A download code of the receipt `id`, valid until `now + DOWNLOAD_CODE_TTL_MS`; with `maskTaxId`,
+ * its PDF shows the Israeli ID number masked.
  *
  * @example
  * ```ts
  * const href = `/${lang}/receipts/download?c=${receiptDownloadCode(config.appSecret, receipt.id)}`;
  * ```
  */
-export function receiptDownloadCode(appSecret: string, id: string, now = new Date()): string {
+export function receiptDownloadCode(
+  appSecret: string,
+  id: string,
+  now = new Date(),
+  maskTaxId = false,
+): string {
   if (!isId(id)) throw new RangeError("not a receipt id");
-  const payload = `${id}.${Math.floor((now.getTime() + DOWNLOAD_CODE_TTL_MS) / 1000)}`;
+  const expiry = Math.floor((now.getTime() + DOWNLOAD_CODE_TTL_MS) / 1000);
+  const payload = maskTaxId ? `${id}.${expiry}.m` : `${id}.${expiry}`;
   return `${payload}.${macOf(appSecret, DOWNLOAD, payload)}`;
 }
 
 /**
- * What a download code says when its MAC is right: the receipt id, and whether it has expired;
- * null for anything else (tampered, truncated, a verification code).
+ * What a download code says when its MAC is right: the receipt id, whether it has expired, and
+ * whether its PDF masks the ID number; null for anything else (tampered, truncated, a verification
+ * code).
  */
 export function readReceiptDownloadCode(
   appSecret: string,
   code: string | null | undefined,
   now = new Date(),
-): { id: string; expired: boolean } | null {
+): { id: string; expired: boolean; maskTaxId: boolean } | null {
   if (typeof code !== "string" || code.length > 120) return null;
   const parts = code.split(".");
-  if (parts.length !== 3) return null;
-  const [id, expiry, mac] = parts;
+  const maskTaxId = parts.length === 4 && parts[2] === "m";
+  if (parts.length !== 3 && !maskTaxId) return null;
+  const [id, expiry] = parts;
+  const mac = parts[parts.length - 1];
   const seconds = Number(expiry);
   if (!isId(id) || expiry === "" || expiry.length > 12 || !Number.isSafeInteger(seconds) || seconds < 0) {
     return null;
   }
-  if (!macMatches(appSecret, DOWNLOAD, `${id}.${expiry}`, mac)) return null;
-  return { id, expired: seconds * 1000 <= now.getTime() };
+  if (!macMatches(appSecret, DOWNLOAD, parts.slice(0, -1).join("."), mac)) return null;
+  return { id, expired: seconds * 1000 <= now.getTime(), maskTaxId };
 }
 
 /**

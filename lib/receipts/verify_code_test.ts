@@ -41,11 +41,11 @@ Deno.test("receiptDownloadCode: works a day, then says expired; never mistaken f
   const id = newId();
   const now = new Date("2026-05-10T08:00:00.000Z");
   const code = receiptDownloadCode(SECRET, id, now);
-  assert.deepEqual(readReceiptDownloadCode(SECRET, code, now), { id, expired: false });
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, now), { id, expired: false, maskTaxId: false });
   const later = new Date(now.getTime() + DOWNLOAD_CODE_TTL_MS - 1000);
-  assert.deepEqual(readReceiptDownloadCode(SECRET, code, later), { id, expired: false });
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, later), { id, expired: false, maskTaxId: false });
   const after = new Date(now.getTime() + DOWNLOAD_CODE_TTL_MS + 1000);
-  assert.deepEqual(readReceiptDownloadCode(SECRET, code, after), { id, expired: true });
+  assert.deepEqual(readReceiptDownloadCode(SECRET, code, after), { id, expired: true, maskTaxId: false });
   // A moved expiry, another secret, or a verification code in its place: not a download code.
   const [codeId, expiry, mac] = code.split(".");
   assert.equal(readReceiptDownloadCode(SECRET, `${codeId}.${Number(expiry) + 86_400}.${mac}`, now), null);
@@ -57,4 +57,22 @@ Deno.test("receiptDownloadCode: works a day, then says expired; never mistaken f
   ) {
     assert.equal(readReceiptDownloadCode(SECRET, bad, now), null, String(bad));
   }
+});
+
+Deno.test("receiptDownloadCode: a masked code says so, and its mark can be neither added nor removed", () => {
+  const id = newId();
+  const now = new Date("2026-05-10T08:00:00.000Z");
+  const masked = receiptDownloadCode(SECRET, id, now, true);
+  assert.deepEqual(readReceiptDownloadCode(SECRET, masked, now), { id, expired: false, maskTaxId: true });
+  const [codeId, expiry, mark, mac] = masked.split(".");
+  assert.equal(mark, "m");
+  assert.equal(readReceiptDownloadCode(SECRET, `${codeId}.${expiry}.${mac}`, now), null, "the mark removed");
+  const full = receiptDownloadCode(SECRET, id, now);
+  const [, , fullMac] = full.split(".");
+  assert.equal(
+    readReceiptDownloadCode(SECRET, `${codeId}.${expiry}.m.${fullMac}`, now),
+    null,
+    "a mark added",
+  );
+  assert.equal(readReceiptDownloadCode(SECRET, `${codeId}.${expiry}.x.${mac}`, now), null);
 });

@@ -1,6 +1,7 @@
 /**
  * Dates and amounts as the back office shows them (spec section 9: US English dates with short
- * month, day, year, hour and minute; amounts as currency). Pure and client-safe.
+ * month, day, year, hour and minute; amounts as currency), and dates as the donor portal shows
+ * them (in the page's language). Pure and client-safe.
  *
  * @module
  */
@@ -90,6 +91,26 @@ export function listAmount(
   // The provider's answers carry the currency as a string ("1"), recorded results as a number.
   const code = currencyCodeOf(currency);
   return code === null ? null : formatMoney(value, code, lang);
+}
+
+const portalFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A date as the donor portal shows it, in the page's language (UTC: the server cannot know the
+ * donor's zone).
+ *
+ * @example
+ * ```ts
+ * portalDate("2026-04-10T09:00:00.000Z", "en"); // "Apr 10, 2026"
+ * ```
+ */
+export function portalDate(iso: string, lang: string): string {
+  let format = portalFormats.get(lang);
+  if (!format) {
+    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeZone: "UTC" });
+    portalFormats.set(lang, format);
+  }
+  return format.format(new Date(iso));
 }
 
 /**

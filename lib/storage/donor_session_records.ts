@@ -36,11 +36,40 @@ export function canonicalDonorSignIn(s: DonorSignIn): DonorSignIn {
 /** A session as both backends store it; throws RangeError on a malformed one. */
 export function canonicalDonorSession(s: DonorSession): DonorSession {
   const { created, expires } = checkCommon(s.hash, s.email, s.createdAt, s.expiresAt);
+  if (s.scope === "manage") {
+    // A donor id as storage holds them (`lib/ids.ts` makes 24 characters; imports keep theirs).
+    if (typeof s.donorId !== "string" || s.donorId.length === 0 || s.donorId.length > 100) {
+      throw new RangeError("a manage session names its donor record");
+    }
+  } else if (s.scope !== "full") {
+    throw new RangeError(`scope must be full or manage: ${JSON.stringify(s.scope)}`);
+  } else if (s.donorId !== null) throw new RangeError("a full session names no donor record");
   return {
     hash: s.hash,
     email: s.email,
     createdAt: created,
     expiresAt: expires,
     revokedAt: isoInstantOrNull(s.revokedAt, "revokedAt"),
+    scope: s.scope,
+    donorId: s.donorId,
   };
+}
+
+/**
+ * Which of an address's `sessions` to delete so that it keeps at most `keep`: revoked ones and those
+ * expired at `now` go first, then the oldest. The KV backend chooses by this rule; PostgreSQL's
+ * statement orders the same way.
+ */
+export function sessionsBeyondLimit(
+  sessions: readonly DonorSession[],
+  keep: number,
+  now: string,
+): DonorSession[] {
+  const ended = (s: DonorSession) => s.revokedAt !== null || Date.parse(s.expiresAt) <= Date.parse(now);
+  // Kept first: live before ended, newer before older (the hash settles a tie).
+  const order = [...sessions].sort((a, b) =>
+    Number(ended(a)) - Number(ended(b)) ||
+    (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.hash < b.hash ? 1 : -1)
+  );
+  return order.slice(keep);
 }

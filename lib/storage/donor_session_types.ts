@@ -26,6 +26,22 @@ export interface DonorSignIn {
   usedAt: string | null;
 }
 
+/**
+ * What a session may reach (issue 23):
+ * - `full`: made by a one-time sign-in link the donor asked for by typing the address, so the
+ *   donor proved they read that mailbox just now: every donor record of the address;
+ * - `manage`: made by the manage link of a donor email (a reusable link that may have been
+ *   forwarded): the one donor record the link names (`donorId`), and only what
+ *   `lib/account/access.ts` lets it do there.
+ */
+export type DonorSessionScope = "full" | "manage";
+
+/**
+ * The most sessions one address keeps: creating one more (either scope) deletes the address's
+ * signed-out and expired ones first, then its oldest, down to this many.
+ */
+export const MAX_SESSIONS_PER_EMAIL = 10;
+
 /** A donor's session as stored: the hash of the cookie's token, never the token. */
 export interface DonorSession {
   /** Hex SHA-256 of the cookie's token. */
@@ -38,6 +54,10 @@ export interface DonorSession {
   expiresAt: string;
   /** When it was revoked (signed out), or null. A revoked session never signs in again. */
   revokedAt: string | null;
+  /** What it may reach: see {@link DonorSessionScope}. */
+  scope: DonorSessionScope;
+  /** With `manage`: the donor record the manage link named (its address is `email`); with `full`: null. */
+  donorId: string | null;
 }
 
 /** Why {@link DonorSessionRepository.redeemSignIn} refused a link. */
@@ -58,17 +78,23 @@ export interface DonorSessionRepository {
   /** The sign-in link with this hash as stored, or null. */
   getSignIn(hash: string): Promise<DonorSignIn | null>;
   /**
-   * Uses the link with hash `hash` at `now` (ISO) and, in the same atomic step, creates the session
-   * `session` for the link's email. Of any number of concurrent calls on one link (on any
+   * Uses the link with hash `hash` at `now` (ISO) and, in the same atomic step, creates the `full`
+   * session `session` for the link's email. Of any number of concurrent calls on one link (on any
    * instances), at most one succeeds, and only before `expiresAt`; the others answer why not, and
-   * create nothing.
+   * create nothing. Then the address keeps at most {@link MAX_SESSIONS_PER_EMAIL} sessions.
    */
   redeemSignIn(
     hash: string,
     now: string,
-    session: Omit<DonorSession, "email" | "revokedAt">,
+    session: Omit<DonorSession, "email" | "revokedAt" | "scope" | "donorId">,
   ): Promise<SignInRedemption>;
-  /** Stores a new session (a manage link signing its donor in); a hash already stored throws. */
+  /**
+   * Stores a new session (a manage link signing its donor in); a hash already stored throws, a
+   * `manage` session without a donor id or a `full` one with one is refused (RangeError). Then the
+   * address keeps at most {@link MAX_SESSIONS_PER_EMAIL} sessions: its revoked and expired ones (at
+   * the new session's `createdAt`) go first, then its oldest. Concurrent creations may leave more
+   * for a moment; the last one to finish trims to the limit.
+   */
   createSession(session: DonorSession): Promise<void>;
   /** The session with this hash as stored (expired and revoked ones too), or null. */
   getSession(hash: string): Promise<DonorSession | null>;
@@ -77,8 +103,8 @@ export interface DonorSessionRepository {
   /**
    * Deletes every sign-in link and session of `email` (normalized when compared) and answers how
    * many: a donor's erasure (issue 15) signs the address out everywhere and leaves no record of it
-   * here. Reads the links and sessions kept (retention keeps about two days' worth), so it costs
-   * work in proportion to recent sign-ins, not to donors.
+   * here. Both are indexed by email, so it costs work in proportion to the address's own records
+   * (at most {@link MAX_SESSIONS_PER_EMAIL} sessions and the links of the last two days).
    */
   deleteForEmail(email: string): Promise<number>;
   /**

@@ -14,7 +14,7 @@
  * @module
  */
 import { canonicalTransaction, checkInteger, isoInstant } from "./records.ts";
-import type { Transaction, TransactionQuery, TransactionScanQuery } from "./types.ts";
+import type { SearchScope, Transaction, TransactionQuery, TransactionScanQuery } from "./types.ts";
 
 /** The most events a throttle key keeps (and answers): the most recent ones. */
 export const THROTTLE_MAX_EVENTS = 100;
@@ -74,7 +74,8 @@ export function searchTextOf(user: Transaction["user"]): string {
   return [user.email, user.firstName, user.lastName].map((part) => part.toLowerCase()).join(SEARCH_SEPARATOR);
 }
 
-const SEARCH_SEPARATOR = "\u001f";
+/** What separates the values of {@link searchTextOf}: no search term holds it. */
+export const SEARCH_SEPARATOR = "\u001f";
 
 /**
  * The distinct, non-empty parts of {@link searchTextOf} (what a search term must be a substring of
@@ -83,6 +84,19 @@ const SEARCH_SEPARATOR = "\u001f";
  */
 export function searchValuesOf(user: Transaction["user"]): string[] {
   return [...new Set(searchTextOf(user).split(SEARCH_SEPARATOR).filter((part) => part !== ""))].sort();
+}
+
+/**
+ * Whether `user` matches the lower-cased `term` in `scope`: one of the values of
+ * {@link searchTextOf} contains it: the email, first or last name (`all`), or a name holding no `@`
+ * (`names`: an address never matches, nor a name that looks like one, as on PostgreSQL, where a
+ * value is shared by every field that holds it).
+ */
+export function searchMatches(user: Transaction["user"], term: string, scope: SearchScope = "all"): boolean {
+  const values = searchTextOf(user).split(SEARCH_SEPARATOR);
+  return scope === "all"
+    ? values.some((value) => value.includes(term))
+    : values.slice(1).some((value) => !value.includes("@") && value.includes(term));
 }
 
 /** The lower-cased search term, or `null` when there is none (missing, empty or blank). */

@@ -63,7 +63,16 @@ export interface TransactionQuery {
   limit: number;
   /** Case-insensitive substring of the donor's email, first or last name. */
   search?: string;
+  /**
+   * What `search` matches: `all` (the default) the email, first and last name; `names` the first
+   * and last name only, never a value holding `@` (a viewer's search: an address is never matched,
+   * so its masked part cannot be guessed a character at a time).
+   */
+  searchScope?: SearchScope;
 }
+
+/** What a search matches: every donor field, or the names only (see {@link TransactionQuery}). */
+export type SearchScope = "all" | "names";
 
 export interface TransactionRepository {
   /**

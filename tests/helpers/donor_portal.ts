@@ -1,17 +1,18 @@
 /**
- * Shared steps of the donor portal's tests (issue 15): signing in as a donor through a manage link
- * (`/{lang}/account?token=…`), posting a same-origin form with the session cookie, and reading a
+ * Shared steps of the donor portal's tests (issue 15): signing in as a donor (fully, by a one-time
+ * link; or with a manage link's limited session, `/{lang}/account?token=…`), posting a same-origin form with the session cookie, and reading a
  * page's `<main>` as text.
  *
  * @module
  */
 import assert from "node:assert/strict";
+import { SIGN_IN_TTL_MS, signInKey, signInToken } from "../../lib/account/sign_in.ts";
+import { hashRefreshToken } from "../../lib/auth/tokens.ts";
 import { createManageToken, manageLinkKey } from "../../lib/manage_link.ts";
 import type { TestApp } from "./app.ts";
 
 /**
- * The manage link of `donorId` (`/{lang}/account?token=…`): following it signs the donor in, in a
- * browser too.
+ * The manage link of `donorId` (`/{lang}/account?token=…`), as every donor email carries it.
  *
  * @example
  * ```ts
@@ -23,12 +24,68 @@ export async function manageLinkUrl(app: TestApp, donorId: string, lang: string)
   return `${app.url}/${lang}/account?token=${token}`;
 }
 
-/** Signs in as the donor of `donorId` through a manage link; answers the session cookie (`name=value`). */
+/** The `name=value` of a response's session cookie, or "" when it sets none. */
+export const sessionCookieOf = (res: Response): string =>
+  res.headers.getSetCookie().map((c) => c.split(";")[0]).find((c) => c.startsWith("donor_session=")) ?? "";
+
+/**
+ * A one-time sign-in link for the address of `donorId`'s record, stored as `requestSignIn` stores
+ * it (as if the donor had typed the address): its address, `/{lang}/account/sign-in?t=…`.
+ *
+ * @example
+ * ```ts
+ * await page.goto(await signInLinkUrl(app, donorId, "he")); // then press its button
+ * ```
+ */
+export async function signInLinkUrl(app: TestApp, donorId: string, lang = "en"): Promise<string> {
+  const donor = await app.store.donors.get(donorId);
+  assert.ok(donor, `no donor ${donorId}`);
+  const key = await signInKey(app.config.appSecret);
+  const token = await signInToken(key, crypto.randomUUID().replaceAll("-", "").slice(0, 22));
+  const now = Date.now();
+  await app.store.donorSessions.createSignIn({
+    hash: await hashRefreshToken(token),
+    email: donor.email,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: new Date(now + SIGN_IN_TTL_MS).toISOString(),
+    usedAt: null,
+  });
+  return `${app.url}/${lang}/account/sign-in?t=${token}`;
+}
+
+/**
+ * Signs in fully as the donor of `donorId` (every gift of the donor's address): a one-time link
+ * ({@link signInLinkUrl}) and its button's POST. Answers the session cookie (`name=value`).
+ */
 export async function signInAs(app: TestApp, donorId: string, lang = "en"): Promise<string> {
-  const res = await fetch(await manageLinkUrl(app, donorId, lang), { redirect: "manual" });
+  const token = new URL(await signInLinkUrl(app, donorId, lang)).searchParams.get("t")!;
+  const res = await fetch(`${app.url}/${lang}/account/sign-in`, formPost(app, { t: token }));
   await res.body?.cancel();
   assert.equal(res.status, 303);
-  return (res.headers.get("set-cookie") ?? "").split(";")[0];
+  return sessionCookieOf(res);
+}
+
+/**
+ * Opens `donorId`'s manage link as a donor does: its page's button (a same-origin POST to
+ * `/{lang}/account/link`), with `cookie` when the browser is signed in already. Answers the response.
+ */
+export async function postManageLink(
+  app: TestApp,
+  token: string,
+  lang = "en",
+  cookie?: string,
+  fields: Record<string, string> = {},
+): Promise<Response> {
+  return await fetch(`${app.url}/${lang}/account/link`, formPost(app, { token, ...fields }, cookie));
+}
+
+/** Opens `donorId`'s manage link (a fresh token) and answers the manage session's cookie. */
+export async function openManageLink(app: TestApp, donorId: string, lang = "en"): Promise<string> {
+  const token = await createManageToken(await manageLinkKey(app.config.appSecret), donorId);
+  const res = await postManageLink(app, token, lang);
+  await res.body?.cancel();
+  assert.equal(res.status, 303);
+  return sessionCookieOf(res);
 }
 
 /** A page's `<main>` as text (tags dropped, the few entities the server writes decoded). */

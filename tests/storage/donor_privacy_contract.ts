@@ -258,7 +258,7 @@ export async function donorSessionsForEmailContract(
           await store.donorSessions.createSignIn({ ...l, usedAt: null });
         }
         for (const s of [session, revoked, otherSession]) {
-          await store.donorSessions.createSession({ ...s, revokedAt: null });
+          await store.donorSessions.createSession({ ...s, revokedAt: null, scope: "full", donorId: null });
         }
         await store.donorSessions.revokeSession(revoked.hash, at(1_000));
         const redeemed = await store.donorSessions.redeemSignIn(usedLink.hash, at(1_000), record(email));

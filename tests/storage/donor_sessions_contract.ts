@@ -1,7 +1,9 @@
 /**
  * The storage contract for donors' sign-in links and sessions (`store.donorSessions`): links stored
  * canonical, a link redeemed once (also under a race across two instances) and only before it
- * expires, the session made with it carrying the link's email, revocation, and the retention sweep.
+ * expires, the session made with it carrying the link's email (a full session), a manage link's
+ * session bound to its donor record, revocation, at most ten sessions kept per address (issue 23),
+ * and the retention sweep.
  *
  * @module
  */
@@ -30,6 +32,19 @@ const session = (o: Partial<DonorSession> = {}) => ({
   expiresAt: at(24 * HOUR),
   ...o,
 });
+
+/** A full session (made by a sign-in link) as `createSession` takes it. */
+const full = (o: Partial<DonorSession> = {}): DonorSession => ({
+  ...session(),
+  email: `${uid("donor")}@example.org`,
+  revokedAt: null,
+  scope: "full",
+  donorId: null,
+  ...o,
+});
+
+/** How many sessions an address keeps (`MAX_SESSIONS_PER_EMAIL`). */
+const KEPT = 10;
 
 /** The contract of `store.donorSessions`; the sweep deletes by time, so it uses fresh data. */
 export async function donorSessionsContract(
@@ -89,7 +104,13 @@ export async function donorSessionsContract(
         await store.donorSessions.createSignIn(link);
         const s = session();
         const first = await store.donorSessions.redeemSignIn(link.hash, at(60_000), s);
-        const expected: DonorSession = { ...s, email: link.email, revokedAt: null };
+        const expected: DonorSession = {
+          ...s,
+          email: link.email,
+          revokedAt: null,
+          scope: "full",
+          donorId: null,
+        };
         assert.deepEqual(first, { ok: true, session: expected });
         assert.deepEqual(await store.donorSessions.getSession(s.hash), expected);
         assert.equal((await store.donorSessions.getSignIn(link.hash))?.usedAt, at(60_000));
@@ -138,7 +159,13 @@ export async function donorSessionsContract(
     "donorSessions: createSession(), revokeSession() keeps the first time; unknown ignored",
     () =>
       withStore(open, async (store) => {
-        const s: DonorSession = { ...session(), email: "donor@example.org", revokedAt: null };
+        const s: DonorSession = {
+          ...session(),
+          email: "donor@example.org",
+          revokedAt: null,
+          scope: "manage",
+          donorId: uid("donor"),
+        };
         await store.donorSessions.createSession(s);
         assert.deepEqual(await store.donorSessions.getSession(s.hash), s);
         await assert.rejects(() => store.donorSessions.createSession(s));
@@ -151,22 +178,99 @@ export async function donorSessionsContract(
   );
 
   await t.step(
+    "donorSessions: a session's scope: full (every record of the address) or manage (one donor record)",
+    () =>
+      withStore(open, async (store) => {
+        const donorId = uid("donor");
+        const manage = full({ scope: "manage", donorId });
+        await store.donorSessions.createSession(manage);
+        assert.deepEqual(await store.donorSessions.getSession(manage.hash), manage);
+        const everything = full();
+        await store.donorSessions.createSession(everything);
+        assert.deepEqual(await store.donorSessions.getSession(everything.hash), everything);
+        const bad = [
+          full({ scope: "manage", donorId: null }),
+          full({ scope: "full", donorId }),
+          full({ scope: "admin" as DonorSession["scope"] }),
+          full({ scope: "manage", donorId: "x".repeat(200) }),
+        ];
+        for (const s of bad) {
+          await assert.rejects(() => store.donorSessions.createSession(s), RangeError, JSON.stringify(s));
+          assert.equal(await store.donorSessions.getSession(s.hash), null);
+        }
+      }),
+  );
+
+  await t.step(
+    `donorSessions: an address keeps at most ${KEPT} sessions: ended ones go first, then the oldest`,
+    () =>
+      withStore(open, async (store) => {
+        const email = `${uid("many")}@example.org`;
+        const other = full();
+        await store.donorSessions.createSession(other);
+        const made: DonorSession[] = [];
+        for (let i = 0; i < KEPT; i++) {
+          const s = full({ email, createdAt: at(i * 1000), expiresAt: at(i * 1000 + 24 * HOUR) });
+          await store.donorSessions.createSession(s);
+          made.push(s);
+        }
+        // One signed out: it goes before any live one.
+        await store.donorSessions.revokeSession(made[5].hash, at(20_000));
+        const newer = full({ email, createdAt: at(30_000), expiresAt: at(30_000 + 24 * HOUR) });
+        await store.donorSessions.createSession(newer);
+        assert.equal(await store.donorSessions.getSession(made[5].hash), null, "the revoked one");
+        assert.ok(await store.donorSessions.getSession(made[0].hash), "the oldest live one stays");
+        // A sign-in link's session counts too: now the oldest live one goes.
+        const link = signIn({ email, createdAt: at(31_000), expiresAt: at(31_000 + HOUR / 2) });
+        await store.donorSessions.createSignIn(link);
+        const redeemed = await store.donorSessions.redeemSignIn(
+          link.hash,
+          at(32_000),
+          session({
+            createdAt: at(32_000),
+            expiresAt: at(32_000 + 24 * HOUR),
+          }),
+        );
+        assert.ok(redeemed.ok);
+        assert.equal(await store.donorSessions.getSession(made[0].hash), null, "the oldest");
+        for (const s of [...made.slice(1, 5), ...made.slice(6), newer]) {
+          assert.ok(await store.donorSessions.getSession(s.hash), "a newer one stays");
+        }
+        assert.ok(await store.donorSessions.getSession(other.hash), "another address's session");
+        assert.equal(await store.donorSessions.deleteForEmail(email), KEPT + 1, "the sessions and the link");
+      }),
+  );
+
+  await t.step(
+    `donorSessions: 30 sessions of one address made at once on two instances: ${KEPT} stay, the newest`,
+    () =>
+      withTwo(open, sharedData, async (a, b) => {
+        const email = `${uid("race")}@example.org`;
+        const made = Array.from({ length: 30 }, (_, i) =>
+          full({ email, createdAt: at(i * 1000), expiresAt: at(i * 1000 + 24 * HOUR) }));
+        // In order of creation, in small waves, so that each wave races.
+        for (let i = 0; i < made.length; i += 5) {
+          await Promise.all(
+            made.slice(i, i + 5).map((s, j) =>
+              (j % 2 ? a : b).donorSessions.createSession(s)
+            ),
+          );
+        }
+        const kept = await Promise.all(made.map((s) => a.donorSessions.getSession(s.hash)));
+        assert.equal(kept.filter((s) => s !== null).length, KEPT);
+        assert.ok(kept.slice(-5).every((s) => s !== null), "the last wave stays");
+      }),
+  );
+
+  await t.step(
     "donorSessions: deleteExpired() deletes links and sessions expired before, a batch at a time",
     () =>
       withStore(fresh(), async (store) => {
         const oldLinks = [signIn({ expiresAt: at(1000) }), signIn({ expiresAt: at(2000) })];
         const liveLink = signIn({ expiresAt: at(5000) });
         for (const l of [...oldLinks, liveLink]) await store.donorSessions.createSignIn(l);
-        const oldSession = {
-          ...session({ createdAt: at(0), expiresAt: at(3000) }),
-          email: "a@b.org",
-          revokedAt: null,
-        };
-        const liveSession = {
-          ...session({ createdAt: at(0), expiresAt: at(5000) }),
-          email: "a@b.org",
-          revokedAt: null,
-        };
+        const oldSession = full({ createdAt: at(0), expiresAt: at(3000), email: "a@b.org" });
+        const liveSession = full({ createdAt: at(0), expiresAt: at(5000), email: "a@b.org" });
         await store.donorSessions.createSession(oldSession);
         await store.donorSessions.createSession(liveSession);
         assert.deepEqual(await store.donorSessions.deleteExpired(at(5000), 2), 2);

@@ -106,3 +106,92 @@ Deno.test("kv: payments written before the payments' donor index keep their dono
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("kv: sign-in links and sessions stored before scopes: links indexed by email, sessions deleted", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/old.kv`;
+    const kv = await Deno.openKv(path);
+    const hash = (c: string) => c.repeat(64);
+    const email = "old@example.org";
+    const link = {
+      hash: hash("a"),
+      email,
+      createdAt: "2099-01-01T00:00:00.000Z",
+      expiresAt: "2099-01-01T00:30:00.000Z",
+      usedAt: null,
+    };
+    // As an older version wrote them: the records and their expiry keys, no scope, no email index.
+    const sessions = ["b", "c"].map((c) => ({
+      hash: hash(c),
+      email,
+      createdAt: "2099-01-01T00:00:00.000Z",
+      expiresAt: "2099-01-02T00:00:00.000Z",
+      revokedAt: null,
+    }));
+    await kv.set(["donor_sign_ins", link.hash], link);
+    await kv.set(["donor_sign_ins_by_expiry", link.expiresAt, link.hash], link.hash);
+    for (const s of sessions) {
+      await kv.set(["donor_sessions", s.hash], s);
+      await kv.set(["donor_sessions_by_expiry", s.expiresAt, s.hash], s.hash);
+    }
+    kv.close();
+    const store = await openKvStore(path);
+    try {
+      for (const s of sessions) assert.equal(await store.donorSessions.getSession(s.hash), null);
+      assert.deepEqual(await store.donorSessions.getSignIn(link.hash), link);
+      // Found by the email index: the erasure deletes the link.
+      assert.equal(await store.donorSessions.deleteForEmail(email), 1);
+      assert.equal(await store.donorSessions.getSignIn(link.hash), null);
+    } finally {
+      await store.close();
+    }
+    const after = await Deno.openKv(path);
+    try {
+      const left: unknown[] = [];
+      for (const prefix of ["donor_sessions", "donor_sessions_by_expiry", "donor_sign_ins_by_email"]) {
+        for await (const e of after.list({ prefix: [prefix] })) left.push(e.key);
+      }
+      assert.deepEqual(left, [], "no key of the old sessions or of the erased link is left");
+    } finally {
+      after.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("kv: retention deletes an expired link's and session's email index keys with them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/store.kv`;
+    const store = await openKvStore(path);
+    const email = "gone@example.org";
+    try {
+      const base = { email, createdAt: "2025-01-01T00:00:00.000Z", expiresAt: "2025-01-01T00:30:00.000Z" };
+      await store.donorSessions.createSignIn({ ...base, hash: "d".repeat(64), usedAt: null });
+      await store.donorSessions.createSession({
+        ...base,
+        hash: "e".repeat(64),
+        revokedAt: null,
+        scope: "manage",
+        donorId: "donor_1",
+      });
+      assert.equal(await store.donorSessions.deleteExpired("2025-02-01T00:00:00.000Z", 10), 2);
+    } finally {
+      await store.close();
+    }
+    const kv = await Deno.openKv(path);
+    try {
+      const left: unknown[] = [];
+      for (const prefix of ["donor_sessions_by_email", "donor_sign_ins_by_email"]) {
+        for await (const e of kv.list({ prefix: [prefix] })) left.push(e.key);
+      }
+      assert.deepEqual(left, []);
+    } finally {
+      kv.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

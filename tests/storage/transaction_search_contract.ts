@@ -72,6 +72,62 @@ export async function transactionSearchContract(
   );
 
   await t.step(
+    "transactions: a search of names only never matches an email, however many names match",
+    () =>
+      withStore(fresh(), async (store) => {
+        // 230 first names containing "name" (past the narrow search's 200 values), 5 donors whose
+        // email alone contains it, and one whose last name is an address.
+        const txs = [
+          ...Array.from({ length: 230 }, (_, i) =>
+            txFixture({
+              kind: i % 4 === 3 ? "error" : "success",
+              isMonthly: i % 3 === 0,
+              createdAt: at(i * 1000),
+              user: { firstName: `Name${i}`, lastName: "Smith", email: `d${i}@example.net` },
+            })),
+          ...Array.from({ length: 5 }, (_, i) =>
+            txFixture({
+              kind: i % 2 === 0 ? "success" : "error",
+              createdAt: at(300_000 + i),
+              user: { firstName: "Other", lastName: "Person", email: `name.only${i}@example.net` },
+            })),
+          txFixture({
+            createdAt: at(400_000),
+            user: { firstName: "Odd", lastName: "odd@name.example", email: "odd@example.net" },
+          }),
+        ];
+        assert.deepEqual(await store.transactions.import(txs.slice(0, 200)), 200);
+        for (const tx of txs.slice(200)) await store.transactions.record(tx);
+        const expect = (term: string, kind: Transaction["kind"], isMonthly?: boolean) =>
+          txs.filter((tx) =>
+            tx.kind === kind && (isMonthly === undefined || tx.isMonthly === isMonthly) &&
+            [tx.user.firstName, tx.user.lastName].some((f) =>
+              !f.includes("@") && f.toLowerCase().includes(term)
+            )
+          ).map((tx) => tx.id).reverse();
+        // "name": 230 first names (the wide path) and 6 addresses; "name1": 41 names; "only",
+        // "example" and "@": addresses (and a name that is one) alone.
+        for (const term of ["name", "name1", "name229", "only", "example", "@", "smith"]) {
+          for (const isMonthly of [undefined, true, false]) {
+            for (const kind of ["success", "error"] as const) {
+              const ids = expect(term, kind, isMonthly);
+              const query = { isMonthly, search: term.toUpperCase(), searchScope: "names" } as const;
+              const pages = await allPages(
+                (q) =>
+                  kind === "success"
+                    ? store.transactions.listSuccess({ ...q, ...query })
+                    : store.transactions.listErrors({ ...q, ...query }),
+                25,
+                ids.length,
+              );
+              assert.deepEqual(pages.ids, ids, `${kind} ${term} ${isMonthly}`);
+            }
+          }
+        }
+      }),
+  );
+
+  await t.step(
     "transactions: search matches email, first or last name; any case, any script; % and _ literally",
     () =>
       withStore(fresh(), async (store) => {

@@ -14,7 +14,7 @@ export const renderSignInLink: KindRenderer<"sign-in-link"> = async (message, en
   const { t } = env;
   const token = await signInToken(env.signInKey, message.data.signInId);
   return rendered(env, [donor.email], {
-    ...donorFrame(env, donor),
+    ...donorFrame(env, donor, { byName: false }),
     subject: t("account.email.subject", { museum: env.museum }),
     heading: t("account.email.heading"),
     paragraphs: [t("account.email.body", { minutes: SIGN_IN_TTL_MS / 60_000 })],

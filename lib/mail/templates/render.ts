@@ -163,11 +163,15 @@ export function donateAction(env: RenderEnv): EmailAction {
   return { label: env.t("email.donateButton"), url: new URL(`/${env.lang}`, env.publicUrl).href };
 }
 
-/** What every donor email shares: greeting, sign-off and footer. */
-export function donorFrame(env: RenderEnv, donor: Donor) {
+/**
+ * What every donor email shares: greeting, sign-off and footer. `byName: false` greets the address
+ * instead: a message sent to an address (a sign-in link) may not carry a donor record's name, which
+ * anyone can type on a record under any address without paying.
+ */
+export function donorFrame(env: RenderEnv, donor: Donor, { byName = true } = {}) {
   return {
     brand: env.museum,
-    greeting: env.t("email.greeting", { name: donor.firstName }),
+    greeting: byName ? env.t("email.greeting", { name: donor.firstName }) : env.t("email.greetingAddress"),
     signoff: [env.t("email.signoff"), env.museum],
     footer: env.t("email.footer", { museum: env.museum }),
   };

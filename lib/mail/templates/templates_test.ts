@@ -316,3 +316,25 @@ Deno.test("renderers: nothing to send for an erased donor or a declined payment;
     await store.close();
   }
 });
+
+Deno.test("sign-in link: greets the address, not a name anyone could have typed on a donor record", async () => {
+  // Anyone may create a donor record under any address without paying (POST /api/user), with any
+  // first name: the sign-in email goes to the address, so it must not carry that record's words.
+  const { store, donor, render } = await fixture("Your account is blocked, call +1 555 0100");
+  try {
+    for (const lang of ["en", "he", "ru", "pt", "es"] as const) {
+      const t = translator(lang);
+      const out = (await render(message({
+        kind: "sign-in-link",
+        to: { donorId: donor.id },
+        language: lang,
+        data: { signInId: "0123456789abcdef0123456789abcdef" },
+      })))!;
+      assert.deepEqual(out.to, ["dana@example.org"]);
+      assert.ok(!out.text.includes("555 0100") && !out.html.includes("555 0100"), lang);
+      assert.ok(out.text.includes(t("email.greetingAddress")), lang);
+    }
+  } finally {
+    await store.close();
+  }
+});

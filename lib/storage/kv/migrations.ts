@@ -47,6 +47,12 @@
  * - `payments-donor-index` (stores written before donor records were recycled, issue 23): writes
  *   `["payments_by_donor", donorId, id]` for every existing payment, as `time-indexes` does (its own
  *   marker `["kv_migrations", "payments-donor-index"]`).
+ * - `donor-session-indexes` (stores written before sessions had a scope, issue 23): writes
+ *   `["donor_sign_ins_by_email", email, hash]` for every existing sign-in link, as `time-indexes`
+ *   does (its own marker), and `donor-session-scopes` deletes every session stored without a
+ *   scope (such a session may have been made by the old all-powerful manage link; sessions last a
+ *   day, so at most a day's donors sign in again), thirty per commit, each checked as read;
+ *   `["kv_migrations", "donor-session-scopes"]` holds `{ done }`.
  *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
@@ -58,6 +64,7 @@ import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilComm
 import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
+import { keysOf, SESSIONS, SIGN_INS, signInEmailKey } from "./donor_sessions.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
@@ -75,6 +82,8 @@ import type {
   Admin,
   CardUpdate,
   Donor,
+  DonorSession,
+  DonorSignIn,
   OutboxMessage,
   Payment,
   RefreshToken,
@@ -94,6 +103,10 @@ const OUTBOX_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "outbox-donor-index"]
 const REPORT_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "report-indexes"];
 const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"];
 const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
+const DONOR_SESSION_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-indexes"];
+const DONOR_SESSION_SCOPES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-scopes"];
+/** Sessions without a scope deleted per commit (a check and three deletions each). */
+const UNSCOPED_CHUNK = 30;
 
 /** The stored value of `["kv_migrations", "time-indexes"]`. */
 interface TimeIndexMigration {
@@ -139,6 +152,11 @@ const PAYMENTS_DONOR_STAGES: IndexStages = [
   { prefix: PAYMENTS, indexKey: (e) => paymentDonorKey(e.value as Payment) },
 ];
 
+/** The sign-in links' email index over links stored before it existed (`donor-session-indexes`). */
+const DONOR_SESSION_INDEX_STAGES: IndexStages = [
+  { prefix: SIGN_INS, indexKey: (e) => signInEmailKey(e.value as DonorSignIn) },
+];
+
 const TIME_INDEX_STAGES: IndexStages = [
   { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
   { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
@@ -179,6 +197,35 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   await index(REPORT_INDEXES_MIGRATION, REPORT_INDEX_STAGES);
   await index(CARD_HISTORY_MIGRATION, CARD_HISTORY_STAGES);
   await index(PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES);
+  await index(DONOR_SESSION_INDEXES_MIGRATION, DONOR_SESSION_INDEX_STAGES);
+  await toEnd(() => unscopedSessionsStep(kv));
+}
+
+/**
+ * One commit of the `donor-session-scopes` migration: deletes the next sessions stored without a
+ * scope, with their index keys, and answers "more", or marks the migration done when none is left.
+ * Sessions live a day, so their prefix is small enough to read whole.
+ */
+async function unscopedSessionsStep(kv: Deno.Kv): Promise<"more" | "done" | typeof RETRY> {
+  const marker = await retryWhileLocked(() => kv.get<{ done: boolean }>(DONOR_SESSION_SCOPES_MIGRATION));
+  if (marker.value?.done) return "done";
+  const unscoped = await retryWhileLocked(async () => {
+    const out: Deno.KvEntry<DonorSession>[] = [];
+    for await (const e of kv.list<DonorSession>({ prefix: [SESSIONS] }, { batchSize: 500 })) {
+      if (e.value.scope === undefined) out.push(e);
+      if (out.length === UNSCOPED_CHUNK) break;
+    }
+    return out;
+  });
+  const ok = await commit(() => {
+    const op = kv.atomic().check(marker).set(DONOR_SESSION_SCOPES_MIGRATION, { done: unscoped.length === 0 });
+    for (const e of unscoped) {
+      op.check(e);
+      for (const key of keysOf("session", e.value)) op.delete(key);
+    }
+    return op;
+  });
+  return !ok ? RETRY : unscoped.length === 0 ? "done" : "more";
 }
 
 /**

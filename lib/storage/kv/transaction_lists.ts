@@ -31,8 +31,8 @@ import {
   listOf,
   pageWindow,
   scanWindow,
+  searchMatches,
   searchTermOf,
-  searchTextOf,
   totalsRange,
   type TransactionList,
 } from "../queries.ts";
@@ -86,7 +86,7 @@ async function listPage(
     let matches = 0;
     const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, total + 1] };
     for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
-      if (!searchTextOf(entry.value.user).includes(term)) continue;
+      if (!searchMatches(entry.value.user, term, query.searchScope)) continue;
       if (matches >= offset && data.length < limit) data.push(entry.value);
       matches++;
     }
@@ -122,7 +122,7 @@ async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<Tra
     ) {
       read++;
       last = entry.key[2] as number;
-      if (searchTextOf(entry.value.user).includes(term)) data.push(entry.value);
+      if (searchMatches(entry.value.user, term)) data.push(entry.value);
       if (data.length === limit) break;
     }
     const more = (data.length === limit || read === budget) && last > 1;

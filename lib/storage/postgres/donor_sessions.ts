@@ -3,7 +3,8 @@
  *
  * Tables (migration 21): `donor_sign_ins` and `donor_sessions`, each keyed by the SHA-256 of its
  * token (never the token), with the normalized email, the expiry (indexed, for retention) and
- * `used_at` / `revoked_at`.
+ * `used_at` / `revoked_at`; since migration 33 a session's `scope` and `donor_id`, and both tables
+ * indexed by email.
  *
  * `redeemSignIn` is one statement: an `update ... where used_at is null and expires_at > now
  * returning email` feeding the session's `insert`. The row lock makes racing redemptions wait, and
@@ -11,7 +12,10 @@
  * session; a refused redemption then reads the link once to say why. `revokeSession` writes only
  * the first revocation. Retention deletes a batch per statement with `for update skip locked`, so
  * two sweepers split the rows. `deleteForEmail` (a donor's erasure) deletes the address's rows of
- * both tables (no email index: retention keeps them to a couple of days' worth).
+ * both tables through their email indexes. After a session is made, one more statement keeps the
+ * address's `MAX_SESSIONS_PER_EMAIL` first sessions in `sessionsBeyondLimit`'s order (live before
+ * revoked or expired, then newest) and deletes the rest, under a transaction-scoped advisory lock
+ * per address; run after the insert committed, the last of several concurrent ones sees them all.
  *
  * @module
  */
@@ -19,6 +23,7 @@
 import { batchLimit } from "../queries.ts";
 import { isoInstant, normalizeEmail } from "../records.ts";
 import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
+import { MAX_SESSIONS_PER_EMAIL } from "../donor_session_types.ts";
 import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
 import { canonicalMessages } from "../outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
@@ -39,6 +44,8 @@ interface SessionRow {
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  scope: DonorSession["scope"];
+  donor_id: string | null;
 }
 
 const toSignIn = (r: SignInRow): DonorSignIn => ({
@@ -55,10 +62,32 @@ const toSession = (r: SessionRow): DonorSession => ({
   createdAt: r.created_at.toISOString(),
   expiresAt: r.expires_at.toISOString(),
   revokedAt: iso(r.revoked_at),
+  scope: r.scope,
+  donorId: r.donor_id,
 });
 
 /** The {@link DonorSessionRepository} on `donor_sign_ins` and `donor_sessions`. */
-export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
+export function pgDonorSessions({ sql, transaction }: PgContext): DonorSessionRepository {
+  /**
+   * Keeps the address's first sessions, as the module header says, at `now`. Trims of one address
+   * take turns on an advisory lock: two deletes of overlapping rows, each locking them in its own
+   * order, deadlocked.
+   */
+  const trim = async (email: string, now: string) => {
+    await transaction(async (tx) => {
+      await tx`
+        select pg_advisory_xact_lock(hashtextextended('donations.donor_sessions:' || current_schema() || ':' || ${email}, 0))
+      `;
+      await tx`
+        delete from donor_sessions where hash in (
+          select hash from donor_sessions where email = ${email}
+          order by (revoked_at is not null or expires_at <= ${now}), created_at desc, hash desc
+          offset ${MAX_SESSIONS_PER_EMAIL}
+        )
+      `;
+    });
+  };
+
   return {
     async createSignIn(input, options = {}) {
       const s = canonicalDonorSignIn(input);
@@ -88,18 +117,27 @@ export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
     async redeemSignIn(hash, now, input) {
       const at = isoInstant(now, "now");
       // Checked before the statement with a placeholder address; the stored one is the link's.
-      const s = canonicalDonorSession({ ...input, email: "checked@example.org", revokedAt: null });
+      const s = canonicalDonorSession({
+        ...input,
+        email: "checked@example.org",
+        revokedAt: null,
+        scope: "full",
+        donorId: null,
+      });
       const [row] = await sql<SessionRow[]>`
         with used as (
           update donor_sign_ins set used_at = ${at}
           where hash = ${hash} and used_at is null and expires_at > ${at}
           returning email
         )
-        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at)
-        select ${s.hash}, email, ${s.createdAt}, ${s.expiresAt}, null from used
+        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at, scope, donor_id)
+        select ${s.hash}, email, ${s.createdAt}, ${s.expiresAt}, null, 'full', null from used
         returning *
       `;
-      if (row) return { ok: true, session: toSession(row) };
+      if (row) {
+        await trim(row.email, s.createdAt);
+        return { ok: true, session: toSession(row) };
+      }
       const [link] = await sql<SignInRow[]>`select * from donor_sign_ins where hash = ${hash}`;
       return { ok: false, reason: !link ? "unknown" : link.used_at !== null ? "used" : "expired" };
     },
@@ -107,9 +145,10 @@ export function pgDonorSessions({ sql }: PgContext): DonorSessionRepository {
     async createSession(input) {
       const s = canonicalDonorSession(input);
       await sql`
-        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at)
-        values (${s.hash}, ${s.email}, ${s.createdAt}, ${s.expiresAt}, ${s.revokedAt})
+        insert into donor_sessions (hash, email, created_at, expires_at, revoked_at, scope, donor_id)
+        values (${s.hash}, ${s.email}, ${s.createdAt}, ${s.expiresAt}, ${s.revokedAt}, ${s.scope}, ${s.donorId})
       `;
+      await trim(s.email, s.createdAt);
     },
 
     async getSession(hash) {

@@ -52,6 +52,7 @@ import { migration029 } from "./migrations/029_two_factor.ts";
 import { migration030 } from "./migrations/030_report_indexes.ts";
 import { migration031 } from "./migrations/031_refund_cards.ts";
 import { migration032 } from "./migrations/032_donor_records.ts";
+import { migration033 } from "./migrations/033_donor_session_scopes.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -105,6 +106,7 @@ export const migrations: readonly Migration[] = [
   migration030,
   migration031,
   migration032,
+  migration033,
 ];
 
 /**

@@ -23,10 +23,11 @@
  * @module
  */
 
-import { listOf, pageWindow, scanWindow, searchTermOf, totalsRange } from "../queries.ts";
+import { listOf, pageWindow, scanWindow, SEARCH_SEPARATOR, searchTermOf, totalsRange } from "../queries.ts";
 import type {
   DailyTotal,
   Page,
+  SearchScope,
   Transaction,
   TransactionBatch,
   TransactionQuery,
@@ -76,7 +77,7 @@ export async function listPage(
   }
 
   // Search (see migration 7).
-  const rows = await searchPage(ctx, kind, isMonthly, term, offset, limit);
+  const rows = await searchPage(ctx, kind, isMonthly, term, query.searchScope ?? "all", offset, limit);
   const total = rows.length === 0 ? 0 : Number(rows[0].total);
   return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
 }
@@ -101,15 +102,27 @@ async function searchPage(
   kind: Transaction["kind"],
   isMonthly: boolean | undefined,
   term: string,
+  scope: SearchScope,
   offset: number,
   limit: number,
 ): Promise<(TransactionRow & { total: string })[]> {
   const pattern = containing(term);
   const parts = searchPartsOf(kind, isMonthly);
   const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
-  const values = sql`select value from search_values where value like ${pattern}`;
+  // Names only: a value holding @ is (or may be, values being shared by fields) an address; in a
+  // row's search_text the names are the values after the email.
+  const names = scope === "names";
+  const values = sql`select value from search_values where value like ${pattern} ${
+    names ? sql`and strpos(value, '@') = 0` : sql``
+  }`;
   const entries = sql`transaction_search s where s.part = any(${parts}::"char"[])`;
-  const listed = sql`transactions t where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}`;
+  const matching = names
+    ? sql`exists (
+        select 1 from unnest((string_to_array(t.search_text, ${SEARCH_SEPARATOR}))[2:]) as f (value)
+        where f.value like ${pattern} and strpos(f.value, '@') = 0
+      )`
+    : sql`t.search_text like ${pattern}`;
+  const listed = sql`transactions t where t.kind = ${kind} ${monthly} and ${matching}`;
   const [{ n }] = await sql<{ n: string }[]>`
     select count(*) as n from (${values} limit ${PROBED_SEARCH_VALUES + 1}) as m
   `;

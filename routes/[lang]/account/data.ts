@@ -1,24 +1,18 @@
 import { donorDataExport } from "@/lib/account/data_export.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
+import { steppedUpSession } from "./_access.ts";
 
 /**
  * `/{lang}/account/data`: the signed-in donor's personal data as a JSON file
  * (`lib/account/data_export.ts`): an attachment, never cached. Signed out: back to the sign-in
- * form (303).
+ * form (303); signed in by a manage link or more than an hour ago: the step-up page (303).
  */
 export const handler: Handlers<unknown, AppState> = {
   async GET(req, ctx) {
-    const { services, lang, log } = ctx.state;
-    const session = await currentSession(services.store, readSessionCookie(req));
-    if (!session) {
-      return new Response(null, {
-        status: 303,
-        headers: { location: `/${lang}/account`, "cache-control": "no-store" },
-      });
-    }
+    const { services, log } = ctx.state;
+    const session = await steppedUpSession(req, ctx.state, "data");
+    if (session instanceof Response) return session;
     const data = await donorDataExport(services.store, session.email);
     log.info("donor downloaded their data");
     return new Response(JSON.stringify(data, null, 2), {

@@ -1,17 +1,14 @@
 import { EraseConfirm, EraseDone } from "@/components/DonorPrivacy.tsx";
 import { eraseDonorData, ErasureNotConfirmedError, ErasureUnfinishedError } from "@/lib/account/erasure.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
-import { clearedSessionCookie, readSessionCookie } from "@/lib/http/donor_cookie.ts";
+import { clearedSessionCookie } from "@/lib/http/donor_cookie.ts";
 import type { AppState } from "@/lib/state.ts";
+import { steppedUpSession } from "./_access.ts";
 
 /** What the page shows. */
 type Data = { kind: "confirm"; email: string; notConfirmed: boolean; unfinished?: boolean } | {
   kind: "done";
 };
-
-const toAccount = (lang: string) =>
-  new Response(null, { status: 303, headers: { location: `/${lang}/account`, "cache-control": "no-store" } });
 
 /**
  * `/{lang}/account/erase`: erasure at the donor's request (`lib/account/erasure.ts`). GET shows
@@ -20,28 +17,28 @@ const toAccount = (lang: string) =>
  * data, ends every session of the address, clears the cookie and goes to `?done` (a translated confirmation).
  * Unticked: the form again with a translated error, 400. Records still being created under the
  * address after every sweep (`ErasureUnfinishedError`): the form again saying so, 409, the session
- * kept so the donor can finish. Signed out: the sign-in form (303).
+ * kept so the donor can finish. Signed out: the sign-in form (303); signed in by a manage link or
+ * more than an hour ago: the step-up page (303), for both.
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
-    const { services, lang } = ctx.state;
     if (ctx.url.searchParams.has("done")) {
       return ctx.render({ kind: "done" }, { headers: { "cache-control": "no-store" } });
     }
-    const session = await currentSession(services.store, readSessionCookie(req));
-    if (!session) return toAccount(lang);
+    const session = await steppedUpSession(req, ctx.state, "erase");
+    if (session instanceof Response) return session;
     return ctx.render({ kind: "confirm", email: session.email, notConfirmed: false }, {
       headers: { "cache-control": "no-store" },
     });
   },
   async POST(req, ctx) {
     const { services, lang, log } = ctx.state;
-    const session = await currentSession(services.store, readSessionCookie(req));
+    const session = await steppedUpSession(req, ctx.state, "erase");
     let confirmation: unknown = null;
     try {
       confirmation = (await req.formData()).get("confirm");
     } catch { /* an unreadable form is no confirmation */ }
-    if (!session) return toAccount(lang);
+    if (session instanceof Response) return session;
     try {
       const report = await eraseDonorData(services.store, session.email, confirmation);
       log.info("donor data erased at the donor's request", { ...report });

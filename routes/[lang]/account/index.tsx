@@ -1,12 +1,16 @@
+import { AccessNotice, LinkPage, type LinkView } from "@/components/DonorAccess.tsx";
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
+import { mailAddress } from "@/lib/config_mail.ts";
 import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
 import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
-import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
-import { currentSession, requestSignIn, signInByManageToken, signInKey } from "@/lib/account/sign_in.ts";
+import { sessionHistory, sessionLimit } from "@/lib/account/access.ts";
+import type { DonorHistory } from "@/lib/account/history.ts";
+import { viewManageLink } from "@/lib/account/link_sign_in.ts";
+import { currentSession, requestSignIn, signInKey } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
-import { readSessionCookie, sessionCookie } from "@/lib/http/donor_cookie.ts";
+import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { manageLinkKey } from "@/lib/manage_link.ts";
 import { isEmail } from "@/lib/shared/donation.ts";
 import type { AppState } from "@/lib/state.ts";
@@ -15,46 +19,58 @@ import { normalizeEmail } from "@/lib/storage/records.ts";
 /** What the page shows. */
 export type AccountPageData =
   | { kind: "form"; email: string; notice: SignInNotice | null }
-  | { kind: "account"; email: string; history: DonorHistory; notice?: GiftNotice | null };
+  /** A manage link's page: its button, or the choice when signed in as `current`. */
+  | { kind: "link" } & LinkView
+  | {
+    kind: "account";
+    email: string;
+    history: DonorHistory;
+    notice?: GiftNotice | null;
+    limit: "manage" | "stale" | null;
+  };
 
 /**
  * `/{lang}/account`: the donor portal (issue 15). Signed out, a form asks for an email address; its
  * POST (no JavaScript needed; same-origin, checked by `_middleware.ts`) answers the same page
  * whether or not the address has donations (`lib/account/sign_in.ts`), 400 for a malformed address
  * and 429 when the client or the address asked too often. Signed in (the `donor_session` cookie),
- * the donor's page. `?token=` (a valid manage link from any donor email) signs its donor in and
- * redirects here without it (every donor email's manage link is this address); an invalid or
- * expired one shows the form, saying the link no longer works. `?done=<action>` is where a monthly
- * gift's form (`gifts/[id]/[action].tsx`) redirects: the page confirms the change.
+ * the donor's page: the records the session reaches, and what it may not do
+ * (`lib/account/access.ts`). `?token=` (the manage link of every donor email) signs nobody in: it
+ * shows the link's button (`link.tsx` takes its POST), or the choice when the browser is signed in
+ * as another address, or, when the session already reaches the link's gift, redirects here
+ * without it; an invalid or expired link shows the form, saying the link no longer works.
+ * `?done=<action>` is where a monthly gift's form (`gifts/[id]/[action].tsx`) redirects: the page
+ * confirms the change.
  */
 export const handler: Handlers<AccountPageData, AppState> = {
   async GET(req, ctx) {
     const { services, lang } = ctx.state;
-    const token = ctx.url.searchParams.get("token");
+    const token = ctx.url.searchParams.get("token")?.trim().slice(0, 200);
+    const session = await currentSession(services.store, readSessionCookie(req));
+    const noStore = { headers: { "cache-control": "no-store" } };
     if (token) {
       const manageKey = await manageLinkKey(services.config.appSecret);
-      const signed = await signInByManageToken({ store: services.store, manageKey }, token.trim());
-      if (signed) {
-        ctx.state.log.info("donor signed in by manage link");
+      const view = await viewManageLink({ store: services.store, manageKey }, token, session);
+      if (view.kind === "covered") {
         return new Response(null, {
           status: 303,
-          headers: {
-            location: `/${lang}/account`,
-            "set-cookie": sessionCookie(signed.token, signed.session.expiresAt, services.config),
-            "cache-control": "no-store",
-          },
+          headers: { location: `/${lang}/account`, ...noStore.headers },
         });
       }
+      if (view.kind !== "refused") {
+        const current = view.kind === "choose" ? view.current : null;
+        return ctx.render({ kind: "link", token, email: view.email, current }, noStore);
+      }
     }
-    const session = await currentSession(services.store, readSessionCookie(req));
     if (session) {
-      const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
+      const history = await sessionHistory(services.store, services.config.appSecret, session, lang);
       const notice = giftDoneNotice(ctx.url);
-      return ctx.render({ kind: "account", email: session.email, history, notice }, {
-        headers: { "cache-control": "no-store" },
-      });
+      return ctx.render(
+        { kind: "account", email: session.email, history, notice, limit: sessionLimit(session) },
+        noStore,
+      );
     }
-    // A manage link that signed nobody in (expired, cut, changed): say so above the form.
+    // A manage link that opens nothing (expired, cut, changed): say so above the form.
     const notice: SignInNotice | null = token
       ? { kind: "manageLinkRefused" }
       : ctx.url.searchParams.has("signedOut")
@@ -102,13 +118,35 @@ export default function AccountPage({ state, data, url }: PageProps<AccountPageD
       <meta name="robots" content="noindex" />
     </Head>
   );
+  if (data.kind === "link") {
+    return (
+      <>
+        {head}
+        <LinkPage
+          t={t}
+          lang={lang}
+          kind="manage"
+          token={data.token}
+          email={data.email}
+          current={data.current}
+        />
+      </>
+    );
+  }
   if (data.kind === "account") {
     return (
       <>
         {head}
         <SignedIn t={t} lang={lang} email={data.email}>
+          <AccessNotice t={t} lang={lang} kind={data.limit} />
           <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
-          <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
+          <DonorHistoryView
+            t={t}
+            lang={lang}
+            history={data.history}
+            notice={data.notice}
+            contact={mailAddress(state.services.config.mail.from)}
+          />
           <PrivacySection t={t} lang={lang} receiptYears={data.history.receiptYears} />
         </SignedIn>
       </>

@@ -3,14 +3,14 @@ import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { ErrorListQuerySchema, ErrorTransactionSchema, listResponse } from "@/lib/schemas.ts";
-import { listErrors, viewerItem } from "@/lib/transactions.ts";
+import { listErrors, searchScopeOf, viewerItem } from "@/lib/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
     summary: "Failed transactions, newest first",
     description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
       "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
-      "case-insensitively, anywhere.",
+      "case-insensitively, anywhere (a viewer's, the first or last name only).",
     tags: ["transactions"],
     auth: "bearer",
     query: ErrorListQuerySchema,
@@ -27,8 +27,13 @@ export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 /** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const page = await listErrors(ctx.state.services.store, readQuery(ctx.url, ErrorListQuerySchema));
-    if (seesPersonalData(signedInAdmin(ctx.state).role)) return Response.json(page);
+    const personal = seesPersonalData(signedInAdmin(ctx.state).role);
+    const query = readQuery(ctx.url, ErrorListQuerySchema);
+    const page = await listErrors(ctx.state.services.store, {
+      ...query,
+      searchScope: searchScopeOf(personal),
+    });
+    if (personal) return Response.json(page);
     return Response.json({ ...page, data: page.data.map(viewerItem) });
   },
 });

@@ -4,13 +4,14 @@ import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
 import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "@/lib/schemas.ts";
-import { listSuccess, viewerItem } from "@/lib/transactions.ts";
+import { listSuccess, searchScopeOf, viewerItem } from "@/lib/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
     summary: "Successful transactions, newest first",
     description:
-      "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere. " +
+      "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere " +
+      "(a viewer's, the first or last name only). " +
       "Each item carries its receipt's number and admin download path (`receipt`).",
     tags: ["transactions"],
     auth: "bearer",
@@ -32,8 +33,10 @@ export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { store, config } = ctx.state.services;
-    const page = await listSuccess(store, readQuery(ctx.url, SuccessListQuerySchema));
-    if (!seesPersonalData(signedInAdmin(ctx.state).role)) {
+    const personal = seesPersonalData(signedInAdmin(ctx.state).role);
+    const query = readQuery(ctx.url, SuccessListQuerySchema);
+    const page = await listSuccess(store, { ...query, searchScope: searchScopeOf(personal) });
+    if (!personal) {
       return Response.json({ ...page, data: page.data.map(viewerItem) });
     }
     return Response.json({ ...page, data: await withReceiptRefs(store, config.receipts, page.data) });

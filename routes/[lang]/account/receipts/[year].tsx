@@ -1,5 +1,4 @@
 import { type DownloadProblem, DownloadRefused } from "@/components/DonorPrivacy.tsx";
-import { currentSession } from "@/lib/account/sign_in.ts";
 import {
   limitedYearReceiptsZip,
   TooManyReceiptsError,
@@ -7,11 +6,11 @@ import {
 } from "@/lib/account/year_receipts.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
-import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { RateLimitedError } from "@/lib/rate_limits.ts";
 import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
 import type { AppState } from "@/lib/state.ts";
+import { steppedUpSession } from "../_access.ts";
 
 /** Why there is no file (and, when limited, in how many minutes to try again). */
 type Data = { problem: DownloadProblem; year: string; minutes?: number };
@@ -32,7 +31,8 @@ const isYear = (value: string) =>
 /**
  * `/{lang}/account/receipts/{year}`: every receipt of the signed-in donor's address issued in
  * `year`, one ZIP of the PDFs in the page's language (`lib/account/year_receipts.ts`), an
- * attachment never cached. Signed out: back to the sign-in form (303). No receipt that year (or
+ * attachment never cached. Signed out: back to the sign-in form (303); signed in by a manage link or
+ * more than an hour ago: the step-up page (303; the PDFs print the ID number). No receipt that year (or
  * not a year): a translated page, 404; more than one download holds: 413; another ZIP of the same
  * session still being made: 409; too many ZIPs (`year_receipts.ts`): 429 with `Retry-After`; the
  * receipt workers' queue full: 503 with `Retry-After`.
@@ -40,13 +40,8 @@ const isYear = (value: string) =>
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
     const { services, lang, log } = ctx.state;
-    const session = await currentSession(services.store, readSessionCookie(req));
-    if (!session) {
-      return new Response(null, {
-        status: 303,
-        headers: { location: `/${lang}/account`, "cache-control": "no-store" },
-      });
-    }
+    const session = await steppedUpSession(req, ctx.state, "receipts");
+    if (session instanceof Response) return session;
     const year = ctx.params.year;
     if (!isYear(year)) return ctx.render({ problem: "noReceipts", year }, { status: 404 });
     try {

@@ -1,11 +1,15 @@
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
+import { mailAddress } from "@/lib/config_mail.ts";
 import { applyGiftForm, giftErrorNotice, type GiftNotice, isGiftAction } from "@/lib/account/gift_actions.ts";
-import { type DonorHistory, donorHistory } from "@/lib/account/history.ts";
+import { giftRef, sessionHistory, stepUpPath } from "@/lib/account/access.ts";
+import type { DonorHistory } from "@/lib/account/history.ts";
 import { currentSession } from "@/lib/account/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
+import { RaiseNeedsSignInError } from "@/lib/payments/subscription_changes.ts";
 import type { AppState } from "@/lib/state.ts";
+import { seeOther } from "../../_access.ts";
 
 /** The account page again, with the refusal of the form just sent. */
 interface Data {
@@ -14,16 +18,14 @@ interface Data {
   notice: GiftNotice;
 }
 
-/** A redirect that no cache keeps. */
-const seeOther = (location: string) =>
-  new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
-
 /**
  * `POST /{lang}/account/gifts/{id}/{action}`: one form of a monthly gift on the donor portal
  * (`amount`, `pause`, `skip`, `resume`, `cancel`; `lib/account/gift_actions.ts`), plain form posts
  * that work without JavaScript. Same-origin only (`routes/[lang]/_middleware.ts` refuses a
  * cross-site POST with 403 before it gets here). Without a valid session: a redirect to the sign-in
- * form. Done (or already so: every change is idempotent): a redirect (303) to
+ * form. A manage link's session (or a full sign-in older than an hour) acts on its gifts only and
+ * may not raise an amount: that goes to the step-up page (303, `lib/account/access.ts`). Done (or
+ * already so: every change is idempotent): a redirect (303) to
  * `/{lang}/account?done=<action>`, which confirms it; the confirmation email was enqueued with the
  * change. Refused: the account page again with the translated reason beside the gift's forms, with
  * the status `lib/http/domain_errors.ts` gives (400 bad input, 404 not one of the donor's gifts,
@@ -52,13 +54,14 @@ export const handler: Handlers<Data, AppState> = {
     try {
       const result = await applyGiftForm(
         { store: services.store, maxAmount },
-        { subscriptionId: giftId, email: session.email },
+        giftRef(session, giftId),
         action,
         form,
       );
       log.info("monthly gift changed by its donor", { action, changed: result.changed });
       return seeOther(`/${lang}/account?done=${action}`);
     } catch (e) {
+      if (e instanceof RaiseNeedsSignInError) return seeOther(stepUpPath(lang, "amount"));
       const notice = giftErrorNotice(e, action, giftId, maxAmount);
       const answer = errorAnswer(e);
       if (!notice || !answer) throw e;
@@ -67,7 +70,7 @@ export const handler: Handlers<Data, AppState> = {
         status: answer.status,
         reason: notice.kind === "error" ? notice.key : "",
       });
-      const history = await donorHistory(services.store, services.config.appSecret, session.email, lang);
+      const history = await sessionHistory(services.store, services.config.appSecret, session, lang);
       return ctx.render({ email: session.email, history, notice }, {
         status: answer.status,
         headers: { "cache-control": "no-store" },
@@ -85,7 +88,13 @@ export default function GiftActionPage({ state, data }: PageProps<Data, AppState
         <meta name="robots" content="noindex" />
       </Head>
       <SignedIn t={t} lang={lang} email={data.email}>
-        <DonorHistoryView t={t} lang={lang} history={data.history} notice={data.notice} />
+        <DonorHistoryView
+          t={t}
+          lang={lang}
+          history={data.history}
+          notice={data.notice}
+          contact={mailAddress(state.services.config.mail.from)}
+        />
       </SignedIn>
     </>
   );
