@@ -116,6 +116,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     await server.shutdown();
     await services.mail.sender?.stop();
     await services.passwords.close();
+    await services.receiptPdfs.close();
     await store.close();
     Deno.exit(0);
   });

@@ -108,18 +108,18 @@ export function EraseDone(props: { t: TFunction }) {
 }
 
 /** Why a year's receipts could not be downloaded. */
-export type DownloadProblem = "noReceipts" | "tooMany" | "busy";
+export type DownloadProblem = "noReceipts" | "tooMany" | "busy" | "inProgress" | "limited";
 
 /** The page a refused download shows. */
 export function DownloadRefused(
-  props: { t: TFunction; lang: string; problem: DownloadProblem; year: string },
+  props: { t: TFunction; lang: string; problem: DownloadProblem; year: string; minutes?: number },
 ) {
   const { t } = props;
   return (
     <section class="cancel account">
       <PageTitle title={t("portalPrivacy.receiptsTitle")} siteName={t("meta.siteName")} />
       <p class="form-alert" role="alert">
-        {t(`portalPrivacy.problem.${props.problem}`, { year: props.year })}
+        {t(`portalPrivacy.problem.${props.problem}`, { year: props.year, minutes: props.minutes })}
       </p>
       <p>
         <a href={`/${props.lang}/account`}>{t("portalPrivacy.back")}</a>

@@ -17,6 +17,7 @@
  * @module
  */
 import { defaultPasswordWorkers } from "./auth/password_pool.ts";
+import { spareCores } from "./worker_pool.ts";
 import { type MailSettings, readMail } from "./config_mail.ts";
 import { type PaymentSettings, readPayments } from "./config_payments.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "./config_values.ts";
@@ -69,6 +70,8 @@ export interface Config {
    * up to `maxQueue` more wait, and sign-ins beyond that are answered 503 with Retry-After.
    */
   passwords: { workers: number; maxQueue: number };
+  /** Receipt PDF workers (`lib/receipts/pdf_pool.ts`), each drawing one receipt at a time. */
+  receiptWorkers: number;
   /** The outbox's SMTP server and sender (`lib/config_mail.ts`). */
   mail: MailSettings;
   /** Donor, payment and registration limits, and decline caps (`lib/rate_limits.ts`). */
@@ -275,6 +278,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
       workers: wholeNumber("PASSWORD_WORKERS", env.PASSWORD_WORKERS, defaultPasswordWorkers(), 1, 64),
       maxQueue: wholeNumber("PASSWORD_QUEUE", env.PASSWORD_QUEUE, 64, 0, 10_000),
     },
+    receiptWorkers: wholeNumber("RECEIPT_WORKERS", env.RECEIPT_WORKERS, spareCores(), 1, 64),
     rateLimits: readRateLimits(env),
     mail: readMail(env, production),
     receipts: readReceipts(env, production, warn),

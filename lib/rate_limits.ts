@@ -174,6 +174,26 @@ export async function limitRequest(
 }
 
 /**
+ * Counts one hit on each of `hits`' keys in order, in one storage call, for limits that are not
+ * settings (receipt downloads: `lib/receipts/download.ts`, `lib/account/year_receipts.ts`);
+ * throws {@link RateLimitedError} (429) when one is reached.
+ *
+ * @example
+ * ```ts
+ * await limitHits(store, [{ key: `receipt-download:addr:${addressBucket(ip)}`, limit: 30 }], 600_000);
+ * ```
+ */
+export async function limitHits(
+  store: Pick<Store, "rateLimits">,
+  hits: readonly { key: string; limit: number }[],
+  windowMs: number,
+  now = Date.now(),
+): Promise<void> {
+  const refused = (await store.rateLimits.hitInOrder(hits, windowMs, now)).find((hit) => !hit.allowed);
+  if (refused) throw new RateLimitedError(seconds(refused.retryAfterMs), "requests");
+}
+
+/**
  * The error of a refused admission (429 with `Retry-After`).
  *
  * @example

@@ -24,8 +24,9 @@ export interface ServiceOptions {
 }
 
 /**
- * Creates the services. Their password pool starts its workers on the first sign-in; close it
- * (`services.passwords.close()`, `services.receiptPdfs.close()`) when the server stops. With `SMTP_URL`, the
+ * Creates the services. Their password pool starts its workers on the first sign-in, the receipt
+ * pool on the first receipt; close them (`services.passwords.close()`,
+ * `services.receiptPdfs.close()`) when the server stops. With `SMTP_URL`, the
  * outbox's sender starts here (its store wakes it after every enqueue); stop it
  * (`services.mail.sender?.stop()`) when the server stops.
  *
@@ -41,7 +42,7 @@ export async function createServices(
   log: Logger,
   options: ServiceOptions = {},
 ): Promise<Services> {
-  const receiptPdfs = new ReceiptPdfPool();
+  const receiptPdfs = new ReceiptPdfPool({ workers: config.receiptWorkers, log });
   const render = options.render ?? await appRenderer(config, store, receiptPdfs.render);
   const sender = config.mail.smtpUrl
     ? new OutboxSender({

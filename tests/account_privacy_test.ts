@@ -164,6 +164,61 @@ backendTest("donor portal: a year's receipts at once, as one ZIP", async (t, ope
       }
     });
 
+    await t.step(
+      "one ZIP at a time per session: a second while the first is drawn, a translated 409",
+      async () => {
+        const render = app.services.receiptPdfs.render;
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => release = resolve);
+        let drawing!: () => void;
+        const started = new Promise<void>((resolve) => drawing = resolve);
+        app.services.receiptPdfs.render = async (...args) => {
+          drawing();
+          await held;
+          return await render(...args);
+        };
+        try {
+          const first = get(app, "/en/account/receipts/2026", s.cookie);
+          await started;
+          for (const [lang, tr] of [["en", en], ["he", he]] as const) {
+            const second = await get(app, `/${lang}/account/receipts/2025`, s.cookie);
+            assert.equal(second.status, 409, lang);
+            assert.equal(second.headers.get("cache-control"), "no-store");
+            const text = mainText(await second.text());
+            assert.ok(text.includes(tr("portalPrivacy.problem.inProgress")), `${lang}: ${text}`);
+          }
+          release();
+          const done = await first;
+          assert.equal(done.status, 200);
+          await done.body?.cancel();
+          const again = await get(app, "/en/account/receipts/2025", s.cookie);
+          assert.equal(again.status, 200, "the next one, once the first is done");
+          await again.body?.cancel();
+        } finally {
+          release();
+          app.services.receiptPdfs.render = render;
+        }
+      },
+    );
+
+    await t.step("ZIPs are rate-limited per session: a translated 429 with Retry-After", async () => {
+      let refused: Response | null = null;
+      for (let i = 0; i < 50 && !refused; i++) {
+        const res = await get(app, "/he/account/receipts/2025", s.cookie);
+        if (res.status === 429) refused = res;
+        else {
+          assert.equal(res.status, 200);
+          await res.body?.cancel();
+        }
+      }
+      assert.ok(refused, "a loop of ZIP downloads is refused at some point");
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${retryAfter}`);
+      const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+      const text = mainText(await refused.text());
+      assert.ok(text.includes(he("portalPrivacy.problem.limited", { minutes })), text);
+    });
+
     await t.step("signed out: back to the sign-in form", async () => {
       const res = await get(app, "/en/account/receipts/2026");
       await res.body?.cancel();

@@ -4,17 +4,22 @@
  *   page's language, and nothing about the donor; a tampered, truncated, unknown or missing code
  *   gets the translated "not valid" page with 404, never a 5xx.
  * - Download: a valid download code answers the PDF in the page's language; a tampered one a
- *   translated 404 page, an expired one a translated 410 page.
+ *   translated 404 page, an expired one a translated 410 page. The PDF is drawn by the app's
+ *   receipt workers (their queue full: a translated 503 with `Retry-After`), and downloads are
+ *   limited per client address (429 with `Retry-After` and a translated page, in five languages).
  */
 import assert from "node:assert/strict";
 import { translator } from "../lib/i18n.ts";
 import { newId } from "../lib/ids.ts";
 import { receiptLinks } from "../lib/receipts/download.ts";
 import { issueReceipt } from "../lib/receipts/issue.ts";
+import { ReceiptsBusyError } from "../lib/receipts/errors.ts";
 import { receiptCode, receiptDownloadCode } from "../lib/receipts/verify_code.ts";
+import { LANGUAGES } from "../lib/shared/languages.ts";
 import type { Transaction } from "../lib/storage/types.ts";
 import { pdfText } from "./helpers/pdf.ts";
 import { startTestApp } from "./helpers/app.ts";
+import { mainText } from "./helpers/donor_portal.ts";
 
 /** The text of a page's `<main>`: tags removed, the few entities the server writes decoded. */
 async function page(url: string): Promise<{ status: number; text: string }> {
@@ -55,6 +60,17 @@ const LEGAL = {
   RECEIPT_LEGAL_NAME: "Example Museum Association",
   RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
 };
+
+/** The app, and a receipt issued in it with its download code. */
+async function appWithReceipt(donorName: string, donorTaxId: string | null) {
+  const app = await startTestApp({ env: LEGAL });
+  const receipt = await issueReceipt(app.store, app.config.receipts, {
+    transaction: gift(),
+    donorName,
+    donorTaxId,
+  });
+  return { app, receipt, code: receiptDownloadCode(app.config.appSecret, receipt.id) };
+}
 
 Deno.test("receipt verification page: valid, tampered, unknown and missing codes, in en and he", async () => {
   const app = await startTestApp({ env: LEGAL });
@@ -124,14 +140,8 @@ Deno.test("receipt verification page: valid, tampered, unknown and missing codes
 });
 
 Deno.test("receipt download: the PDF for a valid code, a translated 404 when tampered, 410 when expired", async () => {
-  const app = await startTestApp({ env: LEGAL });
+  const { app, receipt, code } = await appWithReceipt("עדה לאבלייס", "000000018");
   try {
-    const receipt = await issueReceipt(app.store, app.config.receipts, {
-      transaction: gift(),
-      donorName: "עדה לאבלייס",
-      donorTaxId: "000000018",
-    });
-    const code = receiptDownloadCode(app.config.appSecret, receipt.id);
     const res = await fetch(`${app.url}/he/receipts/download?c=${code}`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("content-type"), "application/pdf");
@@ -200,6 +210,60 @@ Deno.test("receiptLinks: the donor's receipts newest first, each link downloadin
         `attachment; filename="receipt-${[b, a][i].number}.pdf"`,
       );
       await res.body?.cancel();
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+Deno.test("receipt download: drawn by the app's receipt workers; their queue full, a translated 503", async () => {
+  const { app, code } = await appWithReceipt("Ada Lovelace", null);
+  const render = app.services.receiptPdfs.render;
+  try {
+    let drawn = 0;
+    app.services.receiptPdfs.render = (...args) => (drawn++, render(...args));
+    const res = await fetch(`${app.url}/en/receipts/download?c=${code}`);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    assert.equal(drawn, 1, "the download went through the app's pool");
+
+    app.services.receiptPdfs.render = () => Promise.reject(new ReceiptsBusyError(9));
+    for (const lang of ["en", "he"] as const) {
+      const busy = await fetch(`${app.url}/${lang}/receipts/download?c=${code}`);
+      assert.equal(busy.status, 503);
+      assert.equal(busy.headers.get("retry-after"), "9");
+      const text = mainText(await busy.text());
+      assert.ok(text.includes(translator(lang)("receipt.downloadPage.busy")), `${lang}: ${text}`);
+    }
+  } finally {
+    app.services.receiptPdfs.render = render;
+    await app.close();
+  }
+});
+
+Deno.test("receipt download: limited per client address, a translated 429 with Retry-After", async () => {
+  const { app, code } = await appWithReceipt("Ada Lovelace", null);
+  try {
+    let admitted = 0;
+    let refused: Response | null = null;
+    for (let i = 0; i < 200 && !refused; i++) {
+      const res = await fetch(`${app.url}/en/receipts/download?c=${code}`);
+      if (res.status === 429) refused = res;
+      else (assert.equal(res.status, 200), admitted++);
+      await res.body?.cancel();
+    }
+    assert.ok(refused, "a loop of one link is refused at some point");
+    assert.ok(admitted >= 10 && admitted <= 100, `${admitted} downloads before the limit`);
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After ${retryAfter}`);
+    for (const lang of LANGUAGES) {
+      const res = await fetch(`${app.url}/${lang}/receipts/download?c=${code}`);
+      assert.equal(res.status, 429, lang);
+      assert.equal(res.headers.get("cache-control"), "no-store");
+      const minutes = Math.max(1, Math.ceil(Number(res.headers.get("retry-after")) / 60));
+      const text = mainText(await res.text());
+      const want = translator(lang)("receipt.downloadPage.limited", { minutes });
+      assert.ok(text.includes(want), `${lang}: missing ${want} in ${text}`);
     }
   } finally {
     await app.close();

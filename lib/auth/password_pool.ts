@@ -1,6 +1,6 @@
 /**
  * The password pool: argon2id runs in a few Web Workers (`password_worker.ts`), never on the event
- * loop, behind a bounded queue.
+ * loop, behind a bounded queue (`lib/worker_pool.ts`).
  *
  * A hash costs tens of milliseconds of CPU. On the event loop, 20 sign-ins at once stopped the
  * whole site (pages, donations, `/health`) for two seconds. Here each worker computes one hash at a
@@ -16,8 +16,9 @@
  * @module
  */
 import type { Logger } from "../log.ts";
+import { spareCores, WorkerPool, type WorkerPoolStats } from "../worker_pool.ts";
 import { PasswordsBusyError } from "./errors.ts";
-import type { Argon2Params, WorkerAnswer, WorkerJob } from "./password_worker.ts";
+import type { Argon2Params } from "./password_worker.ts";
 
 export type { Argon2Params };
 
@@ -40,23 +41,10 @@ export interface PasswordPoolOptions {
 }
 
 /** What the pool has done and holds now; for tests and diagnostics. */
-export interface PasswordPoolStats {
-  /** Jobs accepted since the pool was made (queued or run). */
-  accepted: number;
-  /** Jobs refused because the queue was full. */
-  refused: number;
-  /** Jobs being computed now. */
-  running: number;
-  /** Jobs waiting for a worker now. */
-  queued: number;
-  /** Workers started and not terminated. */
-  workers: number;
-}
+export type PasswordPoolStats = WorkerPoolStats;
 
 /** The default number of workers: every core but one (for the event loop), at least one. */
-export function defaultPasswordWorkers(): number {
-  return Math.max(1, (navigator.hardwareConcurrency ?? 2) - 1);
-}
+export const defaultPasswordWorkers = spareCores;
 
 /**
  * Computes argon2id on the calling thread. For command-line scripts (`scripts/seed.ts`) and tests,
@@ -71,27 +59,11 @@ export const IN_THREAD: Argon2Runner = {
   },
 };
 
-interface Job {
-  id: number;
-  params: Argon2Params;
-  resolve(hash: Uint8Array): void;
-  reject(error: Error): void;
-}
-
-interface Slot {
-  /** Null where this runtime cannot start workers: the slot then hashes on the calling thread. */
-  worker: Worker | null;
-  job: Job | null;
-}
-
 const passwordWorker = () =>
   new Worker(new URL("./password_worker.ts", import.meta.url).href, { type: "module" });
 
-// A first guess at a hash's duration, until one has been measured (for Retry-After).
-const FIRST_GUESS_MS = 100;
-
 /**
- * A pool of password workers with a bounded queue.
+ * A pool of password workers with a bounded queue (`lib/worker_pool.ts`).
  *
  * @example
  * ```ts
@@ -101,140 +73,31 @@ const FIRST_GUESS_MS = 100;
  * ```
  */
 export class PasswordPool implements Argon2Runner {
-  readonly #options: PasswordPoolOptions;
-  readonly #createWorker: () => Worker;
-  #workersUnavailable = false;
-  readonly #slots: Slot[] = [];
-  readonly #queue: Job[] = [];
-  #nextId = 1;
-  #accepted = 0;
-  #refused = 0;
-  #closed = false;
-  // Moving average of a job's duration, for the Retry-After estimate.
-  #averageMs = FIRST_GUESS_MS;
+  readonly #pool: WorkerPool<Argon2Params, Uint8Array>;
 
   constructor(options: PasswordPoolOptions) {
-    if (!Number.isInteger(options.workers) || options.workers < 1) {
-      throw new RangeError("workers must be >= 1");
-    }
-    if (!Number.isInteger(options.maxQueue) || options.maxQueue < 0) {
-      throw new RangeError("maxQueue must be >= 0");
-    }
-    this.#options = { ...options };
-    this.#createWorker = options.createWorker ?? passwordWorker;
+    this.#pool = new WorkerPool({
+      ...options,
+      createWorker: options.createWorker ?? passwordWorker,
+      busy: (seconds) => new PasswordsBusyError(seconds),
+      name: "password",
+      firstGuessMs: 100,
+      inThread: IN_THREAD.argon2id,
+    });
   }
 
   /** See {@link Argon2Runner.argon2id}. */
   argon2id(params: Argon2Params): Promise<Uint8Array> {
-    if (this.#closed) return Promise.reject(new Error("the password pool is closed"));
-    const idle = this.#slots.find((slot) => slot.job === null);
-    const canStart = idle !== undefined || this.#slots.length < this.#options.workers;
-    if (!canStart && this.#queue.length >= this.#options.maxQueue) {
-      this.#refused++;
-      return Promise.reject(new PasswordsBusyError(this.#retryAfterSeconds()));
-    }
-    this.#accepted++;
-    return new Promise<Uint8Array>((resolve, reject) => {
-      const job: Job = { id: this.#nextId++, params, resolve, reject };
-      if (idle) this.#start(idle, job);
-      else if (canStart) this.#start(this.#spawn(), job);
-      else this.#queue.push(job);
-    });
+    return this.#pool.run(params);
   }
 
   /** Counters and the current load. */
   get stats(): PasswordPoolStats {
-    return {
-      accepted: this.#accepted,
-      refused: this.#refused,
-      running: this.#slots.filter((slot) => slot.job !== null).length,
-      queued: this.#queue.length,
-      workers: this.#slots.length,
-    };
+    return this.#pool.stats;
   }
 
   /** Terminates the workers; running and queued jobs fail. Idempotent. */
   close(): Promise<void> {
-    this.#closed = true;
-    const closed = new Error("the password pool is closed");
-    for (const job of this.#queue.splice(0)) job.reject(closed);
-    for (const slot of this.#slots.splice(0)) {
-      slot.worker?.terminate();
-      slot.job?.reject(closed);
-    }
-    return Promise.resolve();
-  }
-
-  // Seconds until a job queued now would likely start: the work ahead of it shared by the workers.
-  #retryAfterSeconds(): number {
-    const ahead = this.#queue.length + this.#options.workers;
-    return Math.max(1, Math.ceil((ahead / this.#options.workers) * this.#averageMs / 1000));
-  }
-
-  #spawn(): Slot {
-    let worker: Worker | null = null;
-    if (!this.#workersUnavailable) {
-      try {
-        worker = this.#createWorker();
-      } catch (e) {
-        this.#workersUnavailable = true;
-        const message = "password workers unavailable, hashing on the event loop";
-        if (this.#options.log) this.#options.log.warn(message, { error: (e as Error).message });
-        else console.warn(`${message}: ${(e as Error).message}`);
-      }
-    }
-    const slot: Slot = { worker, job: null };
-    this.#slots.push(slot);
-    if (worker === null) return slot;
-    worker.onmessage = ({ data }: MessageEvent<WorkerAnswer>) => this.#finish(slot, data);
-    // A worker that fails outside a job's own try (it could not load, it ran out of memory) is
-    // replaced; its job fails, the others go on.
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      this.#replace(slot, new Error(`password worker failed: ${event.message}`));
-    };
-    return slot;
-  }
-
-  #start(slot: Slot, job: Job): void {
-    slot.job = job;
-    const started = performance.now();
-    const done = job.resolve;
-    job.resolve = (hash) => {
-      this.#averageMs = 0.8 * this.#averageMs + 0.2 * (performance.now() - started);
-      done(hash);
-    };
-    if (slot.worker === null) {
-      IN_THREAD.argon2id(job.params).then(
-        (hash) => this.#finish(slot, { id: job.id, hash }),
-        (e) => this.#finish(slot, { id: job.id, error: e instanceof Error ? e.message : String(e) }),
-      );
-      return;
-    }
-    const message: WorkerJob = { id: job.id, params: job.params };
-    slot.worker.postMessage(message);
-  }
-
-  #finish(slot: Slot, answer: WorkerAnswer): void {
-    const job = slot.job;
-    if (job === null || job.id !== answer.id) return;
-    slot.job = null;
-    if ("hash" in answer) job.resolve(answer.hash);
-    else job.reject(new Error(`argon2id failed: ${answer.error}`));
-    this.#next(slot);
-  }
-
-  #replace(slot: Slot, error: Error): void {
-    slot.worker?.terminate();
-    const index = this.#slots.indexOf(slot);
-    if (index >= 0) this.#slots.splice(index, 1);
-    slot.job?.reject(error);
-    slot.job = null;
-    if (!this.#closed && this.#queue.length > 0) this.#start(this.#spawn(), this.#queue.shift()!);
-  }
-
-  #next(slot: Slot): void {
-    const job = this.#queue.shift();
-    if (job) this.#start(slot, job);
+    return this.#pool.close();
   }
 }

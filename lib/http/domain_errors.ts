@@ -90,7 +90,7 @@ import {
   RefundTooLargeError,
 } from "../payments/refunds.ts";
 import { ErasureNotConfirmedError, ErasureUnfinishedError } from "../account/erasure.ts";
-import { TooManyReceiptsError } from "../account/year_receipts.ts";
+import { TooManyReceiptsError, ZipInProgressError } from "../account/year_receipts.ts";
 import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
 import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
 import { InvalidReportRangeError } from "../reports/monthly.ts";
@@ -158,6 +158,7 @@ const STATUSES: [ErrorClass, number][] = [
   [ErasureNotConfirmedError, 400],
   [ErasureUnfinishedError, 409],
   [TooManyReceiptsError, 413],
+  [ZipInProgressError, 409],
   [CardUpdateUnavailableError, 409],
   [CardUpdatesLockedError, 409],
   // Rate limits (card testing, floods).

@@ -1,8 +1,8 @@
 /**
  * The renderer the app sends with: every message kind's template (`templates/`), with the receipt
- * PDF from `lib/receipts` attached to receipt emails (and the credit receipt to refund emails). The receipt modules (pdf-lib, the font, the
- * QR code) load with the first receipt rendered, not with the server: a cold start does not pay
- * for them.
+ * PDF from `lib/receipts` attached to receipt emails (and the credit receipt to refund emails),
+ * drawn by the app's receipt workers. The receipt modules load with the first receipt rendered,
+ * not with the server: a cold start does not pay for them.
  *
  * @module
  */
@@ -21,7 +21,7 @@ type CreditReceiptAttachment = NonNullable<RenderDeps["creditReceiptAttachment"]
 /**
  * The app's {@link RenderMessage}: links in emails point at `config.publicUrl` (in development,
  * `http://localhost:<PORT>`); receipt PDFs are drawn by `renderPdf` (the app's worker pool,
- * `services.receiptPdfs`), on the calling thread without it.
+ * `services.receiptPdfs`).
  *
  * @example
  * ```ts
@@ -32,28 +32,22 @@ type CreditReceiptAttachment = NonNullable<RenderDeps["creditReceiptAttachment"]
 export async function appRenderer(
   config: Config,
   store: Store,
-  renderPdf?: RenderReceiptPdf,
+  renderPdf: RenderReceiptPdf,
 ): Promise<RenderMessage> {
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
-  let attach: Promise<ReceiptAttachment> | null = null;
-  const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
-    attach ??= import("../receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
-      receiptAttachmentFor({
-        store,
-        settings: config.receipts,
-        appSecret: config.appSecret,
-        origin: publicUrl,
-        renderPdf,
-      })
-    );
-    return await (await attach)(transaction, language);
-  };
   const deps = {
     store,
     settings: config.receipts,
     appSecret: config.appSecret,
     origin: publicUrl,
     renderPdf,
+  };
+  let attach: Promise<ReceiptAttachment> | null = null;
+  const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
+    attach ??= import("../receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
+      receiptAttachmentFor(deps)
+    );
+    return await (await attach)(transaction, language);
   };
   let credit: Promise<CreditReceiptAttachment> | null = null;
   const creditReceiptAttachment: CreditReceiptAttachment = async (transaction, refund, language) => {

@@ -37,9 +37,16 @@ export const LEASE_MS = 2 * 60_000;
 export const LEASE_MARGIN_MS = 60_000;
 /** How often an instance looks for due messages when nothing woke it. */
 export const POLL_MS = 5_000;
-/** Messages claimed at once, and sent at once. */
-const BATCH = 10;
-const PARALLEL = 3;
+/** Messages claimed at once. */
+const BATCH = 20;
+/**
+ * Messages being delivered at once, each lane taking the next as its last is done and claiming
+ * more when none is left: a message mostly waits (for storage, its receipt's PDF from the receipt
+ * workers, the SMTP server), so eight keep the workers and the SMTP connections busy (at 100
+ * payments a second, `bench/README.md`); three at a time, each three waiting for the slowest and
+ * each batch for its last, left them idle while a gala's receipts queued.
+ */
+const PARALLEL = 8;
 
 /** What a pass did. */
 export interface SendReport {
@@ -144,14 +151,29 @@ export class OutboxSender {
   async runOnce(): Promise<SendReport> {
     const report: SendReport = { sent: 0, retried: 0, failed: 0, skipped: 0 };
     const { store, holder, leaseMs } = this.#o;
-    while (!this.#stopped) {
-      const batch = await store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH);
-      for (let i = 0; i < batch.length; i += PARALLEL) {
-        const outcomes = await Promise.all(batch.slice(i, i + PARALLEL).map((m) => this.#deliver(m)));
-        for (const outcome of outcomes) if (outcome) report[outcome]++;
+    // Claimed and not yet taken; one claim at a time refills it, the lanes take from it, each as
+    // its last message is done: no lane waits for the others (nor for a whole batch) to finish.
+    const claimed: OutboxMessage[] = [];
+    let claiming: Promise<void> | null = null;
+    let drained = false;
+    const refill = () =>
+      claiming ??= store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH)
+        .then((batch) => {
+          claimed.push(...batch);
+          drained = batch.length === 0;
+        })
+        .finally(() => claiming = null);
+    const lane = async () => {
+      for (;;) {
+        const message = claimed.shift();
+        if (message) {
+          const outcome = await this.#deliver(message);
+          if (outcome) report[outcome]++;
+        } else if (drained || this.#stopped) return;
+        else await refill();
       }
-      if (batch.length < BATCH) break;
-    }
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, lane));
     return report;
   }
 

@@ -14,7 +14,6 @@ import type { Attachment } from "@/lib/mail/message_types.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Receipt, Store, Transaction } from "@/lib/storage/types.ts";
 import { issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";
-import { renderReceiptPdf } from "./pdf.ts";
 import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { receiptCode, receiptVerifyUrl } from "./verify_code.ts";
 
@@ -26,8 +25,8 @@ export interface ReceiptAttachmentDeps {
   appSecret: string;
   /** The public origin the QR code opens, e.g. `config.publicUrl` (`https://donate.museum.org`). */
   origin: string;
-  /** Draws the PDF: the app's worker (`services.receiptPdfs.render`); on the calling thread by default. */
-  renderPdf?: RenderReceiptPdf;
+  /** Draws the PDF: the app's receipt workers (`services.receiptPdfs.render`), never the event loop. */
+  renderPdf: RenderReceiptPdf;
 }
 
 /** The donor's Israeli ID number, when the donor asked for an Israeli tax receipt. */
@@ -40,14 +39,14 @@ export async function donorTaxId(store: Store, donorId: string): Promise<string 
  *
  * @example
  * ```ts
- * const pdf = await receiptPdfAttachment(receipt, "he", { appSecret, origin });
+ * const pdf = await receiptPdfAttachment(receipt, "he", { appSecret, origin, renderPdf: services.receiptPdfs.render });
  * pdf.filename; // "receipt-IL-2026-000123.pdf"
  * ```
  */
 export async function receiptPdfAttachment(
   receipt: Receipt,
   language: string,
-  { appSecret, origin, renderPdf = renderReceiptPdf }: Pick<
+  { appSecret, origin, renderPdf }: Pick<
     ReceiptAttachmentDeps,
     "appSecret" | "origin" | "renderPdf"
   >,
@@ -71,6 +70,7 @@ export async function receiptPdfAttachment(
  * ```ts
  * const receiptAttachment = receiptAttachmentFor({
  *   store, settings: config.receipts, appSecret: config.appSecret, origin: config.publicUrl!,
+ *   renderPdf: services.receiptPdfs.render,
  * });
  * const pdf = await receiptAttachment(transaction, "he");
  * ```

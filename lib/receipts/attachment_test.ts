@@ -4,6 +4,7 @@ import { pdfText } from "@/tests/helpers/pdf.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import { newId } from "@/lib/ids.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
+import { drawReceiptPdf } from "@/tests/helpers/receipts.ts";
 import { receiptAttachmentFor } from "./attachment.ts";
 
 const MUSEUM = {
@@ -51,6 +52,7 @@ Deno.test("receiptAttachmentFor: issues once, attaches the same receipt again, i
       settings: { museum: MUSEUM, friends: null },
       appSecret: "test-secret-that-is-long-enough-0123456789",
       origin: "https://donate.example.org/",
+      renderPdf: drawReceiptPdf,
     });
     const tx = gift(donorId);
     const first = await attach(tx, "he");
@@ -83,6 +85,7 @@ Deno.test("receiptAttachmentFor: none when receipts are not configured or the pa
       store,
       appSecret: "test-secret-that-is-long-enough-0123456789",
       origin: "https://x.example",
+      renderPdf: drawReceiptPdf,
     };
     const unconfigured = receiptAttachmentFor({ ...deps, settings: { museum: null, friends: null } });
     assert.equal(await unconfigured(gift(newId()), "en"), null);

@@ -84,8 +84,8 @@ export interface AdminReceiptDeps {
   appSecret: string;
   /** The public origin the QR code opens. */
   origin: string;
-  /** Draws the PDF: the app's worker (`services.receiptPdfs.render`); on the calling thread by default. */
-  renderPdf?: RenderReceiptPdf;
+  /** Draws the PDF: the app's receipt workers (`services.receiptPdfs.render`). */
+  renderPdf: RenderReceiptPdf;
 }
 
 /**
@@ -96,7 +96,7 @@ export interface AdminReceiptDeps {
  *
  * @example
  * ```ts
- * const pdf = await adminReceiptPdf({ store, settings, appSecret, origin }, "tx_1", "he");
+ * const pdf = await adminReceiptPdf({ store, settings, appSecret, origin, renderPdf: pool.render }, "tx_1", "he");
  * pdf.filename; // "receipt-IL-2026-000123.pdf"
  * ```
  */

@@ -16,7 +16,6 @@ import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Receipt, Refund, Transaction } from "@/lib/storage/types.ts";
 import { donorTaxId, type ReceiptAttachmentDeps } from "./attachment.ts";
 import { issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";
-import { renderReceiptPdf } from "./pdf.ts";
 import { receiptCode, receiptVerifyUrl } from "./verify_code.ts";
 
 /** A credit receipt as the email attaches it: the PDF, its number and the receipt it credits. */
@@ -52,14 +51,13 @@ export function creditNumber(
  *
  * @example
  * ```ts
- * const credit = creditReceiptAttachmentFor({ store, settings, appSecret, origin });
+ * const credit = creditReceiptAttachmentFor({ store, settings, appSecret, origin, renderPdf: pool.render });
  * const pdf = await credit(transaction, refund, "he"); // { attachment, number: "IL-2026-000123-C1", of: "IL-2026-000123" }
  * ```
  */
 export function creditReceiptAttachmentFor(
   deps: ReceiptAttachmentDeps,
 ): (transaction: Transaction, refund: Refund, language: string) => Promise<CreditAttachment | null> {
-  const renderPdf = deps.renderPdf ?? renderReceiptPdf;
   return async (transaction, refund, language) => {
     let receipt: Receipt;
     try {
@@ -81,7 +79,7 @@ export function creditReceiptAttachmentFor(
     const lang = isLang(language) ? language : FALLBACK_LANG;
     // The QR code verifies the credited receipt: the credit receipt has no record of its own.
     const verifyUrl = receiptVerifyUrl(deps.origin, lang, receiptCode(deps.appSecret, receipt.id));
-    const content = await renderPdf(receipt, lang, {
+    const content = await deps.renderPdf(receipt, lang, {
       verifyUrl,
       credit: { number, refundedAt: refund.settledAt!, amount: refund.amount },
     });

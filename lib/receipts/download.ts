@@ -1,45 +1,69 @@
 /**
- * A receipt's PDF for a download link of the donor's manage page: the code is checked (signature,
- * then expiry) before storage is read, and the receipt is rendered in the language asked for, with
- * the Israeli ID number masked when the code says so (a page opened by an emailed link, issue 23).
- * And the list the cancel page shows: the donor's receipts, each with a fresh, masked download link.
+ * A receipt's PDF for a download link of the donor's manage page: counted against the client's
+ * address first (however the code turns out: a loop of one link, or of guessed codes, is stopped
+ * alike), then the code is checked (signature, then expiry) before storage is read, and the
+ * receipt is drawn in the language asked for by the app's receipt workers (kept a while once
+ * drawn: `pdf_pool.ts`), with the Israeli ID number masked when the code says so (a page opened by
+ * an emailed link, issue 23). And the list the cancel page shows: the donor's receipts, each with a
+ * fresh, masked download link.
  *
  * @module
  */
 
 import type { Attachment } from "@/lib/mail/message_types.ts";
+import { addressBucket, limitHits } from "@/lib/rate_limits.ts";
 import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
 import type { Receipt, Store } from "@/lib/storage/types.ts";
 import { receiptPdfAttachment } from "./attachment.ts";
 import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { readReceiptDownloadCode, receiptDownloadCode } from "./verify_code.ts";
 
+/**
+ * Receipt downloads per client address (IPv6 by its /64) per {@link DOWNLOAD_WINDOW_MS}: a donor
+ * downloads a few, and a museum's shared Wi-Fi several donors' worth, while a loop of one link is
+ * stopped after these.
+ */
+export const DOWNLOADS_PER_ADDRESS = 30;
+/** The window of {@link DOWNLOADS_PER_ADDRESS}: 10 minutes. */
+export const DOWNLOAD_WINDOW_MS = 600_000;
+
 /** The file, or why there is none. */
 export type ReceiptDownload = { kind: "file"; attachment: Attachment } | { kind: "invalid" | "expired" };
 
+/** What {@link receiptDownload} works with. */
+export interface ReceiptDownloadDeps {
+  store: Pick<Store, "receipts" | "rateLimits">;
+  appSecret: string;
+  origin: string;
+  /** The app's receipt workers (`services.receiptPdfs.render`). */
+  renderPdf: RenderReceiptPdf;
+}
+
 /**
- * The receipt a download code names, as a PDF in `language`.
+ * The receipt a download code names, as a PDF in `language`, for the client at `address`. Throws
+ * `RateLimitedError` (429) past {@link DOWNLOADS_PER_ADDRESS}, and `ReceiptsBusyError` (503) when
+ * the receipt workers' queue is full.
  *
  * @example
  * ```ts
- * const found = await receiptDownload(store, { appSecret, origin }, code, "he");
+ * const found = await receiptDownload(deps, { code, language: "he", address: "203.0.113.7" });
  * if (found.kind === "file") found.attachment.content; // the PDF
  * ```
  */
 export async function receiptDownload(
-  store: Store,
-  keys: { appSecret: string; origin: string; renderPdf?: RenderReceiptPdf },
-  code: string | null,
-  language: string,
+  deps: ReceiptDownloadDeps,
+  request: { code: string | null; language: string; address: string },
   now = new Date(),
 ): Promise<ReceiptDownload> {
-  const read = readReceiptDownloadCode(keys.appSecret, code, now);
+  const key = `receipt-download:addr:${addressBucket(request.address)}`;
+  await limitHits(deps.store, [{ key, limit: DOWNLOADS_PER_ADDRESS }], DOWNLOAD_WINDOW_MS, now.getTime());
+  const read = readReceiptDownloadCode(deps.appSecret, request.code, now);
   if (read === null) return { kind: "invalid" };
   if (read.expired) return { kind: "expired" };
-  const receipt = await store.receipts.get(read.id);
+  const receipt = await deps.store.receipts.get(read.id);
   if (!receipt) return { kind: "invalid" };
   const shown = read.maskTaxId ? withMaskedTaxId(receipt) : receipt;
-  return { kind: "file", attachment: await receiptPdfAttachment(shown, language, keys) };
+  return { kind: "file", attachment: await receiptPdfAttachment(shown, request.language, deps) };
 }
 
 /**

@@ -16,6 +16,15 @@ export const LOCALES: Record<Lang, string> = {
   es: "es-ES",
 };
 
+// Making a formatter costs far more than formatting (a millisecond of every receipt): one per
+// language and currency or time zone, made on first use.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const formatter = <F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F => {
+  let made = formatters.get(key) as F | undefined;
+  if (!made) formatters.set(key, made = make());
+  return made;
+};
+
 /** The time zone a receipt's dates are written in: its issuer's. */
 export const TIME_ZONES = { museum: "Asia/Jerusalem", friends: "America/New_York" } as const;
 
@@ -28,7 +37,8 @@ export const TIME_ZONES = { museum: "Asia/Jerusalem", friends: "America/New_York
  * ```
  */
 export function amountInFigures(amount: number, currency: "ILS" | "USD", lang: Lang): string {
-  return new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency }).format(amount / 100);
+  const make = () => new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency });
+  return formatter(`${lang}:${currency}`, make).format(amount / 100);
 }
 
 /**
@@ -40,5 +50,6 @@ export function amountInFigures(amount: number, currency: "ILS" | "USD", lang: L
  * ```
  */
 export function longDate(iso: string, lang: Lang, timeZone: string): string {
-  return new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone }).format(new Date(iso));
+  const make = () => new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone });
+  return formatter(`${lang}:${timeZone}`, make).format(new Date(iso));
 }

@@ -56,9 +56,14 @@ export function issuerFor(settings: ReceiptSettings, currency: "ILS" | "USD"): R
   return { organization: "museum", ein: null, ...m };
 }
 
+// One formatter per time zone: making one costs far more than formatting (every receipt issued).
+const years = new Map<string, Intl.DateTimeFormat>();
 /** The year of `at` in `timeZone`. */
-const yearIn = (at: Date, timeZone: string) =>
-  new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric" }).format(at);
+const yearIn = (at: Date, timeZone: string) => {
+  let format = years.get(timeZone);
+  if (!format) years.set(timeZone, format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric" }));
+  return format.format(at);
+};
 
 /** The last four digits of a masked card number (`458045******4580`), or null. */
 export function cardLast4(masked: unknown): string | null {

@@ -15,16 +15,29 @@
  * Rendering reads only the receipt (which keeps everything it prints as issued) and the language,
  * so the same receipt renders the same way whenever it is downloaded again.
  *
+ * Drawn only in a receipt worker (`pdf_pool.ts`): {@link renderReceiptPdf} refuses to run on the
+ * event loop, where a receipt's drawing would stop the whole site for as long.
+ *
  * @module
  */
 
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import {
+  fill,
+  PDFDocument,
+  type PDFFont,
+  type PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingGrayscaleColor,
+} from "pdf-lib";
 import QRCode from "qrcode";
-import { translator } from "@/lib/i18n.ts";
 import { dirOf, isolate, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
-import { drawable, visualFontkit, visualOrder } from "./bidi.ts";
-import { receiptFonts } from "./fonts.ts";
+import { drawable, visualOrder } from "./bidi.ts";
+import { embedReceiptFonts } from "./fonts.ts";
+import { receiptLabels } from "./labels.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "./words.ts";
 
@@ -54,7 +67,6 @@ const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 50;
 const INK = rgb(0.1, 0.1, 0.12);
 const MUTED = rgb(0.35, 0.35, 0.4);
-const BLACK = rgb(0, 0, 0);
 /** The labels' column: at least this wide, wider for a language's longer labels up to the most. */
 const LABELS = { least: 170, most: 250, gap: 14 };
 
@@ -81,7 +93,11 @@ class Writer {
     const width = (s: string) => font.widthOfTextAtSize(drawable(s), size);
     // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
     const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
-    for (const word of spaced.split(" ").filter(Boolean)) {
+    const words = spaced.split(" ").filter(Boolean);
+    // Most texts fit on one line: measured once, not once per word (a layout each).
+    const whole = words.join(" ");
+    if (width(whole) <= max) return whole ? [whole] : [];
+    for (const word of words) {
       const next = line ? `${line} ${word}` : word;
       if (width(next) <= max) line = next;
       else if (width(word) <= max) {
@@ -159,12 +175,17 @@ class Writer {
 
   /** The QR code of `text`, `side` points wide, at the start side; moves below it. */
   qr(text: string, side: number): void {
-    const { modules } = QRCode.create(text, { errorCorrectionLevel: "M" });
+    // The address as one byte-mode segment: the encoder's search for the shortest mix of modes
+    // (half of the code's time) saves a few bits at best in an address of lower-case letters.
+    const { modules } = QRCode.create([{ data: new TextEncoder().encode(text), mode: "byte" }], {
+      errorCorrectionLevel: "M",
+    });
     const cell = side / modules.size;
     const left = this.x(side);
     const top = this.y;
-    // One rectangle per run of dark modules in a row, not one per module: a third of the drawing
-    // operators, which were a good part of a receipt's rendering time.
+    // One rectangle per run of dark modules in a row, all filled at once: a few operators per
+    // run, where a drawn rectangle each was a dozen (a good part of a receipt's time).
+    const runs = [];
     for (let row = 0; row < modules.size; row++) {
       for (let col = 0; col < modules.size;) {
         if (!modules.data[row * modules.size + col]) {
@@ -173,22 +194,27 @@ class Writer {
         }
         let end = col;
         while (end < modules.size && modules.data[row * modules.size + end]) end++;
-        this.page.drawRectangle({
-          x: left + col * cell,
-          y: top - (row + 1) * cell,
-          width: (end - col) * cell,
-          height: cell,
-          color: BLACK,
-        });
+        runs.push(rectangle(left + col * cell, top - (row + 1) * cell, (end - col) * cell, cell));
         col = end;
       }
     }
+    this.page.pushOperators(
+      pushGraphicsState(),
+      setFillingGrayscaleColor(0),
+      ...runs,
+      fill(),
+      popGraphicsState(),
+    );
     this.y = top - side - 12;
   }
 }
 
+/** Whether this code runs in a worker (Deno's main thread has no `WorkerGlobalScope`). */
+const inWorker = () => "WorkerGlobalScope" in globalThis;
+
 /**
- * The receipt's PDF in `language`.
+ * The receipt's PDF in `language`. Only in a worker: on the event loop it refuses (draw through
+ * the app's pool, `services.receiptPdfs`).
  *
  * @example
  * ```ts
@@ -200,14 +226,14 @@ export async function renderReceiptPdf(
   language: Lang,
   { verifyUrl, credit }: ReceiptPdfOptions,
 ): Promise<Uint8Array> {
-  const t = translator(language);
+  if (!inWorker()) {
+    throw new Error(
+      "a receipt PDF is drawn by a receipt worker (lib/receipts/pdf_pool.ts), never on the event loop",
+    );
+  }
+  const t = receiptLabels(language);
   const pdf = await PDFDocument.create();
-  pdf.registerFontkit(visualFontkit);
-  const files = await receiptFonts();
-  const fonts = {
-    regular: await pdf.embedFont(files.regular, { subset: true }),
-    bold: await pdf.embedFont(files.bold, { subset: true }),
-  };
+  const fonts = await embedReceiptFonts(pdf, language);
   const heading = credit ? t("refunds.credit.title") : t("receipt.title");
   const title = `${heading} ${credit?.number ?? receipt.number}`;
   const issued = new Date(credit?.refundedAt ?? receipt.issuedAt);

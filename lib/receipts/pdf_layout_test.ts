@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { translator } from "@/lib/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
-import { receiptFixture, usReceiptFixture } from "@/tests/helpers/receipts.ts";
+import { drawReceiptPdf, receiptFixture, usReceiptFixture } from "@/tests/helpers/receipts.ts";
 import { pageGlyphs, pageLines, pieceDir, readPiece } from "@/tests/helpers/pdf_reader.ts";
 import { amountInFigures, longDate } from "./format.ts";
-import { type CreditNote, renderReceiptPdf } from "./pdf.ts";
+import type { CreditNote } from "./pdf.ts";
 import { amountInWords } from "./words.ts";
 
 const VERIFY = "https://donate.example.org/he/receipts/verify?c=q2V0bUoHx3f1k8Zr0aTQ9w_L.AbCdEfGhIjKl";
@@ -113,7 +113,7 @@ function printed(receipt: Receipt, lang: Lang, credit?: CreditNote): string[] {
 
 /** Renders `receipt` (or its credit receipt) in `lang` and asserts that it reads as printed. */
 async function assertReadsAsPrinted(receipt: Receipt, lang: Lang, credit?: CreditNote) {
-  const pdf = await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY, credit });
+  const pdf = await drawReceiptPdf(receipt, lang, { verifyUrl: VERIFY, credit });
   await assertReads(pdf, lang === "he" ? "rtl" : "ltr", printed(receipt, lang, credit));
 }
 

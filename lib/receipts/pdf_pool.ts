@@ -1,118 +1,103 @@
 /**
- * Receipt PDFs off the event loop: one worker (`pdf_worker.ts`) renders them one at a time behind a
- * bounded queue. A render costs about 60 ms of CPU (`bench/README.md`, receipts); on the event loop
- * every receipt email and every download stopped the whole site for that long. Jobs beyond the
- * queue are refused at once ({@link ReceiptsBusyError}: the sender retries later, a download gets
- * 503 with `Retry-After`).
+ * Receipt PDFs, drawn only here: by workers (`pdf_worker.ts`), a worker per spare core
+ * (`RECEIPT_WORKERS`), each one receipt at a time, behind a bounded queue (`lib/worker_pool.ts`),
+ * and kept for a while once drawn (`pdf_cache.ts`). On the event loop, a receipt's drawing stopped
+ * the whole site for as long (`bench/README.md`, receipts), so nothing draws one there: the
+ * drawing itself refuses to run outside a worker (`pdf.ts`), and where no worker can start a
+ * receipt fails (the mail sender retries later; a download answers 503). Jobs beyond the queue are
+ * refused at once ({@link ReceiptsBusyError}: the sender retries later, a download gets 503 with
+ * `Retry-After`).
  *
- * The worker starts with the first job (a process that sends no receipt never loads pdf-lib and
- * the font) and stays for the next; {@link ReceiptPdfPool.close} terminates it (the server's
- * shutdown, a test's end). Where the runtime cannot start a worker, the pool renders on the calling
- * thread, as before it existed.
+ * Workers start with the first receipt (a process that sends none never loads pdf-lib and the
+ * font) and stay for the next; {@link ReceiptPdfPool.close} terminates them (the server's
+ * shutdown, a test's end).
  *
  * @module
  */
+import type { Logger } from "../log.ts";
 import type { Lang } from "../shared/languages.ts";
 import type { Receipt } from "../storage/types.ts";
+import { spareCores, WorkerPool, type WorkerPoolStats } from "../worker_pool.ts";
 import { ReceiptsBusyError } from "./errors.ts";
+import { PDF_CACHE, PdfCache, type PdfCacheOptions, type PdfCacheStats, receiptPdfKey } from "./pdf_cache.ts";
 import type { ReceiptPdfOptions } from "./pdf.ts";
-import type { PdfAnswer, PdfJob } from "./pdf_worker.ts";
+import type { PdfJob } from "./pdf_worker.ts";
 
-/** Renders a receipt's PDF: the pool, or `renderReceiptPdf` itself on the calling thread. */
+/** Draws a receipt's PDF: the app's pool (`services.receiptPdfs.render`). */
 export type RenderReceiptPdf = (
   receipt: Receipt,
   language: Lang,
   options: ReceiptPdfOptions,
 ) => Promise<Uint8Array>;
 
-/** Jobs that may wait for the worker; one more is refused. */
+/** Jobs that may wait for a worker; one more is refused. */
 export const MAX_QUEUED_PDFS = 64;
 
-interface Pending {
-  resolve(pdf: Uint8Array): void;
-  reject(error: Error): void;
+/** The default number of workers: a worker per spare core (every core but one), at least one. */
+export const defaultReceiptWorkers = spareCores;
+
+/** What a {@link ReceiptPdfPool} is made with; every field has a default. */
+export interface ReceiptPdfPoolOptions {
+  /** Workers at most (`RECEIPT_WORKERS`); {@link defaultReceiptWorkers} by default. */
+  workers?: number;
+  /** Jobs that may wait; {@link MAX_QUEUED_PDFS} by default. */
+  maxQueue?: number;
+  /** Makes a worker; the default runs `pdf_worker.ts`. (Tests give one that fails.) */
+  createWorker?: () => Worker;
+  /** The cache of drawn PDFs' bounds; {@link PDF_CACHE} by default. */
+  cache?: PdfCacheOptions;
+  /** Where the pool's one warning goes (workers unavailable): the app's log; stderr by default. */
+  log?: Pick<Logger, "warn">;
 }
 
+/** What the pool has done and holds now; for tests and diagnostics. */
+export interface ReceiptPdfPoolStats extends WorkerPoolStats {
+  cache: PdfCacheStats;
+}
+
+const pdfWorker = () => new Worker(new URL("./pdf_worker.ts", import.meta.url).href, { type: "module" });
+
 /**
- * One PDF worker and its queue.
+ * The receipt workers, their queue and the cache of what they drew.
  *
  * @example
  * ```ts
- * const pdfs = new ReceiptPdfPool();
+ * const pdfs = new ReceiptPdfPool({ workers: 2 });
  * const pdf = await pdfs.render(receipt, "he", { verifyUrl });
  * await pdfs.close();
  * ```
  */
 export class ReceiptPdfPool {
-  #worker: Worker | null = null;
-  #inThread = false;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
-  #closed = false;
-  readonly #maxQueue: number;
-  readonly #createWorker: () => Worker;
+  readonly #pool: WorkerPool<PdfJob, Uint8Array>;
+  readonly #cache: PdfCache;
 
-  constructor(options: { maxQueue?: number; createWorker?: () => Worker } = {}) {
-    this.#maxQueue = options.maxQueue ?? MAX_QUEUED_PDFS;
-    this.#createWorker = options.createWorker ??
-      (() => new Worker(new URL("./pdf_worker.ts", import.meta.url).href, { type: "module" }));
-  }
-
-  /** The receipt's PDF, rendered by the worker; {@link ReceiptsBusyError} when the queue is full. */
-  render: RenderReceiptPdf = async (receipt, language, options) => {
-    if (this.#closed) throw new Error("the receipt PDF pool is closed");
-    if (this.#pending.size > this.#maxQueue) {
-      throw new ReceiptsBusyError(Math.ceil(this.#pending.size * 0.06) + 1);
-    }
-    const worker = this.#start();
-    if (!worker) {
-      const { renderReceiptPdf } = await import("./pdf.ts");
-      return await renderReceiptPdf(receipt, language, options);
-    }
-    const id = this.#nextId++;
-    return await new Promise<Uint8Array>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      const job: PdfJob = { id, receipt, language, options };
-      worker.postMessage(job);
+  constructor(options: ReceiptPdfPoolOptions = {}) {
+    this.#pool = new WorkerPool({
+      workers: options.workers ?? defaultReceiptWorkers(),
+      maxQueue: options.maxQueue ?? MAX_QUEUED_PDFS,
+      createWorker: options.createWorker ?? pdfWorker,
+      busy: (seconds) => new ReceiptsBusyError(seconds),
+      name: "receipt PDF",
+      firstGuessMs: 50,
+      log: options.log,
     });
-  };
+    this.#cache = new PdfCache(options.cache ?? PDF_CACHE);
+  }
 
-  /** Terminates the worker; waiting jobs fail. Idempotent. */
+  /** The receipt's PDF: kept, or drawn by a worker; {@link ReceiptsBusyError} when the queue is full. */
+  render: RenderReceiptPdf = (receipt, language, options) =>
+    this.#cache.get(
+      receiptPdfKey(receipt, language, options),
+      () => this.#pool.run({ receipt, language, options }),
+    );
+
+  /** Counters, the current load and the cache. */
+  get stats(): ReceiptPdfPoolStats {
+    return { ...this.#pool.stats, cache: this.#cache.stats };
+  }
+
+  /** Terminates the workers; waiting jobs fail. Idempotent. */
   close(): Promise<void> {
-    this.#closed = true;
-    this.#stop(new Error("the receipt PDF pool is closed"));
-    return Promise.resolve();
-  }
-
-  #start(): Worker | null {
-    if (this.#worker || this.#inThread) return this.#worker;
-    try {
-      this.#worker = this.#createWorker();
-    } catch (e) {
-      this.#inThread = true;
-      console.warn(`receipt PDF worker unavailable, rendering on the event loop: ${(e as Error).message}`);
-      return null;
-    }
-    this.#worker.onmessage = ({ data }: MessageEvent<PdfAnswer>) => {
-      const pending = this.#pending.get(data.id);
-      if (!pending) return;
-      this.#pending.delete(data.id);
-      if ("pdf" in data) pending.resolve(data.pdf);
-      else pending.reject(new Error(`receipt PDF failed: ${data.error}`));
-    };
-    // A worker that fails outside a job (it could not load, it ran out of memory): its jobs fail,
-    // and the next job starts a new one.
-    this.#worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      this.#stop(new Error(`receipt PDF worker failed: ${event.message}`));
-    };
-    return this.#worker;
-  }
-
-  #stop(error: Error): void {
-    this.#worker?.terminate();
-    this.#worker = null;
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    return this.#pool.close();
   }
 }

@@ -1,7 +1,8 @@
 /**
- * The receipt PDF pool: the PDF comes from the worker (the same bytes' text as rendered in-thread),
- * the event loop stays free while it is drawn, a full queue refuses at once, and close() fails what
- * waits and terminates the worker.
+ * The receipt PDF pool: the PDF comes from a worker, the event loop stays free while it is drawn,
+ * and nothing draws one on the event loop (the drawing refuses; a pool without workers fails the
+ * receipt); a worker per spare core; a full queue refuses at once; close() fails what waits and
+ * terminates the workers; a drawn PDF is kept a while per receipt, language and variant.
  */
 import assert from "node:assert/strict";
 import { pdfText } from "@/tests/helpers/pdf.ts";
@@ -33,12 +34,76 @@ Deno.test("ReceiptPdfPool: the worker draws the PDF while the event loop keeps a
 });
 
 Deno.test("ReceiptPdfPool: a full queue refuses at once; close() fails what waits", async () => {
-  const pool = new ReceiptPdfPool({ maxQueue: 1 });
+  const pool = new ReceiptPdfPool({ workers: 1, maxQueue: 1 });
   const first = pool.render(receipt, "en", options);
-  const second = pool.render(receipt, "en", options);
-  await assert.rejects(() => pool.render(receipt, "en", options), ReceiptsBusyError);
+  const second = pool.render(receipt, "he", options);
+  await assert.rejects(() => pool.render(receipt, "ru", options), ReceiptsBusyError);
   await pool.close();
   await assert.rejects(() => first, /closed/);
   await assert.rejects(() => second, /closed/);
   await assert.rejects(() => pool.render(receipt, "en", options), /closed/);
+});
+
+Deno.test("no receipt is drawn on the event loop: the drawing refuses to run outside a worker", async () => {
+  const { renderReceiptPdf } = await import("./pdf.ts");
+  await assert.rejects(() => renderReceiptPdf(receipt, "en", options), /worker/);
+});
+
+Deno.test("ReceiptPdfPool: where no worker can start, a receipt fails; it is never drawn on the event loop", async () => {
+  const warnings: string[] = [];
+  const pool = new ReceiptPdfPool({
+    workers: 1,
+    createWorker: () => {
+      throw new Error("no workers here");
+    },
+    log: { warn: (msg, fields) => warnings.push(`${msg}: ${fields?.error}`) },
+  });
+  try {
+    await assert.rejects(() => pool.render(receipt, "en", options), /unavailable/);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /no workers here/);
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("ReceiptPdfPool: a worker per spare core, drawing receipts side by side", async () => {
+  const pool = new ReceiptPdfPool({ workers: 2 });
+  try {
+    const pdfs = await Promise.all(
+      ["IL-2026-000011", "IL-2026-000012", "IL-2026-000013", "IL-2026-000014"].map((number, i) =>
+        pool.render(receiptFixture({ id: `id${i}`, number }), "en", options)
+      ),
+    );
+    assert.equal(pool.stats.workers, 2, "two workers started for four receipts at once");
+    assert.equal(pool.stats.accepted, 4);
+    for (const [i, pdf] of pdfs.entries()) assert.ok((await pdfText(pdf)).includes(`IL-2026-00001${i + 1}`));
+  } finally {
+    await pool.close();
+  }
+});
+
+Deno.test("ReceiptPdfPool: a drawn receipt is kept for a while, per receipt, language and variant", async () => {
+  const pool = new ReceiptPdfPool({ workers: 1 });
+  try {
+    const [a, b] = await Promise.all([
+      pool.render(receipt, "en", options),
+      pool.render(receipt, "en", options),
+    ]);
+    const c = await pool.render(receipt, "en", options);
+    assert.equal(pool.stats.accepted, 1, "drawn once: the same receipt, language and options");
+    assert.deepEqual(a, b);
+    assert.deepEqual(a, c);
+    c.fill(0);
+    assert.deepEqual(await pool.render(receipt, "en", options), a, "each caller gets its own copy");
+    await pool.render(receipt, "he", options);
+    await pool.render({ ...receipt, reportNumber: "ITA-1" }, "en", options);
+    await pool.render(receipt, "en", {
+      ...options,
+      credit: { number: "IL-2026-000007-C1", refundedAt: receipt.issuedAt, amount: 100 },
+    });
+    assert.equal(pool.stats.accepted, 4, "another language, a changed receipt, a credit receipt: drawn anew");
+  } finally {
+    await pool.close();
+  }
 });

@@ -8,8 +8,7 @@ import assert from "node:assert/strict";
 import jsQRModule from "jsqr";
 import { decodePDFRawStream, PDFArray, PDFDocument, type PDFRawStream } from "pdf-lib";
 import { getDocumentProxy } from "unpdf";
-import { renderReceiptPdf } from "./pdf.ts";
-import { receiptFixture as israeli, usReceiptFixture } from "@/tests/helpers/receipts.ts";
+import { drawReceiptPdf, receiptFixture as israeli, usReceiptFixture } from "@/tests/helpers/receipts.ts";
 
 // jsqr is CommonJS: its default export is the function its types call the module.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -48,12 +47,9 @@ async function readQr(pdf: Uint8Array): Promise<string | null> {
     : [contents];
   const ops = streams.map((s) => new TextDecoder().decode(decodePDFRawStream(s as PDFRawStream).decode()))
     .join("\n");
-  // Dark modules are drawn as rectangles, one per run of them in a row: x, y, height and width.
-  const runs = [
-    ...ops.matchAll(
-      /1 0 0 1 ([\d.]+) ([\d.]+) cm\n(?:1 0 0 1 0 0 cm\n)*0 0 m\n0 ([\d.]+) l\n([\d.]+) [\d.]+ l\n/g,
-    ),
-  ].map((m) => ({ x: Number(m[1]), y: Number(m[2]), size: Number(m[3]), width: Number(m[4]) }));
+  // Dark modules are drawn as rectangles, one per run of them in a row (`x y width height re`).
+  const runs = [...ops.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re\n/g)]
+    .map((m) => ({ x: Number(m[1]), y: Number(m[2]), width: Number(m[3]), size: Number(m[4]) }));
   if (runs.length === 0) return null;
   const cell = runs[0].size;
   const left = Math.min(...runs.map((s) => s.x));
@@ -79,7 +75,7 @@ async function readQr(pdf: Uint8Array): Promise<string | null> {
 }
 
 Deno.test("receipt PDF in English: every field of an Israeli receipt, read back", async () => {
-  const pdf = await renderReceiptPdf(israeli(), "en", { verifyUrl: VERIFY });
+  const pdf = await drawReceiptPdf(israeli(), "en", { verifyUrl: VERIFY });
   assert.equal(new TextDecoder().decode(pdf.slice(0, 5)), "%PDF-");
   const { runs, pages, title } = await readRuns(pdf);
   const text = all(runs);
@@ -117,7 +113,7 @@ Deno.test("receipt PDF in English: every field of an Israeli receipt, read back"
 
 Deno.test("receipt PDF in Hebrew: fields in logical order, laid out from the right", async () => {
   const receipt = israeli({ donorName: "עדה לאבלייס", isMonthly: true, reportNumber: "ITA-778899" });
-  const pdf = await renderReceiptPdf(receipt, "he", { verifyUrl: VERIFY });
+  const pdf = await drawReceiptPdf(receipt, "he", { verifyUrl: VERIFY });
   const { runs } = await readRuns(pdf);
   const text = all(runs);
   for (
@@ -163,7 +159,7 @@ Deno.test("receipt PDF: a USD receipt of the Friends organisation says no goods 
       ["pt", ["duzentos e cinquenta dólares"]],
     ] as const
   ) {
-    const text = all((await readRuns(await renderReceiptPdf(receipt, lang, { verifyUrl: VERIFY }))).runs);
+    const text = all((await readRuns(await drawReceiptPdf(receipt, lang, { verifyUrl: VERIFY }))).runs);
     for (const w of want) assert.ok(text.includes(w), `${lang}: missing ${w} in:\n${text}`);
     if (lang === "en") {
       assert.ok(text.includes("No goods or services were provided in return for this contribution."), text);

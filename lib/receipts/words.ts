@@ -108,10 +108,18 @@ function numberWords(lang: Lang, n: number, feminine: boolean): string {
   return feminine ? cardinal(lang, n, true) : hebrewMasculine(cardinal(lang, n, false));
 }
 
+// Made once per language: making one costs far more than using it.
+const plurals = new Map<Lang, Intl.PluralRules>();
+const pluralRules = (lang: Lang) => {
+  let rules = plurals.get(lang);
+  if (!rules) plurals.set(lang, rules = new Intl.PluralRules(lang));
+  return rules;
+};
+
 /** `n` of `unit` (`ILS`, `ILSMinor`, ...) in words, the noun in its plural form for `n`. */
 function counted(lang: Lang, n: number, unit: string, feminine: boolean): string {
   const t = translator(lang);
-  const form = new Intl.PluralRules(lang).select(n);
+  const form = pluralRules(lang).select(n);
   const noun = t(`receipt.words.${unit}.${form === "zero" ? "other" : form}`);
   return t(n === 1 ? "receipt.words.amountOne" : "receipt.words.amount", {
     number: numberWords(lang, n, feminine),

@@ -120,6 +120,7 @@ export async function startTestApp(
       await server.shutdown();
       await services.mail.sender?.stop();
       await services.passwords.close();
+      await services.receiptPdfs.close();
       if (ownStore) await store.close();
     },
   };

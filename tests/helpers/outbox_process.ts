@@ -36,6 +36,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
     await services.mail.sender?.stop();
     await services.passwords.close();
+    await services.receiptPdfs.close();
     await store.close();
     Deno.exit(0);
   });

@@ -1,9 +1,13 @@
 /**
  * Receipts for tests and benchmarks: an Israeli receipt of the museum, every field set, and a US
- * receipt of the Friends organisation.
+ * receipt of the Friends organisation; and a receipt's PDF, drawn as the app draws it, by a receipt
+ * worker.
  *
  * @module
  */
+import type { ReceiptPdfOptions } from "../../lib/receipts/pdf.ts";
+import { ReceiptPdfPool } from "../../lib/receipts/pdf_pool.ts";
+import type { Lang } from "../../lib/shared/languages.ts";
 import type { Receipt } from "../../lib/storage/types.ts";
 
 /** The receipt, with `overrides`. */
@@ -59,4 +63,24 @@ export function usReceiptFixture(overrides: Partial<Receipt> = {}): Receipt {
     },
     ...overrides,
   });
+}
+
+let pool: ReceiptPdfPool | null = null;
+
+/**
+ * The receipt's PDF, drawn by a receipt worker (one pool for the test process: its worker starts
+ * with the first receipt and ends with the process).
+ *
+ * @example
+ * ```ts
+ * const pdf = await drawReceiptPdf(receiptFixture(), "he", { verifyUrl });
+ * ```
+ */
+export function drawReceiptPdf(
+  receipt: Receipt,
+  language: Lang,
+  options: ReceiptPdfOptions,
+): Promise<Uint8Array> {
+  pool ??= new ReceiptPdfPool({ workers: 1 });
+  return pool.render(receipt, language, options);
 }
