@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { build, BuildError } from "./lib/framework/build.ts";
+import { build, BuildError } from "@/lib/framework/build.ts";
 
-const root = new URL(".", import.meta.url).pathname;
+const root = new URL("./", import.meta.url).pathname;
 try {
   const started = performance.now();
   const manifest = await build(root);
@@ -24,4 +24,4 @@ try {
   }
   throw e;
 }
-if (Deno.args[0] !== "build") await import("./main.ts");
+if (Deno.args[0] !== "build") await import("./in.ts");

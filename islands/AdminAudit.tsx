@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { AuditActor, AuditPage } from "../lib/backoffice/audit_log.ts";
-import { usDateTime } from "../lib/shared/format.ts";
-import { saveDownload } from "./admin/download.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { createApiClient } from "./shared/admin_api.ts";
-import { readSession, type Session } from "./shared/admin_session.ts";
-import { Guard } from "./shared/Guard.tsx";
-import { messageText, translator } from "./shared/texts.ts";
+import type { AuditActor, AuditPage } from "@/lib/audit/audit_log.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import { saveDownload } from "@/islands/admin/download.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { createApiClient } from "@/islands/shared/admin_api.ts";
+import { readSession, type Session } from "@/islands/shared/admin_session.ts";
+import { Guard } from "@/islands/shared/Guard.tsx";
+import { messageText, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {

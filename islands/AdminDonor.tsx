@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { DonorView } from "../lib/backoffice/donor_view.ts";
-import { DonorDetails } from "./admin/DonorView.tsx";
-import { listFailure } from "./shared/account_forms.ts";
-import { ApiError, createApiClient } from "./shared/admin_api.ts";
-import { readSession, type Session } from "./shared/admin_session.ts";
-import { Guard } from "./shared/Guard.tsx";
-import { messageText, translator } from "./shared/texts.ts";
+import type { DonorView } from "@/lib/donors/donor_view.ts";
+import { DonorDetails } from "@/islands/admin/DonorView.tsx";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
+import { readSession, type Session } from "@/islands/shared/admin_session.ts";
+import { Guard } from "@/islands/shared/Guard.tsx";
+import { messageText, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
 export interface AdminDonorProps {

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { CurrencyFigures, MonthFigures, MonthlyReport } from "../lib/reports/monthly.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { saveDownload } from "./admin/download.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { ApiError, createApiClient } from "./shared/admin_api.ts";
-import { readSession, type Session } from "./shared/admin_session.ts";
-import { Guard } from "./shared/Guard.tsx";
-import { messageText, type Translate, translator } from "./shared/texts.ts";
+import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/reports/monthly.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { saveDownload } from "@/islands/admin/download.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
+import { readSession, type Session } from "@/islands/shared/admin_session.ts";
+import { Guard } from "@/islands/shared/Guard.tsx";
+import { messageText, type Translate, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {

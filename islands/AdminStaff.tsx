@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { usDateTime } from "../lib/shared/format.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { createApiClient } from "./shared/admin_api.ts";
-import { type AdminProfile, readSession, type Session } from "./shared/admin_session.ts";
-import { Guard } from "./shared/Guard.tsx";
-import { messageText, translator } from "./shared/texts.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { createApiClient } from "@/islands/shared/admin_api.ts";
+import { type AdminProfile, readSession, type Session } from "@/islands/shared/admin_session.ts";
+import { Guard } from "@/islands/shared/Guard.tsx";
+import { messageText, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language and texts. */
 export interface AdminStaffProps {

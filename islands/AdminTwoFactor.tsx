@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { CodeInput } from "./admin/CodeInput.tsx";
-import { TwoFactorManage } from "./admin/TwoFactorManage.tsx";
-import { listFailure, type Message } from "./shared/account_forms.ts";
-import { ApiError, createApiClient } from "./shared/admin_api.ts";
-import { type AdminProfile, readSession, type Session } from "./shared/admin_session.ts";
-import { Guard } from "./shared/Guard.tsx";
-import { messageText, translator } from "./shared/texts.ts";
+import { CodeInput } from "@/islands/admin/CodeInput.tsx";
+import { TwoFactorManage } from "@/islands/admin/TwoFactorManage.tsx";
+import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
+import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
+import { type AdminProfile, readSession, type Session } from "@/islands/shared/admin_session.ts";
+import { Guard } from "@/islands/shared/Guard.tsx";
+import { messageText, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language and its translated texts. */
 export interface AdminTwoFactorProps {

@@ -55,7 +55,7 @@ type Info = { modules: { specifier: string; dependencies?: Dependency[] }[] };
  * @example
  * ```ts
  * const graph = await moduleGraph();
- * graph.get("lib/app.ts"); // ["lib/config.ts", "manifest.lazy.gen.ts", …]
+ * graph.get("lib/app/app.ts"); // ["lib/app/config.ts", "manifest.lazy.gen.ts", …]
  * ```
  */
 export async function moduleGraph(): Promise<Map<string, string[]>> {
@@ -187,7 +187,7 @@ export function cycles(graph: Map<string, string[]>): string[] {
 Deno.test("module graph: no import cycles among project files (dynamic and type-only included)", async () => {
   const graph = await moduleGraph();
   assert.ok(graph.has("main.ts") && graph.has("dev.ts"), "the entry points are in the graph");
-  assert.ok(graph.get("lib/app.ts")?.includes("manifest.lazy.gen.ts"), "project imports are edges");
+  assert.ok(graph.get("lib/app/app.ts")?.includes("manifest.lazy.gen.ts"), "project imports are edges");
   const found = cycles(graph);
   assert.deepEqual(found, [], `import cycles:\n  ${found.join("\n  ")}`);
 });

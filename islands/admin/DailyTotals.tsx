@@ -1,12 +1,12 @@
 import { createContext } from "preact";
 import { useContext, useEffect, useMemo, useState } from "preact/hooks";
-import { listFailure } from "../shared/account_forms.ts";
-import type { DailyTotalsAnswer as DailyTotals } from "../../lib/shared/daily_totals.ts";
-import { listAmount, usShortDay } from "../../lib/shared/format.ts";
-import type { Lang } from "../../lib/shared/languages.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { pace } from "../shared/pace.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import type { DailyTotalsAnswer as DailyTotals } from "@/lib/shared/daily_totals.ts";
+import { listAmount, usShortDay } from "@/lib/shared/format.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { pace } from "@/islands/shared/pace.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { chartModel } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { listAmount, usDateTime } from "../../lib/shared/format.ts";
-import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
-import type { Translate } from "../shared/texts.ts";
+import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import type { ErrorTransactionSchema, SuccessTransactionSchema } from "@/lib/app/schemas.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 import { donorHref } from "./DonorView.tsx";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;

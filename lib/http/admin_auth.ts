@@ -7,14 +7,14 @@
  *
  * @module
  */
-import { accountsContext, authenticate, requireApproved } from "../auth/accounts.ts";
-import type { Actor } from "../auth/actor.ts";
-import { requireRole, type RouteRoles } from "../auth/roles.ts";
+import { accountsContext, authenticate, requireApproved } from "@/lib/staff/accounts.ts";
+import type { Actor } from "@/lib/audit/actor.ts";
+import { requireRole, type RouteRoles } from "@/lib/staff/roles.ts";
 import { clientAddress } from "./client_address.ts";
-import { requireSecondFactorIfDue } from "../auth/two_factor_gate.ts";
-import type { Handler, Handlers, RouteContext } from "../framework/mod.ts";
-import type { AppState } from "../state.ts";
-import type { Admin } from "../storage/types.ts";
+import { requireSecondFactorIfDue } from "@/lib/staff/two_factor_gate.ts";
+import type { Handler, Handlers, RouteContext } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import type { Admin } from "@/lib/storage/types.ts";
 
 /**
  * Who may go on: any signed-in admin (`"signed-in"`: pending ones too, e.g. to see their own

@@ -1,6 +1,6 @@
 /**
- * The one place where errors become HTTP answers: the domain's errors (`lib/auth/errors.ts`,
- * `lib/payments/errors.ts`), which say what went wrong but not how to answer, get their status
+ * The one place where errors become HTTP answers: the domain's errors (`lib/staff/errors.ts`,
+ * `lib/donations/errors.ts`), which say what went wrong but not how to answer, get their status
  * here; so do this layer's own {@link HttpError} (bad requests, with their status) and a refused
  * request signature. `routes/api/_middleware.ts` answers them as JSON `{ message, statusCode,
  * errors? }`; pages that catch them (the donation form) read the status to choose theirs.
@@ -27,7 +27,7 @@ import {
   RoleRefusedError,
   SignInRequiredError,
   WeakPasswordError,
-} from "../auth/errors.ts";
+} from "@/lib/staff/errors.ts";
 import {
   AlreadyEnrolledError,
   NoEnrolmentError,
@@ -40,15 +40,15 @@ import {
   WrongCurrentCodeError,
   WrongEnrolmentCodeError,
   WrongSecondFactorCodeError,
-} from "../auth/two_factor_errors.ts";
-import type { DomainError, FieldError } from "../errors.ts";
+} from "@/lib/staff/two_factor_errors.ts";
+import type { DomainError, FieldError } from "@/lib/core/errors.ts";
 import {
   KioskDeviceRequiredError,
   KioskDeviceRevokedError,
   NoSuchKioskDeviceError,
   NoTerminalForShopError,
   PairingCodeError,
-} from "../kiosk/errors.ts";
+} from "@/lib/kiosk/errors.ts";
 import {
   InvalidDonationError,
   MonthlyUnavailableError,
@@ -56,44 +56,44 @@ import {
   TerminalBusyError,
   TerminalInUseError,
   UnknownDonorError,
-} from "../payments/errors.ts";
+} from "@/lib/donations/errors.ts";
 import {
   ChargeInProgressError,
   GiftEndedError,
   InvalidGiftChangeError,
   NoSuchGiftError,
   RaiseNeedsSignInError,
-} from "../payments/subscription_changes.ts";
-import { CardUpdateUnavailableError } from "../payments/card_update.ts";
-import { CardUpdatesLockedError } from "../payments/card_update_limits.ts";
-import { OutboxCursorError } from "../mail/outbox_view.ts";
-import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
-import { RateLimitedError } from "../rate_limits.ts";
+} from "@/lib/monthly_gifts/subscription_changes.ts";
+import { CardUpdateUnavailableError } from "@/lib/monthly_gifts/card_update.ts";
+import { CardUpdatesLockedError } from "@/lib/monthly_gifts/card_update_limits.ts";
+import { OutboxCursorError } from "@/lib/mail/outbox_view.ts";
+import { NoDonorWithEmailError } from "@/lib/donors/donor_view.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
 import {
   NoSuchTransactionError,
   NotReceiptableError,
   ReceiptsBusyError,
   ReceiptsNotConfiguredError,
   TooManyResendsError,
-} from "../receipts/errors.ts";
-import { SignatureError } from "../signature_check.ts";
+} from "@/lib/receipts/errors.ts";
+import { SignatureError } from "@/lib/signing/signature_check.ts";
 import {
   FailureConfirmationError,
   NoSuchRefundError,
   RefundSettledError,
   RefundTooRecentError,
-} from "../payments/refund_outcome.ts";
+} from "@/lib/refunds/refund_outcome.ts";
 import {
   NotRefundableError,
   RefundDeclinedError,
   RefundProviderError,
   RefundTooLargeError,
-} from "../payments/refunds.ts";
-import { ErasureNotConfirmedError, ErasureUnfinishedError } from "../account/erasure.ts";
-import { TooManyReceiptsError, ZipInProgressError } from "../account/year_receipts.ts";
-import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
-import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
-import { InvalidReportRangeError } from "../reports/monthly.ts";
+} from "@/lib/refunds/refunds.ts";
+import { ErasureNotConfirmedError, ErasureUnfinishedError } from "@/lib/donor_portal/erasure.ts";
+import { TooManyReceiptsError, ZipInProgressError } from "@/lib/donor_portal/year_receipts.ts";
+import { AuditCursorError, AuditFilterError } from "@/lib/audit/audit_log.ts";
+import { FlagChangedMeanwhileError, FlagEnforcedError } from "@/lib/settings/settings.ts";
+import { InvalidReportRangeError } from "@/lib/reports/monthly.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 

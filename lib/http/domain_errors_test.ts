@@ -1,15 +1,15 @@
 /**
  * Each domain error's answer (status, body, headers), that no kind is left without one, and that
- * the domain (`lib/auth/`, `lib/payments/`) never imports the HTTP layer.
+ * the domain (`lib/staff/`, `lib/donations/`) never imports the HTTP layer.
  */
 import assert from "node:assert/strict";
-import * as authErrors from "../auth/errors.ts";
-import { DomainError } from "../errors.ts";
-import * as kioskErrors from "../kiosk/errors.ts";
-import * as paymentErrors from "../payments/errors.ts";
-import * as receiptErrors from "../receipts/errors.ts";
-import { OutboxCursorError } from "../mail/outbox_view.ts";
-import { SignatureError } from "../signature_check.ts";
+import * as authErrors from "@/lib/staff/errors.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import * as kioskErrors from "@/lib/kiosk/errors.ts";
+import * as paymentErrors from "@/lib/donations/errors.ts";
+import * as receiptErrors from "@/lib/receipts/errors.ts";
+import { OutboxCursorError } from "@/lib/mail/outbox_view.ts";
+import { SignatureError } from "@/lib/signing/signature_check.ts";
 import { errorAnswer, errorResponse } from "./domain_errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -167,7 +167,7 @@ async function sourcesUnder(folder: string): Promise<URL[]> {
   return out;
 }
 
-Deno.test("layers: no module of lib/auth/, lib/payments/ or lib/kiosk/ imports lib/http/", async () => {
+Deno.test("layers: no module of lib/staff/, lib/donations/ or lib/kiosk/ imports lib/http/", async () => {
   assert.deepEqual(
     importsOf(
       'import type { A } from "../http/x.ts";\nexport { b } from "@/lib/http/y.ts";\nawait import("./z.ts");',
@@ -177,8 +177,8 @@ Deno.test("layers: no module of lib/auth/, lib/payments/ or lib/kiosk/ imports l
   const http = new URL("lib/http/", ROOT).href;
   const offending: string[] = [];
   const files = [
-    ...await sourcesUnder("lib/auth/"),
-    ...await sourcesUnder("lib/payments/"),
+    ...await sourcesUnder("lib/staff/"),
+    ...await sourcesUnder("lib/donations/"),
     ...await sourcesUnder("lib/kiosk/"),
   ];
   assert.ok(files.length >= 10);

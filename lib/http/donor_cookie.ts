@@ -1,5 +1,5 @@
 /**
- * The donor portal's session cookie (issue 15, `lib/account/sign_in.ts`): HttpOnly (no script can
+ * The donor portal's session cookie (issue 15, `lib/donor_portal/sign_in.ts`): HttpOnly (no script can
  * read it), SameSite=Lax (sent when the donor follows a link to the portal, not with another site's
  * form or fetch), Secure in production, path `/`, and living no longer than the session (a day).
  * The cookie holds a random token; storage holds only its hash.
@@ -7,7 +7,7 @@
  * @module
  */
 import { parse } from "hono/utils/cookie";
-import type { Config } from "../config.ts";
+import type { Config } from "@/lib/app/config.ts";
 
 /** The cookie's name. */
 export const SESSION_COOKIE = "donor_session";

@@ -8,8 +8,8 @@
  * @module
  */
 import type { z } from "zod";
-import type { Logger } from "../log.ts";
-import type { Services } from "../state.ts";
+import type { Logger } from "@/lib/core/log.ts";
+import type { Services } from "@/lib/app/state.ts";
 import { type KioskSale, requireKioskDevice } from "./kiosk_cookie.ts";
 import { verifySigned } from "./signed_body.ts";
 import { validate } from "./validation.ts";

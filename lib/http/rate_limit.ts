@@ -1,15 +1,20 @@
 /**
- * The HTTP side of the rate limits (`lib/rate_limits.ts`): a request's client address (behind a
+ * The HTTP side of the rate limits (`lib/rate_limits/rate_limits.ts`): a request's client address (behind a
  * trusted proxy, the one it appended) and the app's settings, so a route counts an action in one
  * call. A refusal is a {@link RateLimitedError}, which `domain_errors.ts` answers 429 with
  * `Retry-After`.
  *
  * @module
  */
-import type { RouteContext } from "../framework/mod.ts";
-import { type LimitedAction, limitRequest, RateLimitedError, requestAdmission } from "../rate_limits.ts";
-import type { Admission } from "../storage/types.ts";
-import type { AppState } from "../state.ts";
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import {
+  type LimitedAction,
+  limitRequest,
+  RateLimitedError,
+  requestAdmission,
+} from "@/lib/rate_limits/rate_limits.ts";
+import type { Admission } from "@/lib/storage/types.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { clientAddress } from "./client_address.ts";
 
 /**

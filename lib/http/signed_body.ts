@@ -5,8 +5,8 @@
  * @module
  */
 import type { z } from "zod";
-import { verifySignedPayload } from "../signature_check.ts";
-import type { Services } from "../state.ts";
+import { verifySignedPayload } from "@/lib/signing/signature_check.ts";
+import type { Services } from "@/lib/app/state.ts";
 import { readJsonValue, validate } from "./validation.ts";
 
 /**

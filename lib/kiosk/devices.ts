@@ -11,14 +11,14 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
-import { type Actor, actorEntry } from "../auth/actor.ts";
-import type { AuditInput } from "../storage/audit_types.ts";
-import { newId } from "../ids.ts";
-import { terminalFor } from "../payments/mod.ts";
-import { randomHex } from "../random.ts";
-import type { Admin, KioskDevice, Store } from "../storage/types.ts";
-import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
+import type { Config } from "@/lib/app/config.ts";
+import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
+import type { AuditInput } from "@/lib/storage/audit_types.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { terminalFor } from "@/lib/providers/mod.ts";
+import { randomHex } from "@/lib/core/random.ts";
+import type { Admin, KioskDevice, Store } from "@/lib/storage/types.ts";
+import { FALLBACK_LANG, type Lang } from "@/lib/shared/languages.ts";
 import {
   type DeviceRefusal,
   KioskDeviceRequiredError,

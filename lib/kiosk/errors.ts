@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import { FALLBACK_LANG, type Lang } from "@/lib/shared/languages.ts";
 
 /** Any error of kiosk devices. */
 export class KioskError extends DomainError {}

@@ -6,14 +6,14 @@
  *
  * @module
  */
-import { signInKey } from "@/lib/account/sign_in.ts";
-import type { Config } from "../config.ts";
-import { manageLinkKey } from "../manage_link.ts";
-import type { RenderReceiptPdf } from "../receipts/pdf_pool.ts";
-import type { Store, Transaction } from "../storage/types.ts";
-import type { Attachment } from "./message_types.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+import type { Config } from "@/lib/app/config.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import type { RenderReceiptPdf } from "@/lib/receipts/pdf_pool.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import type { Attachment } from "@/lib/storage/message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
-import { createRenderer, type RenderDeps } from "./templates/mod.ts";
+import { createRenderer, type RenderDeps } from "@/lib/mail/templates/mod.ts";
 
 type ReceiptAttachment = (transaction: Transaction, language: string) => Promise<Attachment | null>;
 type CreditReceiptAttachment = NonNullable<RenderDeps["creditReceiptAttachment"]>;
@@ -44,14 +44,14 @@ export async function appRenderer(
   };
   let attach: Promise<ReceiptAttachment> | null = null;
   const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
-    attach ??= import("../receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
+    attach ??= import("@/lib/receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
       receiptAttachmentFor(deps)
     );
     return await (await attach)(transaction, language);
   };
   let credit: Promise<CreditReceiptAttachment> | null = null;
   const creditReceiptAttachment: CreditReceiptAttachment = async (transaction, refund, language) => {
-    credit ??= import("../receipts/credit.ts").then(({ creditReceiptAttachmentFor }) =>
+    credit ??= import("@/lib/receipts/credit.ts").then(({ creditReceiptAttachmentFor }) =>
       creditReceiptAttachmentFor(deps)
     );
     return await (await credit)(transaction, refund, language);

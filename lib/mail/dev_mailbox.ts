@@ -9,9 +9,9 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
-import type { OutboxMessage, Store } from "../storage/types.ts";
-import type { RenderedMessage } from "./message_types.ts";
+import type { Config } from "@/lib/app/config.ts";
+import type { OutboxMessage, Store } from "@/lib/storage/types.ts";
+import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
 
 /** Messages per page of the list. */

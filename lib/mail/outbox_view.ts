@@ -9,8 +9,8 @@
  * @module
  */
 
-import { deriveKey } from "@/lib/auth/tokens.ts";
-import { DomainError } from "@/lib/errors.ts";
+import { deriveKey } from "@/lib/staff/tokens.ts";
+import { DomainError } from "@/lib/core/errors.ts";
 import type { MessageKind, OutboxMessage, OutboxState, Store } from "@/lib/storage/types.ts";
 
 /** One message as the back office lists it. */

@@ -10,9 +10,9 @@
  * @module
  */
 
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
-import { type Actor, actorEntry } from "@/lib/auth/actor.ts";
-import type { Attachment, MessageInput } from "@/lib/mail/message_types.ts";
+import type { ReceiptSettings } from "./config.ts";
+import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
+import type { Attachment, MessageInput } from "@/lib/storage/message_types.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { OutboxMessage, Store, Transaction } from "@/lib/storage/types.ts";
 import { MAX_RESENDS, NoSuchTransactionError, NotReceiptableError, TooManyResendsError } from "./errors.ts";

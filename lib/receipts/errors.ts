@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DomainError } from "@/lib/errors.ts";
+import { DomainError } from "@/lib/core/errors.ts";
 
 /** Any error of receipts. */
 export class ReceiptError extends DomainError {}

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import type { ReportSum, Store } from "../storage/types.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import type { ReportSum, Store } from "@/lib/storage/types.ts";
 
 /** The museum's time zone: the months of the report (the receipts' year is counted in it too). */
 export const REPORT_TIME_ZONE = "Asia/Jerusalem";

@@ -32,7 +32,7 @@ export interface DonorSignIn {
  *   donor proved they read that mailbox just now: every donor record of the address;
  * - `manage`: made by the manage link of a donor email (a reusable link that may have been
  *   forwarded): the one donor record the link names (`donorId`), and only what
- *   `lib/account/access.ts` lets it do there.
+ *   `lib/donor_portal/access.ts` lets it do there.
  */
 export type DonorSessionScope = "full" | "manage";
 

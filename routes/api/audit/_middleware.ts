@@ -1,6 +1,6 @@
 import type { RouteContext } from "@/lib/framework/mod.ts";
 import { signInAdmin } from "@/lib/http/admin_auth.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * Every route under `/api/audit` is the back office's: approved admins only (401 without a valid
