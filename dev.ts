@@ -7,7 +7,7 @@
  */
 import { build, BuildError } from "@/lib/framework/build.ts";
 
-const root = new URL("./", import.meta.url).pathname;
+const root = new URL(".", import.meta.url).pathname;
 try {
   const started = performance.now();
   const manifest = await build(root);

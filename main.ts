@@ -25,7 +25,7 @@ if (hasCron) {
   for (const { name, cron } of JOB_SCHEDULES) Deno.cron(name, cron, async () => await (await jobs)[name]());
 }
 
-const root = new URL("./", import.meta.url).pathname;
+const root = new URL(".", import.meta.url).pathname;
 Deno.chdir(root);
 const log = createLogger();
 

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { DonorView } from "@/lib/donors/donor_view.ts";
+import type { DonorView } from "@/lib/shared/donor_view.ts";
 import { DonorDetails } from "@/islands/admin/DonorView.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";

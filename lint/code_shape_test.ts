@@ -26,21 +26,20 @@ Deno.test("code-shape: a function in lib/storage/ longer than the limit is refus
   assert.deepEqual(ids("lib/payments/x.ts", fn(MAX_STORAGE_FUNCTION_LINES + 1)), []);
 });
 
-Deno.test("code-shape: an import may climb two folders at most, static, re-export or dynamic", () => {
-  assert.deepEqual(ids("tests/a/b/c_test.ts", 'import { x } from "../../../lib/x.ts";\nx;\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'export { x } from "../../../lib/x.ts";\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'export * from "../../../lib/x.ts";\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'await import("../../../lib/x.ts");\n'), [
-    "code-shape/max-import-climb",
-  ]);
+Deno.test("code-shape: one import style, ./ inside a folder and @/ across, static, re-export or dynamic", () => {
+  const style = ["code-shape/import-style"];
+  assert.deepEqual(ids("tests/a/b/c_test.ts", 'import { x } from "../../../lib/x.ts";\nx;\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'export { x } from "../receipts/x.ts";\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'export * from "./sub/x.ts";\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'await import("@/lib/refunds/y.ts");\n'), style);
+  assert.deepEqual(ids("main.ts", 'import { y } from "@/y.ts";\n'), style);
   assert.deepEqual(
-    ids("tests/a/b/c.ts", 'import { x } from "../../lib/x.ts";\nimport { y } from "@/lib/y.ts";\n'),
+    ids(
+      "lib/refunds/x.ts",
+      'import { x } from "./y.ts";\nimport { y } from "@/lib/receipts/mod.ts";\nimport "@/lib/refunds/sub/z.ts";\n' +
+        'import { z } from "zod";\nawait import("./w.ts");\n',
+    ),
     [],
   );
+  assert.deepEqual(ids("manifest.gen.ts", 'import * as $0 from "./routes/index.tsx";\n'), []);
 });

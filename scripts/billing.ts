@@ -8,7 +8,7 @@
 import { loadConfigOrExit } from "@/lib/app/config.ts";
 import { createLogger } from "@/lib/core/log.ts";
 import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
-import { createProviderFactory } from "@/lib/providers/mod.ts";
+import { createProviderFactory } from "@/lib/app/payments.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 
 const config = await loadConfigOrExit();

@@ -115,9 +115,11 @@ for (const file of present) {
       const target = resolveTarget(normalize(join(dirname(was), spec)));
       if (!target) {
         // A folder or a file that is not ours (fonts, READMEs): keep pointing at the same place.
+        if (was === file) return all;
         const abs = normalize(join(dirname(was), spec));
-        const rel = relative(dirname(file), abs) + (spec.endsWith("/") ? "/" : "");
-        return `${head}${q}${rel.startsWith(".") ? rel : `./${rel}`}${q}${tail}`;
+        const rel = relative(dirname(file), abs) || ".";
+        const path = rel + (spec.endsWith("/") ? "/" : "");
+        return `${head}${q}${path.startsWith(".") ? path : `./${path}`}${q}${tail}`;
       }
       return `${head}${q}${urlSpecifier(file, target)}${q}${tail}`;
     });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import type { CancelReasonCount } from "@/lib/donors/donor_view.ts";
+import type { CancelReasonCount } from "@/lib/shared/donor_view.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";

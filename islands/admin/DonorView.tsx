@@ -1,4 +1,4 @@
-import type { DonorView, MonthlyView } from "@/lib/donors/donor_view.ts";
+import type { DonorView, MonthlyView } from "@/lib/shared/donor_view.ts";
 import { listAmount, usDateTime } from "@/lib/shared/format.ts";
 import { isolate, type Translate } from "@/islands/shared/texts.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "./config.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import { createProviderFactory } from "@/lib/providers/mod.ts";
+import { createProviderFactory } from "./payments.ts";
 import { createJobs, JOB_SCHEDULES } from "./scheduled_jobs.ts";
 import { openKvStore } from "@/lib/storage/kv/mod.ts";
 import { StorageUnavailableError } from "@/lib/storage/types.ts";

@@ -10,7 +10,7 @@ import type { Logger } from "@/lib/core/log.ts";
 import { appRenderer } from "@/lib/mail/app_renderer.ts";
 import { OutboxSender, type RenderMessage, wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
 import { smtpTransport } from "@/lib/mail/smtp.ts";
-import { createProviderFactory } from "@/lib/providers/mod.ts";
+import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "@/lib/storage/types.ts";

@@ -12,7 +12,7 @@
 
 import { DomainError } from "@/lib/core/errors.ts";
 import type { AuditEntry, AuditFilter, Store } from "@/lib/storage/types.ts";
-import { BOM, csvRecord, formatUtc } from "@/lib/reports/transactions_export.ts";
+import { BOM, csvRecord, formatUtc } from "@/lib/reports/mod.ts";
 
 /** The `cursor` is not one this server wrote. */
 export class AuditCursorError extends DomainError {

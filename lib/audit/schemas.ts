@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "@/lib/storage/audit_types.ts";
-import { FLAG_NAMES } from "@/lib/settings/flags.ts";
+import { FLAG_NAMES } from "@/lib/settings/mod.ts";
 
 /** An instant or a day (`2026-11-24`, read as that day's start in UTC). */
 const instant = (what: string) =>

@@ -98,7 +98,7 @@ interface Slot<In, Out> {
  * ```ts
  * const pool = new WorkerPool<Params, Uint8Array>({
  *   workers: 2, maxQueue: 64, name: "password", firstGuessMs: 100,
- *   createWorker: () => new Worker(new URL("../password_worker.ts", import.meta.url).href, { type: "module" }),
+ *   createWorker: () => new Worker(new URL("./password_worker.ts", import.meta.url).href, { type: "module" }),
  *   busy: (seconds) => new PasswordsBusyError(seconds),
  * });
  * const hash = await pool.run(params);

@@ -11,10 +11,10 @@
  */
 import { newId } from "@/lib/core/ids.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
-import { recordDecline } from "@/lib/rate_limits/rate_limits.ts";
+import { recordDecline } from "@/lib/rate_limits/mod.ts";
 import type { Payment, Transaction } from "@/lib/storage/types.ts";
-import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
-import type { ProviderResult } from "@/lib/providers/provider.ts";
+import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
+import type { ProviderResult } from "@/lib/providers/mod.ts";
 import { clock, type CompletionContext, providerCall } from "./service.ts";
 
 /** How a payment ended, after verification with the provider. */

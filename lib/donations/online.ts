@@ -9,12 +9,12 @@
  *
  * @module
  */
-import { paymentAdmission, refusalError } from "@/lib/rate_limits/rate_limits.ts";
+import { paymentAdmission, refusalError } from "@/lib/rate_limits/mod.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { CurrencyCode } from "@/lib/shared/money.ts";
 import type { Payment } from "@/lib/storage/types.ts";
 import { ProviderUnavailableError } from "./errors.ts";
-import { ProviderError } from "@/lib/providers/provider.ts";
+import { ProviderError } from "@/lib/providers/mod.ts";
 import {
   checkDonation,
   clock,

@@ -32,11 +32,11 @@
  * @module
  */
 import type { Logger } from "@/lib/core/log.ts";
-import type { RateLimitSettings } from "@/lib/rate_limits/rate_limits.ts";
+import type { RateLimitSettings } from "@/lib/rate_limits/mod.ts";
 import type { Payment, Store } from "@/lib/storage/types.ts";
 import { completePayment } from "./completion.ts";
-import { runPass } from "@/lib/providers/pass.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { runPass } from "@/lib/providers/mod.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 
 const MINUTE_MS = 60_000;
 
@@ -99,7 +99,7 @@ type Outcome = Exclude<keyof ReconcileReport, "ran" | "complete">;
  *
  * @example Every 15 minutes, next to billing
  * ```ts
- * import { runReconcilePass } from "@/lib/donations/reconcile.ts";
+ * import { runReconcilePass } from "./reconcile.ts";
  * await runReconcilePass({
  *   store: services.store,
  *   provider: services.providerFor(config.publicUrl ?? "http://localhost:8000"),

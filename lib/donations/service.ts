@@ -18,11 +18,11 @@
  */
 import { newId } from "@/lib/core/ids.ts";
 import type { Logger } from "@/lib/core/log.ts";
-import type { RateLimitSettings } from "@/lib/rate_limits/rate_limits.ts";
+import type { RateLimitSettings } from "@/lib/rate_limits/mod.ts";
 import { MIN_AMOUNT, toMinor } from "@/lib/shared/money.ts";
 import type { Donor, Payment, Store } from "@/lib/storage/types.ts";
 import { InvalidDonationError, MonthlyUnavailableError, UnknownDonorError } from "./errors.ts";
-import { type PaymentProvider, ProviderError } from "@/lib/providers/provider.ts";
+import { type PaymentProvider, ProviderError } from "@/lib/providers/mod.ts";
 
 /** A repeated identical create within this window answers the same payment. */
 export const DEDUPE_WINDOW_MS = 60_000;

@@ -19,8 +19,8 @@
  * @module
  */
 import { type DonorHistory, donorHistory } from "./history.ts";
-import { isDonorOf } from "@/lib/donors/records.ts";
-import type { GiftRef } from "@/lib/monthly_gifts/subscription_changes.ts";
+import { isDonorOf } from "@/lib/donors/mod.ts";
+import type { GiftRef } from "@/lib/monthly_gifts/mod.ts";
 import type { DonorSession, Store } from "@/lib/storage/types.ts";
 
 /** How long after a full sign-in its step-up actions stay open: an hour. */

@@ -17,7 +17,7 @@
  */
 import { MAX_GIFTS } from "./history.ts";
 import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
-import { addressRecords, listAcross } from "@/lib/donors/records.ts";
+import { addressRecords, listAcross } from "@/lib/donors/mod.ts";
 import { newestMessageFirst } from "@/lib/storage/outbox_records.ts";
 import type { Store } from "@/lib/storage/types.ts";
 

@@ -26,7 +26,7 @@
  * @module
  */
 import { DomainError } from "@/lib/core/errors.ts";
-import { donorIdPages } from "@/lib/donors/records.ts";
+import { donorIdPages } from "@/lib/donors/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** What the donor must send to confirm (the form's checkbox). */

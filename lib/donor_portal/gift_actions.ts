@@ -28,7 +28,7 @@ import {
   pauseGift,
   resumeGift,
   skipNextCharge,
-} from "@/lib/monthly_gifts/subscription_changes.ts";
+} from "@/lib/monthly_gifts/mod.ts";
 import { MIN_AMOUNT } from "@/lib/shared/money.ts";
 
 /** The forms a monthly gift has, as they appear in the path (`/{lang}/account/gifts/{id}/{action}`). */

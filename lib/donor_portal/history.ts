@@ -12,10 +12,10 @@
  * @module
  */
 import { receiptYears } from "./year_receipts.ts";
-import { receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
-import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
-import { cardUpdateLocks } from "@/lib/monthly_gifts/card_update_limits.ts";
-import { addressRecords, recordsOf } from "@/lib/donors/records.ts";
+import { receiptDownloadCode } from "@/lib/receipts/mod.ts";
+import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
+import { cardUpdateLocks } from "@/lib/monthly_gifts/mod.ts";
+import { addressRecords, recordsOf } from "@/lib/donors/mod.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */

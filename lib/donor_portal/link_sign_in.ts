@@ -22,9 +22,9 @@
  *
  * @module
  */
-import { hashRefreshToken } from "@/lib/staff/tokens.ts";
+import { hashRefreshToken } from "@/lib/staff/mod.ts";
 import { type ManageLinkKey, readManageToken } from "./manage_link.ts";
-import { addressBucket } from "@/lib/rate_limits/rate_limits.ts";
+import { addressBucket } from "@/lib/rate_limits/mod.ts";
 import type { Donor, DonorSession, Store } from "@/lib/storage/types.ts";
 import { newSession, standing } from "./sign_in.ts";
 

@@ -19,9 +19,9 @@
  *
  * @module
  */
-import { deriveKey } from "@/lib/staff/tokens.ts";
+import { deriveKey } from "@/lib/staff/mod.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
-import { addressBucket } from "@/lib/rate_limits/rate_limits.ts";
+import { addressBucket } from "@/lib/rate_limits/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** How long a manage link works: 60 days. */

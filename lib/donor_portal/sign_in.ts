@@ -22,9 +22,9 @@
  *
  * @module
  */
-import { deriveKey, hashRefreshToken } from "@/lib/staff/tokens.ts";
+import { deriveKey, hashRefreshToken } from "@/lib/staff/mod.ts";
 import { equalSecrets } from "@/lib/core/constant_time.ts";
-import { addressBucket } from "@/lib/rate_limits/rate_limits.ts";
+import { addressBucket } from "@/lib/rate_limits/mod.ts";
 import type { DonorSession, SignInRefusal, Store } from "@/lib/storage/types.ts";
 
 /** How long a sign-in link works: 30 minutes. */

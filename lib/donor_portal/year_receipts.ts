@@ -20,10 +20,10 @@
 import { zipSync } from "fflate";
 import { DomainError } from "@/lib/core/errors.ts";
 import { newId } from "@/lib/core/ids.ts";
-import { addressBucket, limitHits } from "@/lib/rate_limits/rate_limits.ts";
-import { receiptPdfAttachment } from "@/lib/receipts/attachment.ts";
-import type { RenderReceiptPdf } from "@/lib/receipts/pdf_pool.ts";
-import { allDonorIds, listAcross } from "@/lib/donors/records.ts";
+import { addressBucket, limitHits } from "@/lib/rate_limits/mod.ts";
+import { receiptPdfAttachment } from "@/lib/receipts/mod.ts";
+import type { RenderReceiptPdf } from "@/lib/receipts/mod.ts";
+import { allDonorIds, listAcross } from "@/lib/donors/mod.ts";
 import { newestReceiptFirst } from "@/lib/storage/receipt_records.ts";
 import type { Receipt, Store } from "@/lib/storage/types.ts";
 

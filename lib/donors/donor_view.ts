@@ -16,9 +16,27 @@
  * @module
  */
 import { DomainError } from "@/lib/core/errors.ts";
-import { CANCEL_REASONS } from "@/lib/monthly_gifts/subscription_changes.ts";
+import { CANCEL_REASONS } from "@/lib/monthly_gifts/mod.ts";
 import { addressRecords } from "./records.ts";
 import type { Store, Subscription, Transaction } from "@/lib/storage/types.ts";
+import type {
+  CancelReasonCount,
+  CurrencyTotal,
+  DonorRecordView,
+  DonorView,
+  GiftView,
+  MonthlyState,
+  MonthlyView,
+} from "@/lib/shared/donor_view.ts";
+export type {
+  CancelReasonCount,
+  CurrencyTotal,
+  DonorRecordView,
+  DonorView,
+  GiftView,
+  MonthlyState,
+  MonthlyView,
+};
 
 /** The most gifts the view lists (newest first): the most one `listByDonors` call answers. */
 export const MAX_VIEW_GIFTS = 1_000;
@@ -28,83 +46,6 @@ export class NoDonorWithEmailError extends DomainError {
   constructor() {
     super("No donor with this email address");
   }
-}
-
-/** One donor record of the address, as the donor gave it on the form. */
-export interface DonorRecordView {
-  firstName: string;
-  lastName: string;
-  country: string;
-  /** ISO 8601. */
-  createdAt: string;
-}
-
-/** One gift (a successful payment or a declined attempt). */
-export interface GiftView {
-  /** The transaction's id (the transaction list's rows have it too). */
-  id: string;
-  createdAt: string;
-  status: "success" | "failed";
-  statusCode: string;
-  isMonthly: boolean;
-  /** Minor units, or null when a declined attempt has none. */
-  amount: number | null;
-  currency: 1 | 2 | null;
-  /** Masked card number, when known. */
-  card: string | null;
-  /** The receipt's number, when one was issued. */
-  receiptNumber: string | null;
-  /** Why the provider declined, for a failed attempt. */
-  errorMessage: string | null;
-  /** What was refunded of a successful gift (issue 16), minor units; 0 when nothing was. */
-  refunded: number;
-}
-
-/** A monthly gift's state, as the back office shows it. */
-export type MonthlyState = "active" | "paused" | "failing" | "cancelled" | "failed";
-
-/** One monthly gift. */
-export interface MonthlyView {
-  state: MonthlyState;
-  amount: number;
-  currency: 1 | 2;
-  createdAt: string;
-  /** While it goes on (active, paused, failing): the next charge's date (a pause's resume date). */
-  nextCharge: string | null;
-  /** Failed attempts of the current period, while failing. */
-  failedAttempts: number;
-  /** When the next retry is due, while failing. */
-  retryAt: string | null;
-  /** When it was cancelled. */
-  cancelledAt: string | null;
-  /** The donor's reason (one of `CANCEL_REASONS`), when cancelled with one. */
-  cancelReason: string | null;
-  card: string | null;
-}
-
-/** One total per currency of the successful gifts. */
-export interface CurrencyTotal {
-  currency: 1 | 2;
-  /** Minor units. */
-  amount: number;
-  count: number;
-}
-
-/** The donor view of one address. */
-export interface DonorView {
-  email: string;
-  donors: DonorRecordView[];
-  /** Successful gifts, per currency, ascending by currency code. */
-  totals: CurrencyTotal[];
-  /** The first and the last successful gift's dates, or null when none succeeded. */
-  firstGift: string | null;
-  lastGift: string | null;
-  /** Newest first. */
-  gifts: GiftView[];
-  /** Those that go on first (next charge soonest first), then those that ended (latest first). */
-  monthly: MonthlyView[];
-  /** False when the donor has more gifts than listed: the totals and dates cover the listed ones. */
-  complete: boolean;
 }
 
 /** A successful gift's amount and currency: the transaction's, else the provider's result. */
@@ -228,12 +169,6 @@ export async function donorView(
     monthly: subscriptions.map((s) => monthlyView(s, at)).sort(monthlyOrder),
     complete: txs.length < MAX_VIEW_GIFTS,
   };
-}
-
-/** How many monthly gifts were cancelled with one reason. */
-export interface CancelReasonCount {
-  reason: string;
-  count: number;
 }
 
 /**

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Config } from "@/lib/app/config.ts";
-import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
 import type { AuditInput } from "@/lib/storage/audit_types.ts";
 import { newId } from "@/lib/core/ids.ts";
 import { terminalFor } from "@/lib/providers/mod.ts";

@@ -9,9 +9,9 @@
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { CurrencyCode } from "@/lib/shared/money.ts";
 import type { Payment } from "@/lib/storage/types.ts";
-import { finishPayment, recordResult } from "@/lib/donations/completion.ts";
-import { ProviderUnavailableError, TerminalBusyError, TerminalInUseError } from "@/lib/donations/errors.ts";
-import { ProviderError, type TerminalResult } from "@/lib/providers/provider.ts";
+import { finishPayment, recordResult } from "@/lib/donations/mod.ts";
+import { ProviderUnavailableError, TerminalBusyError, TerminalInUseError } from "@/lib/donations/mod.ts";
+import { ProviderError, type TerminalResult } from "@/lib/providers/mod.ts";
 import {
   checkDonation,
   clock,
@@ -20,7 +20,7 @@ import {
   newPendingPayment,
   type PaymentsContext,
   providerCall,
-} from "@/lib/donations/service.ts";
+} from "@/lib/donations/mod.ts";
 
 /** How long past its deadline a sale keeps its terminal claimed, should its request die midway. */
 const TERMINAL_CLAIM_GRACE_MS = 10_000;

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import type { Config } from "@/lib/app/config.ts";
-import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
-import type { RenderReceiptPdf } from "@/lib/receipts/pdf_pool.ts";
+import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
+import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import type { Attachment } from "@/lib/storage/message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
@@ -44,16 +43,12 @@ export async function appRenderer(
   };
   let attach: Promise<ReceiptAttachment> | null = null;
   const receiptAttachment: ReceiptAttachment = async (transaction, language) => {
-    attach ??= import("@/lib/receipts/attachment.ts").then(({ receiptAttachmentFor }) =>
-      receiptAttachmentFor(deps)
-    );
+    attach ??= loadReceiptAttachment().then(({ receiptAttachmentFor }) => receiptAttachmentFor(deps));
     return await (await attach)(transaction, language);
   };
   let credit: Promise<CreditReceiptAttachment> | null = null;
   const creditReceiptAttachment: CreditReceiptAttachment = async (transaction, refund, language) => {
-    credit ??= import("@/lib/receipts/credit.ts").then(({ creditReceiptAttachmentFor }) =>
-      creditReceiptAttachmentFor(deps)
-    );
+    credit ??= loadCreditReceipt().then(({ creditReceiptAttachmentFor }) => creditReceiptAttachmentFor(deps));
     return await (await credit)(transaction, refund, language);
   };
   return createRenderer({

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { deriveKey } from "@/lib/staff/tokens.ts";
+import { deriveKey } from "@/lib/staff/mod.ts";
 import { DomainError } from "@/lib/core/errors.ts";
 import type { MessageKind, OutboxMessage, OutboxState, Store } from "@/lib/storage/types.ts";
 

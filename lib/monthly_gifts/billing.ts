@@ -27,7 +27,7 @@ import type { MessageInput } from "@/lib/storage/message_types.ts";
 import type { Charge, Store, Subscription, Transaction } from "@/lib/storage/types.ts";
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
-import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/provider.ts";
+import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
 
 /** The lease's name and length: a pass renews it as it goes. */
 export const BILLING_LEASE = "billing";

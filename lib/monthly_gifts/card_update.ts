@@ -27,14 +27,14 @@
  */
 import { newId } from "@/lib/core/ids.ts";
 import type { Logger } from "@/lib/core/log.ts";
-import type { RateLimitSettings } from "@/lib/rate_limits/rate_limits.ts";
+import type { RateLimitSettings } from "@/lib/rate_limits/mod.ts";
 import { lastFour } from "@/lib/shared/format.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import type { CardUpdate, Store, Subscription } from "@/lib/storage/types.ts";
 import { chargeSubscriptionNow } from "./billing.ts";
 import { admitCardUpdate, type CardUpdateClient, countCardDecline } from "./card_update_limits.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 import { GiftChangeError, GiftEndedError, type GiftRef, ownGift } from "./subscription_changes.ts";
 
 /** The check's nominal total in minor units (1.00): Pelecard's plugin checks cards with it; never charged. */

@@ -28,7 +28,7 @@ import {
   type RateLimitSettings,
   recordDecline,
   refusalError,
-} from "@/lib/rate_limits/rate_limits.ts";
+} from "@/lib/rate_limits/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { GiftChangeError } from "./subscription_changes.ts";
 

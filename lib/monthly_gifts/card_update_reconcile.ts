@@ -13,12 +13,12 @@
  *
  * @module
  */
-import type { RateLimitSettings } from "@/lib/rate_limits/rate_limits.ts";
+import type { RateLimitSettings } from "@/lib/rate_limits/mod.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { CardUpdate, Store } from "@/lib/storage/types.ts";
 import { completeCardUpdate } from "./card_update.ts";
-import { runPass } from "@/lib/providers/pass.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { runPass } from "@/lib/providers/mod.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 
 const MINUTE_MS = 60_000;
 

@@ -24,13 +24,13 @@
  *
  * @module
  */
-import { isDonorOf } from "@/lib/donors/records.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import { isDonorOf } from "@/lib/donors/mod.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
 import { MIN_AMOUNT, toMinor } from "@/lib/shared/money.ts";
 import { isoInstant } from "@/lib/storage/records.ts";
 import type { Store, Subscription, SubscriptionChanges } from "@/lib/storage/types.ts";
 import { nextMonth } from "./billing_dates.ts";
-import { PaymentError } from "@/lib/donations/errors.ts";
 
 /** The reasons a donor may give for cancelling (stored as is; the back office counts them). */
 export const CANCEL_REASONS = [
@@ -47,7 +47,7 @@ export type CancelReason = typeof CANCEL_REASONS[number];
 export const PAUSE_MONTHS = [1, 2, 3] as const;
 
 /** Any refused change of a monthly gift. */
-export class GiftChangeError extends PaymentError {}
+export class GiftChangeError extends DomainError {}
 
 /**
  * A raised amount asked for by a session that may not raise it (a manage link's, issue 23): the

@@ -1,109 +1,14 @@
 /**
- * Choosing and wiring the payment provider (`PAYMENT_PROVIDER`), and the context the payment
- * routes hand to `service.ts`.
+ * Payment providers: one interface (`provider.ts`), one folder per provider (`pelecard/`, `sandbox/`), the pass every reconciler shares, and which terminal serves a kiosk.
+ *
+ * What other folders of `lib/` may import from this concept (`lib/README.md`); the rest is its own.
  *
  * @module
  */
-import type { Config } from "@/lib/app/config.ts";
-import type { Logger } from "@/lib/core/log.ts";
-import type { Store } from "@/lib/storage/types.ts";
-import { createPelecardProvider } from "@/lib/providers/pelecard/pelecard.ts";
-import type { PaymentProvider, ProviderFactory } from "./provider.ts";
-import { createSandboxProvider, type SandboxControls } from "@/lib/providers/sandbox/sandbox.ts";
-import type { PaymentsContext } from "@/lib/donations/service.ts";
-
-/**
- * What {@link paymentsContext} needs of the app's services (`Services` of `lib/app/state.ts` has it):
- * named here, so that payments need not know the app's state and state can name the factory.
- */
-export interface PaymentServices {
-  config: Config;
-  store: Store;
-  providerFor: ProviderFactory;
-}
-
-/**
- * The provider factory for the configuration.
- *
- * @example
- * ```ts
- * const providerFor = createProviderFactory(config, store, log);
- * providerFor("https://donate.museum.org").id; // "pelecard"
- * ```
- */
-export function createProviderFactory(config: Config, store: Store, log: Logger): ProviderFactory {
-  const p = config.payments;
-  if (p.provider === "pelecard") {
-    const pelecard = createPelecardProvider({
-      ...p.pelecard!,
-      log: (msg, fields) => log.info(msg, fields),
-    });
-    return () => pelecard;
-  }
-  // One sandbox per origin, kept: every donation page asks for its provider, and making one is a few
-  // dozen closures. Without PUBLIC_URL the origin comes from the request, so only a few are kept.
-  const sandboxes = new Map<string, PaymentProvider & SandboxControls>();
-  return (origin) => {
-    let sandbox = sandboxes.get(origin);
-    if (!sandbox) {
-      if (sandboxes.size >= 8) sandboxes.delete(sandboxes.keys().next().value!);
-      sandbox = createSandboxProvider({
-        store,
-        origin,
-        secret: `${config.appSecret}/sandbox`,
-        terminalMode: p.sandboxTerminal,
-      });
-      sandboxes.set(origin, sandbox);
-    }
-    return sandbox;
-  };
-}
-
-/** The sandbox's own controls, when the sandbox is the provider. */
-export function sandboxOf(provider: PaymentProvider): (PaymentProvider & SandboxControls) | null {
-  return provider.id === "sandbox" ? provider as PaymentProvider & SandboxControls : null;
-}
-
-/**
- * The terminal (PinPad) that serves a kiosk's shop: the configured one (`TERMINALS`), or, on the
- * sandbox, a simulated `sim-<shop>` so any shop works on a fresh machine; `null` when none is known.
- *
- * @example
- * ```ts
- * terminalFor(config, "12"); // "pp-12" with TERMINALS=12:pp-12, "sim-12" on the sandbox
- * ```
- */
-export function terminalFor(config: Config, shop: string | null | undefined): string | null {
-  if (!shop) return null;
-  return config.payments.terminals.get(shop) ??
-    (config.payments.provider === "sandbox" ? `sim-${shop}` : null);
-}
-
-/**
- * The payments context of a request: its origin (or `PUBLIC_URL`), the provider and limits, and
- * the client's address when the request starts a payment (for the decline caps).
- *
- * @example
- * ```ts
- * const ctx = paymentsContext(state.services, state.flags.MONTHLY_PAYMENT, url, state.log);
- * ```
- */
-export function paymentsContext(
-  services: PaymentServices,
-  monthlyEnabled: boolean,
-  url: URL,
-  log: Logger,
-  clientAddress?: string,
-): PaymentsContext {
-  const origin = services.config.publicUrl ?? url.origin;
-  return {
-    store: services.store,
-    provider: services.providerFor(origin),
-    log,
-    origin,
-    maxAmount: services.config.payments.maxAmount,
-    monthlyEnabled,
-    rateLimits: services.config.rateLimits,
-    clientAddress,
-  };
-}
+export { runPass } from "./pass.ts";
+export { type PaymentProvider, ProviderError, type ProviderResult, type TerminalResult } from "./provider.ts";
+export { sandboxRecordNeeded } from "@/lib/providers/sandbox/sandbox.ts";
+export { createPelecardProvider } from "@/lib/providers/pelecard/pelecard.ts";
+export { type ProviderFactory } from "./provider.ts";
+export { createSandboxProvider, type SandboxControls } from "@/lib/providers/sandbox/sandbox.ts";
+export { sandboxOf, terminalFor } from "./terminals.ts";

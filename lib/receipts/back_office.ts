@@ -11,7 +11,7 @@
  */
 
 import type { ReceiptSettings } from "./config.ts";
-import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
 import type { Attachment, MessageInput } from "@/lib/storage/message_types.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { OutboxMessage, Store, Transaction } from "@/lib/storage/types.ts";

@@ -11,7 +11,7 @@
  */
 
 import type { Attachment } from "@/lib/storage/message_types.ts";
-import { addressBucket, limitHits } from "@/lib/rate_limits/rate_limits.ts";
+import { addressBucket, limitHits } from "@/lib/rate_limits/mod.ts";
 import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
 import type { Receipt, Store } from "@/lib/storage/types.ts";
 import { receiptPdfAttachment } from "./attachment.ts";

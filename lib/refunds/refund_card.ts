@@ -25,7 +25,7 @@
  */
 import { lastFour } from "@/lib/shared/format.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 
 /** Why a gift cannot be refunded here: the back office's dialog says it in the viewer's language. */
 export type RefundCardRefusal = "unknown" | "no-token";

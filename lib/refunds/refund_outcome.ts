@@ -21,8 +21,8 @@
  *
  * @module
  */
-import type { Actor } from "@/lib/audit/actor.ts";
-import { NoSuchTransactionError } from "@/lib/receipts/errors.ts";
+import type { Actor } from "@/lib/audit/mod.ts";
+import { NoSuchTransactionError } from "@/lib/receipts/mod.ts";
 import type { Admin, FailureReport, Refund, RefundOutcome, Store } from "@/lib/storage/types.ts";
 import { REFUND_RECONCILE_GRACE_MS } from "./refund_reconcile.ts";
 import { recordRefundOutcome, refundAudit, RefundError } from "./refunds.ts";

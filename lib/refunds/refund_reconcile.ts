@@ -22,8 +22,8 @@
  */
 import type { Logger } from "@/lib/core/log.ts";
 import type { AuditInput, Refund, RefundOutcome, Store } from "@/lib/storage/types.ts";
-import { runPass } from "@/lib/providers/pass.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { runPass } from "@/lib/providers/mod.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 import { recordRefundOutcome, refundAudit } from "./refunds.ts";
 
 const MINUTE_MS = 60_000;

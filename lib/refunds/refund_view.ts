@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { NoSuchTransactionError } from "@/lib/receipts/errors.ts";
+import { NoSuchTransactionError } from "@/lib/receipts/mod.ts";
 import type { Admin, Refund, Store } from "@/lib/storage/types.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import type { PaymentProvider } from "@/lib/providers/mod.ts";
 import { refundCardOf, type RefundCardRefusal } from "./refund_card.ts";
 import { mayConfirmFailure } from "./refund_outcome.ts";
 import { otherProviderMessage } from "./refunds.ts";

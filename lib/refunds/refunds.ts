@@ -24,7 +24,7 @@
  * @module
  */
 import { DomainError } from "@/lib/core/errors.ts";
-import { stopMonthlyPayments } from "@/lib/donors/donors.ts";
+import { stopMonthlyPayments } from "@/lib/donors/mod.ts";
 import { newId } from "@/lib/core/ids.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import type {
@@ -38,8 +38,8 @@ import type {
   Transaction,
 } from "@/lib/storage/types.ts";
 import { RefundExceedsPaidError } from "@/lib/storage/refund_types.ts";
-import { NoSuchTransactionError } from "@/lib/receipts/errors.ts";
-import { type PaymentProvider, ProviderError } from "@/lib/providers/provider.ts";
+import { NoSuchTransactionError } from "@/lib/receipts/mod.ts";
+import { type PaymentProvider, ProviderError } from "@/lib/providers/mod.ts";
 import { refundCardOf } from "./refund_card.ts";
 
 /** Any refund error. */

@@ -28,9 +28,9 @@
  *
  * @module
  */
-import { REFRESH_TOKEN_TTL_DAYS } from "@/lib/staff/tokens.ts";
+import { REFRESH_TOKEN_TTL_DAYS } from "@/lib/staff/mod.ts";
 import type { Logger } from "@/lib/core/log.ts";
-import { sandboxRecordNeeded } from "@/lib/providers/sandbox/sandbox.ts";
+import { sandboxRecordNeeded } from "@/lib/providers/mod.ts";
 import type { SandboxRecord, Store } from "@/lib/storage/types.ts";
 
 const DAY_MS = 86_400_000;
@@ -89,7 +89,7 @@ export interface RetentionOptions {
  *
  * @example Once a day, next to billing
  * ```ts
- * import { runRetentionSweep } from "@/lib/retention/retention.ts";
+ * import { runRetentionSweep } from "./retention.ts";
  * Deno.cron("retention", "17 3 * * *", async () => {
  *   await runRetentionSweep({ store: services.store, log });
  * });

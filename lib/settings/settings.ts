@@ -9,8 +9,8 @@
  * @module
  */
 
-import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
-import { OWNERS, requireRole } from "@/lib/staff/roles.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
+import { OWNERS, requireRole } from "@/lib/staff/mod.ts";
 import { DomainError } from "@/lib/core/errors.ts";
 import { FLAG_NAMES, type FlagName } from "./flags.ts";
 import type { Store } from "@/lib/storage/types.ts";

@@ -19,11 +19,10 @@
  * @module
  */
 import type { z } from "zod";
-import { actorEntry } from "@/lib/audit/actor.ts";
+import { actorEntry } from "@/lib/audit/mod.ts";
 import { newId } from "@/lib/core/ids.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { AdminLoginSchema, AdminRegisterSchema } from "@/lib/app/schemas.ts";
-import type { Services } from "@/lib/app/state.ts";
 import { type Admin, type AdminRole, EmailTakenError, type Store } from "@/lib/storage/types.ts";
 import {
   AccessTokenError,
@@ -67,6 +66,14 @@ export interface AccountsContext {
   now?: () => Date;
 }
 
+/** What {@link accountsContext} reads of the app's services (`Services` of `lib/app/state.ts` has it). */
+export interface AccountServices {
+  store: Store;
+  accessKey: Uint8Array;
+  passwords: Argon2Runner;
+  config: { adminRegistration: AccountsContext["policy"]; appSecret: string };
+}
+
 /**
  * The accounts context of the app's services.
  *
@@ -75,7 +82,7 @@ export interface AccountsContext {
  * const session = await login(accountsContext(ctx.state.services), body, address);
  * ```
  */
-export function accountsContext(services: Services): AccountsContext {
+export function accountsContext(services: AccountServices): AccountsContext {
   return {
     store: services.store,
     accessKey: services.accessKey,

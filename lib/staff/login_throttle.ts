@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { addressBucket } from "@/lib/rate_limits/rate_limits.ts";
+import { addressBucket } from "@/lib/rate_limits/mod.ts";
 import { normalizeEmail } from "@/lib/storage/records.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { LoginThrottledError } from "./errors.ts";

@@ -9,7 +9,7 @@
  */
 
 import type { AuditInput } from "@/lib/storage/audit_types.ts";
-import { type Actor, actorEntry } from "@/lib/audit/actor.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
 import { type Admin, type AdminRole, LastOwnerError } from "@/lib/storage/types.ts";
 import { type AccountsContext, type AdminProfile, profile } from "./accounts.ts";
 import { LastOwnerRefusedError, NoSuchAdminError, NotActiveAdminError, OwnRoleError } from "./errors.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SIGN_IN_TTL_MS, signInToken, signInUrl } from "@/lib/donor_portal/sign_in.ts";
+import { SIGN_IN_TTL_MS, signInToken, signInUrl } from "@/lib/donor_portal/mod.ts";
 import { donorFrame, type KindRenderer, recipientDonor, rendered } from "./render.ts";
 
 /** A sign-in link to the donor portal, valid 30 minutes from the request. */

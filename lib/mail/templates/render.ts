@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { SignInKey } from "@/lib/donor_portal/sign_in.ts";
+import type { SignInKey } from "@/lib/donor_portal/mod.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type {
   Attachment,
@@ -23,7 +23,7 @@ import {
   MANAGE_LINK_TTL_MS,
   type ManageLinkKey,
   manageLinkUrl,
-} from "@/lib/donor_portal/manage_link.ts";
+} from "@/lib/donor_portal/mod.ts";
 import { dirOf, FALLBACK_LANG, isLang, type Lang } from "@/lib/shared/languages.ts";
 import type { Donor, Refund, Store, Transaction } from "@/lib/storage/types.ts";
 import type { TFunction } from "i18next";

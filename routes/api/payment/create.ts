@@ -3,7 +3,7 @@ import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { paymentsContext } from "@/lib/providers/mod.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/app/schemas.ts";
 import { readFlags } from "@/lib/settings/flags.ts";

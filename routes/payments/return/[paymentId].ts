@@ -1,6 +1,6 @@
 import type { Handlers, RouteContext } from "@/lib/framework/mod.ts";
 import { isLang } from "@/lib/shared/languages.ts";
-import { paymentsContext } from "@/lib/providers/mod.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
 import { ProviderError } from "@/lib/providers/provider.ts";
 import { completePayment } from "@/lib/donations/completion.ts";
 import type { AppState } from "@/lib/app/state.ts";

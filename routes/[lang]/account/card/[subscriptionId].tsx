@@ -8,7 +8,7 @@ import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { mailAddress } from "@/lib/mail/config.ts";
 import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
 import { CardUpdatesBusyError, CardUpdatesLockedError } from "@/lib/monthly_gifts/card_update_limits.ts";
-import { paymentsContext } from "@/lib/providers/mod.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
 import { ProviderError } from "@/lib/providers/provider.ts";
 import { GiftEndedError, NoSuchGiftError } from "@/lib/monthly_gifts/subscription_changes.ts";
 import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";

@@ -1,7 +1,7 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { paymentsContext } from "@/lib/providers/mod.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
 import { completePayment } from "@/lib/donations/completion.ts";
 import { completeCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
 import type { AppState } from "@/lib/app/state.ts";

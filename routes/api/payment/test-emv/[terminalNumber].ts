@@ -4,7 +4,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { paymentsContext } from "@/lib/providers/mod.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { PaymentUrlSchema, TestEmvSchema } from "@/lib/app/schemas.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
