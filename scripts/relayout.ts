@@ -59,6 +59,8 @@ for (const path of before) {
 }
 const present = new Set(before.map((p) => moves.get(p) ?? p));
 const origin = new Map([...moves].map(([from, to]) => [to, from]));
+// Files moved by an earlier run: where they were, for the relative imports of work merged since.
+const earlier = new Map(Object.entries(plan.files).map(([from, to]) => [to, from]));
 
 // 1. The moves.
 for (const [from, to] of moves) {
@@ -72,7 +74,9 @@ for (const [from, to] of moves) {
 /** A target (old or new path) as it is after the move, if it is a file of the project. */
 const resolveTarget = (old: string) => {
   const now = moves.get(old) ?? old;
-  return present.has(now) ? now : undefined;
+  if (present.has(now)) return now;
+  const planned = destination(old);
+  return planned && present.has(planned) ? planned : undefined;
 };
 
 /** The one import style: `./x` inside a folder, `@/…` across folders. */
@@ -101,10 +105,10 @@ for (const file of present) {
   if (/\.tsx?$/.test(file)) {
     const resolveSpec = (spec: string) => {
       if (spec.startsWith("@/")) return resolveTarget(normalize(spec.slice(2)));
-      if (spec.startsWith("./") || spec.startsWith("../")) {
-        return resolveTarget(normalize(join(dirname(was), spec)));
-      }
-      return undefined;
+      if (!spec.startsWith("./") && !spec.startsWith("../")) return undefined;
+      // Relative to where the file was before this run; failing that, before an earlier run.
+      return resolveTarget(normalize(join(dirname(was), spec))) ??
+        (earlier.has(file) ? resolveTarget(normalize(join(dirname(earlier.get(file)!), spec))) : undefined);
     };
     next = next.replace(IMPORT, (all, head, q, spec) => {
       const target = resolveSpec(spec);
@@ -126,7 +130,7 @@ for (const file of present) {
   }
   // Paths written from the root (`lib/app/app.ts` in a test's string, a README's link).
   next = next.replace(ROOTED, (all, head, p) => {
-    const now = moves.get(p);
+    const now = moves.get(p) ?? (present.has(p) ? undefined : destination(p));
     return now ? `${head}${now}` : all;
   });
   if (next !== text) {
