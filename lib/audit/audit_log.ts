@@ -16,13 +16,16 @@ import { BOM, csvRecord, formatUtc } from "@/lib/reports/mod.ts";
 
 /** The `cursor` is not one this server wrote. */
 export class AuditCursorError extends DomainError {
+  override readonly kind = "invalid";
   constructor() {
     super("cursor is not valid: use the nextCursor of the previous page");
   }
 }
 
 /** The filter is impossible (for example `to` before `from`). */
-export class AuditFilterError extends DomainError {}
+export class AuditFilterError extends DomainError {
+  override readonly kind = "invalid";
+}
 
 /** The filters as the API takes them. */
 export interface AuditQuery {

@@ -14,6 +14,21 @@ export interface FieldError {
 }
 
 /**
+ * What kind of failure an error is, in the domain's words: `invalid` (the input breaks a rule),
+ * `unauthorized` (no or bad credentials), `forbidden` (known, but not allowed), `not_found`, `conflict`
+ * (the state forbids it now), `too_large`, `rate_limited` and `unavailable` (try again later).
+ */
+export type ErrorKind =
+  | "invalid"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "rate_limited"
+  | "unavailable";
+
+/**
  * An error of the domain, with a message meant for the caller (the API answers it as is) and,
  * when the input was at fault, the fields at fault.
  *
@@ -24,6 +39,9 @@ export interface FieldError {
  * ```
  */
 export class DomainError extends Error {
+  /** What kind of failure this is (`lib/http/` answers each kind with one status); none: not the caller's. */
+  declare readonly kind?: ErrorKind;
+
   constructor(message: string, readonly errors?: FieldError[]) {
     super(message);
     this.name = new.target.name;

@@ -13,6 +13,7 @@ export class PaymentError extends DomainError {}
 
 /** The donation's input breaks a rule (an amount too small, too large, not money…). */
 export class InvalidDonationError extends PaymentError {
+  override readonly kind = "invalid";
   constructor(message: string, errors: FieldError[]) {
     super(message, errors);
   }
@@ -20,6 +21,7 @@ export class InvalidDonationError extends PaymentError {
 
 /** A monthly donation while monthly donations are switched off (`MONTHLY_PAYMENT`). */
 export class MonthlyUnavailableError extends PaymentError {
+  override readonly kind = "invalid";
   constructor() {
     super("Monthly donations are not available at the moment", [{
       path: "isMonthly",
@@ -30,6 +32,7 @@ export class MonthlyUnavailableError extends PaymentError {
 
 /** The donation names a donor that does not exist. */
 export class UnknownDonorError extends PaymentError {
+  override readonly kind = "not_found";
   constructor() {
     super("No donor with this userId");
   }
@@ -37,6 +40,7 @@ export class UnknownDonorError extends PaymentError {
 
 /** The payment provider (or the terminal service) did not answer; nothing was charged. */
 export class ProviderUnavailableError extends PaymentError {
+  override readonly kind = "unavailable";
   constructor(readonly service: "provider" | "terminal") {
     super(
       service === "provider"
@@ -51,6 +55,7 @@ export class ProviderUnavailableError extends PaymentError {
  * (`terminal`: `busy`) names the refusal, which the kiosk page words in its language.
  */
 export class TerminalBusyError extends PaymentError {
+  override readonly kind = "conflict";
   constructor() {
     super("This donation is already waiting at the terminal; finish it there or wait a minute", [{
       path: "terminal",
@@ -61,6 +66,7 @@ export class TerminalBusyError extends PaymentError {
 
 /** Another sale is waiting at the same terminal (one pending sale per terminal at a time); `terminal`: `in-use`. */
 export class TerminalInUseError extends PaymentError {
+  override readonly kind = "conflict";
   constructor() {
     super(
       "Another donation is already waiting at this card terminal; finish or cancel it there, then try again",

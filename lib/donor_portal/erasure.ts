@@ -34,6 +34,7 @@ export const ERASURE_CONFIRMATION = "erase";
 
 /** An erasure asked for without its confirmation. */
 export class ErasureNotConfirmedError extends DomainError {
+  override readonly kind = "invalid";
   constructor() {
     super("Confirm the erasure first", [{ path: "confirm", message: "missing" }]);
   }
@@ -49,6 +50,7 @@ const SWEEP_PAGE = 100;
  * was there is erased, but the erasure is not done (the donor presses the button again).
  */
 export class ErasureUnfinishedError extends DomainError {
+  override readonly kind = "conflict";
   constructor(readonly report: ErasureReport) {
     super("New donor records keep appearing under this address; the erasure is not finished");
   }

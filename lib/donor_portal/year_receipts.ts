@@ -45,6 +45,7 @@ const ZIP_LEASE_MS = 60_000;
 
 /** A year's receipts are more than one download holds. */
 export class TooManyReceiptsError extends DomainError {
+  override readonly kind = "too_large";
   constructor(readonly count: number) {
     super(`${count} receipts are more than one download holds (${MAX_RECEIPTS_PER_DOWNLOAD})`);
   }
@@ -52,6 +53,7 @@ export class TooManyReceiptsError extends DomainError {
 
 /** The session is already making a ZIP (409): one at a time per session. */
 export class ZipInProgressError extends DomainError {
+  override readonly kind = "conflict";
   constructor() {
     super("Your receipts are already being prepared; wait for that download to finish");
   }

@@ -43,6 +43,7 @@ export const MAX_VIEW_GIFTS = 1_000;
 
 /** No donor record has this email address (the API answers 404). */
 export class NoDonorWithEmailError extends DomainError {
+  override readonly kind = "not_found";
   constructor() {
     super("No donor with this email address");
   }

@@ -142,6 +142,33 @@ Deno.test("domain errors: the HTTP layer's own errors and signatures; anything e
   assert.equal(errorAnswer("not even an error"), null);
 });
 
+Deno.test("domain errors: the status comes from the error's kind, so a new error needs no entry here", () => {
+  const statuses = {
+    invalid: 400,
+    unauthorized: 401,
+    forbidden: 403,
+    not_found: 404,
+    conflict: 409,
+    too_large: 413,
+    rate_limited: 429,
+    unavailable: 503,
+  } as const;
+  for (const [kind, status] of Object.entries(statuses)) {
+    class NewConceptError extends DomainError {
+      override readonly kind = kind as keyof typeof statuses;
+    }
+    const answer = errorAnswer(new NewConceptError("a new concept's refusal"));
+    assert.deepEqual(answer, {
+      status,
+      message: "a new concept's refusal",
+      errors: undefined,
+      headers: undefined,
+    });
+  }
+  // Each case's kind is the one its status says.
+  for (const [error, status] of CASES) assert.equal(statuses[error.kind!], status, error.name);
+});
+
 /** The modules a source file imports (static, type-only, re-exports and dynamic). */
 function importsOf(source: string): string[] {
   const found: string[] = [];

@@ -45,6 +45,7 @@ export const OUTBOX_MAX_PAGE = 100;
 
 /** The `cursor` is not one this server wrote (tampered, truncated, or from another APP_SECRET). */
 export class OutboxCursorError extends DomainError {
+  override readonly kind = "invalid";
   constructor() {
     super("cursor is not valid: use the nextCursor of the previous page");
   }

@@ -45,6 +45,7 @@ const MAX_TRIES = 8;
 
 /** The gift was started on another provider than the one configured now: its card cannot be replaced here. */
 export class CardUpdateUnavailableError extends GiftChangeError {
+  override readonly kind = "conflict";
   constructor() {
     super("This monthly gift's card cannot be updated here; please contact the museum");
   }

@@ -66,6 +66,7 @@ export interface CardUpdateClient {
 
 /** A gift's card updates are locked after declined checks (409): the account page says until when. */
 export class CardUpdatesLockedError extends GiftChangeError {
+  override readonly kind = "conflict";
   constructor(readonly until: string) {
     super(
       "This monthly gift's card updates are locked after several declined cards; please contact the museum",

@@ -54,6 +54,7 @@ export class GiftChangeError extends DomainError {}
  * donor signs in by a one-time link first (`lib/donor_portal/access.ts`).
  */
 export class RaiseNeedsSignInError extends GiftChangeError {
+  override readonly kind = "forbidden";
   constructor() {
     super("Raising a monthly gift's amount needs a fresh sign-in");
   }
@@ -61,6 +62,7 @@ export class RaiseNeedsSignInError extends GiftChangeError {
 
 /** No monthly gift with this id among the donor's (unknown, or someone else's). */
 export class NoSuchGiftError extends GiftChangeError {
+  override readonly kind = "not_found";
   constructor() {
     super("No monthly gift with this id");
   }
@@ -68,6 +70,7 @@ export class NoSuchGiftError extends GiftChangeError {
 
 /** The gift has ended (cancelled, or failed after every retry): it can no longer be changed. */
 export class GiftEndedError extends GiftChangeError {
+  override readonly kind = "conflict";
   constructor() {
     super("This monthly gift has ended and can no longer be changed");
   }
@@ -75,6 +78,7 @@ export class GiftEndedError extends GiftChangeError {
 
 /** A charge of the gift is being made right now; the change can be asked again in a few minutes. */
 export class ChargeInProgressError extends GiftChangeError {
+  override readonly kind = "conflict";
   constructor() {
     super("A charge of this monthly gift is in progress; please try again in a few minutes");
   }
@@ -82,6 +86,7 @@ export class ChargeInProgressError extends GiftChangeError {
 
 /** The change's input breaks a rule (amount out of range, pause length, unknown reason...). */
 export class InvalidGiftChangeError extends GiftChangeError {
+  override readonly kind = "invalid";
   constructor(message: string, path: string, why: string) {
     super(message, [{ path, message: why }]);
   }

@@ -66,6 +66,7 @@ export type LimitedAction = "donor" | "payment" | "registration";
  * `retryAfterSeconds`. Answered 429 with `Retry-After` (`lib/http/domain_errors.ts`).
  */
 export class RateLimitedError extends DomainError {
+  override readonly kind = "rate_limited";
   constructor(readonly retryAfterSeconds: number, readonly reason: "requests" | "declines") {
     super(
       reason === "declines"

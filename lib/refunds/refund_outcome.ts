@@ -29,6 +29,7 @@ import { recordRefundOutcome, refundAudit, RefundError } from "./refunds.ts";
 
 /** No refund with this id on this gift. */
 export class NoSuchRefundError extends RefundError {
+  override readonly kind = "not_found";
   constructor() {
     super("No refund with this id on this gift");
   }
@@ -36,6 +37,7 @@ export class NoSuchRefundError extends RefundError {
 
 /** The refund is no longer pending: its outcome is recorded already. */
 export class RefundSettledError extends RefundError {
+  override readonly kind = "conflict";
   constructor(state: Refund["state"]) {
     super(
       `This refund is no longer pending: it ${state === "succeeded" ? "went through" : "failed"} already`,
@@ -45,6 +47,7 @@ export class RefundSettledError extends RefundError {
 
 /** The refund is younger than the grace period: its provider's answer may still come. */
 export class RefundTooRecentError extends RefundError {
+  override readonly kind = "conflict";
   constructor(readonly from: string) {
     super(`This refund may still get the provider's own answer: record one from ${from} on`, [
       { path: "refundId", message: "too recent" },
@@ -54,6 +57,7 @@ export class RefundTooRecentError extends RefundError {
 
 /** "Did not go through" is reported already, and this person may not confirm it (not another owner). */
 export class FailureConfirmationError extends RefundError {
+  override readonly kind = "conflict";
   constructor(reportedBy: string) {
     super(
       `${reportedBy} recorded that this refund did not go through: an owner other than the one who ` +

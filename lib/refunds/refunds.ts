@@ -46,10 +46,13 @@ import { refundCardOf } from "./refund_card.ts";
 export class RefundError extends DomainError {}
 
 /** The gift cannot be refunded here: not a successful gift with an amount, or another provider's. */
-export class NotRefundableError extends RefundError {}
+export class NotRefundableError extends RefundError {
+  override readonly kind = "conflict";
+}
 
 /** The refund is larger than what remains to refund; `remaining` is in minor units. */
 export class RefundTooLargeError extends RefundError {
+  override readonly kind = "conflict";
   constructor(readonly remaining: number, currency: 1 | 2) {
     super(
       remaining === 0
@@ -61,13 +64,17 @@ export class RefundTooLargeError extends RefundError {
 }
 
 /** The provider refused the refund (a decline, or a payment it cannot credit): nothing was refunded. */
-export class RefundDeclinedError extends RefundError {}
+export class RefundDeclinedError extends RefundError {
+  override readonly kind = "conflict";
+}
 
 /**
  * The provider could not be reached or did not answer clearly: the refund stays pending, its amount
  * reserved, until the provider's answer is known.
  */
-export class RefundProviderError extends RefundError {}
+export class RefundProviderError extends RefundError {
+  override readonly kind = "unavailable";
+}
 
 /** What a refund needs. */
 export interface RefundInput {

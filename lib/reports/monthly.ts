@@ -24,7 +24,9 @@ export const REPORT_TIME_ZONE = "Asia/Jerusalem";
 export const MAX_REPORT_MONTHS = 36;
 
 /** A range the report refuses (400): a month before the first, or too many months. */
-export class InvalidReportRangeError extends DomainError {}
+export class InvalidReportRangeError extends DomainError {
+  override readonly kind = "invalid";
+}
 
 /** One-time, monthly and both, of donations or refunds. */
 export interface KindSums {

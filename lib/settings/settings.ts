@@ -25,6 +25,7 @@ export interface FlagSetting {
 
 /** Another owner switched the flag between the read and the write: nothing was written. */
 export class FlagChangedMeanwhileError extends DomainError {
+  override readonly kind = "conflict";
   constructor(flag: string) {
     super(`${flag} was changed by someone else a moment ago: reload the settings and try again`);
   }
@@ -32,6 +33,7 @@ export class FlagChangedMeanwhileError extends DomainError {
 
 /** The server's configuration holds the flag at another value (`config.enforcedFeatures`). */
 export class FlagEnforcedError extends DomainError {
+  override readonly kind = "conflict";
   constructor(flag: string, value: boolean) {
     super(
       `${flag} is kept ${value ? "on" : "off"} by this server's configuration (FEATURE_${flag}); ` +

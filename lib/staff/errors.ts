@@ -16,6 +16,7 @@ export class AuthError extends DomainError {}
  * which emails have accounts.
  */
 export class InvalidCredentialsError extends AuthError {
+  override readonly kind = "unauthorized";
   constructor() {
     super("Invalid credentials");
   }
@@ -23,6 +24,7 @@ export class InvalidCredentialsError extends AuthError {
 
 /** A rejected admin tried to sign in. */
 export class AccountRejectedError extends AuthError {
+  override readonly kind = "forbidden";
   constructor() {
     super("This account was not approved by an administrator");
   }
@@ -33,6 +35,7 @@ export class AccountRejectedError extends AuthError {
  * `retryAfterSeconds`.
  */
 export class LoginThrottledError extends AuthError {
+  override readonly kind = "rate_limited";
   constructor(readonly retryAfterSeconds: number) {
     super(`Too many failed sign-in attempts; try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s)`);
   }
@@ -43,6 +46,7 @@ export class LoginThrottledError extends AuthError {
  * (`password_pool.ts`). Nothing was tried; the caller may try again after `retryAfterSeconds`.
  */
 export class PasswordsBusyError extends AuthError {
+  override readonly kind = "unavailable";
   constructor(readonly retryAfterSeconds: number) {
     super(`The server is busy checking other passwords; try again in ${retryAfterSeconds} second(s)`);
   }
@@ -50,6 +54,7 @@ export class PasswordsBusyError extends AuthError {
 
 /** Registration is closed by policy (`ADMIN_REGISTRATION=closed`). */
 export class RegistrationClosedError extends AuthError {
+  override readonly kind = "forbidden";
   constructor() {
     super("Registration is closed; ask an administrator for an account");
   }
@@ -57,6 +62,7 @@ export class RegistrationClosedError extends AuthError {
 
 /** An account with this email already exists. */
 export class EmailRegisteredError extends AuthError {
+  override readonly kind = "conflict";
   constructor() {
     super("An account with this email already exists", [{ path: "email", message: "already registered" }]);
   }
@@ -64,6 +70,7 @@ export class EmailRegisteredError extends AuthError {
 
 /** The password is too weak (too short, too common…); the message says why. */
 export class WeakPasswordError extends AuthError {
+  override readonly kind = "invalid";
   constructor(problem: string) {
     super(problem, [{ path: "password", message: problem }]);
   }
@@ -85,6 +92,7 @@ const REFRESH_MESSAGES: Record<RefreshRefusal, string> = {
 
 /** A refresh token that cannot be exchanged; `reason` says why. */
 export class RefreshTokenError extends AuthError {
+  override readonly kind = "unauthorized";
   constructor(readonly reason: RefreshRefusal) {
     super(REFRESH_MESSAGES[reason]);
   }
@@ -92,6 +100,7 @@ export class RefreshTokenError extends AuthError {
 
 /** A request to an admin call without an `Authorization: Bearer …` header. */
 export class SignInRequiredError extends AuthError {
+  override readonly kind = "unauthorized";
   constructor() {
     super("Sign in required: send Authorization: Bearer <accessToken>");
   }
@@ -99,6 +108,7 @@ export class SignInRequiredError extends AuthError {
 
 /** An access token that is expired or not valid (bad signature, wrong type, malformed…). */
 export class AccessTokenError extends AuthError {
+  override readonly kind = "unauthorized";
   constructor(readonly reason: "expired" | "invalid") {
     super(reason === "expired" ? "The access token has expired" : "The access token is not valid");
   }
@@ -106,6 +116,7 @@ export class AccessTokenError extends AuthError {
 
 /** The session's admin was rejected or no longer exists. */
 export class AccountInactiveError extends AuthError {
+  override readonly kind = "unauthorized";
   constructor() {
     super("The account is no longer active");
   }
@@ -113,6 +124,7 @@ export class AccountInactiveError extends AuthError {
 
 /** A pending admin asked for what only approved admins may do. */
 export class NotApprovedError extends AuthError {
+  override readonly kind = "forbidden";
   constructor() {
     super("Your account is waiting for approval by an administrator");
   }
@@ -120,6 +132,7 @@ export class NotApprovedError extends AuthError {
 
 /** No admin has this id. */
 export class NoSuchAdminError extends AuthError {
+  override readonly kind = "not_found";
   constructor() {
     super("No admin with this id");
   }
@@ -127,6 +140,7 @@ export class NoSuchAdminError extends AuthError {
 
 /** An admin tried to approve or reject themselves. */
 export class OwnDecisionError extends AuthError {
+  override readonly kind = "conflict";
   constructor() {
     super("You cannot change your own approval");
   }
@@ -134,6 +148,7 @@ export class OwnDecisionError extends AuthError {
 
 /** The admin to decide on is not pending any more. */
 export class AlreadyDecidedError extends AuthError {
+  override readonly kind = "conflict";
   constructor(readonly status: "approved" | "rejected" | "deactivated") {
     super(`This admin is already ${status}`);
   }
@@ -141,6 +156,7 @@ export class AlreadyDecidedError extends AuthError {
 
 /** The signed-in admin's role does not allow this call (`roles.ts`). */
 export class RoleRefusedError extends AuthError {
+  override readonly kind = "forbidden";
   constructor(readonly role: string | null) {
     super(`Your role (${role ?? "none"}) does not allow this`);
   }
@@ -148,6 +164,7 @@ export class RoleRefusedError extends AuthError {
 
 /** An owner tried to change their own role or deactivate themselves. */
 export class OwnRoleError extends AuthError {
+  override readonly kind = "conflict";
   constructor() {
     super("You cannot change your own role or deactivate yourself; ask another owner");
   }
@@ -155,6 +172,7 @@ export class OwnRoleError extends AuthError {
 
 /** The change would leave the museum without an active owner. */
 export class LastOwnerRefusedError extends AuthError {
+  override readonly kind = "conflict";
   constructor() {
     super("The museum must keep at least one active owner");
   }
@@ -162,6 +180,7 @@ export class LastOwnerRefusedError extends AuthError {
 
 /** The admin to change is not approved (pending, rejected or already deactivated). */
 export class NotActiveAdminError extends AuthError {
+  override readonly kind = "conflict";
   constructor(readonly status: string) {
     super(`This admin is ${status}, not active`);
   }
