@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { pathToPattern } from "@/lib/framework/router.ts";
 import type { Manifest, Method } from "@/lib/framework/types.ts";
-import { ErrorSchema } from "./schemas.ts";
+import { ErrorSchema } from "@/lib/http/schemas.ts";
 
 /** One documented operation. */
 export interface OperationDoc {

@@ -18,7 +18,7 @@
 import type { z } from "zod";
 import { newId } from "@/lib/core/ids.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
-import type { CreateDonorSchema, DonorSchema } from "@/lib/app/schemas.ts";
+import type { CreateDonorSchema, DonorSchema } from "./schemas.ts";
 import { refusalError } from "@/lib/rate_limits/mod.ts";
 import type { Admission, Donor, Store } from "@/lib/storage/types.ts";
 

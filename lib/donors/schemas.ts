@@ -1,12 +1,14 @@
 /**
- * The back office donor API's payloads (`GET /api/donor`, `GET /api/donor/cancel-reasons`), as zod
+ * Donors' API payloads: the record the donation form creates (`POST /api/user`), and the back office
+ * donor API's payloads (`GET /api/donor`, `GET /api/donor/cancel-reasons`), as zod
  * schemas: the query is validated with them, and the OpenAPI document describes both from them.
  * Kept beside `donor_view.ts`, which builds the answers.
  *
  * @module
  */
 import { z } from "zod";
-import { email } from "@/lib/app/schemas.ts";
+import { atMost, email, text } from "@/lib/core/schema_fields.ts";
+import { ISRAELI_ID_MAX_INPUT, type IsraeliIdProblem, parseIsraeliId } from "@/lib/shared/israeli_id.ts";
 
 const Currency = z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD");
 const Instant = z.string().describe("ISO 8601");
@@ -75,3 +77,55 @@ export const CancelReasonsSchema = z.object({
   })).describe("Every reason the donor's cancel form offers, in its order, 0 when none"),
   total: z.number().int().describe("Cancellations that gave a reason"),
 }).meta({ id: "CancelReasons" });
+
+// ---- the donation form's donor record -------------------------------------------------------
+
+/** The API's words for each refusal of an Israeli ID number (`lib/shared/israeli_id.ts`). */
+const ISRAELI_ID_MESSAGES: Record<IsraeliIdProblem, string> = {
+  "taxReceipt.enterId": "israeliId is empty; leave it out (or null) when no Israeli tax receipt is wanted",
+  "taxReceipt.idFormat": "israeliId must be an Israeli ID number: up to 9 digits, not all zeros",
+  "taxReceipt.idCheckDigit": "israeliId is not a valid Israeli ID number: its check digit is wrong",
+};
+
+/**
+ * The donor's Israeli ID number, for a Section 46 receipt: its nine digits (shorter numbers
+ * left-padded), or `null` when none is given. Neither the number nor any part of it goes into a
+ * message, since messages may be logged.
+ */
+export const israeliId = () =>
+  z.string({ error: "israeliId must be a string of digits" })
+    .max(ISRAELI_ID_MAX_INPUT, atMost("israeliId", ISRAELI_ID_MAX_INPUT))
+    .transform((s, ctx) => {
+      const parsed = parseIsraeliId(s.trim());
+      if ("id" in parsed) return parsed.id;
+      ctx.issues.push({ code: "custom", message: ISRAELI_ID_MESSAGES[parsed.problem], input: "" });
+      return z.NEVER;
+    })
+    .nullable()
+    .optional()
+    .transform((id) => id ?? null);
+
+/** `POST /api/user`. */
+export const CreateDonorSchema = z.object({
+  firstName: text("firstName", 100),
+  lastName: text("lastName", 100),
+  email: email(),
+  country: text("country", 100),
+  israeliId: israeliId().describe(
+    "Optional: the donor's Israeli ID number (ת.ז.) for a Section 46 tax receipt on gifts in NIS; 9 digits " +
+      "with its check digit (shorter numbers are left-padded with zeros; spaces and dashes are ignored). " +
+      "Stored, printed on the donor's Israeli receipts, never answered by the API.",
+  ),
+}).meta({ id: "CreateDonor" });
+
+/** The user fields of spec section 3, as the API answers them. */
+export const DonorSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  country: z.string(),
+  paymentDate: z.string().nullable().describe("Last successful payment, ISO 8601"),
+  nextPaymentDate: z.string().nullable().describe("Next monthly charge, ISO 8601"),
+  monthlyPaymentAvailable: z.boolean(),
+}).meta({ id: "User" });

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { CONTROL, LONE_SURROGATE, text } from "@/lib/app/schemas.ts";
+import { CONTROL, LONE_SURROGATE, text } from "@/lib/core/schema_fields.ts";
 import { REFUND_REASONS } from "@/lib/storage/refund_types.ts";
 
 /** `POST /api/transaction/{id}/refund` body. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { ErrorTransactionSchema, SuccessTransactionSchema } from "@/lib/app/schemas.ts";
+import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./transaction_schemas.ts";
 import { currencyCodeOf } from "@/lib/shared/money.ts";
 import type { SearchScope, Store, Transaction } from "@/lib/storage/types.ts";
 

@@ -22,7 +22,7 @@ import type { z } from "zod";
 import { actorEntry } from "@/lib/audit/mod.ts";
 import { newId } from "@/lib/core/ids.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
-import type { AdminLoginSchema, AdminRegisterSchema } from "@/lib/app/schemas.ts";
+import type { AdminLoginSchema, AdminRegisterSchema } from "./schemas.ts";
 import { type Admin, type AdminRole, EmailTakenError, type Store } from "@/lib/storage/types.ts";
 import {
   AccessTokenError,

@@ -222,7 +222,7 @@ async function postDonation(
 
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
   // start's first page (bench/README.md, cold start).
-  const { CreateDonorSchema } = await import("@/lib/app/schemas.ts");
+  const { CreateDonorSchema } = await import("@/lib/donors/schemas.ts");
   // The ID number only when the box is ticked (its errors above already covered the currency).
   const parsed = CreateDonorSchema.safeParse({
     ...fields,

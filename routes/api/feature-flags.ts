@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { FeatureFlagsSchema } from "@/lib/app/schemas.ts";
+import { FeatureFlagsSchema } from "@/lib/settings/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {

@@ -3,7 +3,7 @@ import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/app/schemas.ts";
+import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/mail/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {

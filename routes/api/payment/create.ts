@@ -5,7 +5,7 @@ import { currencyCode } from "@/lib/shared/money.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
-import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/app/schemas.ts";
+import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/donations/schemas.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

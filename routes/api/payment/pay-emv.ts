@@ -6,7 +6,7 @@ import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { terminalFor } from "@/lib/providers/mod.ts";
 import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
-import { PayEmvSchema, TerminalResultSchema } from "@/lib/app/schemas.ts";
+import { PayEmvSchema, TerminalResultSchema } from "@/lib/donations/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {

@@ -3,7 +3,7 @@ import { withRoles } from "@/lib/http/admin_auth.ts";
 import { dailyTotals } from "@/lib/reports/daily_totals.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/app/schemas.ts";
+import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/reports/transaction_schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {

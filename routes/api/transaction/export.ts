@@ -4,7 +4,7 @@ import { actorEntry } from "@/lib/audit/actor.ts";
 import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { ExportQuerySchema } from "@/lib/app/schemas.ts";
+import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
 
 export const docs: RouteDocs = {

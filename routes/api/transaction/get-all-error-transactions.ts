@@ -2,7 +2,11 @@ import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { ErrorListQuerySchema, ErrorTransactionSchema, listResponse } from "@/lib/app/schemas.ts";
+import {
+  ErrorListQuerySchema,
+  ErrorTransactionSchema,
+  listResponse,
+} from "@/lib/reports/transaction_schemas.ts";
 import { listErrors, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {

@@ -3,7 +3,11 @@ import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
-import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "@/lib/app/schemas.ts";
+import {
+  listResponse,
+  SuccessListQuerySchema,
+  SuccessTransactionSchema,
+} from "@/lib/reports/transaction_schemas.ts";
 import { listSuccess, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {

@@ -4,7 +4,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAdmission, loggingRefusal } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { CreateDonorSchema } from "@/lib/app/schemas.ts";
+import { CreateDonorSchema } from "@/lib/donors/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (unguessable)") });

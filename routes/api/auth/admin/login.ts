@@ -4,7 +4,7 @@ import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { z } from "zod";
-import { AdminLoginSchema, AdminSessionSchema } from "@/lib/app/schemas.ts";
+import { AdminLoginSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
 import { SecondFactorChallengeSchema } from "@/lib/staff/two_factor_schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

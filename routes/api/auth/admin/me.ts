@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminSchema } from "@/lib/app/schemas.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {

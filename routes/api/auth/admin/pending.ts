@@ -3,7 +3,7 @@ import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
 import { profile } from "@/lib/staff/accounts.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminSchema } from "@/lib/app/schemas.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -3,7 +3,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { limitClient } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/app/schemas.ts";
+import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {

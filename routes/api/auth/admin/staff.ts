@@ -4,7 +4,7 @@ import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { listStaff } from "@/lib/staff/staff.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminSchema } from "@/lib/app/schemas.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -6,7 +6,7 @@ import { HttpError } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
-import { PaymentUrlSchema, TestEmvSchema } from "@/lib/app/schemas.ts";
+import { PaymentUrlSchema, TestEmvSchema } from "@/lib/donations/schemas.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

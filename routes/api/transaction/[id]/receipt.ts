@@ -4,7 +4,7 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId, readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { adminReceiptPdf } from "@/lib/receipts/back_office.ts";
-import { ReceiptPdfQuerySchema } from "@/lib/app/schemas.ts";
+import { ReceiptPdfQuerySchema } from "@/lib/receipts/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {

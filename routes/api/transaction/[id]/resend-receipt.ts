@@ -4,7 +4,7 @@ import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { resendReceipt } from "@/lib/receipts/back_office.ts";
-import { ResendReceiptSchema } from "@/lib/app/schemas.ts";
+import { ResendReceiptSchema } from "@/lib/receipts/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {

@@ -10,7 +10,7 @@ import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminRoleSchema, AdminSchema } from "@/lib/app/schemas.ts";
+import { AdminRoleSchema, AdminSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /** Who may decide: owners (`lib/staff/roles.ts`). */
