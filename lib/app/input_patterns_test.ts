@@ -329,7 +329,7 @@ function everyField(schema: z.ZodType, s: string): Record<string, unknown> {
 
 Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_MS} ms at the body limit`, () => {
   const strings = adversarialStrings(BODY_LIMIT, fields.EMAIL_PATTERN.source);
-  // The API's schemas, each in its concept (they were one file, lib/schemas.ts).
+  // The API's schemas, each in its concept (they were one file, lib/app/schemas.ts).
   const schemas = {
     ...fields,
     ...donorSchemas,

@@ -7,7 +7,7 @@ import { PasswordPool } from "@/lib/staff/password_pool.ts";
 import { deriveKey } from "@/lib/staff/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "@/lib/core/log.ts";
-import { appRenderer } from "@/lib/mail/app_renderer.ts";
+import { appRenderer } from "./mail_renderer.ts";
 import { OutboxSender, type RenderMessage, wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
 import { smtpTransport } from "@/lib/mail/smtp.ts";
 import { createProviderFactory } from "./payments.ts";

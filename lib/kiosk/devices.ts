@@ -11,7 +11,6 @@
  *
  * @module
  */
-import type { Config } from "@/lib/app/config.ts";
 import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
 import type { AuditInput } from "@/lib/storage/audit_types.ts";
 import { newId } from "@/lib/core/ids.ts";
@@ -134,7 +133,7 @@ export function deviceView(d: KioskDevice): KioskDeviceView {
  */
 export async function createKioskDevice(
   store: Store,
-  config: Config,
+  config: Parameters<typeof terminalFor>[0],
   by: Admin | Actor,
   input: { name: string; shopNumber: string },
   now = new Date(),

@@ -9,7 +9,6 @@
  *
  * @module
  */
-import type { Config } from "@/lib/app/config.ts";
 import type { OutboxMessage, Store } from "@/lib/storage/types.ts";
 import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
@@ -18,7 +17,7 @@ import type { RenderMessage } from "./outbox_sender.ts";
 export const DEV_MAILBOX_PAGE = 50;
 
 /** Whether the dev mailbox answers at all: everywhere but production. */
-export const devMailboxEnabled = (config: Config): boolean => config.env !== "production";
+export const devMailboxEnabled = (config: { env: string }): boolean => config.env !== "production";
 
 /** A message and what its renderer makes of it. */
 export interface OpenedMessage {

@@ -5,7 +5,7 @@
  * routes are authenticated by the admin's session, so their links carry no code.
  *
  * The PDF modules (pdf-lib, the font, the QR code) load with the first PDF an admin asks for, not
- * with the server, as in `lib/mail/app_renderer.ts`.
+ * with the server, as in `lib/app/mail_renderer.ts`.
  *
  * @module
  */
