@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { AuditActor, AuditPage } from "@/lib/audit/audit_log.ts";
+import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 import { usDateTime } from "@/lib/shared/format.ts";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/reports/monthly.ts";
+import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";

@@ -308,10 +308,6 @@ const KNOWN: string[] = [
   "lib/http/rate_limit.ts → lib/app/state.ts (http → app)",
   "lib/http/signed_body.ts → lib/app/state.ts",
   "lib/http/signed_body.ts → lib/app/state.ts (http → app)",
-  // Two islands still read their answer's types from the server's module: the audit page's entries and
-  // the monthly report's figures are storage types (AuditEntry, ReportSum), to move to lib/shared/.
-  "islands/AdminAudit.tsx → lib/audit/audit_log.ts",
-  "islands/AdminReports.tsx → lib/reports/monthly.ts",
 ];
 
 const RULES = { layerViolations, conceptViolations, appViolations, islandViolations };

@@ -13,6 +13,9 @@
 import { DomainError } from "@/lib/core/errors.ts";
 import type { AuditEntry, AuditFilter, Store } from "@/lib/storage/types.ts";
 import { BOM, csvRecord, formatUtc } from "@/lib/reports/mod.ts";
+import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
+
+export type { AuditActor, AuditPage };
 
 /** The `cursor` is not one this server wrote. */
 export class AuditCursorError extends DomainError {
@@ -34,12 +37,6 @@ export interface AuditQuery {
   /** ISO 8601 date or instant. */
   from?: string;
   to?: string;
-}
-
-/** One page of the log. */
-export interface AuditPage {
-  data: AuditEntry[];
-  nextCursor: string | null;
 }
 
 /** The storage filter of a query: days are their start in UTC. */
@@ -152,13 +149,6 @@ export async function auditCsv(
       }
     },
   });
-}
-
-/** An admin as the audit log's "who" filter lists it. */
-export interface AuditActor {
-  id: string;
-  email: string;
-  name: string;
 }
 
 /**
