@@ -3,8 +3,8 @@
  * setting stops start-up with one clear line naming the setting ({@link ConfigError}); a risky but
  * allowed one is answered in {@link Config.warnings}, which the server logs at start.
  *
- * Every variable read here is documented in the README's "Configuration" table, and
- * `lib/config_test.ts` fails when one of them is missing there (or the table lists one that is
+ * Every variable read here is documented in the configuration table of `docs/configuration.md`, and
+ * `tests/docs_test.ts` fails when one of them is missing there (or the table lists one that is
  * not read).
  *
  * In production (`DENO_ENV=production`, or on Deno Deploy, where `DENO_*` names cannot be set and
@@ -310,7 +310,7 @@ function requiresTls(url: URL): boolean {
   return ["require", "verify-ca", "verify-full", "true"].includes(mode);
 }
 
-/** The rate limits (`lib/rate_limits.ts`); the README's configuration table explains the defaults. */
+/** The rate limits (`lib/rate_limits.ts`); `docs/configuration.md` explains the defaults. */
 function readRateLimits(env: Env): Config["rateLimits"] {
   const whole = (name: string, raw: string | undefined, fallback: number, max = 100_000_000) => {
     const value = raw?.trim() || String(fallback);

@@ -1,6 +1,7 @@
 /**
  * The legal receipts' settings (issue 14): who issues a receipt, with which legal details. Read by
- * `lib/config.ts` beside the other groups; every variable is in the README's configuration table.
+ * `lib/config.ts` beside the other groups; every variable is in the configuration table of
+ * `docs/configuration.md`.
  *
  * The museum issues receipts for ILS gifts (Israeli receipts, Section 46), and for USD gifts too
  * unless the museum has a US "Friends of" organisation, which then issues them (with its EIN). A

@@ -22,7 +22,7 @@
  * its origin, as a donor's creation is one with its count ({@link requestAdmission}).
  *
  * The settings are `config.rateLimits` (`RATE_LIMIT_*`, `DECLINE_*`, `REGISTRATION_LIMIT_*`; the
- * README's configuration table explains the defaults).
+ * configuration table of `docs/configuration.md` explains the defaults).
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The README's "your own servers" recipe works as written: the systemd unit passes `systemd-analyze
+ * The "your own servers" recipe of docs/deployment.md works as written: the systemd unit passes `systemd-analyze
  * verify`; the unit's `ExecStart=` line (its Deno permissions and flags) starts the app with the
  * settings file's values; and deploy/nginx.conf, with only ports, paths and a test certificate
  * swapped in, serves it over HTTPS: the redirect, /health, the app's headers on uncompressed pages,
@@ -13,7 +13,7 @@ import { findTool, freePort, hasIpv6, IN_CI, spawnChild, startDonorNetwork } fro
 const UNIT = `${ROOT}/deploy/museum-donations.service`;
 const SITE = `${ROOT}/deploy/nginx.conf`;
 const SETTINGS = `${ROOT}/deploy/app.env.example`;
-/** Where the README installs the app, and the unit expects it. */
+/** Where docs/deployment.md installs the app, and the unit expects it. */
 const APP_DIR = "/opt/museum-donations";
 
 const systemdAnalyze = findTool("systemd-analyze");
@@ -109,7 +109,7 @@ Deno.test({
       const text = await Deno.readTextFile(UNIT);
       let unit = UNIT;
       const deno = words(only(serviceSettings(text), "ExecStart"), "ExecStart")[0];
-      // verify checks that the program exists; where Deno is not where the README installs it (a
+      // verify checks that the program exists; where Deno is not where docs/deployment.md installs it (a
       // CI machine running `npx deno`), a copy names this test's Deno instead.
       if (!isExecutable(deno)) {
         unit = `${dir}/museum-donations.service`;
@@ -197,7 +197,7 @@ Deno.test({
       assert.equal(listening.url, `http://127.0.0.1:${appPort}/`);
       assert.equal(listening.env, "production");
 
-      // nginx: the site file as the README installs it (inside http { }), changed only where this
+      // nginx: the site file as docs/deployment.md installs it (inside http { }), changed only where this
       // machine differs: ports, the certificate, and nginx's folders.
       const cert = `${tmp}/fullchain.pem`;
       const key = `${tmp}/privkey.pem`;

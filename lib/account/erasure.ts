@@ -10,8 +10,8 @@
  *    would keep it in the outbox and the mail server's logs;
  * 2. its personal fields are erased (`donors.erase`): names, email and Israeli ID number, on the
  *    record and on the copies in its transactions; amounts, dates, status and the card's last four
- *    stay (financial records the law keeps), and receipts stay as issued (legal copies, see the
- *    README for how long each is kept). Messages still queued to the donor are skipped when their
+ *    stay (financial records the law keeps), and receipts stay as issued (legal copies, see
+ *    docs/privacy.md for how long each is kept). Messages still queued to the donor are skipped when their
  *    turn comes (their renderer finds the donor erased), so nothing more is sent.
  * Every record of the address, however many (anyone may create records under any address, issue
  * 23): the email index is swept page by page after a cursor, then read again from its start, until
