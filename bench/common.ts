@@ -145,6 +145,41 @@ export async function cpuMs(pid: number): Promise<number> {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** One thread's name (its `comm`: `deno` is the main thread, `worker-N` a Web Worker) and CPU so far. */
+export interface ThreadCpu {
+  name: string;
+  /** User plus system time, ms (10 ms steps). */
+  ms: number;
+}
+
+/** The CPU time of each thread of process `pid` so far, by thread id; empty when it is gone. */
+export async function threadCpu(pid: number): Promise<Map<number, ThreadCpu>> {
+  const threads = new Map<number, ThreadCpu>();
+  try {
+    for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+      const stat = await Deno.readTextFile(`/proc/${pid}/task/${task.name}/stat`).catch(() => "");
+      if (!stat) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      threads.set(Number(task.name), { name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    }
+  } catch { /* the process is gone */ }
+  return threads;
+}
+
+/** The CPU time so far of every process named `comm` (e.g. `postgres`: the server's processes), in ms. */
+export async function processesCpuMs(comm: string): Promise<number> {
+  let ms = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== comm) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return ms;
+}
+
 /** The median of some numbers. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
