@@ -132,7 +132,7 @@ backendTest("api: the accountant's monthly report", async (t, open) => {
       assert.ok(text.startsWith("\uFEFF"), "a byte order mark");
       const rows = text.slice(1).split("\r\n").filter((row) => row !== "");
       assert.equal(rows.length, 4);
-      assert.ok(rows[0].startsWith("חודש,ILS תרומות חד־פעמיות,"), rows[0]);
+      assert.ok(rows[0].startsWith("חודש,תרומות חד־פעמיות ב־ILS,"), rows[0]);
       assert.equal(rows[0].split(",").length, 1 + 2 * 13 + 3);
       const feb = rows[2].split(",");
       assert.equal(feb[0], "2026-02");

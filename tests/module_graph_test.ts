@@ -64,8 +64,7 @@ export async function moduleGraph(): Promise<Map<string, string[]>> {
   try {
     const entry = `${dir}/all.ts`;
     await Deno.writeTextFile(entry, files.map((f) => `import ${JSON.stringify(f.href)};\n`).join(""));
-    // deno.json's import map alone, its "@/" made absolute: with the whole config, `--no-npm` fails on
-    // its "links" (vendor/postgres is an npm package, and npm is off).
+    // deno.json's import map alone, its "@/" made absolute.
     const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
     const importMap = `${dir}/import_map.json`;
     await Deno.writeTextFile(importMap, JSON.stringify({ imports: { ...config.imports, "@/": ROOT.href } }));

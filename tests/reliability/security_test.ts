@@ -336,7 +336,7 @@ const MODULE_MARKERS: ModuleMarker[] = [
   {
     marker: "SCRAM-SHA-256",
     why: "postgres.js (the PostgreSQL client)",
-    source: "npm:postgres/src/connection.js",
+    source: "vendor/postgres/src/connection.js",
   },
   {
     marker: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED",
