@@ -13,8 +13,8 @@
  *
  * Where the time goes, while the gifts go on: the CPU of each thread of the app (its main thread,
  * `deno`, runs the event loop; `worker-N` are its Web Workers, numbered as they started), of this
- * process (the donors' client and the SMTP server) and of PostgreSQL's processes, as a share of
- * one core; and the app's event loop's delay (`bench/loop_probe.ts`, loaded before the app's main
+ * process (the donors' client and the SMTP server) and of PostgreSQL's connections to the
+ * benchmark's database (not its shared background processes), as a share of one core; and the app's event loop's delay (`bench/loop_probe.ts`, loaded before the app's main
  * module: how late a 10 ms timer runs), p50, p99 and max.
  *
  * | variable              | default                                                  |
@@ -36,7 +36,7 @@ import { signPayload } from "../lib/shared/signing.ts";
 import { GOOD_CARD } from "../tests/helpers/payments.ts";
 import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
 import { ROOT, startAppProcess } from "./app_process.ts";
-import { freshDatabase, processesCpuMs, type ThreadCpu, threadCpu } from "./common.ts";
+import { freshDatabase, processesCpu, type ThreadCpu, threadCpu } from "./common.ts";
 
 const env = Deno.env.toObject();
 const DONORS = Number(env.BENCH_DONORS ?? 50);
@@ -158,27 +158,40 @@ async function arrivals(base: string, until: number, recorded: Map<string, numbe
   const gifts: Promise<void>[] = [];
   for (let n = 0; Date.now() < until; n++) {
     const email = `arrival${n}@example.org`;
-    gifts.push(give(base, key, email, n).then(() => void recorded.set(email, performance.now())));
+    // A gift the app refused (a 503 when storage stays busy on a loaded machine) is counted, not
+    // fatal: the run goes on and its receipts are measured.
+    gifts.push(
+      give(base, key, email, n).then(() => void recorded.set(email, performance.now()), (error) => {
+        refusals.push(error instanceof Error ? error.message : String(error));
+      }),
+    );
     const due = started + ((n + 1) * 1000) / RATE;
     await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
   }
   await Promise.all(gifts);
 }
 
+/** The gifts refused while arriving at `BENCH_RATE` (the reason of each). */
+const refusals: string[] = [];
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 
 /** CPU so far: each thread of the app, this process, PostgreSQL's processes. */
 interface CpuSample {
+  /** The app's process id: its main thread's id too. */
+  pid: number;
   app: Map<number, ThreadCpu>;
   bench: number;
-  postgres: number;
+  postgres: Map<number, number>;
 }
 
 const cpuSample = async (pid: number): Promise<CpuSample> => ({
+  pid,
   app: await threadCpu(pid),
   bench: [...(await threadCpu(Deno.pid)).values()].reduce((sum, t) => sum + t.ms, 0),
-  postgres: await processesCpuMs("postgres"),
+  // The benchmark's database's connections (the server is shared with others' tests).
+  postgres: await processesCpu("postgres", ` ${new URL(DATABASE_URL).pathname.slice(1)} `),
 });
 
 /**
@@ -192,17 +205,23 @@ function cpuShares(before: CpuSample, after: CpuSample, ms: number): Record<stri
   let other = 0;
   for (const [tid, thread] of after.app) {
     const used = thread.ms - (before.app.get(tid)?.ms ?? 0);
-    if (tid === Math.min(...after.app.keys())) shares["app main"] = share(used);
+    if (tid === after.pid) shares["app main"] = share(used);
     else if (thread.name.startsWith("worker-")) shares[`app ${thread.name}`] = share(used);
     else other += used;
   }
   shares["app other"] = share(other);
   shares.bench = share(after.bench - before.bench);
-  shares.postgres = share(after.postgres - before.postgres);
+  // Each PostgreSQL process's time since the first sample (or since it started); one that ended
+  // between the two is left out (its last moments are lost, a few ms).
+  shares.postgres = share(
+    [...after.postgres].reduce((sum, [pid, ms]) => sum + ms - (before.postgres.get(pid) ?? 0), 0),
+  );
   return shares;
 }
 
 interface Result {
+  /** Gifts the app refused (`BENCH_RATE` only), the reason of each. */
+  refused: string[];
   /** CPU while giving, % of one core, by thread or process (see {@link cpuShares}). */
   cpu: Record<string, number>;
   /** The same after the gifts, until the last receipt arrived. */
@@ -255,6 +274,7 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
     }
     log(`${backend}: app on ${app.url}; ${load} for ${SECONDS} s`);
     const recorded = new Map<string, number>();
+    const refusedBefore = refusals.length;
     const until = Date.now() + SECONDS * 1000;
     const cpuBefore = await cpuSample(app.pid);
     const started = performance.now();
@@ -286,6 +306,7 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
       .filter((second) => second.at > startedAt + 1000 && second.at <= endedAt)
       .flatMap((second) => second.delays).sort((a, b) => a - b);
     return {
+      refused: refusals.slice(refusedBefore),
       cpu,
       cpuDrain,
       drainSeconds: (drained - ended) / 1000,
@@ -326,6 +347,10 @@ for (const r of results) {
       r.p99.toFixed(1).padStart(6)
     } | ${r.max.toFixed(1).padStart(6)} | ${r.during.toFixed(0).padStart(23)} |`,
   );
+}
+for (const r of results.filter((r) => r.refused.length)) {
+  const reasons = [...new Set(r.refused)].join("; ");
+  console.log(`\n${r.backend}: ${r.refused.length} gifts refused, not measured (${reasons})`);
 }
 console.log(
   `\nCPU (% of one core) while giving and after (to the last receipt); the app's event loop delay (ms).\n`,
