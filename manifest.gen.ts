@@ -32,76 +32,70 @@ import * as $28 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
 import * as $29 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
 import * as $30 from "./routes/_404.tsx";
 import * as $31 from "./routes/_app.tsx";
-import * as $32 from "./routes/api/_middleware.ts";
-import * as $33 from "./routes/api/audit/_middleware.ts";
-import * as $34 from "./routes/api/audit/actors.ts";
-import * as $35 from "./routes/api/audit/export.ts";
-import * as $36 from "./routes/api/audit/index.ts";
-import * as $37 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $38 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $39 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $40 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $41 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $42 from "./routes/api/auth/admin/_middleware.ts";
-import * as $43 from "./routes/api/auth/admin/login.ts";
-import * as $44 from "./routes/api/auth/admin/logout.ts";
-import * as $45 from "./routes/api/auth/admin/me.ts";
-import * as $46 from "./routes/api/auth/admin/pending.ts";
-import * as $47 from "./routes/api/auth/admin/refresh.ts";
-import * as $48 from "./routes/api/auth/admin/register.ts";
-import * as $49 from "./routes/api/auth/admin/staff.ts";
-import * as $50 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $51 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $52 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $53 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $54 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $55 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $56 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $57 from "./routes/api/docs.tsx";
-import * as $58 from "./routes/api/donor/_middleware.ts";
-import * as $59 from "./routes/api/donor/cancel-reasons.ts";
-import * as $60 from "./routes/api/donor/index.ts";
-import * as $61 from "./routes/api/feature-flags.ts";
-import * as $62 from "./routes/api/kiosk-devices/[id]/pairing-code.ts";
-import * as $63 from "./routes/api/kiosk-devices/[id]/revoke.ts";
-import * as $64 from "./routes/api/kiosk-devices/_middleware.ts";
-import * as $65 from "./routes/api/kiosk-devices/index.ts";
-import * as $66 from "./routes/api/openapi.json.ts";
-import * as $67 from "./routes/api/outbox/_middleware.ts";
-import * as $68 from "./routes/api/outbox/index.ts";
-import * as $69 from "./routes/api/payment/create.ts";
-import * as $70 from "./routes/api/payment/notify/[provider].ts";
-import * as $71 from "./routes/api/payment/pay-emv.ts";
-import * as $72 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $73 from "./routes/api/reports/_middleware.ts";
-import * as $74 from "./routes/api/reports/monthly.csv.ts";
-import * as $75 from "./routes/api/reports/monthly.svg.ts";
-import * as $76 from "./routes/api/reports/monthly.ts";
-import * as $77 from "./routes/api/settings/_middleware.ts";
-import * as $78 from "./routes/api/settings/flags.ts";
-import * as $79 from "./routes/api/signing-key.ts";
-import * as $80 from "./routes/api/transaction/[id]/receipt.ts";
-import * as $81 from "./routes/api/transaction/[id]/refund-outcome.ts";
-import * as $82 from "./routes/api/transaction/[id]/refund.ts";
-import * as $83 from "./routes/api/transaction/[id]/refunds.ts";
-import * as $84 from "./routes/api/transaction/[id]/resend-receipt.ts";
-import * as $85 from "./routes/api/transaction/_middleware.ts";
-import * as $86 from "./routes/api/transaction/daily-totals.ts";
-import * as $87 from "./routes/api/transaction/export.ts";
-import * as $88 from "./routes/api/transaction/get-all-error-transactions.ts";
-import * as $89 from "./routes/api/transaction/get-all-success-transactions.ts";
-import * as $90 from "./routes/api/user/[id].ts";
-import * as $91 from "./routes/api/user/index.ts";
-import * as $92 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $93 from "./routes/dev/mail/attachment.ts";
-import * as $94 from "./routes/dev/mail/html.ts";
-import * as $95 from "./routes/dev/mail/index.tsx";
-import * as $96 from "./routes/health.ts";
-import * as $97 from "./routes/index.ts";
-import * as $98 from "./routes/payments/card/[attemptId].ts";
-import * as $99 from "./routes/payments/return/[paymentId].ts";
-import * as $100 from "./routes/sandbox/pay/[ref].tsx";
-import * as $101 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $32 from "./routes/api/(admin)/_middleware.ts";
+import * as $33 from "./routes/api/(admin)/audit/actors.ts";
+import * as $34 from "./routes/api/(admin)/audit/export.ts";
+import * as $35 from "./routes/api/(admin)/audit/index.ts";
+import * as $36 from "./routes/api/(admin)/donor/cancel-reasons.ts";
+import * as $37 from "./routes/api/(admin)/donor/index.ts";
+import * as $38 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
+import * as $39 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
+import * as $40 from "./routes/api/(admin)/kiosk-devices/index.ts";
+import * as $41 from "./routes/api/(admin)/outbox/index.ts";
+import * as $42 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $43 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $44 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $45 from "./routes/api/(admin)/settings/flags.ts";
+import * as $46 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $47 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $48 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $49 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $50 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $51 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $52 from "./routes/api/(admin)/transaction/export.ts";
+import * as $53 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $54 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $55 from "./routes/api/_middleware.ts";
+import * as $56 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $57 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $58 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $59 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $60 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $61 from "./routes/api/auth/admin/_middleware.ts";
+import * as $62 from "./routes/api/auth/admin/login.ts";
+import * as $63 from "./routes/api/auth/admin/logout.ts";
+import * as $64 from "./routes/api/auth/admin/me.ts";
+import * as $65 from "./routes/api/auth/admin/pending.ts";
+import * as $66 from "./routes/api/auth/admin/refresh.ts";
+import * as $67 from "./routes/api/auth/admin/register.ts";
+import * as $68 from "./routes/api/auth/admin/staff.ts";
+import * as $69 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $70 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $71 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $72 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $73 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $74 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $75 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $76 from "./routes/api/docs.tsx";
+import * as $77 from "./routes/api/feature-flags.ts";
+import * as $78 from "./routes/api/openapi.json.ts";
+import * as $79 from "./routes/api/payment/create.ts";
+import * as $80 from "./routes/api/payment/notify/[provider].ts";
+import * as $81 from "./routes/api/payment/pay-emv.ts";
+import * as $82 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $83 from "./routes/api/signing-key.ts";
+import * as $84 from "./routes/api/user/[id].ts";
+import * as $85 from "./routes/api/user/index.ts";
+import * as $86 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $87 from "./routes/dev/mail/attachment.ts";
+import * as $88 from "./routes/dev/mail/html.ts";
+import * as $89 from "./routes/dev/mail/index.tsx";
+import * as $90 from "./routes/health.ts";
+import * as $91 from "./routes/index.ts";
+import * as $92 from "./routes/payments/card/[attemptId].ts";
+import * as $93 from "./routes/payments/return/[paymentId].ts";
+import * as $94 from "./routes/sandbox/pay/[ref].tsx";
+import * as $95 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -153,76 +147,70 @@ const manifest: Manifest = {
     "[lang]/terminal-success/[[shopNumber]].tsx": $29,
     "_404.tsx": $30,
     "_app.tsx": $31,
-    "api/_middleware.ts": $32,
-    "api/audit/_middleware.ts": $33,
-    "api/audit/actors.ts": $34,
-    "api/audit/export.ts": $35,
-    "api/audit/index.ts": $36,
-    "api/auth/admin/[id]/approve.ts": $37,
-    "api/auth/admin/[id]/deactivate.ts": $38,
-    "api/auth/admin/[id]/reject.ts": $39,
-    "api/auth/admin/[id]/role.ts": $40,
-    "api/auth/admin/[id]/two-factor-reset.ts": $41,
-    "api/auth/admin/_middleware.ts": $42,
-    "api/auth/admin/login.ts": $43,
-    "api/auth/admin/logout.ts": $44,
-    "api/auth/admin/me.ts": $45,
-    "api/auth/admin/pending.ts": $46,
-    "api/auth/admin/refresh.ts": $47,
-    "api/auth/admin/register.ts": $48,
-    "api/auth/admin/staff.ts": $49,
-    "api/auth/admin/two-factor/confirm.ts": $50,
-    "api/auth/admin/two-factor/disable.ts": $51,
-    "api/auth/admin/two-factor/enrol.ts": $52,
-    "api/auth/admin/two-factor/index.ts": $53,
-    "api/auth/admin/two-factor/recovery-codes.ts": $54,
-    "api/auth/admin/two-factor/required.ts": $55,
-    "api/auth/admin/two-factor/verify.ts": $56,
-    "api/docs.tsx": $57,
-    "api/donor/_middleware.ts": $58,
-    "api/donor/cancel-reasons.ts": $59,
-    "api/donor/index.ts": $60,
-    "api/feature-flags.ts": $61,
-    "api/kiosk-devices/[id]/pairing-code.ts": $62,
-    "api/kiosk-devices/[id]/revoke.ts": $63,
-    "api/kiosk-devices/_middleware.ts": $64,
-    "api/kiosk-devices/index.ts": $65,
-    "api/openapi.json.ts": $66,
-    "api/outbox/_middleware.ts": $67,
-    "api/outbox/index.ts": $68,
-    "api/payment/create.ts": $69,
-    "api/payment/notify/[provider].ts": $70,
-    "api/payment/pay-emv.ts": $71,
-    "api/payment/test-emv/[terminalNumber].ts": $72,
-    "api/reports/_middleware.ts": $73,
-    "api/reports/monthly.csv.ts": $74,
-    "api/reports/monthly.svg.ts": $75,
-    "api/reports/monthly.ts": $76,
-    "api/settings/_middleware.ts": $77,
-    "api/settings/flags.ts": $78,
-    "api/signing-key.ts": $79,
-    "api/transaction/[id]/receipt.ts": $80,
-    "api/transaction/[id]/refund-outcome.ts": $81,
-    "api/transaction/[id]/refund.ts": $82,
-    "api/transaction/[id]/refunds.ts": $83,
-    "api/transaction/[id]/resend-receipt.ts": $84,
-    "api/transaction/_middleware.ts": $85,
-    "api/transaction/daily-totals.ts": $86,
-    "api/transaction/export.ts": $87,
-    "api/transaction/get-all-error-transactions.ts": $88,
-    "api/transaction/get-all-success-transactions.ts": $89,
-    "api/user/[id].ts": $90,
-    "api/user/index.ts": $91,
-    "api/user/off-monthly-payment/[id].ts": $92,
-    "dev/mail/attachment.ts": $93,
-    "dev/mail/html.ts": $94,
-    "dev/mail/index.tsx": $95,
-    "health.ts": $96,
-    "index.ts": $97,
-    "payments/card/[attemptId].ts": $98,
-    "payments/return/[paymentId].ts": $99,
-    "sandbox/pay/[ref].tsx": $100,
-    "sandbox/terminal/[terminalId].tsx": $101,
+    "api/(admin)/_middleware.ts": $32,
+    "api/(admin)/audit/actors.ts": $33,
+    "api/(admin)/audit/export.ts": $34,
+    "api/(admin)/audit/index.ts": $35,
+    "api/(admin)/donor/cancel-reasons.ts": $36,
+    "api/(admin)/donor/index.ts": $37,
+    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $38,
+    "api/(admin)/kiosk-devices/[id]/revoke.ts": $39,
+    "api/(admin)/kiosk-devices/index.ts": $40,
+    "api/(admin)/outbox/index.ts": $41,
+    "api/(admin)/reports/monthly.csv.ts": $42,
+    "api/(admin)/reports/monthly.svg.ts": $43,
+    "api/(admin)/reports/monthly.ts": $44,
+    "api/(admin)/settings/flags.ts": $45,
+    "api/(admin)/transaction/[id]/receipt.ts": $46,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $47,
+    "api/(admin)/transaction/[id]/refund.ts": $48,
+    "api/(admin)/transaction/[id]/refunds.ts": $49,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $50,
+    "api/(admin)/transaction/daily-totals.ts": $51,
+    "api/(admin)/transaction/export.ts": $52,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $53,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $54,
+    "api/_middleware.ts": $55,
+    "api/auth/admin/[id]/approve.ts": $56,
+    "api/auth/admin/[id]/deactivate.ts": $57,
+    "api/auth/admin/[id]/reject.ts": $58,
+    "api/auth/admin/[id]/role.ts": $59,
+    "api/auth/admin/[id]/two-factor-reset.ts": $60,
+    "api/auth/admin/_middleware.ts": $61,
+    "api/auth/admin/login.ts": $62,
+    "api/auth/admin/logout.ts": $63,
+    "api/auth/admin/me.ts": $64,
+    "api/auth/admin/pending.ts": $65,
+    "api/auth/admin/refresh.ts": $66,
+    "api/auth/admin/register.ts": $67,
+    "api/auth/admin/staff.ts": $68,
+    "api/auth/admin/two-factor/confirm.ts": $69,
+    "api/auth/admin/two-factor/disable.ts": $70,
+    "api/auth/admin/two-factor/enrol.ts": $71,
+    "api/auth/admin/two-factor/index.ts": $72,
+    "api/auth/admin/two-factor/recovery-codes.ts": $73,
+    "api/auth/admin/two-factor/required.ts": $74,
+    "api/auth/admin/two-factor/verify.ts": $75,
+    "api/docs.tsx": $76,
+    "api/feature-flags.ts": $77,
+    "api/openapi.json.ts": $78,
+    "api/payment/create.ts": $79,
+    "api/payment/notify/[provider].ts": $80,
+    "api/payment/pay-emv.ts": $81,
+    "api/payment/test-emv/[terminalNumber].ts": $82,
+    "api/signing-key.ts": $83,
+    "api/user/[id].ts": $84,
+    "api/user/index.ts": $85,
+    "api/user/off-monthly-payment/[id].ts": $86,
+    "dev/mail/attachment.ts": $87,
+    "dev/mail/html.ts": $88,
+    "dev/mail/index.tsx": $89,
+    "health.ts": $90,
+    "index.ts": $91,
+    "payments/card/[attemptId].ts": $92,
+    "payments/return/[paymentId].ts": $93,
+    "sandbox/pay/[ref].tsx": $94,
+    "sandbox/terminal/[terminalId].tsx": $95,
   },
   islands: {
     AccountForm: $$0,

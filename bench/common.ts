@@ -137,12 +137,56 @@ export async function rssMb(pid: number): Promise<number> {
   return kb / 1024;
 }
 
-/** CPU time a process has used so far (user + system, all threads), in ms (10 ms steps). */
-export async function cpuMs(pid: number): Promise<number> {
-  const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+/** The name and CPU time (user + system, ms in 10 ms steps) a `/proc/…/stat` line gives. */
+function statCpu(stat: string): { name: string; ms: number } {
   // Fields after the command name (which is in parentheses): utime is the 12th, stime the 13th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return {
+    name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    ms: (Number(fields[11]) + Number(fields[12])) * 10,
+  };
+}
+
+/** CPU time a process has used so far (user + system, all threads), in ms (10 ms steps). */
+export async function cpuMs(pid: number): Promise<number> {
+  return statCpu(await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "")).ms;
+}
+
+/** One thread's name (its `comm`: `deno` is the main thread, `worker-N` a Web Worker) and CPU so far. */
+export interface ThreadCpu {
+  name: string;
+  /** User plus system time, ms (10 ms steps). */
+  ms: number;
+}
+
+/** The CPU time of each thread of process `pid` so far, by thread id; empty when it is gone. */
+export async function threadCpu(pid: number): Promise<Map<number, ThreadCpu>> {
+  const threads = new Map<number, ThreadCpu>();
+  try {
+    for await (const task of Deno.readDir(`/proc/${pid}/task`)) {
+      const stat = await Deno.readTextFile(`/proc/${pid}/task/${task.name}/stat`).catch(() => "");
+      if (stat) threads.set(Number(task.name), statCpu(stat));
+    }
+  } catch { /* the process is gone */ }
+  return threads;
+}
+
+/**
+ * The CPU time so far of each process named `comm` whose command line holds `holding` (e.g.
+ * `postgres` and a database's name: that database's connections, not other users' of the server),
+ * in ms, by process id: compare two samples process by process, as connections come and go.
+ */
+export async function processesCpu(comm: string, holding = ""): Promise<Map<number, number>> {
+  const processes = new Map<number, number>();
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+    const { name, ms } = statCpu(stat);
+    if (name !== comm) continue;
+    const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    if (cmdline.includes(holding)) processes.set(Number(entry.name), ms);
+  }
+  return processes;
 }
 
 /** The median of some numbers. */

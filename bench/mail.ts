@@ -11,6 +11,12 @@
  * the last payment (still queued, or lost) and sent twice, and how many receipts a second arrived
  * while the gifts went on. p50 and p99, on Deno KV and on PostgreSQL.
  *
+ * Where the time goes, while the gifts go on: the CPU of each thread of the app (its main thread,
+ * `deno`, runs the event loop; `worker-N` are its Web Workers, numbered as they started), of this
+ * process (the donors' client and the SMTP server) and of PostgreSQL's connections to the
+ * benchmark's database (not its shared background processes), as a share of one core; and the app's event loop's delay (`bench/loop_probe.ts`, loaded before the app's main
+ * module: how late a 10 ms timer runs), p50, p99 and max.
+ *
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
  * | `BENCH_DONORS`        | `50` donors at once                                      |
@@ -18,6 +24,7 @@
  * | `BENCH_THINK_MS`      | `0`: each donor's pause after a gift (a person's pace)   |
  * | `BENCH_RATE`          | `0`: donors as above; else this many new donors' gifts a second instead |
  * | `RECEIPT_WORKERS`     | the app's default (a worker per spare core)              |
+ * | `OUTBOX_WORKER`       | the app's default (the sender on a thread of its own); `0`: on the event loop |
  * | `BENCH_BACKENDS`      | `kv,postgres`                                            |
  * | `BENCH_DATABASE_URL`  | `postgres://postgres:postgres@127.0.0.1:5432/bench_mail` (dropped and created at each run) |
  *
@@ -28,8 +35,8 @@ import { SMTPServer } from "smtp-server";
 import { signPayload } from "@/lib/shared/signing.ts";
 import { GOOD_CARD } from "@/tests/helpers/payments.ts";
 import { RAISED_RATE_LIMITS } from "@/tests/helpers/app.ts";
-import { startAppProcess } from "./app_process.ts";
-import { freshDatabase } from "./common.ts";
+import { ROOT, startAppProcess } from "./app_process.ts";
+import { freshDatabase, processesCpu, type ThreadCpu, threadCpu } from "./common.ts";
 
 const env = Deno.env.toObject();
 const DONORS = Number(env.BENCH_DONORS ?? 50);
@@ -151,17 +158,77 @@ async function arrivals(base: string, until: number, recorded: Map<string, numbe
   const gifts: Promise<void>[] = [];
   for (let n = 0; Date.now() < until; n++) {
     const email = `arrival${n}@example.org`;
-    gifts.push(give(base, key, email, n).then(() => void recorded.set(email, performance.now())));
+    // A gift the app refused (a 503 when storage stays busy on a loaded machine) is counted, not
+    // fatal: the run goes on and its receipts are measured.
+    gifts.push(
+      give(base, key, email, n).then(() => void recorded.set(email, performance.now()), (error) => {
+        refusals.push(error instanceof Error ? error.message : String(error));
+      }),
+    );
     const due = started + ((n + 1) * 1000) / RATE;
     await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
   }
   await Promise.all(gifts);
 }
 
+/** The gifts refused while arriving at `BENCH_RATE` (the reason of each). */
+const refusals: string[] = [];
+
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 
+/** CPU so far: each thread of the app, this process, PostgreSQL's processes. */
+interface CpuSample {
+  /** The app's process id: its main thread's id too. */
+  pid: number;
+  app: Map<number, ThreadCpu>;
+  bench: number;
+  postgres: Map<number, number>;
+}
+
+const cpuSample = async (pid: number): Promise<CpuSample> => ({
+  pid,
+  app: await threadCpu(pid),
+  bench: [...(await threadCpu(Deno.pid)).values()].reduce((sum, t) => sum + t.ms, 0),
+  // The benchmark's database's connections (the server is shared with others' tests).
+  postgres: await processesCpu("postgres", ` ${new URL(DATABASE_URL).pathname.slice(1)} `),
+});
+
+/**
+ * The share of one core each used between two samples `ms` apart, in %: the app's main thread
+ * (`deno` with the process's id), each of its workers, the rest of its threads (Deno's I/O and
+ * V8's helpers), this process, PostgreSQL.
+ */
+function cpuShares(before: CpuSample, after: CpuSample, ms: number): Record<string, number> {
+  const share = (used: number) => Math.round((100 * used) / ms);
+  const shares: Record<string, number> = {};
+  let other = 0;
+  for (const [tid, thread] of after.app) {
+    const used = thread.ms - (before.app.get(tid)?.ms ?? 0);
+    if (tid === after.pid) shares["app main"] = share(used);
+    else if (thread.name.startsWith("worker-")) shares[`app ${thread.name}`] = share(used);
+    else other += used;
+  }
+  shares["app other"] = share(other);
+  shares.bench = share(after.bench - before.bench);
+  // Each PostgreSQL process's time since the first sample (or since it started); one that ended
+  // between the two is left out (its last moments are lost, a few ms).
+  shares.postgres = share(
+    [...after.postgres].reduce((sum, [pid, ms]) => sum + ms - (before.postgres.get(pid) ?? 0), 0),
+  );
+  return shares;
+}
+
 interface Result {
+  /** Gifts the app refused (`BENCH_RATE` only), the reason of each. */
+  refused: string[];
+  /** CPU while giving, % of one core, by thread or process (see {@link cpuShares}). */
+  cpu: Record<string, number>;
+  /** The same after the gifts, until the last receipt arrived. */
+  cpuDrain: Record<string, number>;
+  drainSeconds: number;
+  /** The event loop's delay while giving (the first second left out), ms. */
+  loop: { p50: number; p99: number; max: number };
   backend: string;
   payments: number;
   arrived: number;
@@ -186,12 +253,17 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
     MAIL_FROM: "Museum donations <donations@museum.example>",
     ...RAISED_RATE_LIMITS,
     ...(env.RECEIPT_WORKERS ? { RECEIPT_WORKERS: env.RECEIPT_WORKERS } : {}),
+    ...(env.OUTBOX_WORKER ? { OUTBOX_WORKER: env.OUTBOX_WORKER } : {}),
   };
   if (backend === "postgres") {
     await freshDatabase(DATABASE_URL);
     appEnv.DATABASE_URL = DATABASE_URL;
   }
-  const app = await startAppProcess(appEnv, "/dev/null");
+  const probeFile = `${tmp}/loop.jsonl`;
+  appEnv.LOOP_PROBE_FILE = probeFile;
+  const app = await startAppProcess(appEnv, "/dev/null", {
+    denoFlags: ["--preload", `${ROOT}/bench/loop_probe.ts`],
+  });
   try {
     // One gift first, its receipt awaited: the clock measures a running app, not the first
     // receipt's worker starting and loading the PDF libraries (a second or two, once per process).
@@ -202,15 +274,23 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
     }
     log(`${backend}: app on ${app.url}; ${load} for ${SECONDS} s`);
     const recorded = new Map<string, number>();
+    const refusedBefore = refusals.length;
     const until = Date.now() + SECONDS * 1000;
+    const cpuBefore = await cpuSample(app.pid);
     const started = performance.now();
+    const startedAt = Date.now();
     if (RATE > 0) await arrivals(app.url, until, recorded);
     else await Promise.all(Array.from({ length: DONORS }, (_, n) => donor(app.url, n, until, recorded)));
     const ended = performance.now();
+    const endedAt = Date.now();
+    const cpuEnd = await cpuSample(app.pid);
+    const cpu = cpuShares(cpuBefore, cpuEnd, ended - started);
     const deadline = Date.now() + 60_000;
     while ([...recorded.keys()].some((e) => !inbox.arrivals.has(e)) && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 100));
     }
+    const drained = performance.now();
+    const cpuDrain = cpuShares(cpuEnd, await cpuSample(app.pid), drained - ended);
     await new Promise((r) => setTimeout(r, 2_000)); // a duplicate would come now
     const latencies: number[] = [];
     let lost = 0, twice = 0;
@@ -221,7 +301,16 @@ async function measure(backend: "kv" | "postgres"): Promise<Result> {
       if (arrivals.length) latencies.push(Math.max(0, arrivals[0] - at));
     }
     latencies.sort((a, b) => a - b);
+    const delays = (await Deno.readTextFile(probeFile).catch(() => "")).split("\n").filter(Boolean)
+      .map((line) => JSON.parse(line) as { at: number; delays: number[] })
+      .filter((second) => second.at > startedAt + 1000 && second.at <= endedAt)
+      .flatMap((second) => second.delays).sort((a, b) => a - b);
     return {
+      refused: refusals.slice(refusedBefore),
+      cpu,
+      cpuDrain,
+      drainSeconds: (drained - ended) / 1000,
+      loop: { p50: percentile(delays, 50), p99: percentile(delays, 99), max: delays.at(-1) ?? NaN },
       backend,
       payments: recorded.size,
       arrived: latencies.length,
@@ -258,4 +347,21 @@ for (const r of results) {
       r.p99.toFixed(1).padStart(6)
     } | ${r.max.toFixed(1).padStart(6)} | ${r.during.toFixed(0).padStart(23)} |`,
   );
+}
+for (const r of results.filter((r) => r.refused.length)) {
+  const reasons = [...new Set(r.refused)].join("; ");
+  console.log(`\n${r.backend}: ${r.refused.length} gifts refused, not measured (${reasons})`);
+}
+console.log(
+  `\nCPU (% of one core) while giving and after (to the last receipt); the app's event loop delay (ms).\n`,
+);
+const shares = (cpu: Record<string, number>) =>
+  Object.entries(cpu).map(([name, share]) => `${name} ${share}%`).join(", ");
+for (const r of results) {
+  console.log(
+    `- ${r.backend}, giving: ${shares(r.cpu)}; event loop delay p50 ${r.loop.p50.toFixed(0)}, p99 ${
+      r.loop.p99.toFixed(0)
+    }, max ${r.loop.max.toFixed(0)}`,
+  );
+  console.log(`- ${r.backend}, after (${r.drainSeconds.toFixed(1)} s): ${shares(r.cpuDrain)}`);
 }

@@ -1,12 +1,12 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 import { usDateTime } from "@/lib/shared/format.ts";
+import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { createApiClient } from "@/islands/shared/admin_api.ts";
-import { readSession, type Session } from "@/islands/shared/admin_session.ts";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, translator } from "@/islands/shared/texts.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {
@@ -46,14 +46,11 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
  */
 export default function AdminAudit(props: AdminAuditProps) {
   const { lang, filters } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const frame = useAdminFrame(lang, props.texts, (stored) => {
+    if (stored) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
+  });
+  const { t, api } = frame;
   const [actors, setActors] = useState<AuditActor[]>([]);
-  const [page, setPage] = useState<AuditPage | null>(null);
-  const [trail, setTrail] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   // The form's fields as typed (submitted as a GET of this page).
   const [form, setForm] = useState<AuditFilters>(filters);
@@ -65,27 +62,16 @@ export default function AdminAudit(props: AdminAuditProps) {
   const failed = (error: unknown) =>
     setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
   const query = auditQuery(filters);
-
-  async function go(at: string | null, back: boolean) {
-    const q = new URLSearchParams(query);
-    if (at) q.set("cursor", at);
-    try {
-      const next = await api.request<AuditPage>(`/api/audit?${q}`);
-      setTrail(back ? trail.slice(0, -1) : at === cursor && page === null ? [] : [...trail, cursor]);
-      setCursor(at);
-      setPage(next);
-    } catch (error) {
-      failed(error);
-    }
-  }
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
-    if (!stored) return;
-    api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
-    go(null, false);
-  }, []);
+  const pages = useCursorPages(
+    (at) => {
+      const q = new URLSearchParams(query);
+      if (at) q.set("cursor", at);
+      return api.request<AuditPage>(`/api/audit?${q}`);
+    },
+    !!frame.session,
+    failed,
+  );
+  const page = pages.page;
 
   async function download() {
     setNotice(t("staffAdmin.downloading"));
@@ -136,73 +122,40 @@ export default function AdminAudit(props: AdminAuditProps) {
         </button>
       </form>
       <p class="audit-notice" role="status">{notice}</p>
-      <div
-        class="table-scroll"
-        role="region"
-        aria-labelledby="audit-caption"
-        tabIndex={0}
-        data-loaded={page ? "" : undefined}
-      >
-        <table class="audit-table">
-          <caption id="audit-caption">{t("staffAdmin.auditTitle")}</caption>
-          <thead>
-            <tr>
-              {["time", "who", "action", "address", "target", "changes"].map((c) => (
-                <th scope="col" key={c}>{t(`staffAdmin.auditColumns.${c}`)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {page?.data.length === 0 && (
-              <tr>
-                <td colSpan={6} class="tx-empty">{t("staffAdmin.noEntries")}</td>
-              </tr>
-            )}
-            {page?.data.map((e) => (
-              <tr key={e.id} data-action={e.action}>
-                <th scope="row">
-                  <time dateTime={e.at}>{usDateTime(e.at)}</time>
-                </th>
-                <td dir="ltr">{e.actorEmail}</td>
-                <td>{actionName(e.action)}</td>
-                <td dir="ltr">{e.address}</td>
-                <td dir="ltr">{e.target ?? ""}</td>
-                <td dir="ltr">
-                  <code>{JSON.stringify(e.changes)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav class="audit-pages" aria-label={t("staffAdmin.pages")}>
-        <button
-          type="button"
-          class="button button-outline"
-          disabled={trail.length === 0}
-          onClick={() => go(trail.at(-1) ?? null, true)}
-        >
-          {t("staffAdmin.newer")}
-        </button>
-        <button
-          type="button"
-          class="button button-outline"
-          disabled={!page?.nextCursor}
-          onClick={() => go(page!.nextCursor, false)}
-        >
-          {t("staffAdmin.older")}
-        </button>
-      </nav>
+      <DataTable
+        id="audit-caption"
+        class="audit-table"
+        caption={t("staffAdmin.auditTitle")}
+        columns={["time", "who", "action", "address", "target", "changes"].map((c) =>
+          t(`staffAdmin.auditColumns.${c}`)
+        )}
+        rows={page?.data}
+        row={(e) => (
+          <tr key={e.id} data-action={e.action}>
+            <th scope="row">
+              <time dateTime={e.at}>{usDateTime(e.at)}</time>
+            </th>
+            <td dir="ltr">{e.actorEmail}</td>
+            <td>{actionName(e.action)}</td>
+            <td dir="ltr">{e.address}</td>
+            <td dir="ltr">{e.target ?? ""}</td>
+            <td dir="ltr">
+              <code>{JSON.stringify(e.changes)}</code>
+            </td>
+          </tr>
+        )}
+        empty={t("staffAdmin.noEntries")}
+        loaded={!!page}
+      />
+      <CursorPager
+        class="audit-pages"
+        label={t("staffAdmin.pages")}
+        newer={t("staffAdmin.newer")}
+        older={t("staffAdmin.older")}
+        pages={pages}
+      />
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

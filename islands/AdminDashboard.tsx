@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import { AdminHeader } from "@/islands/admin/AdminHeader.tsx";
 import { Approvals } from "@/islands/admin/Approvals.tsx";
@@ -7,17 +7,10 @@ import { DailyTotalsPanel } from "@/islands/admin/DailyTotals.tsx";
 import { KioskDevices } from "@/islands/admin/KioskDevices.tsx";
 import { OutboxMessages } from "@/islands/admin/OutboxMessages.tsx";
 import { TransactionHistory } from "@/islands/admin/TransactionHistory.tsx";
-import { createApiClient } from "@/islands/shared/admin_api.ts";
-import {
-  type AdminProfile,
-  readSession,
-  saveProfile,
-  type Session,
-  SESSION_KEYS,
-} from "@/islands/shared/admin_session.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
 import { Deferred } from "@/islands/shared/Deferred.tsx";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, translator } from "@/islands/shared/texts.ts";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /**
  * The page's language, its own path and query (the history's view lives in the query) and the
@@ -46,30 +39,7 @@ export interface AdminDashboardProps {
  */
 export default function AdminDashboard(props: AdminDashboardProps) {
   const { lang } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  // undefined until the browser has read local storage (and always on the server).
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [current, setCurrent] = useState<AdminProfile | null>(null);
-  const [failure, setFailure] = useState<Message | null>(null);
-
-  async function verify() {
-    setFailure(null);
-    try {
-      const me = await api.request<AdminProfile>("/api/auth/admin/me");
-      // Two-factor is required and this account has none: nothing else is open to it.
-      if (me.twoFactorEnrolmentDue) return location.replace(`/${lang}/admin/two-factor`);
-      saveProfile(me);
-      setCurrent(me);
-    } catch (error) {
-      setFailure(listFailure(error));
-    }
-  }
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
+  const admin = useAdminFrame(lang, props.texts, (stored) => {
     // Signed out in another tab: this one follows.
     const follow = (e: StorageEvent) => {
       if ((e.key === null || (SESSION_KEYS as readonly string[]).includes(e.key)) && !readSession()) {
@@ -88,7 +58,24 @@ export default function AdminDashboard(props: AdminDashboardProps) {
       clearTimeout(listening);
       removeEventListener("storage", follow);
     };
-  }, []);
+  });
+  // `session`: undefined until the browser has read local storage (and always on the server).
+  const { t, api, session, loginHref } = admin;
+  const [current, setCurrent] = useState<AdminProfile | null>(null);
+  const [failure, setFailure] = useState<Message | null>(null);
+
+  async function verify() {
+    setFailure(null);
+    try {
+      const me = await api.request<AdminProfile>("/api/auth/admin/me");
+      // Two-factor is required and this account has none: nothing else is open to it.
+      if (me.twoFactorEnrolmentDue) return location.replace(`/${lang}/admin/two-factor`);
+      saveProfile(me);
+      setCurrent(me);
+    } catch (error) {
+      setFailure(listFailure(error));
+    }
+  }
 
   async function logout() {
     await api.signOut();
@@ -177,13 +164,5 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={admin}>{body}</AdminGuard>;
 }

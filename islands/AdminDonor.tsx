@@ -1,11 +1,10 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { DonorView } from "@/lib/shared/donor_view.ts";
 import { DonorDetails } from "@/islands/admin/DonorView.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
-import { readSession, type Session } from "@/islands/shared/admin_session.ts";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, translator } from "@/islands/shared/texts.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
 export interface AdminDonorProps {
@@ -32,17 +31,7 @@ type Load =
  */
 export default function AdminDonor(props: AdminDonorProps) {
   const { lang, email } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  // undefined until the browser has read local storage (and always on the server).
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [load, setLoad] = useState<Load>(email ? { state: "loading" } : { state: "idle" });
-  const [typed, setTyped] = useState(email ?? "");
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
+  const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (!stored || !email) return;
     api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}`)
       .then((view) => setLoad({ state: "ready", view }))
@@ -55,7 +44,10 @@ export default function AdminDonor(props: AdminDonorProps) {
           : t("transactions.errorPrefix") + messageText(t, listFailure(error));
         setLoad({ state: "failed", message });
       });
-  }, []);
+  });
+  const { t, api } = frame;
+  const [load, setLoad] = useState<Load>(email ? { state: "loading" } : { state: "idle" });
+  const [typed, setTyped] = useState(email ?? "");
 
   const body = (
     <>
@@ -99,13 +91,5 @@ export default function AdminDonor(props: AdminDonorProps) {
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

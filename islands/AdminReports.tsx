@@ -1,12 +1,12 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
-import { readSession, type Session } from "@/islands/shared/admin_session.ts";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, type Translate, translator } from "@/islands/shared/texts.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {
@@ -46,37 +46,36 @@ function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translat
   );
   const of = (m: MonthFigures) => m.money.find((c) => c.currency === currency)!;
   return (
-    <div class="table-scroll" role="region" aria-labelledby={id} tabIndex={0}>
-      <table class="report-table">
-        <caption id={id}>
-          {t("reports.moneyCaption", {
-            currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
-          })}
-        </caption>
-        <thead>
-          <tr>
-            {["month", "oneTime", "monthly", "donations", "refunds", "net", "newMonthly", "cancelledMonthly"]
-              .map((
-                key,
-              ) => <th scope="col" key={key}>{t(`reports.columns.${key}`)}</th>)}
-          </tr>
-        </thead>
-        <tbody>
-          {report.months.map((m) => (
-            <tr key={m.month} data-month={m.month}>
-              <th scope="row">{monthName(m.month, lang)}</th>
-              {cells(of(m))}
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">{t("reports.total")}</th>
-            {cells(report.totals.find((c) => c.currency === currency)!)}
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+    <DataTable
+      id={id}
+      class="report-table"
+      caption={t("reports.moneyCaption", {
+        currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
+      })}
+      columns={[
+        "month",
+        "oneTime",
+        "monthly",
+        "donations",
+        "refunds",
+        "net",
+        "newMonthly",
+        "cancelledMonthly",
+      ].map((key) => t(`reports.columns.${key}`))}
+      rows={report.months}
+      row={(m) => (
+        <tr key={m.month} data-month={m.month}>
+          <th scope="row">{monthName(m.month, lang)}</th>
+          {cells(of(m))}
+        </tr>
+      )}
+      foot={
+        <tr>
+          <th scope="row">{t("reports.total")}</th>
+          {cells(report.totals.find((c) => c.currency === currency)!)}
+        </tr>
+      }
+    />
   );
 }
 
@@ -84,28 +83,23 @@ function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translat
 function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: string }) {
   const { report, t, lang } = props;
   return (
-    <div class="table-scroll" role="region" aria-labelledby="report-activity" tabIndex={0}>
-      <table class="report-table">
-        <caption id="report-activity">{t("reports.activityCaption")}</caption>
-        <thead>
-          <tr>
-            {["month", "donors", "failedOneTime", "failedMonthly"].map((key) => (
-              <th scope="col" key={key}>{t(`reports.columns.${key}`)}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.months.map((m) => (
-            <tr key={m.month}>
-              <th scope="row">{monthName(m.month, lang)}</th>
-              <td class="tx-amount">{m.donors}</td>
-              <td class="tx-amount">{m.failedCharges.oneTime}</td>
-              <td class="tx-amount">{m.failedCharges.monthly}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      id="report-activity"
+      class="report-table"
+      caption={t("reports.activityCaption")}
+      columns={["month", "donors", "failedOneTime", "failedMonthly"].map((key) =>
+        t(`reports.columns.${key}`)
+      )}
+      rows={report.months}
+      row={(m) => (
+        <tr key={m.month}>
+          <th scope="row">{monthName(m.month, lang)}</th>
+          <td class="tx-amount">{m.donors}</td>
+          <td class="tx-amount">{m.failedCharges.oneTime}</td>
+          <td class="tx-amount">{m.failedCharges.monthly}</td>
+        </tr>
+      )}
+    />
   );
 }
 
@@ -119,19 +113,7 @@ function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: strin
  */
 export default function AdminReports(props: AdminReportsProps) {
   const { lang } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  const [notice, setNotice] = useState("");
-  const range = new URLSearchParams();
-  if (props.from) range.set("from", props.from);
-  if (props.to) range.set("to", props.to);
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
+  const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (!stored) return;
     const query = range.toString();
     Promise.all([
@@ -144,7 +126,13 @@ export default function AdminReports(props: AdminReportsProps) {
           : t("reports.failed") + " " + messageText(t, listFailure(error));
         setLoad({ state: "failed", message });
       });
-  }, []);
+  });
+  const { t, api } = frame;
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [notice, setNotice] = useState("");
+  const range = new URLSearchParams();
+  if (props.from) range.set("from", props.from);
+  if (props.to) range.set("to", props.to);
 
   async function downloadCsv(report: MonthlyReport) {
     try {
@@ -224,13 +212,5 @@ export default function AdminReports(props: AdminReportsProps) {
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { usDateTime } from "@/lib/shared/format.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { createApiClient } from "@/islands/shared/admin_api.ts";
-import { type AdminProfile, readSession, type Session } from "@/islands/shared/admin_session.ts";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, translator } from "@/islands/shared/texts.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import { messageText } from "@/islands/shared/texts.ts";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
 
 /** The page's language and texts. */
 export interface AdminStaffProps {
@@ -39,10 +39,10 @@ interface FlagSetting {
  */
 export default function AdminStaff(props: AdminStaffProps) {
   const { lang } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const frame = useAdminFrame(lang, props.texts, (stored) => {
+    if (stored) load();
+  });
+  const { t, api } = frame;
   const [staff, setStaff] = useState<Member[] | null>(null);
   const [flags, setFlags] = useState<FlagSetting[] | null>(null);
   const [devices, setDevices] = useState<Device[] | null>(null);
@@ -67,12 +67,6 @@ export default function AdminStaff(props: AdminStaffProps) {
       failed(error);
     }
   }
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
-    if (stored) load();
-  }, []);
 
   async function act(run: () => Promise<string>) {
     setBusy(true);
@@ -116,7 +110,7 @@ export default function AdminStaff(props: AdminStaffProps) {
       });
     });
 
-  const self = session?.admin.id;
+  const self = frame.session?.admin.id;
   const body = (
     <>
       <p>
@@ -136,68 +130,61 @@ export default function AdminStaff(props: AdminStaffProps) {
             </li>
           ))}
         </ul>
-        <div class="table-scroll" role="region" aria-labelledby="staff-caption" tabIndex={0}>
-          <table class="staff-table">
-            <caption id="staff-caption">{t("staffAdmin.staffTitle")}</caption>
-            <thead>
-              <tr>
-                {["name", "email", "role", "status", "actions"].map((c) => (
-                  <th scope="col" key={c}>{t(`staffAdmin.columns.${c}`)}</th>
-                ))}
+        <DataTable
+          id="staff-caption"
+          class="staff-table"
+          caption={t("staffAdmin.staffTitle")}
+          columns={["name", "email", "role", "status", "actions"].map((c) => t(`staffAdmin.columns.${c}`))}
+          rows={staff}
+          row={(m) => {
+            const active = m.status === "approved";
+            const own = m.id === self;
+            return (
+              <tr key={m.id} data-email={m.email}>
+                <th scope="row">{m.name}{own ? ` ${t("staffAdmin.you")}` : ""}</th>
+                <td dir="ltr">{m.email}</td>
+                <td>
+                  {active && !own
+                    ? (
+                      <select
+                        aria-label={t("staffAdmin.roleFor", { name: m.name })}
+                        value={chosen[m.id] ?? m.role ?? "viewer"}
+                        onChange={(e) => setChosen({ ...chosen, [m.id]: e.currentTarget.value as Role })}
+                      >
+                        {ROLES.map((role) => <option key={role} value={role}>{roleName(role)}</option>)}
+                      </select>
+                    )
+                    : roleName(m.role)}
+                </td>
+                <td>{t(active ? "staffAdmin.active" : "staffAdmin.deactivated")}</td>
+                <td class="staff-actions">
+                  {active && !own && (
+                    <>
+                      <button
+                        type="button"
+                        class="button button-primary"
+                        disabled={busy || (chosen[m.id] ?? m.role) === m.role}
+                        aria-label={t("staffAdmin.saveRoleFor", { name: m.name })}
+                        onClick={() => changeRole(m)}
+                      >
+                        {t("staffAdmin.saveRole")}
+                      </button>
+                      <button
+                        type="button"
+                        class="button button-outline"
+                        disabled={busy}
+                        aria-label={t("staffAdmin.deactivateFor", { name: m.name })}
+                        onClick={() => deactivate(m)}
+                      >
+                        {t("staffAdmin.deactivate")}
+                      </button>
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {staff?.map((m) => {
-                const active = m.status === "approved";
-                const own = m.id === self;
-                return (
-                  <tr key={m.id} data-email={m.email}>
-                    <th scope="row">{m.name}{own ? ` ${t("staffAdmin.you")}` : ""}</th>
-                    <td dir="ltr">{m.email}</td>
-                    <td>
-                      {active && !own
-                        ? (
-                          <select
-                            aria-label={t("staffAdmin.roleFor", { name: m.name })}
-                            value={chosen[m.id] ?? m.role ?? "viewer"}
-                            onChange={(e) => setChosen({ ...chosen, [m.id]: e.currentTarget.value as Role })}
-                          >
-                            {ROLES.map((role) => <option key={role} value={role}>{roleName(role)}</option>)}
-                          </select>
-                        )
-                        : roleName(m.role)}
-                    </td>
-                    <td>{t(active ? "staffAdmin.active" : "staffAdmin.deactivated")}</td>
-                    <td class="staff-actions">
-                      {active && !own && (
-                        <>
-                          <button
-                            type="button"
-                            class="button button-primary"
-                            disabled={busy || (chosen[m.id] ?? m.role) === m.role}
-                            aria-label={t("staffAdmin.saveRoleFor", { name: m.name })}
-                            onClick={() => changeRole(m)}
-                          >
-                            {t("staffAdmin.saveRole")}
-                          </button>
-                          <button
-                            type="button"
-                            class="button button-outline"
-                            disabled={busy}
-                            aria-label={t("staffAdmin.deactivateFor", { name: m.name })}
-                            onClick={() => deactivate(m)}
-                          >
-                            {t("staffAdmin.deactivate")}
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          }}
+        />
       </section>
       <section aria-labelledby="flags-title" data-loaded={flags ? "" : undefined}>
         <h2 id="flags-title">{t("staffAdmin.flagsTitle")}</h2>
@@ -228,45 +215,26 @@ export default function AdminStaff(props: AdminStaffProps) {
           {t("staffAdmin.kioskNote")}{" "}
           <a href={`/${lang}/admin#kiosk-devices-title`}>{t("staffAdmin.kioskLink")}</a>
         </p>
-        <div class="table-scroll" role="region" aria-labelledby="devices-caption" tabIndex={0}>
-          <table class="kiosk-table">
-            <caption id="devices-caption">{t("kiosk.devicesTitle")}</caption>
-            <thead>
-              <tr>
-                {["name", "shop", "terminal", "status", "lastUse"].map((c) => (
-                  <th scope="col" key={c}>{t(`kiosk.${c}`)}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {devices?.length === 0 && (
-                <tr>
-                  <td colSpan={5} class="tx-empty">{t("kiosk.none")}</td>
-                </tr>
-              )}
-              {devices?.map((d) => (
-                <tr key={d.id}>
-                  <th scope="row">{d.name}</th>
-                  <td dir="ltr">{d.shopNumber}</td>
-                  <td dir="ltr">{d.terminalId}</td>
-                  <td>{t(d.revokedAt ? "kiosk.revoked" : d.paired ? "kiosk.paired" : "kiosk.notPaired")}</td>
-                  <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          id="devices-caption"
+          class="kiosk-table"
+          caption={t("kiosk.devicesTitle")}
+          columns={["name", "shop", "terminal", "status", "lastUse"].map((c) => t(`kiosk.${c}`))}
+          rows={devices}
+          row={(d) => (
+            <tr key={d.id}>
+              <th scope="row">{d.name}</th>
+              <td dir="ltr">{d.shopNumber}</td>
+              <td dir="ltr">{d.terminalId}</td>
+              <td>{t(d.revokedAt ? "kiosk.revoked" : d.paired ? "kiosk.paired" : "kiosk.notPaired")}</td>
+              <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+            </tr>
+          )}
+          empty={t("kiosk.none")}
+        />
       </section>
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

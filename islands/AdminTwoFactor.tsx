@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { CodeInput } from "@/islands/admin/CodeInput.tsx";
 import { TwoFactorManage } from "@/islands/admin/TwoFactorManage.tsx";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
-import { ApiError, createApiClient } from "@/islands/shared/admin_api.ts";
-import { type AdminProfile, readSession, type Session } from "@/islands/shared/admin_session.ts";
-import { Guard } from "@/islands/shared/Guard.tsx";
-import { messageText, translator } from "@/islands/shared/texts.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language and its translated texts. */
 export interface AdminTwoFactorProps {
@@ -35,10 +35,11 @@ interface Enrolment {
  */
 export default function AdminTwoFactor(props: AdminTwoFactorProps) {
   const { lang } = props;
-  const t = useMemo(() => translator(props.texts), []);
-  const loginHref = `/${lang}/login`;
-  const api = useMemo(() => createApiClient({ onSignedOut: () => location.replace(loginHref) }), []);
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const frame = useAdminFrame(lang, props.texts, (stored) => {
+    if (!stored) return;
+    load().then(() => stored.admin.role === "owner" ? loadStaff(stored.admin.id) : undefined).catch(fail);
+  });
+  const { t, api } = frame;
   const [status, setStatus] = useState<Status | null>(null);
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -63,13 +64,6 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
     );
     setBusy(false);
   };
-
-  useEffect(() => {
-    const stored = readSession();
-    setSession(stored);
-    if (!stored) return;
-    load().then(() => stored.admin.role === "owner" ? loadStaff(stored.admin.id) : undefined).catch(fail);
-  }, []);
 
   async function reset(event: Event) {
     event.preventDefault();
@@ -139,7 +133,7 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
     }
   }
 
-  const owner = session?.admin.role === "owner";
+  const owner = frame.session?.admin.role === "owner";
   const body = (
     <>
       {!status?.enrolmentDue && (
@@ -259,13 +253,5 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
     </>
   );
 
-  return (
-    <Guard
-      allowed={session === undefined ? undefined : session !== null}
-      redirectTo={loginHref}
-      pending={body}
-    >
-      {body}
-    </Guard>
-  );
+  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

@@ -279,3 +279,49 @@ backendTest("outbox sender: a holder that dies after claiming; two instances at 
     await store.close();
   }
 });
+
+backendTest("outbox sender: a message slow to render holds up none enqueued after it", async (_t, open) => {
+  const store = await open();
+  const smtp = await startSmtp();
+  // The first receipt's render waits until the end (a receipt number waiting for storage, say).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  let slowStarted = () => {};
+  const slowRendering = new Promise<void>((resolve) => slowStarted = resolve);
+  const s = new OutboxSender({
+    store,
+    render: async (m) => {
+      if (m.key === "receipt:slow") {
+        slowStarted();
+        await held;
+      }
+      return await render(m);
+    },
+    transport: smtpTransport(smtp.url, FROM),
+    from: FROM,
+    log: quiet,
+    holder: "test",
+  });
+  try {
+    await store.outbox.enqueue([receipt("slow")], new Date().toISOString());
+    s.start();
+    await slowRendering;
+    // Enqueued while the slow one renders, and the sender woken, as the app does after an enqueue.
+    await store.outbox.enqueue([receipt("quick-1"), receipt("quick-2")], new Date().toISOString());
+    s.wake();
+    await smtp.waitFor(2, 3_000);
+    assert.deepEqual(subjects(smtp), ["Receipt receipt:quick-1", "Receipt receipt:quick-2"]);
+    release();
+    await smtp.waitFor(3, 3_000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(subjects(smtp), [
+      "Receipt receipt:quick-1",
+      "Receipt receipt:quick-2",
+      "Receipt receipt:slow",
+    ]);
+  } finally {
+    release();
+    await s.stop();
+    await smtp.stop();
+  }
+});

@@ -3,6 +3,7 @@ import type { CancelReasonCount } from "@/lib/shared/donor_view.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { DataTable } from "./DataTable.tsx";
 import { reasonText } from "./DonorView.tsx";
 
 /**
@@ -38,31 +39,25 @@ export function CancelReasons(props: { api: ApiClient; t: Translate; ready: bool
         </div>
       )}
       {counts && (
-        <div class="table-scroll" role="region" aria-labelledby="cancel-reasons-caption" tabIndex={0}>
-          <table class="reasons-table">
-            <caption id="cancel-reasons-caption">{t("backofficeDonor.reasonsCaption")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("backofficeDonor.reasonColumn")}</th>
-                <th scope="col">{t("backofficeDonor.countColumn")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {counts.reasons.map((r) => (
-                <tr key={r.reason}>
-                  <th scope="row">{reasonText(t, r.reason)}</th>
-                  <td class="tx-amount">{r.count}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row">{t("backofficeDonor.reasonsTotal")}</th>
-                <td class="tx-amount">{counts.total}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
+        <DataTable
+          id="cancel-reasons-caption"
+          class="reasons-table"
+          caption={t("backofficeDonor.reasonsCaption")}
+          columns={[t("backofficeDonor.reasonColumn"), t("backofficeDonor.countColumn")]}
+          rows={counts.reasons}
+          row={(r) => (
+            <tr key={r.reason}>
+              <th scope="row">{reasonText(t, r.reason)}</th>
+              <td class="tx-amount">{r.count}</td>
+            </tr>
+          )}
+          foot={
+            <tr>
+              <th scope="row">{t("backofficeDonor.reasonsTotal")}</th>
+              <td class="tx-amount">{counts.total}</td>
+            </tr>
+          }
+        />
       )}
     </section>
   );

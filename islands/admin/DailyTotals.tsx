@@ -9,6 +9,7 @@ import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { chartModel } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
+import { DataTable } from "./DataTable.tsx";
 
 /**
  * The chart's skeleton (`chartSkeleton` in components/DailyTotalsSkeleton.tsx), given by the page
@@ -69,29 +70,25 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
             <summary>{t("dailyTotals.tableSummary")}</summary>
             {/* Built when opened: 30 rows nobody sees cost the page's load a render pass. */}
             {tableOpen && (
-              <div class="table-scroll" role="region" aria-labelledby="daily-caption" tabIndex={0}>
-                <table>
-                  <caption id="daily-caption">{t("dailyTotals.caption")}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t("dailyTotals.day")}</th>
-                      {data.currencies.map((c) => (
-                        <th scope="col" key={c}>{t("dailyTotals.donations")} ({c === 1 ? "ILS" : "USD"})</th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.days.map((day) => (
-                      <tr key={day.date}>
-                        <th scope="row">
-                          <time dateTime={day.date}>{usShortDay(day.date) ?? day.date}</time>
-                        </th>
-                        {data.currencies.map((c) => <td key={c}>{cell(day, c)}</td>)}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable
+                id="daily-caption"
+                caption={t("dailyTotals.caption")}
+                columns={[
+                  t("dailyTotals.day"),
+                  ...data.currencies.map((c) => (
+                    <>{t("dailyTotals.donations")} ({c === 1 ? "ILS" : "USD"})</>
+                  )),
+                ]}
+                rows={data.days}
+                row={(day) => (
+                  <tr key={day.date}>
+                    <th scope="row">
+                      <time dateTime={day.date}>{usShortDay(day.date) ?? day.date}</time>
+                    </th>
+                    {data.currencies.map((c) => <td key={c}>{cell(day, c)}</td>)}
+                  </tr>
+                )}
+              />
             )}
           </details>
         </>

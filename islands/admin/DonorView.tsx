@@ -1,6 +1,7 @@
 import type { DonorView, MonthlyView } from "@/lib/shared/donor_view.ts";
 import { listAmount, usDateTime } from "@/lib/shared/format.ts";
 import { isolate, type Translate } from "@/islands/shared/texts.ts";
+import { DataTable } from "./DataTable.tsx";
 
 // Its home is the islands' texts; answered here too for what imported it from this view.
 export { isolate };
@@ -104,105 +105,76 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
       </section>
       <section aria-labelledby="donor-monthly-title">
         <h3 id="donor-monthly-title">{t("backofficeDonor.monthlyTitle")}</h3>
-        <div class="table-scroll" role="region" aria-labelledby="donor-monthly-caption" tabIndex={0}>
-          <table class="tx-table donor-monthly">
-            <caption id="donor-monthly-caption">
-              {t("backofficeDonor.monthlyCaption", { email: view.email })}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("backofficeDonor.amount")}</th>
-                <th scope="col">{t("backofficeDonor.state")}</th>
-                <th scope="col">{t("backofficeDonor.nextCharge")}</th>
-                <th scope="col">{t("backofficeDonor.card")}</th>
-                <th scope="col">{t("backofficeDonor.started")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.monthly.length === 0 && (
-                <tr>
-                  <td colSpan={5} class="tx-empty">{t("backofficeDonor.noMonthly")}</td>
-                </tr>
-              )}
-              {view.monthly.map((m, i) => (
-                <tr key={i} class={`monthly-${m.state}`}>
-                  <th scope="row" class="tx-amount">{money(m.amount, m.currency)}</th>
-                  <td>
-                    <span class={BADGES[m.state]}>{monthlyStateText(t, m)}</span>
-                  </td>
-                  <td class="tx-date">
-                    <time dateTime={m.nextCharge ?? undefined}>{date(m.nextCharge)}</time>
-                  </td>
-                  <td class="tx-card">
-                    <span dir="ltr">{m.card ?? na}</span>
-                  </td>
-                  <td class="tx-date">
-                    <time dateTime={m.createdAt}>{date(m.createdAt)}</time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          id="donor-monthly-caption"
+          class="tx-table donor-monthly"
+          caption={t("backofficeDonor.monthlyCaption", { email: view.email })}
+          columns={["amount", "state", "nextCharge", "card", "started"].map((c) => t(`backofficeDonor.${c}`))}
+          rows={view.monthly}
+          row={(m, i) => (
+            <tr key={i} class={`monthly-${m.state}`}>
+              <th scope="row" class="tx-amount">{money(m.amount, m.currency)}</th>
+              <td>
+                <span class={BADGES[m.state]}>{monthlyStateText(t, m)}</span>
+              </td>
+              <td class="tx-date">
+                <time dateTime={m.nextCharge ?? undefined}>{date(m.nextCharge)}</time>
+              </td>
+              <td class="tx-card">
+                <span dir="ltr">{m.card ?? na}</span>
+              </td>
+              <td class="tx-date">
+                <time dateTime={m.createdAt}>{date(m.createdAt)}</time>
+              </td>
+            </tr>
+          )}
+          empty={t("backofficeDonor.noMonthly")}
+        />
       </section>
       <section aria-labelledby="donor-gifts-title">
         <h3 id="donor-gifts-title">{t("backofficeDonor.giftsTitle")}</h3>
-        <div class="table-scroll" role="region" aria-labelledby="donor-gifts-caption" tabIndex={0}>
-          <table class="tx-table donor-gifts">
-            <caption id="donor-gifts-caption">
-              {t("backofficeDonor.giftsCaption", { email: view.email })}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("backofficeDonor.date")}</th>
-                <th scope="col">{t("backofficeDonor.amount")}</th>
-                <th scope="col">{t("backofficeDonor.type")}</th>
-                <th scope="col">{t("backofficeDonor.status")}</th>
-                <th scope="col">{t("backofficeDonor.card")}</th>
-                <th scope="col">{t("backofficeDonor.receipt")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.gifts.length === 0 && (
-                <tr>
-                  <td colSpan={6} class="tx-empty">{t("backofficeDonor.noGifts")}</td>
-                </tr>
-              )}
-              {view.gifts.map((g) => (
-                <tr key={g.id} class={g.status === "success" ? "tx-success" : "tx-error"}>
-                  <th scope="row" class="tx-date">
-                    <time dateTime={g.createdAt}>{date(g.createdAt)}</time>
-                  </th>
-                  <td class="tx-amount">
-                    {money(g.amount, g.currency)}
-                    {g.refunded > 0 && (
-                      <span class="tx-reason">
-                        {t("refunds.ui.refunded", { amount: money(g.refunded, g.currency) })}
-                      </span>
-                    )}
-                  </td>
-                  <td>{t(g.isMonthly ? "transactions.monthly" : "transactions.oneTime")}</td>
-                  <td>
-                    {g.status === "success"
-                      ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
-                      : (
-                        <span class="badge badge-error">
-                          {t("transactions.statusError", { code: g.statusCode })}
-                        </span>
-                      )}
-                    {g.errorMessage && <span class="tx-reason">{g.errorMessage}</span>}
-                  </td>
-                  <td class="tx-card">
-                    <span dir="ltr">{g.card ?? na}</span>
-                  </td>
-                  <td>
-                    <bdi>{g.receiptNumber ?? na}</bdi>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          id="donor-gifts-caption"
+          class="tx-table donor-gifts"
+          caption={t("backofficeDonor.giftsCaption", { email: view.email })}
+          columns={["date", "amount", "type", "status", "card", "receipt"].map((c) =>
+            t(`backofficeDonor.${c}`)
+          )}
+          rows={view.gifts}
+          row={(g) => (
+            <tr key={g.id} class={g.status === "success" ? "tx-success" : "tx-error"}>
+              <th scope="row" class="tx-date">
+                <time dateTime={g.createdAt}>{date(g.createdAt)}</time>
+              </th>
+              <td class="tx-amount">
+                {money(g.amount, g.currency)}
+                {g.refunded > 0 && (
+                  <span class="tx-reason">
+                    {t("refunds.ui.refunded", { amount: money(g.refunded, g.currency) })}
+                  </span>
+                )}
+              </td>
+              <td>{t(g.isMonthly ? "transactions.monthly" : "transactions.oneTime")}</td>
+              <td>
+                {g.status === "success"
+                  ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
+                  : (
+                    <span class="badge badge-error">
+                      {t("transactions.statusError", { code: g.statusCode })}
+                    </span>
+                  )}
+                {g.errorMessage && <span class="tx-reason">{g.errorMessage}</span>}
+              </td>
+              <td class="tx-card">
+                <span dir="ltr">{g.card ?? na}</span>
+              </td>
+              <td>
+                <bdi>{g.receiptNumber ?? na}</bdi>
+              </td>
+            </tr>
+          )}
+          empty={t("backofficeDonor.noGifts")}
+        />
       </section>
     </div>
   );

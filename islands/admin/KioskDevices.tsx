@@ -3,6 +3,7 @@ import { listFailure } from "@/islands/shared/account_forms.ts";
 import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { DataTable } from "./DataTable.tsx";
 
 /** A device as `GET /api/kiosk-devices` lists it (`lib/kiosk/schemas.ts`). */
 export interface KioskDeviceItem {
@@ -140,61 +141,47 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
           {t("kiosk.create")}
         </button>
       </form>
-      <div class="table-scroll" role="region" aria-labelledby="kiosk-devices-caption" tabIndex={0}>
-        <table class="kiosk-table">
-          <caption id="kiosk-devices-caption">{t("kiosk.devicesTitle")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("kiosk.name")}</th>
-              <th scope="col">{t("kiosk.shop")}</th>
-              <th scope="col">{t("kiosk.terminal")}</th>
-              <th scope="col">{t("kiosk.status")}</th>
-              <th scope="col">{t("kiosk.lastUse")}</th>
-              <th scope="col">{t("kiosk.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {devices?.length === 0 && (
-              <tr>
-                <td colSpan={6} class="tx-empty">{t("kiosk.none")}</td>
-              </tr>
-            )}
-            {devices?.map((d) => (
-              <tr key={d.id}>
-                <th scope="row">{d.name}</th>
-                <td dir="ltr">{d.shopNumber}</td>
-                <td dir="ltr">{d.terminalId}</td>
-                <td>{status(d)}</td>
-                <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
-                <td>
-                  {!d.revokedAt && (
-                    <div class="approval-actions">
-                      <button
-                        type="button"
-                        class="button button-outline"
-                        disabled={busy}
-                        aria-label={t("kiosk.repairName", { name: d.name })}
-                        onClick={() => repair(d)}
-                      >
-                        {t("kiosk.repair")}
-                      </button>
-                      <button
-                        type="button"
-                        class="button button-outline"
-                        disabled={busy}
-                        aria-label={t("kiosk.revokeName", { name: d.name })}
-                        onClick={() => revoke(d)}
-                      >
-                        {t("kiosk.revoke")}
-                      </button>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        id="kiosk-devices-caption"
+        class="kiosk-table"
+        caption={t("kiosk.devicesTitle")}
+        columns={["name", "shop", "terminal", "status", "lastUse", "actions"].map((c) => t(`kiosk.${c}`))}
+        rows={devices}
+        row={(d) => (
+          <tr key={d.id}>
+            <th scope="row">{d.name}</th>
+            <td dir="ltr">{d.shopNumber}</td>
+            <td dir="ltr">{d.terminalId}</td>
+            <td>{status(d)}</td>
+            <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+            <td>
+              {!d.revokedAt && (
+                <div class="approval-actions">
+                  <button
+                    type="button"
+                    class="button button-outline"
+                    disabled={busy}
+                    aria-label={t("kiosk.repairName", { name: d.name })}
+                    onClick={() => repair(d)}
+                  >
+                    {t("kiosk.repair")}
+                  </button>
+                  <button
+                    type="button"
+                    class="button button-outline"
+                    disabled={busy}
+                    aria-label={t("kiosk.revokeName", { name: d.name })}
+                    onClick={() => revoke(d)}
+                  >
+                    {t("kiosk.revoke")}
+                  </button>
+                </div>
+              )}
+            </td>
+          </tr>
+        )}
+        empty={t("kiosk.none")}
+      />
     </section>
   );
 }

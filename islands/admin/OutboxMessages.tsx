@@ -1,5 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
+import { CursorPager, useCursorPages } from "./CursorPager.tsx";
+import { DataTable } from "./DataTable.tsx";
 import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
@@ -28,33 +30,22 @@ const BADGES: Record<OutboxItem["state"], string> = {
 /**
  * The back office's outgoing email (issue 14): the outbox's messages, newest first, a page at a
  * time, with their state (queued with its next attempt, sent, skipped, failed with the reason) and
- * attempts. 'Older' follows the API's cursor; 'Newer' goes back along the cursors seen; 'Refresh'
- * reloads the page on screen. Loads once `ready`.
+ * attempts. 'Older' follows the API's cursor; 'Newer' goes back along the cursors seen
+ * (`CursorPager.tsx`); 'Refresh' reloads the page on screen. Loads once `ready`.
  */
 export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boolean }) {
   const { api, t, ready } = props;
-  // The cursors of the pages before this one (the first page's is null) and this page's.
-  const [trail, setTrail] = useState<(string | null)[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [page, setPage] = useState<{ data: OutboxItem[]; nextCursor: string | null } | null>(null);
   const [notice, setNotice] = useState("");
-
-  const load = () => {
-    setNotice("");
-    const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
-    api.request<typeof page>(`/api/outbox${query}`).then(setPage).catch((error) =>
-      setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)))
-    );
-  };
-  useEffect(() => {
-    if (ready) load();
-  }, [ready, cursor]);
-
-  const go = (next: string | null, back: boolean) => {
-    setTrail(back ? trail.slice(0, -1) : [...trail, cursor]);
-    setPage(null);
-    setCursor(next);
-  };
+  const pages = useCursorPages(
+    (cursor) => {
+      setNotice("");
+      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+      return api.request<{ data: OutboxItem[]; nextCursor: string | null }>(`/api/outbox${query}`);
+    },
+    ready,
+    (error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))),
+  );
+  const page = pages.page;
   const time = (iso: string | null) => usDateTime(iso) ?? t("common.notAvailable");
   const label = (group: string, key: string) => {
     const name = `backofficeMail.${group}.${key}`;
@@ -66,75 +57,54 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
     <section class="outbox" aria-labelledby="outbox-title" data-loaded={page ? "" : undefined}>
       <div class="history-head">
         <h2 id="outbox-title">{t("backofficeMail.outboxTitle")}</h2>
-        <button type="button" class="button button-outline" disabled={!ready} onClick={load}>
+        <button type="button" class="button button-outline" disabled={!ready} onClick={pages.reload}>
           {t("backofficeMail.refresh")}
         </button>
       </div>
       <p>{t("backofficeMail.outboxIntro")}</p>
       <p class="outbox-notice" role="status">{notice}</p>
-      <div class="table-scroll" role="region" aria-labelledby="outbox-caption" tabIndex={0}>
-        <table class="outbox-table">
-          <caption id="outbox-caption">{t("backofficeMail.outboxTitle")}</caption>
-          <thead>
-            <tr>
-              {[
-                "created",
-                "kind",
-                "recipient",
-                "language",
-                "state",
-                "attempts",
-                "lastError",
-                "settled",
-                "next",
-              ]
-                .map((c) => <th scope="col" key={c}>{t(`backofficeMail.columns.${c}`)}</th>)}
-            </tr>
-          </thead>
-          <tbody>
-            {page?.data.length === 0 && (
-              <tr>
-                <td colSpan={9} class="tx-empty">{t("backofficeMail.none")}</td>
-              </tr>
-            )}
-            {page?.data.map((m) => (
-              <tr key={m.id}>
-                <th scope="row">
-                  <time dateTime={m.createdAt}>{time(m.createdAt)}</time>
-                </th>
-                <td>{label("kinds", m.kind)}</td>
-                <td>{label("recipients", m.recipient)}</td>
-                <td dir="ltr">{m.language}</td>
-                <td>
-                  <span class={BADGES[m.state]}>{label("states", m.state)}</span>
-                </td>
-                <td>{m.attempts}</td>
-                <td class="tx-reason" dir="auto">{m.lastError ?? t("common.notAvailable")}</td>
-                <td>{time(m.settledAt)}</td>
-                <td>{time(m.nextAttemptAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <nav class="outbox-pages" aria-label={t("backofficeMail.pages")}>
-        <button
-          type="button"
-          class="button button-outline"
-          disabled={trail.length === 0}
-          onClick={() => go(trail.at(-1) ?? null, true)}
-        >
-          {t("backofficeMail.newer")}
-        </button>
-        <button
-          type="button"
-          class="button button-outline"
-          disabled={!page?.nextCursor}
-          onClick={() => go(page!.nextCursor, false)}
-        >
-          {t("backofficeMail.older")}
-        </button>
-      </nav>
+      <DataTable
+        id="outbox-caption"
+        class="outbox-table"
+        caption={t("backofficeMail.outboxTitle")}
+        columns={[
+          "created",
+          "kind",
+          "recipient",
+          "language",
+          "state",
+          "attempts",
+          "lastError",
+          "settled",
+          "next",
+        ].map((c) => t(`backofficeMail.columns.${c}`))}
+        rows={page?.data}
+        row={(m) => (
+          <tr key={m.id}>
+            <th scope="row">
+              <time dateTime={m.createdAt}>{time(m.createdAt)}</time>
+            </th>
+            <td>{label("kinds", m.kind)}</td>
+            <td>{label("recipients", m.recipient)}</td>
+            <td dir="ltr">{m.language}</td>
+            <td>
+              <span class={BADGES[m.state]}>{label("states", m.state)}</span>
+            </td>
+            <td>{m.attempts}</td>
+            <td class="tx-reason" dir="auto">{m.lastError ?? t("common.notAvailable")}</td>
+            <td>{time(m.settledAt)}</td>
+            <td>{time(m.nextAttemptAt)}</td>
+          </tr>
+        )}
+        empty={t("backofficeMail.none")}
+      />
+      <CursorPager
+        class="outbox-pages"
+        label={t("backofficeMail.pages")}
+        newer={t("backofficeMail.newer")}
+        older={t("backofficeMail.older")}
+        pages={pages}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { listAmount, usDateTime } from "@/lib/shared/format.ts";
 import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
+import { DataTable } from "./DataTable.tsx";
 import { donorHref } from "./DonorView.tsx";
 
 export type { ErrorItem, SuccessItem };
@@ -104,98 +105,87 @@ export function TransactionTable(
     );
   };
   return (
-    <div class="table-scroll" role="region" aria-labelledby="transactions-caption" tabIndex={0}>
-      <table class="tx-table">
-        <caption id="transactions-caption">{t("transactions.caption")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("transactions.user")}</th>
-            <th scope="col">{t("transactions.status")}</th>
-            <th scope="col">{t("transactions.paymentType")}</th>
-            <th scope="col">{t("transactions.cardNumber")}</th>
-            <th scope="col">{t("transactions.creditType")}</th>
-            <th scope="col">{t("transactions.amount")}</th>
-            <th scope="col">{t("transactions.date")}</th>
-            {receipts && <th scope="col">{t("backofficeMail.receiptColumn")}</th>}
+    <DataTable
+      id="transactions-caption"
+      class="tx-table"
+      caption={t("transactions.caption")}
+      columns={[
+        ...["user", "status", "paymentType", "cardNumber", "creditType", "amount", "date"].map((c) =>
+          t(`transactions.${c}`)
+        ),
+        ...(receipts ? [t("backofficeMail.receiptColumn")] : []),
+      ]}
+      rows={rows.slice(0, props.shown ?? rows.length)}
+      row={({ kind, item }) => {
+        const name = `${item.user.firstName} ${item.user.lastName}`.trim();
+        // Erased at the donor's request (issue 15): the record keeps no name or email.
+        const erased = item.user.email === "";
+        const success = kind === "success" ? item as SuccessItem : null;
+        const failed = kind === "error" ? item as ErrorItem : null;
+        return (
+          <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
+            <th scope="row" class="tx-user">
+              {erased ? <span class="tx-erased">{t("portalPrivacy.erasedDonor")}</span> : (
+                <>
+                  <span>{or(name)}</span>
+                  <span class="tx-email">
+                    {!item.user.email.trim()
+                      ? na
+                      : props.donorLinks === false
+                      ? item.user.email
+                      : <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>}
+                  </span>
+                </>
+              )}
+            </th>
+            <td>
+              {success
+                ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
+                : (
+                  <span class="badge badge-error">
+                    {t("transactions.statusError", { code: item.statusCode })}
+                  </span>
+                )}
+              {failed?.errorMessage && <span class="tx-reason">{failed.errorMessage}</span>}
+            </td>
+            <td>
+              {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}
+            </td>
+            <td class="tx-card">
+              <span dir="ltr">{or(success?.resultData.CreditCardNumber)}</span>
+            </td>
+            <td>{success?.resultData.CreditType ? creditType(success.resultData.CreditType) : na}</td>
+            <td class="tx-amount">
+              {or(
+                success
+                  ? listAmount(success.resultData.DebitTotal, success.resultData.DebitCurrency, lang)
+                  : listAmount(failed?.amount, failed?.currency, lang),
+              )}
+              {success?.refund && (
+                <span class="tx-reason">
+                  {success.refund.refunded > 0 &&
+                    t("refunds.ui.refunded", {
+                      amount: listAmount(success.refund.refunded, success.resultData.DebitCurrency, lang) ??
+                        "",
+                    })}
+                  {success.refund.pending > 0 && ` ${t("refunds.ui.pending")}`}
+                </span>
+              )}
+            </td>
+            <td class="tx-date">
+              <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
+            </td>
+            {receipts && <td class="tx-receipt">{receiptCell(success, or(name), receipts)}</td>}
           </tr>
-        </thead>
-        <tbody>
-          {rows.length === 0 && (
-            <tr>
-              <td colSpan={columns} class="tx-empty">{t("transactions.empty")}</td>
-            </tr>
-          )}
-          {rows.slice(0, props.shown ?? rows.length).map(({ kind, item }) => {
-            const name = `${item.user.firstName} ${item.user.lastName}`.trim();
-            // Erased at the donor's request (issue 15): the record keeps no name or email.
-            const erased = item.user.email === "";
-            const success = kind === "success" ? item as SuccessItem : null;
-            const failed = kind === "error" ? item as ErrorItem : null;
-            return (
-              <tr key={`${kind}-${item.id}`} class={`tx-${kind}`}>
-                <th scope="row" class="tx-user">
-                  {erased ? <span class="tx-erased">{t("portalPrivacy.erasedDonor")}</span> : (
-                    <>
-                      <span>{or(name)}</span>
-                      <span class="tx-email">
-                        {!item.user.email.trim()
-                          ? na
-                          : props.donorLinks === false
-                          ? item.user.email
-                          : <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>}
-                      </span>
-                    </>
-                  )}
-                </th>
-                <td>
-                  {success
-                    ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
-                    : (
-                      <span class="badge badge-error">
-                        {t("transactions.statusError", { code: item.statusCode })}
-                      </span>
-                    )}
-                  {failed?.errorMessage && <span class="tx-reason">{failed.errorMessage}</span>}
-                </td>
-                <td>
-                  {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}
-                </td>
-                <td class="tx-card">
-                  <span dir="ltr">{or(success?.resultData.CreditCardNumber)}</span>
-                </td>
-                <td>{success?.resultData.CreditType ? creditType(success.resultData.CreditType) : na}</td>
-                <td class="tx-amount">
-                  {or(
-                    success
-                      ? listAmount(success.resultData.DebitTotal, success.resultData.DebitCurrency, lang)
-                      : listAmount(failed?.amount, failed?.currency, lang),
-                  )}
-                  {success?.refund && (
-                    <span class="tx-reason">
-                      {success.refund.refunded > 0 &&
-                        t("refunds.ui.refunded", {
-                          amount:
-                            listAmount(success.refund.refunded, success.resultData.DebitCurrency, lang) ?? "",
-                        })}
-                      {success.refund.pending > 0 && ` ${t("refunds.ui.pending")}`}
-                    </span>
-                  )}
-                </td>
-                <td class="tx-date">
-                  <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
-                </td>
-                {receipts && <td class="tx-receipt">{receiptCell(success, or(name), receipts)}</td>}
-              </tr>
-            );
-          })}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row" colSpan={columns - 1}>{t("transactions.total")}</th>
-            <td>{rows.length}</td>
-          </tr>
-        </tfoot>
-      </table>
-    </div>
+        );
+      }}
+      empty={t("transactions.empty")}
+      foot={
+        <tr>
+          <th scope="row" colSpan={columns - 1}>{t("transactions.total")}</th>
+          <td>{rows.length}</td>
+        </tr>
+      }
+    />
   );
 }

@@ -8,8 +8,8 @@ import { deriveKey } from "@/lib/staff/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import { appRenderer } from "./mail_renderer.ts";
-import { OutboxSender, type RenderMessage, wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
-import { smtpTransport } from "@/lib/mail/smtp.ts";
+import { type RenderMessage, wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
+import { startMailSender } from "./mail_sender_thread.ts";
 import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import type { Services } from "./state.ts";
@@ -21,14 +21,17 @@ export interface ServiceOptions {
   render?: RenderMessage;
   /** This instance's name in outbox claims; host, process and a random part by default. */
   holder?: string;
+  /** Makes the outbox sender's worker (`lib/app/mail_sender_thread.ts`); tests give one that fails. */
+  createSenderWorker?: () => Worker;
 }
 
 /**
  * Creates the services. Their password pool starts its workers on the first sign-in, the receipt
  * pool on the first receipt; close them (`services.passwords.close()`,
  * `services.receiptPdfs.close()`) when the server stops. With `SMTP_URL`, the
- * outbox's sender starts here (its store wakes it after every enqueue); stop it
- * (`services.mail.sender?.stop()`) when the server stops.
+ * outbox's sender starts here, on a thread of its own where it can (`lib/app/mail_sender_thread.ts`;
+ * a renderer given in `options` keeps it on the event loop); its store wakes it after every
+ * enqueue; stop it (`services.mail.sender?.stop()`) when the server stops.
  *
  * @example
  * ```ts
@@ -45,16 +48,16 @@ export async function createServices(
   const receiptPdfs = new ReceiptPdfPool({ workers: config.receiptWorkers, log });
   const render = options.render ?? await appRenderer(config, store, receiptPdfs.render);
   const sender = config.mail.smtpUrl
-    ? new OutboxSender({
+    ? startMailSender({
+      config,
       store,
       render,
-      transport: smtpTransport(config.mail.smtpUrl, config.mail.from),
-      from: config.mail.from,
       log,
       holder: options.holder ?? `${Deno.hostname()}-${Deno.pid}-${crypto.randomUUID().slice(0, 8)}`,
+      workerAllowed: options.render === undefined,
+      createWorker: options.createSenderWorker,
     })
     : null;
-  sender?.start();
   const woken = sender ? wakeOnMessages(store, () => sender.wake()) : store;
   return {
     config,

@@ -13,7 +13,8 @@ import type { Logger } from "@/lib/core/log.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
 import type { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import type { PasswordPool } from "@/lib/staff/password_pool.ts";
-import type { OutboxSender, RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { MailSender } from "./mail_sender_thread.ts";
 import type { ProviderFactory } from "@/lib/providers/provider.ts";
 import type { Admin, Store } from "@/lib/storage/types.ts";
 
@@ -32,9 +33,10 @@ export interface Services {
   receiptPdfs: ReceiptPdfPool;
   /**
    * The outbox: how a stored message is rendered (for the sender and the dev mailbox), and this
-   * instance's sender (null without `SMTP_URL`); stopped at shutdown.
+   * instance's sender (null without `SMTP_URL`), on a thread of its own where it can; stopped at
+   * shutdown.
    */
-  mail: { render: RenderMessage; sender: OutboxSender | null };
+  mail: { render: RenderMessage; sender: MailSender | null };
   /**
    * Stores a message in the outbox on its own (a cause that is nothing but the request, e.g. a
    * fresh manage link asked for on the cancel page). Wired to the outbox by `createServices`.

@@ -6,17 +6,20 @@
  * for a lazy one. Running the compiled chain is `chain.ts`'s part.
  *
  * Also here, for a path no route matched: the middlewares, layouts and params of the folders it
- * falls in, so that `/fr/nope` still goes through `routes/[lang]/_middleware.ts`.
+ * falls in, so that `/fr/nope` still goes through `routes/[lang]/_middleware.ts`. A group folder's
+ * (`(admin)/`) files apply to the routes inside the group only (`router.ts`).
  *
  * @module
  */
 import type { ComponentType } from "preact";
 import type { RouteModules } from "./route_modules.ts";
 import {
-  byDepth,
+  byFolderDepth,
   classifyRouteFile,
   folderMatches,
   folderParams,
+  inGroup,
+  missScopes,
   prefixMatches,
   type RouteFile,
   sortRoutes,
@@ -80,6 +83,8 @@ export class RouteTable {
   readonly #modules: RouteModules;
   readonly #middlewares: RouteFile[];
   readonly #layouts: RouteFile[];
+  /** The folder patterns in which a path no route matched takes each middleware and layout. */
+  readonly #missScopes = new Map<RouteFile, string[]>();
   readonly #appFile?: RouteFile;
   readonly #notFoundFile?: RouteFile;
   /** What any page may render: `_app`, `_404` and the layouts (few, and shared). */
@@ -91,11 +96,20 @@ export class RouteTable {
     const of = (kind: RouteFile["kind"]) => classified.filter((f) => f.kind === kind);
     this.#appFile = of("app")[0];
     this.#notFoundFile = of("notFound")[0];
-    this.#middlewares = of("middleware").sort(byDepth);
-    this.#layouts = of("layout").sort(byDepth);
+    this.#middlewares = of("middleware").sort(byFolderDepth);
+    this.#layouts = of("layout").sort(byFolderDepth);
+    for (const f of [...this.#middlewares, ...this.#layouts]) this.#missScopes.set(f, missScopes(f, files));
     this.#shellFiles = [this.#appFile, this.#notFoundFile, ...this.#layouts]
       .filter((f) => f !== undefined).map((f) => f.file);
     this.routes = sortRoutes(of("route")).map((file) => ({ file }));
+    // With groups, two files can make one URL; the second would never answer.
+    this.routes.forEach(({ file }, i) => {
+      const twin = this.routes[i + 1]?.file;
+      if (twin?.pattern === file.pattern) {
+        const [a, b] = [file.file, twin.file].sort();
+        throw new Error(`routes/${a} and routes/${b} both answer ${file.pattern}`);
+      }
+    });
     // A manifest of modules is checked and compiled now: a bad route fails the start.
     for (const entry of this.routes) {
       if (!modules.isLazy(entry.file.file)) this.ready(entry);
@@ -131,7 +145,7 @@ export class RouteTable {
    * first; none with `folders` false), with the shell loaded; a promise while they load.
    */
   notFoundChain(path: string, folders: boolean): AnyHandler[] | Promise<AnyHandler[]> {
-    const files = folders ? this.#middlewares.filter((m) => folderMatches(m.pattern, path)) : [];
+    const files = folders ? this.#middlewares.filter((m) => this.#covers(m, path)) : [];
     const wait = this.#modules.load([...files.map((m) => m.file), ...this.#shellFiles]);
     if (!wait) return files.flatMap((m) => this.#handlersOf(m));
     return wait.then(() => {
@@ -142,15 +156,27 @@ export class RouteTable {
 
   /** The layouts of the folders a path no route matched falls in, outermost first. */
   layoutsFor(path: string): ComponentType<LayoutProps>[] {
-    return this.#layouts.filter((l) => folderMatches(l.pattern, path)).map((l) => this.#layoutOf(l));
+    return this.#layouts.filter((l) => this.#covers(l, path)).map((l) => this.#layoutOf(l));
   }
 
   /** The params of a path no route matched, from the folders it falls in (`/:lang` gives `lang`). */
   fallbackParams(path: string): Record<string, string> {
     return Object.assign(
       {},
-      ...[...this.#middlewares, ...this.#layouts].map((m) => folderParams(m.pattern, path) ?? {}),
+      ...[...this.#middlewares, ...this.#layouts].flatMap((m) =>
+        this.#missScopes.get(m)!.map((p) => folderParams(p, path) ?? {})
+      ),
     );
+  }
+
+  /** Whether a path no route matched falls in the folders of `m` (a middleware or layout). */
+  #covers(m: RouteFile, path: string): boolean {
+    return this.#missScopes.get(m)!.some((p) => folderMatches(p, path));
+  }
+
+  /** Whether the folder file `m` applies to the route `file`: its URL folder, and its group. */
+  #appliesTo(m: RouteFile, file: RouteFile): boolean {
+    return prefixMatches(m.pattern, file.pattern) && inGroup(m, file.file);
   }
 
   #compile(file: RouteFile): CompiledRoute {
@@ -171,14 +197,12 @@ export class RouteTable {
       methods,
       allow: [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])].join(", "),
       middlewares: this.#middlewaresOf(file).flatMap((m) => this.#handlersOf(m)),
-      layouts: this.#layouts.filter((l) => prefixMatches(l.pattern, file.pattern)).map((l) =>
-        this.#layoutOf(l)
-      ),
+      layouts: this.#layouts.filter((l) => this.#appliesTo(l, file)).map((l) => this.#layoutOf(l)),
     };
   }
 
   #middlewaresOf(file: RouteFile): RouteFile[] {
-    return this.#middlewares.filter((m) => prefixMatches(m.pattern, file.pattern));
+    return this.#middlewares.filter((m) => this.#appliesTo(m, file));
   }
 
   #handlersOf(m: RouteFile): AnyHandler[] {

@@ -11,6 +11,7 @@
  * | `routes/[lang]/terminal-payment/[[shop]].tsx`| `/:lang/terminal-payment/:shop?`        |
  * | `routes/api/user/[id].ts`                    | `/api/user/:id`                         |
  * | `routes/sandbox/[...rest].ts`                | `/sandbox/*`                            |
+ * | `routes/api/(admin)/donor/index.ts`          | `/api/donor`                            |
  * | `routes/_app.tsx`, `routes/[lang]/_layout.tsx`, `routes/[lang]/_middleware.ts`, `routes/_404.tsx` | special files |
  *
  * A route module exports a `handler` (a function, or an object of method handlers) and/or a default
@@ -33,6 +34,19 @@ export interface RouteFile {
   pattern: string;
   /** Sort key: routes with more static segments first, catch-alls last. */
   rank: number[];
+  /**
+   * The folder of its innermost group (`api/(admin)` for `api/(admin)/donor/_middleware.ts`), or
+   * `""` outside any group: a group's middleware or layout applies to the files inside it only.
+   */
+  group: string;
+}
+
+/** A group folder's name: `(admin)`. */
+const GROUP = /^\([A-Za-z0-9_-]+\)$/;
+
+/** Whether a path segment is a group folder, which adds nothing to the URL. */
+export function isGroup(segment: string): boolean {
+  return GROUP.test(segment);
 }
 
 const ROUTE_EXT = /\.(tsx|ts|jsx|js)$/;
@@ -48,8 +62,11 @@ const ROUTE_EXT = /\.(tsx|ts|jsx|js)$/;
  * ```
  */
 export function pathToPattern(file: string): string {
-  const segments = file.replace(ROUTE_EXT, "").split("/").filter((s) => s !== "");
-  if (segments.at(-1) === "index") segments.pop();
+  const parts = file.replace(ROUTE_EXT, "").split("/").filter((s) => s !== "");
+  const name = parts.pop();
+  // Groups are folders only: a file named `(x).ts` falls to the segment check below and fails.
+  const segments = parts.filter((s) => !isGroup(s));
+  if (name !== undefined && name !== "index") segments.push(name);
   const out: string[] = [];
   segments.forEach((segment, i) => {
     const last = i === segments.length - 1;
@@ -98,10 +115,55 @@ export function classifyRouteFile(file: string): RouteFile | null {
     if ((kind === "app" || kind === "notFound") && folder !== "") {
       throw new Error(`routes/${file}: ${base} is only allowed at the top of routes/`);
     }
-    return { file, kind, pattern: folderPattern, rank: [] };
+    return { file, kind, pattern: folderPattern, rank: [], group: groupOf(parts) };
   }
   const pattern = pathToPattern(file);
-  return { file, kind: "route", pattern, rank: rankPattern(pattern) };
+  return { file, kind: "route", pattern, rank: rankPattern(pattern), group: groupOf(parts) };
+}
+
+/** The folder of the innermost group among a file's path parts, or `""`. */
+function groupOf(parts: string[]): string {
+  const last = parts.findLastIndex((p, i) => i < parts.length - 1 && isGroup(p));
+  return last < 0 ? "" : parts.slice(0, last + 1).join("/");
+}
+
+/**
+ * Whether a folder's middleware or layout `m` may apply to `file` as far as groups go: outside a
+ * group always (its URL pattern decides), in a group only to the files inside that group.
+ *
+ * @example
+ * ```ts
+ * inGroup(classifyRouteFile("api/(admin)/_middleware.ts")!, "api/(admin)/donor/index.ts"); // true
+ * inGroup(classifyRouteFile("api/(admin)/_middleware.ts")!, "api/user/index.ts"); // false
+ * ```
+ */
+export function inGroup(m: Pick<RouteFile, "group">, file: string): boolean {
+  return m.group === "" || file.startsWith(m.group + "/");
+}
+
+/**
+ * The folder patterns in which a path no route matched takes `m` (a middleware or layout): its
+ * folder's pattern outside a group; in a group, the URL folders the group's own subfolders make
+ * (`/api/donor` for `api/(admin)/donor/`), as the group's folder itself shares its URL with others.
+ *
+ * @example
+ * ```ts
+ * missScopes(classifyRouteFile("api/(admin)/_middleware.ts")!, ["api/(admin)/donor/index.ts"]); // ["/api/donor"]
+ * ```
+ */
+export function missScopes(m: RouteFile, files: string[]): string[] {
+  const folder = m.file.split("/").slice(0, -1);
+  if (m.group === "" || !isGroup(folder.at(-1)!)) return [m.pattern];
+  const scopes = new Set<string>();
+  for (const file of files) {
+    const parts = file.split("/").slice(0, -1);
+    if (!file.startsWith(folder.join("/") + "/")) continue;
+    // Each folder below the group that is a URL folder of its own.
+    for (let end = folder.length + 1; end <= parts.length; end++) {
+      if (!isGroup(parts[end - 1])) scopes.add(pathToPattern(parts.slice(0, end).join("/") + "/index.ts"));
+    }
+  }
+  return [...scopes];
 }
 
 /** Static segments rank 0, params 1, optional params 2, catch-alls 3; compared segment by segment. */
@@ -142,6 +204,20 @@ export function sortRoutes<T extends Pick<RouteFile, "rank" | "pattern">>(routes
  */
 export function byDepth(a: Pick<RouteFile, "pattern">, b: Pick<RouteFile, "pattern">): number {
   return depth(a.pattern) - depth(b.pattern);
+}
+
+/**
+ * Orders folders' files outer first by their folder's depth, a group counting as a folder:
+ * `api/_middleware.ts` before `api/(admin)/_middleware.ts`, whose URL folder is the same. Without
+ * groups this is {@link byDepth}'s order.
+ *
+ * @example
+ * ```ts
+ * middlewares.sort(byFolderDepth);
+ * ```
+ */
+export function byFolderDepth(a: Pick<RouteFile, "file">, b: Pick<RouteFile, "file">): number {
+  return a.file.split("/").length - b.file.split("/").length;
 }
 
 // `/` has no segment: counting the parts of its split would put it level with `/:lang`.

@@ -1,11 +1,11 @@
 /**
- * The mail settings (`SMTP_URL`, `MAIL_FROM`), read for `lib/app/config.ts`: the outbox's transport
+ * The mail settings (`SMTP_URL`, `MAIL_FROM`, `OUTBOX_WORKER`), read for `lib/app/config.ts`: the outbox's transport
  * (`lib/mail/smtp.ts`). A group of their own: production requires both, and without `SMTP_URL`
  * in development nothing is sent (messages stay in the outbox, shown at `/dev/mail`).
  *
  * @module
  */
-import { ConfigError, type Env } from "@/lib/core/config_values.ts";
+import { bool, ConfigError, type Env } from "@/lib/core/config_values.ts";
 
 /** Where and as whom the outbox sends. */
 export interface MailSettings {
@@ -16,6 +16,11 @@ export interface MailSettings {
   smtpUrl?: string;
   /** The sender, `donations@museum.org` or `Museum donations <donations@museum.org>`. */
   from: string;
+  /**
+   * Whether the outbox's sender runs on a thread of its own where it can (`OUTBOX_WORKER`, on by
+   * default; `lib/app/mail_sender_thread.ts`), or always on the event loop.
+   */
+  senderWorker: boolean;
 }
 
 /** The sender used in development when `MAIL_FROM` is unset. */
@@ -59,7 +64,7 @@ export function readMail(env: Env, production: boolean): MailSettings {
       `must be an address or "Name <address>" (got ${JSON.stringify(from)})`,
     );
   }
-  return { smtpUrl, from: from || DEVELOPMENT_FROM };
+  return { smtpUrl, from: from || DEVELOPMENT_FROM, senderWorker: bool(env, "OUTBOX_WORKER", true) };
 }
 
 /**

@@ -93,6 +93,8 @@ export class OutboxSender {
   #again = false;
   #wake: (() => void) | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Brings the pass under way back to its full lanes (a wake during it). */
+  #topUp: (() => void) | null = null;
 
   constructor(options: OutboxSenderOptions & { from: string }) {
     this.#from = options.from;
@@ -115,6 +117,7 @@ export class OutboxSender {
   /** Asks for a pass soon (a message was just enqueued); cheap, and safe to call often. */
   wake(): void {
     this.#again = true;
+    this.#topUp?.();
     this.#wake?.();
   }
 
@@ -147,7 +150,12 @@ export class OutboxSender {
     }
   }
 
-  /** Claims and sends due messages until none is left (or the sender stops); answers what it did. */
+  /**
+   * Claims and sends due messages until none is left (or the sender stops); answers what it did.
+   * A {@link wake} during the pass is part of it: a lane that found nothing comes back, and a claim
+   * under way when the wake came does not end the pass, so a message enqueued now never waits for
+   * the pass's slowest message (a receipt whose number or PDF is slow) to end.
+   */
   async runOnce(): Promise<SendReport> {
     const report: SendReport = { sent: 0, retried: 0, failed: 0, skipped: 0 };
     const { store, holder, leaseMs } = this.#o;
@@ -156,13 +164,18 @@ export class OutboxSender {
     const claimed: OutboxMessage[] = [];
     let claiming: Promise<void> | null = null;
     let drained = false;
-    const refill = () =>
-      claiming ??= store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH)
+    let wakes = 0;
+    const refill = () => {
+      const seen = wakes;
+      return claiming ??= store.outbox.claim(holder, this.#o.now().toISOString(), leaseMs, BATCH)
         .then((batch) => {
           claimed.push(...batch);
-          drained = batch.length === 0;
+          // Nothing due, unless a wake came while the claim ran: its message may be after it.
+          drained = batch.length === 0 && wakes === seen;
         })
         .finally(() => claiming = null);
+    };
+    const lanes = new Set<Promise<void>>();
     const lane = async () => {
       for (;;) {
         const message = claimed.shift();
@@ -173,7 +186,21 @@ export class OutboxSender {
         else await refill();
       }
     };
-    await Promise.all(Array.from({ length: PARALLEL }, lane));
+    const topUp = () => {
+      wakes++;
+      drained = false;
+      while (lanes.size < PARALLEL && !this.#stopped) {
+        const running: Promise<void> = lane().finally(() => lanes.delete(running));
+        lanes.add(running);
+      }
+    };
+    this.#topUp = topUp;
+    try {
+      topUp();
+      while (lanes.size > 0) await Promise.all(lanes);
+    } finally {
+      if (this.#topUp === topUp) this.#topUp = null;
+    }
     return report;
   }
 

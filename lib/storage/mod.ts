@@ -24,6 +24,8 @@ export interface OpenStoreOptions {
    * Omitted: `Deno.openKv()`'s own database (on Deno Deploy, the KV database assigned to the app).
    */
   kvPath?: string;
+  /** PostgreSQL connections at most (`openPostgresStore`'s `max`, 10 by default); ignored on KV. */
+  connections?: number;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // An empty DATABASE_URL (`DATABASE_URL=` in a .env file) means "not set", not "connect to ''".
   if (options.databaseUrl) {
     const { openPostgresStore } = await import("@/lib/storage/postgres/mod.ts");
-    return await openPostgresStore(options.databaseUrl);
+    return await openPostgresStore(options.databaseUrl, { max: options.connections });
   }
   const { openKvStore } = await import("@/lib/storage/kv/mod.ts");
   return await openKvStore(options.kvPath);

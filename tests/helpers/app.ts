@@ -89,7 +89,13 @@ export function ensureTestBuild(): Promise<unknown> {
  * ```
  */
 export async function startTestApp(
-  options: { env?: Record<string, string>; store?: Store; render?: RenderMessage } = {},
+  options: {
+    env?: Record<string, string>;
+    store?: Store;
+    render?: RenderMessage;
+    /** Makes the outbox sender's worker (`createServices`' option): tests of its fallback. */
+    createSenderWorker?: () => Worker;
+  } = {},
 ): Promise<TestApp> {
   await ensureTestBuild();
   const config = await loadConfig({
@@ -107,7 +113,10 @@ export async function startTestApp(
   const log = createLogger((line) => logs.push(JSON.parse(line)));
   const { createApp } = await import("@/lib/app/app.ts");
   const { createServices } = await import("@/lib/app/services.ts");
-  const services = await createServices(config, store, log, { render: options.render });
+  const services = await createServices(config, store, log, {
+    render: options.render,
+    createSenderWorker: options.createSenderWorker,
+  });
   const app = createApp(services);
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, app.fetch);
   return {

@@ -16,18 +16,23 @@
 
 import { commit, KV_LIMITS, RETRY, retryWhileLocked, SWEEP_CHUNK, untilCommitted } from "./atomic.ts";
 
+/** The write queues of a handle: writes that move the same counters share one. */
+export type WriteQueue = "transactions" | "receipts";
+
 /** One open store: its handle and the helpers that use it. */
 export interface KvContext {
   /** The open database. */
   readonly kv: Deno.Kv;
   /**
-   * Runs transaction writes of this handle one at a time, in arrival order. Every record moves
+   * Runs the writes of one queue of this handle one at a time, in arrival order. Every record moves
    * the shared list counters, so concurrent records in one process only lose commits to each
    * other: under load (hundreds of donors at once) unlucky ones lost every race until they gave
    * up, while one at a time each commits at its first try. Other processes on the same file
-   * still race, and `untilCommitted` still settles that.
+   * still race, and `untilCommitted` still settles that. Writes that share no key wait in queues
+   * of their own: receipt numbers (`receipts`) never wait behind the payments' records
+   * (`transactions`, the default).
    */
-  oneAtATime<T>(write: () => Promise<T>): Promise<T>;
+  oneAtATime<T>(write: () => Promise<T>, queue?: WriteQueue): Promise<T>;
   /** Reads any number of keys, {@link KV_LIMITS.keysPerRead} per getMany, in the order given. */
   getAll<T>(keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]>;
   /** The first `limit` entries of a time index `[prefix, time, id]` with `time < before`. */
@@ -45,10 +50,13 @@ export interface KvContext {
 
 /** The context of the store on `kv`; one per open handle (the write queue is per handle). */
 export function createKvContext(kv: Deno.Kv): KvContext {
-  let transactionWrites: Promise<unknown> = Promise.resolve();
-  const oneAtATime = <T>(write: () => Promise<T>): Promise<T> => {
-    const run = transactionWrites.then(write, write);
-    transactionWrites = run.catch(() => {});
+  const queues: Record<WriteQueue, Promise<unknown>> = {
+    transactions: Promise.resolve(),
+    receipts: Promise.resolve(),
+  };
+  const oneAtATime = <T>(write: () => Promise<T>, queue: WriteQueue = "transactions"): Promise<T> => {
+    const run = queues[queue].then(write, write);
+    queues[queue] = run.catch(() => {});
     return run;
   };
 

@@ -14,9 +14,10 @@
  * index key as absent): of two issues racing for one number, or for one transaction, exactly one
  * commits; the other re-reads and takes the next number, or finds the receipt. So a number is
  * written only with its receipt: none is skipped or taken twice. Issues of one handle run one at a
- * time (`oneAtATime`, the queue transaction writes use), as they all move one counter; other
- * handles on the same file still race, and the checks settle that. The donor and email indexes
- * carry the issue time, so a list reads them newest first with `reverse`.
+ * time (`oneAtATime`, in a queue of their own: a receipt's number never waits behind the payments'
+ * records, issue 24), as they all move one counter; other handles on the same file still race, and
+ * the checks settle that. The donor and email indexes carry the issue time, so a list reads them
+ * newest first with `reverse`.
  *
  * @module
  */
@@ -95,8 +96,7 @@ export function kvReceipts(ctx: KvContext): ReceiptRepository {
             throw new RangeError("a receipt with this id exists");
           }
           return RETRY;
-        })
-      );
+        }), "receipts");
     },
 
     async get(id) {

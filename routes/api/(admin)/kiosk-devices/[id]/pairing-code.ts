@@ -5,7 +5,7 @@ import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
 import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { withLink } from "@/routes/api/kiosk-devices/_pairing.ts";
+import { withLink } from "@/routes/api/(admin)/kiosk-devices/_pairing.ts";
 
 export const docs: RouteDocs = {
   POST: {
