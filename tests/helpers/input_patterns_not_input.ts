@@ -114,6 +114,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "lib/framework/router.ts": {
     why: "route file names at start",
     patterns: [
+      String.raw`/^\([A-Za-z0-9_-]+\)$/`,
       String.raw`/(_test|\.test)\.(tsx?|jsx?)$/`,
       String.raw`/\.(tsx|ts|jsx|js)$/`,
       String.raw`/^[A-Za-z0-9._~-]+$/`,
