@@ -18,8 +18,12 @@ import ru from "@/locales/ru.json" with { type: "json" };
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { browserTest, launchBrowser, openWatchedPage } from "@/tests/helpers/browser.ts";
 
-/** How long one wait may take before the test fails, in ms: the app is local, so this is generous. */
-const WAIT = 5_000;
+/**
+ * A deadline for what the test waits for (a navigation, a hydrated island): the wait ends when it
+ * comes. 5 s ran out under CI's load (a page.goto waits for the load event, and a route's first
+ * answer loads its modules), and 2 s for an island's hydration was tighter still.
+ */
+const WAIT = 30_000;
 
 /**
  * Every page of the route table below `/{lang}/` (the part after the language), except `admin`:
@@ -365,7 +369,7 @@ browserTest("browser: the public pages in Chromium", async (t) => {
             // Island 1, InitPaymentListener: its effect answers the message.
             const logged = page.waitForEvent("console", {
               predicate: (m) => m.text().includes("init-payment"),
-              timeout: 2_000,
+              timeout: WAIT,
             }).then(() => true, () => false);
             await page.evaluate(() => postMessage("init-payment", "*"));
             if (!(await logged)) failures.push(`${path}: InitPaymentListener did not hydrate`);
@@ -380,7 +384,7 @@ browserTest("browser: the public pages in Chromium", async (t) => {
             // Island 3, ScrollToTop: shows once the page is scrolled.
             await makeTall(page);
             await scrollToY(page, 600);
-            const shown = await page.locator(".scroll-top").waitFor({ state: "visible", timeout: 2_000 })
+            const shown = await page.locator(".scroll-top").waitFor({ state: "visible", timeout: WAIT })
               .then(() => true, () => false);
             if (!shown) failures.push(`${path}: ScrollToTop did not hydrate`);
             for (const problem of watched.all()) failures.push(`${path}: ${problem}`);

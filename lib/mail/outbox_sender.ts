@@ -288,6 +288,7 @@ export function wakeOnMessages(store: Store, wake: () => void): Store {
     transactions: wrap(store.transactions, { record: 1 }),
     subscriptions: wrap(store.subscriptions, { cancelForDonor: 2, updateIfVersion: 3 }),
     admins: wrap(store.admins, { create: 1 }),
+    refunds: wrap(store.refunds, { settle: 3 }),
     donorSessions: wrap(store.donorSessions, { createSignIn: 1 }),
     outbox: new Proxy(store.outbox, {
       get(target, prop, receiver) {

@@ -35,6 +35,13 @@ Deno.test("wakeOnMessages: the sender wakes after each cause that wrote messages
       null,
     );
     assert.equal(wakes, 3, "a gift change with its email wakes the sender");
+    const at = new Date().toISOString();
+    await woken.refunds.settle("tx", "r1", { state: "failed", error: "declined", at });
+    assert.equal(wakes, 3);
+    await woken.refunds.settle("tx", "r1", { state: "succeeded", providerRef: "c1", at }, {
+      messages: [message("k4")],
+    });
+    assert.equal(wakes, 4, "a refund's email wakes the sender (it waited for the next poll)");
     assert.equal(typeof woken.donors.get, "function", "other repositories pass through");
   } finally {
     store.close();

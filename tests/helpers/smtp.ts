@@ -22,13 +22,21 @@ export interface TestSmtp {
   refused: number;
   /** From now on, answers DATA with this code (4xx or 5xx), or accepts again with null. */
   refuse(code: number | null): void;
-  /** Resolves once `count` messages have arrived (rejects after `timeoutMs`). */
+  /** Resolves once `count` messages have arrived (rejects after `timeoutMs`, {@link MAIL_WAIT_MS} by default). */
   waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
   /** Stops listening (and drops open connections): the server is gone. */
   stop(): Promise<void>;
   /** Listens again on the same port. */
   listen(): Promise<void>;
 }
+
+/**
+ * How long a test waits for a mail by default: a deadline, not a delay (the wait ends as soon as
+ * the mail comes). Generous because the first receipt's PDF waits for the receipt worker's first
+ * start (pdf-lib and the font loaded: 0.7 s idle, 5.5 s under two busy loops, more while CI runs
+ * two test files on two cores), and a 5 or 20 s wait failed there.
+ */
+export const MAIL_WAIT_MS = 60_000;
 
 export const SMTP_USER = "museum";
 export const SMTP_PASSWORD = "mail-secret";
@@ -104,7 +112,7 @@ export async function startSmtp(): Promise<TestSmtp> {
     refuse(code) {
       refuseCode = code;
     },
-    async waitFor(count, timeoutMs = 10_000) {
+    async waitFor(count, timeoutMs = MAIL_WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`only ${received.length} of ${count} messages arrived`);
@@ -123,7 +131,7 @@ export function mailsTo(smtp: TestSmtp, email: string): ParsedMail[] {
 }
 
 /**
- * Waits until `count` mails reached `email` (at most `timeoutMs`), then half a second more to see
+ * Waits until `count` mails reached `email` (at most `timeoutMs`, {@link MAIL_WAIT_MS} by default), then half a second more to see
  * that no more come, and answers them: exactly `count`, or the call fails.
  *
  * @example
@@ -135,7 +143,7 @@ export async function waitForMailsTo(
   smtp: TestSmtp,
   email: string,
   count: number,
-  timeoutMs = 20_000,
+  timeoutMs = MAIL_WAIT_MS,
 ): Promise<ParsedMail[]> {
   const until = Date.now() + timeoutMs;
   while (mailsTo(smtp, email).length < count) {

@@ -15,7 +15,8 @@
  * - no answer takes over `FUZZ_SLOW_MS` (3,000 ms by default): the one event loop serves everyone, so
  *   one request holding it for seconds (a regular expression's worst case on a body built for it,
  *   `tests/helpers/adversarial.ts`) stops the site. The generators send such strings in every field
- *   that has a pattern, in paths and in queries.
+ *   that has a pattern, in paths and in queries. A slower answer is sent again alone after the run
+ *   and fails only if it is slow again (a loaded machine slows an answer once, a pattern every time).
  *
  * Size: `RELIABILITY_SIZE=full` sends 20,000 requests on Deno KV (and a quarter of that on
  * PostgreSQL); otherwise 2,000 (CI). `FUZZ_REQUESTS` sets the number, `FUZZ_SEED` the seed, and
@@ -91,6 +92,7 @@ backendTest("fuzz: every route and method with hostile input", async (_t, open) 
     const perRoute = new Map<string, number>();
     const perRouteStatus = new Map<string, Map<number, number>>();
     const slowest: { ms: number; line: string }[] = [];
+    const slow: { index: number; req: FuzzRequest; res: FuzzResponse; ms: number }[] = [];
     let protocolLevel = 0;
     let rawSent = 0;
     let done = 0;
@@ -155,13 +157,26 @@ backendTest("fuzz: every route and method with hostile input", async (_t, open) 
         const counts = perRouteStatus.get(template) ?? new Map<number, number>();
         perRouteStatus.set(template, counts.set(res.status, (counts.get(res.status) ?? 0) + 1));
         check(index, req, res);
-        if (ms > SLOW_MS && res.status > 0) {
-          fail(index, req, res, `took ${ms.toFixed(0)} ms (over ${SLOW_MS})`);
-        }
+        if (ms > SLOW_MS && res.status > 0) slow.push({ index, req, res, ms });
         if (++done % 5_000 === 0) await health(`after ${done} requests`);
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // A slow answer is sent again alone: a pattern's worst case is slow every time, while a machine
+    // busy with other work (CI runs two test files on two cores) slows an answer once.
+    for (const { index, req, res, ms } of slow) {
+      const sentAt = performance.now();
+      const again = await send(app.url, req);
+      const alone = performance.now() - sentAt;
+      if (alone > SLOW_MS && again.status > 0) {
+        fail(
+          index,
+          req,
+          res,
+          `took ${ms.toFixed(0)} ms, and ${alone.toFixed(0)} ms sent again alone (over ${SLOW_MS})`,
+        );
+      }
+    }
     await health("at the end");
     const page = await fetch(`${app.url}/en/`);
     await page.body?.cancel();

@@ -190,8 +190,11 @@ export function createPelecardKit(options: PelecardConnection): PelecardKit {
     let outcome = "ok";
     let httpStatus: number | undefined;
     const signal = AbortSignal.timeout(ms);
-    const transport = (e: unknown) =>
-      signal.aborted
+    // The deadline's own abort is a timeout; a connection's failure (refused) is unreachable, even
+    // when a busy machine reports it after the deadline has passed. A body cut off once the
+    // deadline passed is a timeout.
+    const transport = (e: unknown, timedOut = e === signal.reason) =>
+      timedOut
         ? new ProviderError(`Pelecard ${call}: no answer within ${ms} ms`, "timeout")
         : new ProviderError(
           `Pelecard ${call}: ${redact(e instanceof Error ? e.message : String(e))}`,
@@ -220,7 +223,7 @@ export function createPelecardKit(options: PelecardConnection): PelecardKit {
       try {
         text = await res.text();
       } catch (e) {
-        throw transport(e);
+        throw transport(e, signal.aborted);
       }
       let value: unknown;
       try {

@@ -13,18 +13,36 @@ const allLogs: string[] = [];
 const setup = setupLogging(allLogs);
 
 Deno.test("init transport failures: HTTP 500, garbage, no answer, nobody listening", async () => {
-  await using t = await setup({ timeoutMs: 150 });
+  // Answers that come get a deadline no busy machine reaches (a 150 ms one turned a slow HTTP 500
+  // into a timeout under CI's load); only the call that never gets an answer has a short one.
+  await using t = await setup({ timeoutMs: 30_000 });
   t.sim.state.failNext("http500");
   await rejectsWith(() => t.pelecard.startHostedPayment(request()), "unreachable", /HTTP 500/);
   t.sim.state.failNext("garbage");
   await rejectsWith(() => t.pelecard.startHostedPayment(request()), "invalid-answer");
-  t.sim.state.failNext("hang");
-  await rejectsWith(() => t.pelecard.startHostedPayment(request()), "timeout");
+  await using impatient = await setup({ timeoutMs: 150 });
+  impatient.sim.state.failNext("hang");
+  await rejectsWith(() => impatient.pelecard.startHostedPayment(request()), "timeout");
 
   const closed = await startPelecardSimulator();
   await closed.close();
-  const gone = createPelecardProvider({ baseUrl: closed.url, ...SIM_LOGIN, timeoutMs: 500 });
+  const gone = createPelecardProvider({ baseUrl: closed.url, ...SIM_LOGIN, timeoutMs: 30_000 });
   await rejectsWith(() => gone.startHostedPayment(request()), "unreachable");
+});
+
+Deno.test("a connection failure is unreachable even when it is reported after the deadline", async () => {
+  // A loaded machine can learn of a refused connection only after the timeout fired: it is still
+  // the connection that failed, not a server that did not answer.
+  const late = createPelecardProvider({
+    baseUrl: "https://gateway21.pelecard.biz",
+    ...SIM_LOGIN,
+    timeoutMs: 20,
+    fetch: (_input, init) =>
+      new Promise((_resolve, reject) =>
+        init!.signal!.addEventListener("abort", () => reject(new TypeError("error sending request: refused")))
+      ),
+  });
+  await rejectsWith(() => late.startHostedPayment(request()), "unreachable", /refused/);
 });
 
 Deno.test("redirects are not followed: a redirected POST would carry the password elsewhere", async () => {
