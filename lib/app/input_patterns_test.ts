@@ -3,8 +3,8 @@
  * and `components/` is listed here, and each one the server or an island runs on what a client sends
  * (body, query, path, headers, or text a donor typed and we stored) is run against adversarial
  * strings at the body limit ({@link BODY_LIMIT}) and must answer within {@link LIMIT_MS}, or on a
- * busy machine within {@link RELATIVE} times a linear pass over the same string timed in the same
- * moment ({@link budgetFor}). The email pattern took seconds on `a@` + dots + `@`, blocking the one
+ * busy machine within a multiple of a linear pass over the same string timed in the same
+ * moment (`tests/helpers/time_budget.ts`). The email pattern took seconds on `a@` + dots + `@`, blocking the one
  * event loop for everyone.
  *
  * The patterns are read from the source files themselves (every `/…/flags` literal), so what is
@@ -27,53 +27,7 @@ import { readView } from "@/lib/shared/transaction_filters.ts";
 import { cardProblems } from "@/lib/providers/sandbox/cards.ts";
 import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
 import { NOT_INPUT } from "@/tests/helpers/input_patterns_not_input.ts";
-
-/** The most one pattern or validator may take on one adversarial string, on an idle machine. */
-const LIMIT_MS = 50;
-/**
- * On a busy machine (CI runs two test files at once on two cores), the most one may take as a
- * multiple of a linear pass over the same string ({@link linearPass}) timed right then: a pattern
- * that backtracks takes seconds at the body limit, thousands of such passes, while a stalled
- * machine slows both alike. (An absolute 50 ms failed under load on patterns that take 1 ms.)
- */
-const RELATIVE = 25;
-/** Timings of one string at most, while over its budget: one stall of the machine is not the pattern. */
-const ATTEMPTS = 5;
-
-/** Work linear in the string's length that allocates as a replace does: the yardstick. */
-const linearPass = (s: string) => s.split("").reverse().join("");
-
-/** What `s` may take: {@link LIMIT_MS}, or more while a linear pass over it is slow (best of three). */
-function budgetFor(s: string): number {
-  let ms = Infinity;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const start = performance.now();
-    linearPass(s);
-    ms = Math.min(ms, performance.now() - start);
-  }
-  return Math.max(LIMIT_MS, RELATIVE * ms);
-}
-
-/**
- * `run`'s time on `s` and its budget when over it on each of {@link ATTEMPTS} timings (the budget
- * measured again after each, so it follows the machine's load), else null.
- */
-async function overBudget(
-  s: string,
-  run: (s: string) => unknown,
-): Promise<{ ms: number; budget: number } | null> {
-  let best: { ms: number; budget: number } | null = null;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const start = performance.now();
-    await run(s);
-    const ms = performance.now() - start;
-    if (ms <= LIMIT_MS) return null;
-    const budget = budgetFor(s);
-    if (ms <= budget) return null;
-    if (!best || ms / budget < best.ms / best.budget) best = { ms, budget };
-  }
-  return best;
-}
+import { LIMIT_MS, overBudget } from "@/tests/helpers/time_budget.ts";
 
 /**
  * The patterns run on input, by file, as written there. `reads` says what they read.

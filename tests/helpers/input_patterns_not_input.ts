@@ -121,6 +121,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
       String.raw`/^\[([A-Za-z_][A-Za-z0-9_]*)\]$/`,
       String.raw`/^\[\.\.\.([A-Za-z_][A-Za-z0-9_]*)\]$/`,
       String.raw`/^\[\[([A-Za-z_][A-Za-z0-9_]*)\]\]$/`,
+      String.raw`/^\([A-Za-z0-9_-]+\)$/`,
     ],
   },
   "lib/app/openapi.ts": {
