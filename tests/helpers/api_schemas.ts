@@ -1,5 +1,5 @@
 /**
- * Every zod schema of the API, from the concepts that hold them (they were one file, `lib/schemas.ts`):
+ * Every zod schema of the API, from the concepts that hold them (one file until issue 25):
  * for the tests that run all of them (`lib/app/input_patterns_test.ts`).
  *
  * @module
