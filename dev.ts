@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { build, BuildError } from "./lib/framework/build.ts";
+import { build, BuildError } from "@/lib/framework/build.ts";
 
 const root = new URL(".", import.meta.url).pathname;
 try {
@@ -24,4 +24,4 @@ try {
   }
   throw e;
 }
-if (Deno.args[0] !== "build") await import("./main.ts");
+if (Deno.args[0] !== "build") await import("./in.ts");

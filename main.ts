@@ -4,18 +4,18 @@
  *
  * @module
  */
-import { loadConfigOrExit } from "./lib/config.ts";
-import { ensureBuild } from "./lib/framework/build.ts";
-import { loadBuild } from "./lib/framework/assets.ts";
-import { createLogger } from "./lib/log.ts";
-import { openStore } from "./lib/storage/mod.ts";
-import type { Store } from "./lib/storage/types.ts";
-import { seedFlags } from "./lib/flags.ts";
-import { createJobs, JOB_SCHEDULES } from "./lib/scheduled_jobs.ts";
+import { loadConfigOrExit } from "@/lib/app/config.ts";
+import { ensureBuild } from "@/lib/framework/build.ts";
+import { loadBuild } from "@/lib/framework/assets.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { seedFlags } from "@/lib/settings/flags.ts";
+import { createJobs, JOB_SCHEDULES } from "@/lib/app/scheduled_jobs.ts";
 
 type Jobs = ReturnType<typeof createJobs>;
 
-// The scheduled jobs (lib/scheduled_jobs.ts), registered before anything else can fail or wait:
+// The scheduled jobs (lib/app/scheduled_jobs.ts), registered before anything else can fail or wait:
 // Deno Deploy finds an app's crons by running its entry point's top level, and takes only those
 // registered before the server starts. A run waits until the app is ready.
 let jobsReady: (jobs: Jobs) => void = () => {};
@@ -58,9 +58,9 @@ for (const [flag, enabled] of Object.entries(config.enforcedFeatures)) {
 }
 
 // The app imports the route manifest, which the build may just have rewritten: import it now.
-const { createApp } = await import("./lib/app.ts");
-const { createServices } = await import("./lib/services.ts");
-const { preloadRoutes } = await import("./lib/framework/server.ts");
+const { createApp } = await import("@/lib/app/app.ts");
+const { createServices } = await import("@/lib/app/services.ts");
+const { preloadRoutes } = await import("@/lib/framework/server.ts");
 const services = await createServices(config, store, log);
 const app = createApp(services);
 

@@ -22,14 +22,14 @@
  * @module
  */
 import postgres from "postgres";
-import { hashPassword } from "../lib/auth/passwords.ts";
-import { demoTransactions } from "../lib/demo_data.ts";
-import { newId } from "../lib/ids.ts";
-import { openKvStore } from "../lib/storage/kv/mod.ts";
-import { MAX_IMPORT } from "../lib/storage/queries.ts";
-import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
-import type { Store, Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "../tests/helpers/app.ts";
+import { hashPassword } from "@/lib/staff/passwords.ts";
+import { demoTransactions } from "@/lib/app/demo_data.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { MAX_IMPORT } from "@/lib/storage/queries.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 const env = Deno.env.toObject();
 

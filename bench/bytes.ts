@@ -14,11 +14,11 @@
  * @module
  */
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { ASSET_PREFIX, currentBuild } from "../lib/framework/assets.ts";
-import { pageWeight } from "../lib/framework/page_weight.ts";
-import { startTestApp } from "../tests/helpers/app.ts";
+import { ASSET_PREFIX, currentBuild } from "@/lib/framework/assets.ts";
+import { pageWeight } from "@/lib/framework/page_weight.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 import { pageHeaders, PAGES as ALL_PAGES } from "./common.ts";
-import { pairTestKiosk } from "../tests/helpers/kiosk.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
 
 // The kiosk without a shop number shows only a notice: its bytes are those of the cancel page.
 const PAGES = ALL_PAGES.filter(([, path]) => path !== "/en/terminal-payment");

@@ -21,8 +21,8 @@
  *
  * @module
  */
-import { signPayload } from "../lib/shared/signing.ts";
-import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { RAISED_RATE_LIMITS } from "@/tests/helpers/app.ts";
 import { cpuMs, startAppProcess } from "./app_process.ts";
 import { freshDatabase } from "./common.ts";
 

@@ -32,9 +32,9 @@
  */
 // @ts-types="@types/smtp-server"
 import { SMTPServer } from "smtp-server";
-import { signPayload } from "../lib/shared/signing.ts";
-import { GOOD_CARD } from "../tests/helpers/payments.ts";
-import { RAISED_RATE_LIMITS } from "../tests/helpers/app.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { GOOD_CARD } from "@/tests/helpers/payments.ts";
+import { RAISED_RATE_LIMITS } from "@/tests/helpers/app.ts";
 import { ROOT, startAppProcess } from "./app_process.ts";
 import { freshDatabase, processesCpu, type ThreadCpu, threadCpu } from "./common.ts";
 

@@ -23,10 +23,10 @@
  *
  * @module
  */
-import { ReceiptPdfPool } from "../lib/receipts/pdf_pool.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import type { Receipt } from "../lib/storage/types.ts";
-import { receiptFixture } from "../tests/helpers/receipts.ts";
+import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Receipt } from "@/lib/storage/types.ts";
+import { receiptFixture } from "@/tests/helpers/receipts.ts";
 import { envNumber, machine } from "./common.ts";
 
 const COUNT = envNumber("BENCH_COUNT", 200);

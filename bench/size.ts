@@ -6,10 +6,10 @@
  * @module
  */
 import { gzipSync } from "node:zlib";
-import { currentBuild } from "../lib/framework/assets.ts";
-import { pageWeight } from "../lib/framework/page_weight.ts";
-import { startTestApp } from "../tests/helpers/app.ts";
-import { pairTestKiosk } from "../tests/helpers/kiosk.ts";
+import { currentBuild } from "@/lib/framework/assets.ts";
+import { pageWeight } from "@/lib/framework/page_weight.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
 import { pageHeaders, PAGES } from "./common.ts";
 
 const app = await startTestApp();

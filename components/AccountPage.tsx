@@ -1,6 +1,6 @@
-import AccountForm from "../islands/AccountForm.tsx";
-import type { TFunction } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
+import AccountForm from "@/islands/AccountForm.tsx";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 import { PageTitle } from "./PageTitle.tsx";
 
 /** Every key the account form may show: labels, rules, busy states and the error catalogue. */

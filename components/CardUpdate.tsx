@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { TFunction } from "../lib/i18n.ts";
-import { portalDate } from "../lib/shared/format.ts";
-import { formatMoney } from "../lib/shared/money.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { portalDate } from "@/lib/shared/format.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 
 /** What a card update came to, as the account page's `?card=` names it. */
 export const CARD_NOTICES = [
@@ -42,7 +42,7 @@ export function CardUpdateNotice(props: { t: TFunction; notice: CardNotice | nul
 }
 
 /**
- * A gift's card updates are locked after declined cards (`lib/payments/card_update_limits.ts`):
+ * A gift's card updates are locked after declined cards (`lib/monthly_gifts/card_update_limits.ts`):
  * until when, that the gift keeps its card, and the museum's address to write to, as a link. An
  * alert where it answers the donor's press of the button; a plain note in the gift's place.
  */

@@ -8,12 +8,12 @@
  * @module
  */
 import { renderToString } from "preact-render-to-string";
-import { DailyTotalsChart } from "../islands/admin/DailyTotalsChart.tsx";
-import { chartModel, skeletonModel } from "../islands/admin/daily_totals_chart.ts";
-import { translator } from "../islands/shared/texts.ts";
-import { fillDays, totalsWindow } from "../lib/daily_totals.ts";
-import { textsUnder } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
+import { DailyTotalsChart } from "@/islands/admin/DailyTotalsChart.tsx";
+import { chartModel, skeletonModel } from "@/islands/admin/daily_totals_chart.ts";
+import { translator } from "@/islands/shared/texts.ts";
+import { fillDays, totalsWindow } from "@/lib/reports/daily_totals.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 
 /**
  * The skeleton as SVG markup, in `lang` (its date labels), for the `days` UTC days ending `now`.

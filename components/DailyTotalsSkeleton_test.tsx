@@ -1,12 +1,12 @@
 /** The chart's waiting state the admin page draws on the server (`chartSkeleton`). */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { DailyTotalsChart } from "../islands/admin/DailyTotalsChart.tsx";
-import { chartModel } from "../islands/admin/daily_totals_chart.ts";
-import { translator } from "../islands/shared/texts.ts";
-import { fillDays } from "../lib/daily_totals.ts";
-import { textsUnder } from "../lib/i18n.ts";
-import { type Lang, LANGUAGES } from "../lib/shared/languages.ts";
+import { DailyTotalsChart } from "@/islands/admin/DailyTotalsChart.tsx";
+import { chartModel } from "@/islands/admin/daily_totals_chart.ts";
+import { translator } from "@/islands/shared/texts.ts";
+import { fillDays } from "@/lib/reports/daily_totals.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
 import { chartSkeleton } from "./DailyTotalsSkeleton.tsx";
 
 /** An empty two-currency chart of the same days, as the page would draw it. */

@@ -1,11 +1,11 @@
-import ContributionChoice, { type TierCard } from "../islands/ContributionChoice.tsx";
-import DonorPayment, { type DonorPaymentProps } from "../islands/DonorPayment.tsx";
-import PeriodTabs from "../islands/PeriodTabs.tsx";
-import type { DonorFields, Selection } from "../lib/shared/donation.ts";
-import type { TaxReceiptFields } from "../lib/shared/israeli_id.ts";
-import type { TFunction } from "../lib/i18n.ts";
-import { formatMoney, TIERS } from "../lib/shared/money.ts";
-import type { BrowserKey } from "../lib/signature_check.ts";
+import ContributionChoice, { type TierCard } from "@/islands/ContributionChoice.tsx";
+import DonorPayment, { type DonorPaymentProps } from "@/islands/DonorPayment.tsx";
+import PeriodTabs from "@/islands/PeriodTabs.tsx";
+import type { DonorFields, Selection } from "@/lib/shared/donation.ts";
+import type { TaxReceiptFields } from "@/lib/shared/israeli_id.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { formatMoney, TIERS } from "@/lib/shared/money.ts";
+import type { BrowserKey } from "@/lib/signing/signature_check.ts";
 
 /** What the donation page renders from (GET, or a no-JavaScript POST). */
 export interface DonationData {

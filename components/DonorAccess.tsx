@@ -1,13 +1,13 @@
 /**
- * The donor portal's views of what a session may do (issue 23, `lib/account/access.ts`): the page
+ * The donor portal's views of what a session may do (issue 23, `lib/donor_portal/access.ts`): the page
  * an emailed link opens (a button, never a sign-in by GET; or the choice when the browser is signed
  * in as another address), the notice on a page opened by a manage link, and the step-up page that
  * emails a one-time sign-in link to the address on file. Plain forms: no JavaScript needed.
  *
  * @module
  */
-import type { StepUpAction } from "../lib/account/access.ts";
-import type { TFunction } from "../lib/i18n.ts";
+import type { StepUpAction } from "@/lib/donor_portal/access.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
 import { PortalFrame, SignInForm, type SignInNotice } from "./DonorPortal.tsx";
 
 /** Which link the page opens: a manage link (`/account/link`) or a one-time sign-in link. */

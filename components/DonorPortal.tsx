@@ -6,11 +6,11 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import type { GiftNotice } from "../lib/account/gift_actions.ts";
-import type { DonorHistory } from "../lib/account/history.ts";
-import type { TFunction } from "../lib/i18n.ts";
-import { portalDate } from "../lib/shared/format.ts";
-import { formatMoney } from "../lib/shared/money.ts";
+import type { GiftNotice } from "@/lib/donor_portal/gift_actions.ts";
+import type { DonorHistory } from "@/lib/donor_portal/history.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { portalDate } from "@/lib/shared/format.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 import { GiftActions, GiftNoticeBanner } from "./GiftActions.tsx";
 import { PageTitle } from "./PageTitle.tsx";
 import { CardLockNote, CardUpdateForm } from "./CardUpdate.tsx";

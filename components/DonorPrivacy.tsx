@@ -7,8 +7,8 @@
  * @module
  */
 import type { ComponentChildren } from "preact";
-import type { TFunction } from "../lib/i18n.ts";
-import { ERASURE_CONFIRMATION } from "../lib/account/erasure.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { ERASURE_CONFIRMATION } from "@/lib/donor_portal/erasure.ts";
 import { PageTitle } from "./PageTitle.tsx";
 
 /** The signed-in page's section: receipts by year, the data download, erasure. */

@@ -2,7 +2,7 @@
  * The donor portal's forms for one active monthly gift (issue 15): its state (active, paused until a
  * date, next charge skipped), then change the amount, pause or skip, resume, and cancel with an
  * optional reason. Each is a plain `<form method="post">` to `/{lang}/account/gifts/{id}/{action}`
- * (`lib/account/gift_actions.ts`), inside a `<details>` so the page stays short: all of it works
+ * (`lib/donor_portal/gift_actions.ts`), inside a `<details>` so the page stays short: all of it works
  * without JavaScript. The amount form chooses nothing beforehand (the current amount is shown
  * above it): a donor who types another amount without choosing "another amount" gets what they
  * typed, not a tier left chosen. Also the notice a form leaves: its confirmation after the redirect, or its
@@ -10,11 +10,11 @@
  *
  * @module
  */
-import type { GiftAction, GiftNotice } from "../lib/account/gift_actions.ts";
-import type { MonthlyRow } from "../lib/account/history.ts";
-import type { TFunction } from "../lib/i18n.ts";
-import { CANCEL_REASONS, PAUSE_MONTHS } from "../lib/payments/subscription_changes.ts";
-import { formatMoney, TIERS } from "../lib/shared/money.ts";
+import type { GiftAction, GiftNotice } from "@/lib/donor_portal/gift_actions.ts";
+import type { MonthlyRow } from "@/lib/donor_portal/history.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { CANCEL_REASONS, PAUSE_MONTHS } from "@/lib/monthly_gifts/subscription_changes.ts";
+import { formatMoney, TIERS } from "@/lib/shared/money.ts";
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,8 +1,8 @@
-import { asset } from "../lib/framework/mod.ts";
-import { translator } from "../lib/i18n.ts";
-import { LANGUAGES, withLang } from "../lib/shared/languages.ts";
-import type { AppState } from "../lib/state.ts";
-import LanguageSelector from "../islands/LanguageSelector.tsx";
+import { asset } from "@/lib/framework/mod.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { LANGUAGES, withLang } from "@/lib/shared/languages.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import LanguageSelector from "@/islands/LanguageSelector.tsx";
 
 /** The logo header with the language selector. Server-rendered; the selector is an island. */
 export function Header({ state, url }: { state: AppState; url: URL }) {

@@ -1,4 +1,4 @@
-import type { TFunction } from "../lib/i18n.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
 
 /**
  * The welcome hero: museum title, headline, description, a 'Donate now' link to the payment

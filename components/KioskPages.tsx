@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { TFunction } from "../lib/i18n.ts";
-import type { DeviceRefusal } from "../lib/kiosk/errors.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import type { DeviceRefusal } from "@/lib/kiosk/errors.ts";
 
 /** The pairing form: the code (prefilled from the link), one button. */
 export function KioskPairForm(props: {

@@ -1,4 +1,4 @@
-import { Head } from "../lib/framework/mod.ts";
+import { Head } from "@/lib/framework/mod.ts";
 
 /** A page's `<title>` (with the site name) and its `<h1>`. */
 export function PageTitle(props: { title: string; siteName: string }) {

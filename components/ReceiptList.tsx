@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { TFunction } from "../lib/i18n.ts";
-import type { ReceiptLink } from "../lib/receipts/download.ts";
-import { formatMoney } from "../lib/shared/money.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import type { ReceiptLink } from "@/lib/receipts/download.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 
 /** The list, or nothing when the donor has no receipt yet. */
 export function ReceiptList(

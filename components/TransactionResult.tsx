@@ -5,17 +5,17 @@
  *
  * The query string is never trusted: a page shows a transaction id, an amount or a status code
  * only from the record the server made when it verified the payment with the provider (see
- * `lib/payments/completion.ts`). A query that names no recorded transaction shows no id, and its
+ * `lib/donations/completion.ts`). A query that names no recorded transaction shows no id, and its
  * status code only chooses the explanatory message.
  *
  * @module
  */
-import type { TFunction } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import type { PaymentProvider } from "../lib/payments/provider.ts";
-import type { Services } from "../lib/state.ts";
-import type { Payment, Transaction } from "../lib/storage/types.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import type { Services } from "@/lib/app/state.ts";
+import type { Payment, Transaction } from "@/lib/storage/types.ts";
 
 /** A provider's transaction id as our routes write them (sandbox ids, Pelecard GUIDs, terminal refs). */
 const TRANSACTION_ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -6,11 +6,11 @@ import {
   type Message,
   type RegisterFields,
   registerProblems,
-} from "./shared/account_forms.ts";
-import { createApiClient } from "./shared/admin_api.ts";
-import { SecondFactorStep } from "./shared/SecondFactorStep.tsx";
-import { readSession } from "./shared/admin_session.ts";
-import { messageText, translator } from "./shared/texts.ts";
+} from "@/islands/shared/account_forms.ts";
+import { createApiClient } from "@/islands/shared/admin_api.ts";
+import { SecondFactorStep } from "@/islands/shared/SecondFactorStep.tsx";
+import { readSession } from "@/islands/shared/admin_session.ts";
+import { messageText, translator } from "@/islands/shared/texts.ts";
 
 /** The page's language, which form, and its translated texts. */
 export interface AccountFormProps {

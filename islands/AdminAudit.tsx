@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
-import type { AuditActor, AuditPage } from "../lib/backoffice/audit_log.ts";
-import { usDateTime } from "../lib/shared/format.ts";
-import { CursorPager, useCursorPages } from "./admin/CursorPager.tsx";
-import { DataTable } from "./admin/DataTable.tsx";
-import { saveDownload } from "./admin/download.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import { messageText } from "./shared/texts.ts";
+import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { saveDownload } from "@/islands/admin/download.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {

@@ -1,16 +1,16 @@
 import { useMemo, useState } from "preact/hooks";
-import { listFailure, type Message } from "./shared/account_forms.ts";
-import { AdminHeader } from "./admin/AdminHeader.tsx";
-import { Approvals } from "./admin/Approvals.tsx";
-import { CancelReasons } from "./admin/CancelReasons.tsx";
-import { DailyTotalsPanel } from "./admin/DailyTotals.tsx";
-import { KioskDevices } from "./admin/KioskDevices.tsx";
-import { OutboxMessages } from "./admin/OutboxMessages.tsx";
-import { TransactionHistory } from "./admin/TransactionHistory.tsx";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "./shared/admin_session.ts";
-import { Deferred } from "./shared/Deferred.tsx";
-import { messageText } from "./shared/texts.ts";
+import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
+import { AdminHeader } from "@/islands/admin/AdminHeader.tsx";
+import { Approvals } from "@/islands/admin/Approvals.tsx";
+import { CancelReasons } from "@/islands/admin/CancelReasons.tsx";
+import { DailyTotalsPanel } from "@/islands/admin/DailyTotals.tsx";
+import { KioskDevices } from "@/islands/admin/KioskDevices.tsx";
+import { OutboxMessages } from "@/islands/admin/OutboxMessages.tsx";
+import { TransactionHistory } from "@/islands/admin/TransactionHistory.tsx";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
+import { Deferred } from "@/islands/shared/Deferred.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /**
  * The page's language, its own path and query (the history's view lives in the query) and the
@@ -87,7 +87,7 @@ export default function AdminDashboard(props: AdminDashboardProps) {
   const status = current?.status ?? (session === undefined ? "approved" : session?.admin.status);
   const frame = !failure && status === "approved";
   const ready = current?.status === "approved";
-  // Sections by role (the server refuses the rest anyway: `lib/auth/roles.ts`). A profile stored
+  // Sections by role (the server refuses the rest anyway: `lib/staff/roles.ts`). A profile stored
   // before roles existed shows what its admin could do then until `/me` answers.
   const role = (current ?? session?.admin)?.role ?? "admin";
   const manages = role === "owner" || role === "admin";

@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import type { DonorView } from "../lib/backoffice/donor_view.ts";
-import { DonorDetails } from "./admin/DonorView.tsx";
-import { listFailure } from "./shared/account_forms.ts";
-import { ApiError } from "./shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import { messageText } from "./shared/texts.ts";
+import type { DonorView } from "@/lib/shared/donor_view.ts";
+import { DonorDetails } from "@/islands/admin/DonorView.tsx";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
 export interface AdminDonorProps {

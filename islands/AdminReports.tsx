@@ -1,12 +1,12 @@
 import { useState } from "preact/hooks";
-import type { CurrencyFigures, MonthFigures, MonthlyReport } from "../lib/reports/monthly.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { DataTable } from "./admin/DataTable.tsx";
-import { saveDownload } from "./admin/download.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { ApiError } from "./shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import { messageText, type Translate } from "./shared/texts.ts";
+import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { saveDownload } from "@/islands/admin/download.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {

@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { usDateTime } from "../lib/shared/format.ts";
-import { listFailure } from "./shared/account_forms.ts";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import type { AdminProfile } from "./shared/admin_session.ts";
-import { messageText } from "./shared/texts.ts";
-import { DataTable } from "./admin/DataTable.tsx";
+import { usDateTime } from "@/lib/shared/format.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import { messageText } from "@/islands/shared/texts.ts";
+import { DataTable } from "@/islands/admin/DataTable.tsx";
 
 /** The page's language and texts. */
 export interface AdminStaffProps {

@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
-import { CodeInput } from "./admin/CodeInput.tsx";
-import { TwoFactorManage } from "./admin/TwoFactorManage.tsx";
-import { listFailure, type Message } from "./shared/account_forms.ts";
-import { ApiError } from "./shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "./shared/AdminFrame.tsx";
-import type { AdminProfile } from "./shared/admin_session.ts";
-import { messageText } from "./shared/texts.ts";
+import { CodeInput } from "@/islands/admin/CodeInput.tsx";
+import { TwoFactorManage } from "@/islands/admin/TwoFactorManage.tsx";
+import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language and its translated texts. */
 export interface AdminTwoFactorProps {

@@ -1,7 +1,7 @@
 import { useRef } from "react";
-import type { Selection } from "../lib/shared/donation.ts";
-import type { CurrencyName } from "../lib/shared/money.ts";
-import { resetForm, scrollToPayment, setSelection, useSelection } from "./shared/donation_state.ts";
+import type { Selection } from "@/lib/shared/donation.ts";
+import type { CurrencyName } from "@/lib/shared/money.ts";
+import { resetForm, scrollToPayment, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
 
 /** One tier card as the server formats it. */
 export interface TierCard {

@@ -9,17 +9,17 @@ import {
   LOADING_MS,
   PAYMENT_RESET_MS,
   type Selection,
-} from "../lib/shared/donation.ts";
+} from "@/lib/shared/donation.ts";
 import {
   israeliIdError,
   israeliIdToSend,
   taxReceiptErrors,
   type TaxReceiptFields,
   taxReceiptOffered,
-} from "../lib/shared/israeli_id.ts";
-import { signPayload } from "../lib/shared/signing.ts";
-import { resetForm, selection, useSelection } from "./shared/donation_state.ts";
-import { type Refusal, refusalOf } from "./shared/payment_refusals.ts";
+} from "@/lib/shared/israeli_id.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { resetForm, selection, useSelection } from "@/islands/shared/donation_state.ts";
+import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
 
 /** A browser signing key as the server issued it. */
 export interface SigningKey {

@@ -1,4 +1,4 @@
-import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, LANG_STORAGE_KEY } from "../lib/shared/languages.ts";
+import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, LANG_STORAGE_KEY } from "@/lib/shared/languages.ts";
 
 /** One language of the selector. */
 export interface LanguageLink {

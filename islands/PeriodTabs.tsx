@@ -1,5 +1,5 @@
-import type { Period, Selection } from "../lib/shared/donation.ts";
-import { setSelection, useSelection } from "./shared/donation_state.ts";
+import type { Period, Selection } from "@/lib/shared/donation.ts";
+import { setSelection, useSelection } from "@/islands/shared/donation_state.ts";
 
 /**
  * The one-time / monthly switch: two radio buttons styled as tabs, so the form works without

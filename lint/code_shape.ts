@@ -6,11 +6,11 @@
  * |---------------------------------|--------------------------------------------------------------------|
  * | `code-shape/max-module-lines`   | a module of `lib/` longer than {@link MAX_MODULE_LINES} lines      |
  * | `code-shape/max-storage-function-lines` | a function in `lib/storage/` longer than {@link MAX_STORAGE_FUNCTION_LINES} lines |
- * | `code-shape/max-import-climb`   | an import that climbs more than two folders (use `@/`)             |
+ * | `code-shape/import-style`       | an import not in the one style: `./x.ts` inside a folder, `@/…` across |
  *
  * Why: a module should be readable in one sitting, and a storage concept should land in a small file
- * of its own (see `lib/storage/README.md`), not grow the one that is open; `@/` keeps imports readable
- * wherever a file moves. Generated files (`*.gen.ts`) are exempt.
+ * of its own (see `lib/storage/README.md`), not grow the one that is open; one import style (`lib/README.md`)
+ * says at a glance whether an import stays in its folder, and keeps imports readable wherever a file moves. Generated files (`*.gen.ts`) are exempt.
  *
  * @example
  * ```ts
@@ -24,8 +24,6 @@
 export const MAX_MODULE_LINES = 450;
 /** The most lines a function in `lib/storage/` may span. */
 export const MAX_STORAGE_FUNCTION_LINES = 150;
-/** How many folders an import may climb (`../../x`). */
-export const MAX_IMPORT_CLIMB = 2;
 
 /** The project root, with a trailing slash. */
 export const ROOT = new URL("../", import.meta.url).pathname;
@@ -77,18 +75,29 @@ const plugin: Deno.lint.Plugin = {
         };
       },
     },
-    "max-import-climb": {
+    "import-style": {
       create(context) {
+        const path = relative(context.filename);
+        if (generated(path)) return {};
+        const folder = path.slice(0, path.lastIndexOf("/") + 1);
         const check = (source: Deno.lint.Node | null | undefined) => {
           if (source?.type !== "Literal" || typeof source.value !== "string") return;
-          const climbs = source.value.match(/^(?:\.\.\/)+/)?.[0].length ?? 0;
-          if (climbs / 3 > MAX_IMPORT_CLIMB) {
-            context.report({
-              node: source,
-              message: `this import climbs ${climbs / 3} folders; at most ${MAX_IMPORT_CLIMB}`,
-              hint: 'Start it at the project root instead: "@/lib/…" (deno.json maps "@/" to "./").',
-            });
+          const specifier = source.value;
+          const target = specifier.startsWith("@/") ? specifier.slice(2) : null;
+          let message: string | null = null;
+          if (specifier.startsWith("../")) message = `"${specifier}" climbs out of its folder`;
+          else if (specifier.startsWith("./") && specifier.slice(2).includes("/")) {
+            message = `"${specifier}" reaches into another folder`;
+          } else if (target !== null && target.slice(0, target.lastIndexOf("/") + 1) === folder) {
+            message = `"${specifier}" is in this file's own folder`;
           }
+          if (message === null) return;
+          context.report({
+            node: source,
+            message: `${message}: imports are "./x.ts" inside one folder, "@/…" across folders`,
+            hint:
+              'Start it at the project root ("@/lib/…"; deno.json maps "@/" to "./"), or "./x.ts" beside it.',
+          });
         };
         return {
           ImportDeclaration: (node) => check(node.source),

@@ -7,8 +7,8 @@ const ids = (path: string, source: string) =>
 Deno.test("code-shape: a module of lib/ longer than the limit is refused; elsewhere and generated, not", () => {
   const long = "export const x = 1;\n".repeat(MAX_MODULE_LINES + 1);
   const fits = "export const x = 1;\n".repeat(MAX_MODULE_LINES);
-  assert.deepEqual(ids("lib/payments/big.ts", long), ["code-shape/max-module-lines"]);
-  assert.deepEqual(ids("lib/payments/fits.ts", fits), []);
+  assert.deepEqual(ids("lib/donations/big.ts", long), ["code-shape/max-module-lines"]);
+  assert.deepEqual(ids("lib/donations/fits.ts", fits), []);
   assert.deepEqual(ids("lib/x.gen.ts", long), []);
   assert.deepEqual(ids("tests/big_test.ts", long), []);
 });
@@ -23,24 +23,23 @@ Deno.test("code-shape: a function in lib/storage/ longer than the limit is refus
   assert.deepEqual(ids("lib/storage/kv/x.ts", fn(MAX_STORAGE_FUNCTION_LINES)), []);
   const arrow = `export const g = () => {\n${body(0).repeat(MAX_STORAGE_FUNCTION_LINES)}};\n`;
   assert.deepEqual(ids("lib/storage/postgres/x.ts", arrow), ["code-shape/max-storage-function-lines"]);
-  assert.deepEqual(ids("lib/payments/x.ts", fn(MAX_STORAGE_FUNCTION_LINES + 1)), []);
+  assert.deepEqual(ids("lib/donations/x.ts", fn(MAX_STORAGE_FUNCTION_LINES + 1)), []);
 });
 
-Deno.test("code-shape: an import may climb two folders at most, static, re-export or dynamic", () => {
-  assert.deepEqual(ids("tests/a/b/c_test.ts", 'import { x } from "../../../lib/x.ts";\nx;\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'export { x } from "../../../lib/x.ts";\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'export * from "../../../lib/x.ts";\n'), [
-    "code-shape/max-import-climb",
-  ]);
-  assert.deepEqual(ids("tests/a/b/c.ts", 'await import("../../../lib/x.ts");\n'), [
-    "code-shape/max-import-climb",
-  ]);
+Deno.test("code-shape: one import style, ./ inside a folder and @/ across, static, re-export or dynamic", () => {
+  const style = ["code-shape/import-style"];
+  assert.deepEqual(ids("tests/a/b/c_test.ts", 'import { x } from "../../../lib/x.ts";\nx;\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'export { x } from "../receipts/x.ts";\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'export * from "./sub/x.ts";\n'), style);
+  assert.deepEqual(ids("lib/refunds/x.ts", 'await import("@/lib/refunds/y.ts");\n'), style);
+  assert.deepEqual(ids("main.ts", 'import { y } from "@/y.ts";\n'), style);
   assert.deepEqual(
-    ids("tests/a/b/c.ts", 'import { x } from "../../lib/x.ts";\nimport { y } from "@/lib/y.ts";\n'),
+    ids(
+      "lib/refunds/x.ts",
+      'import { x } from "./y.ts";\nimport { y } from "@/lib/receipts/mod.ts";\nimport "@/lib/refunds/sub/z.ts";\n' +
+        'import { z } from "zod";\nawait import("./w.ts");\n',
+    ),
     [],
   );
+  assert.deepEqual(ids("manifest.gen.ts", 'import * as $0 from "./routes/index.tsx";\n'), []);
 });

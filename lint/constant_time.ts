@@ -8,7 +8,7 @@
  *
  * `===` on strings stops at the first character that differs, so the time it takes tells a caller
  * how much of a forged MAC is right, and it can be found a character at a time. A MAC (or a token
- * that carries one) is compared with `equalSecrets` or `timingSafeEqual` (`lib/constant_time.ts`),
+ * that carries one) is compared with `equalSecrets` or `timingSafeEqual` (`lib/core/constant_time.ts`),
  * or checked with `crypto.subtle.verify`.
  *
  * What names a MAC, in the app's code (`lib/`, `routes/`, `islands/`, `components/`; tests may
@@ -78,7 +78,7 @@ const plugin: Deno.lint.Plugin = {
               node,
               message: `a MAC compared with ${node.operator}: its time tells how much of a forgery is right`,
               hint:
-                "Compare with equalSecrets (lib/constant_time.ts), or check it with crypto.subtle.verify.",
+                "Compare with equalSecrets (lib/core/constant_time.ts), or check it with crypto.subtle.verify.",
             });
           },
         };

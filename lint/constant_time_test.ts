@@ -13,7 +13,7 @@ Deno.test("constant-time: a MAC, a signature or a signed token compared with ===
     "const e = sig != other;",
     "const f = digestOf(x) === y;",
   ].join("\n");
-  assert.deepEqual(found("lib/account/x.ts", source), [
+  assert.deepEqual(found("lib/donor_portal/x.ts", source), [
     "mac === given",
     "expectedHmac !== request.hmac",
     "p.signature == computed",

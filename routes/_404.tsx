@@ -1,5 +1,5 @@
-import { Head, type PageProps } from "../lib/framework/mod.ts";
-import type { AppState } from "../lib/state.ts";
+import { Head, type PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** The not-found page, in the visitor's language, answered with status 404. */
 export default function NotFound({ state }: PageProps<unknown, AppState>) {

@@ -1,5 +1,5 @@
-import { asset, HeadOutlet, type LayoutProps } from "../lib/framework/mod.ts";
-import type { AppState } from "../lib/state.ts";
+import { asset, HeadOutlet, type LayoutProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** The document shell: language and direction on `<html>`, the stylesheet, the page's head. */
 export default function App({ Component, state }: LayoutProps<AppState>) {

@@ -1,5 +1,5 @@
-import type { Handlers } from "../lib/framework/mod.ts";
-import type { AppState } from "../lib/state.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 const TIMEOUT_MS = 2000;
 

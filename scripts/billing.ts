@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { loadConfigOrExit } from "../lib/config.ts";
-import { createLogger } from "../lib/log.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { createProviderFactory } from "../lib/payments/mod.ts";
-import { openStore } from "../lib/storage/mod.ts";
+import { loadConfigOrExit } from "@/lib/app/config.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { createProviderFactory } from "@/lib/app/payments.ts";
+import { openStore } from "@/lib/storage/mod.ts";
 
 const config = await loadConfigOrExit();
 const log = createLogger();

@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { hashPassword, passwordProblem } from "../lib/auth/passwords.ts";
-import { loadConfigOrExit } from "../lib/config.ts";
-import { demoTransactions } from "../lib/demo_data.ts";
-import { seedFlags } from "../lib/flags.ts";
-import { newId } from "../lib/ids.ts";
-import { openStore } from "../lib/storage/mod.ts";
+import { hashPassword, passwordProblem } from "@/lib/staff/passwords.ts";
+import { loadConfigOrExit } from "@/lib/app/config.ts";
+import { demoTransactions } from "@/lib/app/demo_data.ts";
+import { seedFlags } from "@/lib/settings/flags.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { openStore } from "@/lib/storage/mod.ts";
 
 const env = Deno.env.toObject();
 const config = await loadConfigOrExit();

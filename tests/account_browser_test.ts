@@ -7,15 +7,15 @@
  * and `account_page_test.ts` drive them over HTTP alone, without JavaScript.)
  */
 import assert from "node:assert/strict";
-import { signInKey } from "../lib/account/sign_in.ts";
-import { translator } from "../lib/i18n.ts";
-import { createRenderer } from "../lib/mail/templates/mod.ts";
-import { manageLinkKey } from "../lib/manage_link.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 15_000;
 

@@ -9,19 +9,19 @@
  * alone, without JavaScript.)
  */
 import assert from "node:assert/strict";
-import { signInKey } from "../lib/account/sign_in.ts";
-import { translator } from "../lib/i18n.ts";
-import { createLogger } from "../lib/log.ts";
-import { createRenderer } from "../lib/mail/templates/mod.ts";
-import { manageLinkKey } from "../lib/manage_link.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { signInLinkUrl } from "./helpers/donor_portal.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD } from "./helpers/payments.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { signInLinkUrl } from "@/tests/helpers/donor_portal.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { GOOD_CARD } from "@/tests/helpers/payments.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 15_000;
 const HOUR = 3_600_000;

@@ -8,16 +8,16 @@
  * refusal a translated page.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { CARD_UPDATE_LIMITS } from "../lib/payments/card_update_limits.ts";
-import { mailAddress } from "../lib/config_mail.ts";
-import type { Store, Subscription } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { portalGift, pressUpdate } from "./helpers/card_gift.ts";
-import { mainText, signInAs } from "./helpers/donor_portal.ts";
-import { createPayment, payOnSandboxPage } from "./helpers/payments.ts";
-import { api } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { CARD_UPDATE_LIMITS } from "@/lib/monthly_gifts/card_update_limits.ts";
+import { mailAddress } from "@/lib/mail/config.ts";
+import type { Store, Subscription } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { portalGift, pressUpdate } from "@/tests/helpers/card_gift.ts";
+import { mainText, signInAs } from "@/tests/helpers/donor_portal.ts";
+import { createPayment, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 /** A card the sandbox declines (status 051). */
 const DECLINED = "4000 0000 0000 0051";

@@ -1,5 +1,5 @@
 /**
- * The donor portal's card update (issue 15, `lib/payments/card_update.ts`) over real HTTP, on Deno
+ * The donor portal's card update (issue 15, `lib/monthly_gifts/card_update.ts`) over real HTTP, on Deno
  * KV and PostgreSQL, with the sandbox provider: the "Update card" form sends the donor to the
  * sandbox's page as a check (nothing charged); the return, asked of the provider, puts the new card
  * on the gift once (the return reloaded and the provider's notification change nothing more) with
@@ -8,14 +8,14 @@
  * refusals: no session, a cross-site post, another donor's or an unknown gift, an ended gift.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { CARD_UPDATE_LIMITS } from "../lib/payments/card_update_limits.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { mainText, signInAs as signedIn } from "./helpers/donor_portal.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { followReturn, GOOD_CARD, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { portalGift, pressUpdate, startUpdate } from "./helpers/card_gift.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { CARD_UPDATE_LIMITS } from "@/lib/monthly_gifts/card_update_limits.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { mainText, signInAs as signedIn } from "@/tests/helpers/donor_portal.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { followReturn, GOOD_CARD, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { portalGift, pressUpdate, startUpdate } from "@/tests/helpers/card_gift.ts";
 
 const cardMessages = async (store: Store, subscriptionId: string) =>
   (await store.outbox.listRecent(100)).filter((m) =>

@@ -1,6 +1,6 @@
 /**
  * A monthly gift's forms on the donor portal in Chromium, with JavaScript OFF (the forms need none),
- * in English and Hebrew (issue 15), with billing (`lib/payments/billing.ts`) run on a clock moved
+ * in English and Hebrew (issue 15), with billing (`lib/monthly_gifts/billing.ts`) run on a clock moved
  * through the months:
  * - opened by the email's manage link (its page's button): a bad amount is refused beside the form;
  *   a lower tier is taken, and the next charge uses it;
@@ -13,20 +13,20 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { signInKey } from "../lib/account/sign_in.ts";
-import { translator } from "../lib/i18n.ts";
-import { createLogger } from "../lib/log.ts";
-import { createRenderer } from "../lib/mail/templates/mod.ts";
-import { createManageToken, manageLinkKey } from "../lib/manage_link.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { nextMonth } from "../lib/payments/billing_dates.ts";
-import type { PaymentProvider } from "../lib/payments/provider.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser } from "./helpers/browser.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
+import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 15_000;
 const DAY = 86_400_000;

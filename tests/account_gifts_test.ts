@@ -8,15 +8,15 @@
  * refused (403). Also the manage link of an email landing on the account page.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "../lib/manage_link.ts";
-import { nextMonth } from "../lib/payments/billing_dates.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import type { Store, Subscription } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { formPost, send, signInAs } from "./helpers/donor_portal.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import type { Store, Subscription } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { formPost, send, signInAs } from "@/tests/helpers/donor_portal.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 const DAY = 86_400_000;
 const en = translator("en");

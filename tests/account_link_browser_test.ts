@@ -8,13 +8,13 @@
  * its button, and the choice.
  */
 import assert from "node:assert/strict";
-import { signInKey, signInToken } from "../lib/account/sign_in.ts";
-import { translator } from "../lib/i18n.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { manageLinkUrl } from "./helpers/donor_portal.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { signInKey, signInToken } from "@/lib/donor_portal/sign_in.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { manageLinkUrl } from "@/tests/helpers/donor_portal.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 15_000;
 

@@ -10,17 +10,17 @@
  * sessions.
  */
 import assert from "node:assert/strict";
-import { signInKey, signInToken } from "../lib/account/sign_in.ts";
-import { hashRefreshToken } from "../lib/auth/tokens.ts";
-import { translator } from "../lib/i18n.ts";
-import { createManageToken, manageLinkKey } from "../lib/manage_link.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import type { Store, Transaction } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { formPost, postManageLink, send, sessionCookieOf, signInAs } from "./helpers/donor_portal.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { signInKey, signInToken } from "@/lib/donor_portal/sign_in.ts";
+import { hashRefreshToken } from "@/lib/staff/tokens.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { formPost, postManageLink, send, sessionCookieOf, signInAs } from "@/tests/helpers/donor_portal.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const LEGAL = {
   RECEIPT_LEGAL_NAME: "Example Museum Association",

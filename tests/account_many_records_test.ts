@@ -10,15 +10,15 @@
  */
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { translator } from "../lib/i18n.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { formPost, send, signInAs } from "./helpers/donor_portal.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { formPost, send, signInAs } from "@/tests/helpers/donor_portal.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 /** Records an attacker made under the victim's address. */
 const FLOOD = 400;

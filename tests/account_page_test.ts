@@ -1,16 +1,16 @@
 /**
- * The donor portal's signed-in page (issue 15, `lib/account/history.ts`) over real HTTP, on Deno KV
+ * The donor portal's signed-in page (issue 15, `lib/donor_portal/history.ts`) over real HTTP, on Deno KV
  * and PostgreSQL: every gift under the session's address across its donor records (date, amount,
  * one-time or monthly, status, receipt PDF link), the active monthly gifts (amount, next charge,
  * card), nothing of another address, and the receipt link downloading the PDF.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { mainText, signInAs } from "./helpers/donor_portal.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { mainText, signInAs } from "@/tests/helpers/donor_portal.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const LEGAL = {
   RECEIPT_LEGAL_NAME: "Example Museum Association",

@@ -8,21 +8,21 @@
  */
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { receiptYear } from "../lib/account/year_receipts.ts";
-import { translator } from "../lib/i18n.ts";
-import { createLogger } from "../lib/log.ts";
-import { OutboxSender } from "../lib/mail/outbox_sender.ts";
-import type { OutgoingMail } from "../lib/mail/smtp.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { signInLinkUrl } from "./helpers/donor_portal.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { receiptYear } from "@/lib/donor_portal/year_receipts.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { OutboxSender } from "@/lib/mail/outbox_sender.ts";
+import type { OutgoingMail } from "@/lib/mail/smtp.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { signInLinkUrl } from "@/tests/helpers/donor_portal.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 15_000;
 /**

@@ -8,19 +8,19 @@
  */
 import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
-import { translator } from "../lib/i18n.ts";
-import { createLogger } from "../lib/log.ts";
-import { OutboxSender } from "../lib/mail/outbox_sender.ts";
-import type { OutgoingMail } from "../lib/mail/smtp.ts";
-import { ReceiptsBusyError } from "../lib/receipts/errors.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { ERASED_USER } from "../lib/storage/records.ts";
-import type { Receipt, Store, Transaction } from "../lib/storage/types.ts";
-import { formPost, mainText, signInAs as signedIn } from "./helpers/donor_portal.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createPayment, newDonor } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { OutboxSender } from "@/lib/mail/outbox_sender.ts";
+import type { OutgoingMail } from "@/lib/mail/smtp.ts";
+import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { ERASED_USER } from "@/lib/storage/records.ts";
+import type { Receipt, Store, Transaction } from "@/lib/storage/types.ts";
+import { formPost, mainText, signInAs as signedIn } from "@/tests/helpers/donor_portal.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createPayment, newDonor } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const LEGAL = {
   RECEIPT_LEGAL_NAME: "Example Museum Association",

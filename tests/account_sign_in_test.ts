@@ -1,5 +1,5 @@
 /**
- * The donor portal's sign-in (issue 15, `lib/account/sign_in.ts`, `/{lang}/account*`) over real
+ * The donor portal's sign-in (issue 15, `lib/donor_portal/sign_in.ts`, `/{lang}/account*`) over real
  * HTTP, on Deno KV and PostgreSQL: the same answer for known and unknown addresses, the emailed link
  * (rendered as the outbox would send it) signing in once, expired and tampered links refused, the
  * cookie's flags, sign-out revoking the session, the rate limits, and a manage link's page and button.
@@ -11,14 +11,14 @@ import {
   SIGN_INS_PER_ADDRESS,
   signInKey,
   signInToken,
-} from "../lib/account/sign_in.ts";
-import { translator } from "../lib/i18n.ts";
-import { createRenderer } from "../lib/mail/templates/mod.ts";
-import { createManageToken, manageLinkKey } from "../lib/manage_link.ts";
-import { hashRefreshToken } from "../lib/auth/tokens.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture } from "./storage/fixtures.ts";
+} from "@/lib/donor_portal/sign_in.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { hashRefreshToken } from "@/lib/staff/tokens.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture } from "@/tests/storage/fixtures.ts";
 
 const en = translator("en");
 const he = translator("he");

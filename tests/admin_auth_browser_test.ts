@@ -12,12 +12,12 @@
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import en from "../locales/en.json" with { type: "json" };
-import he from "../locales/he.json" with { type: "json" };
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, type WatchedPage, watchPage } from "./helpers/browser.ts";
-import { api, bearer } from "./helpers/http.ts";
+import en from "@/locales/en.json" with { type: "json" };
+import he from "@/locales/he.json" with { type: "json" };
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, type WatchedPage, watchPage } from "@/tests/helpers/browser.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
 
 const LANGS = ["en", "he"] as const;
 type Lang = typeof LANGS[number];

@@ -7,15 +7,15 @@
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
 import type { Page } from "playwright-core";
-import { errorAnswer, errorResponse } from "../lib/http/domain_errors.ts";
-import { PasswordsBusyError } from "../lib/auth/errors.ts";
-import en from "../locales/en.json" with { type: "json" };
-import es from "../locales/es.json" with { type: "json" };
-import he from "../locales/he.json" with { type: "json" };
-import pt from "../locales/pt.json" with { type: "json" };
-import ru from "../locales/ru.json" with { type: "json" };
-import { startTestApp } from "./helpers/app.ts";
-import { browserTest, launchBrowser } from "./helpers/browser.ts";
+import { errorAnswer, errorResponse } from "@/lib/http/domain_errors.ts";
+import { PasswordsBusyError } from "@/lib/staff/errors.ts";
+import en from "@/locales/en.json" with { type: "json" };
+import es from "@/locales/es.json" with { type: "json" };
+import he from "@/locales/he.json" with { type: "json" };
+import pt from "@/locales/pt.json" with { type: "json" };
+import ru from "@/locales/ru.json" with { type: "json" };
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
 
 const LOCALES = { en, he, ru, pt, es };
 const SUBMIT = "form.account-form button[type=submit]";

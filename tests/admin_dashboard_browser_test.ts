@@ -9,14 +9,14 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { newId } from "../lib/ids.ts";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import type { Transaction } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api, bearer } from "./helpers/http.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };

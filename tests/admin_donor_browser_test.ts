@@ -8,14 +8,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import { listAmount, usDateTime } from "../lib/shared/format.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { days, DONOR_EMAIL, seedDonorView } from "./helpers/donor_view.ts";
-import { api } from "./helpers/http.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { days, DONOR_EMAIL, seedDonorView } from "@/tests/helpers/donor_view.ts";
+import { api } from "@/tests/helpers/http.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };

@@ -7,16 +7,16 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { startSmtp, waitForMailsTo } from "./helpers/smtp.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { startSmtp, waitForMailsTo } from "@/tests/helpers/smtp.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };

@@ -9,18 +9,18 @@
  * for one 20 minutes old is recorded, with the donor's email.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { REFUND_UNCONFIRMED_CARD } from "../lib/payments/sandbox_refund.ts";
-import { refundFixture } from "./storage/fixtures.ts";
-import { mailsTo, startSmtp, waitForMailsTo } from "./helpers/smtp.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { REFUND_UNCONFIRMED_CARD } from "@/lib/providers/sandbox/refund.ts";
+import { refundFixture } from "@/tests/storage/fixtures.ts";
+import { mailsTo, startSmtp, waitForMailsTo } from "@/tests/helpers/smtp.ts";
 
 const WAIT = 20_000;
 const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };

@@ -16,14 +16,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import type { AdminRole } from "../lib/auth/roles.ts";
-import { translator } from "../lib/i18n.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import type { AdminRole } from "@/lib/staff/roles.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 
 const WAIT = 15_000;
 const PASSWORD = "ledger-and-ink-2026";

@@ -9,12 +9,12 @@
  */
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { translator } from "../lib/i18n.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
 
 const WAIT = 10_000;
 const PASSWORD = "ledger-and-ink-2026";

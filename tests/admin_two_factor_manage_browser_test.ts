@@ -7,13 +7,13 @@
  * right to left in Hebrew, no console error but the refused code's.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { enrolWithSecret, totpCode } from "./helpers/two_factor.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { enrolWithSecret, totpCode } from "@/tests/helpers/two_factor.ts";
 
 const WAIT = 15_000;
 const PASSWORD = "ledger-and-ink-2026";

@@ -10,14 +10,14 @@
  */
 
 import assert from "node:assert/strict";
-import { openKvStore } from "../lib/storage/kv/mod.ts";
-import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
-import type { AuditEntry, AuditInput, Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest, IN_CI, PG_URL, postgresProblem } from "./helpers/stores.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { AuditEntry, AuditInput, Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest, IN_CI, PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
 import postgres from "postgres";
-import { donorFixture, txFixture } from "./storage/fixtures.ts";
+import { donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const FROM = { "x-forwarded-for": "203.0.113.9" };

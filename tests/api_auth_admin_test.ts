@@ -4,11 +4,11 @@
  * login, throttling, refresh rotation and reuse detection, logout, approvals.
  */
 import assert from "node:assert/strict";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import { protectedAdminOperations } from "./helpers/admin_routes.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import { protectedAdminOperations } from "@/tests/helpers/admin_routes.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const SUCCESS = "/api/transaction/get-all-success-transactions";

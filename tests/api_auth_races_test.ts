@@ -5,10 +5,10 @@
  * two decisions on one pending admin at once: one wins, the other is told 409.
  */
 import assert from "node:assert/strict";
-import { hashRefreshToken, newRefreshToken, REFRESH_FAMILY_MAX_DAYS } from "../lib/auth/tokens.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { hashRefreshToken, newRefreshToken, REFRESH_FAMILY_MAX_DAYS } from "@/lib/staff/tokens.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const DAY = 86_400_000;

@@ -8,14 +8,14 @@
  * by an opaque cursor, never a donor's id or address.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
-import type { Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { MAIL_WAIT_MS, startSmtp } from "./helpers/smtp.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { MAIL_WAIT_MS, startSmtp } from "@/tests/helpers/smtp.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const SUCCESS = "/api/transaction/get-all-success-transactions";
 

@@ -4,11 +4,11 @@
  * (the admin page draws the chart: islands/admin/DailyTotalsChart_test.tsx); auth and validation.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
-import type { Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const TOTALS = "/api/transaction/daily-totals";
 const DAY = 86_400_000;

@@ -6,12 +6,12 @@
  * cancel (`cancelGift`). Approved admins only; a bad address is a 400, an unknown one a 404.
  */
 import assert from "node:assert/strict";
-import { cancelGift } from "../lib/payments/subscription_changes.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { days, NOW, seedDonorView } from "./helpers/donor_view.ts";
-import { donorFixture, subscriptionFixture, uid } from "./storage/fixtures.ts";
+import { cancelGift } from "@/lib/monthly_gifts/subscription_changes.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { days, NOW, seedDonorView } from "@/tests/helpers/donor_view.ts";
+import { donorFixture, subscriptionFixture, uid } from "@/tests/storage/fixtures.ts";
 
 const DONOR = "/api/donor";
 const REASONS = "/api/donor/cancel-reasons";

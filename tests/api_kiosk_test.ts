@@ -6,13 +6,13 @@
  * instances. On both backends.
  */
 import assert from "node:assert/strict";
-import { createKioskDevice, PAIRING_CODE_TTL_MS } from "../lib/kiosk/devices.ts";
-import { signPayload } from "../lib/shared/signing.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { deviceCookieOf, pairTestKiosk, pairWithCode } from "./helpers/kiosk.ts";
-import { newDonor, signedPost } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { createKioskDevice, PAIRING_CODE_TTL_MS } from "@/lib/kiosk/devices.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { deviceCookieOf, pairTestKiosk, pairWithCode } from "@/tests/helpers/kiosk.ts";
+import { newDonor, signedPost } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const SERVER_KEY = "ab".repeat(32);
 

@@ -1,10 +1,10 @@
 /** `GET /api/openapi.json` and `GET /api/docs`: every API route documented, nothing documented that is not a route. */
 import assert from "node:assert/strict";
-import manifest from "../manifest.gen.ts";
-import { pathToPattern } from "../lib/framework/router.ts";
-import type { Handlers, RouteModule } from "../lib/framework/types.ts";
-import { buildOpenApi, type RouteDocs } from "../lib/openapi.ts";
-import { startTestApp } from "./helpers/app.ts";
+import manifest from "@/manifest.gen.ts";
+import { pathToPattern } from "@/lib/framework/router.ts";
+import type { Handlers, RouteModule } from "@/lib/framework/types.ts";
+import { buildOpenApi, type RouteDocs } from "@/lib/app/openapi.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 /** The documentation-only routes themselves. */
 const SELF = new Set(["/api/openapi.json", "/api/docs"]);
@@ -38,7 +38,7 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
     assert.deepEqual([...documented].sort(), [...routes].sort());
 
     await t.step("the app's document is the one built from every route module", () => {
-      // The app loads only the api/ routes, on this first request (lib/api_docs.ts).
+      // The app loads only the api/ routes, on this first request (lib/app/api_docs.ts).
       assert.deepEqual(doc, buildOpenApi(manifest));
     });
 

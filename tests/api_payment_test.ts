@@ -4,10 +4,16 @@
  * the transaction recorded exactly once and only from the provider's own record.
  */
 import assert from "node:assert/strict";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, followReturn, newDonor, payOnSandboxPage, signedPost } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import {
+  createPayment,
+  followReturn,
+  newDonor,
+  payOnSandboxPage,
+  signedPost,
+} from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 async function adminToken(app: TestApp): Promise<string> {
   const res = await api(app.url, "POST", "/api/auth/admin/register", {

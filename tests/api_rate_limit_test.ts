@@ -1,23 +1,23 @@
 /**
- * Rate limits over HTTP, on both backends (`lib/rate_limits.ts`): per client address (IPv6 by its
+ * Rate limits over HTTP, on both backends (`lib/rate_limits/rate_limits.ts`): per client address (IPv6 by its
  * /64) and globally on donor creation, payment creation and admin registration; the decline caps
  * per email and per address; 429 with `Retry-After` and a JSON message. Client addresses are
  * given through `X-Forwarded-For` (`TRUST_PROXY`), as a proxy in front would.
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
-import { recordResult } from "../lib/payments/completion.ts";
-import type { PaymentProvider } from "../lib/payments/provider.ts";
-import { RateLimitedError } from "../lib/rate_limits.ts";
-import { admitPayment } from "./helpers/rate_limits.ts";
-import { runRetentionSweep } from "../lib/retention.ts";
-import { signPayload } from "../lib/shared/signing.ts";
-import type { Payment } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { capturedLog, paymentFixture, seedDonor } from "./helpers/fixtures.ts";
-import { api, type JsonAnswer } from "./helpers/http.ts";
-import { payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { loadConfig } from "@/lib/app/config.ts";
+import { recordResult } from "@/lib/donations/completion.ts";
+import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
+import { admitPayment } from "@/tests/helpers/rate_limits.ts";
+import { runRetentionSweep } from "@/lib/retention/retention.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import type { Payment } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { capturedLog, paymentFixture, seedDonor } from "@/tests/helpers/fixtures.ts";
+import { api, type JsonAnswer } from "@/tests/helpers/http.ts";
+import { payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const DECLINE_CARD = "4000 0000 0000 0033";
 

@@ -5,12 +5,12 @@
  * after the gift's receipt and referencing it; a second refund gets the next credit number.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { startSmtp } from "./helpers/smtp.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { startSmtp } from "@/tests/helpers/smtp.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 backendTest(
   "api: a refund emails the donor a credit receipt that references the receipt",

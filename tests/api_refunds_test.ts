@@ -11,18 +11,18 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import type { MonthlyReport } from "../lib/reports/monthly.ts";
-import { createLogger } from "../lib/log.ts";
-import { reconcileRefunds, REFUND_RECONCILE_GRACE_MS } from "../lib/payments/refund_reconcile.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import { REFUND_DECLINED_CARD, REFUND_UNCONFIRMED_CARD } from "../lib/payments/sandbox_refund.ts";
-import type { AdminRole, Store, Transaction } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { adminFixture, refundFixture } from "./storage/fixtures.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import type { MonthlyReport } from "@/lib/reports/monthly.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { reconcileRefunds, REFUND_RECONCILE_GRACE_MS } from "@/lib/refunds/refund_reconcile.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import { REFUND_DECLINED_CARD, REFUND_UNCONFIRMED_CARD } from "@/lib/providers/sandbox/refund.ts";
+import type { AdminRole, Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture, refundFixture } from "@/tests/storage/fixtures.ts";
 
 /** A signed-in admin of `role`: its id and headers. */
 async function staff(app: TestApp, role: AdminRole, email: string) {

@@ -8,14 +8,14 @@
  * @module
  */
 import assert from "node:assert/strict";
-import type { AdminRole } from "../lib/auth/roles.ts";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import type { MonthFigures } from "../lib/reports/monthly.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { adminFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import type { AdminRole } from "@/lib/staff/roles.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import type { MonthFigures } from "@/lib/reports/monthly.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const REPORT = "/api/reports/monthly";
 

@@ -8,15 +8,15 @@
  */
 
 import assert from "node:assert/strict";
-import { ADMIN_ROLES, type AdminRole, type RouteRoles } from "../lib/auth/roles.ts";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import manifest from "../manifest.gen.ts";
-import { protectedAdminOperations } from "./helpers/admin_routes.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { adminFixture, donorFixture, txFixture } from "./storage/fixtures.ts";
-import { discoverRoutes } from "./reliability/fuzz_support.ts";
+import { ADMIN_ROLES, type AdminRole, type RouteRoles } from "@/lib/staff/roles.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import manifest from "@/manifest.gen.ts";
+import { protectedAdminOperations } from "@/tests/helpers/admin_routes.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture, donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
+import { discoverRoutes } from "@/tests/reliability/fuzz_support.ts";
 
 /** Calls any signed-in admin may make, whatever the role (pending ones too). */
 const ANY_SIGNED_IN = ["/api/auth/admin/me"];

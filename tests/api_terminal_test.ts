@@ -3,11 +3,11 @@
  * terminal payments (`POST /api/payment/test-emv/{terminalNumber}`), on both backends.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
-import { followReturn, newDonor, payOnSandboxPage, signedPost } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
+import { followReturn, newDonor, payOnSandboxPage, signedPost } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const sale = (userId: string, shopNumber = "12") => ({
   amount: 100,

@@ -4,13 +4,13 @@
  * injection; more rows than one storage batch; a storage failure mid-stream; auth and validation.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import type { Store, Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const EXPORT = "/api/transaction/export";
 const SUCCESS = "/api/transaction/get-all-success-transactions";

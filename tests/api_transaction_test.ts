@@ -3,11 +3,11 @@
  * backends: item shapes, paging edges, filters and search in several scripts.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
-import type { Store, Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const SUCCESS = "/api/transaction/get-all-success-transactions";
 const ERRORS = "/api/transaction/get-all-error-transactions";

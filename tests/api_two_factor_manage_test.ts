@@ -10,10 +10,10 @@
 
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { loginThrottleKeys } from "../lib/auth/login_throttle.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { loginThrottleKeys } from "@/lib/staff/login_throttle.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const EMAIL = "owner@museum.org";

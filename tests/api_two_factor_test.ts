@@ -11,9 +11,9 @@
 
 import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const LIST = "/api/transaction/get-all-success-transactions";

@@ -4,12 +4,12 @@
  * an id never answered twice.
  */
 import assert from "node:assert/strict";
-import { MANY_RECORDS } from "../lib/donors.ts";
-import type { Donor } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { donorFixture, paymentFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { MANY_RECORDS } from "@/lib/donors/donors.ts";
+import type { Donor } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { donorFixture, paymentFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "Dana.Levi@Example.org", country: "Israel" };
 

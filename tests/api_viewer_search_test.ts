@@ -8,12 +8,12 @@
  */
 
 import assert from "node:assert/strict";
-import type { AdminRole } from "../lib/auth/roles.ts";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { adminFixture, donorFixture, txFixture } from "./storage/fixtures.ts";
+import type { AdminRole } from "@/lib/staff/roles.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture, donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const LISTS = ["get-all-success-transactions", "get-all-error-transactions"] as const;
 

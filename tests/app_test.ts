@@ -3,10 +3,10 @@
  * errors, security headers, request ids and logs, body limit, health.
  */
 import assert from "node:assert/strict";
-import { currentBuild } from "../lib/framework/assets.ts";
-import { LANGUAGES } from "../lib/shared/languages.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { PAGE_PATHS, startTestApp, type TestApp } from "./helpers/app.ts";
+import { currentBuild } from "@/lib/framework/assets.ts";
+import { LANGUAGES } from "@/lib/shared/languages.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { PAGE_PATHS, startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 
 async function get(app: TestApp, path: string, headers: Record<string, string> = {}): Promise<Response> {
   return await fetch(app.url + path, { headers, redirect: "manual" });
@@ -235,7 +235,7 @@ Deno.test("headers, request ids and logs", async (t) => {
 });
 
 Deno.test("GET /health answers 503 when storage fails", async () => {
-  const { openStore } = await import("../lib/storage/mod.ts");
+  const { openStore } = await import("@/lib/storage/mod.ts");
   const real = await openStore({ kvPath: ":memory:" });
   const broken: Store = {
     ...real,

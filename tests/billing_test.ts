@@ -4,16 +4,16 @@
  * days, stop at a cancel, and charge exactly once with two runners at once or after a crash.
  */
 import assert from "node:assert/strict";
-import { seedDueSubscriptions } from "./reliability/billing_support.ts";
-import { createLogger } from "../lib/log.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { type PaymentProvider, ProviderError } from "../lib/payments/provider.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { seedDueSubscriptions } from "@/tests/reliability/billing_support.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { type PaymentProvider, ProviderError } from "@/lib/providers/provider.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const DAY = 86_400_000;
 const quiet = createLogger(() => {});

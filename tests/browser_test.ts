@@ -12,11 +12,11 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import en from "../locales/en.json" with { type: "json" };
-import he from "../locales/he.json" with { type: "json" };
-import ru from "../locales/ru.json" with { type: "json" };
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { browserTest, launchBrowser, openWatchedPage } from "./helpers/browser.ts";
+import en from "@/locales/en.json" with { type: "json" };
+import he from "@/locales/he.json" with { type: "json" };
+import ru from "@/locales/ru.json" with { type: "json" };
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser, openWatchedPage } from "@/tests/helpers/browser.ts";
 
 /**
  * A deadline for what the test waits for (a navigation, a hydrated island): the wait ends when it

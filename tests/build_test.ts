@@ -4,15 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { h } from "preact";
-import { currentBuild } from "../lib/framework/assets.ts";
-import { build, BuildError } from "../lib/framework/build.ts";
-import { pageWeight } from "../lib/framework/page_weight.ts";
-import { renderPage } from "../lib/framework/render.ts";
-import type { PageProps } from "../lib/framework/types.ts";
-import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "./helpers/app.ts";
-import { signInAs } from "./helpers/donor_portal.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { currentBuild } from "@/lib/framework/assets.ts";
+import { build, BuildError } from "@/lib/framework/build.ts";
+import { pageWeight } from "@/lib/framework/page_weight.ts";
+import { renderPage } from "@/lib/framework/render.ts";
+import type { PageProps } from "@/lib/framework/types.ts";
+import { ensureTestBuild, PAGE_PATHS, ROOT, startTestApp } from "@/tests/helpers/app.ts";
+import { signInAs } from "@/tests/helpers/donor_portal.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 /** Budget for the shell's islands (language selector, scroll-to-top, message listener), gzip. */
 const SHELL_BUDGET = 8 * 1024;

@@ -1,18 +1,18 @@
 /**
- * A failing monthly gift's new card (issue 15, `lib/payments/card_update.ts`) beside billing, on Deno
+ * A failing monthly gift's new card (issue 15, `lib/monthly_gifts/card_update.ts`) beside billing, on Deno
  * KV and PostgreSQL: the return and the notification applying the card while billing runners (each
  * its own holder) and a direct charge run at once, the period is charged exactly once, with the new
  * card, with one `card-updated` email, and the gift moves to its next period.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
-import { chargeSubscriptionNow, runBillingPass } from "../lib/payments/billing.ts";
-import { completeCardUpdate, startCardUpdate } from "../lib/payments/card_update.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { CLIENT } from "./helpers/card_gift.ts";
-import { donorFixture, subscriptionFixture } from "./storage/fixtures.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { chargeSubscriptionNow, runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { completeCardUpdate, startCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { CLIENT } from "@/tests/helpers/card_gift.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 const NOW = new Date("2026-03-12T09:00:00.000Z");
 const PERIOD = "2026-03-10T09:00:00.000Z";

@@ -6,9 +6,9 @@
  * the /_app/ cache, the body limits, the donor API, and the client address the app throttles by.
  */
 import assert from "node:assert/strict";
-import { MAX_FAILED_LOGINS } from "../lib/auth/login_throttle.ts";
-import { ensureTestBuild, ROOT } from "./helpers/app.ts";
-import { findTool, freePort, hasIpv6, IN_CI, spawnChild, startDonorNetwork } from "./helpers/deploy.ts";
+import { MAX_FAILED_LOGINS } from "@/lib/staff/login_throttle.ts";
+import { ensureTestBuild, ROOT } from "@/tests/helpers/app.ts";
+import { findTool, freePort, hasIpv6, IN_CI, spawnChild, startDonorNetwork } from "@/tests/helpers/deploy.ts";
 
 const UNIT = `${ROOT}/deploy/museum-donations.service`;
 const SITE = `${ROOT}/deploy/nginx.conf`;

@@ -5,9 +5,9 @@
  * there is nothing to send, and answers 404 for an unknown key and for everything in production.
  */
 import assert from "node:assert/strict";
-import type { RenderMessage } from "../lib/mail/outbox_sender.ts";
-import type { MessageInput } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
+import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { MessageInput } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 const PDF = new TextEncoder().encode("%PDF-1.4 receipt");
 const render: RenderMessage = (m) =>

@@ -5,8 +5,8 @@
  * the decoded bytes (`-hmac "$KEY"`, the mistake the docs warn of) must be refused.
  */
 import assert from "node:assert/strict";
-import { ROOT, startTestApp } from "./helpers/app.ts";
-import { newDonor } from "./helpers/payments.ts";
+import { ROOT, startTestApp } from "@/tests/helpers/app.ts";
+import { newDonor } from "@/tests/helpers/payments.ts";
 
 const KEY = "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4a6c8e0a2c4e6a8b0d1f3e5a7c9e1b";
 

@@ -2,7 +2,7 @@
  * The documentation holds together:
  *
  * - every setting the app reads is documented in `docs/configuration.md`: the variables of
- *   `lib/config*.ts` are exactly the rows of its first table (the settings), and every other
+ *   `lib/app/config.ts` and the groups it reads are exactly the rows of its first table (the settings), and every other
  *   environment variable read by the app or the scripts an operator runs (`lib/`, `main.ts`,
  *   `dev.ts`, `scripts/`, `deploy/`) is a row of one of its tables;
  * - every relative link of `README.md` and `docs/**\/*.md` reaches a file, and every `#anchor` a
@@ -13,10 +13,12 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { loadConfig } from "../lib/config.ts";
+import { loadConfig } from "@/lib/app/config.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CONFIGURATION = "docs/configuration.md";
+/** The modules that read settings: `lib/app/config.ts` and the groups it composes (`lib/<concept>/config.ts`, `lib/core/config_values.ts`). */
+const CONFIG_MODULE = /^lib\/(?:[a-z_]+\/)?config[^/]*\.ts$/;
 
 // ---- settings ------------------------------------------------------------------------------
 
@@ -30,7 +32,7 @@ function withoutComments(source: string, hashComments = false): string {
 }
 
 /**
- * The variables read by `lib/config*.ts`, from its source: `env.X`, `env["X"]`, and the literal
+ * The variables read by `lib/app/config.ts` and the groups it reads, from its source: `env.X`, `env["X"]`, and the literal
  * names given to its readers `bool(env, "X", …)` and `need("X")`. Fails on a read it cannot name.
  */
 function configReads(source: string): Set<string> {
@@ -133,9 +135,9 @@ const PROD: Record<string, string> = {
   RECEIPT_ADDRESS: "1 Museum Road, Jerusalem",
 };
 
-Deno.test("docs: the settings table lists exactly the variables lib/config*.ts reads", async () => {
+Deno.test("docs: the settings table lists exactly the variables lib/app/config.ts and its groups read", async () => {
   const modules = (await filesUnder("lib", (name) => /^config.*\.ts$/.test(name) && isCode(name)))
-    .filter((path) => /^lib\/config[^/]*$/.test(path));
+    .filter((path) => CONFIG_MODULE.test(path));
   const reads = configReads((await Promise.all(modules.map(read))).join("\n"));
   assert.ok(reads.size >= 25, `found only ${[...reads]} in ${modules}`);
   // What runs agrees with what the source says: every name looked up on real paths was found above.
@@ -173,7 +175,7 @@ Deno.test("docs: the settings table lists exactly the variables lib/config*.ts r
 
 Deno.test("docs: every other environment variable the app and its scripts read is documented", async () => {
   const files = [
-    ...(await filesUnder("lib", isCode)).filter((path) => !/^lib\/config[^/]*$/.test(path)),
+    ...(await filesUnder("lib", isCode)).filter((path) => !CONFIG_MODULE.test(path)),
     "main.ts",
     "dev.ts",
     ...await filesUnder("scripts", isCode),

@@ -8,11 +8,11 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page, Route } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser } from "./helpers/browser.ts";
-import { kioskContext, pairTestKiosk } from "./helpers/kiosk.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
+import { kioskContext, pairTestKiosk } from "@/tests/helpers/kiosk.ts";
 
 const LANGS = ["en", "he"] as const;
 const FLAGS = { FEATURE_MONTHLY_PAYMENT: "1", FEATURE_TEST_TERMINAL_PAYMENT: "1" };

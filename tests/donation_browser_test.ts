@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { payInSandboxFrame } from "./helpers/payments.ts";
-import { startTestApp } from "./helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { payInSandboxFrame } from "@/tests/helpers/payments.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 

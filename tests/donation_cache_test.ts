@@ -6,10 +6,10 @@
  * input, errors, the payment frame) is never cached.
  */
 import assert from "node:assert/strict";
-import { PAGE_FLAGS_MAX_AGE_MS } from "../lib/flags.ts";
-import { bytesToHex } from "../lib/shared/signing.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
+import { PAGE_FLAGS_MAX_AGE_MS } from "@/lib/settings/flags.ts";
+import { bytesToHex } from "@/lib/shared/signing.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 

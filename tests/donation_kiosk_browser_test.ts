@@ -9,16 +9,16 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, Page, Request, Route } from "playwright-core";
-import { errorMessageKey } from "../lib/error_codes.ts";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { signPayload } from "../lib/shared/signing.ts";
-import { issueBrowserKey } from "../lib/signature_check.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { kioskContext, pairTestKiosk } from "./helpers/kiosk.ts";
-import { newDonor } from "./helpers/payments.ts";
+import { errorMessageKey } from "@/lib/donations/error_codes.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { issueBrowserKey } from "@/lib/signing/signature_check.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { kioskContext, pairTestKiosk } from "@/tests/helpers/kiosk.ts";
+import { newDonor } from "@/tests/helpers/payments.ts";
 
 /** How long one wait may take before the test fails, in ms. */
 const WAIT = 10_000;

@@ -4,8 +4,8 @@
  * and the terminal page without a shop number.
  */
 import assert from "node:assert/strict";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
 
 function post(
   app: TestApp,

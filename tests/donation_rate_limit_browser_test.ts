@@ -4,8 +4,8 @@
  * with the minutes to wait, instead of the API's English.
  */
 import assert from "node:assert/strict";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { startTestApp } from "./helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 

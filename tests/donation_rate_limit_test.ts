@@ -5,8 +5,8 @@
  * right-to-left included.
  */
 import assert from "node:assert/strict";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createPayment, newDonor } from "./helpers/payments.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createPayment, newDonor } from "@/tests/helpers/payments.ts";
 
 function post(app: TestApp, path: string, fields: Record<string, string>) {
   return fetch(`${app.url}${path}`, {

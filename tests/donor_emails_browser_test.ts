@@ -14,17 +14,17 @@ import assert from "node:assert/strict";
 // @ts-types="@types/mailparser"
 import type { ParsedMail } from "mailparser";
 import type { Browser, Page } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import { createLogger } from "../lib/log.ts";
-import { emailDate } from "../lib/mail/templates/format.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { amountInWords } from "../lib/receipts/words.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { startSmtp, type TestSmtp, waitForMailsTo } from "./helpers/smtp.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { emailDate } from "@/lib/mail/templates/format.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { amountInWords } from "@/lib/core/money_words.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { GOOD_CARD, payInSandboxFrame, startDonation } from "@/tests/helpers/payments.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { startSmtp, type TestSmtp, waitForMailsTo } from "@/tests/helpers/smtp.ts";
 
 const LANGS = ["en", "he"] as const;
 const WAIT = 20_000;

@@ -7,14 +7,14 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext } from "playwright-core";
-import { errorMessageKey } from "../lib/error_codes.ts";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame, startDonation } from "./helpers/payments.ts";
+import { errorMessageKey } from "@/lib/donations/error_codes.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { GOOD_CARD, payInSandboxFrame, startDonation } from "@/tests/helpers/payments.ts";
 
 const LANGS = ["en", "he"] as const;
 /** A card the sandbox declines with status 033 (invalid card). */

@@ -11,10 +11,10 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { createLogger } from "@/lib/log.ts";
-import { runBillingPass } from "@/lib/payments/billing.ts";
-import { nextMonth } from "@/lib/payments/billing_dates.ts";
-import type { PaymentProvider } from "@/lib/payments/provider.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
+import type { PaymentProvider } from "@/lib/providers/provider.ts";
 import {
   changeAmount,
   GiftChangeError,
@@ -22,11 +22,11 @@ import {
   pauseGift,
   resumeGift,
   skipNextCharge,
-} from "@/lib/payments/subscription_changes.ts";
+} from "@/lib/monthly_gifts/subscription_changes.ts";
 import { openKvStore } from "@/lib/storage/kv/mod.ts";
 import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
-import { PG_URL, postgresProblem } from "./helpers/stores.ts";
+import { PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
 
 const GIFTS = 1_000;
 const DAY = 86_400_000;

@@ -5,15 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { h } from "preact";
-import { loadBuild, serveBuild } from "../lib/framework/assets.ts";
-import { build } from "../lib/framework/build.ts";
-import { registerIslands } from "../lib/framework/islands.ts";
-import { renderPage } from "../lib/framework/render.ts";
+import { loadBuild, serveBuild } from "@/lib/framework/assets.ts";
+import { build } from "@/lib/framework/build.ts";
+import { registerIslands } from "@/lib/framework/islands.ts";
+import { renderPage } from "@/lib/framework/render.ts";
 import { Hono } from "hono";
-import Counter from "./fixtures/react_compat/islands/Counter.tsx";
-import Total from "./fixtures/react_compat/islands/Total.tsx";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { ensureTestBuild, ROOT } from "./helpers/app.ts";
+import Counter from "@/tests/fixtures/react_compat/islands/Counter.tsx";
+import Total from "@/tests/fixtures/react_compat/islands/Total.tsx";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { ensureTestBuild, ROOT } from "@/tests/helpers/app.ts";
 
 browserTest("islands: React-style hydration with props and shared signals", async () => {
   const outDir = await Deno.makeTempDir();

@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { LANG_STORAGE_KEY } from "../lib/shared/languages.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
+import { LANG_STORAGE_KEY } from "@/lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 
 async function withBrowser(run: (app: TestApp, browser: Browser) => Promise<void>) {
   const app = await startTestApp();

@@ -6,7 +6,7 @@
  * response, and only when it differs, on the cached answer as on the first.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
 
 async function get(url: string, headers: Record<string, string> = {}) {
   const res = await fetch(url, { headers, redirect: "manual" });

@@ -6,9 +6,9 @@
  * but no donor id.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, followReturn, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, followReturn, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 
 Deno.test("logs: no donor id, no id segment and no query string in any line", async () => {
   const app = await startTestApp();

@@ -6,20 +6,20 @@
  * hour with their count, not one each.
  */
 import assert from "node:assert/strict";
-import { type AccountsContext, login } from "../lib/auth/accounts.ts";
-import type { Argon2Runner } from "../lib/auth/password_pool.ts";
-import { hashPassword } from "../lib/auth/passwords.ts";
-import { createLogger } from "../lib/log.ts";
-import { createJobs } from "../lib/scheduled_jobs.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { AuditEntry, Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { adminFixture } from "./storage/fixtures.ts";
+import { type AccountsContext, login } from "@/lib/staff/accounts.ts";
+import type { Argon2Runner } from "@/lib/staff/password_pool.ts";
+import { hashPassword } from "@/lib/staff/passwords.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { createJobs } from "@/lib/app/scheduled_jobs.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { AuditEntry, Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture } from "@/tests/storage/fixtures.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
-/** Attempts on unknown addresses checked per hour (`lib/auth/login_throttle.ts`). */
+/** Attempts on unknown addresses checked per hour (`lib/staff/login_throttle.ts`). */
 const BUDGET = 100;
 const HOUR = 3_600_000;
 

@@ -3,7 +3,7 @@
  * settings it serves the site on a fresh KV file, seeding the flags.
  */
 import assert from "node:assert/strict";
-import { ensureTestBuild, ROOT } from "./helpers/app.ts";
+import { ensureTestBuild, ROOT } from "@/tests/helpers/app.ts";
 
 function run(env: Record<string, string>): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
@@ -85,7 +85,7 @@ Deno.test("production start-up logs risky settings and switches test-terminal pa
   const dir = await Deno.makeTempDir();
   const kvPath = `${dir}/kv.sqlite3`;
   // A store an earlier run (a demo, development) left with test-terminal payments on.
-  const { openKvStore } = await import("../lib/storage/kv/mod.ts");
+  const { openKvStore } = await import("@/lib/storage/kv/mod.ts");
   const earlier = await openKvStore(kvPath);
   await earlier.flags.seed({ MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
   await earlier.close();

@@ -5,13 +5,13 @@
  * `manage_link_page_test.ts` posts it without a browser); a tampered link is refused. Axe finds nothing on any of these states.
  */
 import assert from "node:assert/strict";
-import type { MessageInput } from "../lib/mail/message_types.ts";
-import { translator } from "../lib/i18n.ts";
-import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "../lib/manage_link.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import type { MessageInput } from "@/lib/storage/message_types.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 
 const WAIT = 15_000;
 

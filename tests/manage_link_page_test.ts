@@ -1,16 +1,16 @@
 /**
- * The cancel-subscription page opened by a manage link (`?token=…`, `lib/manage_link.ts`) over real
+ * The cancel-subscription page opened by a manage link (`?token=…`, `lib/donor_portal/manage_link.ts`) over real
  * HTTP with a real sandbox monthly donation: a valid token shows the donor and cancels; a tampered
  * one is refused (400) and changes nothing; an expired one (410) offers a no-JavaScript form that
  * enqueues a fresh link and answers the same whatever happens; `userId` keeps the spec's behaviour
  * whatever `token` says.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import type { MessageInput } from "../lib/mail/message_types.ts";
-import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "../lib/manage_link.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { MessageInput } from "@/lib/storage/message_types.ts";
+import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 
 const en = translator("en");
 const he = translator("he");

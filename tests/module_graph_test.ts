@@ -55,7 +55,7 @@ type Info = { modules: { specifier: string; dependencies?: Dependency[] }[] };
  * @example
  * ```ts
  * const graph = await moduleGraph();
- * graph.get("lib/app.ts"); // ["lib/config.ts", "manifest.lazy.gen.ts", …]
+ * graph.get("lib/app/app.ts"); // ["lib/app/config.ts", "manifest.lazy.gen.ts", …]
  * ```
  */
 export async function moduleGraph(): Promise<Map<string, string[]>> {
@@ -187,7 +187,7 @@ export function cycles(graph: Map<string, string[]>): string[] {
 Deno.test("module graph: no import cycles among project files (dynamic and type-only included)", async () => {
   const graph = await moduleGraph();
   assert.ok(graph.has("main.ts") && graph.has("dev.ts"), "the entry points are in the graph");
-  assert.ok(graph.get("lib/app.ts")?.includes("manifest.lazy.gen.ts"), "project imports are edges");
+  assert.ok(graph.get("lib/app/app.ts")?.includes("manifest.lazy.gen.ts"), "project imports are edges");
   const found = cycles(graph);
   assert.deepEqual(found, [], `import cycles:\n  ${found.join("\n  ")}`);
 });
@@ -202,4 +202,180 @@ Deno.test("module graph: the cycle finder names the chain, type-only imports inc
   ]);
   assert.deepEqual(cycles(graph), ["a.ts → b.ts → c.ts → a.ts", "e.ts → e.ts"]);
   assert.deepEqual(cycles(new Map([["a.ts", ["b.ts"]], ["b.ts", []]])), []);
+});
+
+// ---- The layers of lib/ (lib/README.md) --------------------------------------------------------------
+
+/**
+ * Each layer's rank: a file imports files of its own rank or lower, never higher. `lib/shared/` is the
+ * bottom (it runs in browsers and imports nothing outside itself); `lib/core/` and `lib/framework/`
+ * hold no product concept; `lib/storage/` keeps the records; a concept (`lib/<concept>/`) is the
+ * product; `lib/http/` adapts concepts to HTTP; `lib/app/`, `routes/` and `components/` compose.
+ */
+const RANKS: [RegExp, number, string][] = [
+  [/^lib\/shared\//, 0, "shared"],
+  [/^lib\/(core|framework)\//, 1, "core"],
+  [/^lib\/storage\//, 2, "storage"],
+  [/^lib\/http\//, 4, "http"],
+  [/^(lib\/app\/|routes\/|components\/)/, 5, "app"],
+  [/^lib\/[^/]+\//, 3, "concept"],
+];
+
+/** A test, a fixture or a generated manifest: outside the layers (they may import anything). */
+const unchecked = (file: string) =>
+  /_test\.tsx?$/.test(file) || /\.gen\.ts$/.test(file) || !/^(lib|routes|components|islands)\//.test(file);
+
+const rank = (file: string) => RANKS.find(([pattern]) => pattern.test(file));
+
+/** A concept's folder (`lib/refunds/`), or null for a layer that is not a concept. */
+export function conceptOf(file: string): string | null {
+  const r = rank(file);
+  return r?.[2] === "concept" ? file.split("/").slice(0, 2).join("/") + "/" : null;
+}
+
+/** Each edge that goes up the layers, or out of `lib/shared/`: `from → to (shared → core)`. */
+export function layerViolations(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (unchecked(from)) continue;
+    const a = rank(from);
+    if (!a) continue;
+    for (const to of targets) {
+      const b = rank(to);
+      const outOfShared = a[2] === "shared" && b?.[2] !== "shared";
+      if (outOfShared || (b && b[1] > a[1])) {
+        found.push(`${from} → ${to} (${a[2]} → ${b?.[2] ?? "outside lib/"})`);
+      }
+    }
+  }
+  return found.sort();
+}
+
+/** Each import of another concept's file other than its `mod.ts`. */
+export function conceptViolations(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    const own = conceptOf(from);
+    if (unchecked(from) || own === null) continue;
+    for (const to of targets) {
+      const other = conceptOf(to);
+      if (other !== null && other !== own && to !== `${other}mod.ts`) found.push(`${from} → ${to}`);
+    }
+  }
+  return found.sort();
+}
+
+/** Who may import the composition (`lib/app/`): itself, the routes, the entry points, tests, benches, scripts. */
+const MAY_IMPORT_APP = /^(lib\/app\/|routes\/|main\.ts$|dev\.ts$|tests\/|bench\/|scripts\/)|_test\.tsx?$/;
+
+/** Each import of `lib/app/` from anywhere else. */
+export function appViolations(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (MAY_IMPORT_APP.test(from)) continue;
+    for (const to of targets) if (to.startsWith("lib/app/")) found.push(`${from} → ${to}`);
+  }
+  return found.sort();
+}
+
+/** Each import by an island (its tests aside) of anything but `islands/` and `lib/shared/`, types included. */
+export function islandViolations(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    if (!from.startsWith("islands/") || /_test\.tsx?$/.test(from)) continue;
+    for (const to of targets) {
+      if (!to.startsWith("islands/") && !to.startsWith("lib/shared/")) found.push(`${from} → ${to}`);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * What the rules still find in the real graph and a later change is to remove (each with its reason).
+ * The test fails when one of these is gone, so the list only shrinks.
+ */
+const KNOWN: string[] = [
+  // The request's state (`AppState`, `Services`) is the composition's type: two components take it, and
+  // `withRoles` hands it to the routes' handlers unchanged (their types are inferred from it). The rest of
+  // lib/http/ names what it reads (`AdminState`, `LimitedState`, `SigningServices`); these are to follow,
+  // or the state's type is to move to lib/http/ with `Config`'s type below lib/app/.
+  "components/Header.tsx → lib/app/state.ts",
+  "components/TransactionResult.tsx → lib/app/state.ts",
+  "lib/http/admin_auth.ts → lib/app/state.ts",
+  "lib/http/admin_auth.ts → lib/app/state.ts (http → app)",
+];
+
+const RULES = { layerViolations, conceptViolations, appViolations, islandViolations };
+
+Deno.test("module graph: lib/'s layers, concepts through their mod.ts, lib/app/ for composition, islands on shared", async () => {
+  const graph = await moduleGraph();
+  const all = Object.entries(RULES).flatMap(([, rule]) => rule(graph));
+  const added = all.filter((v) => !KNOWN.includes(v));
+  const gone = KNOWN.filter((v) => !all.includes(v));
+  assert.deepEqual(added, [], `rules broken:\n  ${added.join("\n  ")}`);
+  assert.deepEqual(gone, [], `no longer broken, remove from KNOWN:\n  ${gone.join("\n  ")}`);
+});
+
+Deno.test("module graph: each rule refuses a planted violation and accepts the same graph without it", () => {
+  const base: [string, string[]][] = [
+    ["lib/shared/money.ts", []],
+    ["lib/core/log.ts", ["lib/shared/money.ts"]],
+    ["lib/storage/types.ts", ["lib/core/log.ts"]],
+    ["lib/refunds/mod.ts", ["lib/refunds/refunds.ts"]],
+    ["lib/refunds/refunds.ts", ["lib/storage/types.ts", "lib/core/log.ts"]],
+    ["lib/receipts/issue.ts", ["lib/refunds/mod.ts"]],
+    ["lib/http/errors.ts", ["lib/refunds/mod.ts"]],
+    ["lib/app/app.ts", ["lib/http/errors.ts", "lib/receipts/issue.ts"]],
+    ["routes/api/x.ts", ["lib/app/app.ts", "lib/http/errors.ts", "lib/refunds/refunds.ts"]],
+    ["components/Page.tsx", ["lib/http/errors.ts"]],
+    ["islands/Form.tsx", ["islands/shared/api.ts", "lib/shared/money.ts"]],
+    ["islands/shared/api.ts", []],
+    ["lib/refunds/refunds_test.ts", ["lib/app/app.ts", "lib/receipts/issue.ts"]],
+    ["islands/Form_test.tsx", ["lib/core/log.ts"]],
+    ["main.ts", ["lib/app/app.ts"]],
+  ];
+  const clean = new Map(base);
+  for (const rule of Object.values(RULES)) assert.deepEqual(rule(clean), [], rule.name);
+  const planted = (from: string, to: string) => {
+    const graph = new Map(clean);
+    graph.set(from, [...(graph.get(from) ?? []), to]);
+    return graph;
+  };
+  // Up the layers: core → storage, storage → concept, concept → http, http → app; shared → core.
+  assert.deepEqual(layerViolations(planted("lib/core/log.ts", "lib/storage/types.ts")), [
+    "lib/core/log.ts → lib/storage/types.ts (core → storage)",
+  ]);
+  assert.deepEqual(layerViolations(planted("lib/storage/types.ts", "lib/refunds/mod.ts")), [
+    "lib/storage/types.ts → lib/refunds/mod.ts (storage → concept)",
+  ]);
+  assert.deepEqual(layerViolations(planted("lib/refunds/refunds.ts", "lib/http/errors.ts")), [
+    "lib/refunds/refunds.ts → lib/http/errors.ts (concept → http)",
+  ]);
+  assert.deepEqual(layerViolations(planted("lib/http/errors.ts", "routes/api/x.ts")), [
+    "lib/http/errors.ts → routes/api/x.ts (http → app)",
+  ]);
+  assert.deepEqual(layerViolations(planted("lib/shared/money.ts", "lib/core/log.ts")), [
+    "lib/shared/money.ts → lib/core/log.ts (shared → core)",
+  ]);
+  assert.deepEqual(layerViolations(planted("lib/shared/money.ts", "locales/en.json")), [
+    "lib/shared/money.ts → locales/en.json (shared → outside lib/)",
+  ]);
+  // Another concept's inside, not its mod.ts.
+  assert.deepEqual(conceptViolations(planted("lib/receipts/issue.ts", "lib/refunds/refunds.ts")), [
+    "lib/receipts/issue.ts → lib/refunds/refunds.ts",
+  ]);
+  // The composition, from a concept, the HTTP layer or a component.
+  assert.deepEqual(appViolations(planted("lib/refunds/refunds.ts", "lib/app/app.ts")), [
+    "lib/refunds/refunds.ts → lib/app/app.ts",
+  ]);
+  assert.deepEqual(appViolations(planted("components/Page.tsx", "lib/app/app.ts")), [
+    "components/Page.tsx → lib/app/app.ts",
+  ]);
+  // An island reaching past islands/ and lib/shared/ (a type import is an edge too).
+  assert.deepEqual(islandViolations(planted("islands/Form.tsx", "lib/refunds/refunds.ts")), [
+    "islands/Form.tsx → lib/refunds/refunds.ts",
+  ]);
+  assert.deepEqual(islandViolations(planted("islands/shared/api.ts", "lib/core/log.ts")), [
+    "islands/shared/api.ts → lib/core/log.ts",
+  ]);
 });

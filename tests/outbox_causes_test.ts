@@ -6,14 +6,14 @@
  * once; a registration awaiting approval a message to the approved admins.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { OutboxMessage, Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { OutboxMessage, Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const DECLINE_CARD = "4000 0000 0000 0033";
 const quiet = createLogger(() => {});

@@ -4,10 +4,15 @@
  * server: every message enqueued arrives exactly once, whichever instance sends it.
  */
 import assert from "node:assert/strict";
-import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
-import type { MessageInput } from "../lib/storage/types.ts";
-import { startSmtp } from "./helpers/smtp.ts";
-import { freshDatabase, requirePostgres, spawnScript, TEST_SECRET } from "./reliability/process_support.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { MessageInput } from "@/lib/storage/types.ts";
+import { startSmtp } from "@/tests/helpers/smtp.ts";
+import {
+  freshDatabase,
+  requirePostgres,
+  spawnScript,
+  TEST_SECRET,
+} from "@/tests/reliability/process_support.ts";
 
 const receipt = (id: string): MessageInput => ({
   key: `receipt:${id}`,

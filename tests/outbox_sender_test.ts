@@ -7,14 +7,14 @@
  * the lease (same Message-ID); two instances working one outbox send each message once.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
-import type { Attachment } from "../lib/mail/message_types.ts";
-import { messageIdOf, OutboxSender, type RenderMessage } from "../lib/mail/outbox_sender.ts";
-import { smtpTransport } from "../lib/mail/smtp.ts";
-import type { MessageInput, Store } from "../lib/storage/types.ts";
-import { capturedLog } from "./helpers/fixtures.ts";
-import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import type { Attachment } from "@/lib/storage/message_types.ts";
+import { messageIdOf, OutboxSender, type RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import { smtpTransport } from "@/lib/mail/smtp.ts";
+import type { MessageInput, Store } from "@/lib/storage/types.ts";
+import { capturedLog } from "@/tests/helpers/fixtures.ts";
+import { startSmtp, type TestSmtp } from "@/tests/helpers/smtp.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const FROM = "Museum donations <donations@museum.example>";
 const quiet = createLogger(() => {});

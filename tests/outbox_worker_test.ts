@@ -1,5 +1,5 @@
 /**
- * The outbox's sender on a thread of its own (`lib/mail/sender_thread.ts`, issue 24): with Deno
+ * The outbox's sender on a thread of its own (`lib/app/mail_sender_thread.ts`, issue 24): with Deno
  * KV on a file and with PostgreSQL, each instance's sender runs in a worker with its own store,
  * renderer and receipt PDFs, and every donation's receipt (the real templates, the PDF attached,
  * the receipt numbered) arrives exactly once, with two instances working one outbox. Where a
@@ -7,13 +7,13 @@
  * `OUTBOX_WORKER=0`) the sender runs on the event loop, and still sends.
  */
 import assert from "node:assert/strict";
-import { openKvStore } from "../lib/storage/kv/mod.ts";
-import { openPostgresStore } from "../lib/storage/postgres/mod.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { startSmtp, type TestSmtp } from "./helpers/smtp.ts";
-import { freshDatabase, requirePostgres } from "./reliability/process_support.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { startSmtp, type TestSmtp } from "@/tests/helpers/smtp.ts";
+import { freshDatabase, requirePostgres } from "@/tests/reliability/process_support.ts";
 
 const MAIL = { MAIL_FROM: "donations@museum.example" };
 

@@ -7,9 +7,9 @@
  * server's alone, not shared with this test's client.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
-import { spawnApp } from "./reliability/process_support.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { spawnApp } from "@/tests/reliability/process_support.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 /**

@@ -6,17 +6,17 @@
  * provider changing its answer), through `completePayment` and through the app's routes.
  */
 import assert from "node:assert/strict";
-import { completePayment } from "../lib/payments/completion.ts";
-import { createOnlinePayment } from "../lib/payments/online.ts";
-import type { PaymentProvider } from "../lib/payments/provider.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { PaymentsContext } from "../lib/payments/service.ts";
-import type { Store } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { capturedLog, seedDonor } from "./helpers/fixtures.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { completePayment } from "@/lib/donations/completion.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import type { PaymentProvider } from "@/lib/providers/provider.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { PaymentsContext } from "@/lib/donations/service.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { capturedLog, seedDonor } from "@/tests/helpers/fixtures.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const DECLINE_CARD = "4000 0000 0000 0033";
 

@@ -8,14 +8,14 @@
  *   repeat answers the same sale instead of charging again.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import { createOnlinePayment } from "../lib/payments/online.ts";
-import type { PaymentsContext } from "../lib/payments/service.ts";
-import { terminalPayment } from "../lib/payments/terminal_sales.ts";
-import { type Payment, StorageUnavailableError, type Store } from "../lib/storage/types.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { seedDonor } from "./helpers/fixtures.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import type { PaymentsContext } from "@/lib/donations/service.ts";
+import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
+import { type Payment, StorageUnavailableError, type Store } from "@/lib/storage/types.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { seedDonor } from "@/tests/helpers/fixtures.ts";
 
 /** `store`, going down (every call throws StorageUnavailableError) right after a chosen call. */
 function flaky(store: Store) {

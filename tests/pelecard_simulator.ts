@@ -2,7 +2,7 @@
  * A local simulator of Pelecard's protocol (`shared/payments/PELECARD.md`, §6 "Simulator
  * checklist"), for testing the `pelecard` provider with no account anywhere: `PaymentGW/init`, the
  * hosted page and its return, the server-to-server notification, `GetTransaction`,
- * `ValidateByUniqueKey`, token services, and the PinPad calls as `lib/payments/pelecard_terminal.ts`
+ * `ValidateByUniqueKey`, token services, and the PinPad calls as `lib/providers/pelecard/terminal.ts`
  * assumes them. Everything it answers is shaped like the real gateway's answers as far as they
  * are known; where they are not (ConfirmationKey, the PinPad), the choice is written down here.
  *
@@ -307,7 +307,7 @@ const MESSAGES: Record<string, string> = {
  * of HMAC-SHA256(secret, `UniqueKey|TotalX100`) (§1.6); GetTransaction of an unfinished or unknown
  * transaction answers 510; a declined payment's GetTransaction answers its code as StatusCode and
  * ShvaResult; CheckGoodParamX answers 000 with the transaction when the reference was paid and 510
- * otherwise; the PinPad calls follow the envelope assumed in `lib/payments/pelecard_terminal.ts`.
+ * otherwise; the PinPad calls follow the envelope assumed in `lib/providers/pelecard/terminal.ts`.
  *
  * @example
  * ```ts
@@ -733,7 +733,7 @@ ${inputs}
     );
   }
 
-  // PinPad sale and reversal, as assumed in lib/payments/pelecard_terminal.ts.
+  // PinPad sale and reversal, as assumed in lib/providers/pelecard/terminal.ts.
   app.post("/services/EmvDebit", async (c) => {
     const b = c.get("body");
     if (!loginOk(b.terminalNumber, b.user, b.password)) return c.json(envelope("501"));

@@ -5,7 +5,12 @@
  * memory, each process would let the whole limit through.
  */
 import assert from "node:assert/strict";
-import { type AppProcess, freshDatabase, requirePostgres, spawnApp } from "./reliability/process_support.ts";
+import {
+  type AppProcess,
+  freshDatabase,
+  requirePostgres,
+  spawnApp,
+} from "@/tests/reliability/process_support.ts";
 
 const LIMITS = {
   TRUST_PROXY: "1",

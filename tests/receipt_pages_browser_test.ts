@@ -4,12 +4,12 @@
  * WCAG A/AA problem (axe), and the Hebrew pages are laid out right to left.
  */
 import assert from "node:assert/strict";
-import { newId } from "../lib/ids.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { receiptCode, receiptDownloadCode } from "../lib/receipts/verify_code.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
-import { browserTest, launchBrowser } from "./helpers/browser.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { receiptCode, receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
 
 browserTest("receipt pages: axe-clean in en and he, right to left in Hebrew", async () => {
   const app = await startTestApp({

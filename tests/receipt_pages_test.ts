@@ -9,17 +9,17 @@
  *   limited per client address (429 with `Retry-After` and a translated page, in five languages).
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { newId } from "../lib/ids.ts";
-import { receiptLinks } from "../lib/receipts/download.ts";
-import { issueReceipt } from "../lib/receipts/issue.ts";
-import { ReceiptsBusyError } from "../lib/receipts/errors.ts";
-import { receiptCode, receiptDownloadCode } from "../lib/receipts/verify_code.ts";
-import { LANGUAGES } from "../lib/shared/languages.ts";
-import type { Transaction } from "../lib/storage/types.ts";
-import { pdfText } from "./helpers/pdf.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { mainText } from "./helpers/donor_portal.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { receiptLinks } from "@/lib/receipts/download.ts";
+import { issueReceipt } from "@/lib/receipts/issue.ts";
+import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
+import { receiptCode, receiptDownloadCode } from "@/lib/receipts/verify_code.ts";
+import { LANGUAGES } from "@/lib/shared/languages.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { pdfText } from "@/tests/helpers/pdf.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { mainText } from "@/tests/helpers/donor_portal.ts";
 
 /** The text of a page's `<main>`: tags removed, the few entities the server writes decoded. */
 async function page(url: string): Promise<{ status: number; text: string }> {

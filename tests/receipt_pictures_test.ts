@@ -4,9 +4,9 @@
  * `tests/golden/` (`tests/helpers/golden.ts`). Every date and number comes from fixed fixtures, so a
  * picture changes only when the layout does. `deno task golden:update` draws them anew.
  */
-import type { Lang } from "../lib/shared/languages.ts";
-import { assertLooksLike, goldenTest } from "./helpers/golden.ts";
-import { drawReceiptPdf, receiptFixture } from "./helpers/receipts.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { assertLooksLike, goldenTest } from "@/tests/helpers/golden.ts";
+import { drawReceiptPdf, receiptFixture } from "@/tests/helpers/receipts.ts";
 
 const VERIFY = "https://donate.example.org/he/receipts/verify?c=q2V0bUoHx3f1k8Zr0aTQ9w_L.AbCdEfGhIjKl";
 const NAMES: Record<"he" | "en" | "ru", string> = {

@@ -1,5 +1,5 @@
 /**
- * Reconciliation (`lib/payments/reconcile.ts`) end to end on both backends: online payments whose
+ * Reconciliation (`lib/donations/reconcile.ts`) end to end on both backends: online payments whose
  * return and server notification were both lost. With the sandbox: a paid one is recorded by a
  * pass, once, however often passes run and even when the return arrives afterwards; a declined
  * one is recorded as an error; an abandoned one becomes failed after the cut-off and not before;
@@ -7,22 +7,22 @@
  * the same through GetTransaction with the init GUID.
  */
 import assert from "node:assert/strict";
-import { createPelecardProvider } from "../lib/payments/pelecard.ts";
-import { type PaymentProvider, ProviderError } from "../lib/payments/provider.ts";
+import { createPelecardProvider } from "@/lib/providers/pelecard/pelecard.ts";
+import { type PaymentProvider, ProviderError } from "@/lib/providers/provider.ts";
 import {
   RECONCILE_CUTOFF_MS,
   RECONCILE_GRACE_MS,
   type ReconcileContext,
   runReconcilePass,
-} from "../lib/payments/reconcile.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import { createOnlinePayment } from "../lib/payments/online.ts";
-import type { PaymentsContext } from "../lib/payments/service.ts";
-import type { Payment, Store } from "../lib/storage/types.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { capturedLog, paymentFixture, seedDonor } from "./helpers/fixtures.ts";
-import { followReturn, GOOD_CARD } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+} from "@/lib/donations/reconcile.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import type { PaymentsContext } from "@/lib/donations/service.ts";
+import type { Payment, Store } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { capturedLog, paymentFixture, seedDonor } from "@/tests/helpers/fixtures.ts";
+import { followReturn, GOOD_CARD } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 import { SIM_LOGIN, startPelecardSimulator } from "./pelecard_simulator.ts";
 
 const MINUTE = 60_000;

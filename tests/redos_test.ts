@@ -3,14 +3,14 @@
  * to make a backtracking pattern slow (`a@` + dots + `@`, which took the old email pattern 5 to 9 s
  * of the one event loop) is refused with a 400 and a JSON message naming the field's length, and
  * only that: the pattern is not run on a value whose length check failed. The timing of the
- * patterns themselves is `lib/input_patterns_test.ts`'s; this test asserts answers, not times.
+ * patterns themselves is `lib/app/input_patterns_test.ts`'s; this test asserts answers, not times.
  *
  * @module
  */
 import assert from "node:assert/strict";
-import { BODY_LIMIT } from "../lib/app.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api } from "./helpers/http.ts";
+import { BODY_LIMIT } from "@/lib/app/app.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
 
 const ROUTES: [string, Record<string, string>][] = [
   ["/api/user", { firstName: "Dana", lastName: "Levi", country: "Israel" }],

@@ -9,18 +9,18 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { createAccessToken, deriveKey } from "../lib/auth/tokens.ts";
-import { createLogger } from "../lib/log.ts";
-import { runBillingPass } from "../lib/payments/billing.ts";
-import { completeCardUpdate, startCardUpdate } from "../lib/payments/card_update.ts";
-import { createSandboxProvider } from "../lib/payments/sandbox.ts";
-import type { Transaction } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { CLIENT } from "./helpers/card_gift.ts";
-import { adminFixture } from "./storage/fixtures.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
+import { completeCardUpdate, startCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { createPayment, GOOD_CARD, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { CLIENT } from "@/tests/helpers/card_gift.ts";
+import { adminFixture } from "@/tests/storage/fixtures.ts";
 
 const DAY_MS = 86_400_000;
 const log = createLogger(() => {});

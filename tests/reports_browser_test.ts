@@ -6,14 +6,14 @@
  * header in the page's language. Every state axe clean, no console error.
  */
 import assert from "node:assert/strict";
-import { translator } from "../lib/i18n.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { signInToBackOffice } from "./helpers/admin_browser.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { api } from "./helpers/http.ts";
-import { txFixture } from "./storage/fixtures.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { txFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 10_000;
 const OWNER = { name: "Dana Levi", email: "dana.owner@museum.org", password: "ledger-and-ink-2026" };

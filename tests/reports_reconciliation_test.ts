@@ -12,12 +12,12 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { reportCsv } from "../lib/reports/csv.ts";
-import { monthlyReport, REPORT_TIME_ZONE } from "../lib/reports/monthly.ts";
-import { formatAmount } from "../lib/transactions_export.ts";
-import type { Store, Transaction } from "../lib/storage/types.ts";
-import { backendTest } from "./helpers/stores.ts";
-import { refundFixture, subscriptionFixture, txFixture } from "./storage/fixtures.ts";
+import { reportCsv } from "@/lib/reports/csv.ts";
+import { monthlyReport, REPORT_TIME_ZONE } from "@/lib/reports/monthly.ts";
+import { formatAmount } from "@/lib/reports/transactions_export.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { refundFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const COUNT = 10_000;
 /** From 2025-01-01 to 2026-02-28, UTC: the report asks for 2025-01..2026-02 in Jerusalem time. */

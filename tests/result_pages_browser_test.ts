@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { runAxe } from "./helpers/axe.ts";
-import { browserTest, launchBrowser, watchPage } from "./helpers/browser.ts";
-import { createPayment, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 
 /** How long one wait may take before the test fails, in ms. */
 const WAIT = 5_000;

@@ -5,14 +5,14 @@
  * posts; and the pages ship no JavaScript beyond the shell's islands and the progress bar.
  */
 import assert from "node:assert/strict";
-import { errorMessageKey } from "../lib/error_codes.ts";
-import { translator } from "../lib/i18n.ts";
-import type { Lang } from "../lib/shared/languages.ts";
-import { formatMoney } from "../lib/shared/money.ts";
-import { formatDate } from "../routes/[lang]/cancel-subscription.tsx";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { pairTestKiosk } from "./helpers/kiosk.ts";
-import { createPayment, newDonor, payOnSandboxPage, signedPost } from "./helpers/payments.ts";
+import { errorMessageKey } from "@/lib/donations/error_codes.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { formatDate } from "@/routes/[lang]/cancel-subscription.tsx";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
+import { createPayment, newDonor, payOnSandboxPage, signedPost } from "@/tests/helpers/payments.ts";
 
 /** The islands of the app shell, on every `/{lang}/` page. */
 const SHELL = ["InitPaymentListener", "LanguageSelector", "ScrollToTop"];

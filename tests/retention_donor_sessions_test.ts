@@ -1,11 +1,11 @@
 /**
- * Retention of the donor portal's sign-in links and sessions (`lib/retention.ts`): a day past
+ * Retention of the donor portal's sign-in links and sessions (`lib/retention/retention.ts`): a day past
  * their expiry they go; live ones stay.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "../lib/log.ts";
-import { runRetentionSweep, TOKEN_GRACE_MS } from "../lib/retention.ts";
-import { openStore } from "../lib/storage/mod.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { runRetentionSweep, TOKEN_GRACE_MS } from "@/lib/retention/retention.ts";
+import { openStore } from "@/lib/storage/mod.ts";
 
 const hash = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");

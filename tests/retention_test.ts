@@ -1,26 +1,26 @@
 /**
- * The retention sweep (`lib/retention.ts`) on both backends: what can no longer matter is really
+ * The retention sweep (`lib/retention/retention.ts`) on both backends: what can no longer matter is really
  * gone from storage, and what must be kept is kept — a used refresh token until it expires (reuse
  * is still caught through the API), revoked families while a token of theirs could live, sandbox
  * records that back a pending payment, an active subscription's token or a started charge.
  */
 import assert from "node:assert/strict";
-import { LOGIN_WINDOW_MS } from "../lib/auth/login_throttle.ts";
-import { REFRESH_TOKEN_TTL_DAYS } from "../lib/auth/tokens.ts";
-import { createLogger } from "../lib/log.ts";
-import { RECONCILE_CUTOFF_MS } from "../lib/payments/reconcile.ts";
+import { LOGIN_WINDOW_MS } from "@/lib/staff/login_throttle.ts";
+import { REFRESH_TOKEN_TTL_DAYS } from "@/lib/staff/tokens.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import { RECONCILE_CUTOFF_MS } from "@/lib/donations/reconcile.ts";
 import {
   runRetentionSweep,
   SANDBOX_RETENTION_MS,
   THROTTLE_RETENTION_MS,
   TOKEN_GRACE_MS,
-} from "../lib/retention.ts";
-import type { Payment, SandboxRecord, Store, Subscription } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { capturedLog, paymentFixture } from "./helpers/fixtures.ts";
-import { api } from "./helpers/http.ts";
-import { createPayment, followReturn, newDonor, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+} from "@/lib/retention/retention.ts";
+import type { Payment, SandboxRecord, Store, Subscription } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { capturedLog, paymentFixture } from "@/tests/helpers/fixtures.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { createPayment, followReturn, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ensureBuild } from "../lib/framework/build.ts";
+import { ensureBuild } from "@/lib/framework/build.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 await ensureBuild(root);

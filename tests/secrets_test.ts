@@ -1,7 +1,7 @@
 /** `APP_SECRET` never reaches a browser: not in any built file, not in any page or API answer. */
 import assert from "node:assert/strict";
-import { currentBuild } from "../lib/framework/assets.ts";
-import { PAGE_PATHS, startTestApp } from "./helpers/app.ts";
+import { currentBuild } from "@/lib/framework/assets.ts";
+import { PAGE_PATHS, startTestApp } from "@/tests/helpers/app.ts";
 
 Deno.test("APP_SECRET appears in no static file and no page", async () => {
   const secret = `secret-${crypto.randomUUID()}-${crypto.randomUUID()}`;

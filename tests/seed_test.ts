@@ -1,8 +1,8 @@
 /** `deno task seed`: an approved demo admin and realistic transactions, idempotent. */
 import assert from "node:assert/strict";
-import { verifyPassword } from "../lib/auth/passwords.ts";
-import { openKvStore } from "../lib/storage/kv/mod.ts";
-import { ROOT } from "./helpers/app.ts";
+import { verifyPassword } from "@/lib/staff/passwords.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { ROOT } from "@/tests/helpers/app.ts";
 
 Deno.test("seed fills a store with an approved admin and transactions, once", async () => {
   const dir = await Deno.makeTempDir();

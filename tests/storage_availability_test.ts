@@ -10,10 +10,10 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { openPostgresStore, transactionRunner } from "../lib/storage/postgres/mod.ts";
-import { StorageUnavailableError } from "../lib/storage/types.ts";
-import { startTestApp } from "./helpers/app.ts";
-import { IN_CI, PG_URL, postgresProblem } from "./helpers/stores.ts";
+import { openPostgresStore, transactionRunner } from "@/lib/storage/postgres/mod.ts";
+import { StorageUnavailableError } from "@/lib/storage/types.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { IN_CI, PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
 
 const problem = await postgresProblem();
 if (problem && !IN_CI) {

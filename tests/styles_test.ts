@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { ROOT } from "./helpers/app.ts";
+import { ROOT } from "@/tests/helpers/app.ts";
 
 /** Where a rule opens inside another rule (not an at-rule), and whether every block closes. */
 function structure(css: string): { nestedAt: number[]; unclosed: number } {

@@ -8,10 +8,10 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { translator } from "../lib/i18n.ts";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
-import { assertAxeClean } from "./helpers/axe.ts";
-import { browserTest, launchBrowser } from "./helpers/browser.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
 
 const DONOR = { firstName: "Dana", lastName: "Levi", email: "dana@example.org", country: "Israel" };
 

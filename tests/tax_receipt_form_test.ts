@@ -5,7 +5,7 @@
  * is stored with the donor, an unticked box stores nothing, and a gift in dollars cannot have one.
  */
 import assert from "node:assert/strict";
-import { startTestApp, type TestApp } from "./helpers/app.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 
 function post(app: TestApp, path: string, fields: Record<string, string>) {
   return fetch(`${app.url}${path}`, {

@@ -4,10 +4,10 @@
  * line carries the number (the stored donor does, for the receipt), on both backends.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "./helpers/app.ts";
-import { api, bearer } from "./helpers/http.ts";
-import { createPayment, payOnSandboxPage } from "./helpers/payments.ts";
-import { backendTest } from "./helpers/stores.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { createPayment, payOnSandboxPage } from "@/tests/helpers/payments.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 
 /** A valid ID number (check digit 3), and the digits no answer may show. */
 const ISRAELI_ID = "039337423";

@@ -17,8 +17,8 @@
  *
  * @module
  */
-import { signPayload } from "../../lib/shared/signing.ts";
-import { ROOT, runScript, startAppProcess } from "../app_process.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { ROOT, runScript, startAppProcess } from "@/bench/app_process.ts";
 
 const HERE = `${ROOT}/bench/lighthouse`;
 const log = (line: string) => console.error(line);

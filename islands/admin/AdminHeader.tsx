@@ -1,5 +1,5 @@
-import type { AdminProfile } from "../shared/admin_session.ts";
-import type { Translate } from "../shared/texts.ts";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 
 /**
  * The dashboard's header (spec section 2): an avatar with the first letter of the admin's name in

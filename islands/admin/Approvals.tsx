@@ -1,10 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import { listFailure } from "../shared/account_forms.ts";
-import { usDateTime } from "../../lib/shared/format.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import type { AdminProfile } from "../shared/admin_session.ts";
-import { pace } from "../shared/pace.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import type { AdminProfile } from "@/islands/shared/admin_session.ts";
+import { pace } from "@/islands/shared/pace.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
 const ROLES = ["viewer", "finance", "admin", "owner"];
 

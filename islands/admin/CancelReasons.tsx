@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import type { CancelReasonCount } from "../../lib/backoffice/donor_view.ts";
-import { listFailure } from "../shared/account_forms.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import type { CancelReasonCount } from "@/lib/shared/donor_view.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { reasonText } from "./DonorView.tsx";
 

@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { fillDays } from "../../lib/daily_totals.ts";
-import { textsUnder, translator as serverTranslator } from "../../lib/i18n.ts";
-import type { DailyTotalsAnswer, DayTotals } from "../../lib/shared/daily_totals.ts";
-import { type Lang, LANGUAGES } from "../../lib/shared/languages.ts";
-import type { CurrencyCode } from "../../lib/shared/money.ts";
-import { type Translate, translator } from "../shared/texts.ts";
+import { fillDays } from "@/lib/reports/daily_totals.ts";
+import { textsUnder, translator as serverTranslator } from "@/lib/core/i18n.ts";
+import type { DailyTotalsAnswer, DayTotals } from "@/lib/shared/daily_totals.ts";
+import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
+import type { CurrencyCode } from "@/lib/shared/money.ts";
+import { type Translate, translator } from "@/islands/shared/texts.ts";
 import { chartModel } from "./daily_totals_chart.ts";
 import { CHART_COLORS, CHART_DESC_ID, CHART_TITLE_ID, DailyTotalsChart } from "./DailyTotalsChart.tsx";
 

@@ -1,6 +1,6 @@
-import type { DonorView, MonthlyView } from "../../lib/backoffice/donor_view.ts";
-import { listAmount, usDateTime } from "../../lib/shared/format.ts";
-import { isolate, type Translate } from "../shared/texts.ts";
+import type { DonorView, MonthlyView } from "@/lib/shared/donor_view.ts";
+import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { isolate, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 
 // Its home is the islands' texts; answered here too for what imported it from this view.

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import type { DonorView, MonthlyView } from "../../lib/backoffice/donor_view.ts";
-import { textsUnder } from "../../lib/i18n.ts";
-import { usDateTime } from "../../lib/shared/format.ts";
-import { translator } from "../shared/texts.ts";
+import type { DonorView, MonthlyView } from "@/lib/donors/donor_view.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import { translator } from "@/islands/shared/texts.ts";
 import { DonorDetails, donorHref, isolate, monthlyStateText } from "./DonorView.tsx";
 
 const t = translator(textsUnder("en", ["backofficeDonor", "transactions", "common.notAvailable"]));

@@ -6,8 +6,8 @@ import {
   type PaymentFilter,
   SEARCH_MAX_LENGTH,
   type TransactionType,
-} from "../../lib/shared/transaction_filters.ts";
-import type { Translate } from "../shared/texts.ts";
+} from "@/lib/shared/transaction_filters.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 
 const TYPES: [TransactionType, string][] = [
   ["all", "transactions.all"],
@@ -30,7 +30,7 @@ export function FilterBar(props: {
   onFilters: (change: Partial<Omit<HistoryView, "page">>) => void;
   onClearAll: () => void;
   t: Translate;
-  /** The search matches names only (a viewer's: `lib/transactions.ts` `searchScopeOf`). */
+  /** The search matches names only (a viewer's: `lib/reports/transactions.ts` `searchScopeOf`). */
   namesOnly?: boolean;
 }) {
   const { view, onFilters, t } = props;

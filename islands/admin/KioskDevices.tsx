@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import { listFailure } from "../shared/account_forms.ts";
-import { usDateTime } from "../../lib/shared/format.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 
 /** A device as `GET /api/kiosk-devices` lists it (`lib/kiosk/schemas.ts`). */

@@ -1,10 +1,10 @@
 import { useState } from "preact/hooks";
-import { listFailure } from "../shared/account_forms.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
 import { CursorPager, useCursorPages } from "./CursorPager.tsx";
 import { DataTable } from "./DataTable.tsx";
-import { usDateTime } from "../../lib/shared/format.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { usDateTime } from "@/lib/shared/format.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
 export interface OutboxItem {

@@ -1,5 +1,5 @@
-import { canGoTo, pageWindow } from "../../lib/shared/transaction_filters.ts";
-import type { Translate } from "../shared/texts.ts";
+import { canGoTo, pageWindow } from "@/lib/shared/transaction_filters.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 
 /**
  * Previous, at most five page numbers around the current page, Next (spec section 2). Hidden

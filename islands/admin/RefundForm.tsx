@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { listAmount } from "../../lib/shared/format.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { listFailure } from "../shared/account_forms.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { listAmount } from "@/lib/shared/format.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { remaining as remainingOf, type SuccessItem } from "./TransactionTable.tsx";
 
 /** The refund reasons the API takes (`REFUND_REASONS` in `lib/storage/refund_types.ts`). */
@@ -48,7 +48,7 @@ function cardText(t: Translate, card: RefundCard): string {
  * A gift's refund form (issue 16), in a modal dialog opened from its row: the amount (the whole of
  * what remains by default), a reason from the short list, a note, and for a monthly gift whether to
  * cancel it too. One idempotency key per opening: a double click or a retry after a lost answer is
- * one refund. Only finance, admins and owners see it (`lib/auth/roles.ts`).
+ * one refund. Only finance, admins and owners see it (`lib/staff/roles.ts`).
  *
  * It says which card the money goes back to (issue 23): the one that paid, by its last four
  * digits, as the server answers; where that card cannot be known here, why, and where to refund it

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import { listAmount, usDateTime } from "../../lib/shared/format.ts";
-import { listFailure } from "../shared/account_forms.ts";
-import { type ApiClient, ApiError } from "../shared/admin_api.ts";
-import { isolate, messageText, type Translate } from "../shared/texts.ts";
+import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { type ApiClient, ApiError } from "@/islands/shared/admin_api.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 import type { SuccessItem } from "./TransactionTable.tsx";
 
 /** A refund as `GET /api/transaction/{id}/refunds` lists it (what this form reads of it). */
@@ -67,7 +67,7 @@ export function RefundOutcomeForm(
         : "refunds.ui.recordedFailed";
       props.onClose(t(key, { amount: money(refund.amount) }));
     } catch (failure) {
-      // The refusals the server explains (`lib/payments/refund_outcome.ts`), in the page's words.
+      // The refusals the server explains (`lib/refunds/refund_outcome.ts`), in the page's words.
       const why = failure instanceof ApiError && failure.status === 409
         ? failure.body?.errors?.find((e) => e.path === "refundId")?.message
         : undefined;

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { listFailure, type Message } from "../shared/account_forms.ts";
+import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import {
   DEFAULT_VIEW,
   exportQuery,
@@ -9,10 +9,10 @@ import {
   readView,
   viewQuery,
   withFilters,
-} from "../../lib/shared/transaction_filters.ts";
-import type { ApiClient } from "../shared/admin_api.ts";
-import { pace } from "../shared/pace.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+} from "@/lib/shared/transaction_filters.ts";
+import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { pace } from "@/islands/shared/pace.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { saveDownload } from "./download.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
@@ -75,7 +75,7 @@ export function TransactionHistory(
     path: string;
     search: string;
     ready: boolean;
-    /** Export and receipts (a viewer has neither: `lib/auth/roles.ts`). */
+    /** Export and receipts (a viewer has neither: `lib/staff/roles.ts`). */
     personalData: boolean;
   },
 ) {

@@ -1,16 +1,14 @@
-import type { z } from "zod";
-import { listAmount, usDateTime } from "../../lib/shared/format.ts";
-import type { ErrorTransactionSchema, SuccessTransactionSchema } from "../../lib/schemas.ts";
-import type { Translate } from "../shared/texts.ts";
+import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { donorHref } from "./DonorView.tsx";
 
-export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
+export type { ErrorItem, SuccessItem };
 
 /** What remains to refund of a gift, in minor units (issue 16). */
 export const remaining = (item: SuccessItem): number =>
   Number(item.resultData.DebitTotal) - (item.refund?.refunded ?? 0) - (item.refund?.pending ?? 0);
-export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
 
 /** A row of the table: a row is a success when its status code is '000' (spec section 4). */
 export type Row = { kind: "success"; item: SuccessItem } | { kind: "error"; item: ErrorItem };

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
-import { listFailure, type Message } from "../shared/account_forms.ts";
-import { type ApiClient, ApiError } from "../shared/admin_api.ts";
-import { messageText, type Translate } from "../shared/texts.ts";
+import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
+import { type ApiClient, ApiError } from "@/islands/shared/admin_api.ts";
+import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { CodeInput } from "./CodeInput.tsx";
 
 const RECOVERY_CODES = "/api/auth/admin/two-factor/recovery-codes";

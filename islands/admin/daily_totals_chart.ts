@@ -7,10 +7,10 @@
  *
  * @module
  */
-import type { DayTotals } from "../../lib/shared/daily_totals.ts";
-import { dirOf, type Lang } from "../../lib/shared/languages.ts";
-import { type CurrencyCode, formatMoney } from "../../lib/shared/money.ts";
-import type { Translate } from "../shared/texts.ts";
+import type { DayTotals } from "@/lib/shared/daily_totals.ts";
+import { dirOf, type Lang } from "@/lib/shared/languages.ts";
+import { type CurrencyCode, formatMoney } from "@/lib/shared/money.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
 
 /**
  * Round y-axis values (minor units) from 0 to at least `max`: 3 to 5 of them, a step of 1, 2 or 5

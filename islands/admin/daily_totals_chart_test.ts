@@ -3,10 +3,10 @@
  * running with the language's direction, the empty state. Texts as the admin page gives them.
  */
 import assert from "node:assert/strict";
-import { fillDays } from "../../lib/daily_totals.ts";
-import { textsUnder } from "../../lib/i18n.ts";
-import type { Lang } from "../../lib/shared/languages.ts";
-import { translator } from "../shared/texts.ts";
+import { fillDays } from "@/lib/reports/daily_totals.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { translator } from "@/islands/shared/texts.ts";
 import { CHART, chartModel, niceTicks } from "./daily_totals_chart.ts";
 
 /** The chart's texts in `lang`, as the admin page hands them to the island. */

@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { isEmail } from "../../lib/shared/donation.ts";
+import { isEmail } from "@/lib/shared/donation.ts";
 
 /** Spec section 9. */
 export const PASSWORD_MIN_LENGTH = 6;
-/** The API refuses longer passwords (`lib/auth/passwords.ts`); saying so here saves a round trip. */
+/** The API refuses longer passwords (`lib/staff/passwords.ts`); saying so here saves a round trip. */
 export const PASSWORD_MAX_LENGTH = 128;
 export const NAME_MIN_LENGTH = 2;
 /** The API's limit on a name (`AdminRegisterSchema`). */
@@ -31,7 +31,7 @@ export type FieldProblems<F> = Partial<Record<keyof F, string>>;
 // Code points, as the server counts them: an emoji is one character to the person typing it.
 const length = (s: string) => [...s].length;
 /**
- * A password's length as `lib/auth/passwords.ts` counts it: code points after NFKC normalization
+ * A password's length as `lib/staff/passwords.ts` counts it: code points after NFKC normalization
  * (so "ﬁ" is two characters and "e" plus a combining accent is one). Counting the raw input
  * instead would refuse passwords the server takes, and let through ones it refuses as too short,
  * whose 400 would then be shown as 'too common'.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import en from "../../locales/en.json" with { type: "json" };
-import { passwordProblem as serverPasswordProblem } from "../../lib/auth/passwords.ts";
+import en from "@/locales/en.json" with { type: "json" };
+import { passwordProblem as serverPasswordProblem } from "@/lib/staff/passwords.ts";
 import {
   authFailure,
   type FailedCall,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN, memoryStorage } from "../../tests/helpers/admin_session.ts";
+import { ADMIN, memoryStorage } from "@/tests/helpers/admin_session.ts";
 import { type ApiClientOptions, ApiError, createApiClient } from "./admin_api.ts";
 import { readSession, type SessionStorage } from "./admin_session.ts";
 

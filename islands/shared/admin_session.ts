@@ -17,7 +17,7 @@ export interface AdminProfile {
   name: string;
   createdAt: string;
   status: "approved" | "pending" | "rejected" | "deactivated";
-  /** What the admin may do (`lib/auth/roles.ts`); null while pending. Absent in profiles stored before roles. */
+  /** What the admin may do (`lib/staff/roles.ts`); null while pending. Absent in profiles stored before roles. */
   role?: "owner" | "admin" | "finance" | "viewer" | null;
   /** Two-factor is required and not set up: the session opens only its enrolment. */
   twoFactorEnrolmentDue?: boolean;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN, memoryStorage } from "../../tests/helpers/admin_session.ts";
+import { ADMIN, memoryStorage } from "@/tests/helpers/admin_session.ts";
 import {
   clearSession,
   readSession,

@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { chartSkeleton } from "../../components/DailyTotalsSkeleton.tsx";
-import { textsUnder, translator as serverTranslator } from "../../lib/i18n.ts";
-import AdminDashboard from "../AdminDashboard.tsx";
-import { ChartSkeleton } from "../admin/DailyTotals.tsx";
+import { chartSkeleton } from "@/components/DailyTotalsSkeleton.tsx";
+import { textsUnder, translator as serverTranslator } from "@/lib/core/i18n.ts";
+import AdminDashboard from "@/islands/AdminDashboard.tsx";
+import { ChartSkeleton } from "@/islands/admin/DailyTotals.tsx";
 
 const PREFIXES = ["admin", "transactions", "dailyTotals", "chart", "apiErrors", "common.notAvailable"];
 

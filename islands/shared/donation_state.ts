@@ -10,7 +10,7 @@
  * @module
  */
 import { signal } from "@preact/signals";
-import { EMPTY_SELECTION, type Selection } from "../../lib/shared/donation.ts";
+import { EMPTY_SELECTION, type Selection } from "@/lib/shared/donation.ts";
 
 /** The contribution selection. */
 export const selection = signal<Selection>(EMPTY_SELECTION);

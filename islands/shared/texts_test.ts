@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import en from "../../locales/en.json" with { type: "json" };
-import he from "../../locales/he.json" with { type: "json" };
-import { translator as serverTranslator } from "../../lib/i18n.ts";
+import en from "@/locales/en.json" with { type: "json" };
+import he from "@/locales/he.json" with { type: "json" };
+import { translator as serverTranslator } from "@/lib/core/i18n.ts";
 import { messageText, translator } from "./texts.ts";
 
 const TEXTS = {

@@ -21,9 +21,9 @@ Deno.test("isServerOnly: an island reaches islands/, lib/shared/ and browser pac
   assert.equal(isServerOnly("node_modules/.deno/x@1/node_modules/x/index.js", signals), false);
   for (
     const path of [
-      "lib/config.ts",
+      "lib/app/config.ts",
       "lib/storage/kv/mod.ts",
-      "lib/auth/tokens.ts",
+      "lib/staff/tokens.ts",
       "lib/some_new_module.ts",
       "lib/framework/server.ts",
       "components/Header.tsx",
@@ -36,5 +36,5 @@ Deno.test("isServerOnly: an island reaches islands/, lib/shared/ and browser pac
     assert.equal(isServerOnly(path, island), true, path);
   }
   // A module of lib/shared/ is held to the same rule as an island.
-  assert.equal(isServerOnly("lib/config.ts", "lib/shared/money.ts"), true);
+  assert.equal(isServerOnly("lib/app/config.ts", "lib/shared/money.ts"), true);
 });

@@ -58,7 +58,7 @@ const wrappers = new Map<ComponentType, ComponentType>();
  *
  * @example
  * ```ts
- * registerIslands({ ScrollToTop: await import("../../islands/ScrollToTop.tsx") });
+ * registerIslands({ ScrollToTop: await import("@/islands/ScrollToTop.tsx") });
  * ```
  */
 // deno-lint-ignore no-explicit-any

@@ -10,7 +10,7 @@
  * literal, so that deployment tools see every route; deno.json's `lazy-dynamic-imports` keeps Deno
  * from loading them before the entry point runs. The eager manifest stays for tests that need every
  * module at once; only tests import it, as a route importing it would be an import cycle (the
- * OpenAPI document loads the `api/` routes through the lazy manifest: `lib/api_docs.ts`).
+ * OpenAPI document loads the `api/` routes through the lazy manifest: `lib/app/api_docs.ts`).
  *
  * @module
  */

@@ -1,99 +1,14 @@
 /**
- * The one place where errors become HTTP answers: the domain's errors (`lib/auth/errors.ts`,
- * `lib/payments/errors.ts`), which say what went wrong but not how to answer, get their status
+ * The one place where errors become HTTP answers: the domain's errors, which say what kind of
+ * failure they are (`kind` of `lib/core/errors.ts`) but not how to answer, get the status of their kind
  * here; so do this layer's own {@link HttpError} (bad requests, with their status) and a refused
  * request signature. `routes/api/_middleware.ts` answers them as JSON `{ message, statusCode,
  * errors? }`; pages that catch them (the donation form) read the status to choose theirs.
  *
  * @module
  */
-import {
-  AccessTokenError,
-  AccountInactiveError,
-  AccountRejectedError,
-  AlreadyDecidedError,
-  EmailRegisteredError,
-  InvalidCredentialsError,
-  LastOwnerRefusedError,
-  LoginThrottledError,
-  NoSuchAdminError,
-  NotActiveAdminError,
-  NotApprovedError,
-  OwnDecisionError,
-  OwnRoleError,
-  PasswordsBusyError,
-  RefreshTokenError,
-  RegistrationClosedError,
-  RoleRefusedError,
-  SignInRequiredError,
-  WeakPasswordError,
-} from "../auth/errors.ts";
-import {
-  AlreadyEnrolledError,
-  NoEnrolmentError,
-  NotEnrolledError,
-  NoTwoFactorError,
-  SecondFactorTokenError,
-  SecretUnreadableError,
-  TwoFactorEnrolmentRequiredError,
-  TwoFactorRequiredError,
-  WrongCurrentCodeError,
-  WrongEnrolmentCodeError,
-  WrongSecondFactorCodeError,
-} from "../auth/two_factor_errors.ts";
-import type { DomainError, FieldError } from "../errors.ts";
-import {
-  KioskDeviceRequiredError,
-  KioskDeviceRevokedError,
-  NoSuchKioskDeviceError,
-  NoTerminalForShopError,
-  PairingCodeError,
-} from "../kiosk/errors.ts";
-import {
-  InvalidDonationError,
-  MonthlyUnavailableError,
-  ProviderUnavailableError,
-  TerminalBusyError,
-  TerminalInUseError,
-  UnknownDonorError,
-} from "../payments/errors.ts";
-import {
-  ChargeInProgressError,
-  GiftEndedError,
-  InvalidGiftChangeError,
-  NoSuchGiftError,
-  RaiseNeedsSignInError,
-} from "../payments/subscription_changes.ts";
-import { CardUpdateUnavailableError } from "../payments/card_update.ts";
-import { CardUpdatesLockedError } from "../payments/card_update_limits.ts";
-import { OutboxCursorError } from "../mail/outbox_view.ts";
-import { NoDonorWithEmailError } from "../backoffice/donor_view.ts";
-import { RateLimitedError } from "../rate_limits.ts";
-import {
-  NoSuchTransactionError,
-  NotReceiptableError,
-  ReceiptsBusyError,
-  ReceiptsNotConfiguredError,
-  TooManyResendsError,
-} from "../receipts/errors.ts";
-import { SignatureError } from "../signature_check.ts";
-import {
-  FailureConfirmationError,
-  NoSuchRefundError,
-  RefundSettledError,
-  RefundTooRecentError,
-} from "../payments/refund_outcome.ts";
-import {
-  NotRefundableError,
-  RefundDeclinedError,
-  RefundProviderError,
-  RefundTooLargeError,
-} from "../payments/refunds.ts";
-import { ErasureNotConfirmedError, ErasureUnfinishedError } from "../account/erasure.ts";
-import { TooManyReceiptsError, ZipInProgressError } from "../account/year_receipts.ts";
-import { AuditCursorError, AuditFilterError } from "../backoffice/audit_log.ts";
-import { FlagChangedMeanwhileError, FlagEnforcedError } from "../backoffice/settings.ts";
-import { InvalidReportRangeError } from "../reports/monthly.ts";
+import { DomainError, type ErrorKind, type FieldError } from "@/lib/core/errors.ts";
+import { SignatureError } from "@/lib/signing/signature_check.ts";
 import { errorBody } from "./errors.ts";
 import { HttpError } from "./validation.ts";
 
@@ -105,98 +20,17 @@ export interface ErrorAnswer {
   headers?: Record<string, string>;
 }
 
-// deno-lint-ignore no-explicit-any
-type ErrorClass = abstract new (...args: any[]) => DomainError;
-
-/** The status of each kind of domain error. */
-const STATUSES: [ErrorClass, number][] = [
-  // Admin accounts and sessions.
-  [WeakPasswordError, 400],
-  [InvalidCredentialsError, 401],
-  [SignInRequiredError, 401],
-  [AccessTokenError, 401],
-  [RefreshTokenError, 401],
-  [AccountInactiveError, 401],
-  [AccountRejectedError, 403],
-  [RegistrationClosedError, 403],
-  [NotApprovedError, 403],
-  [RoleRefusedError, 403],
-  [NoSuchAdminError, 404],
-  [EmailRegisteredError, 409],
-  [OwnDecisionError, 409],
-  [AlreadyDecidedError, 409],
-  [OwnRoleError, 409],
-  [LastOwnerRefusedError, 409],
-  [NotActiveAdminError, 409],
-  [LoginThrottledError, 429],
-  [PasswordsBusyError, 503],
-  // The staff's two-factor sign-in.
-  [WrongEnrolmentCodeError, 400],
-  [WrongCurrentCodeError, 400],
-  [NotEnrolledError, 409],
-  [TwoFactorRequiredError, 409],
-  [SecondFactorTokenError, 401],
-  [WrongSecondFactorCodeError, 401],
-  [TwoFactorEnrolmentRequiredError, 403],
-  [AlreadyEnrolledError, 409],
-  [NoEnrolmentError, 409],
-  [NoTwoFactorError, 409],
-  [SecretUnreadableError, 409],
-  // Donations.
-  [InvalidDonationError, 400],
-  [MonthlyUnavailableError, 400],
-  [UnknownDonorError, 404],
-  [TerminalBusyError, 409],
-  [ProviderUnavailableError, 503],
-  // A donor's changes to a monthly gift.
-  [InvalidGiftChangeError, 400],
-  [NoSuchGiftError, 404],
-  [RaiseNeedsSignInError, 403],
-  [GiftEndedError, 409],
-  [ChargeInProgressError, 409],
-  // The donor portal's privacy: a year's receipts, erasure.
-  [ErasureNotConfirmedError, 400],
-  [ErasureUnfinishedError, 409],
-  [TooManyReceiptsError, 413],
-  [ZipInProgressError, 409],
-  [CardUpdateUnavailableError, 409],
-  [CardUpdatesLockedError, 409],
-  // Rate limits (card testing, floods).
-  [RateLimitedError, 429],
-  [TerminalInUseError, 409],
-  // Kiosk devices.
-  [KioskDeviceRequiredError, 403],
-  [PairingCodeError, 400],
-  [NoTerminalForShopError, 400],
-  [NoSuchKioskDeviceError, 404],
-  [KioskDeviceRevokedError, 409],
-  // Receipts.
-  [NoSuchTransactionError, 404],
-  [NotReceiptableError, 409],
-  [TooManyResendsError, 409],
-  // Refunds.
-  [NotRefundableError, 409],
-  [RefundTooLargeError, 409],
-  [RefundDeclinedError, 409],
-  [RefundProviderError, 503],
-  [NoSuchRefundError, 404],
-  [RefundSettledError, 409],
-  [RefundTooRecentError, 409],
-  [FailureConfirmationError, 409],
-  // The back office's outbox list.
-  [OutboxCursorError, 400],
-  [ReceiptsNotConfiguredError, 503],
-  [ReceiptsBusyError, 503],
-  // The back office's donor view.
-  [NoDonorWithEmailError, 404],
-  // The back office's audit log and settings (issue 16).
-  [AuditCursorError, 400],
-  [AuditFilterError, 400],
-  [FlagChangedMeanwhileError, 409],
-  [FlagEnforcedError, 409],
-  // The accountant's monthly report.
-  [InvalidReportRangeError, 400],
-];
+/** The status of each kind of domain error: the one place a status is chosen for the domain's failures. */
+const STATUS: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+};
 
 /**
  * How a known error is answered, or `null` for any other error (a bug or an outage: the app's 500
@@ -213,15 +47,11 @@ export function errorAnswer(e: unknown): ErrorAnswer | null {
     return { status: e.status, message: e.message, errors: e.errors, headers: e.headers };
   }
   if (e instanceof SignatureError) return { status: 401, message: e.message };
-  const status = STATUSES.find(([kind]) => e instanceof kind)?.[1];
-  if (status === undefined) return null;
-  const error = e as DomainError;
-  const headers =
-    e instanceof LoginThrottledError || e instanceof PasswordsBusyError || e instanceof RateLimitedError ||
-      e instanceof ReceiptsBusyError
-      ? { "retry-after": String(e.retryAfterSeconds) }
-      : undefined;
-  return { status, message: error.message, errors: error.errors, headers };
+  if (!(e instanceof DomainError) || e.kind === undefined) return null;
+  // A refusal that says when to come back (throttled sign-ins, rate limits, busy pools) says it in Retry-After.
+  const retryAfter = (e as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  const headers = typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : undefined;
+  return { status: STATUS[e.kind], message: e.message, errors: e.errors, headers };
 }
 
 /**

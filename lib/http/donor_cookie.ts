@@ -1,5 +1,5 @@
 /**
- * The donor portal's session cookie (issue 15, `lib/account/sign_in.ts`): HttpOnly (no script can
+ * The donor portal's session cookie (issue 15, `lib/donor_portal/sign_in.ts`): HttpOnly (no script can
  * read it), SameSite=Lax (sent when the donor follows a link to the portal, not with another site's
  * form or fetch), Secure in production, path `/`, and living no longer than the session (a day).
  * The cookie holds a random token; storage holds only its hash.
@@ -7,7 +7,6 @@
  * @module
  */
 import { parse } from "hono/utils/cookie";
-import type { Config } from "../config.ts";
 
 /** The cookie's name. */
 export const SESSION_COOKIE = "donor_session";
@@ -36,7 +35,7 @@ export function readSessionCookie(req: Request): string | null {
 export function sessionCookie(
   token: string,
   expiresAt: string,
-  config: Pick<Config, "env">,
+  config: { env: string },
   now: Date = new Date(),
 ): string {
   const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - now.getTime()) / 1000));
@@ -45,7 +44,7 @@ export function sessionCookie(
 }
 
 /** The `Set-Cookie` value that removes the session cookie (sign out). */
-export function clearedSessionCookie(config: Pick<Config, "env">): string {
+export function clearedSessionCookie(config: { env: string }): string {
   const secure = config.env === "production" ? "; Secure" : "";
   return `${SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`;
 }

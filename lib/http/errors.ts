@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { FieldError } from "../errors.ts";
+import type { FieldError } from "@/lib/core/errors.ts";
 
 /** The body of every API error. */
 export interface ErrorBody {

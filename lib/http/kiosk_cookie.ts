@@ -9,12 +9,11 @@
  * @module
  */
 import { parse } from "hono/utils/cookie";
-import type { Config } from "../config.ts";
-import { authoriseKioskSale, kioskRefusal } from "../kiosk/devices.ts";
-import { type DeviceRefusal, KioskDeviceRequiredError } from "../kiosk/errors.ts";
-import type { Logger } from "../log.ts";
-import type { Lang } from "../shared/languages.ts";
-import type { KioskDevice, Store } from "../storage/types.ts";
+import { authoriseKioskSale, kioskRefusal } from "@/lib/kiosk/devices.ts";
+import { type DeviceRefusal, KioskDeviceRequiredError } from "@/lib/kiosk/errors.ts";
+import type { Logger } from "@/lib/core/log.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { KioskDevice, Store } from "@/lib/storage/types.ts";
 
 /** The cookie's name. */
 export const DEVICE_COOKIE = "kiosk_device";
@@ -42,7 +41,7 @@ export function readDeviceCookie(req: Request): string | null {
  * headers.set("set-cookie", deviceCookie(credential, config));
  * ```
  */
-export function deviceCookie(credential: string, config: Pick<Config, "env">): string {
+export function deviceCookie(credential: string, config: { env: string }): string {
   const secure = config.env === "production" ? "; Secure" : "";
   return `${DEVICE_COOKIE}=${credential}; Path=/; Max-Age=${MAX_AGE_S}; HttpOnly; SameSite=Strict${secure}`;
 }

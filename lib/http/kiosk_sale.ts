@@ -8,16 +8,17 @@
  * @module
  */
 import type { z } from "zod";
-import type { Logger } from "../log.ts";
-import type { Services } from "../state.ts";
+import type { Logger } from "@/lib/core/log.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import { type KioskSale, requireKioskDevice } from "./kiosk_cookie.ts";
-import { verifySigned } from "./signed_body.ts";
+import { type SigningServices, verifySigned } from "./signed_body.ts";
 import { validate } from "./validation.ts";
 
 /** How {@link readKioskSale} reads one route's sales. */
 export interface KioskSaleRoute<S extends z.ZodType> {
   schema: S;
-  services: Services;
+  /** Of the app's services: what checks the signature and the device (`Services` has it). */
+  services: SigningServices & { store: Store };
   log: Logger;
   /** The sale's shop and language, from its valid body. */
   sale: (body: z.output<S>) => Omit<KioskSale, "log">;

@@ -4,7 +4,7 @@
  * 1. `front`: the request id (the caller's `X-Request-Id` when valid, as hono's `requestId` keeps
  *    it, else a random UUID), the CSP nonce, the request's state; then, on the way out, the security
  *    headers and the request id on the answer, and one log line (its path written with ids as `:id`
- *    and no query string by the logger itself, `lib/log_redact.ts`: one regular expression pass).
+ *    and no query string by the logger itself, `lib/core/log_redact.ts`: one regular expression pass).
  * 2. `guard`: a Host header the URL parser refuses answers 400 (every route reading `req.url` would
  *    fail with a 500), a body over the limit 413 (hono's `bodyLimit`), and a request past its time
  *    limit fails with `RequestTimeoutError` (the app's error handler answers 503).
@@ -18,7 +18,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Logger } from "../log.ts";
+import type { Logger } from "@/lib/core/log.ts";
 import { errorBody } from "./errors.ts";
 import type { SecurityHeaders } from "./security.ts";
 import { Deadlines } from "./timeout.ts";

@@ -1,16 +1,28 @@
 /**
- * The HTTP side of the rate limits (`lib/rate_limits.ts`): a request's client address (behind a
+ * The HTTP side of the rate limits (`lib/rate_limits/rate_limits.ts`): a request's client address (behind a
  * trusted proxy, the one it appended) and the app's settings, so a route counts an action in one
  * call. A refusal is a {@link RateLimitedError}, which `domain_errors.ts` answers 429 with
  * `Retry-After`.
  *
  * @module
  */
-import type { RouteContext } from "../framework/mod.ts";
-import { type LimitedAction, limitRequest, RateLimitedError, requestAdmission } from "../rate_limits.ts";
-import type { Admission } from "../storage/types.ts";
-import type { AppState } from "../state.ts";
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import {
+  type LimitedAction,
+  limitRequest,
+  RateLimitedError,
+  type RateLimitSettings,
+  requestAdmission,
+} from "@/lib/rate_limits/rate_limits.ts";
+import type { Admission, Store } from "@/lib/storage/types.ts";
+import type { Logger } from "@/lib/core/log.ts";
 import { clientAddress } from "./client_address.ts";
+
+/** What a request's limits read of its state (the app's `AppState` has it). */
+export interface LimitedState {
+  services: { store: Store; config: { trustProxy: boolean; rateLimits: RateLimitSettings } };
+  log: Logger;
+}
 
 /**
  * The client address of the request, as the rate limits and the decline caps count it.
@@ -20,7 +32,7 @@ import { clientAddress } from "./client_address.ts";
  * requestAddress(ctx); // "203.0.113.7"
  * ```
  */
-export function requestAddress<T>(ctx: RouteContext<T, AppState>): string {
+export function requestAddress<T>(ctx: RouteContext<T, LimitedState>): string {
   return clientAddress(ctx.hono, ctx.state.services.config.trustProxy);
 }
 
@@ -33,7 +45,10 @@ export function requestAddress<T>(ctx: RouteContext<T, AppState>): string {
  * await limitClient(ctx, "donor");
  * ```
  */
-export async function limitClient<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Promise<void> {
+export async function limitClient<T>(
+  ctx: RouteContext<T, LimitedState>,
+  action: LimitedAction,
+): Promise<void> {
   const { store, config } = ctx.state.services;
   await loggingRefusal(
     ctx,
@@ -51,7 +66,7 @@ export async function limitClient<T>(ctx: RouteContext<T, AppState>, action: Lim
  * const donor = await loggingRefusal(ctx, "donor", () => createDonor(store, input, new Date(), clientAdmission(ctx, "donor")));
  * ```
  */
-export function clientAdmission<T>(ctx: RouteContext<T, AppState>, action: LimitedAction): Admission {
+export function clientAdmission<T>(ctx: RouteContext<T, LimitedState>, action: LimitedAction): Admission {
   return requestAdmission(ctx.state.services.config.rateLimits, action, requestAddress(ctx));
 }
 
@@ -64,7 +79,7 @@ export function clientAdmission<T>(ctx: RouteContext<T, AppState>, action: Limit
  * ```
  */
 export async function loggingRefusal<T, R>(
-  ctx: RouteContext<T, AppState>,
+  ctx: RouteContext<T, LimitedState>,
   action: LimitedAction,
   counted: () => Promise<R>,
 ): Promise<R> {

@@ -13,7 +13,7 @@
  */
 import { Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
-import { randomBase64 } from "../random.ts";
+import { randomBase64 } from "@/lib/core/random.ts";
 
 /** Options of {@link securityHeaders}. */
 export interface SecurityOptions {

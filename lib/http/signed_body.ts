@@ -5,9 +5,15 @@
  * @module
  */
 import type { z } from "zod";
-import { verifySignedPayload } from "../signature_check.ts";
-import type { Services } from "../state.ts";
+import { verifySignedPayload } from "@/lib/signing/signature_check.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import { readJsonValue, validate } from "./validation.ts";
+
+/** What signed bodies are checked with, of the app's services (`Services` of `lib/app/state.ts` has it). */
+export interface SigningServices {
+  config: { appSecret: string; signingKeys: Map<string, string> };
+  store: Pick<Store, "nonces">;
+}
 
 /**
  * Reads, verifies and validates a signed body.
@@ -20,7 +26,7 @@ import { readJsonValue, validate } from "./validation.ts";
 export async function readSignedJson<S extends z.ZodType>(
   req: Request,
   schema: S,
-  services: Services,
+  services: SigningServices,
 ): Promise<z.output<S>> {
   return (await readSigned(req, schema, services)).body;
 }
@@ -38,7 +44,7 @@ export async function readSignedJson<S extends z.ZodType>(
 export async function readSigned<S extends z.ZodType>(
   req: Request,
   schema: S,
-  services: Services,
+  services: SigningServices,
 ): Promise<{ body: z.output<S>; serverKey: boolean }> {
   return await verifySigned(await readJsonValue(req), schema, services);
 }
@@ -47,7 +53,7 @@ export async function readSigned<S extends z.ZodType>(
 export async function verifySigned<S extends z.ZodType>(
   raw: unknown,
   schema: S,
-  services: Services,
+  services: SigningServices,
 ): Promise<{ body: z.output<S>; serverKey: boolean }> {
   const { keyId } = await verifySignedPayload(raw, {
     appSecret: services.config.appSecret,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { z } from "zod";
-import type { FieldError } from "../errors.ts";
+import type { FieldError } from "@/lib/core/errors.ts";
 
 /** An error the API answers with its status and message. */
 export class HttpError extends Error {

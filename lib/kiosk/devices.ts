@@ -11,14 +11,13 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
-import { type Actor, actorEntry } from "../auth/actor.ts";
-import type { AuditInput } from "../storage/audit_types.ts";
-import { newId } from "../ids.ts";
-import { terminalFor } from "../payments/mod.ts";
-import { randomHex } from "../random.ts";
-import type { Admin, KioskDevice, Store } from "../storage/types.ts";
-import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
+import type { AuditInput } from "@/lib/storage/audit_types.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { terminalFor } from "@/lib/providers/mod.ts";
+import { randomHex } from "@/lib/core/random.ts";
+import type { Admin, KioskDevice, Store } from "@/lib/storage/types.ts";
+import { FALLBACK_LANG, type Lang } from "@/lib/shared/languages.ts";
 import {
   type DeviceRefusal,
   KioskDeviceRequiredError,
@@ -134,7 +133,7 @@ export function deviceView(d: KioskDevice): KioskDeviceView {
  */
 export async function createKioskDevice(
   store: Store,
-  config: Config,
+  config: Parameters<typeof terminalFor>[0],
   by: Admin | Actor,
   input: { name: string; shopNumber: string },
   now = new Date(),

@@ -1,6 +1,6 @@
 /** Pairing codes as staff type them, and the refusals of a sale without a usable device. */
 import assert from "node:assert/strict";
-import { openStore } from "../storage/mod.ts";
+import { openStore } from "@/lib/storage/mod.ts";
 import { authoriseKioskSale, hashSecret, normalizePairingCode } from "./devices.ts";
 import { KioskDeviceRequiredError } from "./errors.ts";
 

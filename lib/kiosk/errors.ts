@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { FALLBACK_LANG, type Lang } from "../shared/languages.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import { FALLBACK_LANG, type Lang } from "@/lib/shared/languages.ts";
 
 /** Any error of kiosk devices. */
 export class KioskError extends DomainError {}
@@ -32,6 +32,7 @@ const REFUSALS: Record<DeviceRefusal, (pairPath: string) => string> = {
  * the sale's, for the pairing page the message names.
  */
 export class KioskDeviceRequiredError extends KioskError {
+  override readonly kind = "forbidden";
   constructor(readonly reason: DeviceRefusal, lang: Lang = FALLBACK_LANG) {
     // The device (its cookie) is what is at fault; the reason lets a page say it in its language.
     super(REFUSALS[reason](`/${lang}/kiosk-pair`), [{ path: "kioskDevice", message: reason }]);
@@ -40,6 +41,7 @@ export class KioskDeviceRequiredError extends KioskError {
 
 /** A pairing code that is wrong, already used, expired or of a revoked device. */
 export class PairingCodeError extends KioskError {
+  override readonly kind = "invalid";
   constructor() {
     super("This pairing code is wrong, already used or expired; create a new one in the back office", [{
       path: "code",
@@ -50,6 +52,7 @@ export class PairingCodeError extends KioskError {
 
 /** No kiosk device has this id. */
 export class NoSuchKioskDeviceError extends KioskError {
+  override readonly kind = "not_found";
   constructor() {
     super("No kiosk device with this id");
   }
@@ -57,6 +60,7 @@ export class NoSuchKioskDeviceError extends KioskError {
 
 /** A revoked device cannot be paired again: create a new one. */
 export class KioskDeviceRevokedError extends KioskError {
+  override readonly kind = "conflict";
   constructor() {
     super("This kiosk device was revoked; create a new device instead");
   }
@@ -64,6 +68,7 @@ export class KioskDeviceRevokedError extends KioskError {
 
 /** A device for a shop that has no card terminal (`TERMINALS`). */
 export class NoTerminalForShopError extends KioskError {
+  override readonly kind = "invalid";
   constructor(shopNumber: string) {
     super(`No terminal is configured for shop ${shopNumber}`, [{
       path: "shopNumber",

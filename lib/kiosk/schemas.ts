@@ -1,7 +1,6 @@
 /**
  * The kiosk devices API's request and answer schemas (`routes/api/kiosk-devices/`), which both
- * validate requests and document them in OpenAPI. Kept beside the kiosk concept (not in
- * `lib/schemas.ts`) so the donation pages' schemas do not grow with the back office's.
+ * validate requests and document them in OpenAPI, beside the kiosk concept as every concept's are.
  *
  * @module
  */

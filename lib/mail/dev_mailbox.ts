@@ -9,16 +9,15 @@
  *
  * @module
  */
-import type { Config } from "../config.ts";
-import type { OutboxMessage, Store } from "../storage/types.ts";
-import type { RenderedMessage } from "./message_types.ts";
+import type { OutboxMessage, Store } from "@/lib/storage/types.ts";
+import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import type { RenderMessage } from "./outbox_sender.ts";
 
 /** Messages per page of the list. */
 export const DEV_MAILBOX_PAGE = 50;
 
 /** Whether the dev mailbox answers at all: everywhere but production. */
-export const devMailboxEnabled = (config: Config): boolean => config.env !== "production";
+export const devMailboxEnabled = (config: { env: string }): boolean => config.env !== "production";
 
 /** A message and what its renderer makes of it. */
 export interface OpenedMessage {

@@ -20,10 +20,10 @@
  *
  * @module
  */
-import type { Logger } from "../log.ts";
-import { sha256 } from "../sha256.ts";
-import type { OutboxMessage, Store, WithMessages } from "../storage/types.ts";
-import type { RenderedMessage } from "./message_types.ts";
+import type { Logger } from "@/lib/core/log.ts";
+import { sha256 } from "@/lib/core/sha256.ts";
+import type { OutboxMessage, Store, WithMessages } from "@/lib/storage/types.ts";
+import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import type { MailTransport } from "./smtp.ts";
 
 /** Renders a stored message for its recipient, or answers null when there is nothing to send. */

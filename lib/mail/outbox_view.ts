@@ -9,8 +9,8 @@
  * @module
  */
 
-import { deriveKey } from "@/lib/auth/tokens.ts";
-import { DomainError } from "@/lib/errors.ts";
+import { deriveKey } from "@/lib/staff/mod.ts";
+import { DomainError } from "@/lib/core/errors.ts";
 import type { MessageKind, OutboxMessage, OutboxState, Store } from "@/lib/storage/types.ts";
 
 /** One message as the back office lists it. */
@@ -45,6 +45,7 @@ export const OUTBOX_MAX_PAGE = 100;
 
 /** The `cursor` is not one this server wrote (tampered, truncated, or from another APP_SECRET). */
 export class OutboxCursorError extends DomainError {
+  override readonly kind = "invalid";
   constructor() {
     super("cursor is not valid: use the nextCursor of the previous page");
   }

@@ -1,6 +1,6 @@
 /**
  * The outbox's transport: SMTP through nodemailer, from `SMTP_URL` and `MAIL_FROM`
- * (`lib/config_mail.ts`). A small interface ({@link MailTransport}) so the sender
+ * (`lib/mail/config.ts`). A small interface ({@link MailTransport}) so the sender
  * (`outbox_sender.ts`) does not know nodemailer, and its tests can count what it hands over.
  *
  * Timeouts are far below nodemailer's defaults (two minutes to connect, ten of socket silence): a
@@ -12,7 +12,7 @@
 import { Buffer } from "node:buffer";
 // @ts-types="@types/nodemailer"
 import nodemailer from "nodemailer";
-import type { RenderedMessage } from "./message_types.ts";
+import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 
 /** A rendered message with the headers the outbox gives it. */
 export interface OutgoingMail extends RenderedMessage {

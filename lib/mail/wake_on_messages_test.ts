@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
+import { wakeOnMessages } from "./outbox_sender.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { MessageInput } from "@/lib/storage/types.ts";
 

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { EnqueueMessage } from "@/lib/manage_link.ts";
+import type { EnqueueMessage } from "@/lib/donor_portal/mod.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { newId } from "@/lib/ids.ts";
-import type { MessageInput } from "@/lib/mail/message_types.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { MessageInput } from "@/lib/storage/message_types.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { enqueueYearlyStatements } from "./yearly_statements.ts";

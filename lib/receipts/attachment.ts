@@ -9,8 +9,8 @@
  * @module
  */
 
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
-import type { Attachment } from "@/lib/mail/message_types.ts";
+import type { ReceiptSettings } from "./config.ts";
+import type { Attachment } from "@/lib/storage/message_types.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Receipt, Store, Transaction } from "@/lib/storage/types.ts";
 import { issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";

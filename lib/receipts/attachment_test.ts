@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { pdfText } from "@/tests/helpers/pdf.ts";
 import { openStore } from "@/lib/storage/mod.ts";
-import { newId } from "@/lib/ids.ts";
+import { newId } from "@/lib/core/ids.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { drawReceiptPdf } from "@/tests/helpers/receipts.ts";
 import { receiptAttachmentFor } from "./attachment.ts";

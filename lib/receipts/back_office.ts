@@ -5,14 +5,14 @@
  * routes are authenticated by the admin's session, so their links carry no code.
  *
  * The PDF modules (pdf-lib, the font, the QR code) load with the first PDF an admin asks for, not
- * with the server, as in `lib/mail/app_renderer.ts`.
+ * with the server, as in `lib/app/mail_renderer.ts`.
  *
  * @module
  */
 
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
-import { type Actor, actorEntry } from "@/lib/auth/actor.ts";
-import type { Attachment, MessageInput } from "@/lib/mail/message_types.ts";
+import type { ReceiptSettings } from "./config.ts";
+import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
+import type { Attachment, MessageInput } from "@/lib/storage/message_types.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { OutboxMessage, Store, Transaction } from "@/lib/storage/types.ts";
 import { MAX_RESENDS, NoSuchTransactionError, NotReceiptableError, TooManyResendsError } from "./errors.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { openStore } from "@/lib/storage/mod.ts";
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
+import type { ReceiptSettings } from "./config.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import { adminReceiptPath, RESEND_REPEAT_MS, resendReceipt, withReceiptRefs } from "./back_office.ts";
 import { issueReceipt } from "./issue.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { Attachment } from "@/lib/mail/message_types.ts";
+import type { Attachment } from "@/lib/storage/message_types.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import type { Receipt, Refund, Transaction } from "@/lib/storage/types.ts";
 import { donorTaxId, type ReceiptAttachmentDeps } from "./attachment.ts";

@@ -10,8 +10,8 @@
  * @module
  */
 
-import type { Attachment } from "@/lib/mail/message_types.ts";
-import { addressBucket, limitHits } from "@/lib/rate_limits.ts";
+import type { Attachment } from "@/lib/storage/message_types.ts";
+import { addressBucket, limitHits } from "@/lib/rate_limits/mod.ts";
 import { maskIsraeliId } from "@/lib/shared/israeli_id.ts";
 import type { Receipt, Store } from "@/lib/storage/types.ts";
 import { receiptPdfAttachment } from "./attachment.ts";

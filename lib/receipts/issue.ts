@@ -11,8 +11,8 @@
  * @module
  */
 
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
-import { newId } from "@/lib/ids.ts";
+import type { ReceiptSettings } from "./config.ts";
+import { newId } from "@/lib/core/ids.ts";
 import type { Receipt, ReceiptIssuer, Store, Transaction } from "@/lib/storage/types.ts";
 
 import { NotReceiptableError, ReceiptsNotConfiguredError } from "./errors.ts";

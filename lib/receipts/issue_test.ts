@@ -1,6 +1,6 @@
 /** issueReceipt: who issues, which series, what is printed, once per transaction. */
 import assert from "node:assert/strict";
-import type { ReceiptSettings } from "@/lib/config_receipts.ts";
+import type { ReceiptSettings } from "./config.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { cardLast4, issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { translator } from "@/lib/i18n.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
 /** Translations kept at most (every label of the five languages many times over). */

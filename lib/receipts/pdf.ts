@@ -35,11 +35,11 @@ import {
 import QRCode from "qrcode";
 import { dirOf, isolate, type Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
-import { drawable, visualOrder } from "./bidi.ts";
-import { embedReceiptFonts } from "./fonts.ts";
+import { drawable, visualOrder } from "@/lib/core/pdf/bidi.ts";
+import { embedReceiptFonts } from "@/lib/core/pdf/fonts.ts";
 import { receiptLabels } from "./labels.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
-import { amountInWords } from "./words.ts";
+import { amountInWords } from "@/lib/core/money_words.ts";
 
 /**
  * A credit receipt (issue 16, `credit.ts`): money given back on the gift of `receipt`. The PDF then
@@ -91,7 +91,7 @@ class Writer {
     const lines: string[] = [];
     let line = "";
     const width = (s: string) => font.widthOfTextAtSize(drawable(s), size);
-    // Any whitespace separates words (no regular expression: see lib/input_patterns_test.ts).
+    // Any whitespace separates words (no regular expression: see lib/app/input_patterns_test.ts).
     const spaced = [...text].map((c) => (c.trim() === "" ? " " : c)).join("");
     const words = spaced.split(" ").filter(Boolean);
     // Most texts fit on one line: measured once, not once per word (a layout each).

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Lang } from "@/lib/shared/languages.ts";
-import { sha256 } from "@/lib/sha256.ts";
+import { sha256 } from "@/lib/core/sha256.ts";
 import { bytesToHex } from "@/lib/shared/signing.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import type { ReceiptPdfOptions } from "./pdf.ts";
@@ -55,7 +55,7 @@ export interface PdfCacheStats {
  * ```
  */
 export function receiptPdfKey(receipt: Receipt, language: Lang, options: ReceiptPdfOptions): string {
-  // Synchronous (`lib/sha256.ts`): jobs reach the workers in the order they were asked for.
+  // Synchronous (`lib/core/sha256.ts`): jobs reach the workers in the order they were asked for.
   const drawnFrom = new TextEncoder().encode(JSON.stringify([receipt, language, options]));
   return `${receipt.id}:${language}:${bytesToHex(sha256(drawnFrom))}`;
 }

@@ -4,14 +4,14 @@
  * text. Text extraction reorders right-to-left text itself, so only positions prove what a reader sees.
  */
 import assert from "node:assert/strict";
-import { translator } from "@/lib/i18n.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Receipt } from "@/lib/storage/types.ts";
 import { drawReceiptPdf, receiptFixture, usReceiptFixture } from "@/tests/helpers/receipts.ts";
 import { pageGlyphs, pageLines, pieceDir, readPiece } from "@/tests/helpers/pdf_reader.ts";
 import { amountInFigures, longDate } from "./format.ts";
 import type { CreditNote } from "./pdf.ts";
-import { amountInWords } from "./words.ts";
+import { amountInWords } from "@/lib/core/money_words.ts";
 
 const VERIFY = "https://donate.example.org/he/receipts/verify?c=q2V0bUoHx3f1k8Zr0aTQ9w_L.AbCdEfGhIjKl";
 const CREDIT: CreditNote = {

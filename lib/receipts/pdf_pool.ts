@@ -1,6 +1,6 @@
 /**
  * Receipt PDFs, drawn only here: by workers (`pdf_worker.ts`), a worker per spare core
- * (`RECEIPT_WORKERS`), each one receipt at a time, behind a bounded queue (`lib/worker_pool.ts`),
+ * (`RECEIPT_WORKERS`), each one receipt at a time, behind a bounded queue (`lib/core/worker_pool.ts`),
  * and kept for a while once drawn (`pdf_cache.ts`). On the event loop, a receipt's drawing stopped
  * the whole site for as long (`bench/README.md`, receipts), so nothing draws one there: the
  * drawing itself refuses to run outside a worker (`pdf.ts`), and where no worker can start a
@@ -14,10 +14,10 @@
  *
  * @module
  */
-import type { Logger } from "../log.ts";
-import type { Lang } from "../shared/languages.ts";
-import type { Receipt } from "../storage/types.ts";
-import { spareCores, WorkerPool, type WorkerPoolStats } from "../worker_pool.ts";
+import type { Logger } from "@/lib/core/log.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Receipt } from "@/lib/storage/types.ts";
+import { spareCores, WorkerPool, type WorkerPoolStats } from "@/lib/core/worker_pool.ts";
 import { ReceiptsBusyError } from "./errors.ts";
 import { PDF_CACHE, PdfCache, type PdfCacheOptions, type PdfCacheStats, receiptPdfKey } from "./pdf_cache.ts";
 import type { ReceiptPdfOptions } from "./pdf.ts";

@@ -10,15 +10,15 @@
  * format, a few times faster. Nothing else in the worker uses pako.
  *
  * Messages in: `{ id, job }` ({@link PdfJob}); out: `{ id, result }` (the PDF) or `{ id, error }`
- * (`lib/worker_pool.ts`).
+ * (`lib/core/worker_pool.ts`).
  *
  * @module
  */
 import { deflateSync } from "node:zlib";
 import pako from "pako";
-import type { Lang } from "../shared/languages.ts";
-import type { Receipt } from "../storage/types.ts";
-import { serveJobs } from "../worker_pool.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Receipt } from "@/lib/storage/types.ts";
+import { serveJobs } from "@/lib/core/worker_pool.ts";
 import { type ReceiptPdfOptions, renderReceiptPdf } from "./pdf.ts";
 
 /** A job for this worker. */

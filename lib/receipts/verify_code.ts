@@ -10,18 +10,18 @@
  *   the manage page puts in its links to the PDF (which shows the donor's name and ID number), and
  *   which expires (see `receiptDownloadCode`); `<receipt id>.<expiry>.m.<MAC>` (the `m` under the
  *   MAC, so it can be neither added nor removed) downloads the PDF with the Israeli ID number
- *   masked: the links of a page opened by an emailed link (issue 23, `lib/account/access.ts`).
+ *   masked: the links of a page opened by an emailed link (issue 23, `lib/donor_portal/access.ts`).
  *
  * @module
  */
 
-import { equalSecrets } from "@/lib/constant_time.ts";
-import { hmacSha256 } from "@/lib/sha256.ts";
+import { equalSecrets } from "@/lib/core/constant_time.ts";
+import { hmacSha256 } from "@/lib/core/sha256.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
 const VERIFY = "receipt-verify/v1";
 const DOWNLOAD = "receipt-download/v1";
-/** Whether `id` looks like an id of `lib/ids.ts` (16 to 64 base64url characters). */
+/** Whether `id` looks like an id of `lib/core/ids.ts` (16 to 64 base64url characters). */
 const isId = (id: string) =>
   id.length >= 16 && id.length <= 64 &&
   [...id].every((c) =>

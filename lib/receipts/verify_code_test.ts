@@ -1,6 +1,6 @@
 /** The receipt's signed verification code: made, read back, refused when tampered or foreign. */
 import assert from "node:assert/strict";
-import { newId } from "@/lib/ids.ts";
+import { newId } from "@/lib/core/ids.ts";
 import {
   DOWNLOAD_CODE_TTL_MS,
   readReceiptCode,

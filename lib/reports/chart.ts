@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { translator } from "../i18n.ts";
-import { dirOf, type Lang } from "../shared/languages.ts";
-import { formatMoney } from "../shared/money.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { dirOf, type Lang } from "@/lib/shared/languages.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 import type { MonthlyReport } from "./monthly.ts";
 
 /** Ids of the chart's title and description (one chart per page). */

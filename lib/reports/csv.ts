@@ -3,14 +3,14 @@
  * table (`monthly.ts`), columns in a fixed order whatever the range holds (both currencies always,
  * so a year's files line up in a spreadsheet), the header in the page's language. Amounts in major
  * units with two decimals and a dot; UTF-8 with a byte order mark and RFC 4180 records, as the
- * transaction export writes them (`lib/transactions_export.ts`).
+ * transaction export writes them (`lib/reports/transactions_export.ts`).
  *
  * @module
  */
-import { translator } from "../i18n.ts";
-import type { Lang } from "../shared/languages.ts";
-import { isoCurrency } from "../shared/money.ts";
-import { BOM, csvField, formatAmount } from "../transactions_export.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { isoCurrency } from "@/lib/shared/money.ts";
+import { BOM, csvField, formatAmount } from "./transactions_export.ts";
 import type { CurrencyFigures, MonthlyReport } from "./monthly.ts";
 
 /** The figures of each currency's columns, in order: the locale key and the value. */

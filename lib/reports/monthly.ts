@@ -14,8 +14,11 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import type { ReportSum, Store } from "../storage/types.ts";
+import { DomainError } from "@/lib/core/errors.ts";
+import type { ReportSum, Store } from "@/lib/storage/types.ts";
+import type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
+
+export type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport };
 
 /** The museum's time zone: the months of the report (the receipts' year is counted in it too). */
 export const REPORT_TIME_ZONE = "Asia/Jerusalem";
@@ -24,56 +27,8 @@ export const REPORT_TIME_ZONE = "Asia/Jerusalem";
 export const MAX_REPORT_MONTHS = 36;
 
 /** A range the report refuses (400): a month before the first, or too many months. */
-export class InvalidReportRangeError extends DomainError {}
-
-/** One-time, monthly and both, of donations or refunds. */
-export interface KindSums {
-  oneTime: ReportSum;
-  monthly: ReportSum;
-  total: ReportSum;
-}
-
-/** One month's money in one currency (minor units). */
-export interface CurrencyFigures {
-  /** 1 = NIS, 2 = USD. */
-  currency: 1 | 2;
-  donations: KindSums;
-  refunds: KindSums;
-  /** Donations minus refunds. */
-  net: { oneTime: number; monthly: number; total: number };
-  /** Monthly gifts that started in the month (amount: what they give each month). */
-  newMonthly: ReportSum;
-  /** Monthly gifts cancelled in the month (amount: what they gave each month). */
-  cancelledMonthly: ReportSum;
-}
-
-/** One month of the report. */
-export interface MonthFigures {
-  /** `YYYY-MM`. */
-  month: string;
-  /** The instants the month spans in the report's time zone: `start <= at < end`. */
-  start: string;
-  end: string;
-  /** One entry per currency of the report, ascending. */
-  money: CurrencyFigures[];
-  /** Donors with a successful gift in the month. */
-  donors: number;
-  /** Declined or failed payments and charges (error transactions). */
-  failedCharges: { oneTime: number; monthly: number; total: number };
-}
-
-/** `GET /api/reports/monthly`'s answer. */
-export interface MonthlyReport {
-  /** First and last month, `YYYY-MM`. */
-  from: string;
-  to: string;
-  timeZone: string;
-  /** The currencies with any figure in the range, ascending (the report's columns). */
-  currencies: (1 | 2)[];
-  /** Every month of the range, oldest first. */
-  months: MonthFigures[];
-  /** The whole range per currency (as the months', summed). */
-  totals: CurrencyFigures[];
+export class InvalidReportRangeError extends DomainError {
+  override readonly kind = "invalid";
 }
 
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;

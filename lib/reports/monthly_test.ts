@@ -1,8 +1,8 @@
 /** The report's months in the museum's time zone, its range checks, and its assembly with refunds. */
 import assert from "node:assert/strict";
-import { openStore } from "../storage/mod.ts";
-import type { Transaction } from "../storage/types.ts";
-import { refundFixture, txFixture } from "../../tests/storage/fixtures.ts";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Transaction } from "@/lib/storage/types.ts";
+import { refundFixture, txFixture } from "@/tests/storage/fixtures.ts";
 import { escapeXml, reportChartSvg } from "./chart.ts";
 import { reportCsv, reportCsvHeader } from "./csv.ts";
 import { defaultRange, InvalidReportRangeError, monthlyReport, monthStart, reportMonths } from "./monthly.ts";

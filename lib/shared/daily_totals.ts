@@ -1,6 +1,6 @@
 /**
  * What `GET /api/transaction/daily-totals` answers: successful donations summed per UTC day and
- * currency. Shared by the server, which sums them (`lib/daily_totals.ts`), and the back office,
+ * currency. Shared by the server, which sums them (`lib/reports/daily_totals.ts`), and the back office,
  * which draws them (`islands/admin/DailyTotalsChart.tsx`): the API answers data, the page draws.
  * Types only, safe for islands.
  *

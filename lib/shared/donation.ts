@@ -45,7 +45,7 @@ export const EMAIL_MAX_LENGTH = 254;
  * `^[^\s@]+@[^\s@]+\.[^\s@]+$` did (a domain with a dot that is neither its first nor its last
  * character), written so that no two quantifiers can share a character: the domain's first
  * character, then non-dots up to its first later dot, then the rest. The old form took quadratic
- * time on `a@` + dots + `@` (seconds at 64 KB); this one is linear (`lib/input_patterns_test.ts`).
+ * time on `a@` + dots + `@` (seconds at 64 KB); this one is linear (`lib/app/input_patterns_test.ts`).
  */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/;
 

@@ -19,7 +19,7 @@ export type AdminStatus = "approved" | "pending" | "rejected" | "deactivated";
  * What an approved admin may do (issue 16), widest first: `owner` everything, roles and settings
  * included; `admin` everything but roles; `finance` transactions, donors, refunds, receipts,
  * exports and reports; `viewer` read-only lists without personal data beyond names and masked
- * emails. `lib/auth/roles.ts` says which routes each may call.
+ * emails. `lib/staff/roles.ts` says which routes each may call.
  */
 export const ADMIN_ROLES = ["owner", "admin", "finance", "viewer"] as const;
 
@@ -109,7 +109,7 @@ export interface RefreshToken {
   familyId: string;
   /**
    * When the family's first token was made (its sign-in), carried by every token rotated from it:
-   * a family lives at most 30 days from it however often it is refreshed (`lib/auth/accounts.ts`).
+   * a family lives at most 30 days from it however often it is refreshed (`lib/staff/accounts.ts`).
    */
   familyStartedAt: string;
   createdAt: string;

@@ -12,30 +12,10 @@
  *
  * @module
  */
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from "@/lib/shared/audit.ts";
 
-/** Every action the log records. */
-export const AUDIT_ACTIONS = [
-  "sign-in",
-  "sign-in-failed",
-  "admin-approved",
-  "admin-rejected",
-  "role-changed",
-  "admin-deactivated",
-  "two-factor-enrolled",
-  "two-factor-reset",
-  "two-factor-recovery-codes",
-  "two-factor-disabled",
-  "two-factor-required",
-  "refund",
-  "receipt-resent",
-  "export",
-  "flag-changed",
-  "kiosk-paired",
-  "kiosk-revoked",
-] as const;
-
-/** One of {@link AUDIT_ACTIONS}. */
-export type AuditAction = typeof AUDIT_ACTIONS[number];
+export { AUDIT_ACTIONS };
+export type { AuditAction, AuditEntry };
 
 /** What a caller gives to record an action. */
 export interface AuditInput {
@@ -50,20 +30,6 @@ export interface AuditInput {
   target?: string | null;
   /** What changed (for example `{ role: { from: "viewer", to: "finance" } }`): ids and figures, ≤ 4 KB. */
   changes?: Record<string, unknown>;
-}
-
-/** An entry as stored. */
-export interface AuditEntry {
-  /** Unique; entries sort by `at`, then `id`. */
-  id: string;
-  /** ISO 8601: when the action happened (its cause's time). */
-  at: string;
-  action: AuditAction;
-  actorId: string | null;
-  actorEmail: string;
-  address: string;
-  target: string | null;
-  changes: Record<string, unknown>;
 }
 
 /** The most entries one cause may write with it. */

@@ -11,7 +11,7 @@ import type { Transaction } from "./transaction_types.ts";
 
 /**
  * The most donor ids one `listByDonors` call takes: an address may have any number of records, and
- * `lib/donor_records.ts` reads them this many at a time.
+ * `lib/donors/records.ts` reads them this many at a time.
  */
 export const MAX_DONOR_IDS = 100;
 

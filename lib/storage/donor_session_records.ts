@@ -37,7 +37,7 @@ export function canonicalDonorSignIn(s: DonorSignIn): DonorSignIn {
 export function canonicalDonorSession(s: DonorSession): DonorSession {
   const { created, expires } = checkCommon(s.hash, s.email, s.createdAt, s.expiresAt);
   if (s.scope === "manage") {
-    // A donor id as storage holds them (`lib/ids.ts` makes 24 characters; imports keep theirs).
+    // A donor id as storage holds them (`lib/core/ids.ts` makes 24 characters; imports keep theirs).
     if (typeof s.donorId !== "string" || s.donorId.length === 0 || s.donorId.length > 100) {
       throw new RangeError("a manage session names its donor record");
     }

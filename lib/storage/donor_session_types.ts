@@ -1,6 +1,6 @@
 /**
  * The storage contract for donors' sign-in links and sessions (`store.donorSessions`): the donor
- * portal (`lib/account/`) signs a donor in by an emailed one-time link, then keeps them signed in by
+ * portal (`lib/donor_portal/`) signs a donor in by an emailed one-time link, then keeps them signed in by
  * a cookie. Both are random tokens of which only the SHA-256 is stored, so a database leak signs
  * nobody in. A donor is an email address here (donations from several donor records under one
  * address are one donor), so both records carry the normalized email, not a donor id.
@@ -32,7 +32,7 @@ export interface DonorSignIn {
  *   donor proved they read that mailbox just now: every donor record of the address;
  * - `manage`: made by the manage link of a donor email (a reusable link that may have been
  *   forwarded): the one donor record the link names (`donorId`), and only what
- *   `lib/account/access.ts` lets it do there.
+ *   `lib/donor_portal/access.ts` lets it do there.
  */
 export type DonorSessionScope = "full" | "manage";
 

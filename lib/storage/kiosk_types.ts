@@ -12,7 +12,7 @@ import type { WithAudit } from "./audit_types.ts";
 
 /** A kiosk device as stored. */
 export interface KioskDevice {
-  /** A random id (`lib/ids.ts`). */
+  /** A random id (`lib/core/ids.ts`). */
   id: string;
   /** What staff call it, e.g. "Entrance hall". */
   name: string;

@@ -48,9 +48,9 @@ export interface OpenStoreOptions {
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   // An empty DATABASE_URL (`DATABASE_URL=` in a .env file) means "not set", not "connect to ''".
   if (options.databaseUrl) {
-    const { openPostgresStore } = await import("./postgres/mod.ts");
+    const { openPostgresStore } = await import("@/lib/storage/postgres/mod.ts");
     return await openPostgresStore(options.databaseUrl, { max: options.connections });
   }
-  const { openKvStore } = await import("./kv/mod.ts");
+  const { openKvStore } = await import("@/lib/storage/kv/mod.ts");
   return await openKvStore(options.kvPath);
 }

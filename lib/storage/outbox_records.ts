@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { MessageKind } from "@/lib/mail/message_types.ts";
+import type { MessageKind } from "./message_types.ts";
 import { isLang, LANGUAGES } from "@/lib/shared/languages.ts";
 import { checkInteger, isoInstant } from "./records.ts";
 import type { MessageInput, OutboxClaim, OutboxMessage, OutboxOutcome } from "./outbox_types.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { MessageInput, MessageKind } from "@/lib/mail/message_types.ts";
+import type { MessageInput, MessageKind } from "./message_types.ts";
 import type { WithAudit } from "./audit_types.ts";
 
 export type { MessageInput, MessageKind };

@@ -30,7 +30,7 @@ import {
   type SubscriptionChanges,
   type Transaction,
 } from "./types.ts";
-import { hasValidCheckDigit } from "../shared/israeli_id.ts";
+import { hasValidCheckDigit } from "@/lib/shared/israeli_id.ts";
 
 /** An email as stored and looked up: trimmed, lower case. */
 export function normalizeEmail(email: string): string {

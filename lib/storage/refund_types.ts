@@ -135,7 +135,7 @@ export interface RefundRepository {
   /**
    * Pending refunds asked before `before` (ISO), oldest first (ties by id), at most `limit`
    * (1..1,000): those whose provider's answer never reached storage (an unclear answer, an instance
-   * stopped midway), for the reconciliation pass (`lib/payments/refund_reconcile.ts`). Costs work
+   * stopped midway), for the reconciliation pass (`lib/refunds/refund_reconcile.ts`). Costs work
    * in proportion to the pending refunds, not to all refunds.
    */
   listPending(before: string, limit: number): Promise<Refund[]>;

@@ -9,13 +9,9 @@
  *
  * @module
  */
+import type { ReportSum } from "@/lib/shared/monthly_report.ts";
 
-/** A sum of money and how many records made it. */
-export interface ReportSum {
-  /** Minor units. */
-  amount: number;
-  count: number;
-}
+export type { ReportSum };
 
 /** Successful gifts of one period in one currency, one-time or monthly. */
 export interface ReportGiftTotal extends ReportSum {

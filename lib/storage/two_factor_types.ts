@@ -1,6 +1,6 @@
 /**
  * The storage contract for the staff's two-factor sign-in (`store.twoFactor`, issue 16): per admin,
- * the TOTP secret (sealed by `lib/auth/two_factor.ts`: storage never holds it in clear), whether its
+ * the TOTP secret (sealed by `lib/staff/two_factor.ts`: storage never holds it in clear), whether its
  * enrolment was confirmed, the keyed hashes of the unused recovery codes and the last time step a
  * code was accepted at (so a code is good once); and the museum-wide "required for everyone"
  * setting.

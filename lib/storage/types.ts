@@ -139,14 +139,14 @@ export interface DonorRepository {
    * `limit` (1..1,000), in id order (UTF-8 bytes, as KV orders keys), after `after` when given (the
    * last id of the previous page; any string): one index range, costing work in proportion to the
    * answer. The donor portal treats every record of one address as one donor, so whoever lists an
-   * address's records pages through all of them (`lib/donor_records.ts`).
+   * address's records pages through all of them (`lib/donors/records.ts`).
    */
   idsByEmail(email: string, limit: number, after?: string): Promise<string[]>;
   /**
    * Deletes the donor record `id`, with its place in the email index, when nothing names it and it
    * was created before `createdBefore` (ISO 8601): no payment (pending or finished), transaction,
    * subscription, receipt or message has its id, and it was not erased. Answers whether it did.
-   * What `POST /api/user` recycles under an address with many records (`lib/donors.ts`): such a
+   * What `POST /api/user` recycles under an address with many records (`lib/donors/donors.ts`): such a
    * record never carried a gift and never can (its id now opens nothing). A payment started on it
    * at the very moment it is deleted is not seen (only the one who submitted it holds its id).
    */

@@ -8,14 +8,14 @@
  * `_middleware.ts` refuses them (403) for every form under `/{lang}/`. A form whose honeypot field
  * ({@link HONEYPOT_FIELD}, hidden from people) is filled is a robot's: refused with the page's
  * general error, nothing created. Creating the donor and the payment counts against the client's
- * rate limits as the API's calls do (`lib/rate_limits.ts`); over one, the page says so in the
+ * rate limits as the API's calls do (`lib/rate_limits/rate_limits.ts`); over one, the page says so in the
  * donor's language, with status 429 and `Retry-After`. The tax-receipt part (a box and the donor's
  * Israeli ID number, `lib/shared/israeli_id.ts`) is checked like the other fields and the ID number
  * is stored with the donor only when the box is ticked; it is never logged.
  *
  * @module
  */
-import type { DonationData } from "../../components/DonationSection.tsx";
+import type { DonationData } from "@/components/DonationSection.tsx";
 import {
   amountOf,
   DONOR_FIELDS,
@@ -24,21 +24,22 @@ import {
   formErrors,
   incorrectAmount,
   selectionFromForm,
-} from "../../lib/shared/donation.ts";
-import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "../../lib/shared/israeli_id.ts";
-import { createDonor } from "../../lib/donors.ts";
-import { readFlags } from "../../lib/flags.ts";
-import type { RouteContext } from "../../lib/framework/mod.ts";
-import { errorAnswer } from "../../lib/http/domain_errors.ts";
-import { limitClient, requestAddress } from "../../lib/http/rate_limit.ts";
-import { crossSiteRefusal } from "../../lib/http/same_origin.ts";
-import { currencyCode } from "../../lib/shared/money.ts";
-import { paymentsContext, terminalFor } from "../../lib/payments/mod.ts";
-import { createOnlinePayment } from "../../lib/payments/online.ts";
-import { terminalPayment } from "../../lib/payments/terminal_sales.ts";
-import { RateLimitedError } from "../../lib/rate_limits.ts";
-import { type BrowserKey, issueBrowserKey } from "../../lib/signature_check.ts";
-import type { AppState } from "../../lib/state.ts";
+} from "@/lib/shared/donation.ts";
+import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
+import { createDonor } from "@/lib/donors/donors.ts";
+import { readFlags } from "@/lib/settings/flags.ts";
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import { errorAnswer } from "@/lib/http/domain_errors.ts";
+import { limitClient, requestAddress } from "@/lib/http/rate_limit.ts";
+import { crossSiteRefusal } from "@/lib/http/same_origin.ts";
+import { currencyCode } from "@/lib/shared/money.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { terminalFor } from "@/lib/providers/mod.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
+import { type BrowserKey, issueBrowserKey } from "@/lib/signing/signature_check.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 type Ctx = RouteContext<DonationData, AppState>;
 
@@ -221,7 +222,7 @@ async function postDonation(
 
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
   // start's first page (bench/README.md, cold start).
-  const { CreateDonorSchema } = await import("../../lib/schemas.ts");
+  const { CreateDonorSchema } = await import("@/lib/donors/schemas.ts");
   // The ID number only when the box is ticked (its errors above already covered the currency).
   const parsed = CreateDonorSchema.safeParse({
     ...fields,
@@ -236,7 +237,7 @@ async function postDonation(
     await limitClient(ctx, "donor");
     if (mode === "online") await limitClient(ctx, "payment");
     const donor = await createDonor(services.store, parsed.data);
-    // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
+    // Not its id: a donor id is the key to the donor's data and cancel button (lib/core/log.ts).
     log.info("donor created");
     const input = {
       amount: chosen!.amount,
@@ -280,7 +281,7 @@ async function postDonation(
     if (!answer) throw e;
     // The provider or the terminal service not answering: the donor's language, not the API's English.
     const unavailable = answer.status >= 500;
-    // A terminal with a sale waiting: the refusal's name (lib/payments/errors.ts) in the page's language.
+    // A terminal with a sale waiting: the refusal's name (lib/donations/errors.ts) in the page's language.
     const terminal = answer.errors?.[0]?.path === "terminal" ? answer.errors[0].message : null;
     const message = unavailable
       ? t("payment.serviceUnavailable")

@@ -1,16 +1,10 @@
 import { getCookie } from "hono/cookie";
-import { readFlagsForPages } from "../../lib/flags.ts";
-import type { RouteContext } from "../../lib/framework/mod.ts";
-import { crossSiteRefusal, isSameOrigin } from "../../lib/http/same_origin.ts";
-import { translator } from "../../lib/i18n.ts";
-import {
-  dirOf,
-  isLang,
-  LANG_COOKIE,
-  langCookie,
-  unsupportedLangRedirect,
-} from "../../lib/shared/languages.ts";
-import type { AppState } from "../../lib/state.ts";
+import { readFlagsForPages } from "@/lib/settings/flags.ts";
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import { crossSiteRefusal, isSameOrigin } from "@/lib/http/same_origin.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { dirOf, isLang, LANG_COOKIE, langCookie, unsupportedLangRedirect } from "@/lib/shared/languages.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import type { CancelPageData } from "./cancel-subscription.tsx";
 
 /**

@@ -1,15 +1,15 @@
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { ReceiptList } from "../../components/ReceiptList.tsx";
-import { type DonorView, donorView, stopMonthlyPayments } from "../../lib/donors.ts";
-import { type Handlers, Head, type PageProps, type RouteContext } from "../../lib/framework/mod.ts";
-import type { TFunction } from "../../lib/i18n.ts";
-import { clientAddress } from "../../lib/http/client_address.ts";
-import { manageLinkKey, readManageToken, requestFreshLink } from "../../lib/manage_link.ts";
-import { type ReceiptLink, receiptLinks } from "../../lib/receipts/download.ts";
-import type { AppState } from "../../lib/state.ts";
-import type { Donor } from "../../lib/storage/types.ts";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { ReceiptList } from "@/components/ReceiptList.tsx";
+import { type DonorView, donorView, stopMonthlyPayments } from "@/lib/donors/donors.ts";
+import { type Handlers, Head, type PageProps, type RouteContext } from "@/lib/framework/mod.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import { clientAddress } from "@/lib/http/client_address.ts";
+import { manageLinkKey, readManageToken, requestFreshLink } from "@/lib/donor_portal/manage_link.ts";
+import { type ReceiptLink, receiptLinks } from "@/lib/receipts/download.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import type { Donor } from "@/lib/storage/types.ts";
 
-/** Donor ids as `lib/ids.ts` makes them (the same check as the API's `readId`). */
+/** Donor ids as `lib/core/ids.ts` makes them (the same check as the API's `readId`). */
 const DONOR_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** Status of the page without a `userId` (someone opened the page without the link from the email). */
@@ -76,7 +76,7 @@ function readUserId(url: URL): string | null | undefined {
   return DONOR_ID.test(id) ? id : null;
 }
 
-/** The `token` of the query (a manage link, `lib/manage_link.ts`), or `undefined` when absent. */
+/** The `token` of the query (a manage link, `lib/donor_portal/manage_link.ts`), or `undefined` when absent. */
 function readToken(url: URL): string | undefined {
   const token = url.searchParams.get("token");
   return token === null || token.trim() === "" ? undefined : token.trim();
@@ -97,7 +97,7 @@ function refuseToken(ctx: RouteContext<CancelPageData, AppState>, kind: "invalid
  * cancel someone's donation: `_middleware.ts` refuses a POST from another site with this page's
  * `forbidden` message (403) before it gets here.
  *
- * `?token=…` (the manage link of every donor email, `lib/manage_link.ts`) opens the same page when
+ * `?token=…` (the manage link of every donor email, `lib/donor_portal/manage_link.ts`) opens the same page when
  * `userId` is absent; `userId` behaves exactly as the spec says whatever `token` is. A token that
  * is not ours gets a clear refusal (400); an expired one a page (410) whose form (no JavaScript)
  * POSTs `send=link` here to have a fresh link sent to the donor's email on file, rate-limited,

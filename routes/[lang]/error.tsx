@@ -1,15 +1,15 @@
-import { PageTitle } from "../../components/PageTitle.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
 import {
   DetailsBlock,
   type FailureFields,
   failureFields,
   recordForPage,
   TransactionIdLine,
-} from "../../components/TransactionResult.tsx";
-import { errorMessageKey } from "../../lib/error_codes.ts";
-import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
-import type { AppState } from "../../lib/state.ts";
-import ProgressBar from "../../islands/ProgressBar.tsx";
+} from "@/components/TransactionResult.tsx";
+import { errorMessageKey } from "@/lib/donations/error_codes.ts";
+import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import ProgressBar from "@/islands/ProgressBar.tsx";
 
 interface Data extends FailureFields {
   /** From the server's record only; `null` without one. */

@@ -1,8 +1,8 @@
-import { type DonationData, DonationSection } from "../../components/DonationSection.tsx";
-import { Hero } from "../../components/Hero.tsx";
+import { type DonationData, DonationSection } from "@/components/DonationSection.tsx";
+import { Hero } from "@/components/Hero.tsx";
 import { donationPage, handleDonationPost } from "./_donation_page.ts";
-import { type Handlers, Head, type PageProps } from "../../lib/framework/mod.ts";
-import type { AppState } from "../../lib/state.ts";
+import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/`: GET answers the page (cached HTML, with a fresh browser signing key and nonce per

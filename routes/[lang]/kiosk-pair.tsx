@@ -4,7 +4,7 @@ import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
 import { deviceCookie, readDeviceCookie } from "@/lib/http/kiosk_cookie.ts";
 import { pairedDevice, pairKiosk } from "@/lib/kiosk/devices.ts";
 import { PairingCodeError } from "@/lib/kiosk/errors.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 interface Data {
   code: string;

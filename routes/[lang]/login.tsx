@@ -1,6 +1,6 @@
-import { AccountPage } from "../../components/AccountPage.tsx";
-import type { PageProps } from "../../lib/framework/mod.ts";
-import type { AppState } from "../../lib/state.ts";
+import { AccountPage } from "@/components/AccountPage.tsx";
+import type { PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** `/{lang}/login`: admin sign-in (spec section 2). */
 export default function Page({ state }: PageProps<unknown, AppState>) {

@@ -1,8 +1,8 @@
-import { PageTitle } from "../../components/PageTitle.tsx";
-import { recordForPage, TransactionIdLine } from "../../components/TransactionResult.tsx";
-import type { Handlers, PageProps } from "../../lib/framework/mod.ts";
-import type { AppState } from "../../lib/state.ts";
-import ProgressBar from "../../islands/ProgressBar.tsx";
+import { PageTitle } from "@/components/PageTitle.tsx";
+import { recordForPage, TransactionIdLine } from "@/components/TransactionResult.tsx";
+import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import ProgressBar from "@/islands/ProgressBar.tsx";
 
 interface Data {
   /** The provider's transaction id, only when the server recorded it as a success. */

@@ -1,6 +1,6 @@
-import { errorAnswer, errorResponse } from "../../lib/http/domain_errors.ts";
-import type { RouteContext } from "../../lib/framework/mod.ts";
-import type { AppState } from "../../lib/state.ts";
+import { errorAnswer, errorResponse } from "@/lib/http/domain_errors.ts";
+import type { RouteContext } from "@/lib/framework/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * Every `/api` route: known errors (the domain's, a bad request, a refused signature) become their

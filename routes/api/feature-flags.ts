@@ -1,7 +1,7 @@
-import type { Handlers } from "../../lib/framework/mod.ts";
-import type { RouteDocs } from "../../lib/openapi.ts";
-import { FeatureFlagsSchema } from "../../lib/schemas.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { FeatureFlagsSchema } from "@/lib/settings/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Handlers } from "../../lib/framework/mod.ts";
-import type { RouteDocs } from "../../lib/openapi.ts";
-import { issueBrowserKey } from "../../lib/signature_check.ts";
-import type { AppState } from "../../lib/state.ts";
+import type { Handlers } from "@/lib/framework/mod.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { issueBrowserKey } from "@/lib/signing/signature_check.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 const BrowserKeySchema = z.object({
   keyId: z.string().describe("v1.<expiry ms>.<random>"),

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { discoverRoutes } from "../reliability/fuzz_support.ts";
+import { discoverRoutes } from "@/tests/reliability/fuzz_support.ts";
 
 /**
  * The folders of the admin API (each with a `_middleware.ts` that signs the admin in): every route

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { AdminProfile, SessionStorage } from "../../islands/shared/admin_session.ts";
+import type { AdminProfile, SessionStorage } from "@/islands/shared/admin_session.ts";
 
 /**
  * Local storage over a Map, which a test can look into.

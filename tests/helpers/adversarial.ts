@@ -2,7 +2,7 @@
  * Adversarial strings for regular expressions and validators: long runs and alternations of the
  * characters a pattern is made of, which is where backtracking patterns take quadratic or worse
  * time (`a@` + dots + `@` took the email pattern seconds). Shared by the pattern timing test
- * (`lib/input_patterns_test.ts`) and the fuzz suite's generators (`tests/reliability/fuzz_support.ts`).
+ * (`lib/app/input_patterns_test.ts`) and the fuzz suite's generators (`tests/reliability/fuzz_support.ts`).
  *
  * @module
  */

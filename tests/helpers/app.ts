@@ -4,16 +4,16 @@
  *
  * @module
  */
-import { loadConfig } from "../../lib/config.ts";
-import { loadBuild } from "../../lib/framework/assets.ts";
-import { ensureBuild } from "../../lib/framework/build.ts";
-import { seedFlags } from "../../lib/flags.ts";
-import { createLogger } from "../../lib/log.ts";
-import type { RenderMessage } from "../../lib/mail/outbox_sender.ts";
-import { openStore } from "../../lib/storage/mod.ts";
-import type { Store } from "../../lib/storage/types.ts";
-import type { Config } from "../../lib/config.ts";
-import type { Services } from "../../lib/state.ts";
+import { loadConfig } from "@/lib/app/config.ts";
+import { loadBuild } from "@/lib/framework/assets.ts";
+import { ensureBuild } from "@/lib/framework/build.ts";
+import { seedFlags } from "@/lib/settings/flags.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Store } from "@/lib/storage/types.ts";
+import type { Config } from "@/lib/app/config.ts";
+import type { Services } from "@/lib/app/state.ts";
 
 /**
  * Every page of the spec's route table (and the kiosk pairing page, issue 13; the staff and audit
@@ -111,8 +111,8 @@ export async function startTestApp(
   await seedFlags(store, config.features);
   const logs: Record<string, unknown>[] = [];
   const log = createLogger((line) => logs.push(JSON.parse(line)));
-  const { createApp } = await import("../../lib/app.ts");
-  const { createServices } = await import("../../lib/services.ts");
+  const { createApp } = await import("@/lib/app/app.ts");
+  const { createServices } = await import("@/lib/app/services.ts");
   const services = await createServices(config, store, log, {
     render: options.render,
     createSenderWorker: options.createSenderWorker,

@@ -1,15 +1,15 @@
 /**
- * Fixtures of the card-update tests (`lib/payments/card_update*_test.ts`): a store with one donor's
+ * Fixtures of the card-update tests (`lib/monthly_gifts/card_update*_test.ts`): a store with one donor's
  * active monthly gift, and a card-update context on the sandbox provider, at a fixed clock.
  *
  * @module
  */
-import { createLogger } from "../../lib/log.ts";
-import type { CardUpdateContext } from "../../lib/payments/card_update.ts";
-import { createSandboxProvider } from "../../lib/payments/sandbox.ts";
-import { openStore } from "../../lib/storage/mod.ts";
-import type { Store, Subscription } from "../../lib/storage/types.ts";
-import { donorFixture, subscriptionFixture } from "../storage/fixtures.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import type { CardUpdateContext } from "@/lib/monthly_gifts/card_update.ts";
+import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Store, Subscription } from "@/lib/storage/types.ts";
+import { donorFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 import type { TestApp } from "./app.ts";
 import assert from "node:assert/strict";
 

@@ -6,9 +6,9 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { SIGN_IN_TTL_MS, signInKey, signInToken } from "../../lib/account/sign_in.ts";
-import { hashRefreshToken } from "../../lib/auth/tokens.ts";
-import { createManageToken, manageLinkKey } from "../../lib/manage_link.ts";
+import { SIGN_IN_TTL_MS, signInKey, signInToken } from "@/lib/donor_portal/sign_in.ts";
+import { hashRefreshToken } from "@/lib/staff/tokens.ts";
+import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import type { TestApp } from "./app.ts";
 
 /**

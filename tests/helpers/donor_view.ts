@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { cancelGift, pauseGift } from "../../lib/payments/subscription_changes.ts";
-import type { Donor, Store, Subscription, Transaction } from "../../lib/storage/types.ts";
-import { donorFixture, subscriptionFixture, txFixture } from "../storage/fixtures.ts";
+import { cancelGift, pauseGift } from "@/lib/monthly_gifts/subscription_changes.ts";
+import type { Donor, Store, Subscription, Transaction } from "@/lib/storage/types.ts";
+import { donorFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 /** The app reads real time: the monthly gifts' dates are set around it. */
 export const NOW = new Date();

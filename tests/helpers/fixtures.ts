@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { createLogger, type Logger } from "../../lib/log.ts";
-import type { Payment, Store } from "../../lib/storage/types.ts";
+import { createLogger, type Logger } from "@/lib/core/log.ts";
+import type { Payment, Store } from "@/lib/storage/types.ts";
 
 const id = (prefix: string) => `${prefix}_${crypto.randomUUID().replaceAll("-", "")}`;
 

@@ -1,6 +1,6 @@
 /**
  * The regular expressions in the code that never run on what a client sends, with why, for the
- * input-pattern audit (`lib/input_patterns_test.ts`), which fails on a pattern listed nowhere.
+ * input-pattern audit (`lib/app/input_patterns_test.ts`), which fails on a pattern listed nowhere.
  *
  * @module
  */
@@ -21,9 +21,9 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/[.,]00(?=\D*$)/`],
   },
   "islands/shared/texts.ts": { why: "locale texts", patterns: [String.raw`/\{\{\s*(\w+)\s*\}\}/g`] },
-  "lib/manage_link.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
-  "lib/account/sign_in.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
-  "lib/backoffice/audit_log.ts": {
+  "lib/donor_portal/manage_link.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
+  "lib/donor_portal/sign_in.ts": { why: "base64 we encoded", patterns: [String.raw`/=+$/`] },
+  "lib/audit/audit_log.ts": {
     why: "base64 we encoded (the cursor written)",
     patterns: [String.raw`/=+$/`],
   },
@@ -43,7 +43,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "base64 we encoded; the sender's stored failure reasons (at most 1,000 characters)",
     patterns: [String.raw`/=+$/`, String.raw`/(\s+)/`],
   },
-  "lib/auth/passwords.ts": {
+  "lib/staff/passwords.ts": {
     why: "hashes we made and stored",
     patterns: [
       String.raw`/=+$/`,
@@ -51,8 +51,8 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
         .raw`/^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,88})\$([A-Za-z0-9+/]{22,88})$/`,
     ],
   },
-  "lib/auth/tokens.ts": { why: "base64 of random bytes", patterns: [String.raw`/=+$/`] },
-  "lib/config.ts": {
+  "lib/staff/tokens.ts": { why: "base64 of random bytes", patterns: [String.raw`/=+$/`] },
+  "lib/app/config.ts": {
     why: "the environment, read once at start",
     patterns: [
       String.raw`/\/+$/`,
@@ -65,7 +65,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
       String.raw`/^https:\/\/[^\s/]+\.[^\s]+$/`,
     ],
   },
-  "lib/config_payments.ts": {
+  "lib/providers/config.ts": {
     why: "the environment, read once at start",
     patterns: [
       String.raw`/\/+$/`,
@@ -77,7 +77,10 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
       String.raw`/^https?:\/\/[^\s/]+$/`,
     ],
   },
-  "lib/config_values.ts": { why: "the environment, read once at start", patterns: [String.raw`/^\d{1,6}$/`] },
+  "lib/core/config_values.ts": {
+    why: "the environment, read once at start",
+    patterns: [String.raw`/^\d{1,6}$/`],
+  },
   "lib/framework/build.ts": {
     why: "the build: source file names",
     patterns: [
@@ -111,6 +114,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "lib/framework/router.ts": {
     why: "route file names at start",
     patterns: [
+      String.raw`/^\([A-Za-z0-9_-]+\)$/`,
       String.raw`/(_test|\.test)\.(tsx?|jsx?)$/`,
       String.raw`/\.(tsx|ts|jsx|js)$/`,
       String.raw`/^[A-Za-z0-9._~-]+$/`,
@@ -120,15 +124,21 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
       String.raw`/^\([A-Za-z0-9_-]+\)$/`,
     ],
   },
-  "lib/openapi.ts": { why: "route paths", patterns: [String.raw`/:(\w+)\??/g`, String.raw`/\{(\w+)\}/g`] },
-  "lib/payments/pelecard_protocol.ts": { why: "the configured base URL", patterns: [String.raw`/\/+$/`] },
-  "lib/payments/sandbox.ts": { why: "references we stored", patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`] },
+  "lib/app/openapi.ts": {
+    why: "route paths",
+    patterns: [String.raw`/:(\w+)\??/g`, String.raw`/\{(\w+)\}/g`],
+  },
+  "lib/providers/pelecard/protocol.ts": { why: "the configured base URL", patterns: [String.raw`/\/+$/`] },
+  "lib/providers/sandbox/sandbox.ts": {
+    why: "references we stored",
+    patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`],
+  },
   "lib/shared/money.ts": {
     why: "digits of a number we format (at most ~310; quadratic on long digit strings, so never input)",
     patterns: [String.raw`/\B(?=(\d{3})+$)/g`],
   },
   "lib/shared/signing.ts": { why: "keys we derived", patterns: [String.raw`/^(?:[0-9a-f]{2})*$/i`] },
-  "lib/signature_check.ts": {
+  "lib/signing/signature_check.ts": {
     why: "SIGNING_KEYS, at start",
     patterns: [String.raw`/^([0-9a-f]{2}){32,}$/i`, String.raw`/^[A-Za-z0-9_-]{1,64}$/`],
   },
@@ -146,7 +156,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/^[a-z_][a-z0-9_]{0,62}$/`],
   },
   "routes/sandbox/pay/[ref].tsx": { why: "a URL we built, as JSON", patterns: [String.raw`/</g`] },
-  "lib/config_mail.ts": {
+  "lib/mail/config.ts": {
     why: "the environment, read once at start",
     patterns: [String.raw`/^(?:[^<>\r\n"]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/`],
   },

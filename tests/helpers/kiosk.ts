@@ -7,9 +7,9 @@
  * @module
  */
 import type { BrowserContext } from "playwright-core";
-import { createKioskDevice } from "../../lib/kiosk/devices.ts";
-import type { Admin, Store } from "../../lib/storage/types.ts";
-import type { Config } from "../../lib/config.ts";
+import { createKioskDevice } from "@/lib/kiosk/devices.ts";
+import type { Admin, Store } from "@/lib/storage/types.ts";
+import type { Config } from "@/lib/app/config.ts";
 
 /** A paired kiosk: its device id and the `Cookie` header it sends. */
 export interface PairedKiosk {

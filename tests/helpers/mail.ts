@@ -5,15 +5,15 @@
  *
  * @module
  */
-import { signInKey } from "@/lib/account/sign_in.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import assert from "node:assert/strict";
-import { newId } from "../../lib/ids.ts";
-import type { Attachment, MessageInput, RenderedMessage } from "../../lib/mail/message_types.ts";
-import { createRenderer, type MessageToRender } from "../../lib/mail/templates/mod.ts";
-import { manageLinkKey, readManageToken } from "../../lib/manage_link.ts";
-import type { Lang } from "../../lib/shared/languages.ts";
-import { openStore } from "../../lib/storage/mod.ts";
-import type { Donor, Store, Subscription, Transaction } from "../../lib/storage/types.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { Attachment, MessageInput, RenderedMessage } from "@/lib/storage/message_types.ts";
+import { createRenderer, type MessageToRender } from "@/lib/mail/templates/mod.ts";
+import { manageLinkKey, readManageToken } from "@/lib/donor_portal/manage_link.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { openStore } from "@/lib/storage/mod.ts";
+import type { Donor, Store, Subscription, Transaction } from "@/lib/storage/types.ts";
 
 export const SECRET = "templates-test-secret-0123456789abcdefgh";
 export const PUBLIC_URL = "https://donate.museum.example";

@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { loadConfigOrExit } from "../../lib/config.ts";
-import { createLogger } from "../../lib/log.ts";
-import type { RenderMessage } from "../../lib/mail/outbox_sender.ts";
-import { createServices } from "../../lib/services.ts";
-import { openStore } from "../../lib/storage/mod.ts";
+import { loadConfigOrExit } from "@/lib/app/config.ts";
+import { createLogger } from "@/lib/core/log.ts";
+import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import { createServices } from "@/lib/app/services.ts";
+import { openStore } from "@/lib/storage/mod.ts";
 
 const render: RenderMessage = (m) =>
   Promise.resolve({

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { signPayload } from "../../lib/shared/signing.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
 import type { TestApp } from "./app.ts";
 import { api, type JsonAnswer } from "./http.ts";
 

@@ -1,24 +1,20 @@
 /**
- * Helpers for the Pelecard provider's tests (`lib/payments/pelecard*_test.ts`): a provider on a fresh
+ * Helpers for the Pelecard provider's tests (`lib/providers/pelecard/*_test.ts`): a provider on a fresh
  * simulator whose log lines are kept, a hosted-payment request, paying it on the simulator, and the
  * check that no log line carries a secret.
  *
  * @module
  */
 import assert from "node:assert/strict";
-import { createPelecardProvider, type PelecardOptions } from "../../lib/payments/pelecard.ts";
-import {
-  type HostedPaymentRequest,
-  type PaymentProvider,
-  ProviderError,
-} from "../../lib/payments/provider.ts";
+import { createPelecardProvider, type PelecardOptions } from "@/lib/providers/pelecard/pelecard.ts";
+import { type HostedPaymentRequest, type PaymentProvider, ProviderError } from "@/lib/providers/provider.ts";
 import {
   type PelecardSimulator,
   SIM_LOGIN,
   SIM_TOKEN_LOGIN,
   type SimulatorOptions,
   startPelecardSimulator,
-} from "../pelecard_simulator.ts";
+} from "@/tests/pelecard_simulator.ts";
 
 /** A Pelecard transaction id. */
 export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

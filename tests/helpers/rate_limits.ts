@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { paymentAdmission, type RateLimitSettings, refusalError } from "../../lib/rate_limits.ts";
-import type { Store } from "../../lib/storage/types.ts";
+import { paymentAdmission, type RateLimitSettings, refusalError } from "@/lib/rate_limits/rate_limits.ts";
+import type { Store } from "@/lib/storage/types.ts";
 
 /**
  * A payment start's admission on its own (the app makes it in the payment's own storage call):

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { ReceiptPdfOptions } from "../../lib/receipts/pdf.ts";
-import { ReceiptPdfPool } from "../../lib/receipts/pdf_pool.ts";
-import type { Lang } from "../../lib/shared/languages.ts";
-import type { Receipt } from "../../lib/storage/types.ts";
+import type { ReceiptPdfOptions } from "@/lib/receipts/pdf.ts";
+import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import type { Receipt } from "@/lib/storage/types.ts";
 
 /** The receipt, with `overrides`. */
 export function receiptFixture(overrides: Partial<Receipt> = {}): Receipt {

@@ -6,9 +6,9 @@
  * @module
  */
 import postgres from "postgres";
-import { openKvStore } from "../../lib/storage/kv/mod.ts";
-import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
-import type { Store } from "../../lib/storage/types.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { Store } from "@/lib/storage/types.ts";
 
 export const PG_URL = Deno.env.get("TEST_DATABASE_URL") ||
   "postgres://postgres:postgres@127.0.0.1:5432/postgres";

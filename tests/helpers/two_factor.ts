@@ -6,9 +6,9 @@
  * @module
  */
 import * as OTPAuth from "otpauth";
-import { newId } from "@/lib/ids.ts";
-import { createPendingToken } from "@/lib/auth/second_factor_token.ts";
-import { newTotpSecret, sealSecret, twoFactorKeys } from "@/lib/auth/two_factor_secrets.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { createPendingToken } from "@/lib/staff/second_factor_token.ts";
+import { newTotpSecret, sealSecret, twoFactorKeys } from "@/lib/staff/two_factor_secrets.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** The code an authenticator app with `secret` shows `offsetMs` from now. */

@@ -8,10 +8,10 @@
  * tests/admin_dashboard_browser_test.ts (the dashboard with data, the waiting screen).
  */
 import assert from "node:assert/strict";
-import { PAGE_PATHS, startTestApp } from "../helpers/app.ts";
-import { runAxe } from "../helpers/axe.ts";
-import { browserTest, launchBrowser } from "../helpers/browser.ts";
-import { createPayment, newDonor } from "../helpers/payments.ts";
+import { PAGE_PATHS, startTestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
+import { createPayment, newDonor } from "@/tests/helpers/payments.ts";
 
 browserTest("axe: every page, en and he, has no WCAG A/AA violation", async (t) => {
   const app = await startTestApp({

@@ -6,8 +6,8 @@
  * @module
  */
 import type postgres from "postgres";
-import { newId } from "../../lib/ids.ts";
-import type { Store, Subscription } from "../../lib/storage/types.ts";
+import { newId } from "@/lib/core/ids.ts";
+import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** `count` active subscriptions due at `due`, each with a sandbox card token. */
 export async function seedDueSubscriptions(store: Store, count: number, due: Date): Promise<Subscription[]> {

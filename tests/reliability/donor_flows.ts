@@ -16,8 +16,8 @@
  *
  * @module
  */
-import { signPayload } from "../../lib/shared/signing.ts";
-import type { Store, Transaction, TransactionBatch } from "../../lib/storage/types.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import type { Store, Transaction, TransactionBatch } from "@/lib/storage/types.ts";
 import { sleep } from "./process_support.ts";
 
 /** A sandbox card that is approved; `4000 0000 0000 0XYZ` declines with `XYZ`. */

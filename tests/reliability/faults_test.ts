@@ -21,12 +21,12 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { REQUEST_TIMEOUT_MS } from "../../lib/http/timeout.ts";
-import { BILLING_LEASE, LEASE_MS } from "../../lib/payments/billing.ts";
-import { openKvStore } from "../../lib/storage/kv/mod.ts";
-import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
-import { signPayload } from "../../lib/shared/signing.ts";
-import { SIM_LOGIN, startPelecardSimulator } from "../pelecard_simulator.ts";
+import { REQUEST_TIMEOUT_MS } from "@/lib/http/timeout.ts";
+import { BILLING_LEASE, LEASE_MS } from "@/lib/monthly_gifts/billing.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { SIM_LOGIN, startPelecardSimulator } from "@/tests/pelecard_simulator.ts";
 import { billedExactlyOnce, sandboxCharges, seedDueSubscriptions } from "./billing_support.ts";
 import { checkBackOffice, compareBooks, DonorClient, storedTransactions } from "./donor_flows.ts";
 import {

@@ -8,15 +8,15 @@
  * @module
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import manifest from "../../manifest.gen.ts";
-import { classifyRouteFile } from "../../lib/framework/router.ts";
-import type { Handlers, RouteModule } from "../../lib/framework/types.ts";
-import { currentBuild } from "../../lib/framework/assets.ts";
-import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "../../lib/shared/signing.ts";
-import type { TestApp } from "../helpers/app.ts";
-import { api } from "../helpers/http.ts";
-import { adversarialStrings } from "../helpers/adversarial.ts";
-import { createPayment, GOOD_CARD, newDonor } from "../helpers/payments.ts";
+import manifest from "@/manifest.gen.ts";
+import { classifyRouteFile } from "@/lib/framework/router.ts";
+import type { Handlers, RouteModule } from "@/lib/framework/types.ts";
+import { currentBuild } from "@/lib/framework/assets.ts";
+import { bytesToHex, canonicalString, hexToBytes, hmacKey } from "@/lib/shared/signing.ts";
+import type { TestApp } from "@/tests/helpers/app.ts";
+import { api } from "@/tests/helpers/http.ts";
+import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
+import { createPayment, GOOD_CARD, newDonor } from "@/tests/helpers/payments.ts";
 
 // ---- seeded randomness ------------------------------------------------------------------------
 

@@ -24,8 +24,8 @@
  * `FUZZ_VERBOSE=1` prints the statuses each route answered.
  */
 import assert from "node:assert/strict";
-import { startTestApp } from "../helpers/app.ts";
-import { backendTest } from "../helpers/stores.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
 import {
   apiOperations,
   backtrackingCount,

@@ -12,9 +12,9 @@
  * Small (CI): 20 online donors and 5 kiosks for 10 s; `RELIABILITY_SIZE=full`: 200 and 50 for 60 s.
  */
 import assert from "node:assert/strict";
-import { openKvStore } from "../../lib/storage/kv/mod.ts";
-import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
-import type { Store } from "../../lib/storage/types.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import { checkBackOffice, compareBooks, DonorClient, storedTransactions } from "./donor_flows.ts";
 import { freshDatabase, latency, requirePostgres, SIZE, sized, spawnApp } from "./process_support.ts";
 

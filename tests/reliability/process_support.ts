@@ -8,8 +8,8 @@
  * @module
  */
 import postgres from "postgres";
-import { ensureTestBuild, RAISED_RATE_LIMITS, ROOT } from "../helpers/app.ts";
-import { IN_CI, PG_URL, postgresProblem } from "../helpers/stores.ts";
+import { ensureTestBuild, RAISED_RATE_LIMITS, ROOT } from "@/tests/helpers/app.ts";
+import { IN_CI, PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
 
 export { IN_CI, PG_URL, ROOT };
 

@@ -10,8 +10,8 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { signPayload } from "../../lib/shared/signing.ts";
-import { openPostgresStore } from "../../lib/storage/postgres/mod.ts";
+import { signPayload } from "@/lib/shared/signing.ts";
+import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
 import { billedExactlyOnce, sandboxCharges, seedDueSubscriptions } from "./billing_support.ts";
 import { APPROVED_CARD } from "./donor_flows.ts";
 import {

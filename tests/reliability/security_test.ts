@@ -26,18 +26,18 @@
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
-import { createAccessToken, deriveKey } from "../../lib/auth/tokens.ts";
-import { enrolledCode, totpCode, twoFactorTarget, twoFactorVerifyBody } from "../helpers/two_factor.ts";
-import { newId } from "../../lib/ids.ts";
-import { openKvStore } from "../../lib/storage/kv/mod.ts";
-import type { Store, Transaction } from "../../lib/storage/types.ts";
-import { createKioskDevice } from "../../lib/kiosk/devices.ts";
-import { protectedAdminOperations } from "../helpers/admin_routes.ts";
-import { ensureTestBuild, ROOT, startTestApp, type TestApp } from "../helpers/app.ts";
-import { browserTest, launchBrowser } from "../helpers/browser.ts";
-import { api, bearer } from "../helpers/http.ts";
-import { pairTestKiosk } from "../helpers/kiosk.ts";
-import { createPayment, payOnSandboxPage } from "../helpers/payments.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import { enrolledCode, totpCode, twoFactorTarget, twoFactorVerifyBody } from "@/tests/helpers/two_factor.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { openKvStore } from "@/lib/storage/kv/mod.ts";
+import type { Store, Transaction } from "@/lib/storage/types.ts";
+import { createKioskDevice } from "@/lib/kiosk/devices.ts";
+import { protectedAdminOperations } from "@/tests/helpers/admin_routes.ts";
+import { ensureTestBuild, ROOT, startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { pairTestKiosk } from "@/tests/helpers/kiosk.ts";
+import { createPayment, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 import {
   type ApiOperation,
   apiOperations,
@@ -58,7 +58,7 @@ import {
 
 /** The settings the sandbox app runs with here (terminal sales decided at once). */
 const ENV = { SANDBOX_TERMINAL_AUTO: "approve", TERMINAL_DEADLINE_SECONDS: "2" };
-/** The key purpose of admin access tokens (lib/services.ts). */
+/** The key purpose of admin access tokens (lib/app/services.ts). */
 const ACCESS_TOKEN_PURPOSE = "admin-access-token/v1";
 
 // ---- 1. headers --------------------------------------------------------------------------------
@@ -348,17 +348,17 @@ const MODULE_MARKERS: ModuleMarker[] = [
     why: "a WebAssembly module (hash-wasm's argon2)",
     source: "npm:hash-wasm/dist/index.esm.js",
   },
-  { marker: "argon2id", why: "password hashing", source: "lib/auth/passwords.ts" },
+  { marker: "argon2id", why: "password hashing", source: "lib/staff/passwords.ts" },
   {
     marker: "secureHeadersNonce",
     why: "hono (the server framework)",
     source: "npm:hono/dist/middleware/secure-headers/secure-headers.js",
   },
-  { marker: ACCESS_TOKEN_PURPOSE, why: "the access-token key derivation", source: "lib/services.ts" },
+  { marker: ACCESS_TOKEN_PURPOSE, why: "the access-token key derivation", source: "lib/app/services.ts" },
   {
     marker: "museum-donations/admin-api",
-    why: "access-token claims (lib/auth/tokens.ts)",
-    source: "lib/auth/tokens.ts",
+    why: "access-token claims (lib/staff/tokens.ts)",
+    source: "lib/staff/tokens.ts",
   },
   {
     marker: "refresh_families_revoked",
@@ -380,11 +380,11 @@ const MODULE_MARKERS: ModuleMarker[] = [
   {
     marker: "PELECARD_PASSWORD",
     why: "the configuration (provider credentials)",
-    source: "lib/config_payments.ts",
+    source: "lib/providers/config.ts",
   },
-  { marker: "DATABASE_URL", why: "the configuration", source: "lib/config.ts" },
-  { marker: "APP_SECRET", why: "the configuration", source: "lib/config.ts" },
-  { marker: "DebitRegularType", why: "the Pelecard client", source: "lib/payments/pelecard.ts" },
+  { marker: "DATABASE_URL", why: "the configuration", source: "lib/app/config.ts" },
+  { marker: "APP_SECRET", why: "the configuration", source: "lib/app/config.ts" },
+  { marker: "DebitRegularType", why: "the Pelecard client", source: "lib/providers/pelecard/pelecard.ts" },
 ];
 
 /** Reads a marker's source; `npm:<package>/<path>` is looked up in node_modules/.deno. */

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Admission } from "../../lib/storage/types.ts";
+import type { Admission } from "@/lib/storage/types.ts";
 import { donorFixture, paymentFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore, withTwo } from "./support.ts";
 

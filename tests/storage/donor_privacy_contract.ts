@@ -8,9 +8,9 @@
  */
 
 import assert from "node:assert/strict";
-import type { MessageInput } from "../../lib/mail/message_types.ts";
-import { ERASED_USER } from "../../lib/storage/records.ts";
-import type { NewReceipt, Store, Transaction } from "../../lib/storage/types.ts";
+import type { MessageInput } from "@/lib/storage/message_types.ts";
+import { ERASED_USER } from "@/lib/storage/records.ts";
+import type { NewReceipt, Store, Transaction } from "@/lib/storage/types.ts";
 import { at, donorFixture, txFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, everyList, withStore } from "./support.ts";
 

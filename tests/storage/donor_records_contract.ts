@@ -3,7 +3,7 @@
  * through the email index with a cursor (each record once, in id order, however many the address
  * has), and `donors.deleteUnused` deletes a record only when nothing names it (no payment, gift,
  * monthly gift, receipt or message) and it was created before the time given: what `POST /api/user`
- * recycles under an address with many records (`lib/donors.ts`).
+ * recycles under an address with many records (`lib/donors/donors.ts`).
  *
  * @module
  */

@@ -18,7 +18,7 @@ import type {
   Subscription,
   Transaction,
 } from "@/lib/storage/types.ts";
-import { paymentFixture as sharedPaymentFixture } from "../helpers/fixtures.ts";
+import { paymentFixture as sharedPaymentFixture } from "@/tests/helpers/fixtures.ts";
 
 let fixtureCount = 0;
 /** A unique id with a readable prefix. */

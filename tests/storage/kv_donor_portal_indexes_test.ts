@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { OutboxMessage } from "../../lib/storage/types.ts";
+import type { OutboxMessage } from "@/lib/storage/types.ts";
 import { openKvStore } from "./backends.ts";
 import { donorFixture, paymentFixture, txFixture } from "./fixtures.ts";
 

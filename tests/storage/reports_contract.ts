@@ -12,7 +12,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { ReportFigures } from "../../lib/storage/types.ts";
+import type { ReportFigures } from "@/lib/storage/types.ts";
 import { refundFixture, subscriptionFixture, txFixture, uid } from "./fixtures.ts";
 import { type ContractOptions, withStore } from "./support.ts";
 

@@ -1,10 +1,10 @@
 /**
  * The donor portal's messages (issue 15): the one-time sign-in link. Its token is made again here
- * from the link's id (`lib/account/sign_in.ts`), so the outbox never holds a usable token.
+ * from the link's id (`lib/donor_portal/sign_in.ts`), so the outbox never holds a usable token.
  *
  * @module
  */
-import { SIGN_IN_TTL_MS, signInToken, signInUrl } from "@/lib/account/sign_in.ts";
+import { SIGN_IN_TTL_MS, signInToken, signInUrl } from "@/lib/donor_portal/mod.ts";
 import { donorFrame, type KindRenderer, recipientDonor, rendered } from "./render.ts";
 
 /** A sign-in link to the donor portal, valid 30 minutes from the request. */

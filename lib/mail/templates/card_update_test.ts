@@ -4,7 +4,7 @@
  * the "not you?" line, the page's direction and the manage link.
  */
 import assert from "node:assert/strict";
-import { translator } from "@/lib/i18n.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import { LANGUAGES } from "@/lib/shared/languages.ts";
 import { assertDirection, assertManageLink, fixture, message } from "@/tests/helpers/mail.ts";
 import { emailDate, emailMoney } from "./format.ts";

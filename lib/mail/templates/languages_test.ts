@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MessageInput } from "@/lib/mail/message_types.ts";
+import type { MessageInput } from "@/lib/storage/message_types.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import {
   assertDirection,

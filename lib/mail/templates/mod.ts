@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RenderedMessage } from "@/lib/mail/message_types.ts";
+import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import { renderSignInLink } from "./account_messages.ts";
 import {
   renderChargeFailed,

@@ -9,21 +9,21 @@
  *
  * @module
  */
-import type { SignInKey } from "@/lib/account/sign_in.ts";
-import { translator } from "@/lib/i18n.ts";
+import type { SignInKey } from "@/lib/donor_portal/mod.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import type {
   Attachment,
   MessageData,
   MessageInput,
   MessageKind,
   RenderedMessage,
-} from "@/lib/mail/message_types.ts";
+} from "@/lib/storage/message_types.ts";
 import {
   createManageToken,
   MANAGE_LINK_TTL_MS,
   type ManageLinkKey,
   manageLinkUrl,
-} from "@/lib/manage_link.ts";
+} from "@/lib/donor_portal/mod.ts";
 import { dirOf, FALLBACK_LANG, isLang, type Lang } from "@/lib/shared/languages.ts";
 import type { Donor, Refund, Store, Transaction } from "@/lib/storage/types.ts";
 import type { TFunction } from "i18next";
@@ -41,7 +41,7 @@ export interface RenderDeps {
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
   manageKey: ManageLinkKey;
-  /** The donor portal's sign-in links' key (`signInKey(config.appSecret)`, `lib/account/sign_in.ts`). */
+  /** The donor portal's sign-in links' key (`signInKey(config.appSecret)`, `lib/donor_portal/sign_in.ts`). */
   signInKey: SignInKey;
   /**
    * The receipt PDF of a successful transaction in a language (issued on first call,

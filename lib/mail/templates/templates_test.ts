@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { translator } from "@/lib/i18n.ts";
-import { newId } from "@/lib/ids.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { newId } from "@/lib/core/ids.ts";
 import {
   assertDirection,
   assertManageLink,

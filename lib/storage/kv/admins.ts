@@ -31,20 +31,20 @@ import {
   isoInstant,
   normalizeEmail,
   roleAfter,
-} from "../records.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
+} from "@/lib/storage/records.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
 import {
   type Admin,
   type AdminRepository,
   type AuditEntry,
   EmailTakenError,
   LastOwnerError,
-} from "../types.ts";
+} from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 import { addAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 
 /** The first key part of every admin. */
 export const ADMINS = "admins";

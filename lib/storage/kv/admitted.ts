@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DonorRepository, PaymentRepository, RateLimitRepository } from "../types.ts";
+import type { DonorRepository, PaymentRepository, RateLimitRepository } from "@/lib/storage/types.ts";
 
 /**
  * The donors with `createAdmitted`.

@@ -19,9 +19,9 @@
 
 import { commit, retryWhileLocked } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { auditEntries, canonicalAuditFilter } from "../audit_records.ts";
-import type { AuditEntry, AuditFilter, AuditRepository } from "../audit_types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { auditEntries, canonicalAuditFilter } from "@/lib/storage/audit_records.ts";
+import type { AuditEntry, AuditFilter, AuditRepository } from "@/lib/storage/audit_types.ts";
 
 /** The most entries one `append` stores (four keys each: far inside KV's mutation limit). */
 const MAX_APPEND = 100;

@@ -22,10 +22,10 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { isoInstant } from "../records.ts";
-import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
-import type { CardUpdate, CardUpdateRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { isoInstant } from "@/lib/storage/records.ts";
+import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "@/lib/storage/card_update_records.ts";
+import type { CardUpdate, CardUpdateRepository } from "@/lib/storage/types.ts";
 
 /** `["card_updates", id]`: each attempt. */
 export const CARD_UPDATES = "card_updates";

@@ -16,8 +16,8 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { canonicalCharge, chargeResult, checkInteger, isoInstant } from "../records.ts";
-import type { Charge, ChargeRepository } from "../types.ts";
+import { canonicalCharge, chargeResult, checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type { Charge, ChargeRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every charge. */
 const CHARGES = "charges";

@@ -33,9 +33,9 @@ import { donorEmailKey, DONORS } from "./donors.ts";
 import { RECEIPTS, RECEIPTS_BY_DONOR, RECEIPTS_BY_EMAIL } from "./receipts.ts";
 import { TRANSACTIONS, TRANSACTIONS_BY_DONOR } from "./transactions.ts";
 import { TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import { listsOf, type TransactionList } from "../queries.ts";
-import { ERASED_USER, erasedDonor, isErasedUser } from "../records.ts";
-import type { Donor, Receipt, Transaction } from "../types.ts";
+import { listsOf, type TransactionList } from "@/lib/storage/queries.ts";
+import { ERASED_USER, erasedDonor, isErasedUser } from "@/lib/storage/records.ts";
+import type { Donor, Receipt, Transaction } from "@/lib/storage/types.ts";
 
 /** A copy is looked for this long either side of its transaction's time before the whole list is read. */
 const SLACK_MS = 10 * 60_000;

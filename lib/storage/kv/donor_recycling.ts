@@ -29,8 +29,8 @@ import { PAYMENTS_BY_DONOR } from "./payments.ts";
 import { RECEIPTS_BY_DONOR } from "./receipts.ts";
 import { SUBSCRIPTIONS_BY_DONOR } from "./subscriptions.ts";
 import { TRANSACTIONS_BY_DONOR } from "./transactions.ts";
-import { isoInstant } from "../records.ts";
-import type { Donor } from "../types.ts";
+import { isoInstant } from "@/lib/storage/records.ts";
+import type { Donor } from "@/lib/storage/types.ts";
 
 /** The indexes by donor whose any entry means the record is used. */
 const NAMED_BY = [

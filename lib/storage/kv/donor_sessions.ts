@@ -30,17 +30,17 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { isoInstant, normalizeEmail } from "../records.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { isoInstant, normalizeEmail } from "@/lib/storage/records.ts";
 import {
   canonicalDonorSession,
   canonicalDonorSignIn,
   sessionsBeyondLimit,
-} from "../donor_session_records.ts";
-import { MAX_SESSIONS_PER_EMAIL } from "../donor_session_types.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
+} from "@/lib/storage/donor_session_records.ts";
+import { MAX_SESSIONS_PER_EMAIL } from "@/lib/storage/donor_session_types.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
+import type { DonorSession, DonorSessionRepository, DonorSignIn } from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 
 export const SIGN_INS = "donor_sign_ins";

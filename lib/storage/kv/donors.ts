@@ -26,9 +26,9 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { canonicalDonor, isoInstantOrNull, normalizeEmail } from "../records.ts";
-import type { Donor, DonorRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalDonor, isoInstantOrNull, normalizeEmail } from "@/lib/storage/records.ts";
+import type { Donor, DonorRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every donor. */
 export const DONORS = "donors";

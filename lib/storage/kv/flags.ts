@@ -17,10 +17,10 @@
 import { commit, retryWhileLocked } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
-import { isoInstant } from "../records.ts";
-import type { FeatureFlag, FlagRepository } from "../types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { isoInstant } from "@/lib/storage/records.ts";
+import type { FeatureFlag, FlagRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every flag. */
 const FLAGS = "flags";

@@ -20,10 +20,10 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
-import { canonicalKioskDevice, checkInteger, isoInstant } from "../records.ts";
-import type { KioskDevice, KioskDeviceRepository } from "../types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { canonicalKioskDevice, checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type { KioskDevice, KioskDeviceRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every device, by id. */
 const DEVICES = "kiosk_devices";

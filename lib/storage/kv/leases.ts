@@ -14,8 +14,8 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { checkInteger } from "../records.ts";
-import type { LeaseRepository } from "../types.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { LeaseRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every lease. */
 const LEASES = "leases";

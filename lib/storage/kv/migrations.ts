@@ -90,7 +90,7 @@ import type {
   SandboxRecord,
   Subscription,
   Transaction,
-} from "../types.ts";
+} from "@/lib/storage/types.ts";
 
 const KV_MIGRATIONS = "kv_migrations";
 const ERROR_SUB_LISTS_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "error-sub-lists"];

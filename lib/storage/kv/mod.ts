@@ -93,7 +93,7 @@ import { kvReports } from "./reports.ts";
 import { kvThrottle } from "./throttle.ts";
 import { kvRateLimits } from "./rate_limits.ts";
 import { kvTransactions } from "./transactions.ts";
-import type { Store } from "../types.ts";
+import type { Store } from "@/lib/storage/types.ts";
 
 /**
  * Opens (creating when missing) a KV store at `path`: a file path, `":memory:"`, or a KV Connect

@@ -15,9 +15,9 @@
 
 import { commit, EXPIRY_GRACE_MS, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { NonceRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { NonceRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every nonce. */
 const NONCES = "nonces";

@@ -26,8 +26,8 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import {
   byAge,
   canonicalMessages,
@@ -37,10 +37,10 @@ import {
   queuedMessage,
   recipientDonorId,
   settled,
-} from "../outbox_records.ts";
-import { donorListArgs } from "../donor_queries.ts";
-import { checkInteger, isoInstant } from "../records.ts";
-import type { MessageInput, OutboxMessage, OutboxRepository } from "../outbox_types.ts";
+} from "@/lib/storage/outbox_records.ts";
+import { donorListArgs } from "@/lib/storage/donor_queries.ts";
+import { checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type { MessageInput, OutboxMessage, OutboxRepository } from "@/lib/storage/outbox_types.ts";
 
 /** The first key part of every message, by key. */
 const OUTBOX = "outbox";

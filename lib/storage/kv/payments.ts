@@ -28,9 +28,9 @@
 
 import { commit, EXPIRY_GRACE_MS, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "../records.ts";
-import type { Payment, PaymentRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "@/lib/storage/records.ts";
+import type { Payment, PaymentRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every payment, by id. */
 export const PAYMENTS = "payments";

@@ -24,9 +24,9 @@
 
 import { commit, EXPIRY_GRACE_MS, KV_LIMITS, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { RateLimitHit, RateLimitRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { RateLimitHit, RateLimitRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every counter. */
 const RATE_LIMITS = "rate_limits";

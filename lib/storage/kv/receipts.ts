@@ -24,7 +24,7 @@
 
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { normalizeEmail } from "../records.ts";
+import { normalizeEmail } from "@/lib/storage/records.ts";
 import {
   canonicalNewReceipt,
   checkReportNumber,
@@ -32,8 +32,8 @@ import {
   receiptListLimit,
   receiptNumber,
   receiptTransactionIds,
-} from "../receipt_records.ts";
-import type { Receipt, ReceiptRepository } from "../receipt_types.ts";
+} from "@/lib/storage/receipt_records.ts";
+import type { Receipt, ReceiptRepository } from "@/lib/storage/receipt_types.ts";
 
 const RECEIPTS = "receipts";
 const BY_TRANSACTION = "receipts_by_transaction";

@@ -26,11 +26,11 @@
 import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
-import { batchLimit } from "../queries.ts";
-import { canonicalRefreshToken, isoInstant } from "../records.ts";
-import type { RefreshToken, RefreshTokenRepository } from "../types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalRefreshToken, isoInstant } from "@/lib/storage/records.ts";
+import type { RefreshToken, RefreshTokenRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every refresh token, by hash. */
 export const REFRESH_TOKENS = "refresh_tokens";

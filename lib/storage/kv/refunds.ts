@@ -27,23 +27,23 @@ import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
 import {
   canonicalFailureReport,
   canonicalRefund,
   checkPendingQuery,
   checkRefundIds,
   settledRefund,
-} from "../refund_records.ts";
+} from "@/lib/storage/refund_records.ts";
 import {
   type Refund,
   RefundExceedsPaidError,
   type RefundRepository,
   type RefundTotals,
-} from "../refund_types.ts";
+} from "@/lib/storage/refund_types.ts";
 
 /** `["refunds", txId, id]`: each refund (read by the report, `reports.ts`). */
 export const REFUNDS = "refunds";

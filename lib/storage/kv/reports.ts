@@ -27,7 +27,13 @@ import type { KvContext } from "./context.ts";
 import { REFUNDS, REFUNDS_BY_SETTLED } from "./refunds.ts";
 import { SUBSCRIPTIONS, SUBSCRIPTIONS_BY_CANCELLED, SUBSCRIPTIONS_BY_CREATED } from "./subscriptions.ts";
 import { TRANSACTIONS, TRANSACTIONS_BY_TIME } from "./transactions.ts";
-import { canonicalFigures, FigureSums, periodOf, reportBounds, reportDonorKey } from "../report_queries.ts";
+import {
+  canonicalFigures,
+  FigureSums,
+  periodOf,
+  reportBounds,
+  reportDonorKey,
+} from "@/lib/storage/report_queries.ts";
 import type {
   Refund,
   ReportFigures,
@@ -36,7 +42,7 @@ import type {
   ReportSubscriptionTotal,
   Subscription,
   Transaction,
-} from "../types.ts";
+} from "@/lib/storage/types.ts";
 
 /** How many records one read of {@link eachIndexed} holds at once (a few parallel getMany calls). */
 const READ_CHUNK = 500;

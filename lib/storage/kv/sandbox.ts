@@ -21,9 +21,9 @@
 
 import { commit, RETRY, retryWhileLocked, SWEEP_CHUNK, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit, MAX_BATCH } from "../queries.ts";
-import { canonicalSandboxRecord, isoInstant, mergeSandboxData } from "../records.ts";
-import type { SandboxRecord, SandboxRepository } from "../types.ts";
+import { batchLimit, MAX_BATCH } from "@/lib/storage/queries.ts";
+import { canonicalSandboxRecord, isoInstant, mergeSandboxData } from "@/lib/storage/records.ts";
+import type { SandboxRecord, SandboxRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every sandbox record, by ref. */
 export const SANDBOX = "sandbox";

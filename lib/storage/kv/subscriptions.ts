@@ -40,10 +40,10 @@ import {
   isoInstant,
   subscriptionChanges,
   subscriptionDueAt,
-} from "../records.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE, type MessageInput } from "../outbox_types.ts";
-import type { Subscription, SubscriptionRepository } from "../types.ts";
+} from "@/lib/storage/records.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE, type MessageInput } from "@/lib/storage/outbox_types.ts";
+import type { Subscription, SubscriptionRepository } from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every subscription, by id. */

@@ -18,9 +18,9 @@
 
 import { commit, EXPIRY_GRACE_MS, KV_LIMITS, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
-import { batchLimit, checkLimit, throttleWindow } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { ThrottleRepository } from "../types.ts";
+import { batchLimit, checkLimit, throttleWindow } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { ThrottleRepository } from "@/lib/storage/types.ts";
 
 /** The first key part of every throttle key. */
 const THROTTLE = "throttle";

@@ -35,7 +35,7 @@ import {
   searchTermOf,
   totalsRange,
   type TransactionList,
-} from "../queries.ts";
+} from "@/lib/storage/queries.ts";
 import type {
   DailyTotal,
   Page,
@@ -44,7 +44,7 @@ import type {
   TransactionQuery,
   TransactionRepository,
   TransactionScanQuery,
-} from "../types.ts";
+} from "@/lib/storage/types.ts";
 
 /** The counter of each list: its last sequence number. */
 export const TRANSACTIONS_COUNT = "transactions_count";

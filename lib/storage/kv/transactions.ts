@@ -39,12 +39,12 @@
 import { commit, ImportBudget, loadSerialize, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { kvTransactionLists, TRANSACTIONS_COUNT, TRANSACTIONS_LIST } from "./transaction_lists.ts";
-import { importBatch, listsOf, TRANSACTION_LISTS } from "../queries.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { canonicalTransaction } from "../records.ts";
-import { donorListArgs, newestFirst } from "../donor_queries.ts";
-import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
-import type { Transaction, TransactionRepository } from "../types.ts";
+import { importBatch, listsOf, TRANSACTION_LISTS } from "@/lib/storage/queries.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { canonicalTransaction } from "@/lib/storage/records.ts";
+import { donorListArgs, newestFirst } from "@/lib/storage/donor_queries.ts";
+import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "@/lib/storage/outbox_types.ts";
+import type { Transaction, TransactionRepository } from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
 
 /** The first key part of every transaction, by id. */

@@ -31,7 +31,7 @@ import {
   isoInstant,
   normalizeEmail,
   roleAfter,
-} from "../records.ts";
+} from "@/lib/storage/records.ts";
 import {
   type Admin,
   type AdminRepository,
@@ -40,14 +40,14 @@ import {
   type AuditEntry,
   EmailTakenError,
   LastOwnerError,
-} from "../types.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
+} from "@/lib/storage/types.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
 import { iso, isUniqueViolation, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
 import { insertAudit } from "./audit.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 
 /** The row shape of `admins`. */
 interface AdminRow {

@@ -10,9 +10,9 @@
  */
 
 import type postgres from "postgres";
-import { auditEntries, canonicalAuditFilter } from "../audit_records.ts";
-import type { AuditEntry, AuditRepository } from "../audit_types.ts";
-import { batchLimit } from "../queries.ts";
+import { auditEntries, canonicalAuditFilter } from "@/lib/storage/audit_records.ts";
+import type { AuditEntry, AuditRepository } from "@/lib/storage/audit_types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
 import type { PgContext } from "./context.ts";
 
 /** The row shape of `audit_log`. */

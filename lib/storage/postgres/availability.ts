@@ -12,7 +12,7 @@
  */
 
 import postgres from "postgres";
-import { StorageUnavailableError } from "../types.ts";
+import { StorageUnavailableError } from "@/lib/storage/types.ts";
 
 /**
  * The default bound of one repository call (its statements, and any wait for a pooled

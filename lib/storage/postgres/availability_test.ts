@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type postgres from "postgres";
 import { transactionRunner } from "./availability.ts";
-import { StorageUnavailableError } from "../types.ts";
+import { StorageUnavailableError } from "@/lib/storage/types.ts";
 
 /** A stand-in pool whose `begin` runs the body at once (no server needed). */
 const fakeSql = { begin: (fn: (tx: unknown) => Promise<unknown>) => fn({}) } as unknown as postgres.Sql;

@@ -12,10 +12,10 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { isoInstant } from "../records.ts";
-import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "../card_update_records.ts";
-import type { CardUpdate, CardUpdateRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { isoInstant } from "@/lib/storage/records.ts";
+import { canonicalCardUpdate, checkCardUpdateStatus, checkRef } from "@/lib/storage/card_update_records.ts";
+import type { CardUpdate, CardUpdateRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 interface CardUpdateRow {

@@ -11,8 +11,8 @@
  * @module
  */
 
-import { canonicalCharge, chargeResult, checkInteger, isoInstant } from "../records.ts";
-import type { Charge, ChargeRepository } from "../types.ts";
+import { canonicalCharge, chargeResult, checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type { Charge, ChargeRepository } from "@/lib/storage/types.ts";
 import { iso, type PgContext } from "./context.ts";
 
 /** The row shape of `charges`. */

@@ -15,7 +15,7 @@
  * @module
  */
 import type postgres from "postgres";
-import { ERASED_USER } from "../records.ts";
+import { ERASED_USER } from "@/lib/storage/records.ts";
 import type { PgContext } from "./context.ts";
 
 /** Erases the donor fields of `donorId`'s transactions and the search entries that named them. */

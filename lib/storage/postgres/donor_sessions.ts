@@ -20,13 +20,13 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { isoInstant, normalizeEmail } from "../records.ts";
-import { canonicalDonorSession, canonicalDonorSignIn } from "../donor_session_records.ts";
-import { MAX_SESSIONS_PER_EMAIL } from "../donor_session_types.ts";
-import type { DonorSession, DonorSessionRepository, DonorSignIn } from "../types.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { isoInstant, normalizeEmail } from "@/lib/storage/records.ts";
+import { canonicalDonorSession, canonicalDonorSignIn } from "@/lib/storage/donor_session_records.ts";
+import { MAX_SESSIONS_PER_EMAIL } from "@/lib/storage/donor_session_types.ts";
+import type { DonorSession, DonorSessionRepository, DonorSignIn } from "@/lib/storage/types.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
 import { iso, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
 

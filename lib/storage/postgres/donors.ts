@@ -16,10 +16,10 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { canonicalDonor, isoInstant, isoInstantOrNull, normalizeEmail } from "../records.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalDonor, isoInstant, isoInstantOrNull, normalizeEmail } from "@/lib/storage/records.ts";
 import type postgres from "postgres";
-import type { Donor, DonorRepository, Refusal } from "../types.ts";
+import type { Donor, DonorRepository, Refusal } from "@/lib/storage/types.ts";
 import { iso, type PgContext } from "./context.ts";
 import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
 import { erasePgDonor } from "./donor_erasure.ts";

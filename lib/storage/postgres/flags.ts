@@ -11,11 +11,11 @@
  * @module
  */
 
-import type { FeatureFlag, FlagRepository } from "../types.ts";
+import type { FeatureFlag, FlagRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
-import { isoInstant } from "../records.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { isoInstant } from "@/lib/storage/records.ts";
 import { insertAudit } from "./audit.ts";
 
 /** The row shape of `feature_flags`; postgres.js reads `timestamptz` as a `Date`. */

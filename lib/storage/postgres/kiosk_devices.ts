@@ -12,11 +12,11 @@
  * @module
  */
 
-import { canonicalKioskDevice, checkInteger, isoInstant } from "../records.ts";
-import type { KioskDevice, KioskDeviceRepository } from "../types.ts";
+import { canonicalKioskDevice, checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type { KioskDevice, KioskDeviceRepository } from "@/lib/storage/types.ts";
 import { iso, type PgContext } from "./context.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import { insertAudit } from "./audit.ts";
 
 /** The row shape of `kiosk_devices`. */

@@ -11,8 +11,8 @@
  * @module
  */
 
-import { checkInteger } from "../records.ts";
-import type { LeaseRepository } from "../types.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { LeaseRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /**

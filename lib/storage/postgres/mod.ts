@@ -60,7 +60,7 @@
  */
 
 import postgres from "postgres";
-import type { Store } from "../types.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import { guarded, OPERATION_TIMEOUT_MS, transactionRunner } from "./availability.ts";
 import { pgAdmins } from "./admins.ts";
 import { pgCharges } from "./charges.ts";

@@ -13,9 +13,9 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { NonceRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { NonceRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /**

@@ -21,13 +21,18 @@
  */
 
 import type postgres from "postgres";
-import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "../outbox_records.ts";
-import { donorListArgs } from "../donor_queries.ts";
-import { checkInteger, isoInstant } from "../records.ts";
-import type { MessageInput, OutboxMessage, OutboxRepository, OutboxState } from "../outbox_types.ts";
+import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "@/lib/storage/outbox_records.ts";
+import { donorListArgs } from "@/lib/storage/donor_queries.ts";
+import { checkInteger, isoInstant } from "@/lib/storage/records.ts";
+import type {
+  MessageInput,
+  OutboxMessage,
+  OutboxRepository,
+  OutboxState,
+} from "@/lib/storage/outbox_types.ts";
 import { iso, type PgContext } from "./context.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import { insertAudit } from "./audit.ts";
 
 /** The row shape of `outbox`. */

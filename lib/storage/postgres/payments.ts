@@ -20,9 +20,9 @@
  */
 
 import type postgres from "postgres";
-import { batchLimit } from "../queries.ts";
-import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "../records.ts";
-import type { Payment, PaymentRepository, Refusal } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "@/lib/storage/records.ts";
+import type { Payment, PaymentRepository, Refusal } from "@/lib/storage/types.ts";
 import { columnsOf, type PgContext } from "./context.ts";
 import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
 

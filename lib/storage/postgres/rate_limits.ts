@@ -24,9 +24,9 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { Admission, AdmissionAnswer, RateLimitRepository, Refusal } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { Admission, AdmissionAnswer, RateLimitRepository, Refusal } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /**

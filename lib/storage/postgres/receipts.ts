@@ -16,15 +16,15 @@
  * @module
  */
 
-import { normalizeEmail } from "../records.ts";
+import { normalizeEmail } from "@/lib/storage/records.ts";
 import {
   canonicalNewReceipt,
   checkReportNumber,
   receiptListLimit,
   receiptNumber,
   receiptTransactionIds,
-} from "../receipt_records.ts";
-import type { Receipt, ReceiptIssuer, ReceiptRepository } from "../receipt_types.ts";
+} from "@/lib/storage/receipt_records.ts";
+import type { Receipt, ReceiptIssuer, ReceiptRepository } from "@/lib/storage/receipt_types.ts";
 import type { PgContext } from "./context.ts";
 
 /** The row shape of `receipts`. */

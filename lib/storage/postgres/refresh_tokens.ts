@@ -19,12 +19,12 @@
  * @module
  */
 
-import { batchLimit } from "../queries.ts";
-import { canonicalRefreshToken, isoInstant } from "../records.ts";
-import type { RefreshToken, RefreshTokenRepository } from "../types.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
+import { canonicalRefreshToken, isoInstant } from "@/lib/storage/records.ts";
+import type { RefreshToken, RefreshTokenRepository } from "@/lib/storage/types.ts";
 import { iso, type PgContext } from "./context.ts";
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import { insertAudit } from "./audit.ts";
 
 /** The row shape of `refresh_tokens`. */

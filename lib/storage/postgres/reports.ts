@@ -14,8 +14,8 @@
  * @module
  */
 
-import { canonicalFigures, reportBounds } from "../report_queries.ts";
-import type { ReportRepository } from "../types.ts";
+import { canonicalFigures, reportBounds } from "@/lib/storage/report_queries.ts";
+import type { ReportRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /** The {@link ReportRepository} of the store on `ctx`. */

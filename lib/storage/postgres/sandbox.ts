@@ -17,9 +17,9 @@
  */
 
 import type postgres from "postgres";
-import { batchLimit, MAX_BATCH } from "../queries.ts";
-import { canonicalSandboxRecord, isoInstant, jsonObject } from "../records.ts";
-import type { SandboxRecord, SandboxRepository } from "../types.ts";
+import { batchLimit, MAX_BATCH } from "@/lib/storage/queries.ts";
+import { canonicalSandboxRecord, isoInstant, jsonObject } from "@/lib/storage/records.ts";
+import type { SandboxRecord, SandboxRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /** The row shape of `sandbox_records`. */

@@ -22,10 +22,15 @@
  * @module
  */
 
-import { canonicalSubscription, checkInteger, isoInstant, subscriptionChanges } from "../records.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { MAX_MESSAGES_PER_CAUSE } from "../outbox_types.ts";
-import type { Subscription, SubscriptionRepository } from "../types.ts";
+import {
+  canonicalSubscription,
+  checkInteger,
+  isoInstant,
+  subscriptionChanges,
+} from "@/lib/storage/records.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
+import type { Subscription, SubscriptionRepository } from "@/lib/storage/types.ts";
 import { columnsOf, iso, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
 

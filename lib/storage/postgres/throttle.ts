@@ -19,9 +19,9 @@
  */
 
 import type postgres from "postgres";
-import { batchLimit, checkLimit, THROTTLE_MAX_EVENTS } from "../queries.ts";
-import { checkInteger } from "../records.ts";
-import type { ThrottleRepository } from "../types.ts";
+import { batchLimit, checkLimit, THROTTLE_MAX_EVENTS } from "@/lib/storage/queries.ts";
+import { checkInteger } from "@/lib/storage/records.ts";
+import type { ThrottleRepository } from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 
 /** The key's events (ms) later than `cutoff`, the most recent ones, oldest first. */

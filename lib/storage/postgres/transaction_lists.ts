@@ -23,7 +23,14 @@
  * @module
  */
 
-import { listOf, pageWindow, scanWindow, SEARCH_SEPARATOR, searchTermOf, totalsRange } from "../queries.ts";
+import {
+  listOf,
+  pageWindow,
+  scanWindow,
+  SEARCH_SEPARATOR,
+  searchTermOf,
+  totalsRange,
+} from "@/lib/storage/queries.ts";
 import type {
   DailyTotal,
   Page,
@@ -32,7 +39,7 @@ import type {
   TransactionBatch,
   TransactionQuery,
   TransactionScanQuery,
-} from "../types.ts";
+} from "@/lib/storage/types.ts";
 import type { PgContext } from "./context.ts";
 import { searchPartsOf, toTransaction, type TransactionRow } from "./transaction_rows.ts";
 

@@ -24,8 +24,8 @@
  * @module
  */
 
-import { searchTextOf } from "../queries.ts";
-import type { ResultData, Transaction } from "../types.ts";
+import { searchTextOf } from "@/lib/storage/queries.ts";
+import type { ResultData, Transaction } from "@/lib/storage/types.ts";
 
 /** The row shape of `transactions`; postgres.js reads `bigint` as a string, `jsonb` parsed. */
 export interface TransactionRow {

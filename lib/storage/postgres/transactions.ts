@@ -24,12 +24,12 @@
  */
 
 import postgres from "postgres";
-import { importBatch, listsOf, searchValuesOf } from "../queries.ts";
-import { canonicalMessages } from "../outbox_records.ts";
-import { donorListArgs } from "../donor_queries.ts";
-import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "../outbox_types.ts";
-import { canonicalTransaction } from "../records.ts";
-import type { Transaction, TransactionRepository } from "../types.ts";
+import { importBatch, listsOf, searchValuesOf } from "@/lib/storage/queries.ts";
+import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
+import { donorListArgs } from "@/lib/storage/donor_queries.ts";
+import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "@/lib/storage/outbox_types.ts";
+import { canonicalTransaction } from "@/lib/storage/records.ts";
+import type { Transaction, TransactionRepository } from "@/lib/storage/types.ts";
 import { insertMessages } from "./outbox.ts";
 import type { PgContext } from "./context.ts";
 import { dailyTotals, listPage, scan } from "./transaction_lists.ts";

@@ -15,8 +15,8 @@
  * @module
  */
 
-import { auditEntries } from "../audit_records.ts";
-import { MAX_AUDIT_PER_CAUSE } from "../audit_types.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import {
   checkAdminId,
   checkAt,
@@ -24,8 +24,8 @@ import {
   checkRecoveryHashes,
   checkSealedSecret,
   checkStep,
-} from "../two_factor_records.ts";
-import type { TwoFactorRecord, TwoFactorRepository } from "../two_factor_types.ts";
+} from "@/lib/storage/two_factor_records.ts";
+import type { TwoFactorRecord, TwoFactorRepository } from "@/lib/storage/two_factor_types.ts";
 import { insertAudit } from "./audit.ts";
 import { iso, type PgContext } from "./context.ts";
 

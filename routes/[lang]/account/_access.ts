@@ -1,14 +1,14 @@
 /**
  * What the donor portal's routes share: the gate for what needs a fresh full sign-in (issue 23,
- * `lib/account/access.ts`; erasure, the data download, a year's receipts, a card change), which
+ * `lib/donor_portal/access.ts`; erasure, the data download, a year's receipts, a card change), which
  * answers the session or the redirect a request gets instead, and reading a form post.
  *
  * @module
  */
-import { steppedUp, type StepUpAction, stepUpPath } from "@/lib/account/access.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
+import { steppedUp, type StepUpAction, stepUpPath } from "@/lib/donor_portal/access.ts";
+import { currentSession } from "@/lib/donor_portal/sign_in.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import type { DonorSession } from "@/lib/storage/types.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { type StepUpNotice, StepUpPage } from "@/components/DonorAccess.tsx";
-import { isStepUpAction, steppedUp, type StepUpAction } from "@/lib/account/access.ts";
-import { currentSession, requestSignIn, signInKey } from "@/lib/account/sign_in.ts";
+import { isStepUpAction, steppedUp, type StepUpAction } from "@/lib/donor_portal/access.ts";
+import { currentSession, requestSignIn, signInKey } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { formOf, seeOther } from "./_access.ts";
 
 /** What the page shows: why, where the link goes, and what its button did. */
@@ -18,7 +18,7 @@ interface Data {
 const actionOf = (value: string | null): StepUpAction => isStepUpAction(value) ? value : "all";
 
 /**
- * `/{lang}/account/confirm?for=…`: the step-up page (`lib/account/access.ts`), where a session that
+ * `/{lang}/account/confirm?for=…`: the step-up page (`lib/donor_portal/access.ts`), where a session that
  * may not do something (a manage link's, or a full sign-in older than an hour) is sent. GET says why
  * and shows one button; its POST (same-origin, checked by `_middleware.ts`; no JavaScript) emails a
  * one-time sign-in link to the session's own address, the address on file (an address in the form

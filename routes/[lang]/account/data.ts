@@ -1,11 +1,11 @@
-import { donorDataExport } from "@/lib/account/data_export.ts";
+import { donorDataExport } from "@/lib/donor_portal/data_export.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { steppedUpSession } from "./_access.ts";
 
 /**
  * `/{lang}/account/data`: the signed-in donor's personal data as a JSON file
- * (`lib/account/data_export.ts`): an attachment, never cached. Signed out: back to the sign-in
+ * (`lib/donor_portal/data_export.ts`): an attachment, never cached. Signed out: back to the sign-in
  * form (303); signed in by a manage link or more than an hour ago: the step-up page (303).
  */
 export const handler: Handlers<unknown, AppState> = {

@@ -1,8 +1,12 @@
 import { EraseConfirm, EraseDone } from "@/components/DonorPrivacy.tsx";
-import { eraseDonorData, ErasureNotConfirmedError, ErasureUnfinishedError } from "@/lib/account/erasure.ts";
+import {
+  eraseDonorData,
+  ErasureNotConfirmedError,
+  ErasureUnfinishedError,
+} from "@/lib/donor_portal/erasure.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clearedSessionCookie } from "@/lib/http/donor_cookie.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { steppedUpSession } from "./_access.ts";
 
 /** What the page shows. */
@@ -11,7 +15,7 @@ type Data = { kind: "confirm"; email: string; notConfirmed: boolean; unfinished?
 };
 
 /**
- * `/{lang}/account/erase`: erasure at the donor's request (`lib/account/erasure.ts`). GET shows
+ * `/{lang}/account/erase`: erasure at the donor's request (`lib/donor_portal/erasure.ts`). GET shows
  * what erasure does and a form whose box must be ticked; its POST (same-origin, checked by
  * `_middleware.ts`; no JavaScript needed) cancels the address's monthly gifts, erases its personal
  * data, ends every session of the address, clears the cookie and goes to `?done` (a translated confirmation).

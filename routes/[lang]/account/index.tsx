@@ -1,19 +1,19 @@
 import { AccessNotice, LinkPage, type LinkView } from "@/components/DonorAccess.tsx";
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
-import { mailAddress } from "@/lib/config_mail.ts";
-import { giftDoneNotice, type GiftNotice } from "@/lib/account/gift_actions.ts";
+import { mailAddress } from "@/lib/mail/config.ts";
+import { giftDoneNotice, type GiftNotice } from "@/lib/donor_portal/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
 import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";
-import { sessionHistory, sessionLimit } from "@/lib/account/access.ts";
-import type { DonorHistory } from "@/lib/account/history.ts";
-import { viewManageLink } from "@/lib/account/link_sign_in.ts";
-import { currentSession, requestSignIn, signInKey } from "@/lib/account/sign_in.ts";
+import { sessionHistory, sessionLimit } from "@/lib/donor_portal/access.ts";
+import type { DonorHistory } from "@/lib/donor_portal/history.ts";
+import { viewManageLink } from "@/lib/donor_portal/link_sign_in.ts";
+import { currentSession, requestSignIn, signInKey } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import { manageLinkKey } from "@/lib/manage_link.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { isEmail } from "@/lib/shared/donation.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { normalizeEmail } from "@/lib/storage/records.ts";
 
 /** What the page shows. */
@@ -32,10 +32,10 @@ export type AccountPageData =
 /**
  * `/{lang}/account`: the donor portal (issue 15). Signed out, a form asks for an email address; its
  * POST (no JavaScript needed; same-origin, checked by `_middleware.ts`) answers the same page
- * whether or not the address has donations (`lib/account/sign_in.ts`), 400 for a malformed address
+ * whether or not the address has donations (`lib/donor_portal/sign_in.ts`), 400 for a malformed address
  * and 429 when the client or the address asked too often. Signed in (the `donor_session` cookie),
  * the donor's page: the records the session reaches, and what it may not do
- * (`lib/account/access.ts`). `?token=` (the manage link of every donor email) signs nobody in: it
+ * (`lib/donor_portal/access.ts`). `?token=` (the manage link of every donor email) signs nobody in: it
  * shows the link's button (`link.tsx` takes its POST), or the choice when the browser is signed in
  * as another address, or, when the session already reaches the link's gift, redirects here
  * without it; an invalid or expired link shows the form, saying the link no longer works.

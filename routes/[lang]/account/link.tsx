@@ -1,12 +1,12 @@
 import { LinkAnswer, type LinkView } from "@/components/DonorAccess.tsx";
 import type { SignInNotice } from "@/components/DonorPortal.tsx";
-import { openManageLink } from "@/lib/account/link_sign_in.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
+import { openManageLink } from "@/lib/donor_portal/link_sign_in.ts";
+import { currentSession } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/donor_cookie.ts";
-import { manageLinkKey } from "@/lib/manage_link.ts";
-import type { AppState } from "@/lib/state.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { formOf, seeOther } from "./_access.ts";
 
 /** What the page shows: the choice again (`link`), or the form with why the link opened nothing. */
@@ -16,7 +16,7 @@ type Data = { link: LinkView | null; notice: SignInNotice };
  * `POST /{lang}/account/link`: the button of a manage link's page (`/{lang}/account?token=…`;
  * same-origin only, checked by `_middleware.ts`, so another site cannot sign a browser in; no
  * JavaScript needed). Fields: `token`, and `switch=1` when the donor chose to leave the session of
- * another address (`lib/account/link_sign_in.ts`). Opened: a `manage` session's cookie and 303 to
+ * another address (`lib/donor_portal/link_sign_in.ts`). Opened: a `manage` session's cookie and 303 to
  * the account page; the session already reaching the gift: 303 there, nothing new; signed in as
  * another address without `switch`: the choice again (409); too many sign-ins by this link or from
  * this client: the sign-in form saying so (429, `Retry-After`); a link that opens nothing: the

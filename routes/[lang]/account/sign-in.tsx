@@ -1,8 +1,8 @@
 import { LinkAnswer, type LinkView } from "@/components/DonorAccess.tsx";
-import { currentSession, signIn, signInKey, viewSignIn } from "@/lib/account/sign_in.ts";
+import { currentSession, signIn, signInKey, viewSignIn } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie, sessionCookie } from "@/lib/http/donor_cookie.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { formOf } from "./_access.ts";
 
 /**

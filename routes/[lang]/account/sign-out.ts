@@ -1,7 +1,7 @@
-import { signOut } from "@/lib/account/sign_in.ts";
+import { signOut } from "@/lib/donor_portal/sign_in.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clearedSessionCookie, readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/account/sign-out`: POST (the signed-in page's form; same-origin, checked by

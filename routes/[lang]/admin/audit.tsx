@@ -1,9 +1,9 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminAudit, { type AuditFilters } from "@/islands/AdminAudit.tsx";
 import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
 import { AUDIT_ACTIONS } from "@/lib/storage/audit_types.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/admin/audit?actor&action&from&to`: the audit log (issue 16; owners and admins: the API

@@ -1,8 +1,8 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminDonor from "@/islands/AdminDonor.tsx";
 import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/admin/donor?email=…`: the back office's view of one donor, every gift under that email

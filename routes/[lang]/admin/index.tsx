@@ -3,8 +3,8 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminDashboard from "@/islands/AdminDashboard.tsx";
 import { ChartSkeleton } from "@/islands/admin/DailyTotals.tsx";
 import type { PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/admin`: the back office. The session lives in the browser (spec section 3), so the

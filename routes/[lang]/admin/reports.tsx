@@ -1,8 +1,8 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminReports from "@/islands/AdminReports.tsx";
 import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** A month as the query may give it (the API checks it again), else null. */
 const monthParam = (url: URL, name: string) => {

@@ -1,8 +1,8 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminStaff from "@/islands/AdminStaff.tsx";
 import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/admin/staff`: the owners' page (issue 16): the staff and their roles, deactivation, the

@@ -1,8 +1,8 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import AdminTwoFactor from "@/islands/AdminTwoFactor.tsx";
 import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `/{lang}/admin/two-factor`: the staff's two-factor sign-in (issue 16): set it up with an

@@ -2,10 +2,10 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
-import { RateLimitedError } from "@/lib/rate_limits.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
 import { receiptDownload } from "@/lib/receipts/download.ts";
 import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** Why there is no file to download (and, when limited, in how many minutes to try again). */
 export type DownloadPageData = { problem: "invalid" | "expired" | "busy" | "limited"; minutes?: number };

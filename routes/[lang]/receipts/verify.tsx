@@ -2,7 +2,7 @@ import { PageTitle } from "@/components/PageTitle.tsx";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { amountInFigures, longDate } from "@/lib/receipts/format.ts";
 import { type VerifiedReceipt, verifyReceipt } from "@/lib/receipts/verify.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** What the page shows: the receipt a valid code names, or that the code is not valid. */
 export type VerifyPageData = { receipt: VerifiedReceipt | null };

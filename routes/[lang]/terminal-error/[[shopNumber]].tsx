@@ -7,10 +7,10 @@ import {
   terminalPaymentHref,
   TransactionIdLine,
 } from "@/components/TransactionResult.tsx";
-import { terminalFor } from "@/lib/payments/mod.ts";
-import { errorMessageKey } from "@/lib/error_codes.ts";
+import { terminalFor } from "@/lib/providers/mod.ts";
+import { errorMessageKey } from "@/lib/donations/error_codes.ts";
 import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import ProgressBar from "@/islands/ProgressBar.tsx";
 
 interface Data extends FailureFields {

@@ -1,11 +1,11 @@
 import { type DonationData, DonationSection, EmptyTerminal } from "@/components/DonationSection.tsx";
 import { KioskRefusal } from "@/components/KioskPages.tsx";
 import { PageTitle } from "@/components/PageTitle.tsx";
-import { donationPage, handleDonationPost } from "../_donation_page.ts";
+import { donationPage, handleDonationPost } from "@/routes/[lang]/_donation_page.ts";
 import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
 import { kioskPageRefusal, requireKioskDevice } from "@/lib/http/kiosk_cookie.ts";
 import { type DeviceRefusal, KioskDeviceRequiredError } from "@/lib/kiosk/errors.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 const SHOP = /^[A-Za-z0-9_-]{1,32}$/;
 

@@ -1,7 +1,7 @@
 import { PageTitle } from "@/components/PageTitle.tsx";
 import { recordForPage, terminalPaymentHref, TransactionIdLine } from "@/components/TransactionResult.tsx";
 import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import ProgressBar from "@/islands/ProgressBar.tsx";
 
 interface Data {

@@ -1,6 +1,6 @@
 import type { RouteContext } from "@/lib/framework/mod.ts";
 import { signInAdmin } from "@/lib/http/admin_auth.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * Every route of the back office's API in this group (`/api/donor`, `/api/audit`,

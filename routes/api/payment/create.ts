@@ -2,12 +2,12 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { createOnlinePayment } from "@/lib/payments/online.ts";
-import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/schemas.ts";
-import { readFlags } from "@/lib/flags.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/donations/schemas.ts";
+import { readFlags } from "@/lib/settings/flags.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

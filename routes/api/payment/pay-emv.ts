@@ -2,11 +2,12 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { paymentsContext, terminalFor } from "@/lib/payments/mod.ts";
-import { terminalPayment } from "@/lib/payments/terminal_sales.ts";
-import { PayEmvSchema, TerminalResultSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { terminalFor } from "@/lib/providers/mod.ts";
+import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
+import { PayEmvSchema, TerminalResultSchema } from "@/lib/donations/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { createDonor } from "@/lib/donors.ts";
+import { createDonor } from "@/lib/donors/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAdmission, loggingRefusal } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { CreateDonorSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { CreateDonorSchema } from "@/lib/donors/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (unguessable)") });
 
@@ -35,7 +35,7 @@ export const handler: Handlers<unknown, AppState> = {
       "donor",
       () => createDonor(ctx.state.services.store, input, new Date(), clientAdmission(ctx, "donor")),
     );
-    // Not its id: a donor id is the key to the donor's data and cancel button (lib/log.ts).
+    // Not its id: a donor id is the key to the donor's data and cancel button (lib/core/log.ts).
     ctx.state.log.info("donor created");
     return Response.json({ id: donor.id }, { status: 201 });
   },

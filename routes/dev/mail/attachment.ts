@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { attachmentDisposition, devMailboxEnabled, openMessage } from "@/lib/mail/dev_mailbox.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * `GET /dev/mail/attachment?key=…&n=…` (development only; 404 in production): a message's

@@ -7,8 +7,8 @@ import {
   openMessage,
   parseCursor,
 } from "@/lib/mail/dev_mailbox.ts";
-import type { TFunction } from "@/lib/i18n.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { TFunction } from "@/lib/core/i18n.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import type { OutboxMessage } from "@/lib/storage/types.ts";
 
 /** What the page shows: the list (newest first, a page at a time), one message, or none. */

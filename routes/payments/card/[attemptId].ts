@@ -1,9 +1,9 @@
 import type { Handlers, RouteContext } from "@/lib/framework/mod.ts";
-import { completeCardUpdate } from "@/lib/payments/card_update.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { ProviderError } from "@/lib/payments/provider.ts";
+import { completeCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { ProviderError } from "@/lib/providers/provider.ts";
 import { isLang } from "@/lib/shared/languages.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * Where the browser comes back from the provider's page of a card update (success, decline and

@@ -1,9 +1,9 @@
 import type { Handlers, RouteContext } from "@/lib/framework/mod.ts";
 import { isLang } from "@/lib/shared/languages.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { ProviderError } from "@/lib/payments/provider.ts";
-import { completePayment } from "@/lib/payments/completion.ts";
-import type { AppState } from "@/lib/state.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { ProviderError } from "@/lib/providers/provider.ts";
+import { completePayment } from "@/lib/donations/completion.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * Where the browser comes back from the provider's page (success, error and cancel alike). The

@@ -1,10 +1,10 @@
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
-import { translator } from "@/lib/i18n.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import { dirOf, isLang } from "@/lib/shared/languages.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
-import { sandboxOf } from "@/lib/payments/mod.ts";
-import { type CardSubmission, isSandboxRef } from "@/lib/payments/sandbox.ts";
-import type { AppState } from "@/lib/state.ts";
+import { sandboxOf } from "@/lib/providers/mod.ts";
+import { type CardSubmission, isSandboxRef } from "@/lib/providers/sandbox/sandbox.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import type { SandboxRecord } from "@/lib/storage/types.ts";
 
 interface Data {

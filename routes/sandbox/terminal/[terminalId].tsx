@@ -1,7 +1,7 @@
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
-import { sandboxOf } from "@/lib/payments/mod.ts";
-import type { AppState } from "@/lib/state.ts";
+import { sandboxOf } from "@/lib/providers/mod.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import type { SandboxRecord } from "@/lib/storage/types.ts";
 
 interface Data {

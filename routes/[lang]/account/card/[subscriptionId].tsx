@@ -1,19 +1,19 @@
 import { CardLockNote, CardUpdateNotice } from "@/components/CardUpdate.tsx";
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
-import { giftRef, sessionHistory } from "@/lib/account/access.ts";
-import type { DonorHistory } from "@/lib/account/history.ts";
+import { giftRef, sessionHistory } from "@/lib/donor_portal/access.ts";
+import type { DonorHistory } from "@/lib/donor_portal/history.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
-import { mailAddress } from "@/lib/config_mail.ts";
-import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/payments/card_update.ts";
-import { CardUpdatesBusyError, CardUpdatesLockedError } from "@/lib/payments/card_update_limits.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { ProviderError } from "@/lib/payments/provider.ts";
-import { GiftEndedError, NoSuchGiftError } from "@/lib/payments/subscription_changes.ts";
-import { RateLimitedError } from "@/lib/rate_limits.ts";
-import type { AppState } from "@/lib/state.ts";
-import { seeOther, steppedUpSession } from "../_access.ts";
+import { mailAddress } from "@/lib/mail/config.ts";
+import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
+import { CardUpdatesBusyError, CardUpdatesLockedError } from "@/lib/monthly_gifts/card_update_limits.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { ProviderError } from "@/lib/providers/provider.ts";
+import { GiftEndedError, NoSuchGiftError } from "@/lib/monthly_gifts/subscription_changes.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import { seeOther, steppedUpSession } from "@/routes/[lang]/account/_access.ts";
 
 /** The account page again, with why the card update could not start. */
 interface Data {
@@ -31,13 +31,13 @@ const SUBSCRIPTION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 /**
  * `POST /{lang}/account/card/{subscriptionId}`: the "Update card" button of a monthly gift on the
  * account page (same-origin, checked by `_middleware.ts`; no JavaScript needed). Signed in and the
- * gift the donor's: starts the provider's page in tokenization mode (`lib/payments/card_update.ts`)
+ * gift the donor's: starts the provider's page in tokenization mode (`lib/monthly_gifts/card_update.ts`)
  * and sends the browser there (303). Without a valid session: back to the sign-in form; signed in by
- * a manage link or more than an hour ago: the step-up page (`lib/account/access.ts`). Another
+ * a manage link or more than an hour ago: the step-up page (`lib/donor_portal/access.ts`). Another
  * donor's or an unknown gift: the account page with a translated error, 404; an ended gift or one
  * of another provider, or one whose card updates are locked after declined cards: 409; past the
  * card-update limits (per gift, session, address, everyone, or the decline caps shared with
- * payments: `lib/payments/card_update_limits.ts`): 429 with `Retry-After`, each with its own
+ * payments: `lib/monthly_gifts/card_update_limits.ts`): 429 with `Retry-After`, each with its own
  * translated message. The provider not answering: back to the account page saying so. A GET (the
  * address opened as a page) goes to the account page.
  */

@@ -3,14 +3,14 @@ import {
   limitedYearReceiptsZip,
   TooManyReceiptsError,
   ZipInProgressError,
-} from "@/lib/account/year_receipts.ts";
+} from "@/lib/donor_portal/year_receipts.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
-import { RateLimitedError } from "@/lib/rate_limits.ts";
+import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
 import { ReceiptsBusyError } from "@/lib/receipts/errors.ts";
-import type { AppState } from "@/lib/state.ts";
-import { steppedUpSession } from "../_access.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import { steppedUpSession } from "@/routes/[lang]/account/_access.ts";
 
 /** Why there is no file (and, when limited, in how many minutes to try again). */
 type Data = { problem: DownloadProblem; year: string; minutes?: number };
@@ -30,7 +30,7 @@ const isYear = (value: string) =>
 
 /**
  * `/{lang}/account/receipts/{year}`: every receipt of the signed-in donor's address issued in
- * `year`, one ZIP of the PDFs in the page's language (`lib/account/year_receipts.ts`), an
+ * `year`, one ZIP of the PDFs in the page's language (`lib/donor_portal/year_receipts.ts`), an
  * attachment never cached. Signed out: back to the sign-in form (303); signed in by a manage link or
  * more than an hour ago: the step-up page (303; the PDFs print the ID number). No receipt that year (or
  * not a year): a translated page, 404; more than one download holds: 413; another ZIP of the same

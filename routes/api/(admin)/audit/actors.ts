@@ -1,8 +1,8 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { auditActors } from "@/lib/backoffice/audit_log.ts";
-import { AuditActorsSchema } from "@/lib/backoffice/audit_schemas.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { auditActors } from "@/lib/audit/audit_log.ts";
+import { AuditActorsSchema } from "@/lib/audit/schemas.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -17,7 +17,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;
 
 /** `GET /api/audit/actors` → the admins the log's "who" filter offers (owners, admins). */

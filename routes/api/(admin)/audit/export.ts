@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { auditCsv, auditFileName } from "@/lib/backoffice/audit_log.ts";
-import { AuditFilterSchema } from "@/lib/backoffice/audit_schemas.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { auditCsv, auditFileName } from "@/lib/audit/audit_log.ts";
+import { AuditFilterSchema } from "@/lib/audit/schemas.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -30,7 +30,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;
 
 /** `GET /api/audit/export?actor&action&from&to` → the matching entries as CSV (owners, admins). */

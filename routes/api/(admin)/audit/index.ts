@@ -1,9 +1,9 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { auditPage } from "@/lib/backoffice/audit_log.ts";
-import { AuditPageSchema, AuditQuerySchema } from "@/lib/backoffice/audit_schemas.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { auditPage } from "@/lib/audit/audit_log.ts";
+import { AuditPageSchema, AuditQuerySchema } from "@/lib/audit/schemas.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -24,7 +24,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;
 
 /** `GET /api/audit?actor&action&from&to&cursor&limit` → a page of the audit log (owners, admins). */

@@ -1,8 +1,8 @@
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { CancelReasonsSchema } from "@/lib/backoffice/donor_schemas.ts";
-import { cancelReasonCounts } from "@/lib/backoffice/donor_view.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import { CancelReasonsSchema } from "@/lib/donors/schemas.ts";
+import { cancelReasonCounts } from "@/lib/donors/donor_view.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -19,7 +19,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
 /** `GET /api/donor/cancel-reasons` → the count per cancel reason (approved admins). */

@@ -1,9 +1,9 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { DonorQuerySchema, DonorViewSchema } from "@/lib/backoffice/donor_schemas.ts";
-import { donorView } from "@/lib/backoffice/donor_view.ts";
+import { DonorQuerySchema, DonorViewSchema } from "@/lib/donors/schemas.ts";
+import { donorView } from "@/lib/donors/donor_view.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -24,7 +24,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
 /** `GET /api/donor?email` → the donor view of that address (approved admins). */

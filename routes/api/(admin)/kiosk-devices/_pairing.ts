@@ -3,7 +3,7 @@
  * routes is a helper, not a route).
  */
 import type { PairingCode } from "@/lib/kiosk/devices.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** The code with its pairing link, on our public origin, in the admin's language. */
 export function withLink(

@@ -1,11 +1,11 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
 import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withLink } from "./_pairing.ts";
 
 export const docs: RouteDocs = {
@@ -36,7 +36,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS, POST: ADMINS } satisfies RouteRoles;
 
 /** `GET /api/kiosk-devices` → devices; `POST` → a new device and its pairing code (approved admins). */

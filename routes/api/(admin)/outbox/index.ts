@@ -1,9 +1,9 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/mail/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -23,7 +23,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;
 
 /** `GET /api/outbox?cursor&limit` → a page of the outbox (approved admins). */

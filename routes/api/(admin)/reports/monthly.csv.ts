@@ -1,8 +1,8 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { actorEntry } from "@/lib/auth/actor.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { actorEntry } from "@/lib/audit/actor.ts";
 import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
 import { ReportFileQuerySchema } from "@/lib/reports/schemas.ts";
@@ -34,7 +34,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`): owners, admins and finance. */
+/** Who may call it (`lib/staff/roles.ts`): owners, admins and finance. */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
 /** `GET /api/reports/monthly.csv?from&to&lang`. */

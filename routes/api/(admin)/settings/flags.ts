@@ -1,9 +1,9 @@
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { FlagChangeSchema, SettingsFlagsSchema } from "@/lib/backoffice/audit_schemas.ts";
-import { changeFlag, flagSettings } from "@/lib/backoffice/settings.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { FlagChangeSchema, SettingsFlagsSchema } from "@/lib/audit/schemas.ts";
+import { changeFlag, flagSettings } from "@/lib/settings/settings.ts";
 import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -36,7 +36,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: OWNERS, POST: OWNERS } satisfies RouteRoles;
 
 /** `GET /api/settings/flags` → the flags; `POST` `{ flag, enabled }` → switched (owners). */

@@ -1,9 +1,9 @@
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
-import { dailyTotals } from "@/lib/daily_totals.ts";
+import { dailyTotals } from "@/lib/reports/daily_totals.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/reports/transaction_schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -21,7 +21,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
 /** `GET /api/transaction/daily-totals?days`. */

@@ -1,11 +1,11 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
-import { actorEntry } from "@/lib/auth/actor.ts";
+import { actorEntry } from "@/lib/audit/actor.ts";
 import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { ExportQuerySchema } from "@/lib/schemas.ts";
-import { exportFileName, transactionsCsv } from "@/lib/transactions_export.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
+import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -36,7 +36,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
 /** `GET /api/transaction/export?type&isMonthly&searchString&lang`. */

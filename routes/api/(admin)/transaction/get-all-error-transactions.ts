@@ -1,9 +1,13 @@
-import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/auth/roles.ts";
+import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { ErrorListQuerySchema, ErrorTransactionSchema, listResponse } from "@/lib/schemas.ts";
-import { listErrors, searchScopeOf, viewerItem } from "@/lib/transactions.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import {
+  ErrorListQuerySchema,
+  ErrorTransactionSchema,
+  listResponse,
+} from "@/lib/reports/transaction_schemas.ts";
+import { listErrors, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -21,7 +25,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
 /** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString`. */

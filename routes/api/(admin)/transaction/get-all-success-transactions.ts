@@ -1,10 +1,14 @@
-import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/auth/roles.ts";
+import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
-import { listResponse, SuccessListQuerySchema, SuccessTransactionSchema } from "@/lib/schemas.ts";
-import { listSuccess, searchScopeOf, viewerItem } from "@/lib/transactions.ts";
+import {
+  listResponse,
+  SuccessListQuerySchema,
+  SuccessTransactionSchema,
+} from "@/lib/reports/transaction_schemas.ts";
+import { listSuccess, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -26,7 +30,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
 /** `GET /api/transaction/get-all-success-transactions?page&limit&isMonthly&searchString`. */

@@ -1,6 +1,6 @@
 import type { RouteContext } from "@/lib/framework/mod.ts";
 import { type AdminAccess, signInAdmin } from "@/lib/http/admin_auth.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /**
  * The calls under `/api/auth/admin/` that anyone may make: signing in (and its code step),

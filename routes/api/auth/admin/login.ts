@@ -1,12 +1,12 @@
-import { accountsContext, login } from "@/lib/auth/accounts.ts";
+import { accountsContext, login } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { z } from "zod";
-import { AdminLoginSchema, AdminSessionSchema } from "@/lib/schemas.ts";
-import { SecondFactorChallengeSchema } from "@/lib/schemas_two_factor.ts";
-import type { AppState } from "@/lib/state.ts";
+import { AdminLoginSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
+import { SecondFactorChallengeSchema } from "@/lib/staff/two_factor_schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

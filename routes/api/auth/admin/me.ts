@@ -1,10 +1,10 @@
-import { profile } from "@/lib/auth/accounts.ts";
+import { profile } from "@/lib/staff/accounts.ts";
 import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -1,9 +1,9 @@
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { z } from "zod";
-import { profile } from "@/lib/auth/accounts.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminSchema } from "@/lib/schemas.ts";
+import { profile } from "@/lib/staff/accounts.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -17,7 +17,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: OWNERS } satisfies RouteRoles;
 
 /** `GET /api/auth/admin/pending` → pending admins (approved admins only: `_middleware.ts`). */

@@ -1,9 +1,9 @@
-import { accountsContext, refresh } from "@/lib/auth/accounts.ts";
+import { accountsContext, refresh } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { RefreshSchema, TokenPairSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { RefreshSchema, TokenPairSchema } from "@/lib/staff/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

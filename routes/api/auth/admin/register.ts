@@ -1,10 +1,10 @@
-import { accountsContext, register } from "@/lib/auth/accounts.ts";
+import { accountsContext, register } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { limitClient } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

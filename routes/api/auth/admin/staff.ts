@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { listStaff } from "@/lib/auth/staff.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { listStaff } from "@/lib/staff/staff.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminSchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -18,7 +18,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: OWNERS } satisfies RouteRoles;
 
 /** `GET /api/auth/admin/staff` → the staff an owner manages. */

@@ -1,10 +1,10 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { completePayment } from "@/lib/payments/completion.ts";
-import { completeCardUpdate } from "@/lib/payments/card_update.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { completePayment } from "@/lib/donations/completion.ts";
+import { completeCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
+import type { AppState } from "@/lib/app/state.ts";
 import { z } from "zod";
 
 export const docs: RouteDocs = {

@@ -1,14 +1,14 @@
-import { createDonor } from "@/lib/donors.ts";
-import { readFlags } from "@/lib/flags.ts";
+import { createDonor } from "@/lib/donors/donors.ts";
+import { readFlags } from "@/lib/settings/flags.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { paymentsContext } from "@/lib/payments/mod.ts";
-import { createOnlinePayment } from "@/lib/payments/online.ts";
-import { PaymentUrlSchema, TestEmvSchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { paymentsContext } from "@/lib/app/payments.ts";
+import { createOnlinePayment } from "@/lib/donations/online.ts";
+import { PaymentUrlSchema, TestEmvSchema } from "@/lib/donations/schemas.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 /** A test payment is the smallest real amount: 1 NIS. */
 const TEST_AMOUNT = 1;

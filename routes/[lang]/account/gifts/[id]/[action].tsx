@@ -1,15 +1,20 @@
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
-import { mailAddress } from "@/lib/config_mail.ts";
-import { applyGiftForm, giftErrorNotice, type GiftNotice, isGiftAction } from "@/lib/account/gift_actions.ts";
-import { giftRef, sessionHistory, stepUpPath } from "@/lib/account/access.ts";
-import type { DonorHistory } from "@/lib/account/history.ts";
-import { currentSession } from "@/lib/account/sign_in.ts";
+import { mailAddress } from "@/lib/mail/config.ts";
+import {
+  applyGiftForm,
+  giftErrorNotice,
+  type GiftNotice,
+  isGiftAction,
+} from "@/lib/donor_portal/gift_actions.ts";
+import { giftRef, sessionHistory, stepUpPath } from "@/lib/donor_portal/access.ts";
+import type { DonorHistory } from "@/lib/donor_portal/history.ts";
+import { currentSession } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
-import { RaiseNeedsSignInError } from "@/lib/payments/subscription_changes.ts";
-import type { AppState } from "@/lib/state.ts";
-import { seeOther } from "../../_access.ts";
+import { RaiseNeedsSignInError } from "@/lib/monthly_gifts/subscription_changes.ts";
+import type { AppState } from "@/lib/app/state.ts";
+import { seeOther } from "@/routes/[lang]/account/_access.ts";
 
 /** The account page again, with the refusal of the form just sent. */
 interface Data {
@@ -20,11 +25,11 @@ interface Data {
 
 /**
  * `POST /{lang}/account/gifts/{id}/{action}`: one form of a monthly gift on the donor portal
- * (`amount`, `pause`, `skip`, `resume`, `cancel`; `lib/account/gift_actions.ts`), plain form posts
+ * (`amount`, `pause`, `skip`, `resume`, `cancel`; `lib/donor_portal/gift_actions.ts`), plain form posts
  * that work without JavaScript. Same-origin only (`routes/[lang]/_middleware.ts` refuses a
  * cross-site POST with 403 before it gets here). Without a valid session: a redirect to the sign-in
  * form. A manage link's session (or a full sign-in older than an hour) acts on its gifts only and
- * may not raise an amount: that goes to the step-up page (303, `lib/account/access.ts`). Done (or
+ * may not raise an amount: that goes to the step-up page (303, `lib/donor_portal/access.ts`). Done (or
  * already so: every change is idempotent): a redirect (303) to
  * `/{lang}/account?done=<action>`, which confirms it; the confirmation email was enqueued with the
  * change. Refused: the account page again with the translated reason beside the gift's forms, with

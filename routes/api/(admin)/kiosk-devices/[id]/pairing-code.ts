@@ -1,11 +1,11 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
 import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { withLink } from "../_pairing.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { withLink } from "@/routes/api/(admin)/kiosk-devices/_pairing.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -26,7 +26,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: ADMINS } satisfies RouteRoles;
 
 /** `POST /api/kiosk-devices/{id}/pairing-code` → a new pairing code (approved admins). */

@@ -1,10 +1,10 @@
-import { ADMINS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";
 import { KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -21,7 +21,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: ADMINS } satisfies RouteRoles;
 
 /** `POST /api/kiosk-devices/{id}/revoke` → the device, revoked (approved admins). */

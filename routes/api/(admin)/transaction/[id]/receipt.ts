@@ -1,10 +1,10 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId, readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { adminReceiptPdf } from "@/lib/receipts/back_office.ts";
-import { ReceiptPdfQuerySchema } from "@/lib/schemas.ts";
+import { ReceiptPdfQuerySchema } from "@/lib/receipts/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -25,7 +25,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
 /** `GET /api/transaction/{id}/receipt?lang` → the receipt's PDF (approved admins). */

@@ -1,10 +1,10 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { recordRefundOutcomeByStaff } from "@/lib/payments/refund_outcome.ts";
-import { publicRefund } from "@/lib/payments/refund_view.ts";
-import { RefundOutcomeSchema, RefundSchema } from "@/lib/refund_schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { recordRefundOutcomeByStaff } from "@/lib/refunds/refund_outcome.ts";
+import { publicRefund } from "@/lib/refunds/refund_view.ts";
+import { RefundOutcomeSchema, RefundSchema } from "@/lib/refunds/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -37,7 +37,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: FINANCE } satisfies RouteRoles;
 
 /**

@@ -1,11 +1,11 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { refundGift } from "@/lib/payments/refunds.ts";
-import { publicRefund } from "@/lib/payments/refund_view.ts";
-import { RefundAnswerSchema, RefundRequestSchema } from "@/lib/refund_schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { refundGift } from "@/lib/refunds/refunds.ts";
+import { publicRefund } from "@/lib/refunds/refund_view.ts";
+import { RefundAnswerSchema, RefundRequestSchema } from "@/lib/refunds/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -38,7 +38,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: FINANCE } satisfies RouteRoles;
 
 /** `POST /api/transaction/{id}/refund` → 201 the refund (200 when the key was used before). */

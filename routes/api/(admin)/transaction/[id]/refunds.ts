@@ -1,9 +1,9 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { refundsOf } from "@/lib/payments/refund_view.ts";
-import { RefundListSchema } from "@/lib/refund_schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { refundsOf } from "@/lib/refunds/refund_view.ts";
+import { RefundListSchema } from "@/lib/refunds/schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -21,7 +21,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
 /** `GET /api/transaction/{id}/refunds` → the gift's refunds and totals. */

@@ -1,10 +1,10 @@
-import { FINANCE, type RouteRoles } from "@/lib/auth/roles.ts";
+import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/http/admin_auth.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { resendReceipt } from "@/lib/receipts/back_office.ts";
-import { ResendReceiptSchema } from "@/lib/schemas.ts";
+import { ResendReceiptSchema } from "@/lib/receipts/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -24,7 +24,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: FINANCE } satisfies RouteRoles;
 
 /** `POST /api/transaction/{id}/resend-receipt` → 202, the receipt email queued again (approved admins). */

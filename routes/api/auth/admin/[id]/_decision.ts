@@ -3,17 +3,17 @@
  * pending admin; an approval may name the role (`viewer` when it does not). (A file starting with
  * `_` beside routes is a helper, not a route.)
  */
-import { accountsContext, decide } from "@/lib/auth/accounts.ts";
+import { accountsContext, decide } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminRoleSchema, AdminSchema } from "@/lib/schemas.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminRoleSchema, AdminSchema } from "@/lib/staff/schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
-/** Who may decide: owners (`lib/auth/roles.ts`). */
+/** Who may decide: owners (`lib/staff/roles.ts`). */
 export const roles = { POST: OWNERS } satisfies RouteRoles;
 
 /** The docs and handler of `POST /api/auth/admin/{id}/approve` or `…/reject`. */

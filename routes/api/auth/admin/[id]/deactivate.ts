@@ -1,11 +1,11 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { deactivate } from "@/lib/auth/staff.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { deactivate } from "@/lib/staff/staff.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminSchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -23,7 +23,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: OWNERS } satisfies RouteRoles;
 
 /** `POST /api/auth/admin/{id}/deactivate` → the admin, deactivated. */

@@ -1,11 +1,11 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { changeRole } from "@/lib/auth/staff.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { changeRole } from "@/lib/staff/staff.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminRoleSchema, AdminSchema } from "@/lib/schemas.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminRoleSchema, AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {
@@ -24,7 +24,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`). */
+/** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: OWNERS } satisfies RouteRoles;
 
 /** `POST /api/auth/admin/{id}/role` `{ role }` → the admin, with its new role. */

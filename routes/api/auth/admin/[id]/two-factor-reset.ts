@@ -1,10 +1,10 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { OWNERS, type RouteRoles } from "@/lib/auth/roles.ts";
-import { resetTwoFactor } from "@/lib/auth/two_factor.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { resetTwoFactor } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {
   POST: {

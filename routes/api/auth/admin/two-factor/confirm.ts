@@ -1,11 +1,11 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { confirmEnrolment } from "@/lib/auth/two_factor.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { confirmEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { RecoveryCodesSchema, TwoFactorCodeSchema } from "@/lib/schemas_two_factor.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { RecoveryCodesSchema, TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {

@@ -1,10 +1,10 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { turnOffTwoFactor } from "@/lib/auth/two_factor_manage.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { turnOffTwoFactor } from "@/lib/staff/two_factor_manage.ts";
 import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { TwoFactorCodeSchema } from "@/lib/schemas_two_factor.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {

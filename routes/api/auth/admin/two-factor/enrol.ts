@@ -1,9 +1,9 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { beginEnrolment } from "@/lib/auth/two_factor.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { beginEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { EnrolmentSchema } from "@/lib/schemas_two_factor.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { EnrolmentSchema } from "@/lib/staff/two_factor_schemas.ts";
 
 export const docs: RouteDocs = {
   POST: {

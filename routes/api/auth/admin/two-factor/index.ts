@@ -1,9 +1,9 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/auth/roles.ts";
-import { twoFactorStatus } from "@/lib/auth/two_factor.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { twoFactorStatus } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { TwoFactorStatusSchema } from "@/lib/schemas_two_factor.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { TwoFactorStatusSchema } from "@/lib/staff/two_factor_schemas.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -19,7 +19,7 @@ export const docs: RouteDocs = {
   },
 };
 
-/** Who may call it (`lib/auth/roles.ts`): every approved admin, about themselves. */
+/** Who may call it (`lib/staff/roles.ts`): every approved admin, about themselves. */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
 /** `GET /api/auth/admin/two-factor` → `{ enrolled, required, enrolmentDue, recoveryCodesLeft }`. */

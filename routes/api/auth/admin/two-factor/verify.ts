@@ -1,12 +1,12 @@
-import { accountsContext } from "@/lib/auth/accounts.ts";
-import { verifySecondFactor } from "@/lib/auth/two_factor.ts";
+import { accountsContext } from "@/lib/staff/accounts.ts";
+import { verifySecondFactor } from "@/lib/staff/two_factor.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/openapi.ts";
-import { AdminSessionSchema } from "@/lib/schemas.ts";
-import { TwoFactorVerifySchema } from "@/lib/schemas_two_factor.ts";
-import type { AppState } from "@/lib/state.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { AdminSessionSchema } from "@/lib/staff/schemas.ts";
+import { TwoFactorVerifySchema } from "@/lib/staff/two_factor_schemas.ts";
+import type { AppState } from "@/lib/app/state.ts";
 
 export const docs: RouteDocs = {
   POST: {

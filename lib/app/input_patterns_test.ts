@@ -1,0 +1,391 @@
+/**
+ * Regular-expression denial of service: every regular expression in `lib/`, `routes/`, `islands/`
+ * and `components/` is listed here, and each one the server or an island runs on what a client sends
+ * (body, query, path, headers, or text a donor typed and we stored) is run against adversarial
+ * strings at the body limit ({@link BODY_LIMIT}) and must answer within {@link LIMIT_MS}, or on a
+ * busy machine within a multiple of a linear pass over the same string timed in the same
+ * moment (`tests/helpers/time_budget.ts`). The email pattern took seconds on `a@` + dots + `@`, blocking the one
+ * event loop for everyone.
+ *
+ * The patterns are read from the source files themselves (every `/…/flags` literal), so what is
+ * timed is the code's own pattern, not a copy, and a pattern added or changed anywhere fails the
+ * first test until it is audited here.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { BODY_LIMIT, detectLanguage } from "./app.ts";
+import { LANG_COOKIE } from "@/lib/shared/languages.ts";
+import { apiSchemas as schemas } from "@/tests/helpers/api_schemas.ts";
+import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared/donation.ts";
+import { parseIsraeliId, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
+import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
+import { readView } from "@/lib/shared/transaction_filters.ts";
+import { cardProblems } from "@/lib/providers/sandbox/cards.ts";
+import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
+import { NOT_INPUT } from "@/tests/helpers/input_patterns_not_input.ts";
+import { LIMIT_MS, overBudget } from "@/tests/helpers/time_budget.ts";
+
+/**
+ * The patterns run on input, by file, as written there. `reads` says what they read.
+ */
+const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
+  "components/TransactionResult.tsx": {
+    reads: "the result page's query (transaction id, status code)",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,100}$/`, String.raw`/^\d{3}$/`],
+  },
+  "lib/app/app.ts": {
+    reads: "the path (terminal sales), text put into an error page",
+    patterns: [
+      String.raw`/[&<>"']/g`,
+      String.raw`/^\/(api\/payment\/pay-emv|[a-z]{2}\/terminal-payment(\/[^/]*)?)\/?$/`,
+    ],
+  },
+  "lib/staff/accounts.ts": {
+    reads: "the Authorization header",
+    patterns: [String.raw`/^Bearer\s+([A-Za-z0-9._~+/-]+=*)$/i`],
+  },
+  "lib/framework/assets.ts": { reads: "If-None-Match", patterns: [String.raw`/^W\//`] },
+  "lib/staff/two_factor_secrets.ts": {
+    reads: "a two-factor code typed at sign-in or enrolment (at most 20 characters by the schema)",
+    patterns: [String.raw`/\s/g`, String.raw`/^\d{6}$/`, String.raw`/[\s-]/g`],
+  },
+  "lib/donor_portal/gift_actions.ts": {
+    reads: "a monthly gift's form (other amount, pause months) and the gift id in the path",
+    patterns: [
+      String.raw`/^\d{1,12}(?:[.,]\d{1,12})?$/`,
+      String.raw`/^[A-Za-z0-9_-]{1,100}$/`,
+      String.raw`/^\d$/`,
+    ],
+  },
+  "lib/donor_portal/sign_in.ts": {
+    reads: "the sign-in link's `t` (query or form) and the donor session cookie",
+    patterns: [
+      String.raw`/^s1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/`,
+      String.raw`/^[A-Za-z0-9_-]{43}$/`,
+    ],
+  },
+  "lib/donor_portal/manage_link.ts": {
+    reads: "what the cancel page's `token` (at most 200 characters) unseals to, a donor id",
+    patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],
+  },
+  "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
+  "lib/mail/outbox_view.ts": {
+    reads: "the back office's outbox cursor (query)",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,2000}$/`],
+  },
+  "lib/audit/schemas.ts": {
+    reads: "the audit log's `limit` (query)",
+    patterns: [String.raw`/^\d{1,3}$/`],
+  },
+  "lib/audit/audit_log.ts": {
+    reads: "the audit log's cursor (at most 200 characters, base64url-decoded)",
+    patterns: [String.raw`/^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{28})$/`],
+  },
+  "lib/http/validation.ts": {
+    reads: "Content-Type, ids in the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^application\/([\w.+-]+\+)?json\s*(;|$)/i`],
+  },
+  "lib/kiosk/devices.ts": {
+    reads: "a typed pairing code (refused over 64 characters first), the device cookie",
+    patterns: [String.raw`/[\s-]/g`, String.raw`/[IL]/g`, String.raw`/^[0-9a-f]{64}$/`],
+  },
+  "lib/kiosk/schemas.ts": {
+    reads: "a kiosk device's shop in the admin API",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
+  },
+  "lib/core/log_redact.ts": {
+    reads: "paths and error text written to the log",
+    patterns: [
+      String.raw`/\/(?:(?=[a-z-]*[A-Z0-9_])[A-Za-z0-9_-]{16,}|[0-9]{8,})(?=\/|$)/g`,
+      String.raw`/\b([a-z][a-z0-9+.-]{0,15}:\/\/[^\s/?#"'<>()]*)([^\s?#"'<>()]*)(?:[?#][^\s"'<>()]*)?/gi`,
+    ],
+  },
+  "lib/rate_limits/rate_limits.ts": {
+    reads: "the client address (X-Forwarded-For behind a proxy)",
+    patterns: [String.raw`/^\[|\]$/g`, String.raw`/^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/`],
+  },
+  "lib/providers/pelecard/hosted.ts": {
+    reads: "the provider's notification, which anyone can post",
+    patterns: [String.raw`/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i`],
+  },
+  "lib/providers/pelecard/protocol.ts": {
+    reads: "the provider's answers and notifications (status codes, amounts, card numbers in log text)",
+    patterns: [
+      String.raw`/[\s-]/g`,
+      String.raw`/\d{13,19}/g`,
+      String.raw`/^-?\d+$/`,
+      String.raw`/^\d{13,19}$/`,
+      String.raw`/^\d{3}$/`,
+    ],
+  },
+  "lib/providers/sandbox/sandbox.ts": {
+    reads: "the sandbox card form and its references",
+    patterns: [String.raw`/\D/g`, String.raw`/^[A-Za-z0-9_-]{16,64}$/`, String.raw`/^\d{3}$/`],
+  },
+  "islands/admin/RefundForm.tsx": {
+    reads: "the refund form's amount, typed by staff",
+    patterns: [String.raw`/^(\d{1,12})(?:[.,](\d{1,2}))?$/`],
+  },
+  "lib/refunds/schemas.ts": {
+    reads: "a refund's note (tab and line breaks allowed, other control characters refused)",
+    patterns: [String.raw`/[\n\r\t]/g`],
+  },
+  "lib/providers/sandbox/cards.ts": {
+    reads: "the sandbox card form's fields",
+    patterns: [
+      String.raw`/[\s-]/g`,
+      String.raw`/\D/g`,
+      String.raw`/^(\d{2})\s*(?:\/\s*)?(\d{2})$/`,
+      String.raw`/^4000000000000\d{3}$/`,
+      String.raw`/^\d{13,19}$/`,
+      String.raw`/^\d{3,4}$/`,
+      String.raw`/^\d{5,9}$/`,
+    ],
+  },
+  "lib/core/schema_fields.ts": {
+    reads: "every API body and query",
+    patterns: [
+      String.raw`/(?:^|[^\ud800-\udbff])[\udc00-\udfff]|[\ud800-\udbff](?![\udc00-\udfff])/`,
+      String.raw`/[\u0000-\u001f\u007f-\u009f]/`,
+    ],
+  },
+  "lib/donations/schemas.ts": {
+    reads: "the payment calls' bodies",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`, String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "lib/reports/transaction_schemas.ts": {
+    reads: "the transaction lists' queries",
+    patterns: [String.raw`/^\d{1,2}$/`, String.raw`/^\d{1,4}$/`, String.raw`/^\d{1,7}$/`],
+  },
+  "lib/mail/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
+  "lib/reports/monthly.ts": {
+    reads: "the monthly report's months (query)",
+    patterns: [String.raw`/^(\d{4})-(0[1-9]|1[0-2])$/`],
+  },
+  "lib/reports/schemas.ts": {
+    reads: "the monthly report's months (query)",
+    patterns: [String.raw`/^\d{4}-(0[1-9]|1[0-2])$/`],
+  },
+  "lib/shared/donation.ts": {
+    reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",
+    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
+  },
+  "lib/shared/format.ts": {
+    reads: "amounts and days from queries and stored records, masked card numbers",
+    patterns: [String.raw`/^-?\d+$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`, String.raw`/\D/g`],
+  },
+  "lib/shared/languages.ts": {
+    reads: "the path's first segment",
+    patterns: [String.raw`/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i`],
+  },
+  "lib/shared/transaction_filters.ts": {
+    reads: "the back office's query string",
+    patterns: [String.raw`/[\u0000-\u001f\u007f]/g`, String.raw`/^\d{1,7}$/`],
+  },
+  "lib/signing/signature_check.ts": {
+    reads: "signed bodies (signature, nonce, key id)",
+    patterns: [
+      String.raw`/^[0-9a-f]{64}$/i`,
+      String.raw`/^[A-Za-z0-9_-]{16,128}$/`,
+      String.raw`/^v1\.(\d{13})\.[0-9a-f]{32}$/`,
+    ],
+  },
+  "lib/storage/postgres/transaction_lists.ts": {
+    reads: "the search string",
+    patterns: [String.raw`/[\\%_]/g`],
+  },
+  "lib/storage/queries.ts": { reads: "the list cursor", patterns: [String.raw`/^[1-9][0-9]{0,14}$/`] },
+  "lib/reports/transactions_export.ts": {
+    reads: "stored names and emails (what donors typed), stored amounts",
+    patterns: [String.raw`/[",\r\n]/`, String.raw`/^-?\d{1,15}$/`, String.raw`/^[=+\-@\t\r]/`],
+  },
+  "routes/[lang]/_middleware.ts": {
+    reads: "the path",
+    patterns: [String.raw`/^\/[^/]+\/cancel-subscription$/`],
+  },
+  "routes/[lang]/admin/reports.tsx": {
+    reads: "the report page's months (query)",
+    patterns: [String.raw`/^\d{4}-\d{2}$/`],
+  },
+  "routes/[lang]/cancel-subscription.tsx": {
+    reads: "the donor id query",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "routes/[lang]/terminal-payment/[[shopNumber]].tsx": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
+  },
+  "routes/[lang]/account/card/[subscriptionId].tsx": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`],
+  },
+  "routes/payments/card/[attemptId].ts": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "routes/payments/return/[paymentId].ts": {
+    reads: "the path",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "routes/sandbox/terminal/[terminalId].tsx": {
+    reads: "the path and the form",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{1,64}$/`, String.raw`/^\d{3}$/`],
+  },
+};
+
+// A regular-expression literal: after a character that cannot end an expression (so `a / b` is
+// division), `/`, not `//` or `/*`, then escapes, classes (which may hold `/`) and other characters.
+const LITERAL =
+  /(?:[(=,!?:&|[{;]|\breturn\s|^)\s*(\/(?![/*])(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n[])+\/[dgimsuyv]*)/g;
+const COMMENT_LINE = /^\s*(?:\*|\/\/|\/\*)/;
+
+async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* sourceFiles(path);
+    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+/** Every `file → literal` in the code (`new RegExp` counted as one), deduplicated. */
+async function patternsInCode(): Promise<Set<string>> {
+  const found = new Set<string>();
+  const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+  for (const folder of ["lib", "routes", "islands", "components"]) {
+    for await (const path of sourceFiles(`${root}/${folder}`)) {
+      const file = path.slice(root.length + 1);
+      const text = await Deno.readTextFile(path);
+      const code = text.split("\n").filter((line) => !COMMENT_LINE.test(line)).join("\n");
+      for (const m of code.matchAll(LITERAL)) found.add(`${file} ${m[1]}`);
+      if (code.includes("new RegExp(")) found.add(`${file} new RegExp`);
+    }
+  }
+  return found;
+}
+
+const listed = (table: Record<string, { patterns: string[] }>) =>
+  Object.entries(table).flatMap(([file, { patterns }]) => patterns.map((p) => `${file} ${p}`));
+
+function compile(literal: string): RegExp {
+  const end = literal.lastIndexOf("/");
+  return new RegExp(literal.slice(1, end), literal.slice(end + 1));
+}
+
+/** The strings `run` took longer than its budget on, described (none for a pattern that is linear). */
+async function slowOn(strings: string[], run: (s: string) => unknown): Promise<string[]> {
+  const slow: string[] = [];
+  for (const s of strings) {
+    const over = await overBudget(s, run);
+    if (over) slow.push(`${over.ms.toFixed(0)} ms (budget ${over.budget.toFixed(0)}) on ${describe(s)}`);
+  }
+  return slow;
+}
+
+const describe = (s: string) => `${JSON.stringify(s.slice(0, 12))}… (${s.length} chars)`;
+
+Deno.test("input patterns: every regular expression in the code is audited here, and no stale entry", async () => {
+  const inCode = await patternsInCode();
+  const audited = new Set([...listed(ON_INPUT), ...listed(NOT_INPUT)]);
+  const unaudited = [...inCode].filter((p) => !audited.has(p));
+  const stale = [...audited].filter((p) => !inCode.has(p));
+  assert.deepEqual(unaudited, [], "new or changed patterns: add each to ON_INPUT (timed) or NOT_INPUT (why)");
+  assert.deepEqual(stale, [], "patterns no longer in the code");
+});
+
+Deno.test(`input patterns: each answers adversarial strings at the body limit within ${LIMIT_MS} ms`, async () => {
+  const slow: string[] = [];
+  for (const literal of new Set(Object.values(ON_INPUT).flatMap((e) => e.patterns))) {
+    const re = compile(literal);
+    const run = re.global || re.sticky ? (s: string) => s.replace(re, "") : (s: string) => re.test(s);
+    const over = await slowOn(adversarialStrings(BODY_LIMIT, re.source), run);
+    slow.push(...over.slice(0, 1).map((line) => `${literal}: ${line}`));
+  }
+  assert.deepEqual(slow, []);
+});
+
+/** Every string field of a schema, filled with `s` (nested objects and pipes included). */
+function everyField(schema: z.ZodType, s: string): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+  return Object.fromEntries(Object.keys(shape).map((key) => [key, s]));
+}
+
+Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_MS} ms at the body limit`, async () => {
+  const strings = adversarialStrings(BODY_LIMIT, schemas.EMAIL_PATTERN.source);
+  const objects = Object.entries(schemas).filter(([, v]) => v instanceof z.ZodObject) as [
+    string,
+    z.ZodObject,
+  ][];
+  assert.ok(objects.length >= 10, "the schemas are found");
+  const validators: [string, (s: string) => unknown][] = [
+    ...objects.map(([name, schema]) =>
+      [name, (s: string) => schema.safeParse(everyField(schema, s))] as [string, (s: string) => unknown]
+    ),
+    ["isEmail", isEmail],
+    ["fieldError", (s) => fieldError("email", s)],
+    ["formErrors", (s) => formErrors({ firstName: s, lastName: s, email: s, country: s })],
+    ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s })],
+    ["parseIsraeliId", parseIsraeliId],
+    [
+      "taxReceiptErrors",
+      (s) => taxReceiptErrors(taxReceiptFromForm({ taxReceipt: "on", israeliId: s }), "nis"),
+    ],
+    ["unsupportedLangRedirect", (s) => unsupportedLangRedirect(`/${s}/x`, "")],
+    ["readView", (s) => readView(new URLSearchParams({ page: s, search: s, type: s }))],
+    ["cardProblems", (s) => cardProblems({ cardNumber: s, expiry: s, cvv: s, idNumber: s })],
+  ];
+  const slow: string[] = [];
+  for (const [name, run] of validators) {
+    slow.push(...(await slowOn(strings, run)).slice(0, 1).map((line) => `${name}: ${line}`));
+  }
+  assert.deepEqual(slow, []);
+});
+
+Deno.test("input validators: a failed length check ends the field's validation (one issue, no pattern run)", () => {
+  const long = "a@" + ".".repeat(300) + "@";
+  for (
+    const schema of [
+      schemas.CreateDonorSchema,
+      schemas.AdminLoginSchema,
+      schemas.AdminRegisterSchema,
+    ]
+  ) {
+    const result = schema.safeParse({
+      email: long,
+      password: "x",
+      firstName: "a",
+      lastName: "b",
+      country: "c",
+    });
+    assert.equal(result.success, false);
+    const issues = result.error!.issues.filter((i) => i.path[0] === "email");
+    assert.deepEqual(issues.map((i) => i.message), ["email must be at most 254 characters"]);
+  }
+  const name = schemas.CreateDonorSchema.safeParse({
+    firstName: "\u0000".repeat(101),
+    lastName: "b",
+    email: "a@b.co",
+    country: "c",
+  });
+  assert.deepEqual(name.error!.issues.map((i) => i.message), ["firstName must be at most 100 characters"]);
+});
+
+Deno.test(`input headers: language detection and the cookie parser answer within ${LIMIT_MS} ms`, async () => {
+  // hono's parsers run on every page request's Cookie and Accept-Language (`lib/app/app.ts`,
+  // `routes/[lang]/_middleware.ts`); only strings a header can carry are sent.
+  const app = new Hono().get("/", (c) => c.text(`${detectLanguage(c)} ${getCookie(c, LANG_COOKIE)}`));
+  const headerSafe = adversarialStrings(BODY_LIMIT, String.raw`^[\w!#$%&'*.^\`|~+-]+$;=,q`)
+    .filter((s) => /^[\x20-\x7e\t]*$/.test(s));
+  assert.ok(headerSafe.length > 20);
+  const slow: string[] = [];
+  for (const name of ["cookie", "accept-language"]) {
+    const run = async (s: string) =>
+      await (await app.request(`/?lng=${encodeURIComponent(s.slice(0, 2000))}`, { headers: { [name]: s } }))
+        .text();
+    slow.push(...(await slowOn(headerSafe, run)).map((line) => `${name}: ${line}`));
+  }
+  assert.deepEqual(slow, []);
+});

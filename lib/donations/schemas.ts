@@ -1,0 +1,72 @@
+/**
+ * The payment calls' payloads (`/api/payment/…`, spec section 7), signed as every browser and kiosk call is.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** The fields every signed payload carries besides its own (spec section 7). */
+export const SignedFields = {
+  keyId: z.string().describe("Browser key id (v1.<expiry>.<random>) or a server-to-server key id"),
+  timestamp: z.number().int().describe(
+    "Milliseconds since the epoch; within 5 minutes of the server's clock",
+  ),
+  nonce: z.string().describe("Random, 16 to 128 characters of [A-Za-z0-9_-]; never reused"),
+  signature: z.string().describe("Hex HMAC-SHA256 of the sorted key=value pairs, signature excluded"),
+};
+
+const amountField = z.number({ error: "amount must be a number" })
+  .refine(Number.isFinite, "amount must be a finite number");
+const languageField = z.enum(["en", "he", "ru", "pt", "es"], {
+  error: "language must be en, he, ru, pt or es",
+});
+const userIdField = z.string({ error: "userId must be a string" }).regex(
+  /^[A-Za-z0-9_-]{16,64}$/,
+  "userId is not a donor id",
+);
+
+/** `POST /api/payment/create` (signed). */
+export const CreatePaymentSchema = z.object({
+  amount: amountField.describe("Major units (e.g. 100 for 100 NIS); at least 1"),
+  currency: z.enum(["nis", "dollars"], { error: "currency must be nis or dollars" }),
+  userId: userIdField,
+  isMonthly: z.boolean({ error: "isMonthly must be true or false" }),
+  language: languageField,
+  ...SignedFields,
+}).meta({ id: "CreatePayment" });
+
+/** `POST /api/payment/pay-emv` (signed). */
+export const PayEmvSchema = z.object({
+  amount: amountField.describe("Major units; at least 1"),
+  currency: z.enum(["nis", "dollars"], { error: "currency must be nis or dollars" }),
+  userId: userIdField,
+  language: languageField,
+  isMonthly: z.boolean({ error: "isMonthly must be true or false" }),
+  shopNumber: z.union([z.string(), z.number()], { error: "shopNumber must be a string" })
+    .transform(String)
+    .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "shopNumber must be 1 to 32 letters, digits, _ or -")),
+  ...SignedFields,
+}).meta({ id: "PayEmv" });
+
+/** `POST /api/payment/test-emv/{terminalNumber}`: an optional body. */
+export const TestEmvSchema = z.object({
+  language: languageField.optional(),
+  shopNumber: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "shopNumber must be 1 to 32 letters, digits, _ or -")
+    .optional(),
+}).meta({ id: "TestEmv" });
+
+export const PaymentUrlSchema = z.object({
+  url: z.string().describe("The page to show (payment frame) or open"),
+})
+  .meta({ id: "PaymentUrl" });
+
+export const TerminalResultSchema = z.object({
+  StatusCode: z.string().describe('"000" is success'),
+  ErrorMessage: z.string(),
+  ResultData: z.object({
+    TransactionId: z.string(),
+    ShvaResult: z.string().describe("Clearing-house result"),
+    VoucherId: z.string(),
+    PelecardTransactionId: z.string(),
+  }).loose(),
+}).meta({ id: "TerminalResult" });

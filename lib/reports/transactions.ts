@@ -1,0 +1,169 @@
+/**
+ * The back office's transaction history: the two lists of spec section 7, with the item shapes of
+ * section 3. Storage keeps the per-list indexes; this module shapes pages for the API.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./transaction_schemas.ts";
+import { currencyCodeOf } from "@/lib/shared/money.ts";
+import type { SearchScope, Store, Transaction } from "@/lib/storage/types.ts";
+
+export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
+export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
+
+/** A list page as the API answers it. */
+export interface ListPage<T> {
+  data: T[];
+  page: number;
+  limit: number;
+  total: number;
+}
+
+/**
+ * A list's query as the API reads it, and what its search matches: a viewer's search matches names
+ * only ({@link searchScopeOf}).
+ */
+export interface ListQuery {
+  page: number;
+  limit: number;
+  isMonthly?: boolean;
+  searchString?: string;
+  searchScope?: SearchScope;
+}
+
+/**
+ * What a role's search matches: names only for those who see masked addresses (a viewer), so an
+ * address cannot be guessed a character at a time through the search; everything for the others.
+ *
+ * @example
+ * ```ts
+ * searchScopeOf(true); // "all"
+ * ```
+ */
+export const searchScopeOf = (seesPersonalData: boolean): SearchScope => seesPersonalData ? "all" : "names";
+
+/** The success-list item of spec section 3. */
+export function successItem(tx: Transaction): SuccessItem {
+  const r = tx.resultData;
+  return {
+    id: tx.id,
+    statusCode: "000",
+    isMonthly: tx.isMonthly,
+    createdAt: tx.createdAt,
+    resultData: {
+      CreditCardNumber: r?.CreditCardNumber ?? "",
+      CreditType: r?.CreditType ?? "",
+      DebitTotal: r?.DebitTotal ?? String(tx.amount ?? 0),
+      // A result recorded from the provider's answer may carry the code as a string ("1").
+      DebitCurrency: currencyCodeOf(r?.DebitCurrency) ?? tx.currency ?? 1,
+    },
+    user: { ...tx.user },
+    // Filled by the route (`lib/receipts/back_office.ts`), which knows the receipt settings.
+    receipt: null,
+    // Filled by `listSuccess` from the gift's refunds (issue 16).
+    refund: null,
+  };
+}
+
+/** The error-list item of spec section 3, with the message and amount when known. */
+export function errorItem(tx: Transaction): ErrorItem {
+  return {
+    id: tx.id,
+    statusCode: tx.statusCode,
+    isMonthly: tx.isMonthly,
+    createdAt: tx.createdAt,
+    errorMessage: tx.errorMessage,
+    amount: tx.amount,
+    currency: tx.currency,
+    user: { ...tx.user },
+  };
+}
+
+/**
+ * One page of successful transactions, newest first.
+ *
+ * @example
+ * ```ts
+ * await listSuccess(store, { page: 1, limit: 10, isMonthly: true }); // { data, page: 1, limit: 10, total }
+ * ```
+ */
+export async function listSuccess(
+  store: Store,
+  query: ListQuery,
+): Promise<ListPage<SuccessItem>> {
+  const { data, total } = await store.transactions.listSuccess({
+    page: query.page,
+    limit: query.limit,
+    isMonthly: query.isMonthly,
+    search: query.searchString,
+    searchScope: query.searchScope,
+  });
+  const refunds = await store.refunds.totals(data.map((tx) => tx.id));
+  const items = data.map((tx) => ({ ...successItem(tx), refund: refunds.get(tx.id) ?? null }));
+  return { data: items, page: query.page, limit: query.limit, total };
+}
+
+/**
+ * One page of failed transactions, newest first; `isMonthly` keeps monthly or one-time ones only.
+ *
+ * @example
+ * ```ts
+ * await listErrors(store, { page: 2, limit: 10, isMonthly: false, searchString: "levi" });
+ * ```
+ */
+export async function listErrors(
+  store: Store,
+  query: ListQuery,
+): Promise<ListPage<ErrorItem>> {
+  const { data, total } = await store.transactions.listErrors({
+    page: query.page,
+    limit: query.limit,
+    isMonthly: query.isMonthly,
+    search: query.searchString,
+    searchScope: query.searchScope,
+  });
+  return { data: data.map(errorItem), page: query.page, limit: query.limit, total };
+}
+
+/**
+ * `ada.lovelace@example.org` → `a***@example.org`: what a viewer sees of a donor's address (the
+ * domain alone names nobody; the first letter helps tell rows apart).
+ */
+export function maskEmail(email: string): string {
+  if (email === "") return ""; // an erased donor's: nothing to mask
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "***";
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+/**
+ * A list item as a viewer sees it (issue 16: names and masked emails, no other personal data):
+ * the email masked, nothing of the card but its credit type (no number, no expiry date), no
+ * receipt (its PDF names the donor's details). Built field by field, so a field added to the items
+ * later stays out of a viewer's rows until it is added here.
+ */
+export function viewerItem<T extends SuccessItem | ErrorItem>(item: T): T {
+  const user = {
+    firstName: item.user.firstName,
+    lastName: item.user.lastName,
+    email: maskEmail(item.user.email),
+  };
+  if ("resultData" in item) {
+    const { CreditType, DebitTotal, DebitCurrency } = item.resultData;
+    const viewed: SuccessItem = {
+      id: item.id,
+      statusCode: item.statusCode,
+      isMonthly: item.isMonthly,
+      createdAt: item.createdAt,
+      resultData: { CreditCardNumber: "", CreditType, DebitTotal, DebitCurrency },
+      user,
+      receipt: null,
+      refund: item.refund ? { refunded: item.refund.refunded, pending: item.refund.pending } : null,
+    };
+    return viewed as T;
+  }
+  const { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency } = item as ErrorItem;
+  const viewed: ErrorItem = { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency, user };
+  return viewed as T;
+}
