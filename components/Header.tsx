@@ -1,11 +1,11 @@
 import { asset } from "@/lib/framework/mod.ts";
 import { translator } from "@/lib/core/i18n.ts";
-import { LANGUAGES, withLang } from "@/lib/shared/languages.ts";
-import type { AppState } from "@/lib/app/state.ts";
+import type { TFunction } from "i18next";
+import { type Lang, LANGUAGES, withLang } from "@/lib/shared/languages.ts";
 import LanguageSelector from "@/islands/LanguageSelector.tsx";
 
 /** The logo header with the language selector. Server-rendered; the selector is an island. */
-export function Header({ state, url }: { state: AppState; url: URL }) {
+export function Header({ state, url }: { state: { t: TFunction; lang: Lang }; url: URL }) {
   const { t, lang } = state;
   const here = url.pathname + url.search;
   const languages = LANGUAGES.map((code) => ({

@@ -13,14 +13,20 @@
 import type { TFunction } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
-import type { PaymentProvider } from "@/lib/providers/provider.ts";
-import type { Services } from "@/lib/app/state.ts";
-import type { Payment, Transaction } from "@/lib/storage/types.ts";
+import type { PaymentProvider, ProviderFactory } from "@/lib/providers/provider.ts";
+import type { Payment, Store, Transaction } from "@/lib/storage/types.ts";
 
 /** A provider's transaction id as our routes write them (sandbox ids, Pelecard GUIDs, terminal refs). */
 const TRANSACTION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 /** Provider status codes are three digits. */
 const STATUS_CODE = /^\d{3}$/;
+
+/** What the result pages read of the app's services: the provider and the records. */
+export interface ResultServices {
+  providerFor: ProviderFactory;
+  config: { publicUrl?: string };
+  store: Pick<Store, "transactions" | "payments">;
+}
 
 /** What a result page's query string says (not yet believed). */
 export interface ResultQuery {
@@ -48,7 +54,7 @@ export interface ResultRecord {
  * const { transaction, query } = await loadResult(ctx.state.services, ctx.url);
  * ```
  */
-async function loadResult(services: Services, url: URL): Promise<ResultRecord> {
+async function loadResult(services: ResultServices, url: URL): Promise<ResultRecord> {
   const provider = services.providerFor(services.config.publicUrl ?? url.origin);
   const name = provider.displayName;
   const id = url.searchParams.get(`${name}TransactionId`);
@@ -106,7 +112,7 @@ function redirectTo(location: string): Response {
  * ```
  */
 export async function recordForPage(
-  services: Services,
+  services: ResultServices,
   url: URL,
   lang: Lang,
   page: "success" | "error",

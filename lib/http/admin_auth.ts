@@ -19,9 +19,6 @@ import { clientAddress } from "./client_address.ts";
 import { requireSecondFactorIfDue } from "@/lib/staff/two_factor_gate.ts";
 import type { Handler, Handlers, RouteContext } from "@/lib/framework/mod.ts";
 import type { Admin } from "@/lib/storage/types.ts";
-// The routes' handlers are typed on the app's state, which withRoles hands them unchanged (KNOWN in
-// tests/module_graph_test.ts until the state's type moves below lib/app/).
-import type { AppState } from "@/lib/app/state.ts";
 
 /** What the admin API's authentication reads and sets of a request's state (the app's `AppState` has it). */
 export interface AdminState {
@@ -101,15 +98,18 @@ export function signedInActor(ctx: RouteContext<unknown, AdminState>): Actor {
  * @example
  * ```ts
  * export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
- * export const handler = withRoles(roles, { GET: (_req, ctx) => Response.json([]) });
+ * export const handler = guardRoles(roles, { GET: (_req, ctx) => Response.json([]) });
  * ```
+ *
+ * Routes call it as `withRoles` (`lib/app/with_roles.ts`), which fixes the state to the app's, so
+ * their handlers' types are inferred from it.
  */
-export function withRoles<Data>(
+export function guardRoles<Data, S extends AdminState>(
   roles: RouteRoles,
-  handlers: Handlers<Data, AppState>,
-): Handlers<Data, AppState> {
-  const guarded: Handlers<Data, AppState> = {};
-  for (const [method, handle] of Object.entries(handlers) as [keyof RouteRoles, Handler<Data, AppState>][]) {
+  handlers: Handlers<Data, S>,
+): Handlers<Data, S> {
+  const guarded: Handlers<Data, S> = {};
+  for (const [method, handle] of Object.entries(handlers) as [keyof RouteRoles, Handler<Data, S>][]) {
     const allowed = roles[method];
     if (!allowed) throw new Error(`${method}: the route declares no roles for it`);
     guarded[method] = (req, ctx) => {

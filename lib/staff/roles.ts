@@ -1,7 +1,7 @@
 /**
  * Who may call what in the back office (issue 16): the role sets the admin routes declare, and the
  * check. Each admin API route exports `roles` (its methods' allowed roles) and wraps its handlers
- * with `withRoles` (`lib/http/admin_auth.ts`); `tests/api_roles_test.ts` calls every route as
+ * with `withRoles` (`lib/app/with_roles.ts`, over `guardRoles` of `lib/http/admin_auth.ts`); `tests/api_roles_test.ts` calls every route as
  * every role, so a route that forgets is found.
  *
  * - `owner`: everything, roles and settings included;

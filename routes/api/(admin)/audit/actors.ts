@@ -1,7 +1,7 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { auditActors } from "@/lib/audit/audit_log.ts";
 import { AuditActorsSchema } from "@/lib/audit/schemas.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 
 export const docs: RouteDocs = {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { auditCsv, auditFileName } from "@/lib/audit/audit_log.ts";
 import { AuditFilterSchema } from "@/lib/audit/schemas.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 

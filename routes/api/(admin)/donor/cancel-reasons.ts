@@ -1,5 +1,5 @@
 import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { CancelReasonsSchema } from "@/lib/donors/schemas.ts";
 import { cancelReasonCounts } from "@/lib/donors/donor_view.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

@@ -1,5 +1,5 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { DonorQuerySchema, DonorViewSchema } from "@/lib/donors/schemas.ts";
 import { donorView } from "@/lib/donors/donor_view.ts";
 import { readQuery } from "@/lib/http/validation.ts";

@@ -1,5 +1,5 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { z } from "zod";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";

@@ -1,5 +1,5 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

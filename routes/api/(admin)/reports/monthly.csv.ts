@@ -1,6 +1,7 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { actorEntry } from "@/lib/audit/actor.ts";
-import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";

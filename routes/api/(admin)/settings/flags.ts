@@ -1,7 +1,8 @@
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { FlagChangeSchema, SettingsFlagsSchema } from "@/lib/audit/schemas.ts";
 import { changeFlag, flagSettings } from "@/lib/settings/settings.ts";
-import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 

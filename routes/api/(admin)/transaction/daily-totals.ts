@@ -1,5 +1,5 @@
 import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { dailyTotals } from "@/lib/reports/daily_totals.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { actorEntry } from "@/lib/audit/actor.ts";
 import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";

@@ -1,5 +1,6 @@
 import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";

@@ -1,5 +1,5 @@
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { z } from "zod";
 import { profile } from "@/lib/staff/accounts.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { accountsContext } from "@/lib/staff/accounts.ts";
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { listStaff } from "@/lib/staff/staff.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { AdminSchema } from "@/lib/staff/schemas.ts";
 

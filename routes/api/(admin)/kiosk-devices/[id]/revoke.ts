@@ -1,5 +1,5 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { withRoles } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";

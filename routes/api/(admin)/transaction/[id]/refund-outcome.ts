@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { recordRefundOutcomeByStaff } from "@/lib/refunds/refund_outcome.ts";

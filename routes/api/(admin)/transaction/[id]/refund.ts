@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

@@ -1,5 +1,6 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readId } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { refundsOf } from "@/lib/refunds/refund_view.ts";

@@ -6,7 +6,8 @@
 import { accountsContext, decide } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";

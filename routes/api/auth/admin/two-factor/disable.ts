@@ -1,7 +1,8 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
 import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { turnOffTwoFactor } from "@/lib/staff/two_factor_manage.ts";
-import { signedInActor, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";

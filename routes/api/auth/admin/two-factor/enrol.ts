@@ -1,7 +1,8 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
 import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { beginEnrolment } from "@/lib/staff/two_factor.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { EnrolmentSchema } from "@/lib/staff/two_factor_schemas.ts";
 

@@ -1,7 +1,8 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { setTwoFactorRequired } from "@/lib/staff/two_factor.ts";
-import { signedInAdmin, withRoles } from "@/lib/http/admin_auth.ts";
+import { signedInAdmin } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
