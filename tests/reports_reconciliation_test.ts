@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { reportCsv } from "@/lib/reports/csv.ts";
 import { monthlyReport, REPORT_TIME_ZONE } from "@/lib/reports/monthly.ts";
-import { formatAmount } from "@/lib/reports/transactions_export.ts";
+import { formatAmount } from "@/lib/core/csv.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 import { refundFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";

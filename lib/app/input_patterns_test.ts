@@ -199,9 +199,13 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/[\\%_]/g`],
   },
   "lib/storage/queries.ts": { reads: "the list cursor", patterns: [String.raw`/^[1-9][0-9]{0,14}$/`] },
+  "lib/core/csv.ts": {
+    reads: "stored names and emails (what donors typed)",
+    patterns: [String.raw`/[",\r\n]/`, String.raw`/^[=+\-@\t\r]/`],
+  },
   "lib/reports/transactions_export.ts": {
-    reads: "stored names and emails (what donors typed), stored amounts",
-    patterns: [String.raw`/[",\r\n]/`, String.raw`/^-?\d{1,15}$/`, String.raw`/^[=+\-@\t\r]/`],
+    reads: "stored amounts",
+    patterns: [String.raw`/^-?\d{1,15}$/`],
   },
   "routes/[lang]/_middleware.ts": {
     reads: "the path",

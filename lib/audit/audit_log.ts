@@ -12,7 +12,7 @@
 
 import { DomainError } from "@/lib/core/errors.ts";
 import type { AuditEntry, AuditFilter, Store } from "@/lib/storage/types.ts";
-import { BOM, csvRecord, formatUtc } from "@/lib/reports/mod.ts";
+import { BOM, csvRecord, formatUtc } from "@/lib/core/csv.ts";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 
 export type { AuditActor, AuditPage };

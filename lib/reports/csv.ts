@@ -10,7 +10,7 @@
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { isoCurrency } from "@/lib/shared/money.ts";
-import { BOM, csvField, formatAmount } from "./transactions_export.ts";
+import { BOM, csvField, formatAmount } from "@/lib/core/csv.ts";
 import type { CurrencyFigures, MonthlyReport } from "./monthly.ts";
 
 /** The figures of each currency's columns, in order: the locale key and the value. */

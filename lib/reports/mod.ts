@@ -5,4 +5,3 @@
  *
  * @module
  */
-export { BOM, csvRecord, formatUtc } from "./transactions_export.ts";

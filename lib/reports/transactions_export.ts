@@ -4,14 +4,13 @@
  * the millionth row costs what the first does), each batch is turned into CSV text as the client
  * reads it, and at most a batch per list is held at a time, however many rows match.
  *
- * The file is what spreadsheet programs open correctly: a UTF-8 byte order mark (Hebrew and
- * Cyrillic names stay readable), CRLF line ends, fields quoted when needed. Cells a spreadsheet
- * would read as a formula (`=`, `+`, `-`, `@`, tab, CR at the start) get a leading `'`, as OWASP
- * advises for CSV injection, except the Amount column, which this module writes itself as a
- * plain number.
+ * The file is what spreadsheet programs open correctly (`lib/core/csv.ts`: a UTF-8 byte order mark,
+ * CRLF line ends, fields quoted when needed, formulas defused), except that the Amount column,
+ * which this module writes itself as a plain number, is trusted.
  *
  * @module
  */
+import { BOM, csvRecord, formatAmount, formatUtc } from "@/lib/core/csv.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { currencyCodeOf, isoCurrency } from "@/lib/shared/money.ts";
@@ -58,67 +57,6 @@ export const REFUND_COLUMNS = ["refunded", "pending"] as const;
 
 /** The one column this module fills itself with a number: never treated as a possible formula. */
 const AMOUNT_COLUMN = EXPORT_COLUMNS.indexOf("amount");
-
-/** The UTF-8 byte order mark, first in the file. */
-export const BOM = "\uFEFF";
-
-/**
- * One CSV field: a leading `'` when a spreadsheet would read the text as a formula (unless
- * `trusted`), then quoted, with quotes doubled, when it holds a comma, quote, CR or LF.
- *
- * @example
- * ```ts
- * csvField("Levi"); // "Levi"
- * csvField('Dana "D" Levi'); // "\"Dana \"\"D\"\" Levi\""
- * csvField("=HYPERLINK(\"x\")"); // "\"'=HYPERLINK(\"\"x\"\")\""
- * csvField("-5.00", true); // "-5.00"
- * ```
- */
-export function csvField(text: string, trusted = false): string {
-  const safe = !trusted && /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/**
- * One CSV record, CRLF-terminated; the Amount column (by position) is trusted.
- *
- * @example
- * ```ts
- * csvRecord(["a", "b,c"]); // "a,\"b,c\"\r\n"
- * ```
- */
-export function csvRecord(cells: readonly string[], trustedColumn = AMOUNT_COLUMN): string {
-  return cells.map((cell, i) => csvField(cell, i === trustedColumn)).join(",") + "\r\n";
-}
-
-/**
- * An instant as `YYYY-MM-DD HH:MM:SS` in UTC.
- *
- * @example
- * ```ts
- * formatUtc("2026-11-22T09:05:07.123Z"); // "2026-11-22 09:05:07"
- * ```
- */
-export function formatUtc(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : date.toISOString().slice(0, 19).replace("T", " ");
-}
-
-/**
- * Minor units as major units with two decimals and a dot, exactly (no floating point).
- *
- * @example
- * ```ts
- * formatAmount(10000); // "100.00"
- * formatAmount(5); // "0.05"
- * formatAmount(null); // ""
- * ```
- */
-export function formatAmount(minor: number | null): string {
-  if (minor === null || !Number.isSafeInteger(minor)) return "";
-  const abs = Math.abs(minor);
-  return `${minor < 0 ? "-" : ""}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
 
 /** A result field as text: strings and numbers as they are, anything else empty. */
 const text = (value: unknown): string =>
@@ -352,7 +290,9 @@ export async function transactionsCsv(
         }
         // One read of the batch's refunds (issue 16), for the columns after the spec's.
         const refunds = batch.length > 0 ? await store.refunds.totals(batch.map((tx) => tx.id)) : new Map();
-        for (const tx of batch) chunk += csvRecord(exportCells(tx, query.lang, refunds.get(tx.id) ?? null));
+        for (const tx of batch) {
+          chunk += csvRecord(exportCells(tx, query.lang, refunds.get(tx.id) ?? null), AMOUNT_COLUMN);
+        }
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (done) controller.close();
       } catch (error) {
