@@ -10,6 +10,7 @@ import {
   isEmail,
   selectionFromForm,
 } from "./donation.ts";
+import { overBudget } from "@/tests/helpers/time_budget.ts";
 
 Deno.test("amountOf: a tier is its NIS price in NIS; nothing chosen is null", () => {
   assert.equal(amountOf(EMPTY_SELECTION), null);
@@ -78,15 +79,15 @@ Deno.test("EMAIL_PATTERN: accepts exactly what the spec's backtracking pattern d
   }
 });
 
-Deno.test("isEmail: longer than the limit is refused before the pattern runs", () => {
+Deno.test("isEmail: longer than the limit is refused before the pattern runs", async () => {
   const at = (n: number) => "a".repeat(n - "@museum.org".length) + "@museum.org";
   assert.equal(isEmail(at(EMAIL_MAX_LENGTH)), true);
   assert.equal(isEmail(at(EMAIL_MAX_LENGTH + 1)), false);
   assert.equal(fieldError("email", at(EMAIL_MAX_LENGTH + 1)), "form.invalidEmail");
   // The quadratic case of the old pattern, at the body limit: answered at once.
-  const start = performance.now();
-  assert.equal(fieldError("email", "a@" + ".".repeat(65_536) + "@"), "form.invalidEmail");
-  assert.ok(performance.now() - start < 50);
+  const quadratic = "a@" + ".".repeat(65_536) + "@";
+  assert.equal(fieldError("email", quadratic), "form.invalidEmail");
+  assert.equal(await overBudget(quadratic, (s) => fieldError("email", s)), null);
 });
 
 Deno.test("selectionFromForm: reads the no-JavaScript fields, defaults otherwise", () => {
