@@ -24,7 +24,7 @@
  * | `BENCH_THINK_MS`      | `0`: each donor's pause after a gift (a person's pace)   |
  * | `BENCH_RATE`          | `0`: donors as above; else this many new donors' gifts a second instead |
  * | `RECEIPT_WORKERS`     | the app's default (a worker per spare core)              |
- * | `OUTBOX_WORKER`       | the app's default (the sender on a thread of its own); `0`: on the event loop |
+ * | `OUTBOX_WORKER`       | the app's default (a thread of its own on PostgreSQL, the event loop on KV); `1`, `0` |
  * | `BENCH_BACKENDS`      | `kv,postgres`                                            |
  * | `BENCH_DATABASE_URL`  | `postgres://postgres:postgres@127.0.0.1:5432/bench_mail` (dropped and created at each run) |
  *

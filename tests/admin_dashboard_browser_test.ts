@@ -17,6 +17,7 @@ import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { runAxe } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
+import { overlappingTexts } from "@/tests/helpers/label_overlap.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
@@ -384,6 +385,25 @@ for (const lang of ["en", "he"] as const) {
           assert.equal(await chart.locator(".chart-panel").count(), 2, "a panel per currency");
           assert.ok(await chart.locator(".chart-bars-1 rect").count() > 0, "NIS bars");
           assert.ok(await chart.locator(".chart-bars-2 rect").count() > 0, "USD bars");
+        });
+
+        await s.step("the chart's dates have room at 390 and 1280 px", async () => {
+          for (const width of [390, 1280]) {
+            await page.setViewportSize({ width, height: 900 });
+            await page.goto(`${app.url}/${lang}/admin`);
+            await loaded(page);
+            await page.locator(".chart svg[role=img]").waitFor({ timeout: WAIT });
+            const shots = Deno.env.get("CHART_SHOTS");
+            if (shots) {
+              await page.locator(".chart").first().screenshot({
+                path: `${shots}/daily-${lang}-${width}.png`,
+              });
+            }
+            const { count, pairs } = await overlappingTexts(page, ".chart svg[role=img] .chart-dates text");
+            assert.ok(count >= 2, `${lang} ${width}: ${count} dates`);
+            assert.deepEqual(pairs, [], `${lang} ${width}: dates run into each other`);
+          }
+          await page.setViewportSize({ width: 1280, height: 900 });
         });
 
         await s.step("axe: no violations on the loaded dashboard", async () => {

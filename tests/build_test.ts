@@ -46,7 +46,7 @@ Deno.test("the build fails when an island reaches server-only code, naming the c
         assert.ok(e instanceof BuildError);
         assert.match(e.message, /server-only code/);
         assert.match(e.message, /tests\/fixtures\/server_only\/islands\/(Leaky|Config)\.tsx → /);
-        assert.match(e.message, /lib\/(storage\/mod|config)\.ts/);
+        assert.match(e.message, /lib\/(storage\/mod|app\/config)\.ts/);
         return true;
       },
     );

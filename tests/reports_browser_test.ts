@@ -13,6 +13,7 @@ import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api } from "@/tests/helpers/http.ts";
+import { overlappingTexts } from "@/tests/helpers/label_overlap.ts";
 import { txFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 10_000;
@@ -70,6 +71,22 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
           assert.equal(words(await page.locator("h1").innerText()), tr("reports.heading"));
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
           await assertAxeClean(page, `${lang}: the last twelve months`);
+
+          // The twelve months' labels have room, on a phone and a laptop.
+          for (const width of [390, 1280]) {
+            await page.setViewportSize({ width, height: 900 });
+            const labels = ".report-chart-frame svg[role=img] text[text-anchor=middle]";
+            const shots = Deno.env.get("CHART_SHOTS");
+            if (shots) {
+              await page.locator(".report-chart-frame").screenshot({
+                path: `${shots}/report-${lang}-${width}.png`,
+              });
+            }
+            const { count, pairs } = await overlappingTexts(page, labels);
+            assert.ok(count >= 12, `${lang} ${width}: ${count} month labels`);
+            assert.deepEqual(pairs, [], `${lang} ${width}: month labels run into each other`);
+          }
+          await page.setViewportSize({ width: 1280, height: 900 });
 
           // A range through the page's form: a link with the months.
           await page.fill("#report-from", "2026-01");

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { ChartModel } from "./daily_totals_chart.ts";
+import { CHART, type ChartModel } from "./daily_totals_chart.ts";
 
 /** Ids of the title and description (one chart per page). */
 export const CHART_TITLE_ID = "daily-totals-title";
@@ -122,7 +122,7 @@ export function DailyTotalsChart({ model, decorative = false }: { model: ChartMo
               </rect>
             ))}
           </g>
-          <g class="chart-dates" font-size="12" fill={CHART_COLORS.text} text-anchor="middle">
+          <g class="chart-dates" font-size={CHART.dateSize} fill={CHART_COLORS.text} text-anchor="middle">
             {panel.dates.map((date) => (
               <text key={date.x} x={r(date.x)} y={plot.bottom + 18}>{date.label}</text>
             ))}

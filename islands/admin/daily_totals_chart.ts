@@ -8,6 +8,7 @@
  * @module
  */
 import type { DayTotals } from "@/lib/shared/daily_totals.ts";
+import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { type CurrencyCode, formatMoney } from "@/lib/shared/money.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
@@ -82,6 +83,8 @@ export const CHART = {
   /** Within a panel: heading, plot, date labels. */
   plotTop: 40,
   plotHeight: 150,
+  /** The date labels' font size. */
+  dateSize: 12,
 } as const;
 
 /** Money for an axis label: without the cents when every label is whole. */
@@ -95,7 +98,8 @@ function tickFormatter(ticks: number[], currency: CurrencyCode, lang: Lang): (mi
 
 /**
  * Lays the chart out: one panel per currency present, a bar per day with donations, 3 to 5 money
- * lines, a date under today and every 7th day before it (every day in a week or less). In
+ * lines, a date under today and every 7th day before it, or every day when they have room
+ * (`fitAxisLabels`: fewer dates, never smaller type, in every language). In
  * right-to-left languages time runs right to left and the money axis is on the right.
  *
  * @example
@@ -136,12 +140,12 @@ export function chartModel(
   const barWidth = Math.max(1, slot * 0.7);
   /** The left edge of day `i`'s slot: time runs left to right, or right to left. */
   const slotX = (i: number) => (rtl ? right - (i + 1) * slot : left + i * slot);
-  const labelEvery = days.length <= 7 ? 1 : 7;
-  const dates = days.flatMap((day, i) =>
-    (days.length - 1 - i) % labelEvery === 0
-      ? [{ x: slotX(i) + slot / 2, label: dateText(day.date, { month: "short", day: "numeric" }) }]
-      : []
-  );
+  // Every day if the dates have room, else today and every 7th day before it (the same weekday).
+  const dates = fitAxisLabels(
+    days.map((_, i) => slotX(i) + slot / 2),
+    (i) => [dateText(days[i].date, { month: "short", day: "numeric" })],
+    { fontSize: CHART.dateSize, steps: [1, 7, 14, 28, 56, 91], bounds: [0, width] },
+  ).map((date) => ({ x: date.x, label: date.lines[0] }));
 
   const panels = currencies.map((currency, p): ChartPanel => {
     const of = (day: DayTotals) => day.totals.find((total) => total.currency === currency);

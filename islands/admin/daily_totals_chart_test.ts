@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { fillDays } from "@/lib/reports/daily_totals.ts";
 import { textsUnder } from "@/lib/core/i18n.ts";
-import type { Lang } from "@/lib/shared/languages.ts";
+import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
+import { estimateTextWidth } from "@/lib/shared/axis_labels.ts";
 import { translator } from "@/islands/shared/texts.ts";
 import { CHART, chartModel, niceTicks } from "./daily_totals_chart.ts";
 
@@ -82,4 +83,30 @@ Deno.test("chartModel: a panel per currency; time runs left to right, or right t
       .panels[0].dates.length,
     7,
   );
+});
+
+Deno.test("chartModel: date labels never overlap, in every language, for 1 to 90 days", () => {
+  for (const lang of LANGUAGES) {
+    for (let count = 1; count <= 90; count++) {
+      const days = fillDays([{ day: "2026-11-20", currency: 1, amount: 100, count: 1 }], "2026-09-01", count);
+      const [panel] = chartModel(days, [1], lang, texts(lang)).panels;
+      assert.ok(panel.dates.length >= Math.min(count, 2), `${lang} ${count}: ${panel.dates.length} labels`);
+      const boxes = panel.dates.map(({ x, label }) => {
+        const half = estimateTextWidth(label, 12) / 2;
+        return { from: x - half, to: x + half, label };
+      }).sort((a, b) => a.from - b.from);
+      boxes.forEach((box, i) => {
+        assert.ok(
+          box.from >= 0 && box.to <= CHART.width,
+          `${lang} ${count}: "${box.label}" leaves the chart`,
+        );
+        if (i > 0) {
+          assert.ok(
+            box.from >= boxes[i - 1].to,
+            `${lang} ${count}: "${boxes[i - 1].label}" runs into "${box.label}"`,
+          );
+        }
+      });
+    }
+  }
 });

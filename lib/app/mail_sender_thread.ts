@@ -2,8 +2,8 @@
  * Where this instance's outbox sender runs: on a thread of its own (`mail_sender_worker.ts`) when it
  * can, else on the event loop, as before issue 24.
  *
- * A worker needs the same database opened a second time: PostgreSQL (`DATABASE_URL`), or Deno KV
- * on a file or a KV Connect URL. Deno KV in memory cannot be shared between threads, a store the
+ * A worker needs the same database opened a second time: PostgreSQL (`DATABASE_URL`), or, when
+ * `OUTBOX_WORKER=1` asks for it, Deno KV on a file. Deno KV in memory cannot be shared between threads, a store the
  * caller opened elsewhere (tests) may not be the configuration's, and a renderer given by the
  * caller (tests) cannot cross to a worker: then, and with `OUTBOX_WORKER=0`, the sender runs on the
  * event loop. So it does where a worker cannot start (Deno Deploy may have none): the constructor
@@ -60,12 +60,16 @@ const senderWorker = () =>
   });
 
 /**
- * Whether the sender can run in a worker with this configuration: enabled (`OUTBOX_WORKER`), and a
- * store a second thread can open (PostgreSQL, or Deno KV on a file or a KV Connect URL).
+ * Whether the sender can run in a worker with this configuration: PostgreSQL unless `OUTBOX_WORKER=0`,
+ * Deno KV on a file only with `OUTBOX_WORKER=1`.
  */
 export function workerCanShare(config: Config, store: Store): boolean {
-  if (!config.mail.senderWorker) return false;
+  if (config.mail.senderWorker === "off") return false;
   if (store.kind === "postgres") return Boolean(config.databaseUrl);
+  // On KV only when asked: a second handle on one SQLite file waits for the file's write lock, which
+  // the payments' writes hold (two instances on one KV file delivered 8 receipts in over a minute
+  // under CI's load, tests/outbox_worker_test.ts), and KV Connect is Deno Deploy's, without workers.
+  if (config.mail.senderWorker !== "on") return false;
   return !config.databaseUrl && config.kvPath !== undefined && config.kvPath !== ":memory:";
 }
 

@@ -17,10 +17,11 @@ export interface MailSettings {
   /** The sender, `donations@museum.org` or `Museum donations <donations@museum.org>`. */
   from: string;
   /**
-   * Whether the outbox's sender runs on a thread of its own where it can (`OUTBOX_WORKER`, on by
-   * default; `lib/app/mail_sender_thread.ts`), or always on the event loop.
+   * Where the outbox's sender runs (`OUTBOX_WORKER`; `lib/app/mail_sender_thread.ts`): `auto` (unset)
+   * on a thread of its own on PostgreSQL, on the event loop on Deno KV; `on` on a thread of its own
+   * wherever the store can be opened twice (a KV file too); `off` always on the event loop.
    */
-  senderWorker: boolean;
+  senderWorker: "auto" | "on" | "off";
 }
 
 /** The sender used in development when `MAIL_FROM` is unset. */
@@ -64,7 +65,7 @@ export function readMail(env: Env, production: boolean): MailSettings {
       `must be an address or "Name <address>" (got ${JSON.stringify(from)})`,
     );
   }
-  return { smtpUrl, from: from || DEVELOPMENT_FROM, senderWorker: bool(env, "OUTBOX_WORKER", true) };
+  return { smtpUrl, from: from || DEVELOPMENT_FROM, senderWorker: senderWorker(env) };
 }
 
 /**
@@ -78,4 +79,10 @@ export function readMail(env: Env, production: boolean): MailSettings {
 export function mailAddress(from: string): string {
   const open = from.lastIndexOf("<");
   return open >= 0 && from.endsWith(">") ? from.slice(open + 1, -1) : from;
+}
+
+/** `OUTBOX_WORKER`: unset is `auto`; otherwise a yes or a no (`bool`'s words). */
+function senderWorker(env: Env): MailSettings["senderWorker"] {
+  if (!env.OUTBOX_WORKER?.trim()) return "auto";
+  return bool(env, "OUTBOX_WORKER", true) ? "on" : "off";
 }

@@ -30,7 +30,7 @@ Deno.test("mail settings: required in production, checked everywhere, none in de
   const dataDir = await Deno.makeTempDir();
   try {
     const config = await loadConfig(PROD, { dataDir });
-    assert.deepEqual(config.mail, { smtpUrl: PROD.SMTP_URL, from: PROD.MAIL_FROM, senderWorker: true });
+    assert.deepEqual(config.mail, { smtpUrl: PROD.SMTP_URL, from: PROD.MAIL_FROM, senderWorker: "auto" });
     assert.deepEqual(config.warnings.filter((w) => /SMTP|MAIL/.test(w.setting)), []);
     await refused({ ...PROD, SMTP_URL: "" }, "SMTP_URL", /is required when DENO_ENV=production/);
     await refused({ ...PROD, MAIL_FROM: "" }, "MAIL_FROM", /is required when DENO_ENV=production/);
@@ -46,21 +46,22 @@ Deno.test("mail settings: required in production, checked everywhere, none in de
       /must be an address/,
     );
     await refused({ ...PROD, MAIL_FROM: "not an address" }, "MAIL_FROM", /must be an address/);
-    // The sender on a thread of its own unless told otherwise; a word that is no yes or no is refused.
-    assert.equal((await loadConfig({ ...PROD, OUTBOX_WORKER: "0" }, { dataDir })).mail.senderWorker, false);
+    // The sender's thread chosen by the store unless told; a word that is no yes or no is refused.
+    assert.equal((await loadConfig({ ...PROD, OUTBOX_WORKER: "0" }, { dataDir })).mail.senderWorker, "off");
+    assert.equal((await loadConfig({ ...PROD, OUTBOX_WORKER: "1" }, { dataDir })).mail.senderWorker, "on");
     await refused({ ...PROD, OUTBOX_WORKER: "sometimes" }, "OUTBOX_WORKER", /must be one of 1, 0/);
     // Development: no transport unless asked, a sender of its own; a bare address is fine.
     const dev = await loadConfig({ APP_SECRET: DEV_SECRET }, { dataDir });
     assert.deepEqual(dev.mail, {
       smtpUrl: undefined,
       from: "Museum donations <donations@localhost>",
-      senderWorker: true,
+      senderWorker: "auto",
     });
     const env = { APP_SECRET: DEV_SECRET, SMTP_URL: "smtp://127.0.0.1:2525", MAIL_FROM: "a@b.org" };
     assert.deepEqual((await loadConfig(env, { dataDir })).mail, {
       smtpUrl: "smtp://127.0.0.1:2525",
       from: "a@b.org",
-      senderWorker: true,
+      senderWorker: "auto",
     });
   } finally {
     await Deno.remove(dataDir, { recursive: true });

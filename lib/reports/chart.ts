@@ -2,7 +2,8 @@
  * The monthly report's chart, drawn on the server as SVG text (`GET /api/reports/monthly.svg`), so
  * the back office ships no chart code for it: one panel per currency (two currencies share no
  * axis), per month a bar of donations (one-time below, monthly above) and beside it a bar of
- * refunds, with round money lines and the month names in the page's language. Right-to-left
+ * refunds, with round money lines and the month names in the page's language (as many as have
+ * room, `fitAxisLabels`). Right-to-left
  * languages run time from right to left with the money axis on the right.
  *
  * Every text is escaped; only presentation attributes style it (the CSP allows no inline styles),
@@ -13,6 +14,7 @@
  * @module
  */
 import { translator } from "@/lib/core/i18n.ts";
+import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import type { MonthlyReport } from "./monthly.ts";
@@ -30,7 +32,15 @@ export const REPORT_CHART_COLORS = {
   grid: "#d1d5db",
 } as const;
 
-const SIZE = { width: 720, panel: 250, axis: 100, margin: 12, plotTop: 56, plotHeight: 150 } as const;
+const SIZE = {
+  width: 720,
+  panel: 250,
+  axis: 100,
+  margin: 12,
+  plotTop: 56,
+  plotHeight: 150,
+  font: 13,
+} as const;
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 
 /** Text for SVG markup: `&`, `<`, `>` and quotes escaped. */
@@ -52,11 +62,12 @@ export function reportTicks(max: number): number[] {
   return Array.from({ length: Math.ceil(top / step - 1e-9) + 1 }, (_, i) => Math.round(i * step));
 }
 
-/** The month `YYYY-MM` as a short name and year in `lang` ("Jan 2026"). */
-function monthLabel(month: string, lang: Lang, style: "short" | "long"): string {
-  return new Intl.DateTimeFormat(lang, { month: style, year: "numeric", timeZone: "UTC" })
+/** The month `YYYY-MM` in `lang`: its name and year ("January 2026"), or a part of that. */
+function monthLabel(month: string, lang: Lang, options: Intl.DateTimeFormatOptions): string {
+  return new Intl.DateTimeFormat(lang, { ...options, timeZone: "UTC" })
     .format(new Date(`${month}-15T00:00:00Z`));
 }
+const LONG = { month: "long", year: "numeric" } as const;
 
 /**
  * The chart of `report` in `lang`, as SVG markup.
@@ -72,7 +83,7 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
   const { width, axis, margin, plotTop, plotHeight } = SIZE;
   const left = rtl ? margin : axis;
   const right = rtl ? width - axis : width - margin;
-  const range = { from: monthLabel(report.from, lang, "long"), to: monthLabel(report.to, lang, "long") };
+  const range = { from: monthLabel(report.from, lang, LONG), to: monthLabel(report.to, lang, LONG) };
   const title = t("reports.chart.title");
   const out: string[] = [];
   const text = (x: number, y: number, content: string, extra = "") =>
@@ -96,7 +107,19 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
     const slot = (right - left) / months.length;
     const bar = Math.max(1, (slot * 0.72) / 2);
     const slotX = (i: number) => (rtl ? right - (i + 1) * slot : left + i * slot);
-    const every = Math.ceil(months.length / 12);
+    // The month's short name under its bars, its year a line below where the year changes; as
+    // many months as have room in the language (fewer labels, never smaller type).
+    const year = (i: number) => months[i].month.slice(0, 4);
+    const axisLabels = fitAxisLabels(
+      months.map((_, i) => slotX(i) + slot / 2),
+      (i, before) => [
+        monthLabel(months[i].month, lang, { month: "short" }),
+        ...(before === undefined || year(before) !== year(i)
+          ? [monthLabel(months[i].month, lang, { year: "numeric" })]
+          : []),
+      ],
+      { fontSize: SIZE.font, steps: [1, 2, 3, 4, 6, 12], bounds: [0, width] },
+    );
     const headings: string[] = [];
     report.currencies.forEach((currency, p) => {
       const top = p * SIZE.panel;
@@ -140,7 +163,7 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
       }
       months.forEach((month, i) => {
         const c = at(i);
-        const name = monthLabel(month.month, lang, "long");
+        const name = monthLabel(month.month, lang, LONG);
         const x0 = slotX(i) + (slot - 2 * bar) / 2;
         const [donationsX, refundsX] = rtl ? [x0 + bar, x0] : [x0, x0 + bar];
         const oneTimeY = yOf(c.donations.oneTime.amount);
@@ -189,15 +212,10 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
             }),
           );
         }
-        if ((months.length - 1 - i) % every === 0) {
-          text(
-            slotX(i) + slot / 2,
-            base + 18,
-            monthLabel(month.month, lang, "short"),
-            ` text-anchor="middle"`,
-          );
-        }
       });
+      for (const label of axisLabels) {
+        label.lines.forEach((line, n) => text(label.x, yOf(0) + 18 + 18 * n, line, ` text-anchor="middle"`));
+      }
     });
     height = report.currencies.length * SIZE.panel;
     description = `${t("reports.chart.description", range)} ${headings.join(". ")}.`;
@@ -207,6 +225,6 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
     `role="img" aria-labelledby="${titleId} ${descId}" class="report-chart" direction="${
       rtl ? "rtl" : "ltr"
     }" ` +
-    `font-family="${FONT}" font-size="13"><title id="${titleId}">${escapeXml(title)}</title>` +
+    `font-family="${FONT}" font-size="${SIZE.font}"><title id="${titleId}">${escapeXml(title)}</title>` +
     `<desc id="${descId}">${escapeXml(description)}</desc>${out.join("")}</svg>`;
 }
