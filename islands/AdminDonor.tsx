@@ -33,7 +33,7 @@ export default function AdminDonor(props: AdminDonorProps) {
   const { lang, email } = props;
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (!stored || !email) return;
-    api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}`)
+    api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}&lang=${lang}`)
       .then((view) => setLoad({ state: "ready", view }))
       .catch((error) => {
         const status = error instanceof ApiError ? error.status : null;

@@ -220,6 +220,16 @@ for (const lang of ["en", "he"] as const) {
           assert.equal(await page.evaluate(() => "__xss" in globalThis), false);
           const code = ["003", "004", "033"][(SUCCESSES + ERRORS - 1) % 3];
           assert.ok(error[1].startsWith(t("transactions.statusError", { code })), error[1]);
+          // Issue 26: the catalogue's words for the code in the page's language, then the provider's own.
+          const reason = page.locator(".tx-table tbody tr").nth(10).locator(".tx-reason");
+          assert.equal(await reason.innerText(), t(`transactionError.errors.${code}`));
+          const detail = page.locator(".tx-table tbody tr").nth(10).locator(".tx-detail");
+          assert.equal(await detail.innerText(), "Declined by the card issuer");
+          assert.equal(
+            await detail.locator("bdi").innerText(),
+            "Declined by the card issuer",
+            "the provider's English isolated: it reads left to right in Hebrew too",
+          );
         });
 
         await s.step(

@@ -125,6 +125,10 @@ browserTest(
             assert.equal(gifts.length, 6, gifts.join(" | "));
             assert.ok(gifts[0].startsWith(date("2026-02-01T10:01:00.000Z")), gifts[0]);
             assert.ok(gifts[0].includes(tr("transactions.statusError", { code: "033" })), gifts[0]);
+            // Issue 26: the catalogue's words in the page's language, the provider's message as a detail.
+            const failed = page.locator(".donor-gifts tbody tr").first();
+            assert.equal(await failed.locator(".tx-reason").innerText(), tr("transactionError.errors.033"));
+            assert.equal(await failed.locator(".tx-detail").innerText(), "Declined");
             const page1 = words(await page.locator(".donor-view").innerText());
             assert.ok(!page1.includes(listAmount(123_400, 1, lang)!), "another donor's gift");
             await assertAxeClean(page, `${lang}: donor view`);

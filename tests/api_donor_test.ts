@@ -6,6 +6,7 @@
  * cancel (`cancelGift`). Approved admins only; a bad address is a 400, an unknown one a 404.
  */
 import assert from "node:assert/strict";
+import { translator } from "@/lib/core/i18n.ts";
 import { cancelGift } from "@/lib/monthly_gifts/subscription_changes.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
@@ -81,6 +82,19 @@ backendTest("api: the back office donor view and the cancel reasons", async (t, 
         [failed.statusCode, failed.errorMessage, failed.card, failed.receiptNumber],
         ["033", "Declined", null, null],
       );
+      // The catalogue's text for the code (English by default), the successes none (issue 26).
+      assert.equal(failed.statusText, translator("en")("transactionError.errors.033"));
+      assert.ok(
+        view.gifts.every((g: { status: string; statusText: string | null }) =>
+          (g.status === "success") === (g.statusText === null)
+        ),
+      );
+      const he = (await get(`${DONOR}?email=ada.levi@example.org&lang=he`)).body;
+      const heFailed = he.gifts.find((g: { status: string }) => g.status === "failed");
+      assert.equal(heFailed.statusText, translator("he")("transactionError.errors.033"));
+      assert.match(heFailed.statusText, /[\u05D0-\u05EA]/);
+      assert.equal(heFailed.errorMessage, "Declined", "the provider's own message, unchanged");
+      assert.equal((await get(`${DONOR}?email=ada.levi@example.org&lang=xx`)).status, 400);
       assert.ok(view.gifts.every((g: { refunded: number }) => g.refunded === 0), "nothing refunded yet");
       assert.equal(view.gifts[0].card, null);
       assert.equal(view.gifts[1].card, "458045******4580");

@@ -82,7 +82,8 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
     await t.step("the back office's export, daily totals and error filter are described", () => {
       const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name).sort();
       const errors = doc.paths["/api/transaction/get-all-error-transactions"].get;
-      assert.deepEqual(names(errors), ["isMonthly", "limit", "page", "searchString"]);
+      // `lang`: the language of each item's `statusText` (issue 26).
+      assert.deepEqual(names(errors), ["isMonthly", "lang", "limit", "page", "searchString"]);
       const csv = doc.paths["/api/transaction/export"].get;
       assert.deepEqual(csv.security, [{ bearerAuth: [] }]);
       assert.deepEqual(names(csv), ["isMonthly", "lang", "searchString", "type"]);

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
+import { translator } from "@/lib/core/i18n.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
@@ -103,11 +104,34 @@ backendTest("api: transaction history", async (t, open) => {
         isMonthly: false,
         createdAt: new Date(Date.UTC(2026, 10, 1, 9, 37)).toISOString(),
         errorMessage: "Declined by the card issuer",
+        // The catalogue's text for the code, in English when no language is asked for (issue 26).
+        statusText: translator("en")(`transactionError.errors.${["003", "004", "033"][37 % 3]}`),
         amount: 2037,
         currency: 2,
         user: { firstName: "Иван", lastName: "Петров", email: "ivan@example.ru" }, // NAMES[37 % 5]
       });
     });
+
+    await t.step(
+      "error list: the catalogue's text for each code in `lang`, the provider's message kept",
+      async () => {
+        for (const lang of ["he", "ru", "en"] as const) {
+          const res = await get(`${ERRORS}?limit=3&lang=${lang}`);
+          assert.equal(res.status, 200);
+          for (const item of res.body.data) {
+            assert.equal(item.statusText, translator(lang)(`transactionError.errors.${item.statusCode}`));
+            assert.equal(item.errorMessage, "Declined by the card issuer");
+          }
+        }
+        const he = (await get(`${ERRORS}?limit=3&lang=he`)).body.data;
+        assert.deepEqual(he.map((d: { statusCode: string }) => d.statusCode), ["004", "003", "033"]);
+        assert.equal(
+          he[2].statusText,
+          "הכרטיס אינו תקין, אנא בדקו את מספר הכרטיס ונסו שוב, או השתמשו בכרטיס אחר.",
+        );
+        assert.equal((await get(`${ERRORS}?lang=xx`)).status, 400);
+      },
+    );
 
     await t.step("paging: every page, the last partial one, and past the end", async () => {
       const seen = new Set<string>();

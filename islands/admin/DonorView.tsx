@@ -2,6 +2,7 @@ import type { DonorView, MonthlyView } from "@/lib/shared/donor_view.ts";
 import { listAmount, usDateTime } from "@/lib/shared/format.ts";
 import { isolate, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
+import { PaymentStatus } from "./PaymentStatus.tsx";
 
 // Its home is the islands' texts; answered here too for what imported it from this view.
 export { isolate };
@@ -156,14 +157,13 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
               </td>
               <td>{t(g.isMonthly ? "transactions.monthly" : "transactions.oneTime")}</td>
               <td>
-                {g.status === "success"
-                  ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
-                  : (
-                    <span class="badge badge-error">
-                      {t("transactions.statusError", { code: g.statusCode })}
-                    </span>
-                  )}
-                {g.errorMessage && <span class="tx-reason">{g.errorMessage}</span>}
+                <PaymentStatus
+                  t={t}
+                  success={g.status === "success"}
+                  code={g.statusCode}
+                  text={g.statusText}
+                  detail={g.errorMessage}
+                />
               </td>
               <td class="tx-card">
                 <span dir="ltr">{g.card ?? na}</span>

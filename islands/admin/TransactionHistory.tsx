@@ -106,7 +106,10 @@ export function TransactionHistory(
     const query = listQueries(view);
     Promise.all([
       api.request<ListPage<SuccessItem>>(`/api/transaction/get-all-success-transactions?${query.success}`),
-      api.request<ListPage<ErrorItem>>(`/api/transaction/get-all-error-transactions?${query.error}`),
+      // The catalogue's words for each code come in the page's language (issue 26).
+      api.request<ListPage<ErrorItem>>(
+        `/api/transaction/get-all-error-transactions?${query.error}&lang=${lang}`,
+      ),
     ]).then(([success, error]) => {
       if (request !== latest.current) return;
       const pages = pageCount(view.type, { success: success.total, error: error.total });

@@ -3,6 +3,7 @@ import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { donorHref } from "./DonorView.tsx";
+import { PaymentStatus } from "./PaymentStatus.tsx";
 
 export type { ErrorItem, SuccessItem };
 
@@ -139,14 +140,13 @@ export function TransactionTable(
               )}
             </th>
             <td>
-              {success
-                ? <span class="badge badge-success">{t("transactions.statusSuccess")}</span>
-                : (
-                  <span class="badge badge-error">
-                    {t("transactions.statusError", { code: item.statusCode })}
-                  </span>
-                )}
-              {failed?.errorMessage && <span class="tx-reason">{failed.errorMessage}</span>}
+              <PaymentStatus
+                t={t}
+                success={!failed}
+                code={item.statusCode}
+                text={failed?.statusText}
+                detail={failed?.errorMessage}
+              />
             </td>
             <td>
               {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}

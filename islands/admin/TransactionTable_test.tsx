@@ -60,6 +60,7 @@ Deno.test("TransactionTable: with receipt actions, a gift's row links to its rec
       isMonthly: false,
       createdAt: "2026-11-01T10:00:00.000Z",
       errorMessage: null,
+      statusText: "The card is not valid",
       amount: 100,
       currency: 1,
       user: { firstName: "Noa", lastName: "Levi", email: "noa@example.org" },
@@ -78,4 +79,36 @@ Deno.test("TransactionTable: with receipt actions, a gift's row links to its rec
   assert.match(html, /colSpan="7"|colspan="7"/);
   const without = renderToString(<TransactionTable rows={[issued]} t={t} lang="en" />);
   assert.ok(!without.includes("tx-receipt"));
+});
+
+Deno.test("TransactionTable: a failed row shows the catalogue's words, then the provider's message as a detail", () => {
+  const failed = (errorMessage: string | null): Row => ({
+    kind: "error",
+    item: {
+      id: "tx3",
+      statusCode: "033",
+      isMonthly: false,
+      createdAt: "2026-11-01T10:00:00.000Z",
+      errorMessage,
+      statusText: "הכרטיס אינו תקין",
+      amount: 100,
+      currency: 1,
+      user: { firstName: "Noa", lastName: "Levi", email: "noa@example.org" },
+    },
+  });
+  const status = (row: Row) =>
+    renderToString(<TransactionTable rows={[row]} t={t} lang="he" />).match(
+      /<span class="badge badge-error">.*?<\/td>/,
+    )?.[0];
+  assert.equal(
+    status(failed("The card number is invalid")),
+    '<span class="badge badge-error">transactions.statusError</span>' +
+      '<span class="tx-reason">הכרטיס אינו תקין</span>' +
+      '<span class="tx-detail"><bdi>The card number is invalid</bdi></span></td>',
+  );
+  assert.equal(
+    status(failed(null)),
+    '<span class="badge badge-error">transactions.statusError</span><span class="tx-reason">הכרטיס אינו תקין</span></td>',
+    "no provider message, no detail",
+  );
 });

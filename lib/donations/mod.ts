@@ -16,3 +16,4 @@ export {
   type PaymentsContext,
   providerCall,
 } from "./service.ts";
+export { statusText } from "./status_text.ts";

@@ -17,6 +17,8 @@
  */
 import { DomainError } from "@/lib/core/errors.ts";
 import { CANCEL_REASONS } from "@/lib/monthly_gifts/mod.ts";
+import { statusText } from "@/lib/donations/mod.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 import { addressRecords } from "./records.ts";
 import type { Store, Subscription, Transaction } from "@/lib/storage/types.ts";
 import type {
@@ -101,8 +103,8 @@ function monthlyOrder(a: MonthlyView, b: MonthlyView): number {
 }
 
 /**
- * The donor view of `email` (normalized: trimmed, lower case) at `now`; throws
- * {@link NoDonorWithEmailError} when no donor record has that address.
+ * The donor view of `email` (normalized: trimmed, lower case) at `now`, a failed gift's
+ * `statusText` in `lang`; throws {@link NoDonorWithEmailError} when no donor record has that address.
  *
  * @example
  * ```ts
@@ -114,6 +116,7 @@ export async function donorView(
   store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "refunds">,
   email: string,
   now: Date = new Date(),
+  lang: Lang = "en",
 ): Promise<DonorView> {
   const { ids, donors, transactions: txs, receipts, subscriptions } = await addressRecords(
     store,
@@ -164,6 +167,7 @@ export async function donorView(
         card: tx.resultData?.CreditCardNumber || null,
         receiptNumber: receiptOf.get(tx.id) ?? null,
         errorMessage: tx.kind === "success" ? null : tx.errorMessage,
+        statusText: tx.kind === "success" ? null : statusText(tx.statusCode, lang),
         refunded: refunds.get(tx.id)?.refunded ?? 0,
       };
     }),

@@ -7,7 +7,7 @@
  * @module
  */
 import { z } from "zod";
-import { atMost, email, text } from "@/lib/core/schema_fields.ts";
+import { atMost, email, langParam, text } from "@/lib/core/schema_fields.ts";
 import { ISRAELI_ID_MAX_INPUT, type IsraeliIdProblem, parseIsraeliId } from "@/lib/shared/israeli_id.ts";
 
 const Currency = z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD");
@@ -16,6 +16,7 @@ const Instant = z.string().describe("ISO 8601");
 /** `GET /api/donor` query. */
 export const DonorQuerySchema = z.object({
   email: email().describe("The donor's email address (any case); every donor record with it is shown"),
+  lang: langParam.optional().default("en").describe("Language of each failed gift's `statusText`"),
 });
 
 /** `GET /api/donor`: the donor view of one email address (`lib/donors/donor_view.ts`). */
@@ -44,7 +45,13 @@ export const DonorViewSchema = z.object({
     currency: Currency.nullable(),
     card: z.string().nullable().describe("Masked card number, when known"),
     receiptNumber: z.string().nullable().describe("The receipt's number, when one was issued"),
-    errorMessage: z.string().nullable().describe("Why a failed attempt was declined"),
+    errorMessage: z.string().nullable().describe(
+      "Why a failed attempt was declined: the provider's own message",
+    ),
+    statusText: z.string().nullable().describe(
+      "A failed attempt's error catalogue text for `statusCode` in `lang` (the generic text for an " +
+        "unknown code); null for a success",
+    ),
     refunded: z.number().int().describe("What was refunded of a successful gift, minor units (0: nothing)"),
   })).describe("Every gift and declined attempt, newest first (at most 1,000)"),
   monthly: z.array(z.object({

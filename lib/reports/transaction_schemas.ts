@@ -34,8 +34,13 @@ export const SuccessListQuerySchema = z.object({
   searchString: searchParam.optional(),
 });
 
-/** `GET /api/transaction/get-all-error-transactions` query: the same filters as the success list. */
-export const ErrorListQuerySchema = SuccessListQuerySchema;
+/**
+ * `GET /api/transaction/get-all-error-transactions` query: the same filters as the success list,
+ * and the language of the items' `statusText`.
+ */
+export const ErrorListQuerySchema = SuccessListQuerySchema.extend({
+  lang: langParam.optional().default("en").describe("Language of each item's `statusText`"),
+});
 
 /** `GET /api/transaction/export` query. */
 export const ExportQuerySchema = z.object({
@@ -95,7 +100,10 @@ export const ErrorTransactionSchema = z.object({
   statusCode: z.string(),
   isMonthly: z.boolean(),
   createdAt: z.string(),
-  errorMessage: z.string().nullable(),
+  errorMessage: z.string().nullable().describe("The provider's own message, as it sent it"),
+  statusText: z.string().describe(
+    "The error catalogue's text for `statusCode` in `lang` (the generic text for an unknown code)",
+  ),
   amount: z.number().int().nullable().describe("Minor units, when known"),
   currency: z.union([z.literal(1), z.literal(2)]).nullable().describe("1 = NIS, 2 = USD, when known"),
   user: UserRef,

@@ -8,6 +8,8 @@ import type { z } from "zod";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./transaction_schemas.ts";
 import { currencyCodeOf } from "@/lib/shared/money.ts";
 import type { SearchScope, Store, Transaction } from "@/lib/storage/types.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { statusText } from "@/lib/donations/mod.ts";
 
 export type SuccessItem = z.infer<typeof SuccessTransactionSchema>;
 export type ErrorItem = z.infer<typeof ErrorTransactionSchema>;
@@ -30,6 +32,8 @@ export interface ListQuery {
   isMonthly?: boolean;
   searchString?: string;
   searchScope?: SearchScope;
+  /** The language of a failed item's `statusText` (English when absent). */
+  lang?: Lang;
 }
 
 /**
@@ -66,14 +70,18 @@ export function successItem(tx: Transaction): SuccessItem {
   };
 }
 
-/** The error-list item of spec section 3, with the message and amount when known. */
-export function errorItem(tx: Transaction): ErrorItem {
+/**
+ * The error-list item of spec section 3, with the message and amount when known, and the error
+ * catalogue's text for its code in `lang` (issue 26: the provider's message stays a detail).
+ */
+export function errorItem(tx: Transaction, lang: Lang = "en"): ErrorItem {
   return {
     id: tx.id,
     statusCode: tx.statusCode,
     isMonthly: tx.isMonthly,
     createdAt: tx.createdAt,
     errorMessage: tx.errorMessage,
+    statusText: statusText(tx.statusCode, lang),
     amount: tx.amount,
     currency: tx.currency,
     user: { ...tx.user },
@@ -123,7 +131,8 @@ export async function listErrors(
     search: query.searchString,
     searchScope: query.searchScope,
   });
-  return { data: data.map(errorItem), page: query.page, limit: query.limit, total };
+  const items = data.map((tx) => errorItem(tx, query.lang));
+  return { data: items, page: query.page, limit: query.limit, total };
 }
 
 /**
@@ -163,7 +172,18 @@ export function viewerItem<T extends SuccessItem | ErrorItem>(item: T): T {
     };
     return viewed as T;
   }
-  const { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency } = item as ErrorItem;
-  const viewed: ErrorItem = { id, statusCode, isMonthly, createdAt, errorMessage, amount, currency, user };
+  const { id, statusCode, isMonthly, createdAt, errorMessage, statusText, amount, currency } =
+    item as ErrorItem;
+  const viewed: ErrorItem = {
+    id,
+    statusCode,
+    isMonthly,
+    createdAt,
+    errorMessage,
+    statusText,
+    amount,
+    currency,
+    user,
+  };
   return viewed as T;
 }

@@ -29,8 +29,10 @@ export interface GiftView {
   card: string | null;
   /** The receipt's number, when one was issued. */
   receiptNumber: string | null;
-  /** Why the provider declined, for a failed attempt. */
+  /** Why the provider declined, for a failed attempt: the provider's own message. */
   errorMessage: string | null;
+  /** A failed attempt's error catalogue text in the language asked for (issue 26); null for a success. */
+  statusText: string | null;
   /** What was refunded of a successful gift (issue 16), minor units; 0 when nothing was. */
   refunded: number;
 }

@@ -41,7 +41,10 @@ export interface ErrorItem {
   statusCode: string;
   isMonthly: boolean;
   createdAt: string;
+  /** The provider's own message, as it sent it (often English): a detail for the provider's support. */
   errorMessage: string | null;
+  /** The error catalogue's text for `statusCode` in the language asked for (issue 26). */
+  statusText: string;
   /** Minor units, when known. */
   amount: number | null;
   /** 1 = NIS, 2 = USD, when known. */

@@ -11,7 +11,9 @@ export const docs: RouteDocs = {
     description: "Everything under one email address, across every donor record with it: each gift " +
       "and declined attempt (newest first), the lifetime total per currency of the successful gifts, " +
       "the first and last gift, and every monthly gift with its state (active, paused until its next " +
-      "charge, failing, cancelled with the donor's reason, ended). Never a donor id or a card token.",
+      "charge, failing, cancelled with the donor's reason, ended). A declined attempt has the error " +
+      "catalogue's text for its code in `lang` beside the provider's own message. Never a donor id or " +
+      "a card token.",
     tags: ["donors"],
     auth: "bearer",
     query: DonorQuerySchema,
@@ -27,11 +29,11 @@ export const docs: RouteDocs = {
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
-/** `GET /api/donor?email` → the donor view of that address (approved admins). */
+/** `GET /api/donor?email&lang` → the donor view of that address (approved admins). */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { email } = readQuery(ctx.url, DonorQuerySchema);
-    const view = await donorView(ctx.state.services.store, email);
+    const { email, lang } = readQuery(ctx.url, DonorQuerySchema);
+    const view = await donorView(ctx.state.services.store, email, new Date(), lang);
     return Response.json(view, { headers: { "cache-control": "no-store" } });
   },
 });

@@ -15,7 +15,8 @@ export const docs: RouteDocs = {
     summary: "Failed transactions, newest first",
     description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
       "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
-      "case-insensitively, anywhere (a viewer's, the first or last name only).",
+      "case-insensitively, anywhere (a viewer's, the first or last name only). Each item has the " +
+      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message.",
     tags: ["transactions"],
     auth: "bearer",
     query: ErrorListQuerySchema,
@@ -29,7 +30,7 @@ export const docs: RouteDocs = {
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
-/** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString`. */
+/** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const personal = seesPersonalData(signedInAdmin(ctx.state).role);
