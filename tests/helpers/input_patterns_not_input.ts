@@ -133,6 +133,18 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "references we stored",
     patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`],
   },
+  "lib/shared/axis_labels.ts": {
+    why: "one character at a time of a chart label we formatted (dates, months, amounts)",
+    patterns: [
+      String.raw`/[\u200e\u200f\u2066-\u2069]/`,
+      String.raw`/\s/`,
+      String.raw`/\d/`,
+      String.raw`/[\p{Ll}\p{Lo}]/u`,
+      String.raw`/\p{Lu}/u`,
+      String.raw`/[.,:;'’׳״!|()[\]\-ilIjtfr1]/`,
+      String.raw`/[mwMWшщжюмыШЩЖЮМЫ]/`,
+    ],
+  },
   "lib/shared/money.ts": {
     why: "digits of a number we format (at most ~310; quadratic on long digit strings, so never input)",
     patterns: [String.raw`/\B(?=(\d{3})+$)/g`],
