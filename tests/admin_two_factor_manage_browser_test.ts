@@ -13,7 +13,7 @@ import { startTestApp } from "@/tests/helpers/app.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api } from "@/tests/helpers/http.ts";
-import { enrolWithSecret, totpCode } from "@/tests/helpers/two_factor.ts";
+import { codeSequence, enrolWithSecret, totpCode } from "@/tests/helpers/two_factor.ts";
 
 const WAIT = 15_000;
 const PASSWORD = "ledger-and-ink-2026";
@@ -29,20 +29,19 @@ browserTest("two-factor in Chromium (en, he): new recovery codes, then turned of
         const registered = await api(app.url, "POST", "/api/auth/admin/register", admin);
         assert.equal(registered.status, 201);
         const secret = await enrolWithSecret(app.store, app.config.appSecret, registered.body.id);
-        // From one instant: the steps spent below stay apart however the clock moves meanwhile.
-        const t0 = Date.now();
-        const codeAt = (seconds: number) => totpCode(secret, t0 - Date.now() + seconds * 1000);
+        // Each code a later time step than the last, and one the server accepts when it is used.
+        const nextCode = codeSequence(secret);
         const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
         try {
           const page = await context.newPage();
           const watched = await watchPage(page);
-          // The password, then the code of 30 s ago.
+          // The password, then a code.
           await page.goto(`${app.url}/${lang}/login`);
           await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
           await page.fill("#login-email", admin.email);
           await page.fill("#login-password", admin.password);
           await page.click("button[type=submit]");
-          await page.getByLabel(tr("twoFactor.codeLabel")).fill(codeAt(-30));
+          await page.getByLabel(tr("twoFactor.codeLabel")).fill(await nextCode());
           await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
           await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
           // The dashboard loaded (its last section), so leaving it aborts no request of its own.
@@ -57,7 +56,7 @@ browserTest("two-factor in Chromium (en, he): new recovery codes, then turned of
           const code = form.getByLabel(tr("twoFactor.codeLabel"));
 
           // A code of an hour ahead is refused, in the page's words.
-          await code.fill(codeAt(3600));
+          await code.fill(totpCode(secret, 3600_000));
           await form.getByRole("button", { name: tr("twoFactor.newCodes") }).click();
           await form.getByRole("alert").getByText(tr("twoFactor.wrongCurrentCode")).waitFor({
             timeout: WAIT,
@@ -65,7 +64,7 @@ browserTest("two-factor in Chromium (en, he): new recovery codes, then turned of
           await assertAxeClean(page, `${lang}: a wrong code`);
 
           // The current code: 10 new recovery codes, shown once.
-          await code.fill(codeAt(0));
+          await code.fill(await nextCode());
           await form.getByRole("button", { name: tr("twoFactor.newCodes") }).click();
           await page.getByRole("heading", { name: tr("twoFactor.codesTitle") }).waitFor({ timeout: WAIT });
           const codes = (await page.locator(".recovery-codes li").allInnerTexts()).map((c) => c.trim());
@@ -83,7 +82,7 @@ browserTest("two-factor in Chromium (en, he): new recovery codes, then turned of
 
           // Not required: the next code turns it off.
           await page.reload();
-          await form.getByLabel(tr("twoFactor.codeLabel")).fill(codeAt(30));
+          await form.getByLabel(tr("twoFactor.codeLabel")).fill(await nextCode());
           await form.getByRole("button", { name: tr("twoFactor.turnOff") }).click();
           await page.getByText(tr("twoFactor.statusOff")).waitFor({ timeout: WAIT });
           await page.getByRole("button", { name: tr("twoFactor.start") }).waitFor({ timeout: WAIT });
