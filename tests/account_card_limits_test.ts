@@ -9,7 +9,8 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
-import { CARD_UPDATE_LIMITS } from "@/lib/monthly_gifts/card_update_limits.ts";
+import { CARD_UPDATE_LIMITS, cardUpdateLocks } from "@/lib/monthly_gifts/card_update_limits.ts";
+import { addressBucket, declineCaps } from "@/lib/rate_limits/mod.ts";
 import { mailAddress } from "@/lib/mail/config.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
@@ -36,6 +37,30 @@ async function tryCard(app: TestApp, sub: Subscription, cookie: string, card: st
   assert.equal(started.status, 303, started.text.slice(0, 300));
   return await payOnSandboxPage(app, started.location!, card);
 }
+
+/**
+ * Waits (up to 10 s) until `counted()` is true. A decline is counted by the call that finished the
+ * check: the donor's return or the sandbox's notification, which it sends without waiting and which
+ * may still be counting when the donor has landed; a loaded machine shows that gap.
+ */
+async function settled(what: string, counted: () => Promise<boolean>) {
+  for (const end = Date.now() + 10_000; Date.now() < end;) {
+    if (await counted()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`not counted within 10 s: ${what}`);
+}
+
+/** Whether `email`'s counted declines have reached `n`. */
+const emailDeclines = (store: Store, email: string, n: number) => async () => {
+  const [byEmail] = declineCaps(
+    { declinesPerEmail: n, declinesPerAddress: n },
+    email,
+    addressBucket("192.0.2.1"),
+  );
+  const [seen] = await store.rateLimits.peekMany([byEmail.key], Date.now());
+  return seen.count >= n;
+};
 
 /** Whether `text` holds the translated lock notice (up to its date) and the address to write to. */
 function saysLocked(text: string, lang: "en" | "he" | "ru", contact: string): boolean {
@@ -77,6 +102,7 @@ backendTest(
           const landed = await tryCard(app, sub, cookie, DECLINED);
           assert.equal(landed.search, "?card=declined");
         }
+        await settled("two declined checks", emailDeclines(store, email, 2));
         const donor = await api(app.url, "POST", "/api/user", {
           firstName: "Dana",
           lastName: "Levi",
@@ -94,6 +120,7 @@ backendTest(
           const email = `payments.${suffix()}@example.org`;
           await declinedDonation(app, email);
           await declinedDonation(app, email);
+          await settled("two declined payments", emailDeclines(store, email, 2));
           const sub = await portalGift(store, email);
           const cookie = await signInAs(app, sub.donorId);
           for (const lang of ["en", "he"] as const) {
@@ -149,6 +176,10 @@ backendTest(
 
       await t.step(`decline number ${lockAfter} locks the gift's card updates`, async () => {
         await tryCard(app, sub, cookie, DECLINED);
+        await settled(
+          "the gift's lock",
+          async () => (await cardUpdateLocks(store, [sub.id], new Date())).size > 0,
+        );
         const contact = mailAddress(app.config.mail.from);
         for (const lang of ["he", "ru"] as const) {
           const refused = await press(app, sub, cookie, "192.0.2.4", lang);
