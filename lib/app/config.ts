@@ -18,6 +18,7 @@
  */
 import { defaultPasswordWorkers } from "@/lib/staff/password_pool.ts";
 import { spareCores } from "@/lib/core/worker_pool.ts";
+import { DEFAULT_TIME_ZONE, isTimeZone } from "@/lib/core/zoned_time.ts";
 import { type MailSettings, readMail } from "@/lib/mail/config.ts";
 import { type PaymentSettings, readPayments } from "@/lib/providers/config.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "@/lib/core/config_values.ts";
@@ -52,6 +53,11 @@ export interface Config {
   enforcedFeatures: Partial<{ MONTHLY_PAYMENT: boolean; TEST_TERMINAL_PAYMENT: boolean }>;
   /** The museum's video behind the hero's 'Watch Video' link; the link is hidden when unset. */
   welcomeVideoUrl?: string;
+  /**
+   * The museum's IANA time zone (`MUSEUM_TIME_ZONE`, `Asia/Jerusalem` by default): the days of the
+   * back office's chart, overview, reports and CSV are counted in it (`lib/core/zoned_time.ts`).
+   */
+  museumTimeZone: string;
   /**
    * Who may become an admin: `approval` (the first admin at once, later ones once an approved
    * admin approves them), `open` (everyone who registers; for a closed network only) or `closed`.
@@ -190,6 +196,14 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     throw new ConfigError("WELCOME_VIDEO_URL", `must be an https:// address (got "${welcomeVideoUrl}")`);
   }
 
+  const museumTimeZone = env.MUSEUM_TIME_ZONE?.trim() || DEFAULT_TIME_ZONE;
+  if (!isTimeZone(museumTimeZone)) {
+    throw new ConfigError(
+      "MUSEUM_TIME_ZONE",
+      `must be an IANA time zone such as Asia/Jerusalem or America/New_York (got "${museumTimeZone}")`,
+    );
+  }
+
   const rawRegistration = env.ADMIN_REGISTRATION?.trim() || "";
   if (rawRegistration === "" && production) {
     throw new ConfigError(
@@ -269,6 +283,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     },
     enforcedFeatures,
     welcomeVideoUrl,
+    museumTimeZone,
     adminRegistration,
     signingKeys,
     trustProxy: bool(env, "TRUST_PROXY", false),

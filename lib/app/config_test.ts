@@ -17,6 +17,7 @@ Deno.test("defaults for development", async () => {
   assert.equal(config.databaseUrl, undefined);
   assert.deepEqual(config.features, { MONTHLY_PAYMENT: true, TEST_TERMINAL_PAYMENT: true });
   assert.equal(config.welcomeVideoUrl, undefined);
+  assert.equal(config.museumTimeZone, "Asia/Jerusalem");
   assert.equal(config.adminRegistration, "approval");
   assert.equal(config.signingKeys.size, 0);
   assert.equal(config.trustProxy, false);
@@ -65,6 +66,7 @@ Deno.test("a complete production configuration is accepted, with no warnings", a
     SIGNING_KEYS: `crm:${"0f".repeat(32)}`,
     TRUST_PROXY: "1",
     WELCOME_VIDEO_URL: "https://video.example.org/tour",
+    MUSEUM_TIME_ZONE: "America/New_York",
     FEATURE_MONTHLY_PAYMENT: "on",
     PELECARD_TOKEN_TERMINAL: "0962211",
     PELECARD_TOKEN_USER: "museum-token",
@@ -236,6 +238,7 @@ Deno.test("every bad setting is named in one line", async () => {
     [{ FEATURE_MONTHLY_PAYMENT: "maybe" }, "FEATURE_MONTHLY_PAYMENT", /must be one of/],
     [{ FEATURE_TEST_TERMINAL_PAYMENT: "2" }, "FEATURE_TEST_TERMINAL_PAYMENT", /must be one of/],
     [{ WELCOME_VIDEO_URL: "javascript:alert(1)" }, "WELCOME_VIDEO_URL", /https/],
+    [{ MUSEUM_TIME_ZONE: "Jerusalem" }, "MUSEUM_TIME_ZONE", /IANA time zone/],
     [{ ADMIN_REGISTRATION: "everyone" }, "ADMIN_REGISTRATION", /approval, open or closed/],
     [{ SIGNING_KEYS: "kiosk:tooshort" }, "SIGNING_KEYS", /hex of 32 bytes/],
     [{ TRUST_PROXY: "sometimes" }, "TRUST_PROXY", /must be one of/],
@@ -298,6 +301,7 @@ Deno.test("valid settings are read", async () => {
     FEATURE_TEST_TERMINAL_PAYMENT: "YES",
     DENO_ENV: "test",
     WELCOME_VIDEO_URL: "https://video.example.org/tour",
+    MUSEUM_TIME_ZONE: "America/New_York",
     ADMIN_REGISTRATION: "closed",
     SIGNING_KEYS: `kiosk-1:${"0f".repeat(32)}`,
     TRUST_PROXY: "1",
@@ -313,6 +317,7 @@ Deno.test("valid settings are read", async () => {
   assert.deepEqual(config.features, { MONTHLY_PAYMENT: false, TEST_TERMINAL_PAYMENT: true });
   assert.equal(config.appSecretSource, "env");
   assert.equal(config.welcomeVideoUrl, "https://video.example.org/tour");
+  assert.equal(config.museumTimeZone, "America/New_York");
 });
 
 Deno.test("password pool settings: defaults, valid values and refusals", async () => {

@@ -37,6 +37,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the result page's query (transaction id, status code)",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,100}$/`, String.raw`/^\d{3}$/`],
   },
+  "lib/core/zoned_time.ts": {
+    reads: "MUSEUM_TIME_ZONE (configuration) and a YYYY-MM-DD day (a report's or the chart's query)",
+    patterns: [String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`, String.raw`/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/`],
+  },
   "lib/app/app.ts": {
     reads: "the path (terminal sales), text put into an error page",
     patterns: [

@@ -15,13 +15,14 @@
  * @module
  */
 import { DomainError } from "@/lib/core/errors.ts";
+import { DEFAULT_TIME_ZONE, monthStart, zoneOffset } from "@/lib/core/zoned_time.ts";
 import type { ReportSum, Store } from "@/lib/storage/types.ts";
 import type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 
 export type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport };
 
 /** The museum's time zone: the months of the report (the receipts' year is counted in it too). */
-export const REPORT_TIME_ZONE = "Asia/Jerusalem";
+export const REPORT_TIME_ZONE = DEFAULT_TIME_ZONE;
 
 /** The most months one report covers. */
 export const MAX_REPORT_MONTHS = 36;
@@ -44,46 +45,6 @@ function monthIndex(month: string): number | null {
 
 const monthName = (index: number) =>
   `${String(Math.floor(index / 12)).padStart(4, "0")}-${String((index % 12) + 1).padStart(2, "0")}`;
-
-/** The offset of `timeZone` from UTC at `ms`, in ms (positive east of Greenwich). */
-function zoneOffset(ms: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(ms));
-  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  const local = Date.UTC(
-    part("year"),
-    part("month") - 1,
-    part("day"),
-    part("hour"),
-    part("minute"),
-    part("second"),
-  );
-  return local - Math.floor(ms / 1000) * 1000;
-}
-
-/**
- * The instant a month starts in `timeZone` (local midnight of its first day).
- *
- * @example
- * ```ts
- * monthStart(2026 * 12 + 0, "Asia/Jerusalem"); // "2025-12-31T22:00:00.000Z"
- * ```
- */
-export function monthStart(index: number, timeZone: string): string {
-  const utc = Date.UTC(Math.floor(index / 12), index % 12, 1);
-  // Twice: the offset at the guess may differ from the offset at the answer (a DST change between).
-  let at = utc - zoneOffset(utc, timeZone);
-  at = utc - zoneOffset(at, timeZone);
-  return new Date(at).toISOString();
-}
 
 /**
  * The months `from` to `to` (`YYYY-MM`, both included) with their bounds in `timeZone`; throws

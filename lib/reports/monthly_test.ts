@@ -5,14 +5,7 @@ import type { Transaction } from "@/lib/storage/types.ts";
 import { refundFixture, txFixture } from "@/tests/storage/fixtures.ts";
 import { escapeXml, reportChartSvg } from "./chart.ts";
 import { reportCsv, reportCsvHeader } from "./csv.ts";
-import { defaultRange, InvalidReportRangeError, monthlyReport, monthStart, reportMonths } from "./monthly.ts";
-
-Deno.test("monthStart: local midnight of the first day, winter and summer time", () => {
-  assert.equal(monthStart(2026 * 12, "Asia/Jerusalem"), "2025-12-31T22:00:00.000Z");
-  assert.equal(monthStart(2026 * 12 + 6, "Asia/Jerusalem"), "2026-06-30T21:00:00.000Z");
-  assert.equal(monthStart(2026 * 12 + 2, "UTC"), "2026-03-01T00:00:00.000Z");
-  assert.equal(monthStart(2026 * 12 + 10, "America/New_York"), "2026-11-01T04:00:00.000Z");
-});
+import { defaultRange, InvalidReportRangeError, monthlyReport, reportMonths } from "./monthly.ts";
 
 Deno.test("reportMonths: every month with its bounds; bad ranges refused with the reason", () => {
   const { months, bounds } = reportMonths("2025-11", "2026-02", "UTC");
