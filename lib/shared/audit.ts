@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "receipt-resent",
   "export",
   "flag-changed",
+  "museum-settings-changed",
   "kiosk-paired",
   "kiosk-revoked",
 ] as const;

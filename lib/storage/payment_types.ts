@@ -37,6 +37,11 @@ export interface Payment {
   transactionId: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The membership level the donor picked (`lib/shared/museum.ts`), whose price the amount is; absent
+   * for any other gift. Its completion makes or renews the donor's membership.
+   */
+  levelId?: number;
 }
 
 export interface PaymentRepository {

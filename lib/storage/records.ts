@@ -283,6 +283,8 @@ export function canonicalPayment(p: Payment): Payment {
     transactionId: p.transactionId ?? null,
     createdAt: isoInstant(p.createdAt, "createdAt"),
     updatedAt: isoInstant(p.updatedAt, "updatedAt"),
+    // Only a gift at a level has one (stored as absent otherwise, as payments before it were).
+    ...(p.levelId == null ? {} : { levelId: checkInteger(p.levelId, "levelId", 1) }),
   };
 }
 

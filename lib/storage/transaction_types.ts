@@ -6,6 +6,7 @@
  */
 
 import type { WithMessages } from "./outbox_types.ts";
+import type { WithMembership } from "./membership_types.ts";
 
 /** Card result fields of a successful payment, named as the provider names them. */
 export interface ResultData {
@@ -79,9 +80,13 @@ export interface TransactionRepository {
    * Records a transaction once per `(provider, providerTransactionId)`: when one with the same
    * pair exists, nothing is written and the existing one is answered with `created: false`.
    * Atomic across instances. `messages` (the receipt, ...) are enqueued in the same atomic step,
-   * at `tx.createdAt`, only when the transaction is newly created.
+   * at `tx.createdAt`, only when the transaction is newly created; so is `membership` applied (a
+   * gift at a membership level: `membership_types.ts`), at `tx.createdAt`.
    */
-  record(tx: Transaction, options?: WithMessages): Promise<{ created: boolean; transaction: Transaction }>;
+  record(
+    tx: Transaction,
+    options?: WithMessages & WithMembership,
+  ): Promise<{ created: boolean; transaction: Transaction }>;
   /**
    * Records many transactions in order (oldest first) in as few round trips as the backend allows,
    * with the same idempotency per `(provider, providerTransactionId)` and the same per-list

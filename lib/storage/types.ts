@@ -33,6 +33,8 @@ import type { TwoFactorRepository } from "./two_factor_types.ts";
 import type { TransactionRepository } from "./transaction_types.ts";
 import type { ReportRepository } from "./report_types.ts";
 import type { AdminRepository, RefreshTokenRepository } from "./admin_types.ts";
+import type { MuseumSettingsRepository } from "./museum_types.ts";
+import type { MembershipRepository } from "./membership_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
@@ -46,6 +48,8 @@ export type * from "./card_update_types.ts";
 export type * from "./refund_types.ts";
 export type * from "./two_factor_types.ts";
 export type * from "./report_types.ts";
+export type * from "./museum_types.ts";
+export type * from "./membership_types.ts";
 export * from "./admin_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
@@ -337,6 +341,10 @@ export interface Store {
   readonly twoFactor: TwoFactorRepository;
   /** The accountant's monthly figures, summed per period (`report_types.ts`). */
   readonly reports: ReportRepository;
+  /** The museum's identity and membership levels, one record per install (`museum_types.ts`). */
+  readonly museum: MuseumSettingsRepository;
+  /** One membership per donor email, changed with the payments that cause it (`membership_types.ts`). */
+  readonly memberships: MembershipRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -37,6 +37,8 @@ import {
 import { flagsContract } from "./flags_contract.ts";
 import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
+import { membershipsContract } from "./memberships_contract.ts";
+import { museumContract } from "./museum_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { auditContract } from "./audit_contract.ts";
@@ -106,6 +108,8 @@ const contracts: Contract[] = [
   refundsContract,
   twoFactorContract,
   reportsContract,
+  museumContract,
+  membershipsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

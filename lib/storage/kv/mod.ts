@@ -57,6 +57,8 @@
  * | `card_updates.ts`      | card-update attempts (donor portal)     | `card_updates*`                   |
  * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
  * | `reports.ts`           | the accountant's figures (reads only)   | `..._by_time`, `..._by_created`…  |
+ * | `museum.ts`            | the museum's identity and levels        | `museum_settings`                 |
+ * | `memberships.ts`       | memberships, by number and by end       | `memberships*`                    |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -83,6 +85,8 @@ import { kvNonces } from "./nonces.ts";
 import { kvOutbox } from "./outbox.ts";
 import { kvAudit } from "./audit.ts";
 import { kvRefunds } from "./refunds.ts";
+import { kvMuseum } from "./museum.ts";
+import { kvMemberships } from "./memberships.ts";
 import { kvTwoFactor } from "./two_factor.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
@@ -157,6 +161,8 @@ export async function openKvStore(path?: string): Promise<Store> {
     cardUpdates: kvCardUpdates(ctx),
     refunds: kvRefunds(ctx),
     twoFactor: kvTwoFactor(ctx),
+    museum: kvMuseum(ctx),
+    memberships: kvMemberships(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

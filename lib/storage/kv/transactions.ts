@@ -10,8 +10,10 @@
  * | `["transactions_by_time", createdAt, id]`       | transaction id                   | record, import |
  *
  * plus, in the same commit, the `["transactions_count", list]` counters and
- * `["transactions_list", list, seq]` copies of `transaction_lists.ts`, and the messages `record`
- * is given (`outbox.ts`: their keys are read with the transaction's, so no extra read).
+ * `["transactions_list", list, seq]` copies of `transaction_lists.ts`, the messages `record` is
+ * given (`outbox.ts`: their keys are read with the transaction's, so no extra read) and the
+ * membership change it is given (`memberships.ts`: its key read with the others, applied only to a
+ * new transaction).
  *
  * Atomicity: `record` checks the idempotency key, the id and the list counters it increments.
  * `import` reads all six list counters, then the idempotency and id keys of its transactions, and
@@ -46,6 +48,8 @@ import { donorListArgs, newestFirst } from "@/lib/storage/donor_queries.ts";
 import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "@/lib/storage/outbox_types.ts";
 import type { Transaction, TransactionRepository } from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
+import { membershipKey, planMembership } from "./memberships.ts";
+import type { Membership, WithMembership } from "@/lib/storage/membership_types.ts";
 
 /** The first key part of every transaction, by id. */
 export const TRANSACTIONS = "transactions";
@@ -94,13 +98,14 @@ const getTransaction = async ({ kv }: KvContext, id: string) =>
   (await retryWhileLocked(() => kv.get<Transaction>([TRANSACTIONS, id]))).value;
 
 /**
- * `transactions.record`: the transaction, its idempotency key, both list entries and its messages
- * (read with the rest, written only when the transaction is new), in one commit.
+ * `transactions.record`: the transaction, its idempotency key, both list entries, its messages and
+ * its membership change (read with the rest, written only when the transaction is new), in one
+ * commit.
  */
 async function record(
   ctx: KvContext,
   input: Transaction,
-  options: WithMessages = {},
+  options: WithMessages & WithMembership = {},
 ): Promise<{ created: boolean; transaction: Transaction }> {
   const { kv } = ctx;
   const tx = canonicalTransaction(input);
@@ -111,6 +116,7 @@ async function record(
     ? null
     : [TRANSACTIONS_BY_PROVIDER, tx.provider, tx.providerTransactionId];
   const counterKeys = lists.map((list) => [TRANSACTIONS_COUNT, list]);
+  const change = options.membership;
   return await ctx.oneAtATime(() =>
     untilCommitted(async () => {
       // One consistent read of everything the commit checks.
@@ -120,17 +126,22 @@ async function record(
           ...counterKeys,
           ...(providerKey ? [providerKey] : []),
           ...messageKeys(messages),
+          ...(change ? [membershipKey(change.email)] : []),
         ])
       );
       const counters = rest.slice(0, lists.length) as Deno.KvEntryMaybe<number>[];
       const byProvider = providerKey ? rest[lists.length] as Deno.KvEntryMaybe<string> : null;
-      const messageEntries = rest.slice(lists.length + (providerKey ? 1 : 0));
+      const messagesAt = lists.length + (providerKey ? 1 : 0);
+      const messageEntries = rest.slice(messagesAt, messagesAt + messages.length);
       if (byProvider?.value != null) {
         const existing = await getTransaction(ctx, byProvider.value);
         if (existing === null) throw new Error(`transaction ${byProvider.value} is indexed but missing`);
         return { created: false, transaction: existing };
       }
       if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
+      const member = change
+        ? planMembership(rest.at(-1) as Deno.KvEntryMaybe<Membership>, change, tx.createdAt)
+        : null;
       const ok = await commit(() => {
         const op = kv.atomic().check(byId).set(idKey, tx).set(donorIndexKey(tx), tx.id)
           .set(timeIndexKey(tx), tx.id);
@@ -140,7 +151,7 @@ async function record(
           op.check(counter).set(counter.key, seq).set([TRANSACTIONS_LIST, lists[i], seq], tx);
         });
         addMessages(op, messageEntries, messages, tx.createdAt);
-        return op;
+        return member ? member.add(op) : op;
       });
       return ok ? { created: true, transaction: tx } : RETRY;
     })

@@ -53,6 +53,8 @@ import { migration030 } from "@/lib/storage/postgres/migrations/030_report_index
 import { migration031 } from "@/lib/storage/postgres/migrations/031_refund_cards.ts";
 import { migration032 } from "@/lib/storage/postgres/migrations/032_donor_records.ts";
 import { migration033 } from "@/lib/storage/postgres/migrations/033_donor_session_scopes.ts";
+import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_settings.ts";
+import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -107,6 +109,8 @@ export const migrations: readonly Migration[] = [
   migration031,
   migration032,
   migration033,
+  migration034,
+  migration035,
 ];
 
 /**

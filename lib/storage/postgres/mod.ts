@@ -52,6 +52,8 @@
  * | `card_updates.ts`      | `cardUpdates`                  | `card_updates`                                          |
  * | `refunds.ts`           | `refunds`                      | `refunds`                                               |
  * | `reports.ts`           | `reports` (reads only)         | `transactions`, `subscriptions`                         |
+ * | `museum.ts`            | `museum`                       | `museum_settings`                                       |
+ * | `memberships.ts`       | `memberships`                  | `memberships`                                           |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -76,6 +78,8 @@ import { pgNonces } from "./nonces.ts";
 import { pgOutbox } from "./outbox.ts";
 import { pgAudit } from "./audit.ts";
 import { pgRefunds } from "./refunds.ts";
+import { pgMuseum } from "./museum.ts";
+import { pgMemberships } from "./memberships.ts";
 import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
@@ -200,6 +204,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     cardUpdates: g("cardUpdates", pgCardUpdates(ctx)),
     refunds: g("refunds", pgRefunds(ctx)),
     twoFactor: g("twoFactor", pgTwoFactor(ctx)),
+    museum: g("museum", pgMuseum(ctx)),
+    memberships: g("memberships", pgMemberships(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

@@ -1,9 +1,9 @@
 /**
  * Payments on PostgreSQL: one row per donation attempt, from its creation (pending) to its end.
  *
- * Table `payments` (migration 8): keyed by id (`collate "C"`, the byte order Deno KV keeps),
- * amount a `bigint` of minor units, and one column of the store's own, `dedupe_key`, outside the
- * contract:
+ * Table `payments` (migration 8; `level_id`, the level a gift is at, migration 34): keyed by id
+ * (`collate "C"`, the byte order Deno KV keeps), amount a `bigint` of minor units, and one column
+ * of the store's own, `dedupe_key`, outside the contract:
  * - `createOrReuse` is one call of the `create_or_reuse_payment` function (migration 12), decided
  *   under a transaction-scoped advisory lock on a hash of the dedupe key, all inside PostgreSQL
  *   (no round trip to the app while the lock is held). The payment a repeat may reuse carries the
@@ -45,6 +45,7 @@ interface PaymentRow {
   transaction_id: string | null;
   created_at: Date;
   updated_at: Date;
+  level_id: number | null;
 }
 
 const toPayment = (row: PaymentRow): Payment => ({
@@ -65,6 +66,7 @@ const toPayment = (row: PaymentRow): Payment => ({
   transactionId: row.transaction_id,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
+  ...(row.level_id === null ? {} : { levelId: row.level_id }),
 });
 
 /** A payment's columns, as `create_or_reuse_payment` reads them (`jsonb_populate_record`). */
@@ -86,6 +88,7 @@ const paymentColumns = (p: Payment) => ({
   transaction_id: p.transactionId,
   created_at: p.createdAt,
   updated_at: p.updatedAt,
+  level_id: p.levelId ?? null,
 });
 
 /** A `payments` row as `to_jsonb` gives it: times are text. */

@@ -15,7 +15,11 @@
  *   one multi-row `insert ... on conflict do nothing`, and moves each counter once. Under those
  *   locks no `record` can commit in between, so a skipped duplicate never takes a sequence number.
  *
- * `record` given messages inserts them into `outbox` (migration 17) in the same statement.
+ * `record` given messages inserts them into `outbox` (migration 17) in the same statement. Given a
+ * membership change (a gift at a level), it runs in a transaction under the membership's advisory
+ * lock (`memberships.ts`): the membership is read and the change decided first, then the same one
+ * statement records the transaction, its messages and the membership (only with a new transaction),
+ * so the counters' lock is still held only inside PostgreSQL.
  *
  * `getByProviderId` reads the unique `(provider, provider_transaction_id)` index (migration 6);
  * `listByDonors` (the donor portal) the `donor_id` index (migration 6).
@@ -27,7 +31,10 @@ import postgres from "postgres";
 import { importBatch, listsOf, searchValuesOf } from "@/lib/storage/queries.ts";
 import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
 import { donorListArgs } from "@/lib/storage/donor_queries.ts";
-import { MAX_MESSAGES_PER_CAUSE, type WithMessages } from "@/lib/storage/outbox_types.ts";
+import { MAX_MESSAGES_PER_CAUSE, type MessageInput, type WithMessages } from "@/lib/storage/outbox_types.ts";
+import type { MembershipChange, WithMembership } from "@/lib/storage/membership_types.ts";
+import { canonicalMembership } from "@/lib/storage/membership_records.ts";
+import { lockMembership, whileNumberTaken, writeMembership } from "./memberships.ts";
 import { canonicalTransaction } from "@/lib/storage/records.ts";
 import type { Transaction, TransactionRepository } from "@/lib/storage/types.ts";
 import { insertMessages } from "./outbox.ts";
@@ -51,6 +58,17 @@ async function getByProviderId(
   return row ? toTransaction(row) : null;
 }
 
+/** The `record_transaction` call of `t` (migration 11), on `sql`. */
+function recordCall(sql: postgres.Sql | postgres.TransactionSql, t: Transaction) {
+  const [allList, subList] = listsOf(t);
+  return sql`
+    select * from record_transaction(
+      ${sql.json(transactionColumns(t) as postgres.JSONValue)}, ${allList}, ${subList ?? null},
+      ${searchPartOf(t)}, ${searchValuesOf(t.user)}::text[]
+    )
+  `;
+}
+
 /**
  * `transactions.record`: one call of `record_transaction` (migration 11); see the module header.
  * With messages, the same statement inserts them after it (a `with` query: a duplicate's raise
@@ -59,12 +77,11 @@ async function getByProviderId(
 async function record(
   ctx: PgContext,
   input: Transaction,
-  options: WithMessages = {},
+  options: WithMessages & WithMembership = {},
 ): Promise<{ created: boolean; transaction: Transaction }> {
   const { sql } = ctx;
   const t = canonicalTransaction(input);
   const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
-  const [allList, subList] = listsOf(t);
   if (t.providerTransactionId !== null) {
     const existing = await getByProviderId(ctx, t.provider, t.providerTransactionId);
     if (existing) return { created: false, transaction: existing };
@@ -72,17 +89,17 @@ async function record(
   // One statement, so the counters' lock is held only inside PostgreSQL (migration 11).
   let row: TransactionRow | typeof DUPLICATE;
   try {
-    const call = sql`
-      select * from record_transaction(
-        ${sql.json(transactionColumns(t) as postgres.JSONValue)}, ${allList}, ${subList ?? null},
-        ${searchPartOf(t)}, ${searchValuesOf(t.user)}::text[]
-      )
-    `;
-    [row] = messages.length === 0 ? await sql<TransactionRow[]>`${call}` : await sql<TransactionRow[]>`
-      with recorded as (${call}),
-      messages as (${insertMessages(sql, messages, t.createdAt, sql`where exists (select 1 from recorded)`)})
-      select * from recorded
-    `;
+    if (options.membership) row = await recordWithMembership(ctx, t, messages, options.membership);
+    else {
+      const call = recordCall(sql, t);
+      [row] = messages.length === 0 ? await sql<TransactionRow[]>`${call}` : await sql<TransactionRow[]>`
+        with recorded as (${call}),
+        messages as (${
+        insertMessages(sql, messages, t.createdAt, sql`where exists (select 1 from recorded)`)
+      })
+        select * from recorded
+      `;
+    }
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code !== "DR001") throw error;
     row = DUPLICATE;
@@ -92,6 +109,36 @@ async function record(
   const existing = await getByProviderId(ctx, t.provider, t.providerTransactionId!);
   if (!existing) throw new Error(`transaction ${t.provider}/${t.providerTransactionId} vanished`);
   return { created: false, transaction: existing };
+}
+
+/**
+ * `record` with a membership change: in a transaction under the membership's lock, the change
+ * decided over the row as read, then one statement recording the transaction, its messages and the
+ * membership (written only when the transaction is; a duplicate's raise rolls it all back).
+ */
+function recordWithMembership(
+  { transaction }: PgContext,
+  t: Transaction,
+  messages: MessageInput[],
+  change: MembershipChange,
+): Promise<TransactionRow> {
+  return whileNumberTaken(() =>
+    transaction(async (tx) => {
+      const current = await lockMembership(tx, change.email);
+      const draft = change.apply(current);
+      const next = draft === null ? null : canonicalMembership(draft, change.email, t.createdAt, current);
+      const recorded = tx`exists (select 1 from recorded)`;
+      const [row] = await tx<TransactionRow[]>`
+        with recorded as (${recordCall(tx, t)}),
+        messages as (${
+        messages.length > 0 ? insertMessages(tx, messages, t.createdAt, tx`where ${recorded}`) : tx`select 1`
+      }),
+        member as (${next ? writeMembership(tx, next, current, recorded) : tx`select 1`})
+        select * from recorded
+      `;
+      return row;
+    })
+  );
 }
 
 /** `transactions.import`: one transaction under every counter's lock; see the module header. */

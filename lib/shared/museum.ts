@@ -1,0 +1,77 @@
+/**
+ * The museum's own settings as the API answers them (`GET /api/settings/museum`) and the back
+ * office's editor will read them: its identity (its name in each language) and its membership
+ * levels. Storage keeps the same record (`lib/storage/museum_types.ts` re-exports these types), and
+ * `lib/museum/` holds the rules (defaults, checks, the owners' change). Types and tiny pure helpers
+ * only, so an island may import them.
+ *
+ * Amounts are integers in minor units (agorot, cents), in the API's currency names (`nis`,
+ * `dollars`).
+ *
+ * @module
+ */
+import type { Lang } from "./languages.ts";
+
+/** A value in every language of the site. */
+export type PerLanguage<T> = Record<Lang, T>;
+
+/** An amount in both currencies, in minor units. */
+export interface BothCurrencies {
+  nis: number;
+  dollars: number;
+}
+
+/** One membership level (issue 27): what a tier card shows and what a gift at it buys. */
+export interface MembershipLevel {
+  /** Stable, 1..999; a removed level's id is never given to another (see `lastLevelId`). */
+  id: number;
+  name: PerLanguage<string>;
+  /** Its benefits, one line each, per language. */
+  benefits: PerLanguage<string[]>;
+  /** Its price in each currency, minor units (a monthly gift at it pays this each month). */
+  price: BothCurrencies;
+  /** How long a one-time gift at it makes (or extends) a membership, in months (12 by default). */
+  termMonths: number;
+  /** How many people its cards cover (a household level covers more than one). */
+  cardholders: number;
+  /** The fair market value of its benefits, minor units: what US receipts state as goods or services. */
+  benefitsValue: BothCurrencies;
+  /** Whether the donation page offers it as a monthly gift too. */
+  monthly: boolean;
+}
+
+/** Who the museum is. */
+export interface MuseumIdentity {
+  /** Its name, per language (the header and the welcome text). */
+  name: PerLanguage<string>;
+}
+
+/** The museum's settings, one record per install, changed only by owners. */
+export interface MuseumSettings {
+  /**
+   * Bumped by every save; 0 for a fresh install's defaults, never saved. An owner's change is
+   * written only over the version it was made from.
+   */
+  version: number;
+  identity: MuseumIdentity;
+  /** In the order the donation page shows them. */
+  levels: MembershipLevel[];
+  /** The highest level id ever given. */
+  lastLevelId: number;
+  /** When the settings were last saved (ISO 8601), null for the defaults. */
+  updatedAt: string | null;
+  /** The email of the owner who saved them last, null for the defaults. */
+  updatedBy: string | null;
+}
+
+/**
+ * The level with `id`, or undefined.
+ *
+ * @example
+ * ```ts
+ * levelById(settings.levels, 2)?.price.nis; // 10000
+ * ```
+ */
+export function levelById(levels: readonly MembershipLevel[], id: number | null | undefined) {
+  return id === null || id === undefined ? undefined : levels.find((level) => level.id === id);
+}

@@ -1,0 +1,106 @@
+/**
+ * Memberships on Deno KV.
+ *
+ * | key                                         | value      | written by                            |
+ * |---------------------------------------------|------------|---------------------------------------|
+ * | `["memberships", email]`                    | Membership | `transactions.record`, `change`       |
+ * | `["memberships_by_number", number]`         | email      | the same, once, with a new membership |
+ * | `["memberships_by_end", end, email]`        | email      | the same; the old end's key deleted   |
+ *
+ * A change ({@link planMembership}) reads the membership's key, asks the change for the next record
+ * and commits it with a check of the versionstamp read, and, for a new membership, a check that its
+ * number's key is absent (a taken number fails the commit; the change is asked again and draws
+ * another). `transactions.record` reads the key with its own and adds these writes to its commit, so
+ * the membership changes exactly when the transaction is recorded. The end index is read a range at
+ * a time (`listByEnd`), by end then email, as PostgreSQL's `memberships_end` index orders them.
+ *
+ * @module
+ */
+
+import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
+import type { KvContext } from "./context.ts";
+import { addAudit } from "./audit.ts";
+import { auditEntries } from "@/lib/storage/audit_records.ts";
+import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
+import { canonicalMembership, listByEndArgs } from "@/lib/storage/membership_records.ts";
+import type { Membership, MembershipChange, MembershipRepository } from "@/lib/storage/membership_types.ts";
+import { normalizeEmail } from "@/lib/storage/records.ts";
+
+const MEMBERSHIPS = "memberships";
+const BY_NUMBER = "memberships_by_number";
+const BY_END = "memberships_by_end";
+
+/** The key of the membership of `email` (as given to a change: normalized here). */
+export const membershipKey = (email: string): Deno.KvKey => [MEMBERSHIPS, normalizeEmail(email)];
+
+/** A change decided: the record to store and how to add its writes to a commit. */
+export interface MembershipPlan {
+  membership: Membership;
+  add(op: Deno.AtomicOperation): Deno.AtomicOperation;
+}
+
+/**
+ * Decides `change` over `entry` (the membership's key as read) at `at`: the next record and its
+ * writes, or null when the change writes nothing.
+ */
+export function planMembership(
+  entry: Deno.KvEntryMaybe<Membership>,
+  change: MembershipChange,
+  at: string,
+): MembershipPlan | null {
+  const current = entry.value;
+  const draft = change.apply(current);
+  if (draft === null) return null;
+  const next = canonicalMembership(draft, change.email, at, current);
+  return {
+    membership: next,
+    add(op) {
+      op.check(entry).set(entry.key, next);
+      if (current === null) {
+        const numberKey = [BY_NUMBER, next.number];
+        op.check({ key: numberKey, versionstamp: null }).set(numberKey, next.email);
+      } else if (current.end !== next.end) op.delete([BY_END, current.end, current.email]);
+      return op.set([BY_END, next.end, next.email], next.email);
+    },
+  };
+}
+
+async function get(kv: Deno.Kv, key: Deno.KvKey): Promise<Membership | null> {
+  return (await retryWhileLocked(() => kv.get<Membership>(key))).value;
+}
+
+/** The {@link MembershipRepository} of the store on `ctx`. */
+export function kvMemberships({ kv }: KvContext): MembershipRepository {
+  return {
+    get: (email) => get(kv, membershipKey(email)),
+
+    async getByNumber(number) {
+      const email = (await retryWhileLocked(() => kv.get<string>([BY_NUMBER, number]))).value;
+      return email === null ? null : await get(kv, membershipKey(email));
+    },
+
+    async change(change, at, options = {}) {
+      const audit = auditEntries(options.audit, at, MAX_AUDIT_PER_CAUSE);
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Membership>(membershipKey(change.email)));
+        const plan = planMembership(entry, change, at);
+        if (plan === null) return null;
+        const ok = await commit(() => addAudit(plan.add(kv.atomic()), audit));
+        return ok ? plan.membership : RETRY;
+      });
+    },
+
+    async listByEnd(range, max, cursor) {
+      const { from, to, limit, after } = listByEndArgs(range, max, cursor);
+      return await retryWhileLocked(async () => {
+        const start: Deno.KvKey = after && after.end >= from
+          ? [BY_END, after.end, after.email, ""]
+          : [BY_END, from];
+        const emails: string[] = [];
+        for await (const e of kv.list<string>({ start, end: [BY_END, to] }, { limit })) emails.push(e.value);
+        const found = await Promise.all(emails.map((email) => get(kv, membershipKey(email))));
+        return found.filter((m): m is Membership => m !== null);
+      });
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Memberships as stored, the same on both backends: a change's draft checked and made the record
+ * both keep (its email normalized, its number kept, its terms in order, its `end`, `createdAt` and
+ * `version`), and a `listByEnd` page's arguments checked. Throws RangeError for what no backend may
+ * store.
+ *
+ * @module
+ */
+import { batchLimit } from "./queries.ts";
+import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
+import {
+  MAX_MEMBERSHIP_TERMS,
+  type Membership,
+  type MembershipCursor,
+  type MembershipDraft,
+  type MembershipTerm,
+  TERM_KINDS,
+} from "./membership_types.ts";
+
+/** A member number as stored: 4 to 20 of digits, capital letters and dashes. */
+const NUMBER = /^[0-9A-Z-]{4,20}$/;
+const ID = /^[\w:.-]{1,100}$/;
+
+function id(value: unknown, what: string): string {
+  if (typeof value !== "string" || !ID.test(value)) throw new RangeError(`${what} is not an id`);
+  return value;
+}
+
+function term(t: MembershipTerm, i: number, previousEnd: string | null): MembershipTerm {
+  const what = `terms[${i}]`;
+  const start = isoInstant(t.start, `${what}.start`);
+  const end = isoInstant(t.end, `${what}.end`);
+  if (end <= start) throw new RangeError(`${what} ends before it starts`);
+  if (previousEnd !== null && start < previousEnd) {
+    throw new RangeError(`${what} overlaps the term before it`);
+  }
+  if (!TERM_KINDS.includes(t.kind)) throw new RangeError(`unknown ${what}.kind ${JSON.stringify(t.kind)}`);
+  if (t.currency !== 1 && t.currency !== 2) throw new RangeError(`${what}.currency must be 1 or 2`);
+  return {
+    levelId: checkInteger(t.levelId, `${what}.levelId`, 1),
+    start,
+    end,
+    kind: t.kind,
+    transactionId: id(t.transactionId, `${what}.transactionId`),
+    subscriptionId: t.subscriptionId == null ? null : id(t.subscriptionId, `${what}.subscriptionId`),
+    amount: checkInteger(t.amount, `${what}.amount`, 0),
+    currency: t.currency,
+    charges: checkInteger(t.charges, `${what}.charges`, 1),
+  };
+}
+
+/**
+ * The record stored for `draft` of the membership of `email`, written at `at` over `current` (the
+ * record as read, or null for a new one).
+ *
+ * @example
+ * ```ts
+ * const next = canonicalMembership(draft, "Dana@Museum.org", new Date().toISOString(), null);
+ * next.email; // "dana@museum.org"; next.version: 1
+ * ```
+ */
+export function canonicalMembership(
+  draft: MembershipDraft,
+  email: string,
+  at: string,
+  current: Membership | null,
+): Membership {
+  const address = normalizeEmail(email);
+  if (address === "" || address.length > 320) throw new RangeError("a membership needs an email");
+  if (typeof draft.number !== "string" || !NUMBER.test(draft.number)) {
+    throw new RangeError(`member number ${JSON.stringify(draft.number)} is not 4..20 of 0-9, A-Z and -`);
+  }
+  if (current && current.number !== draft.number) throw new RangeError("a member number never changes");
+  if (!Array.isArray(draft.terms) || draft.terms.length === 0 || draft.terms.length > MAX_MEMBERSHIP_TERMS) {
+    throw new RangeError(`a membership has 1..${MAX_MEMBERSHIP_TERMS} terms`);
+  }
+  const terms: MembershipTerm[] = [];
+  for (const [i, t] of draft.terms.entries()) terms.push(term(t, i, terms.at(-1)?.end ?? null));
+  const when = isoInstant(at, "at");
+  return {
+    email: address,
+    number: draft.number,
+    donorId: id(draft.donorId, "donorId"),
+    subscriptionId: draft.subscriptionId == null ? null : id(draft.subscriptionId, "subscriptionId"),
+    terms,
+    end: terms.at(-1)!.end,
+    createdAt: current?.createdAt ?? when,
+    updatedAt: when,
+    version: (current?.version ?? 0) + 1,
+  };
+}
+
+/**
+ * The checked arguments of `memberships.listByEnd`.
+ *
+ * @example
+ * ```ts
+ * const { from, to, limit, after } = listByEndArgs({ from, to }, 100, null);
+ * ```
+ */
+export function listByEndArgs(
+  range: { from: string; to: string },
+  limit: number,
+  after: MembershipCursor | null | undefined,
+): { from: string; to: string; limit: number; after: MembershipCursor | null } {
+  const from = isoInstant(range.from, "from");
+  const to = isoInstant(range.to, "to");
+  if (to < from) throw new RangeError(`to (${to}) is before from (${from})`);
+  return {
+    from,
+    to,
+    limit: batchLimit(limit),
+    after: after ? { end: isoInstant(after.end, "after.end"), email: normalizeEmail(after.email) } : null,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The storage contract for memberships (`store.memberships`, issue 27): one per donor email, made
+ * or renewed by a gift at a membership level, with its member number and its history of terms.
+ * Types only; the canonical form both backends store is in `membership_records.ts`, the rules (what
+ * a gift does to a membership, its state) in `lib/memberships/`.
+ *
+ * A membership changes in the same atomic step as the payment that causes it:
+ * `transactions.record` takes {@link WithMembership} beside its messages and applies the change only
+ * when the transaction is new, so a payment recorded twice (the donor's return and the provider's
+ * notification) never extends a membership twice, and a crash between the two cannot leave a
+ * payment without its membership. The change is a pure function of the membership as stored
+ * ({@link MembershipChange}): the store reads it, asks the function for the next record and writes
+ * that under the same check as the transaction (Deno KV: the versionstamp read; PostgreSQL: an
+ * advisory lock per email), asking again after a lost race.
+ *
+ * A member number is given once and never changes; no two memberships share one.
+ *
+ * @module
+ */
+import type { WithAudit } from "./audit_types.ts";
+
+/** How a term came to be. */
+export const TERM_KINDS = ["join", "renewal", "upgrade", "downgrade", "monthly"] as const;
+
+/** One of {@link TERM_KINDS}. */
+export type TermKind = typeof TERM_KINDS[number];
+
+/** One paid period of a membership at one level. */
+export interface MembershipTerm {
+  /** The membership level (`lib/shared/museum.ts`) it is at. */
+  levelId: number;
+  /** ISO 8601; the term covers `start <= t < end`. */
+  start: string;
+  end: string;
+  kind: TermKind;
+  /** The transaction that paid it (a monthly term: its latest charge). */
+  transactionId: string;
+  /** The monthly gift paying it, or null for a one-time gift's term. */
+  subscriptionId: string | null;
+  /** What a charge of it paid, minor units, in `currency`. */
+  amount: number;
+  currency: 1 | 2;
+  /** How many charges paid it: 1 for a one-time gift, one a month for a monthly gift. */
+  charges: number;
+}
+
+/** A membership as stored. */
+export interface Membership {
+  /** The donor's email, trimmed and lower case: one membership per address. */
+  email: string;
+  /** Short and printable (`lib/memberships/numbers.ts`), unique, never changed. */
+  number: string;
+  /** The donor record of the latest gift (its name is the member's). */
+  donorId: string;
+  /** The monthly gift that keeps it active, or null. */
+  subscriptionId: string | null;
+  /** Oldest first, none overlapping; at most {@link MAX_MEMBERSHIP_TERMS} (the oldest are dropped). */
+  terms: MembershipTerm[];
+  /** The end of its last term (indexed: renewals and lapses are found by it). */
+  end: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Bumped by every write. */
+  version: number;
+}
+
+/** The most terms a membership keeps (a monthly gift adds a term only when its level changes). */
+export const MAX_MEMBERSHIP_TERMS = 60;
+
+/** What a change writes: everything but what the store keeps itself. */
+export type MembershipDraft = Pick<Membership, "number" | "donorId" | "subscriptionId" | "terms">;
+
+/**
+ * A change of one membership, decided from the record as stored. `apply` is pure: the store may
+ * call it more than once (after a lost race, or when the number it gave a new membership is taken).
+ */
+export interface MembershipChange {
+  /** The membership's email (the store trims it and makes it lower case). */
+  email: string;
+  /** The next record from the current one (null: none yet), or null to write nothing. */
+  apply(current: Membership | null): MembershipDraft | null;
+}
+
+/** What a cause's storage call takes to change a membership in its own atomic step. */
+export interface WithMembership {
+  /** Applied only when the cause is written. */
+  membership?: MembershipChange;
+}
+
+/** Where a page of {@link MembershipRepository.listByEnd} starts after. */
+export type MembershipCursor = Pick<Membership, "end" | "email">;
+
+/** Memberships: read by email or number, changed, listed by their end. */
+export interface MembershipRepository {
+  get(email: string): Promise<Membership | null>;
+  getByNumber(number: string): Promise<Membership | null>;
+  /**
+   * Applies `change` alone (a change no payment causes, e.g. staff's), at `at` (ISO), with
+   * `options.audit` in the same atomic step when it writes. Answers what was stored, or null when
+   * `apply` wrote nothing.
+   */
+  change(change: MembershipChange, at: string, options?: WithAudit): Promise<Membership | null>;
+  /**
+   * The memberships whose `end` is in `from <= end < to`, by end then email, at most `limit`
+   * (1..1,000), after `after` when given: renewal reminders, lapses and the back office's
+   * "expiring soon" find them so. Work in proportion to the page.
+   */
+  listByEnd(
+    range: { from: string; to: string },
+    limit: number,
+    after?: MembershipCursor | null,
+  ): Promise<Membership[]>;
+}
