@@ -76,6 +76,7 @@ const manifest: LazyManifest = {
     "api/(admin)/reports/monthly.svg.ts": () => import("./routes/api/(admin)/reports/monthly.svg.ts"),
     "api/(admin)/reports/monthly.ts": () => import("./routes/api/(admin)/reports/monthly.ts"),
     "api/(admin)/settings/flags.ts": () => import("./routes/api/(admin)/settings/flags.ts"),
+    "api/(admin)/settings/museum.ts": () => import("./routes/api/(admin)/settings/museum.ts"),
     "api/(admin)/transaction/[id]/receipt.ts": () =>
       import("./routes/api/(admin)/transaction/[id]/receipt.ts"),
     "api/(admin)/transaction/[id]/refund-outcome.ts": () =>

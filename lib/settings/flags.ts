@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { sharedRead } from "@/lib/core/shared_read.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** The flags the product knows. */
@@ -50,8 +51,6 @@ export async function readFlags(store: Store): Promise<Flags> {
  */
 export const PAGE_FLAGS_MAX_AGE_MS = 1000;
 
-const forPages = new WeakMap<Store, { at: number; flags: Promise<Flags>; value?: Flags }>();
-
 /**
  * The flags for rendering a page: {@link readFlags}, shared by the requests of up to
  * {@link PAGE_FLAGS_MAX_AGE_MS} (concurrent requests share one read; a failed read is not kept).
@@ -62,14 +61,7 @@ const forPages = new WeakMap<Store, { at: number; flags: Promise<Flags>; value?:
  * ctx.state.flags = await readFlagsForPages(store); // at most a second old
  * ```
  */
-export function readFlagsForPages(store: Store, now: number = performance.now()): Flags | Promise<Flags> {
-  const held = forPages.get(store);
-  if (held && now - held.at < PAGE_FLAGS_MAX_AGE_MS && now >= held.at) return held.value ?? held.flags;
-  const entry: { at: number; flags: Promise<Flags>; value?: Flags } = { at: now, flags: readFlags(store) };
-  forPages.set(store, entry);
-  // Once read, the flags are answered as they are: a page does not wait a turn for a settled promise.
-  entry.flags.then((flags) => entry.value = flags, () => {
-    if (forPages.get(store) === entry) forPages.delete(store);
-  });
-  return entry.flags;
-}
+export const readFlagsForPages: (store: Store, now?: number) => Flags | Promise<Flags> = sharedRead(
+  readFlags,
+  PAGE_FLAGS_MAX_AGE_MS,
+);

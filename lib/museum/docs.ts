@@ -1,0 +1,42 @@
+/**
+ * The API documentation of the museum settings' routes, beside the concept they describe (the route
+ * files export them as their `docs`; `lib/app/openapi.ts` builds the OpenAPI document from them).
+ *
+ * @module
+ */
+import { MuseumSettingsChangeSchema, MuseumSettingsSchema } from "./schemas.ts";
+
+/** `GET` and `PUT /api/settings/museum`. */
+export const museumSettingsDocs = {
+  GET: {
+    summary: "The museum's settings: its name and membership levels",
+    description: "Its name in each language and its membership levels (name and benefits per language, " +
+      "prices in minor units, term, cardholders, the benefits' value for US receipts, whether offered " +
+      "monthly), with the version a change must be made from. A fresh install answers the defaults " +
+      "(version 0): the spec's prices, named and described in every language.",
+    tags: ["settings"],
+    auth: "bearer" as const,
+    responses: {
+      200: { description: "The settings", schema: MuseumSettingsSchema },
+      403: { description: "The caller is not an owner" },
+    },
+  },
+  PUT: {
+    summary: "Change the museum's settings",
+    description: "Replaces the name and the levels, over the version they were read at, audited " +
+      "(`museum-settings-changed`: the version and the fields changed) in the same write. A level keeps " +
+      "its id; a new one (no id) gets the next, and a removed level's id is never given again. Prices " +
+      "are from 100 minor units to the payment ceiling (`MAX_AMOUNT`), a benefits' value at most the " +
+      "price. The donation page shows the change within about a second, payments at once. The same " +
+      "settings again change nothing.",
+    tags: ["settings"],
+    auth: "bearer" as const,
+    body: MuseumSettingsChangeSchema,
+    responses: {
+      200: { description: "The settings now stored", schema: MuseumSettingsSchema },
+      400: { description: "A field breaks a rule; `errors` lists each (`levels.1.price.nis`, …)" },
+      403: { description: "The caller is not an owner" },
+      409: { description: "Someone saved the settings since this version: reload and change them again" },
+    },
+  },
+};

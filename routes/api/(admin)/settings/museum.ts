@@ -1,0 +1,30 @@
+import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
+import { changeMuseumSettings, readMuseumSettings } from "@/lib/museum/mod.ts";
+import { museumSettingsDocs } from "@/lib/museum/docs.ts";
+import { MuseumSettingsChangeSchema } from "@/lib/museum/schemas.ts";
+import { signedInActor } from "@/lib/http/admin_auth.ts";
+import { withRoles } from "@/lib/app/with_roles.ts";
+import { readJson } from "@/lib/http/validation.ts";
+import type { RouteDocs } from "@/lib/app/openapi.ts";
+
+export const docs: RouteDocs = museumSettingsDocs;
+
+/** Who may call it (`lib/staff/roles.ts`). */
+export const roles = { GET: OWNERS, PUT: OWNERS } satisfies RouteRoles;
+
+/** `GET /api/settings/museum` → the museum's name and levels; `PUT` the whole of them (owners). */
+export const handler = withRoles(roles, {
+  async GET(_req, ctx) {
+    return Response.json(await readMuseumSettings(ctx.state.services.store), {
+      headers: { "cache-control": "no-store" },
+    });
+  },
+  async PUT(req, ctx) {
+    const change = await readJson(req, MuseumSettingsChangeSchema);
+    const { store, config } = ctx.state.services;
+    const saved = await changeMuseumSettings(store, signedInActor(ctx), change, {
+      maxAmount: config.payments.maxAmount,
+    });
+    return Response.json(saved, { headers: { "cache-control": "no-store" } });
+  },
+});
