@@ -4,7 +4,8 @@ import PeriodTabs from "@/islands/PeriodTabs.tsx";
 import type { DonorFields, Selection } from "@/lib/shared/donation.ts";
 import type { TaxReceiptFields } from "@/lib/shared/israeli_id.ts";
 import type { TFunction } from "@/lib/core/i18n.ts";
-import { formatMoney, TIERS } from "@/lib/shared/money.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
+import { type MembershipLevel, tiersOf } from "@/lib/shared/museum.ts";
 import type { BrowserKey } from "@/lib/signing/signature_check.ts";
 
 /** What the donation page renders from (GET, or a no-JavaScript POST). */
@@ -12,6 +13,8 @@ export interface DonationData {
   mode: "online" | "terminal";
   shopNumber: string | null;
   signingKey: BrowserKey;
+  /** The museum's membership levels: the tier cards, in order. */
+  levels: MembershipLevel[];
   selection: Selection;
   fields: DonorFields;
   /** The tax-receipt box and the Israeli ID number as entered. */
@@ -61,6 +64,8 @@ const ISLAND_KEYS = [
   "payment.deadline",
   "payment.close",
   "payment.success",
+  "payment.levelChanged",
+  "payment.levelNotMonthly",
   "rateLimit.tooMany",
 ];
 const TERMINAL_KEYS = [
@@ -100,11 +105,15 @@ export function terminalDeadlineText(t: TFunction, lang: string, ms: number): st
 export function DonationSection(props: { t: TFunction; lang: string; url: URL; data: DonationData }) {
   const { t, lang, data } = props;
   const pageHref = props.url.pathname;
-  const tiers: TierCard[] = TIERS.map((tier) => ({
-    id: tier.id,
-    name: t("donation.tierName", { number: tier.id }),
-    dollars: formatMoney(tier.price.dollars * 100, 2, lang).replace(/[.,]00(?=\D*$)/, ""),
-    nis: formatMoney(tier.price.nis * 100, 1, lang).replace(/[.,]00(?=\D*$)/, ""),
+  const whole = (minor: number, currency: 1 | 2) =>
+    formatMoney(minor, currency, lang).replace(/[.,]00(?=\D*$)/, "");
+  const tiers: TierCard[] = data.levels.map((level) => ({
+    id: level.id,
+    name: level.name[lang as keyof MembershipLevel["name"]] ?? level.name.en,
+    dollars: whole(level.price.dollars, 2),
+    nis: whole(level.price.nis, 1),
+    benefits: level.benefits[lang as keyof MembershipLevel["benefits"]] ?? level.benefits.en,
+    monthly: level.monthly,
   }));
   const keys = data.mode === "terminal" ? [...ISLAND_KEYS, ...TERMINAL_KEYS] : ISLAND_KEYS;
   const texts: Record<string, string> = Object.fromEntries(keys.map((k) => [k, t(k)]));
@@ -123,6 +132,7 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
     alert: data.alert,
     paymentUrl: data.paymentUrl,
     signingKey: data.signingKey,
+    tiers: tiersOf(data.levels),
     testTerminals: data.testTerminals,
     pageHref,
     texts,

@@ -3,15 +3,19 @@ import type { Selection } from "@/lib/shared/donation.ts";
 import type { CurrencyName } from "@/lib/shared/money.ts";
 import { resetForm, scrollToPayment, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
 
-/** One tier card as the server formats it. */
+/** One tier card (a membership level) as the server formats it, in the page's language. */
 export interface TierCard {
   id: number;
-  /** e.g. "Membership 1". */
+  /** e.g. "Friend". */
   name: string;
   /** e.g. "$5". */
   dollars: string;
   /** e.g. "₪20". */
   nis: string;
+  /** Its benefits, one line each. */
+  benefits: string[];
+  /** Whether it is offered as a monthly gift too (the monthly tab shows only those). */
+  monthly: boolean;
 }
 
 /** The texts of the picker, translated on the server. */
@@ -26,7 +30,9 @@ export interface ChoiceTexts {
 }
 
 /**
- * The four tier cards and the 'Other amount' card. Each card is a radio button (`choice`), the
+ * The tier cards (the museum's membership levels: name, prices and benefits) and the 'Other amount'
+ * card; a level not offered monthly is hidden while the monthly tab is on (by the stylesheet
+ * without JavaScript). Each card is a radio button (`choice`), the
  * amount a number input and the currency two radios, so the form works without JavaScript. With
  * it, the rules of spec section 4 apply: a tier turns 'other' off, resets the payment form and
  * scrolls to it (focus moves to its heading); choosing the selected tier again deselects it;
@@ -79,19 +85,33 @@ export default function ContributionChoice(
       >
         {props.tiers.map((tier) => {
           const checked = !sel.other && sel.tier === tier.id;
+          const id = (part: string) => `tier-${tier.id}-${part}`;
           return (
-            <label class="tier-card" key={tier.id}>
+            <label
+              class="tier-card"
+              key={tier.id}
+              data-monthly={tier.monthly ? undefined : "false"}
+              hidden={!tier.monthly && sel.period === "monthly" ? true : undefined}
+            >
+              {/* Named by its name and prices; its benefits are its description, not its name. */}
               <input
                 type="radio"
                 name="choice"
                 value={`tier-${tier.id}`}
                 checked={checked}
+                aria-labelledby={`${id("name")} ${id("price")} ${id("price-alt")}`}
+                aria-describedby={tier.benefits.length > 0 ? id("benefits") : undefined}
                 onClick={onTierClick(tier.id)}
                 onChange={() => chooseTier(tier.id)}
               />
-              <span class="tier-name">{tier.name}</span>
-              <span class="tier-price">{tier.dollars}</span>
-              <span class="tier-price-alt">{tier.nis}</span>
+              <span class="tier-name" id={id("name")}>{tier.name}</span>
+              <span class="tier-price" id={id("price")}>{tier.dollars}</span>
+              <span class="tier-price-alt" id={id("price-alt")}>{tier.nis}</span>
+              {tier.benefits.length > 0 && (
+                <span class="tier-benefits" id={id("benefits")}>
+                  {tier.benefits.map((line, i) => <span class="tier-benefit" key={i}>{line}</span>)}
+                </span>
+              )}
             </label>
           );
         })}

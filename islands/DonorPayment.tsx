@@ -18,6 +18,7 @@ import {
   taxReceiptOffered,
 } from "@/lib/shared/israeli_id.ts";
 import { signPayload } from "@/lib/shared/signing.ts";
+import type { Tier } from "@/lib/shared/money.ts";
 import { resetForm, selection, useSelection } from "@/islands/shared/donation_state.ts";
 import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
 
@@ -46,6 +47,8 @@ export interface DonorPaymentProps {
   /** The payment frame's address when the server already started the payment. */
   paymentUrl: string | null;
   signingKey: SigningKey;
+  /** The tiers (the museum's membership levels) and their prices, as the page shows them. */
+  tiers: Tier[];
   /** Test terminal numbers; empty unless TEST_TERMINAL_PAYMENT is on (terminal mode). */
   testTerminals: string[];
   /** Where 'Close' goes without JavaScript: the page itself. */
@@ -157,7 +160,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
     return () => clearTimeout(timer);
   }, [step, url]);
 
-  const amount = amountOf(sel);
+  const amount = amountOf(sel, props.tiers);
   const offered = taxReceiptOffered(amount?.currency ?? null);
   const period = sel.period === "monthly" ? tx("form.period.monthly") : tx("form.period.oneTime");
   const donateLabel = amount && !incorrectAmount(amount.amount)
@@ -208,7 +211,9 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const submit = async () => {
     if (busy.current) return;
     setAlert(null);
-    const chosen = amountOf(selection.value);
+    const chosen = amountOf(selection.value, props.tiers);
+    // A tier is a membership level: the server checks the amount against its price.
+    const levelId = selection.value.other ? null : selection.value.tier;
     const currency = chosen?.currency ?? null;
     const found: Partial<Record<FieldName, string>> = {
       ...formErrors(fields),
@@ -243,6 +248,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
         userId: id,
         isMonthly: online && selection.value.period === "monthly",
         language: props.lang,
+        ...(levelId === null ? {} : { levelId }),
       };
       if (online) {
         const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));

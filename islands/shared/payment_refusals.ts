@@ -58,6 +58,10 @@ export function refusalOf(answer: RefusedAnswer, tx: (key: string) => string): R
   if (status === 409 && first?.path === "terminal" && named) {
     return prefixed(tx(`kiosk.terminalRefused.${named}`));
   }
+  // A membership level whose price or monthly offer changed since the page was loaded.
+  if (status === 400 && first?.path === "levelId") {
+    return prefixed(tx(named === "not monthly" ? "payment.levelNotMonthly" : "payment.levelChanged"));
+  }
   const message = typeof body?.message === "string" && body.message
     ? body.message
     : tx("payment.defaultError");

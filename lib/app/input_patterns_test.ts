@@ -23,6 +23,7 @@ import { apiSchemas as schemas } from "@/tests/helpers/api_schemas.ts";
 import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared/donation.ts";
 import { parseIsraeliId, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
 import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
+import { TIERS } from "@/lib/shared/money.ts";
 import { readView } from "@/lib/shared/transaction_filters.ts";
 import { cardProblems } from "@/lib/providers/sandbox/cards.ts";
 import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
@@ -176,7 +177,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   },
   "lib/shared/donation.ts": {
     reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",
-    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
+    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d{1,3})$/`],
   },
   "lib/shared/format.ts": {
     reads: "amounts and days from queries and stored records, masked card numbers",
@@ -335,7 +336,7 @@ Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_M
     ["isEmail", isEmail],
     ["fieldError", (s) => fieldError("email", s)],
     ["formErrors", (s) => formErrors({ firstName: s, lastName: s, email: s, country: s })],
-    ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s })],
+    ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s }, TIERS)],
     ["parseIsraeliId", parseIsraeliId],
     [
       "taxReceiptErrors",

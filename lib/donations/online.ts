@@ -49,7 +49,15 @@ async function waitForPage(ctx: PaymentsContext, id: string): Promise<Payment> {
  */
 export async function createOnlinePayment(
   ctx: PaymentsContext,
-  input: { amount: number; currency: CurrencyCode; userId: string; isMonthly: boolean; language: Lang },
+  input: {
+    amount: number;
+    currency: CurrencyCode;
+    userId: string;
+    isMonthly: boolean;
+    language: Lang;
+    /** The membership level the gift is at (its price must be the amount), if any. */
+    levelId?: number | null;
+  },
   channel: "online" | "test-terminal" = "online",
   shopNumber: string | null = null,
   retried = false,
@@ -62,6 +70,7 @@ export async function createOnlinePayment(
     language: input.language,
     channel,
     shopNumber,
+    levelId: input.levelId ?? undefined,
   }, now);
   const dedupeKey = [
     channel,
@@ -70,6 +79,8 @@ export async function createOnlinePayment(
     input.currency,
     input.isMonthly ? "monthly" : "one-time",
     shopNumber,
+    // A gift at a level is another request than the same amount given as a donation.
+    ...(input.levelId == null ? [] : [`level:${input.levelId}`]),
   ]
     .join("|");
   // Counted, checked against the decline caps and remembered in the same storage call that stores

@@ -25,6 +25,13 @@ const userIdField = z.string({ error: "userId must be a string" }).regex(
   "userId is not a donor id",
 );
 
+const levelIdField = z.number({ error: "levelId must be a number" }).int("levelId must be a level's id")
+  .min(1, "levelId must be a level's id").max(999, "levelId must be a level's id").optional().describe(
+    "The membership level (tier) the donor picked: the amount must be its price in the currency, and " +
+      "the gift makes or renews the donor's membership. Absent for any other gift (an other amount " +
+      "equal to a price stays a donation)",
+  );
+
 /** `POST /api/payment/create` (signed). */
 export const CreatePaymentSchema = z.object({
   amount: amountField.describe("Major units (e.g. 100 for 100 NIS); at least 1"),
@@ -32,6 +39,7 @@ export const CreatePaymentSchema = z.object({
   userId: userIdField,
   isMonthly: z.boolean({ error: "isMonthly must be true or false" }),
   language: languageField,
+  levelId: levelIdField,
   ...SignedFields,
 }).meta({ id: "CreatePayment" });
 
@@ -45,6 +53,7 @@ export const PayEmvSchema = z.object({
   shopNumber: z.union([z.string(), z.number()], { error: "shopNumber must be a string" })
     .transform(String)
     .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, "shopNumber must be 1 to 32 letters, digits, _ or -")),
+  levelId: levelIdField,
   ...SignedFields,
 }).meta({ id: "PayEmv" });
 

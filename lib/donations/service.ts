@@ -19,7 +19,9 @@
 import { newId } from "@/lib/core/ids.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { RateLimitSettings } from "@/lib/rate_limits/mod.ts";
-import { MIN_AMOUNT, toMinor } from "@/lib/shared/money.ts";
+import { type CurrencyCode, MIN_AMOUNT, toMinor } from "@/lib/shared/money.ts";
+import { levelById } from "@/lib/shared/museum.ts";
+import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import type { Donor, Payment, Store } from "@/lib/storage/types.ts";
 import { InvalidDonationError, MonthlyUnavailableError, UnknownDonorError } from "./errors.ts";
 import { type PaymentProvider, ProviderError } from "@/lib/providers/mod.ts";
@@ -110,16 +112,26 @@ export async function providerCall<T>(
 
 /**
  * The amount and donor checks every payment call shares: the donor, and the amount in minor units.
+ * A gift at a membership level (`levelId`) must be that level's price in its currency, as the
+ * museum's settings say now, and monthly only where the level is offered monthly: the server
+ * decides prices, so a page loaded before an owner changed them is refused, never charged the old
+ * price. An other amount that happens to equal a price stays a donation (it names no level).
  *
  * @example
  * ```ts
- * const { donor, minor } = await checkDonation(ctx, { amount: 12.5, userId, isMonthly: false });
+ * const { donor, minor } = await checkDonation(ctx, { amount: 12.5, currency: 2, userId, isMonthly: false });
  * minor; // 1250
  * ```
  */
 export async function checkDonation(
   ctx: PaymentsContext,
-  input: { amount: number; userId: string; isMonthly: boolean },
+  input: {
+    amount: number;
+    currency: CurrencyCode;
+    userId: string;
+    isMonthly: boolean;
+    levelId?: number | null;
+  },
 ): Promise<{ donor: Donor; minor: number }> {
   if (input.isMonthly && !ctx.monthlyEnabled) throw new MonthlyUnavailableError();
   if (input.amount < MIN_AMOUNT) {
@@ -141,10 +153,41 @@ export async function checkDonation(
       message: "not money",
     }]);
   }
+  if (input.levelId != null) await checkLevel(ctx, input.levelId, minor, input.currency, input.isMonthly);
   const donor = await ctx.store.donors.get(input.userId);
   // An erased donor's record gives no new gift (it has no name or address left to receipt).
   if (!donor || donor.erasedAt !== undefined) throw new UnknownDonorError();
   return { donor, minor };
+}
+
+/** A gift at level `levelId` of `minor` in `currency`: refused unless it is the level's price now. */
+async function checkLevel(
+  ctx: PaymentsContext,
+  levelId: number,
+  minor: number,
+  currency: CurrencyCode,
+  isMonthly: boolean,
+): Promise<void> {
+  const level = levelById((await readMuseumSettings(ctx.store)).levels, levelId);
+  if (!level) {
+    throw new InvalidDonationError(`There is no membership level ${levelId}`, [{
+      path: "levelId",
+      message: "unknown level",
+    }]);
+  }
+  if (isMonthly && !level.monthly) {
+    throw new InvalidDonationError(`Membership level ${levelId} is not offered as a monthly gift`, [{
+      path: "levelId",
+      message: "not monthly",
+    }]);
+  }
+  const name = currency === 1 ? "nis" : "dollars";
+  if (level.price[name] !== minor) {
+    throw new InvalidDonationError(
+      `The price of membership level ${levelId} in ${name} is ${level.price[name] / 100}, not ${minor / 100}`,
+      [{ path: "levelId", message: "the amount is not the level's price" }],
+    );
+  }
 }
 
 /**
@@ -172,10 +215,11 @@ export function newPendingPayment(
   ctx: PaymentsContext,
   donorId: string,
   amount: number,
-  input: Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber">,
+  input: Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">,
   now: Date,
 ): Payment {
   return {
+    ...(input.levelId == null ? {} : { levelId: input.levelId }),
     id: newId(),
     donorId,
     amount,

@@ -25,6 +25,17 @@ import {
 /** How long past its deadline a sale keeps its terminal claimed, should its request die midway. */
 const TERMINAL_CLAIM_GRACE_MS = 10_000;
 
+/** A kiosk sale: a one-time gift, at a membership level when the donor picked one. */
+export interface TerminalSaleInput {
+  amount: number;
+  currency: CurrencyCode;
+  userId: string;
+  language: Lang;
+  shopNumber: string;
+  /** The membership level the gift is at (its price must be the amount), if any. */
+  levelId?: number | null;
+}
+
 /**
  * Runs a donation at the kiosk's terminal and records it. Answers the terminal envelope of spec
  * section 3; a timeout answers a non-"000" status and records the failure.
@@ -42,12 +53,19 @@ const TERMINAL_CLAIM_GRACE_MS = 10_000;
  */
 export async function terminalPayment(
   ctx: PaymentsContext,
-  input: { amount: number; currency: CurrencyCode; userId: string; language: Lang; shopNumber: string },
+  input: TerminalSaleInput,
   terminalId: string,
   deadlineMs: number,
 ): Promise<TerminalResult> {
   const checked = await checkDonation(ctx, { ...input, isMonthly: false });
-  const dedupeKey = ["terminal", checked.donor.id, checked.minor, input.currency, input.shopNumber].join("|");
+  const dedupeKey = [
+    "terminal",
+    checked.donor.id,
+    checked.minor,
+    input.currency,
+    input.shopNumber,
+    ...(input.levelId == null ? [] : [`level:${input.levelId}`]),
+  ].join("|");
   const claim = `terminal:${terminalId}`;
   const claimed = await ctx.store.leases.acquire(
     claim,
@@ -71,7 +89,7 @@ export async function terminalPayment(
 
 async function runTerminalSale(
   ctx: PaymentsContext,
-  input: { amount: number; currency: CurrencyCode; userId: string; language: Lang; shopNumber: string },
+  input: TerminalSaleInput,
   checked: { donor: { id: string }; minor: number },
   dedupeKey: string,
   terminalId: string,
@@ -91,6 +109,7 @@ async function runTerminalSale(
         language: input.language,
         channel: "terminal",
         shopNumber: input.shopNumber,
+        levelId: input.levelId ?? undefined,
       },
       now,
     ),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type CurrencyName, MIN_AMOUNT, TIERS } from "./money.ts";
+import { type CurrencyName, MIN_AMOUNT, type Tier } from "./money.ts";
 
 /** One-time or monthly. */
 export type Period = "one-time" | "monthly";
@@ -64,22 +64,26 @@ export function isEmail(text: string): boolean {
 }
 
 /**
- * The amount a selection stands for: a tier's NIS price in NIS, or the other amount in its
- * currency; `null` when nothing is chosen (or the other amount is empty).
+ * The amount a selection stands for among the page's `tiers` (the museum's membership levels,
+ * prices in major units): a tier's NIS price in NIS, or the other amount in its currency; `null`
+ * when nothing is chosen (or the other amount is empty, or the tier is not among them).
  *
  * @example
  * ```ts
- * amountOf({ ...EMPTY_SELECTION, tier: 2 }); // { amount: 100, currency: "nis" }
- * amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "12.5" }); // { amount: 12.5, currency: "dollars" }
+ * amountOf({ ...EMPTY_SELECTION, tier: 2 }, TIERS); // { amount: 100, currency: "nis" }
+ * amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "12.5" }, TIERS); // { amount: 12.5, currency: "dollars" }
  * ```
  */
-export function amountOf(selection: Selection): { amount: number; currency: CurrencyName } | null {
+export function amountOf(
+  selection: Selection,
+  tiers: readonly Tier[],
+): { amount: number; currency: CurrencyName } | null {
   if (selection.other) {
     const text = selection.otherAmount.trim();
     if (text === "") return null;
     return { amount: Number(text), currency: selection.otherCurrency };
   }
-  const tier = TIERS.find((t) => t.id === selection.tier);
+  const tier = tiers.find((t) => t.id === selection.tier);
   return tier ? { amount: tier.price.nis, currency: "nis" } : null;
 }
 
@@ -147,22 +151,26 @@ export function formErrors(fields: DonorFields): Partial<Record<keyof DonorField
   return errors;
 }
 
-/** The no-JavaScript form's `choice` value for a tier: `tier-N`. */
-export const TIER_CHOICE = /^tier-(\d)$/;
+/** The no-JavaScript form's `choice` value for a tier: `tier-N` (a level's id, 1..999). */
+export const TIER_CHOICE = /^tier-(\d{1,3})$/;
 
 /**
  * Reads a selection from the no-JavaScript form's fields (`period`, `choice` = `tier-N` or
- * `other`, `otherAmount`, `otherCurrency`); unknown values fall back to the defaults.
+ * `other`, `otherAmount`, `otherCurrency`) among the page's `tiers`; unknown values fall back to
+ * the defaults.
  *
  * @example
  * ```ts
- * selectionFromForm({ period: "monthly", choice: "tier-3" }); // { period: "monthly", tier: 3, other: false, … }
+ * selectionFromForm({ period: "monthly", choice: "tier-3" }, TIERS); // { period: "monthly", tier: 3, other: false, … }
  * ```
  */
-export function selectionFromForm(form: Record<string, string | undefined>): Selection {
+export function selectionFromForm(
+  form: Record<string, string | undefined>,
+  tiers: readonly Tier[],
+): Selection {
   const choice = form.choice ?? "";
   const tierId = Number(choice.match(TIER_CHOICE)?.[1]);
-  const tier = TIERS.some((t) => t.id === tierId) ? tierId : null;
+  const tier = tiers.some((t) => t.id === tierId) ? tierId : null;
   return {
     period: form.period === "monthly" ? "monthly" : "one-time",
     tier: choice === "other" ? null : tier,

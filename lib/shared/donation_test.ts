@@ -10,30 +10,34 @@ import {
   isEmail,
   selectionFromForm,
 } from "./donation.ts";
+import { TIERS } from "./money.ts";
 import { overBudget } from "@/tests/helpers/time_budget.ts";
 
 Deno.test("amountOf: a tier is its NIS price in NIS; nothing chosen is null", () => {
-  assert.equal(amountOf(EMPTY_SELECTION), null);
-  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 1 }), { amount: 20, currency: "nis" });
-  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 4, period: "monthly" }), {
+  assert.equal(amountOf(EMPTY_SELECTION, TIERS), null);
+  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 1 }, TIERS), { amount: 20, currency: "nis" });
+  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 4, period: "monthly" }, TIERS), {
     amount: 400,
     currency: "nis",
   });
-  assert.equal(amountOf({ ...EMPTY_SELECTION, tier: 9 }), null);
+  assert.equal(amountOf({ ...EMPTY_SELECTION, tier: 9 }, TIERS), null);
 });
 
 Deno.test("amountOf: the other amount in its currency, dollars by default", () => {
-  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: " 12.5 " }), {
+  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: " 12.5 " }, TIERS), {
     amount: 12.5,
     currency: "dollars",
   });
-  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "30", otherCurrency: "nis" }), {
-    amount: 30,
-    currency: "nis",
-  });
-  assert.equal(amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "" }), null);
+  assert.deepEqual(
+    amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "30", otherCurrency: "nis" }, TIERS),
+    {
+      amount: 30,
+      currency: "nis",
+    },
+  );
+  assert.equal(amountOf({ ...EMPTY_SELECTION, other: true, otherAmount: "" }, TIERS), null);
   // 'other' wins over a stale tier
-  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 2, other: true, otherAmount: "7" }), {
+  assert.deepEqual(amountOf({ ...EMPTY_SELECTION, tier: 2, other: true, otherAmount: "7" }, TIERS), {
     amount: 7,
     currency: "dollars",
   });
@@ -91,16 +95,16 @@ Deno.test("isEmail: longer than the limit is refused before the pattern runs", a
 });
 
 Deno.test("selectionFromForm: reads the no-JavaScript fields, defaults otherwise", () => {
-  assert.deepEqual(selectionFromForm({}), EMPTY_SELECTION);
-  assert.deepEqual(selectionFromForm({ period: "monthly", choice: "tier-3" }), {
+  assert.deepEqual(selectionFromForm({}, TIERS), EMPTY_SELECTION);
+  assert.deepEqual(selectionFromForm({ period: "monthly", choice: "tier-3" }, TIERS), {
     ...EMPTY_SELECTION,
     period: "monthly",
     tier: 3,
   });
   assert.deepEqual(
-    selectionFromForm({ choice: "other", otherAmount: "15", otherCurrency: "nis" }),
+    selectionFromForm({ choice: "other", otherAmount: "15", otherCurrency: "nis" }, TIERS),
     { ...EMPTY_SELECTION, other: true, otherAmount: "15", otherCurrency: "nis" },
   );
-  assert.equal(selectionFromForm({ choice: "tier-7" }).tier, null);
-  assert.equal(selectionFromForm({ otherCurrency: "euro" }).otherCurrency, "dollars");
+  assert.equal(selectionFromForm({ choice: "tier-7" }, TIERS).tier, null);
+  assert.equal(selectionFromForm({ otherCurrency: "euro" }, TIERS).otherCurrency, "dollars");
 });

@@ -36,13 +36,17 @@ export function currencyCode(name: CurrencyName): CurrencyCode {
   return CURRENCIES[name];
 }
 
-/** A membership tier: its prices in major units. */
+/** A membership tier as the donation page prices it: a level's id and its prices in major units. */
 export interface Tier {
   id: number;
   price: { dollars: number; nis: number };
 }
 
-/** The four tiers of spec section 9. */
+/**
+ * The four tiers of spec section 9: the prices a fresh install's membership levels start at
+ * (`lib/museum/defaults.ts`). Pages and payments price tiers from the museum's levels, never from
+ * these.
+ */
 export const TIERS: readonly Tier[] = [
   { id: 1, price: { dollars: 5, nis: 20 } },
   { id: 2, price: { dollars: 25, nis: 100 } },

@@ -11,6 +11,7 @@
  * @module
  */
 import type { Lang } from "./languages.ts";
+import type { Tier } from "./money.ts";
 
 /** A value in every language of the site. */
 export type PerLanguage<T> = Record<Lang, T>;
@@ -74,4 +75,19 @@ export interface MuseumSettings {
  */
 export function levelById(levels: readonly MembershipLevel[], id: number | null | undefined) {
   return id === null || id === undefined ? undefined : levels.find((level) => level.id === id);
+}
+
+/**
+ * The levels as the donation page prices them (`Tier`: major units), for the selection's rules.
+ *
+ * @example
+ * ```ts
+ * tiersOf(settings.levels)[0]; // { id: 1, price: { nis: 20, dollars: 5 } }
+ * ```
+ */
+export function tiersOf(levels: readonly MembershipLevel[]): Tier[] {
+  return levels.map((level) => ({
+    id: level.id,
+    price: { nis: level.price.nis / 100, dollars: level.price.dollars / 100 },
+  }));
 }

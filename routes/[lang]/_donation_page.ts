@@ -11,7 +11,10 @@
  * rate limits as the API's calls do (`lib/rate_limits/rate_limits.ts`); over one, the page says so in the
  * donor's language, with status 429 and `Retry-After`. The tax-receipt part (a box and the donor's
  * Israeli ID number, `lib/shared/israeli_id.ts`) is checked like the other fields and the ID number
- * is stored with the donor only when the box is ticked; it is never logged.
+ * is stored with the donor only when the box is ticked; it is never logged. The tier cards are the
+ * museum's membership levels (`lib/museum/`): the GET reads them as pages do (a second late at
+ * most, the version in the page cache's key), the POST reads them fresh, and a gift at a tier is
+ * a gift at its level (`levelId`), priced by the server.
  *
  * @module
  */
@@ -28,6 +31,8 @@ import {
 import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
 import { createDonor } from "@/lib/donors/donors.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
+import { readMuseumSettings, readMuseumSettingsForPages } from "@/lib/museum/mod.ts";
+import { levelById, type MuseumSettings, tiersOf } from "@/lib/shared/museum.ts";
 import type { RouteContext } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { limitClient, requestAddress } from "@/lib/http/rate_limit.ts";
@@ -48,12 +53,13 @@ const EMPTY_FIELDS: DonorFields = { firstName: "", lastName: "", email: "", coun
 /** The form's honeypot: hidden from people and screen readers, so only a robot fills it in. */
 export const HONEYPOT_FIELD = "website";
 
-/** The data of a fresh page, with the browser key it hands out. */
+/** The data of a fresh page, with the browser key it hands out and the museum's levels. */
 export function donationData(
   ctx: Ctx,
   mode: "online" | "terminal",
   shopNumber: string | null,
   signingKey: BrowserKey,
+  museum: MuseumSettings,
 ): DonationData {
   const { services, flags } = ctx.state;
   const { config } = services;
@@ -61,6 +67,7 @@ export function donationData(
     mode,
     shopNumber,
     signingKey,
+    levels: museum.levels,
     selection: EMPTY_SELECTION,
     fields: EMPTY_FIELDS,
     taxReceipt: NO_TAX_RECEIPT,
@@ -88,15 +95,28 @@ export function donationPage(
   mode: "online" | "terminal",
   shopNumber: string | null,
 ): Response | Promise<Response> {
+  const museum = readMuseumSettingsForPages(ctx.state.services.store);
+  return museum instanceof Promise
+    ? museum.then((settings) => cachedPage(ctx, mode, shopNumber, settings))
+    : cachedPage(ctx, mode, shopNumber, museum);
+}
+
+/** {@link donationPage} once the museum's settings are read. */
+function cachedPage(
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+  museum: MuseumSettings,
+): Response | Promise<Response> {
   const signingKey = issueBrowserKey(ctx.state.services.config.appSecret);
   return ctx.renderCached({
-    key: pageKey(ctx, mode, shopNumber),
+    key: pageKey(ctx, mode, shopNumber, museum),
     data: (slots) =>
       donationData(ctx, mode, shopNumber, {
         keyId: slots.text("keyId"),
         key: slots.text("key"),
         expiresAt: slots.number("keyExpiresAt"),
-      }),
+      }, museum),
     slots: { keyId: signingKey.keyId, key: signingKey.key, keyExpiresAt: String(signingKey.expiresAt) },
   });
 }
@@ -109,19 +129,24 @@ const pageKeysOf = new WeakMap<AppState["services"], Map<string, string>>();
 /**
  * The page cache key: everything the HTML is made from but the slots and the URL. The signing key
  * is left out by construction (a constant stands in for it), the flags go in whole. It depends only
- * on the language, the mode and shop, the flags and the provider's origin (an app's configuration is
- * the same for its life), so it is kept by those, per app (at most a few hundred: languages × flags
- * × the shops asked for).
+ * on the language, the mode and shop, the flags, the museum settings' version (every save bumps it)
+ * and the provider's origin (an app's configuration is the same for its life), so it is kept by
+ * those, per app (at most a few hundred: languages × flags × the shops asked for).
  */
-function pageKey(ctx: Ctx, mode: "online" | "terminal", shopNumber: string | null): string {
+function pageKey(
+  ctx: Ctx,
+  mode: "online" | "terminal",
+  shopNumber: string | null,
+  museum: MuseumSettings,
+): string {
   const { lang, flags, services } = ctx.state;
   const origin = services.config.publicUrl ?? ctx.url.origin;
-  const inputs = `${lang}\n${mode}\n${shopNumber}\n${JSON.stringify(flags)}\n${origin}`;
+  const inputs = `${lang}\n${mode}\n${shopNumber}\n${JSON.stringify(flags)}\n${origin}\n${museum.version}`;
   let pageKeys = pageKeysOf.get(services);
   if (!pageKeys) pageKeysOf.set(services, pageKeys = new Map());
   let key = pageKeys.get(inputs);
   if (key === undefined) {
-    const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY);
+    const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY, museum);
     key = JSON.stringify({ lang, flags, shown });
     if (pageKeys.size >= 512) pageKeys.clear();
     pageKeys.set(inputs, key);
@@ -137,8 +162,10 @@ export async function handleDonationPost(
   shopNumber: string | null,
 ): Promise<Response> {
   const { services, t } = ctx.state;
-  ctx.state.flags = await readFlags(services.store);
-  const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret));
+  // Read fresh: the server prices the gift from the levels saved now.
+  const [flags, museum] = await Promise.all([readFlags(services.store), readMuseumSettings(services.store)]);
+  ctx.state.flags = flags;
+  const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret), museum);
   let form: Record<string, string>;
   try {
     const raw = await req.formData();
@@ -169,7 +196,7 @@ export async function handleDonationPost(
 
 /** The choice, the donor's fields and the tax-receipt part as the form gave them. */
 function entered(data: DonationData, form: Record<string, string>) {
-  const selection = selectionFromForm(form);
+  const selection = selectionFromForm(form, tiersOf(data.levels));
   if (!data.monthlyEnabled) selection.period = "one-time";
   const fields = Object.fromEntries(
     DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
@@ -209,7 +236,9 @@ async function postDonation(
   }
 
   const { selection, fields, taxReceipt } = entered(data, form);
-  const chosen = amountOf(selection);
+  const chosen = amountOf(selection, tiersOf(data.levels));
+  // A gift at a tier is a gift at its level; an other amount stays a donation whatever it is.
+  const level = selection.other ? undefined : levelById(data.levels, selection.tier);
   const errors: DonationData["errors"] = {
     ...formErrors(fields),
     ...taxReceiptErrors(taxReceipt, chosen?.currency ?? null),
@@ -218,6 +247,9 @@ async function postDonation(
   let alert: string | null = null;
   if (!chosen) alert = t("form.selectMembership");
   else if (incorrectAmount(chosen.amount)) alert = t("payment.errorPrefix") + t("payment.incorrectAmount");
+  else if (level && selection.period === "monthly" && !level.monthly) {
+    alert = t("payment.errorPrefix") + t("payment.levelNotMonthly");
+  }
   if (alert || Object.keys(errors).length > 0) return ctx.render({ ...shown, alert }, { status: 422 });
 
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
@@ -244,6 +276,7 @@ async function postDonation(
       currency: currencyCode(chosen!.currency),
       userId: donor.id,
       language: lang,
+      levelId: level?.id,
     };
     if (mode === "online") {
       const payments = {

@@ -27,6 +27,10 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "base64 we encoded (the cursor written)",
     patterns: [String.raw`/=+$/`],
   },
+  "lib/storage/membership_records.ts": {
+    why: "member numbers and ids the server made (a change's draft), checked before storing",
+    patterns: [String.raw`/^[0-9A-Z-]{4,20}$/`, String.raw`/^[\w:.-]{1,100}$/`],
+  },
   "lib/storage/donor_session_records.ts": {
     why: "hashes we computed; an address the form checked with isEmail (at most 254 characters) first",
     patterns: [String.raw`/^[0-9a-f]{64}$/`, String.raw`/^[^\s@A-Z]{1,64}@[^\s@A-Z]{1,255}$/`],

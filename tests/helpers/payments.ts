@@ -48,6 +48,8 @@ export function createPayment(
     userId: string;
     isMonthly?: boolean;
     language?: string;
+    /** The membership level the gift is at (issue 27); its price must be the amount. */
+    levelId?: number;
   },
 ): Promise<JsonAnswer> {
   return signedPost(app, "/api/payment/create", { isMonthly: false, language: "en", ...input });
