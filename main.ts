@@ -80,6 +80,7 @@ const scheduled: Jobs = config.env === "test"
     log,
     holder: `${Deno.hostname()}-${Deno.pid}`,
     rateLimits: config.rateLimits,
+    membershipGraceDays: config.memberships.graceDays,
     enqueueMessage: services.enqueueMessage,
   });
 jobsReady(scheduled);

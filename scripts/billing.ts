@@ -16,7 +16,13 @@ const log = createLogger();
 const store = await openStore({ databaseUrl: config.databaseUrl, kvPath: config.kvPath });
 try {
   const provider = createProviderFactory(config, store, log)(config.publicUrl ?? "http://localhost");
-  const report = await runBillingPass({ store, provider, log, holder: `cli-${Deno.hostname()}-${Deno.pid}` });
+  const report = await runBillingPass({
+    store,
+    provider,
+    log,
+    holder: `cli-${Deno.hostname()}-${Deno.pid}`,
+    membershipGraceDays: config.memberships.graceDays,
+  });
   if (!report.ran) console.log("another runner holds the billing lease; nothing done");
 } finally {
   await store.close();

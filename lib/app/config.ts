@@ -23,6 +23,7 @@ import { type MailSettings, readMail } from "@/lib/mail/config.ts";
 import { type PaymentSettings, readPayments } from "@/lib/providers/config.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "@/lib/core/config_values.ts";
 import { readReceipts, type ReceiptSettings } from "@/lib/receipts/config.ts";
+import { type MembershipSettings, readMemberships } from "@/lib/memberships/config.ts";
 import { parseSigningKeys } from "@/lib/signing/signature_check.ts";
 
 export { ConfigError };
@@ -84,6 +85,8 @@ export interface Config {
   rateLimits: import("@/lib/rate_limits/rate_limits.ts").RateLimitSettings;
   /** Who issues legal receipts, with which legal details (`lib/receipts/config.ts`). */
   receipts: ReceiptSettings;
+  /** The memberships' grace days (`lib/memberships/config.ts`). */
+  memberships: MembershipSettings;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -297,6 +300,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     rateLimits: readRateLimits(env),
     mail: readMail(env, production),
     receipts: readReceipts(env, production, warn),
+    memberships: readMemberships(env),
     warnings,
   };
 }

@@ -88,6 +88,7 @@ export function paymentsContext(
     maxAmount: services.config.payments.maxAmount,
     monthlyEnabled,
     rateLimits: services.config.rateLimits,
+    membershipGraceDays: services.config.memberships.graceDays,
     clientAddress,
   };
 }

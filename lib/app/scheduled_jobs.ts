@@ -64,6 +64,8 @@ export interface JobContext {
   holder: string;
   /** The decline caps' settings, for the declines reconciliation records. */
   rateLimits?: RateLimitSettings;
+  /** Days of grace after a membership's end (`MEMBERSHIP_GRACE_DAYS`), for the gifts these jobs record. */
+  membershipGraceDays?: number;
   /** Stores a message in the outbox (the yearly statements'); without it that job only logs. */
   enqueueMessage?: (message: MessageInput) => Promise<void>;
   /** The clock of the jobs that look at the date (the yearly statements, the summaries); tests set it. */
@@ -80,7 +82,7 @@ export interface JobContext {
  * ```
  */
 export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
-  const { store, provider, log, holder, rateLimits, enqueueMessage, now } = context;
+  const { store, provider, log, holder, rateLimits, membershipGraceDays, enqueueMessage, now } = context;
   const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -91,11 +93,11 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
   return {
     "monthly billing": guarded("monthly billing", async () => {
       const { runBillingPass } = await import("@/lib/monthly_gifts/billing.ts");
-      await runBillingPass({ store, provider, log, holder });
+      await runBillingPass({ store, provider, log, holder, membershipGraceDays });
     }),
     "reconcile payments": guarded("reconcile payments", async () => {
       const { runReconcilePass } = await import("@/lib/donations/reconcile.ts");
-      await runReconcilePass({ store, provider, log, holder, rateLimits });
+      await runReconcilePass({ store, provider, log, holder, rateLimits, membershipGraceDays });
       const { reconcileCardUpdates } = await import("@/lib/monthly_gifts/card_update_reconcile.ts");
       await reconcileCardUpdates({ store, provider, log, rateLimits });
       const { reconcileRefunds } = await import("@/lib/refunds/refund_reconcile.ts");

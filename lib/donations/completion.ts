@@ -5,15 +5,19 @@
  * (the donor's dates, a monthly gift's subscription), the payment's own status last. Terminal
  * sales (`terminal_sales.ts`) record their results through the same two steps. A recorded result
  * is final: a payment recorded as declined that the provider later reports approved stays declined
- * and is logged as a discrepancy for a person (`payment_discrepancy`).
+ * and is logged as a discrepancy for a person (`payment_discrepancy`). A successful gift at a
+ * membership level makes or renews the donor's membership in the same atomic step as its
+ * transaction (`lib/memberships/`), so a payment recorded twice never extends it twice.
  *
  * @module
  */
 import { newId } from "@/lib/core/ids.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
 import { recordDecline } from "@/lib/rate_limits/mod.ts";
-import type { Payment, Transaction } from "@/lib/storage/types.ts";
+import type { Donor, MembershipChange, Payment, Transaction } from "@/lib/storage/types.ts";
 import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
+import { levelGiftChange } from "@/lib/memberships/mod.ts";
+
 import type { ProviderResult } from "@/lib/providers/mod.ts";
 import { clock, type CompletionContext, providerCall } from "./service.ts";
 
@@ -188,9 +192,35 @@ export function paymentMessages(payment: Payment, transactionId: string, success
 }
 
 /**
+ * The membership change of a successful gift at a level (`payment.levelId`), for the donor's address;
+ * undefined for any other gift, a decline, or a donor record without an address (erased).
+ */
+async function paymentMembership(
+  ctx: CompletionContext,
+  payment: Payment,
+  donor: Donor | null,
+  transaction: Pick<Transaction, "id" | "createdAt" | "statusCode" | "amount" | "currency">,
+): Promise<MembershipChange | undefined> {
+  if (transaction.statusCode !== "000" || payment.levelId === undefined || !donor?.email || donor.erasedAt) {
+    return undefined;
+  }
+  return await levelGiftChange({ store: ctx.store, graceDays: ctx.membershipGraceDays }, donor.email, {
+    donorId: payment.donorId,
+    levelId: payment.levelId,
+    paidAt: transaction.createdAt,
+    transactionId: transaction.id,
+    amount: transaction.amount ?? payment.amount,
+    currency: transaction.currency ?? payment.currency,
+    // A monthly gift's subscription is made from its first payment, with this id (finishPayment).
+    subscriptionId: payment.isMonthly ? `sub_${payment.id}` : null,
+  });
+}
+
+/**
  * Records the result of a payment as its transaction, once per provider transaction id: a repeat
- * answers the transaction already recorded. Its messages ({@link paymentMessages}) are written in
- * the same atomic step, only when the transaction is new.
+ * answers the transaction already recorded. Its messages ({@link paymentMessages}) and, for a gift
+ * at a level, its membership change are written in the same atomic step, only when the transaction
+ * is new.
  *
  * @example
  * ```ts
@@ -210,12 +240,14 @@ export async function recordResult(
 ): Promise<Transaction> {
   const donor = await ctx.store.donors.get(payment.donorId);
   const id = newId();
+  const createdAt = clock(ctx).toISOString();
+  const membership = await paymentMembership(ctx, payment, donor, { id, createdAt, ...fields });
   const { created, transaction } = await ctx.store.transactions.record({
     id,
     kind: fields.statusCode === "000" ? "success" : "error",
     statusCode: fields.statusCode,
     isMonthly: payment.isMonthly,
-    createdAt: clock(ctx).toISOString(),
+    createdAt,
     donorId: payment.donorId,
     user: {
       firstName: donor?.firstName ?? "",
@@ -230,7 +262,7 @@ export async function recordResult(
     providerTransactionId: fields.providerRef,
     // What a refund credits through, and only it (issue 23).
     cardToken: fields.cardToken ?? undefined,
-  }, { messages: paymentMessages(payment, id, fields.statusCode === "000") });
+  }, { messages: paymentMessages(payment, id, fields.statusCode === "000"), membership });
   if (created && transaction.kind === "error" && payment.channel === "online" && ctx.rateLimits) {
     // Counted once, with the transaction: against the donor's email and the payment's origin.
     await recordDecline(ctx.store, ctx.rateLimits, { paymentId: payment.id, email: donor?.email ?? "" });

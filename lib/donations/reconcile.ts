@@ -66,6 +66,8 @@ export interface ReconcileContext {
   holder: string;
   /** The decline caps' settings: a decline this pass records counts as the return's would. */
   rateLimits?: RateLimitSettings;
+  /** Days of grace after a membership's end (`MEMBERSHIP_GRACE_DAYS`); 30 when not given. */
+  membershipGraceDays?: number;
   now?: () => Date;
 }
 

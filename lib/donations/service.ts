@@ -58,6 +58,8 @@ export interface PaymentsContext {
    * creates the donor).
    */
   countRequest?: boolean;
+  /** Days of grace after a membership's end (`MEMBERSHIP_GRACE_DAYS`); 30 when not given. */
+  membershipGraceDays?: number;
   now?: () => Date;
 }
 
@@ -65,7 +67,10 @@ export interface PaymentsContext {
  * What verifying and recording a finished payment needs (`completePayment` in `completion.ts`): no
  * limits or origin, so a background pass (`reconcile.ts`) records exactly as the return route does.
  */
-export type CompletionContext = Pick<PaymentsContext, "store" | "provider" | "log" | "now" | "rateLimits">;
+export type CompletionContext = Pick<
+  PaymentsContext,
+  "store" | "provider" | "log" | "now" | "rateLimits" | "membershipGraceDays"
+>;
 
 /**
  * The context's time: its clock, or the real one.

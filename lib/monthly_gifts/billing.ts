@@ -19,6 +19,10 @@
  * A failed charge is retried after 1, 3 and 7 days; then the subscription is marked failed and the
  * donor's monthly donation shows as no longer active.
  *
+ * A successful charge of a monthly gift at a membership level keeps the membership going a month
+ * more, in the same atomic step as its transaction (`lib/memberships/`); a declined one changes
+ * nothing stored (the membership's state reads the retries from the subscription).
+ *
  * @module
  */
 import { newId } from "@/lib/core/ids.ts";
@@ -28,6 +32,7 @@ import type { Charge, Store, Subscription, Transaction } from "@/lib/storage/typ
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
+import { monthlyChargeChange } from "@/lib/memberships/mod.ts";
 
 /** The lease's name and length: a pass renews it as it goes. */
 export const BILLING_LEASE = "billing";
@@ -42,6 +47,8 @@ export interface BillingContext {
   log: Logger;
   /** This runner's name in the lease (e.g. host and process id). */
   holder: string;
+  /** Days of grace after a membership's end (`MEMBERSHIP_GRACE_DAYS`); 30 when not given. */
+  membershipGraceDays?: number;
   now?: () => Date;
 }
 
@@ -259,8 +266,17 @@ async function settle(
     // The token it was sent with, not the gift's of the moment: a refund credits that card.
     cardToken: charge.token,
   };
+  const membership = success && donor?.email && !donor.erasedAt
+    ? await monthlyChargeChange({ store: ctx.store, graceDays: ctx.membershipGraceDays }, sub, donor.email, {
+      transactionId: id,
+      paidAt: tx.createdAt,
+      amount: tx.amount ?? sub.amount,
+      currency: tx.currency ?? sub.currency,
+    })
+    : undefined;
   const { transaction } = await ctx.store.transactions.record(tx, {
     messages: chargeMessages(sub, id, success, now),
+    membership,
   });
   await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {
     status: success ? "succeeded" : "failed",
