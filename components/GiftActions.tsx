@@ -14,7 +14,7 @@ import type { GiftAction, GiftNotice } from "@/lib/donor_portal/gift_actions.ts"
 import type { MonthlyRow } from "@/lib/donor_portal/history.ts";
 import type { TFunction } from "@/lib/core/i18n.ts";
 import { CANCEL_REASONS, PAUSE_MONTHS } from "@/lib/monthly_gifts/subscription_changes.ts";
-import { formatMoney, TIERS } from "@/lib/shared/money.ts";
+import { formatMoney } from "@/lib/shared/money.ts";
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -80,7 +80,8 @@ export function GiftActions(
   );
   const invalid = (field: string) =>
     error?.field === field ? { "aria-invalid": "true" as const, "aria-describedby": id("error") } : {};
-  const tiers = TIERS.map((tier) => gift.currency === 1 ? tier.price.nis : tier.price.dollars);
+  // The museum's levels offered monthly, priced in the gift's currency (minor units).
+  const tiers = [...new Set(gift.amountChoices)];
   return (
     <div class="gift-actions">
       <GiftState t={t} lang={lang} gift={gift} />
@@ -92,8 +93,8 @@ export function GiftActions(
             <legend>{t("portalGifts.amountLegend")}</legend>
             {tiers.map((price) => (
               <label key={price} class="gift-choice">
-                <input type="radio" name="amount" value={String(price)} />
-                {formatMoney(price * 100, gift.currency, lang)}
+                <input type="radio" name="amount" value={String(price / 100)} />
+                {formatMoney(price, gift.currency, lang)}
               </label>
             ))}
             <label class="gift-choice">

@@ -12,6 +12,7 @@ import { translator } from "@/lib/core/i18n.ts";
 import { createManageToken, MANAGE_LINK_TTL_MS, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
+import { defaultMuseumSettings } from "@/lib/museum/mod.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { formPost, send, signInAs } from "@/tests/helpers/donor_portal.ts";
@@ -76,6 +77,20 @@ backendTest("donor portal: a monthly gift's forms, without JavaScript", async (t
         assert.ok(!got.page.includes('name="amount" value="25"'), "not the dollar tiers");
         assert.ok(!/name="amount"[^>]*checked/.test(got.page));
       }
+    });
+
+    await t.step("its amount choices are the museum's levels offered monthly, as saved now", async () => {
+      const settings = defaultMuseumSettings();
+      const levels = structuredClone(settings.levels);
+      levels[1].price.nis = 12_000;
+      levels[3].monthly = false;
+      const input = { identity: settings.identity, levels, lastLevelId: settings.lastLevelId };
+      await store.museum.save(input, 0, new Date().toISOString(), "owner@museum.org");
+      const got = await send(app, "/en/account", { headers: { cookie } });
+      assert.ok(got.page.includes('name="amount" value="120"'), "the new price");
+      assert.ok(!got.page.includes('name="amount" value="100"'), "not the old one");
+      assert.ok(!got.page.includes('name="amount" value="400"'), "not a level offered one-time only");
+      await store.museum.save(settings, 1, new Date().toISOString(), "owner@museum.org");
     });
 
     await t.step(

@@ -96,6 +96,48 @@ backendTest("api: the museum's settings, read and changed by owners", async (t, 
         changed: ["identity.name.en", "levels.2.name.en", "levels.2.price.nis", "levels.2.price.dollars"],
       });
     });
+
+    await t.step(
+      "a level not offered monthly: hidden under the monthly tab, refused monthly in words",
+      async () => {
+        const current = (await api(app.url, "GET", "/api/settings/museum", undefined, asOwner)).body;
+        const change = asChange(current);
+        change.levels[3].monthly = false;
+        assert.equal((await api(app.url, "PUT", "/api/settings/museum", change, asOwner)).status, 200);
+        let html = "";
+        for (const started = Date.now(); !/data-monthly="false"/.test(html);) {
+          assert.ok(Date.now() - started < 3000, "the page does not mark the level after 3 s");
+          html = await (await fetch(`${app.url}/he/`)).text();
+        }
+        assert.match(html, /<label class="tier-card"\s+data-monthly="false"\s*><input[^>]*value="tier-4"/);
+        const form = await fetch(`${app.url}/he/`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
+          body: new URLSearchParams({
+            period: "monthly",
+            choice: "tier-4",
+            firstName: "Dana",
+            lastName: "Levi",
+            email: "dana@example.org",
+            country: "Israel",
+          }),
+        });
+        assert.equal(form.status, 422);
+        assert.match(await form.text(), /חברות זו אינה מוצעת כתרומה חודשית/);
+        const userId = await newDonor(app);
+        const monthly = await createPayment(app, {
+          amount: 400,
+          currency: "nis",
+          userId,
+          levelId: 4,
+          isMonthly: true,
+        });
+        assert.equal(monthly.status, 400);
+        assert.deepEqual(monthly.body.errors[0], { path: "levelId", message: "not monthly" });
+        const once = await createPayment(app, { amount: 400, currency: "nis", userId, levelId: 4 });
+        assert.equal(once.status, 200, JSON.stringify(once.body));
+      },
+    );
   } finally {
     await app.close();
   }

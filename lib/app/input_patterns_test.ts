@@ -24,6 +24,7 @@ import { fieldError, formErrors, isEmail, selectionFromForm } from "@/lib/shared
 import { parseIsraeliId, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
 import { unsupportedLangRedirect } from "@/lib/shared/languages.ts";
 import { TIERS } from "@/lib/shared/money.ts";
+import { memberNumberOf } from "@/lib/memberships/mod.ts";
 import { readView } from "@/lib/shared/transaction_filters.ts";
 import { cardProblems } from "@/lib/providers/sandbox/cards.ts";
 import { adversarialStrings } from "@/tests/helpers/adversarial.ts";
@@ -167,6 +168,10 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^\d{1,2}$/`, String.raw`/^\d{1,4}$/`, String.raw`/^\d{1,7}$/`],
   },
   "lib/mail/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
+  "lib/memberships/numbers.ts": {
+    reads: "a member number as typed (a front desk's search, a card's number)",
+    patterns: [String.raw`/[\s-]/g`, String.raw`/O/g`, String.raw`/[IL]/g`],
+  },
   "lib/reports/monthly.ts": {
     reads: "the monthly report's months (query)",
     patterns: [String.raw`/^(\d{4})-(0[1-9]|1[0-2])$/`],
@@ -337,6 +342,7 @@ Deno.test(`input validators: the schemas and form checks answer within ${LIMIT_M
     ["fieldError", (s) => fieldError("email", s)],
     ["formErrors", (s) => formErrors({ firstName: s, lastName: s, email: s, country: s })],
     ["selectionFromForm", (s) => selectionFromForm({ choice: s, otherAmount: s, period: s }, TIERS)],
+    ["memberNumberOf", memberNumberOf],
     ["parseIsraeliId", parseIsraeliId],
     [
       "taxReceiptErrors",

@@ -101,7 +101,7 @@ export function giftRef(session: DonorSession, subscriptionId: string, now: Date
  * ```
  */
 export async function sessionHistory(
-  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits">,
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits" | "museum">,
   appSecret: string,
   session: DonorSession,
   lang: string,

@@ -16,6 +16,7 @@ import { receiptDownloadCode } from "@/lib/receipts/mod.ts";
 import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
 import { cardUpdateLocks } from "@/lib/monthly_gifts/mod.ts";
 import { addressRecords, recordsOf } from "@/lib/donors/mod.ts";
+import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 
 /** The most gifts the page lists (newest first). */
@@ -54,6 +55,11 @@ export interface MonthlyRow {
    * when (ISO 8601); null when the card can be updated.
    */
   cardLockedUntil: string | null;
+  /**
+   * The amounts its form offers to choose (minor units, in its currency): the prices of the
+   * museum's membership levels offered monthly, as the donation page offers them.
+   */
+  amountChoices: number[];
 }
 
 /** The signed-in page's data. */
@@ -114,7 +120,7 @@ function lastFour(masked: string | null): string | null {
  * ```
  */
 export async function donorHistory(
-  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits">,
+  store: Pick<Store, "donors" | "transactions" | "receipts" | "subscriptions" | "rateLimits" | "museum">,
   appSecret: string,
   email: string,
   lang: string,
@@ -143,7 +149,11 @@ export async function donorHistory(
     };
   });
   const active = subscriptions.filter((s) => s.status === "active");
-  const locks = await cardUpdateLocks(store, active.map((s) => s.id), now);
+  const [locks, museum] = await Promise.all([
+    cardUpdateLocks(store, active.map((s) => s.id), now),
+    active.length > 0 ? readMuseumSettings(store) : null,
+  ]);
+  const offered = (museum?.levels ?? []).filter((level) => level.monthly);
   const monthly = active
     .sort((a, b) =>
       a.nextPaymentDate < b.nextPaymentDate ? -1 : a.nextPaymentDate > b.nextPaymentDate ? 1 : 0
@@ -158,6 +168,7 @@ export async function donorHistory(
         card: last4 ? { brand: cardBrand(s.cardMasked), last4 } : null,
         pause: pauseOf(s, now.toISOString()),
         cardLockedUntil: locks.get(s.id) ?? null,
+        amountChoices: offered.map((level) => level.price[s.currency === 1 ? "nis" : "dollars"]),
       };
     });
   const taxIdMasked = masked && receipts.some((r) => r.donorTaxId !== null);

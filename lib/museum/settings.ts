@@ -20,7 +20,7 @@ import { defaultMuseumSettings } from "./defaults.ts";
  * const { levels } = await readMuseumSettings(store);
  * ```
  */
-export async function readMuseumSettings(store: Store): Promise<MuseumSettings> {
+export async function readMuseumSettings(store: Pick<Store, "museum">): Promise<MuseumSettings> {
   return (await store.museum.get()) ?? defaultMuseumSettings();
 }
 
