@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import manifest from "@/manifest.gen.ts";
 import { pathToPattern } from "@/lib/framework/router.ts";
 import type { Handlers, RouteModule } from "@/lib/framework/types.ts";
-import { buildOpenApi, type RouteDocs } from "@/lib/app/openapi.ts";
+import { buildOpenApi } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 
 /** The documentation-only routes themselves. */

@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { FeatureFlagsSchema } from "@/lib/settings/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { issueBrowserKey } from "@/lib/signing/signature_check.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

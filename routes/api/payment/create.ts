@@ -2,7 +2,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/donations/schemas.ts";

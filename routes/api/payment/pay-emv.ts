@@ -2,7 +2,7 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { terminalFor } from "@/lib/providers/mod.ts";
 import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";

@@ -1,7 +1,7 @@
 import { donorView } from "@/lib/donors/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { DonorSchema } from "@/lib/donors/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

@@ -3,7 +3,7 @@ import { createDonor } from "@/lib/donors/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAdmission, loggingRefusal } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { CreateDonorSchema } from "@/lib/donors/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

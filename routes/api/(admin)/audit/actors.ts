@@ -2,7 +2,7 @@ import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { auditActors } from "@/lib/audit/audit_log.ts";
 import { AuditActorsSchema } from "@/lib/audit/schemas.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -4,7 +4,7 @@ import { auditCsv, auditFileName } from "@/lib/audit/audit_log.ts";
 import { AuditFilterSchema } from "@/lib/audit/schemas.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 export const docs: RouteDocs = {
   GET: {

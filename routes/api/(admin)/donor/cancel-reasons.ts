@@ -2,7 +2,7 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { CancelReasonsSchema } from "@/lib/donors/schemas.ts";
 import { cancelReasonCounts } from "@/lib/donors/donor_view.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -3,7 +3,7 @@ import { withRoles } from "@/lib/app/with_roles.ts";
 import { DonorQuerySchema, DonorViewSchema } from "@/lib/donors/schemas.ts";
 import { donorView } from "@/lib/donors/donor_view.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 export const docs: RouteDocs = {
   GET: {

@@ -5,7 +5,7 @@ import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
 import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { withLink } from "./_pairing.ts";
 
 export const docs: RouteDocs = {

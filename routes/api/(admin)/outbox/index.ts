@@ -2,7 +2,7 @@ import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/mail/schemas.ts";
 
 export const docs: RouteDocs = {

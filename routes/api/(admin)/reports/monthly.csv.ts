@@ -3,7 +3,7 @@ import { actorEntry } from "@/lib/audit/actor.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { reportCsv, reportFileName } from "@/lib/reports/csv.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
 import { ReportFileQuerySchema } from "@/lib/reports/schemas.ts";

@@ -1,7 +1,7 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { reportChartSvg } from "@/lib/reports/chart.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
 import { ReportFileQuerySchema } from "@/lib/reports/schemas.ts";

@@ -2,7 +2,7 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { dailyTotals } from "@/lib/reports/daily_totals.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/reports/transaction_schemas.ts";
 
 export const docs: RouteDocs = {

@@ -4,7 +4,7 @@ import { withRoles } from "@/lib/app/with_roles.ts";
 import { actorEntry } from "@/lib/audit/actor.ts";
 import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
 

@@ -2,7 +2,7 @@ import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
 import {
   listResponse,

@@ -2,7 +2,7 @@ import { accountsContext, login } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { z } from "zod";
 import { AdminLoginSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
 import { SecondFactorChallengeSchema } from "@/lib/staff/two_factor_schemas.ts";

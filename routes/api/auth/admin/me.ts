@@ -2,7 +2,7 @@ import { profile } from "@/lib/staff/accounts.ts";
 import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

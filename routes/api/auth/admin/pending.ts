@@ -2,7 +2,7 @@ import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { z } from "zod";
 import { profile } from "@/lib/staff/accounts.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {

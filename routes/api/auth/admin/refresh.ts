@@ -1,7 +1,7 @@
 import { accountsContext, refresh } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { RefreshSchema, TokenPairSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

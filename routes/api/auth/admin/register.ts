@@ -2,7 +2,7 @@ import { accountsContext, register } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { limitClient } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminRegisterSchema, AdminSessionSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

@@ -4,7 +4,7 @@ import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { listStaff } from "@/lib/staff/staff.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminSchema } from "@/lib/staff/schemas.ts";
 
 export const docs: RouteDocs = {

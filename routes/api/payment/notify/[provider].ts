@@ -1,6 +1,6 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { completePayment } from "@/lib/donations/completion.ts";
 import { completeCardUpdate } from "@/lib/monthly_gifts/card_update.ts";

@@ -3,7 +3,7 @@ import { readFlags } from "@/lib/settings/flags.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { PaymentUrlSchema, TestEmvSchema } from "@/lib/donations/schemas.ts";

@@ -4,7 +4,7 @@ import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
 import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { withLink } from "@/routes/api/(admin)/kiosk-devices/_pairing.ts";
 
 export const docs: RouteDocs = {

@@ -4,7 +4,7 @@ import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";
 import { KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 export const docs: RouteDocs = {
   POST: {

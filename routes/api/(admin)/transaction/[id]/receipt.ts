@@ -2,7 +2,7 @@ import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { readId, readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { adminReceiptPdf } from "@/lib/receipts/back_office.ts";
 import { ReceiptPdfQuerySchema } from "@/lib/receipts/schemas.ts";
 

@@ -3,7 +3,7 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { refundGift } from "@/lib/refunds/refunds.ts";
 import { publicRefund } from "@/lib/refunds/refund_view.ts";
 import { RefundAnswerSchema, RefundRequestSchema } from "@/lib/refunds/schemas.ts";

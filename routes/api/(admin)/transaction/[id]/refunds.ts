@@ -2,7 +2,7 @@ import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { refundsOf } from "@/lib/refunds/refund_view.ts";
 import { RefundListSchema } from "@/lib/refunds/schemas.ts";
 

@@ -10,7 +10,7 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminRoleSchema, AdminSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 

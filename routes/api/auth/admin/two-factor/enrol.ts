@@ -3,7 +3,7 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { beginEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { EnrolmentSchema } from "@/lib/staff/two_factor_schemas.ts";
 
 export const docs: RouteDocs = {

@@ -3,7 +3,7 @@ import { verifySecondFactor } from "@/lib/staff/two_factor.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { AdminSessionSchema } from "@/lib/staff/schemas.ts";
 import { TwoFactorVerifySchema } from "@/lib/staff/two_factor_schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
