@@ -1,5 +1,5 @@
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
-import { FlagChangeSchema, SettingsFlagsSchema } from "@/lib/audit/schemas.ts";
+import { FlagChangeSchema, SettingsFlagsSchema } from "@/lib/settings/schemas.ts";
 import { changeFlag, flagSettings } from "@/lib/settings/settings.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
