@@ -2,7 +2,8 @@
  * `scripts/relayout.ts` on a small repository of its own: a folder moved by `relayout.json` takes its
  * files along, imports of them and root-relative paths written in strings and Markdown follow
  * (files and folders alike), what is not under the moved folder stays, and a second run changes
- * nothing.
+ * nothing. The fixture's folders are named in no `scripts/relayout.json`, since the tool rewrites this
+ * file too.
  *
  * @module
  */
@@ -22,15 +23,15 @@ Deno.test("relayout: a moved folder takes its files, imports, file paths and fol
   const dir = await Deno.makeTempDir();
   try {
     const files: Record<string, string> = {
-      "scripts/relayout.json": JSON.stringify({ folders: { "lib/mail/": "lib/outbox/" }, files: {} }),
-      "lib/mail/sender.ts":
-        'import { render } from "@/lib/mail/templates/render.ts";\nexport const send = render;\n',
-      "lib/mail/templates/render.ts": "export const render = 1;\n",
-      "lib/mailbox/box.ts": "export const box = 2;\n",
-      "lib/app/app.ts": 'import { send } from "@/lib/mail/sender.ts";\nexport const app = send;\n',
+      "scripts/relayout.json": JSON.stringify({ folders: { "lib/old_place/": "lib/new_place/" }, files: {} }),
+      "lib/old_place/sender.ts":
+        'import { render } from "@/lib/old_place/templates/render.ts";\nexport const send = render;\n',
+      "lib/old_place/templates/render.ts": "export const render = 1;\n",
+      "lib/old_placement/box.ts": "export const box = 2;\n",
+      "lib/app/app.ts": 'import { send } from "@/lib/old_place/sender.ts";\nexport const app = send;\n',
       "README.md": [
-        "The outbox (`lib/mail/`): its sender `lib/mail/sender.ts`, its templates (`lib/mail/templates/`).",
-        "Not it: `lib/mailbox/`, `lib/mail/gone/`, the route `routes/dev/mail/`.",
+        "The folder (`lib/old_place/`): its sender `lib/old_place/sender.ts`, its templates (`lib/old_place/templates/`).",
+        "Not it: `lib/old_placement/`, `lib/old_place/gone/`, the route `routes/old_place/`.",
         "",
       ].join("\n"),
     };
@@ -45,20 +46,24 @@ Deno.test("relayout: a moved folder takes its files, imports, file paths and fol
     await run(dir, Deno.execPath(), "run", "-A", "scripts/relayout.ts");
     const read = (path: string) => Deno.readTextFile(`${dir}/${path}`);
     assert.equal(
-      await read("lib/outbox/sender.ts"),
-      'import { render } from "@/lib/outbox/templates/render.ts";\nexport const send = render;\n',
+      await read("lib/new_place/sender.ts"),
+      'import { render } from "@/lib/new_place/templates/render.ts";\nexport const send = render;\n',
     );
-    assert.equal(await read("lib/outbox/templates/render.ts"), files["lib/mail/templates/render.ts"]);
-    assert.equal(await read("lib/mailbox/box.ts"), files["lib/mailbox/box.ts"], "a look-alike stays");
+    assert.equal(await read("lib/new_place/templates/render.ts"), files["lib/old_place/templates/render.ts"]);
+    assert.equal(
+      await read("lib/old_placement/box.ts"),
+      files["lib/old_placement/box.ts"],
+      "a look-alike stays",
+    );
     assert.equal(
       await read("lib/app/app.ts"),
-      'import { send } from "@/lib/outbox/sender.ts";\nexport const app = send;\n',
+      'import { send } from "@/lib/new_place/sender.ts";\nexport const app = send;\n',
     );
     assert.equal(
       await read("README.md"),
       [
-        "The outbox (`lib/outbox/`): its sender `lib/outbox/sender.ts`, its templates (`lib/outbox/templates/`).",
-        "Not it: `lib/mailbox/`, `lib/mail/gone/`, the route `routes/dev/mail/`.",
+        "The folder (`lib/new_place/`): its sender `lib/new_place/sender.ts`, its templates (`lib/new_place/templates/`).",
+        "Not it: `lib/old_placement/`, `lib/old_place/gone/`, the route `routes/old_place/`.",
         "",
       ].join("\n"),
     );
