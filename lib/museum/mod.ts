@@ -3,7 +3,7 @@
  * reading them (pages a second late at most) and an owner's change.
  *
  * What other folders of `lib/` may import from this concept (`lib/README.md`); the rest is its own.
- * The API schemas and route docs (`schemas.ts`, `docs.ts`) are not here: they load zod, which
+ * The API schemas and route docs (`schemas.ts`, `api_docs.ts`) are not here: they load zod, which
  * pages reading the settings must not.
  *
  * @module

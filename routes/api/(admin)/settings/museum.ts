@@ -1,13 +1,11 @@
 import { OWNERS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { changeMuseumSettings, readMuseumSettings } from "@/lib/museum/mod.ts";
-import { museumSettingsDocs } from "@/lib/museum/docs.ts";
 import { MuseumSettingsChangeSchema } from "@/lib/museum/schemas.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 
-export const docs: RouteDocs = museumSettingsDocs;
+export { museumSettingsDocs as docs } from "@/lib/museum/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: OWNERS, PUT: OWNERS } satisfies RouteRoles;

@@ -1,13 +1,14 @@
 /**
- * The API documentation of the museum settings' routes, beside the concept they describe (the route
- * files export them as their `docs`; `lib/app/openapi.ts` builds the OpenAPI document from them).
+ * The museum settings' API operations as the OpenAPI document describes them: one export per route,
+ * which the route re-exports as its `docs` (`lib/app/openapi.ts` builds the document from them).
  *
  * @module
  */
 import { MuseumSettingsChangeSchema, MuseumSettingsSchema } from "./schemas.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
-/** `GET` and `PUT /api/settings/museum`. */
-export const museumSettingsDocs = {
+/** `GET /api/settings/museum`, `PUT /api/settings/museum`. */
+export const museumSettingsDocs: RouteDocs = {
   GET: {
     summary: "The museum's settings: its name and membership levels",
     description: "Its name in each language and its membership levels (name and benefits per language, " +
@@ -15,7 +16,7 @@ export const museumSettingsDocs = {
       "monthly), with the version a change must be made from. A fresh install answers the defaults " +
       "(version 0): the spec's prices, named and described in every language.",
     tags: ["settings"],
-    auth: "bearer" as const,
+    auth: "bearer",
     responses: {
       200: { description: "The settings", schema: MuseumSettingsSchema },
       403: { description: "The caller is not an owner" },
@@ -30,7 +31,7 @@ export const museumSettingsDocs = {
       "price. The donation page shows the change within about a second, payments at once. The same " +
       "settings again change nothing.",
     tags: ["settings"],
-    auth: "bearer" as const,
+    auth: "bearer",
     body: MuseumSettingsChangeSchema,
     responses: {
       200: { description: "The settings now stored", schema: MuseumSettingsSchema },
