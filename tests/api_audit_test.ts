@@ -10,13 +10,10 @@
  */
 
 import assert from "node:assert/strict";
-import { openKvStore } from "@/lib/storage/kv/mod.ts";
-import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
 import type { AuditEntry, AuditInput, Store } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
-import { backendTest, IN_CI, PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
-import postgres from "postgres";
+import { backendTest, IN_CI, postgresProblem, twoInstances } from "@/tests/helpers/stores.ts";
 import { donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
@@ -347,42 +344,6 @@ backendTest(
     }
   },
 );
-
-/** Two handles on the same data: a KV file opened twice, or one PostgreSQL schema twice. */
-async function twoInstances(
-  backend: "kv" | "postgres",
-): Promise<{ stores: [Store, Store]; dispose(): Promise<void> }> {
-  if (backend === "kv") {
-    const dir = await Deno.makeTempDir();
-    const path = `${dir}/data.sqlite`;
-    const a = await openKvStore(path);
-    const b = await openKvStore(path);
-    return {
-      stores: [a, b],
-      async dispose() {
-        await a.close();
-        await b.close();
-        await Deno.remove(dir, { recursive: true });
-      },
-    };
-  }
-  const schema = `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const a = await openPostgresStore(PG_URL, { schema, max: 2 });
-  const b = await openPostgresStore(PG_URL, { schema, max: 2 });
-  return {
-    stores: [a, b],
-    async dispose() {
-      await a.close();
-      await b.close();
-      const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await sql.end({ timeout: 1 });
-      }
-    },
-  };
-}
 
 for (const backend of ["kv", "postgres"] as const) {
   Deno.test({

@@ -8,11 +8,8 @@ import assert from "node:assert/strict";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { createPayment, newDonor } from "@/tests/helpers/payments.ts";
-import { backendTest, IN_CI, PG_URL, postgresProblem } from "@/tests/helpers/stores.ts";
-import { openKvStore } from "@/lib/storage/kv/mod.ts";
-import { openPostgresStore } from "@/lib/storage/postgres/mod.ts";
-import postgres from "postgres";
-import type { MuseumSettings, Store } from "@/lib/storage/types.ts";
+import { backendTest, IN_CI, postgresProblem, twoInstances } from "@/tests/helpers/stores.ts";
+import type { MuseumSettings } from "@/lib/storage/types.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 
@@ -142,42 +139,6 @@ backendTest("api: the museum's settings, read and changed by owners", async (t, 
     await app.close();
   }
 });
-
-/** Two stores on one database (a KV file, or a PostgreSQL schema), as two instances have. */
-async function twoInstances(
-  backend: "kv" | "postgres",
-): Promise<{ stores: Store[]; dispose(): Promise<void> }> {
-  if (backend === "kv") {
-    const dir = await Deno.makeTempDir();
-    const [a, b] = [await openKvStore(`${dir}/store.kv`), await openKvStore(`${dir}/store.kv`)];
-    return {
-      stores: [a, b],
-      async dispose() {
-        await a.close();
-        await b.close();
-        await Deno.remove(dir, { recursive: true });
-      },
-    };
-  }
-  const schema = `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const [a, b] = [
-    await openPostgresStore(PG_URL, { schema, max: 2 }),
-    await openPostgresStore(PG_URL, { schema, max: 2 }),
-  ];
-  return {
-    stores: [a, b],
-    async dispose() {
-      await a.close();
-      await b.close();
-      const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await sql.end({ timeout: 1 });
-      }
-    },
-  };
-}
 
 for (const backend of ["kv", "postgres"] as const) {
   Deno.test({

@@ -109,6 +109,50 @@ export function backendTest(
   }
 }
 
+/**
+ * Two handles on the same data, as two app instances have: a KV file opened twice, or one
+ * PostgreSQL schema twice; `dispose` closes both and removes the data.
+ *
+ * @example
+ * ```ts
+ * const { stores: [a, b], dispose } = await twoInstances("kv");
+ * ```
+ */
+export async function twoInstances(
+  backend: "kv" | "postgres",
+): Promise<{ stores: [Store, Store]; dispose(): Promise<void> }> {
+  if (backend === "kv") {
+    const dir = await Deno.makeTempDir();
+    const path = `${dir}/data.sqlite`;
+    const a = await openKvStore(path);
+    const b = await openKvStore(path);
+    return {
+      stores: [a, b],
+      async dispose() {
+        await a.close();
+        await b.close();
+        await Deno.remove(dir, { recursive: true });
+      },
+    };
+  }
+  const schema = `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const a = await openPostgresStore(PG_URL, { schema, max: 2 });
+  const b = await openPostgresStore(PG_URL, { schema, max: 2 });
+  return {
+    stores: [a, b],
+    async dispose() {
+      await a.close();
+      await b.close();
+      const sql = postgres(PG_URL, { max: 1, onnotice: () => {} });
+      try {
+        await sql.unsafe(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+    },
+  };
+}
+
 // Decided before any test is registered, so a skipped backend is marked ignored, not passed.
 const probed = await postgresProblem();
 if (probed && !IN_CI) console.log(`PostgreSQL tests skipped: ${PG_URL} is unreachable (${probed})`);
