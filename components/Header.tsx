@@ -3,9 +3,24 @@ import { translator } from "@/lib/core/i18n.ts";
 import type { TFunction } from "i18next";
 import { type Lang, LANGUAGES, withLang } from "@/lib/shared/languages.ts";
 import LanguageSelector from "@/islands/LanguageSelector.tsx";
+import type { MuseumSettings } from "@/lib/shared/museum.ts";
+
+/**
+ * The museum's name in `lang`: its settings' (owners change it), else the locale's.
+ *
+ * @example
+ * ```ts
+ * museumName(state.museum, "he", state.t); // "המוזיאון"
+ * ```
+ */
+export function museumName(museum: MuseumSettings | undefined, lang: Lang, t: TFunction): string {
+  return museum?.identity.name[lang] || t("welcome.museumTitle");
+}
 
 /** The logo header with the language selector. Server-rendered; the selector is an island. */
-export function Header({ state, url }: { state: { t: TFunction; lang: Lang }; url: URL }) {
+export function Header(
+  { state, url }: { state: { t: TFunction; lang: Lang; museum?: MuseumSettings }; url: URL },
+) {
   const { t, lang } = state;
   const here = url.pathname + url.search;
   const languages = LANGUAGES.map((code) => ({
@@ -18,7 +33,7 @@ export function Header({ state, url }: { state: { t: TFunction; lang: Lang }; ur
       {/* Named by its visible text (WCAG 2.5.3, label in name); the logo beside it is decoration. */}
       <a class="logo" href={`/${lang}/`}>
         <img src={asset("/logo.svg")} alt="" width="40" height="40" />
-        <span class="logo-text">{t("welcome.museumTitle")}</span>
+        <span class="logo-text">{museumName(state.museum, lang, t)}</span>
       </a>
       <LanguageSelector current={lang} label={t("header.languageSelector")} languages={languages} />
     </header>

@@ -157,6 +157,7 @@ for (const backend of ["kv", "postgres"] as const) {
         const change = asChange(current);
         change.levels[1].name.en = "Companion";
         change.levels[1].price = { nis: 12_000, dollars: 3_000 };
+        change.identity.name.en = "Harbour Museum";
         assert.equal((await api(a.url, "PUT", "/api/settings/museum", change, bearer(token))).status, 200);
         const started = Date.now();
         let html = await page();
@@ -167,6 +168,13 @@ for (const backend of ["kv", "postgres"] as const) {
         }
         assert.match(html, /₪120/);
         assert.match(html, /\$30/);
+        // The museum's own name in the header and the welcome text, from the same read.
+        assert.match(html, /<span class="logo-text">Harbour Museum<\/span>/);
+        assert.match(html, /<p class="hero-kicker">Harbour Museum<\/p>/);
+        assert.match(
+          await (await fetch(`${b.url}/en/cancel-subscription`)).text(),
+          /logo-text">Harbour Museum</,
+        );
         // The other instance takes a payment at the new price, and refuses the old one.
         const userId = await newDonor(b);
         const ok = await createPayment(b, { amount: 120, currency: "nis", userId, levelId: 2 });

@@ -9,6 +9,7 @@
 import type { TFunction } from "i18next";
 import type { ApiDocs } from "./api_docs.ts";
 import { FLAG_NAMES, type Flags } from "@/lib/settings/flags.ts";
+import type { MuseumSettings } from "@/lib/shared/museum.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
@@ -28,6 +29,7 @@ const NO_FLAGS: Flags = Object.freeze(Object.fromEntries(FLAG_NAMES.map((f) => [
  */
 export class RequestState implements AppState {
   flags: Flags = NO_FLAGS;
+  museum?: MuseumSettings;
   contentLanguage?: Lang;
   #lang: Lang | undefined;
   #dir: "ltr" | "rtl" | undefined;

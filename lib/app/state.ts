@@ -8,6 +8,7 @@ import type { TFunction } from "i18next";
 import type { ApiDocs } from "./api_docs.ts";
 import type { Config } from "./config.ts";
 import type { Flags } from "@/lib/settings/flags.ts";
+import type { MuseumSettings } from "@/lib/shared/museum.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
@@ -55,6 +56,11 @@ export interface AppState {
   t: TFunction;
   /** Feature flags, read by the `[lang]` middleware for pages. */
   flags: Flags;
+  /**
+   * The museum's settings (its name, its levels), read by the `[lang]` middleware for pages, a
+   * second late at most; absent outside `/{lang}/`.
+   */
+  museum?: MuseumSettings;
   requestId: string;
   /** This response's CSP nonce. */
   nonce: string;

@@ -95,7 +95,8 @@ export function donationPage(
   mode: "online" | "terminal",
   shopNumber: string | null,
 ): Response | Promise<Response> {
-  const museum = readMuseumSettingsForPages(ctx.state.services.store);
+  // The middleware's read, so the header and the cards (and the cache key) are of one version.
+  const museum = ctx.state.museum ?? readMuseumSettingsForPages(ctx.state.services.store);
   return museum instanceof Promise
     ? museum.then((settings) => cachedPage(ctx, mode, shopNumber, settings))
     : cachedPage(ctx, mode, shopNumber, museum);
@@ -165,6 +166,7 @@ export async function handleDonationPost(
   // Read fresh: the server prices the gift from the levels saved now.
   const [flags, museum] = await Promise.all([readFlags(services.store), readMuseumSettings(services.store)]);
   ctx.state.flags = flags;
+  ctx.state.museum = museum;
   const data = donationData(ctx, mode, shopNumber, issueBrowserKey(services.config.appSecret), museum);
   let form: Record<string, string>;
   try {

@@ -1,5 +1,6 @@
 import { getCookie } from "hono/cookie";
 import { readFlagsForPages } from "@/lib/settings/flags.ts";
+import { readMuseumSettingsForPages } from "@/lib/museum/mod.ts";
 import type { RouteContext } from "@/lib/framework/mod.ts";
 import { crossSiteRefusal, isSameOrigin } from "@/lib/http/same_origin.ts";
 import { translator } from "@/lib/core/i18n.ts";
@@ -42,6 +43,9 @@ export async function handler(req: Request, ctx: RouteContext<unknown, AppState>
       const flags = readFlagsForPages(ctx.state.services.store);
       ctx.state.flags = flags instanceof Promise ? await flags : flags;
     }
+    // The museum's name and levels, for every page's header (and the donation page's cards).
+    const museum = readMuseumSettingsForPages(ctx.state.services.store);
+    ctx.state.museum = museum instanceof Promise ? await museum : museum;
     res = await ctx.next();
   }
   try {

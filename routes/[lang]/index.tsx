@@ -1,5 +1,6 @@
 import { type DonationData, DonationSection } from "@/components/DonationSection.tsx";
 import { Hero } from "@/components/Hero.tsx";
+import { museumName } from "@/components/Header.tsx";
 import { donationPage, handleDonationPost } from "./_donation_page.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
@@ -19,11 +20,11 @@ export const handler: Handlers<DonationData, AppState> = {
 
 /** The donation page: the welcome hero, then the contribution and payment sections. */
 export default function DonationPage({ state, data, url }: PageProps<DonationData, AppState>) {
-  const { t, services, lang } = state;
+  const { t, services, lang, museum } = state;
   return (
     <>
       <Head title={t("meta.siteName")} />
-      <Hero t={t} videoUrl={services.config.welcomeVideoUrl} />
+      <Hero t={t} museumName={museumName(museum, lang, t)} videoUrl={services.config.welcomeVideoUrl} />
       <DonationSection t={t} lang={lang} url={url} data={data} />
     </>
   );
