@@ -140,14 +140,16 @@ export function applyGift(
   const number = current?.number ?? rules.newNumber();
   // A new monthly gift is what keeps the membership going now; a one-time gift leaves it be.
   const subscriptionId = gift.subscriptionId ?? current?.subscriptionId ?? null;
-  const draft = (terms: MembershipTerm[]): MembershipDraft => ({
+  const draft = (terms: MembershipTerm[], donorId = current!.donorId): MembershipDraft => ({
     number,
-    donorId: gift.donorId,
+    donorId,
     subscriptionId,
     terms: terms.slice(-MAX_MEMBERSHIP_TERMS),
   });
   if (!current || gift.paidAt >= lapsesAt(current.end, rules.graceDays)) {
-    return draft([...(current?.terms ?? []), newTerm(gift, gift.paidAt, months, "join")]);
+    // Whoever joins names the member; a gift from the same address later (anyone can type it)
+    // renews the membership but does not rename it.
+    return draft([...(current?.terms ?? []), newTerm(gift, gift.paidAt, months, "join")], gift.donorId);
   }
   const terms = [...current.terms];
   const last = terms.at(-1)!;

@@ -58,6 +58,9 @@ Deno.test("a first gift: a 12-month term from the payment, a new number; the sam
   assert.equal(m.number, "AAAA-AAAA");
   assert.deepEqual(spans(m), [["join", 2, T0, "2027-03-10T09:00:00.000Z"]]);
   assert.equal(applyGift(m, first, rules), null);
+  // A renewal from another record of the address (anyone may type it) does not rename the member.
+  const renewed = stored(applyGift(m, { ...gift(2, plus(10)), donorId: "donor_2" }, rules), plus(10), m);
+  assert.equal(renewed.donorId, "donor_1");
   assert.equal(membershipState(m, new Date(plus(1)), null, 30), "active");
 });
 

@@ -50,7 +50,7 @@ export interface Membership {
   email: string;
   /** Short and printable (`lib/memberships/numbers.ts`), unique, never changed. */
   number: string;
-  /** The donor record of the latest gift (its name is the member's). */
+  /** The donor record of the gift that made it, or made it again after a lapse (its name is the member's). */
   donorId: string;
   /** The monthly gift that keeps it active, or null. */
   subscriptionId: string | null;
