@@ -117,6 +117,8 @@ async function signIn(page: Page, app: TestApp, lang: Lang, who = ADMIN): Promis
   await page.click("button[type=submit]");
   await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
   await shellReady(page, WAIT);
+  // The overview's requests answered first: leaving it aborts none.
+  await page.waitForLoadState("networkidle", { timeout: WAIT });
   await page.goto(`${app.url}/${lang}/admin/transactions`);
 }
 
