@@ -30,7 +30,7 @@ export function AdminPage(
   const { t } = props.state;
   const title = props.title ?? t(sectionById(props.section!).label);
   return (
-    <section class={`admin admin-${props.section ?? "account"}`}>
+    <section class={`admin admin-page-${props.section ?? "account"}`}>
       <Head title={`${title} · ${t("meta.siteName")}`}>
         {!props.indexed && <meta name="robots" content="noindex" />}
       </Head>

@@ -30,7 +30,7 @@ export const handler: Handlers<unknown, AppState> = {
 export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["staffAdmin.approveRole"]);
   return (
-    <AdminPage state={state} section="overview" indexed>
+    <AdminPage state={state} section="overview" title={state.t("pages.admin")} indexed>
       <AdminOverview lang={state.lang} texts={texts} />
     </AdminPage>
   );
