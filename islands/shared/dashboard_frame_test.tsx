@@ -13,7 +13,7 @@ const PREFIXES = ["admin", "transactions", "dailyTotals", "chart", "apiErrors", 
 
 function frame(lang: "en" | "he", search = ""): string {
   return renderToString(
-    <ChartSkeleton.Provider value={chartSkeleton(lang, "…")}>
+    <ChartSkeleton.Provider value={chartSkeleton(lang, "…", "Asia/Jerusalem")}>
       <AdminDashboard
         lang={lang}
         path={`/${lang}/admin`}

@@ -41,7 +41,9 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <ChartSkeleton.Provider value={chartSkeleton(lang, t("dailyTotals.loading"))}>
+      <ChartSkeleton.Provider
+        value={chartSkeleton(lang, t("dailyTotals.loading"), state.services.config.museumTimeZone)}
+      >
         <AdminDashboard lang={lang} path={url.pathname} search={url.search} texts={texts} />
       </ChartSkeleton.Provider>
     </section>

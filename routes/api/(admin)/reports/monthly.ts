@@ -8,7 +8,8 @@ import { MonthlyReportSchema, ReportQuerySchema } from "@/lib/reports/schemas.ts
 export const docs: RouteDocs = {
   GET: {
     summary: "The accountant's monthly report",
-    description: "Per month in the museum's time zone (Asia/Jerusalem), `from` to `to` included (at most " +
+    description: "Per month in the museum's time zone (`MUSEUM_TIME_ZONE`, Asia/Jerusalem by default; the " +
+      "answer's `timeZone`), `from` to `to` included (at most " +
       "36 months; default the last twelve): successful donations, refunds and net per currency, one-time " +
       "and monthly (minor units, with counts); distinct donors (by email); monthly gifts started and " +
       "cancelled; failed payments and charges. A gift counts in the month it was made, a refund in the " +
@@ -30,9 +31,9 @@ export const roles = { GET: FINANCE } satisfies RouteRoles;
 /** `GET /api/reports/monthly?from&to`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { store } = ctx.state.services;
+    const { store, config } = ctx.state.services;
     const query = readQuery(ctx.url, ReportQuerySchema);
-    return Response.json(await monthlyReport(store, query), {
+    return Response.json(await monthlyReport(store, query, config.museumTimeZone), {
       headers: { "cache-control": "no-store" },
     });
   },

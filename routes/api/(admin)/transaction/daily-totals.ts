@@ -8,7 +8,8 @@ import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/reports/transac
 export const docs: RouteDocs = {
   GET: {
     summary: "Successful donations per day",
-    description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
+    description: "The last `days` days in the museum's time zone (`timeZone`), today included, oldest " +
+      "first: every day, with one total per " +
       "currency that had successful donations (amounts in minor units; errors do not count). Data " +
       "only: the back office draws its chart from these figures.",
     tags: ["transactions"],
@@ -28,6 +29,7 @@ export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services } = ctx.state;
-    return Response.json(await dailyTotals(services.store, readQuery(ctx.url, DailyTotalsQuerySchema)));
+    const query = readQuery(ctx.url, DailyTotalsQuerySchema);
+    return Response.json(await dailyTotals(services.store, query, services.config.museumTimeZone));
   },
 });

@@ -13,8 +13,9 @@ export const docs: RouteDocs = {
     summary: "Every matching transaction as a CSV file",
     description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
       "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
-      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
-      "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
+      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (`YYYY-MM-DD " +
+      "HH:MM:SS` on the museum's clock, `MUSEUM_TIME_ZONE`, named in the header; its day is the day " +
+      "the daily totals and the monthly report count the transaction on), Status, Status code, First name, Last name, Email, Payment type, " +
       "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
       "Error message, Transaction ID; the header row and the Status and Payment type words in " +
       "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
@@ -29,7 +30,7 @@ export const docs: RouteDocs = {
         mediaType: "text/csv",
         schema: z.string(),
         headers: {
-          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
+          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the museum\'s date)',
         },
       },
       403: { description: "The admin is not approved yet" },
@@ -56,13 +57,14 @@ export const handler = withRoles(roles, {
       })],
       new Date().toISOString(),
     );
-    const body = await transactionsCsv(services.store, query, {
+    const timeZone = services.config.museumTimeZone;
+    const body = await transactionsCsv(services.store, { ...query, timeZone }, {
       onError: (error) => log.error("transaction export failed after it began", { error }),
     });
     return new Response(body, {
       headers: {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${exportFileName(new Date())}"`,
+        "content-disposition": `attachment; filename="${exportFileName(new Date(), timeZone)}"`,
         "cache-control": "no-store",
       },
     });
