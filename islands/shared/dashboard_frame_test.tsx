@@ -19,6 +19,7 @@ function frame(lang: "en" | "he", search = ""): string {
         path={`/${lang}/admin`}
         search={search}
         texts={textsUnder(lang, PREFIXES)}
+        timeZone="Asia/Jerusalem"
       />
     </ChartSkeleton.Provider>,
   );

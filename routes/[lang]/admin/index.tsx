@@ -44,7 +44,13 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <ChartSkeleton.Provider
         value={chartSkeleton(lang, t("dailyTotals.loading"), state.services.config.museumTimeZone)}
       >
-        <AdminDashboard lang={lang} path={url.pathname} search={url.search} texts={texts} />
+        <AdminDashboard
+          lang={lang}
+          path={url.pathname}
+          search={url.search}
+          texts={texts}
+          timeZone={state.services.config.museumTimeZone}
+        />
       </ChartSkeleton.Provider>
     </section>
   );

@@ -11,7 +11,7 @@ export const docs: RouteDocs = {
     description: "What the staff did (sign-ins and failures, approvals, role changes, deactivations, " +
       "refunds, receipt resends, exports, flag changes, kiosk pairing), newest first, with who, when, " +
       "from which address and what changed. Filters: `actor` (an admin id), `action`, `from` and `to` " +
-      "(a date or an instant; `to` exclusive). Pass `nextCursor` as `cursor` for the next (older) page. " +
+      "(a date, which starts at midnight in the museum's time zone, or an instant; `to` exclusive). Pass `nextCursor` as `cursor` for the next (older) page. " +
       "The log is append-only: no route edits or deletes an entry.",
     tags: ["audit"],
     auth: "bearer",
@@ -31,7 +31,13 @@ export const roles = { GET: ADMINS } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { cursor, limit, ...filter } = readQuery(ctx.url, AuditQuerySchema);
-    const page = await auditPage(ctx.state.services.store, filter, cursor ?? null, limit);
+    const { store, config } = ctx.state.services;
+    const page = await auditPage(
+      store,
+      { ...filter, timeZone: config.museumTimeZone },
+      cursor ?? null,
+      limit,
+    );
     return Response.json(page, { headers: { "cache-control": "no-store" } });
   },
 });
