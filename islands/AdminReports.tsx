@@ -8,7 +8,7 @@ import { ApiError } from "@/islands/shared/admin_api.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
 import { DatesProvider } from "@/islands/shared/dates.tsx";
 import { dateFormats, formatCalendarMonth } from "@/lib/shared/dates.ts";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {
@@ -154,7 +154,7 @@ export default function AdminReports(props: AdminReportsProps) {
       <p>
         <a href={`/${lang}/admin`}>{t("reports.back")}</a>
       </p>
-      <p>{t("reports.intro", { timeZone: props.timeZone })}</p>
+      <p>{t("reports.intro", { timeZone: isolate(props.timeZone) })}</p>
       <form class="report-range" method="get" action={`/${lang}/admin/reports`}>
         <div class="field">
           <label for="report-from">{t("reports.from")}</label>

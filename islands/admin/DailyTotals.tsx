@@ -7,7 +7,7 @@ import { useDates } from "@/islands/shared/dates.tsx";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 import { chartModel } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 import { DataTable } from "./DataTable.tsx";
@@ -77,7 +77,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
             {tableOpen && (
               <DataTable
                 id="daily-caption"
-                caption={t("dailyTotals.caption", { timeZone: data.timeZone })}
+                caption={t("dailyTotals.caption", { timeZone: isolate(data.timeZone) })}
                 columns={[
                   t("dailyTotals.day"),
                   ...data.currencies.map((c) => (
