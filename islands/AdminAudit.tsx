@@ -1,22 +1,24 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   filters: AuditFilters;
   actions: readonly string[];
   texts: Record<string, string>;
 }
 
-/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, UTC). */
+/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, the museum's days). */
 export interface AuditFilters {
   actor: string;
   action: string;
@@ -45,7 +47,7 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
  */
 export default function AdminAudit(props: AdminAuditProps) {
   return (
-    <AdminShell lang={props.lang} section="audit" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="audit" texts={props.texts}>
       {(view) => <AuditLog view={view} filters={props.filters} actions={props.actions} />}
     </AdminShell>
   );
@@ -54,6 +56,7 @@ export default function AdminAudit(props: AdminAuditProps) {
 function AuditLog(props: { view: SectionView; filters: AuditFilters; actions: readonly string[] }) {
   const { api, t, lang, ready } = props.view;
   const { filters } = props;
+  const dates = useDates();
   const [actors, setActors] = useState<AuditActor[]>([]);
   const [notice, setNotice] = useState("");
   // The form's fields as typed (submitted as a GET of this page).
@@ -137,7 +140,7 @@ function AuditLog(props: { view: SectionView; filters: AuditFilters; actions: re
         row={(e) => (
           <tr key={e.id} data-action={e.action}>
             <th scope="row">
-              <time dateTime={e.at}>{usDateTime(e.at)}</time>
+              <time dateTime={e.at}>{dates.dateTime(e.at)}</time>
             </th>
             <td dir="ltr">{e.actorEmail}</td>
             <td>{actionName(e.action)}</td>

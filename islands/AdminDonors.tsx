@@ -9,6 +9,8 @@ import { messageText } from "@/islands/shared/texts.ts";
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
 export interface AdminDonorsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   email: string | null;
   texts: Record<string, string>;
 }
@@ -31,7 +33,7 @@ type Load =
  */
 export default function AdminDonors(props: AdminDonorsProps) {
   return (
-    <AdminShell lang={props.lang} section="donors" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="donors" texts={props.texts}>
       {(view) => <DonorLookup view={view} email={props.email} />}
     </AdminShell>
   );

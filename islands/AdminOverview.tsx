@@ -5,9 +5,11 @@ import { Overview } from "@/islands/admin/Overview.tsx";
  * The back office's overview, `/{lang}/admin` (issue 26): where signing in lands. Its content is
  * `admin/Overview.tsx`, inside the shell every section shares.
  */
-export default function AdminOverview(props: { lang: string; texts: Record<string, string> }) {
+export default function AdminOverview(
+  props: { lang: string; timeZone: string; texts: Record<string, string> },
+) {
   return (
-    <AdminShell lang={props.lang} section="overview" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="overview" texts={props.texts}>
       {(view) => <Overview {...view} />}
     </AdminShell>
   );

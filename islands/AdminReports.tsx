@@ -8,11 +8,14 @@ import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { formatCalendarMonth } from "@/lib/shared/dates.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   from: string | null;
   to: string | null;
   texts: Record<string, string>;
@@ -24,9 +27,7 @@ type Load =
   | { state: "ready"; report: MonthlyReport; chart: string };
 
 /** `YYYY-MM` as "January 2026" in `lang`. */
-const monthName = (month: string, lang: string) =>
-  new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" })
-    .format(new Date(`${month}-15T00:00:00Z`));
+const monthName = (month: string, lang: string) => formatCalendarMonth(month, lang) ?? month;
 
 /** One currency's months: donations, refunds, net, new and cancelled monthly gifts, and the total. */
 function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translate; lang: string }) {
@@ -112,10 +113,12 @@ function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: strin
  */
 export default function AdminReports(props: AdminReportsProps) {
   return (
-    <AdminShell lang={props.lang} section="reports" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="reports" texts={props.texts}>
       {(view) => (
         <>
-          {FINANCE.includes(view.role) && <MonthlyReportView view={view} from={props.from} to={props.to} />}
+          {FINANCE.includes(view.role) && (
+            <MonthlyReportView view={view} timeZone={props.timeZone} from={props.from} to={props.to} />
+          )}
           <CancelReasons api={view.api} t={view.t} ready={view.ready} />
         </>
       )}
@@ -129,7 +132,9 @@ export default function AdminReports(props: AdminReportsProps) {
  * own escaped SVG), a table per currency and one of donors and failed charges
  * (`GET /api/reports/monthly`), and the CSV (`.csv`). Loads once `ready`.
  */
-function MonthlyReportView(props: { view: SectionView; from: string | null; to: string | null }) {
+function MonthlyReportView(
+  props: { view: SectionView; timeZone: string; from: string | null; to: string | null },
+) {
   const { api, t, lang, ready } = props.view;
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [notice, setNotice] = useState("");
@@ -166,7 +171,7 @@ function MonthlyReportView(props: { view: SectionView; from: string | null; to: 
   return (
     <section class="monthly-report" aria-labelledby="monthly-report-title">
       <h2 id="monthly-report-title">{t("reports.heading")}</h2>
-      <p>{t("reports.intro", { timeZone: "Asia/Jerusalem" })}</p>
+      <p>{t("reports.intro", { timeZone: isolate(props.timeZone) })}</p>
       <form class="report-range" method="get" action={`/${lang}/admin/reports`}>
         <div class="field">
           <label for="report-from">{t("reports.from")}</label>

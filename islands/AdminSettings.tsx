@@ -6,6 +6,8 @@ import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 /** The page's language and texts. */
 export interface AdminSettingsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   texts: Record<string, string>;
 }
 
@@ -21,7 +23,7 @@ interface FlagSetting {
  */
 export default function AdminSettings(props: AdminSettingsProps) {
   return (
-    <AdminShell lang={props.lang} section="settings" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="settings" texts={props.texts}>
       {(view) => <FeatureFlags view={view} />}
     </AdminShell>
   );

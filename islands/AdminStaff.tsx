@@ -10,6 +10,8 @@ import { DataTable } from "@/islands/admin/DataTable.tsx";
 /** The page's language and texts. */
 export interface AdminStaffProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   texts: Record<string, string>;
 }
 
@@ -22,7 +24,7 @@ type Member = AdminProfile & { role: Role | null };
  */
 export default function AdminStaff(props: AdminStaffProps) {
   return (
-    <AdminShell lang={props.lang} section="staff" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="staff" texts={props.texts}>
       {(view) => <StaffList view={view} />}
     </AdminShell>
   );

@@ -6,6 +6,8 @@ import { Deferred } from "@/islands/shared/Deferred.tsx";
 /** The page's language, its own path and query (the history's view lives in the query) and the texts. */
 export interface AdminTransactionsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   path: string;
   search: string;
   texts: Record<string, string>;
@@ -20,7 +22,7 @@ export interface AdminTransactionsProps {
  */
 export default function AdminTransactions(props: AdminTransactionsProps) {
   return (
-    <AdminShell lang={props.lang} section="transactions" texts={props.texts}>
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="transactions" texts={props.texts}>
       {({ api, t, lang, ready, role }) => (
         <>
           <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />

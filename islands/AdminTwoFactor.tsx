@@ -10,6 +10,8 @@ import { messageText } from "@/islands/shared/texts.ts";
 /** The page's language, its heading and its translated texts. */
 export interface AdminTwoFactorProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   title: string;
   texts: Record<string, string>;
 }
@@ -37,7 +39,13 @@ interface Enrolment {
  */
 export default function AdminTwoFactor(props: AdminTwoFactorProps) {
   return (
-    <AdminShell lang={props.lang} section={null} title={props.title} texts={props.texts}>
+    <AdminShell
+      lang={props.lang}
+      timeZone={props.timeZone}
+      section={null}
+      title={props.title}
+      texts={props.texts}
+    >
       {(view) => <TwoFactorPage view={view} />}
     </AdminShell>
   );

@@ -2,9 +2,11 @@ import type { ComponentChildren } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import type { AdminRole } from "@/lib/shared/admin_roles.ts";
 import { maySee, sectionById, sectionHref, type SectionId } from "@/lib/shared/admin_sections.ts";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
 import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { AdminHeader } from "./AdminHeader.tsx";
@@ -26,9 +28,11 @@ export interface SectionView {
   admin: AdminProfile | null;
 }
 
-/** A back-office page's shell: its language, section, heading, texts and content. */
+/** A back-office page's shell: its language, the museum's time zone, section, heading, texts and content. */
 export interface AdminShellProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): the content's times are on its clock, with its offset. */
+  timeZone: string;
   /**
    * The section the page is (`lib/shared/admin_sections.ts`), or null for the admin's own page
    * (two-factor): open to every role, and to a session whose two-factor set-up is due.
@@ -53,19 +57,22 @@ export interface AdminShellProps {
  * its data once `ready`. A session two-factor must first be set up for goes to that page; a
  * session ended here or in another tab goes to sign in.
  *
+ * The content's dates (`islands/shared/dates.tsx`) are in the page's language on the museum's clock.
+ *
  * The server renders the same frame with the content in its waiting state and the navigation's
  * room empty (the role is known only in the browser): nothing moves when the session is read. The
  * content stays while `/me` answers for a profile stored as approved (the usual case).
  *
  * @example
  * ```tsx
- * <AdminShell lang={lang} section="kiosks" texts={texts}>
+ * <AdminShell lang={lang} timeZone={timeZone} section="kiosks" texts={texts}>
  *   {(view) => <KioskDevices api={view.api} t={view.t} lang={lang} ready={view.ready} />}
  * </AdminShell>
  * ```
  */
 export function AdminShell(props: AdminShellProps) {
   const { lang, section } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     // Signed out in another tab: this one follows.
     const follow = (e: StorageEvent) => {
@@ -173,5 +180,9 @@ export function AdminShell(props: AdminShellProps) {
     </div>
   );
 
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={frame}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

@@ -15,12 +15,13 @@ const PREFIXES = [...ADMIN_SHELL_TEXTS, "transactions", "dailyTotals", "chart", 
 
 function frame(lang: "en" | "he", search = ""): string {
   return renderToString(
-    <ChartSkeleton.Provider value={chartSkeleton(lang, "…")}>
+    <ChartSkeleton.Provider value={chartSkeleton(lang, "…", "Asia/Jerusalem")}>
       <AdminTransactions
         lang={lang}
         path={`/${lang}/admin/transactions`}
         search={search}
         texts={textsUnder(lang, PREFIXES)}
+        timeZone="Asia/Jerusalem"
       />
     </ChartSkeleton.Provider>,
   );

@@ -20,7 +20,13 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["staffAdmin", "transactions", "common.notAvailable"]);
   return (
     <AdminPage state={state} section="audit">
-      <AdminAudit lang={state.lang} filters={filters} actions={AUDIT_ACTIONS} texts={texts} />
+      <AdminAudit
+        lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
+        filters={filters}
+        actions={AUDIT_ACTIONS}
+        texts={texts}
+      />
     </AdminPage>
   );
 }

@@ -20,7 +20,12 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   ]);
   return (
     <AdminPage state={state} section="donors">
-      <AdminDonors lang={state.lang} email={email} texts={texts} />
+      <AdminDonors
+        lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
+        email={email}
+        texts={texts}
+      />
     </AdminPage>
   );
 }

@@ -11,7 +11,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["backofficeMail", "transactions", "common.notAvailable"]);
   return (
     <AdminPage state={state} section="email">
-      <AdminEmail lang={state.lang} texts={texts} />
+      <AdminEmail lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
     </AdminPage>
   );
 }

@@ -31,7 +31,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["staffAdmin.approveRole"]);
   return (
     <AdminPage state={state} section="overview" title={state.t("pages.admin")} indexed>
-      <AdminOverview lang={state.lang} texts={texts} />
+      <AdminOverview lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
     </AdminPage>
   );
 }

@@ -11,7 +11,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["kiosk", "transactions", "common.notAvailable"]);
   return (
     <AdminPage state={state} section="kiosks">
-      <AdminKiosks lang={state.lang} texts={texts} />
+      <AdminKiosks lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
     </AdminPage>
   );
 }

@@ -34,6 +34,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     <AdminPage state={state} section="reports">
       <AdminReports
         lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
         from={monthParam(url, "from")}
         to={monthParam(url, "to")}
         texts={texts}

@@ -21,7 +21,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   ]);
   return (
     <AdminPage state={state} section="settings">
-      <AdminSettings lang={state.lang} texts={texts} />
+      <AdminSettings lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
     </AdminPage>
   );
 }

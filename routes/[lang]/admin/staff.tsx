@@ -13,7 +13,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["staffAdmin", "transactions", "common.notAvailable"]);
   return (
     <AdminPage state={state} section="staff">
-      <AdminStaff lang={state.lang} texts={texts} />
+      <AdminStaff lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
     </AdminPage>
   );
 }

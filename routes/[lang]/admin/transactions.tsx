@@ -26,8 +26,16 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   ]);
   return (
     <AdminPage state={state} section="transactions">
-      <ChartSkeleton.Provider value={chartSkeleton(lang, t("dailyTotals.loading"))}>
-        <AdminTransactions lang={lang} path={url.pathname} search={url.search} texts={texts} />
+      <ChartSkeleton.Provider
+        value={chartSkeleton(lang, t("dailyTotals.loading"), state.services.config.museumTimeZone)}
+      >
+        <AdminTransactions
+          lang={lang}
+          timeZone={state.services.config.museumTimeZone}
+          path={url.pathname}
+          search={url.search}
+          texts={texts}
+        />
       </ChartSkeleton.Provider>
     </AdminPage>
   );

@@ -14,7 +14,12 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["twoFactor", "transactions.errorPrefix"]);
   return (
     <AdminPage state={state} section={null} title={title}>
-      <AdminTwoFactor lang={state.lang} title={title} texts={texts} />
+      <AdminTwoFactor
+        lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
+        title={title}
+        texts={texts}
+      />
     </AdminPage>
   );
 }
