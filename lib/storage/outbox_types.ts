@@ -94,6 +94,18 @@ export interface OutboxRepository {
     before?: Pick<OutboxMessage, "createdAt" | "key"> | null,
   ): Promise<OutboxMessage[]>;
   /**
+   * Messages enqueued at or after `since` (ISO) whose delivery is in trouble: `failed` for good, or
+   * `queued` for another attempt after a failed one (with a `lastError`). Newest first (by
+   * `createdAt`, then key, descending, as `listRecent`), at most `limit` (1..500); with `before`,
+   * only those after it in that order. The back office's "emails failing" (issue 26). Reads the
+   * recent messages' index from `since` on, so the work follows the messages enqueued since then.
+   */
+  listFailing(
+    since: string,
+    limit: number,
+    before?: Pick<OutboxMessage, "createdAt" | "key"> | null,
+  ): Promise<OutboxMessage[]>;
+  /**
    * The messages to these donors (1..100 ids; admins' messages never), newest first (by
    * `createdAt`, then key, descending), at most `limit` (1..500): what the donor portal's data
    * export lists (issue 15). Reads an index by recipient, so it costs work in proportion to those

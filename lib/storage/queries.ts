@@ -157,6 +157,18 @@ export function totalsRange(range: { from: string; to: string }): { from: string
   return { from, to };
 }
 
+/**
+ * The checked range of a list query (`range` of `TransactionQuery`): normalized instants with
+ * `from <= to`, or null without one; throws RangeError otherwise. Both backends read it as a window
+ * of the list: its transactions from the first with `createdAt >= from` up to the first with
+ * `createdAt >= to` (the list being in time order, see `TransactionQuery.range`).
+ */
+export function listRange(
+  range: { from: string; to: string } | undefined,
+): { from: string; to: string } | null {
+  return range === undefined ? null : totalsRange(range);
+}
+
 /** The most transactions one `transactions.import()` call takes. */
 export const MAX_IMPORT = 1_000;
 

@@ -13,7 +13,8 @@
  *   end), so each message goes to one claimer per lease;
  * - `settle` is one conditional `update`: `sent` while queued; the other outcomes only while the
  *   row still carries the caller's claim (holder and attempts);
- * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time;
+ * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time, and
+ *   `listFailing` the same index from its `since` on, keeping the messages in trouble;
  * - `listByDonors` (issue 15, the data export) reads `outbox_by_donor`
  *   `((recipient->>'donorId'), created_at desc, key desc)` (migration 24), one range per donor.
  *
@@ -21,7 +22,13 @@
  */
 
 import type postgres from "postgres";
-import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "@/lib/storage/outbox_records.ts";
+import {
+  byAge,
+  canonicalMessages,
+  canonicalOutcome,
+  claimUntil,
+  recentLimit,
+} from "@/lib/storage/outbox_records.ts";
 import { donorListArgs } from "@/lib/storage/donor_queries.ts";
 import { checkInteger, isoInstant } from "@/lib/storage/records.ts";
 import type {
@@ -175,13 +182,30 @@ export function pgOutbox({ sql }: PgContext): OutboxRepository {
     },
 
     async listRecent(limit, before) {
-      checkInteger(limit, "limit", 1);
-      if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
+      recentLimit(limit);
       const rows = await sql<OutboxRow[]>`
         select * from outbox
         ${
         before
           ? sql`where (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
+          : sql``
+      }
+        order by created_at desc, key desc
+        limit ${limit}
+      `;
+      return rows.map(toMessage);
+    },
+
+    async listFailing(since, limit, before) {
+      recentLimit(limit);
+      // A range of outbox_recent from `since` on; the rule of `isFailing` (outbox_records.ts).
+      const rows = await sql<OutboxRow[]>`
+        select * from outbox
+        where created_at >= ${isoInstant(since, "since")}
+          and (state = 'failed' or (state = 'queued' and last_error is not null))
+          ${
+        before
+          ? sql`and (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
           : sql``
       }
         order by created_at desc, key desc
