@@ -42,60 +42,61 @@ import * as $38 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
 import * as $39 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
 import * as $40 from "./routes/api/(admin)/kiosk-devices/index.ts";
 import * as $41 from "./routes/api/(admin)/outbox/index.ts";
-import * as $42 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $43 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $44 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $45 from "./routes/api/(admin)/settings/flags.ts";
-import * as $46 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $47 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $48 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $49 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $50 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $51 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $52 from "./routes/api/(admin)/transaction/export.ts";
-import * as $53 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $54 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $55 from "./routes/api/_middleware.ts";
-import * as $56 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $57 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $58 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $59 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $60 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $61 from "./routes/api/auth/admin/_middleware.ts";
-import * as $62 from "./routes/api/auth/admin/login.ts";
-import * as $63 from "./routes/api/auth/admin/logout.ts";
-import * as $64 from "./routes/api/auth/admin/me.ts";
-import * as $65 from "./routes/api/auth/admin/pending.ts";
-import * as $66 from "./routes/api/auth/admin/refresh.ts";
-import * as $67 from "./routes/api/auth/admin/register.ts";
-import * as $68 from "./routes/api/auth/admin/staff.ts";
-import * as $69 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $70 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $71 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $72 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $73 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $74 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $75 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $76 from "./routes/api/docs.tsx";
-import * as $77 from "./routes/api/feature-flags.ts";
-import * as $78 from "./routes/api/openapi.json.ts";
-import * as $79 from "./routes/api/payment/create.ts";
-import * as $80 from "./routes/api/payment/notify/[provider].ts";
-import * as $81 from "./routes/api/payment/pay-emv.ts";
-import * as $82 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $83 from "./routes/api/signing-key.ts";
-import * as $84 from "./routes/api/user/[id].ts";
-import * as $85 from "./routes/api/user/index.ts";
-import * as $86 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $87 from "./routes/dev/mail/attachment.ts";
-import * as $88 from "./routes/dev/mail/html.ts";
-import * as $89 from "./routes/dev/mail/index.tsx";
-import * as $90 from "./routes/health.ts";
-import * as $91 from "./routes/index.ts";
-import * as $92 from "./routes/payments/card/[attemptId].ts";
-import * as $93 from "./routes/payments/return/[paymentId].ts";
-import * as $94 from "./routes/sandbox/pay/[ref].tsx";
-import * as $95 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $42 from "./routes/api/(admin)/overview.ts";
+import * as $43 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $44 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $45 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $46 from "./routes/api/(admin)/settings/flags.ts";
+import * as $47 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $48 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $49 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $50 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $51 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $52 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $53 from "./routes/api/(admin)/transaction/export.ts";
+import * as $54 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $55 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $56 from "./routes/api/_middleware.ts";
+import * as $57 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $58 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $59 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $60 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $61 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $62 from "./routes/api/auth/admin/_middleware.ts";
+import * as $63 from "./routes/api/auth/admin/login.ts";
+import * as $64 from "./routes/api/auth/admin/logout.ts";
+import * as $65 from "./routes/api/auth/admin/me.ts";
+import * as $66 from "./routes/api/auth/admin/pending.ts";
+import * as $67 from "./routes/api/auth/admin/refresh.ts";
+import * as $68 from "./routes/api/auth/admin/register.ts";
+import * as $69 from "./routes/api/auth/admin/staff.ts";
+import * as $70 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $71 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $72 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $73 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $74 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $75 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $76 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $77 from "./routes/api/docs.tsx";
+import * as $78 from "./routes/api/feature-flags.ts";
+import * as $79 from "./routes/api/openapi.json.ts";
+import * as $80 from "./routes/api/payment/create.ts";
+import * as $81 from "./routes/api/payment/notify/[provider].ts";
+import * as $82 from "./routes/api/payment/pay-emv.ts";
+import * as $83 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $84 from "./routes/api/signing-key.ts";
+import * as $85 from "./routes/api/user/[id].ts";
+import * as $86 from "./routes/api/user/index.ts";
+import * as $87 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $88 from "./routes/dev/mail/attachment.ts";
+import * as $89 from "./routes/dev/mail/html.ts";
+import * as $90 from "./routes/dev/mail/index.tsx";
+import * as $91 from "./routes/health.ts";
+import * as $92 from "./routes/index.ts";
+import * as $93 from "./routes/payments/card/[attemptId].ts";
+import * as $94 from "./routes/payments/return/[paymentId].ts";
+import * as $95 from "./routes/sandbox/pay/[ref].tsx";
+import * as $96 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDashboard.tsx";
@@ -157,60 +158,61 @@ const manifest: Manifest = {
     "api/(admin)/kiosk-devices/[id]/revoke.ts": $39,
     "api/(admin)/kiosk-devices/index.ts": $40,
     "api/(admin)/outbox/index.ts": $41,
-    "api/(admin)/reports/monthly.csv.ts": $42,
-    "api/(admin)/reports/monthly.svg.ts": $43,
-    "api/(admin)/reports/monthly.ts": $44,
-    "api/(admin)/settings/flags.ts": $45,
-    "api/(admin)/transaction/[id]/receipt.ts": $46,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $47,
-    "api/(admin)/transaction/[id]/refund.ts": $48,
-    "api/(admin)/transaction/[id]/refunds.ts": $49,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $50,
-    "api/(admin)/transaction/daily-totals.ts": $51,
-    "api/(admin)/transaction/export.ts": $52,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $53,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $54,
-    "api/_middleware.ts": $55,
-    "api/auth/admin/[id]/approve.ts": $56,
-    "api/auth/admin/[id]/deactivate.ts": $57,
-    "api/auth/admin/[id]/reject.ts": $58,
-    "api/auth/admin/[id]/role.ts": $59,
-    "api/auth/admin/[id]/two-factor-reset.ts": $60,
-    "api/auth/admin/_middleware.ts": $61,
-    "api/auth/admin/login.ts": $62,
-    "api/auth/admin/logout.ts": $63,
-    "api/auth/admin/me.ts": $64,
-    "api/auth/admin/pending.ts": $65,
-    "api/auth/admin/refresh.ts": $66,
-    "api/auth/admin/register.ts": $67,
-    "api/auth/admin/staff.ts": $68,
-    "api/auth/admin/two-factor/confirm.ts": $69,
-    "api/auth/admin/two-factor/disable.ts": $70,
-    "api/auth/admin/two-factor/enrol.ts": $71,
-    "api/auth/admin/two-factor/index.ts": $72,
-    "api/auth/admin/two-factor/recovery-codes.ts": $73,
-    "api/auth/admin/two-factor/required.ts": $74,
-    "api/auth/admin/two-factor/verify.ts": $75,
-    "api/docs.tsx": $76,
-    "api/feature-flags.ts": $77,
-    "api/openapi.json.ts": $78,
-    "api/payment/create.ts": $79,
-    "api/payment/notify/[provider].ts": $80,
-    "api/payment/pay-emv.ts": $81,
-    "api/payment/test-emv/[terminalNumber].ts": $82,
-    "api/signing-key.ts": $83,
-    "api/user/[id].ts": $84,
-    "api/user/index.ts": $85,
-    "api/user/off-monthly-payment/[id].ts": $86,
-    "dev/mail/attachment.ts": $87,
-    "dev/mail/html.ts": $88,
-    "dev/mail/index.tsx": $89,
-    "health.ts": $90,
-    "index.ts": $91,
-    "payments/card/[attemptId].ts": $92,
-    "payments/return/[paymentId].ts": $93,
-    "sandbox/pay/[ref].tsx": $94,
-    "sandbox/terminal/[terminalId].tsx": $95,
+    "api/(admin)/overview.ts": $42,
+    "api/(admin)/reports/monthly.csv.ts": $43,
+    "api/(admin)/reports/monthly.svg.ts": $44,
+    "api/(admin)/reports/monthly.ts": $45,
+    "api/(admin)/settings/flags.ts": $46,
+    "api/(admin)/transaction/[id]/receipt.ts": $47,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $48,
+    "api/(admin)/transaction/[id]/refund.ts": $49,
+    "api/(admin)/transaction/[id]/refunds.ts": $50,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $51,
+    "api/(admin)/transaction/daily-totals.ts": $52,
+    "api/(admin)/transaction/export.ts": $53,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $54,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $55,
+    "api/_middleware.ts": $56,
+    "api/auth/admin/[id]/approve.ts": $57,
+    "api/auth/admin/[id]/deactivate.ts": $58,
+    "api/auth/admin/[id]/reject.ts": $59,
+    "api/auth/admin/[id]/role.ts": $60,
+    "api/auth/admin/[id]/two-factor-reset.ts": $61,
+    "api/auth/admin/_middleware.ts": $62,
+    "api/auth/admin/login.ts": $63,
+    "api/auth/admin/logout.ts": $64,
+    "api/auth/admin/me.ts": $65,
+    "api/auth/admin/pending.ts": $66,
+    "api/auth/admin/refresh.ts": $67,
+    "api/auth/admin/register.ts": $68,
+    "api/auth/admin/staff.ts": $69,
+    "api/auth/admin/two-factor/confirm.ts": $70,
+    "api/auth/admin/two-factor/disable.ts": $71,
+    "api/auth/admin/two-factor/enrol.ts": $72,
+    "api/auth/admin/two-factor/index.ts": $73,
+    "api/auth/admin/two-factor/recovery-codes.ts": $74,
+    "api/auth/admin/two-factor/required.ts": $75,
+    "api/auth/admin/two-factor/verify.ts": $76,
+    "api/docs.tsx": $77,
+    "api/feature-flags.ts": $78,
+    "api/openapi.json.ts": $79,
+    "api/payment/create.ts": $80,
+    "api/payment/notify/[provider].ts": $81,
+    "api/payment/pay-emv.ts": $82,
+    "api/payment/test-emv/[terminalNumber].ts": $83,
+    "api/signing-key.ts": $84,
+    "api/user/[id].ts": $85,
+    "api/user/index.ts": $86,
+    "api/user/off-monthly-payment/[id].ts": $87,
+    "dev/mail/attachment.ts": $88,
+    "dev/mail/html.ts": $89,
+    "dev/mail/index.tsx": $90,
+    "health.ts": $91,
+    "index.ts": $92,
+    "payments/card/[attemptId].ts": $93,
+    "payments/return/[paymentId].ts": $94,
+    "sandbox/pay/[ref].tsx": $95,
+    "sandbox/terminal/[terminalId].tsx": $96,
   },
   islands: {
     AccountForm: $$0,

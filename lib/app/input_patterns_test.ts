@@ -187,8 +187,12 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i`],
   },
   "lib/shared/transaction_filters.ts": {
-    reads: "the back office's query string",
-    patterns: [String.raw`/[\u0000-\u001f\u007f]/g`, String.raw`/^\d{1,7}$/`],
+    reads: "the back office's query string (and the lists' and the outbox's `from`, `to`, `failingSince`)",
+    patterns: [
+      String.raw`/[\u0000-\u001f\u007f]/g`,
+      String.raw`/^\d{1,7}$/`,
+      String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`,
+    ],
   },
   "lib/signing/signature_check.ts": {
     reads: "signed bodies (signature, nonce, key id)",

@@ -2,18 +2,26 @@ import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { z } from "zod";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
-import { readJson } from "@/lib/http/validation.ts";
+import { readJson, readQuery } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
-import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
+import {
+  CreatedKioskDeviceSchema,
+  CreateKioskDeviceSchema,
+  KioskDeviceSchema,
+  KioskListQuerySchema,
+} from "@/lib/kiosk/schemas.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withLink } from "./_pairing.ts";
 
 export const docs: RouteDocs = {
   GET: {
     summary: "Kiosk devices",
-    description: "Every kiosk device, newest first: paired or not, last use, revoked or not.",
+    description: "Every kiosk device, newest first: paired or not, last use, revoked or not. " +
+      "`unseen=true` keeps the paired, unrevoked ones with no sale or pairing for 24 hours, longest " +
+      "unseen first (the overview's link).",
     tags: ["kiosks"],
     auth: "bearer",
+    query: KioskListQuerySchema,
     responses: {
       200: { description: "The devices", schema: z.array(KioskDeviceSchema) },
       403: { description: "The caller is not approved" },
@@ -42,7 +50,8 @@ export const roles = { GET: ADMINS, POST: ADMINS } satisfies RouteRoles;
 /** `GET /api/kiosk-devices` → devices; `POST` → a new device and its pairing code (approved admins). */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    return Response.json(await listKioskDevices(ctx.state.services.store));
+    const { unseen } = readQuery(ctx.url, KioskListQuerySchema);
+    return Response.json(await listKioskDevices(ctx.state.services.store, { unseen }));
   },
   async POST(req, ctx) {
     const actor = signedInActor(ctx);

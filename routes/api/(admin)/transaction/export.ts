@@ -7,12 +7,14 @@ import { readQuery } from "@/lib/http/validation.ts";
 import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
+import { museumDays } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
     summary: "Every matching transaction as a CSV file",
     description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
-      "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
+      "and errors merged by time. The filters are the lists' (`isMonthly`, `from` and `to` apply to both " +
+      "kinds; `refund=pending` keeps the gifts with a refund pending). " +
       "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
       "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
       "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
@@ -40,7 +42,7 @@ export const docs: RouteDocs = {
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
-/** `GET /api/transaction/export?type&isMonthly&searchString&lang`. */
+/** `GET /api/transaction/export?type&isMonthly&searchString&from&to&refund&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services, log } = ctx.state;
@@ -53,10 +55,16 @@ export const handler = withRoles(roles, {
         isMonthly: query.isMonthly ?? null,
         // Whether a search narrowed it, not what was typed (it may be a donor's address).
         searched: Boolean(query.searchString),
+        ...(query.from || query.to ? { from: query.from ?? null, to: query.to ?? null } : {}),
+        ...(query.refund ? { refund: query.refund } : {}),
       })],
       new Date().toISOString(),
     );
-    const body = await transactionsCsv(services.store, query, {
+    const body = await transactionsCsv(services.store, {
+      ...query,
+      range: museumDays(query, services.config.museumTimeZone),
+      refundPending: query.refund === "pending",
+    }, {
       onError: (error) => log.error("transaction export failed after it began", { error }),
     });
     return new Response(body, {

@@ -8,7 +8,7 @@ import {
   ErrorTransactionSchema,
   listResponse,
 } from "@/lib/reports/transaction_schemas.ts";
-import { listErrors, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
+import { listErrors, museumDays, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
 export const docs: RouteDocs = {
   GET: {
@@ -16,7 +16,8 @@ export const docs: RouteDocs = {
     description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
       "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
       "case-insensitively, anywhere (a viewer's, the first or last name only). Each item has the " +
-      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message.",
+      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message. " +
+      "`from` and `to` keep the failures of those museum days (the overview's links).",
     tags: ["transactions"],
     auth: "bearer",
     query: ErrorListQuerySchema,
@@ -30,14 +31,16 @@ export const docs: RouteDocs = {
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 
-/** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString&lang`. */
+/** `GET /api/transaction/get-all-error-transactions?page&limit&isMonthly&searchString&from&to&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const personal = seesPersonalData(signedInAdmin(ctx.state).role);
     const query = readQuery(ctx.url, ErrorListQuerySchema);
-    const page = await listErrors(ctx.state.services.store, {
+    const { store, config } = ctx.state.services;
+    const page = await listErrors(store, {
       ...query,
       searchScope: searchScopeOf(personal),
+      range: museumDays(query, config.museumTimeZone),
     });
     if (personal) return Response.json(page);
     return Response.json({ ...page, data: page.data.map(viewerItem) });

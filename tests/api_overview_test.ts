@@ -1,0 +1,240 @@
+/**
+ * `GET /api/overview` (issue 26): each role gets exactly its parts, a caller without a session 401,
+ * a bad `lang` a clear 400; and every figure's link opens a list (through the API the section's
+ * island calls, with the query it reads) that shows exactly the rows counted.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { dayOf } from "@/lib/core/zoned_time.ts";
+import { outboxItem } from "@/lib/mail/outbox_view.ts";
+import { type Overview, partsFor } from "@/lib/shared/overview.ts";
+import { listQueries, readView } from "@/lib/shared/transaction_filters.ts";
+import { ADMIN_ROLES, type AdminRole } from "@/lib/staff/roles.ts";
+import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import type { MessageInput, Store, Transaction } from "@/lib/storage/types.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { api, bearer } from "@/tests/helpers/http.ts";
+import { backendTest } from "@/tests/helpers/stores.ts";
+import { adminFixture, refundFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
+import { deviceFixture } from "@/tests/storage/kiosk_devices_contract.ts";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A token for a new admin of each role, and for one still waiting for approval. */
+async function tokensFor(app: TestApp, store: Store): Promise<Map<AdminRole | "pending", string>> {
+  const key = await deriveKey(app.config.appSecret, "admin-access-token/v1");
+  const tokens = new Map<AdminRole | "pending", string>();
+  for (const role of [...ADMIN_ROLES, "pending"] as const) {
+    const admin = await store.admins.create(
+      role === "pending" ? adminFixture() : adminFixture({ status: "approved", role }),
+    );
+    tokens.set(role, await createAccessToken(key, { adminId: admin.id }));
+  }
+  return tokens;
+}
+
+/**
+ * Something in every part, at times relative to now: gifts last month and in the last minutes, a
+ * monthly gift failing with its declined charge, a refund pending, email in trouble, a kiosk gone
+ * quiet. Recorded oldest first, as the app records.
+ */
+async function scene(store: Store, zone: string) {
+  const now = Date.now();
+  const at = (ms: number) => new Date(now - ms).toISOString();
+  const txs: Transaction[] = [
+    txFixture({ createdAt: at(40 * DAY), amount: 1_000 }),
+    txFixture({ createdAt: at(33 * DAY), amount: 2_000, currency: 2 }),
+    // A one-time decline and a monthly one (the failing gift's charge).
+    txFixture({ kind: "error", createdAt: at(30 * 60_000) }),
+    txFixture({ kind: "error", isMonthly: true, createdAt: at(20 * 60_000), amount: 5_000, currency: 1 }),
+    txFixture({ createdAt: at(10 * 60_000), amount: 3_000 }),
+    txFixture({ createdAt: at(5_000), amount: 4_000, isMonthly: true }),
+  ];
+  for (const tx of txs) await store.transactions.record(tx);
+  await store.subscriptions.create(subscriptionFixture({
+    nextPaymentDate: at(HOUR),
+    failedAttempts: 1,
+    retryAt: new Date(now + DAY).toISOString(),
+    amount: 5_000,
+    currency: 1,
+  }));
+  await store.refunds.begin(
+    refundFixture({ transactionId: txs[4].id, amount: 500, createdAt: at(60_000) }),
+    3_000,
+  );
+  const message = (i: number): MessageInput => ({
+    key: `receipt:api-overview-${i}`,
+    kind: "receipt",
+    to: { donorId: `donor-${i}` },
+    language: "he",
+    data: { transactionId: `tx-${i}` },
+  });
+  for (let i = 0; i < 3; i++) await store.outbox.enqueue([message(i)], at((3 - i) * 60_000));
+  for (const m of await store.outbox.claim("test", at(0), 60_000, 100)) {
+    if (m.key.endsWith("-0")) await store.outbox.settle(m, { state: "sent", at: at(0) });
+    else if (m.key.endsWith("-1")) {
+      await store.outbox.settle(m, { state: "failed", at: at(0), reason: "550" });
+    } else await store.outbox.settle(m, { state: "queued", retryAt: at(-HOUR), reason: "421" });
+  }
+  const paired = { credentialHash: "a".repeat(64), pairedAt: at(30 * DAY) };
+  await store.kioskDevices.create(deviceFixture({ ...paired, name: "Quiet", lastUsedAt: at(2 * DAY) }));
+  await store.kioskDevices.create(
+    deviceFixture({ ...paired, credentialHash: "b".repeat(64), name: "Busy", lastUsedAt: at(HOUR) }),
+  );
+  return { txs, today: dayOf(now, zone) };
+}
+
+backendTest("api: GET /api/overview answers each role exactly its parts", async (t, open) => {
+  const store = await open();
+  const app = await startTestApp({ store });
+  try {
+    await scene(store, app.config.museumTimeZone);
+    const tokens = await tokensFor(app, store);
+    for (const role of ADMIN_ROLES) {
+      await t.step(role, async () => {
+        const { status, body } = await api(
+          app.url,
+          "GET",
+          "/api/overview?lang=he",
+          undefined,
+          bearer(tokens.get(role)!),
+        );
+        assert.equal(status, 200);
+        const parts = Object.keys(body).filter((key) => !["timeZone", "today", "at"].includes(key));
+        assert.deepEqual(parts.sort(), partsFor(role).sort());
+        assert.equal(body.timeZone, "Asia/Jerusalem");
+        assert.match(body.gifts.today.href, /^\/he\/admin\/transactions\?type=success&from=/);
+      });
+    }
+    await t.step("401 without a session, 403 while waiting for approval", async () => {
+      const none = await api(app.url, "GET", "/api/overview?lang=en");
+      assert.equal(none.status, 401);
+      assert.equal(none.body.statusCode, 401);
+      const waiting = await api(app.url, "GET", "/api/overview", undefined, bearer(tokens.get("pending")!));
+      assert.equal(waiting.status, 403);
+    });
+    await t.step("a bad lang is a 400 that says which languages", async () => {
+      for (const lang of ["xx", "EN", "", "he-IL"]) {
+        const bad = await api(
+          app.url,
+          "GET",
+          `/api/overview?lang=${lang}`,
+          undefined,
+          bearer(tokens.get("owner")!),
+        );
+        assert.equal(bad.status, 400, lang);
+        assert.equal(bad.body.statusCode, 400);
+        assert.match(bad.body.message, /lang must be en, he, ru, pt or es/);
+      }
+      // No lang: English links.
+      const plain = await api(app.url, "GET", "/api/overview", undefined, bearer(tokens.get("viewer")!));
+      assert.match(plain.body.gifts.today.href, /^\/en\//);
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+backendTest("api: every overview link opens a list showing exactly the rows counted", async (t, open) => {
+  const store = await open();
+  const app = await startTestApp({ store });
+  try {
+    const { txs, today } = await scene(store, app.config.museumTimeZone);
+    const tokens = await tokensFor(app, store);
+    const owner = bearer(tokens.get("owner")!);
+    const get = (path: string) => api(app.url, "GET", path, undefined, owner);
+    const overview: Overview = (await get("/api/overview?lang=en")).body;
+    const zone = app.config.museumTimeZone;
+    /** The rows the history shows for a link: the island's own queries of the view it reads. */
+    const historyRows = async (href: string) => {
+      const view = readView(new URL(href, app.url).searchParams);
+      const queries = listQueries({ ...view, page: 1 }, 100);
+      const success = (await get(`/api/transaction/get-all-success-transactions?${queries.success}`)).body;
+      const error = queries.error === null
+        ? { data: [], total: 0 }
+        : (await get(`/api/transaction/get-all-error-transactions?${queries.error}`)).body;
+      const shown = [
+        ...(view.type === "error" ? [] : success.data),
+        ...(view.type === "success" ? [] : error.data),
+      ];
+      return shown.map((item: { id: string }) => item.id).sort();
+    };
+    const ids = (list: Transaction[]) => list.map((tx) => tx.id).sort();
+    const inDays = (tx: Transaction, from: string, to: string) =>
+      dayOf(tx.createdAt, zone) >= from && dayOf(tx.createdAt, zone) <= to;
+
+    await t.step("gifts: today, this month, last month's same days, last month", async () => {
+      const g = overview.gifts!;
+      for (const period of [g.today, g.thisMonth, g.lastMonthSameDays, g.lastMonth]) {
+        const counted = txs.filter((tx) => tx.kind === "success" && inDays(tx, period.from, period.to));
+        assert.equal(period.totals.reduce((n, c) => n + c.count, 0), counted.length, period.href);
+        assert.deepEqual(await historyRows(period.href), ids(counted), period.href);
+      }
+      assert.ok(overview.gifts!.today.totals.length > 0, "today has gifts");
+      assert.equal(overview.gifts!.today.to, today);
+    });
+    await t.step("monthly charges failing: their declined charges", async () => {
+      assert.equal(overview.monthlyFailing!.count, 1);
+      assert.deepEqual(await historyRows(overview.monthlyFailing!.href), [txs[3].id]);
+    });
+    await t.step("refunds pending: the gifts they are on", async () => {
+      assert.equal(overview.refunds!.count, 1);
+      assert.deepEqual(await historyRows(overview.refunds!.href), [txs[4].id]);
+    });
+    await t.step("email failing: the outbox list filtered the same way", async () => {
+      assert.deepEqual([overview.email!.failed, overview.email!.retrying], [1, 1]);
+      const since = new URL(overview.email!.href, app.url).searchParams.get("failingSince");
+      const page = (await get(`/api/outbox?failingSince=${since}`)).body;
+      const want = await Promise.all(
+        ["receipt:api-overview-2", "receipt:api-overview-1"].map(async (key) =>
+          (await outboxItem((await store.outbox.get(key))!)).id
+        ),
+      );
+      assert.deepEqual(page.data.map((m: { id: string }) => m.id), want);
+    });
+    await t.step("accounts waiting: the pending list", async () => {
+      assert.equal(overview.approvals!.href, "/en/admin/staff#approvals");
+      assert.equal((await get("/api/auth/admin/pending")).body.length, overview.approvals!.count);
+      assert.equal(overview.approvals!.count, 1);
+    });
+    await t.step("kiosks not seen for a day", async () => {
+      assert.equal(overview.kiosks!.href, "/en/admin/kiosks?unseen=true");
+      const devices = (await get("/api/kiosk-devices?unseen=true")).body;
+      assert.deepEqual(devices.map((d: { name: string }) => d.name), ["Quiet"]);
+      assert.deepEqual(overview.kiosks!.devices.map((d) => d.name), ["Quiet"]);
+      assert.equal((await get("/api/kiosk-devices")).body.length, 2);
+    });
+  } finally {
+    await app.close();
+  }
+});
+
+backendTest("api: the lists' new filters check their input", async (_t, open) => {
+  const store = await open();
+  const app = await startTestApp({ store });
+  try {
+    const owner = bearer((await tokensFor(app, store)).get("owner")!);
+    const bad: [string, RegExp][] = [
+      ["/api/transaction/get-all-success-transactions?from=2026-02-30", /from must be a day/],
+      ["/api/transaction/get-all-error-transactions?to=yesterday", /to must be a day/],
+      [
+        "/api/transaction/get-all-success-transactions?from=2026-11-29&to=2026-11-01",
+        /from must not be after to/,
+      ],
+      ["/api/transaction/get-all-success-transactions?refund=done", /refund must be pending/],
+      ["/api/transaction/export?from=2026-13-01", /from must be a day/],
+      ["/api/outbox?failingSince=last-week", /failingSince must be a day/],
+      ["/api/kiosk-devices?unseen=yes", /unseen must be true or false/],
+    ];
+    for (const [path, message] of bad) {
+      const answer = await api(app.url, "GET", path, undefined, owner);
+      assert.equal(answer.status, 400, path);
+      assert.match(answer.body.message, message, path);
+    }
+  } finally {
+    await app.close();
+  }
+});
