@@ -11,7 +11,6 @@ import { lastSeenAt, unseenDevices } from "@/lib/kiosk/mod.ts";
 import { RETRY_DAYS } from "@/lib/monthly_gifts/mod.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import {
-  type CurrencyTotal,
   OVERVIEW_LIST_CAP,
   type OverviewApprovals,
   type OverviewEmail,
@@ -21,6 +20,7 @@ import {
 } from "@/lib/shared/overview.ts";
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import type { Store } from "@/lib/storage/types.ts";
+import { sumPerCurrency } from "./gifts.ts";
 import { approvalsHref, emailHref, kiosksHref, transactionsHref } from "./links.ts";
 
 const DAY_MS = 86_400_000;
@@ -63,38 +63,19 @@ export async function monthlyFailing(ctx: AttentionContext): Promise<OverviewMon
   };
 }
 
-/** Sums of `records` per currency. */
-function perCurrency(records: readonly { currency: 1 | 2; amount: number }[]): CurrencyTotal[] {
-  const sums = new Map<1 | 2, CurrencyTotal>();
-  for (const r of records) {
-    const sum = sums.get(r.currency) ?? { currency: r.currency, count: 0, amount: 0 };
-    sum.count++;
-    sum.amount += r.amount;
-    sums.set(r.currency, sum);
-  }
-  return [...sums.values()].sort((a, b) => a.currency - b.currency);
-}
-
 /**
  * Refunds waiting for the provider's answer (asked, not yet succeeded or failed): their count and
- * sums, read from the pending refunds' own index. `refundedThisMonth` comes with the gifts.
+ * sums, read from the pending refunds' own index.
  */
-export async function refundsPending(
-  ctx: AttentionContext,
-  refundedThisMonth: Promise<CurrencyTotal[]>,
-): Promise<OverviewRefunds> {
+export async function refundsPending(ctx: AttentionContext): Promise<OverviewRefunds> {
   // Asked before a day from now: every pending one, also from an instance whose clock runs ahead.
   const before = new Date(ctx.now.getTime() + DAY_MS).toISOString();
-  const [found, refunded] = await Promise.all([
-    ctx.store.refunds.listPending(before, OVERVIEW_LIST_CAP + 1),
-    refundedThisMonth,
-  ]);
+  const found = await ctx.store.refunds.listPending(before, OVERVIEW_LIST_CAP + 1);
   const pending = found.slice(0, OVERVIEW_LIST_CAP);
   return {
     count: pending.length,
     capped: found.length > OVERVIEW_LIST_CAP,
-    pending: perCurrency(pending),
-    refundedThisMonth: refunded,
+    pending: sumPerCurrency(pending),
     href: transactionsHref(ctx.lang, { type: "success", refund: "pending" }),
   };
 }

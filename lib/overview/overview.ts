@@ -40,17 +40,16 @@ export async function readOverview(
   const periods = museumPeriods(now, ctx.timeZone);
   const part = { store: ctx.store, timeZone: ctx.timeZone, now, lang: who.lang };
   const sees = new Set<OverviewPart>(partsFor(who.role));
-  const figures = sees.has("gifts") || sees.has("refunds") ? giftFigures(ctx.store, periods, who.lang) : null;
   const [gifts, failing, refunds, email, waiting, kiosks] = await Promise.all([
-    figures,
+    sees.has("gifts") ? giftFigures(ctx.store, periods, who.lang) : undefined,
     sees.has("monthlyFailing") ? monthlyFailing(part) : undefined,
-    sees.has("refunds") ? refundsPending(part, figures!.then((f) => f.refundedThisMonth)) : undefined,
+    sees.has("refunds") ? refundsPending(part) : undefined,
     sees.has("email") ? emailFailing(part) : undefined,
     sees.has("approvals") ? approvals(part) : undefined,
     sees.has("kiosks") ? kiosksUnseen(part) : undefined,
   ]);
   const overview: Overview = { timeZone: ctx.timeZone, today: periods.today, at: now.toISOString() };
-  if (gifts && sees.has("gifts")) overview.gifts = gifts.gifts;
+  if (gifts) overview.gifts = gifts;
   if (failing) overview.monthlyFailing = failing;
   if (refunds) overview.refunds = refunds;
   if (email) overview.email = email;

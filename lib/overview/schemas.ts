@@ -67,9 +67,6 @@ export const OverviewSchema = z.object({
     count: z.number().int().describe("Refunds waiting for the provider's answer"),
     capped: Capped,
     pending: z.array(CurrencyTotal).describe("Their sums per currency"),
-    refundedThisMonth: z.array(CurrencyTotal).describe(
-      "Refunds that went through this month, by when the provider gave the money back",
-    ),
     href: Href.describe("The gifts with a refund pending"),
   }).optional().describe("owner, admin, finance"),
   email: z.object({

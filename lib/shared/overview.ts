@@ -59,14 +59,12 @@ export interface OverviewMonthlyFailing {
   href: string;
 }
 
-/** Refunds waiting for the provider's answer, and what was refunded this month. */
+/** Refunds waiting for the provider's answer. */
 export interface OverviewRefunds {
   count: number;
   capped: boolean;
   /** The pending refunds' sums per currency. */
   pending: CurrencyTotal[];
-  /** Refunds that went through this month (by when the provider gave the money back). */
-  refundedThisMonth: CurrencyTotal[];
   /** The gifts with a refund pending. */
   href: string;
 }

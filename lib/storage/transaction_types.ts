@@ -150,6 +150,28 @@ export interface TransactionRepository {
    * (oldest first) keep it.
    */
   dailyTotals(range: { from: string; to: string }): Promise<DailyTotal[]>;
+  /**
+   * Successful transactions with a known amount and currency, summed per period of `bounds` (2 to
+   * 37 ascending ISO instants: period `i` is `bounds[i] <= createdAt < bounds[i + 1]`, the rule of
+   * the reports, `report_queries.ts`) and currency: one entry per period and currency that has any,
+   * ordered by period, then currency. The caller decides where periods start (the overview's museum
+   * days and months, issue 26). Costs work in proportion to the transactions between the first and
+   * the last bound, read as `dailyTotals` reads them (Deno KV: the success list newest first, down
+   * to the first bound; PostgreSQL: a range of the successes' `created_at` index, index-only).
+   */
+  periodTotals(bounds: readonly string[]): Promise<PeriodTotal[]>;
+}
+
+/** One period's sum in one currency (`transactions.periodTotals`). */
+export interface PeriodTotal {
+  /** Index of the period in the bounds given. */
+  period: number;
+  /** 1 = NIS, 2 = USD. */
+  currency: 1 | 2;
+  /** Sum in minor units. */
+  amount: number;
+  /** How many transactions. */
+  count: number;
 }
 
 /** What `transactions.scan` reads. */

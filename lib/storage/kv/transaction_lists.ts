@@ -37,9 +37,11 @@ import {
   totalsRange,
   type TransactionList,
 } from "@/lib/storage/queries.ts";
+import { FigureSums, periodOf, reportBounds } from "@/lib/storage/report_queries.ts";
 import type {
   DailyTotal,
   Page,
+  PeriodTotal,
   Transaction,
   TransactionBatch,
   TransactionQuery,
@@ -203,10 +205,28 @@ async function dailyTotals(
   });
 }
 
+/** `transactions.periodTotals`: `success-all` newest first, down to the first bound. */
+async function periodTotals({ kv }: KvContext, input: readonly string[]): Promise<PeriodTotal[]> {
+  const bounds = reportBounds(input);
+  return await retryWhileLocked(async () => {
+    const sums = new FigureSums<PeriodTotal>();
+    const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
+    for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
+      const tx = entry.value;
+      // The list is in time order (see the contract): the first one before the periods ends it.
+      if (tx.createdAt < bounds[0]) break;
+      const period = periodOf(bounds, tx.createdAt);
+      if (period < 0 || tx.amount === null || tx.currency === null) continue;
+      sums.add({ period, currency: tx.currency }, tx.amount);
+    }
+    return sums.values().sort((a, b) => a.period - b.period || a.currency - b.currency);
+  });
+}
+
 /** The read side of the {@link TransactionRepository} of the store on `ctx`: the list readers. */
 export function kvTransactionLists(
   ctx: KvContext,
-): Pick<TransactionRepository, "listSuccess" | "listErrors" | "scan" | "dailyTotals"> {
+): Pick<TransactionRepository, "listSuccess" | "listErrors" | "scan" | "dailyTotals" | "periodTotals"> {
   return {
     async listSuccess(query) {
       return await listPage(ctx, listOf("success", query.isMonthly), query);
@@ -216,5 +236,6 @@ export function kvTransactionLists(
     },
     scan: (query) => scan(ctx, query),
     dailyTotals: (range) => dailyTotals(ctx, range),
+    periodTotals: (bounds) => periodTotals(ctx, bounds),
   };
 }

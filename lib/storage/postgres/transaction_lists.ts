@@ -21,7 +21,7 @@
  *   30), then read as above within that window;
  * - `transactions_success_created_at` (migration 9), a partial index of successes' `created_at`
  *   including amount and currency: `dailyTotals` is one `group by` of the UTC day over a range of
- *   it, index-only.
+ *   it, index-only, and `periodTotals` one of the caller's periods (`width_bucket`).
  *
  * @module
  */
@@ -36,9 +36,11 @@ import {
   searchTermOf,
   totalsRange,
 } from "@/lib/storage/queries.ts";
+import { reportBounds } from "@/lib/storage/report_queries.ts";
 import type {
   DailyTotal,
   Page,
+  PeriodTotal,
   SearchScope,
   Transaction,
   TransactionBatch,
@@ -347,6 +349,28 @@ export async function dailyTotals(
   return rows.map((row) => ({
     day: row.day,
     currency: row.currency as DailyTotal["currency"],
+    amount: Number(row.amount),
+    count: row.count,
+  }));
+}
+
+/** `transactions.periodTotals`: successes summed per period of `bounds` and currency. */
+export async function periodTotals({ sql }: PgContext, input: readonly string[]): Promise<PeriodTotal[]> {
+  const bounds = reportBounds(input);
+  // A range of the partial index on successes' created_at (migration 9), bucketed as the reports
+  // bucket (`width_bucket` over the same bounds: period i is bounds[i] <= created_at < bounds[i + 1]).
+  const rows = await sql<{ period: number; currency: number; amount: string; count: number }[]>`
+    select width_bucket(created_at, ${sql`${bounds}::timestamptz[]`}) - 1 as period, currency,
+      sum(amount)::text as amount, count(*)::int as count
+    from transactions
+    where kind = 'success' and created_at >= ${bounds[0]} and created_at < ${bounds[bounds.length - 1]}
+      and amount is not null and currency is not null
+    group by 1, 2
+    order by 1, 2
+  `;
+  return rows.map((row) => ({
+    period: row.period,
+    currency: row.currency as PeriodTotal["currency"],
     amount: Number(row.amount),
     count: row.count,
   }));
