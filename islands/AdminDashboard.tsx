@@ -6,6 +6,7 @@ import { CancelReasons } from "@/islands/admin/CancelReasons.tsx";
 import { DailyTotalsPanel } from "@/islands/admin/DailyTotals.tsx";
 import { KioskDevices } from "@/islands/admin/KioskDevices.tsx";
 import { OutboxMessages } from "@/islands/admin/OutboxMessages.tsx";
+import { Overview } from "@/islands/admin/Overview.tsx";
 import { TransactionHistory } from "@/islands/admin/TransactionHistory.tsx";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
 import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
@@ -104,6 +105,10 @@ export default function AdminDashboard(props: AdminDashboardProps) {
             <a href={`/${lang}/admin/reports`}>{t("reports.link")}</a>
           </nav>
         )}
+        {/* Issue 26: the overview, here until the sections' shell renders it on its own page. */}
+        <Deferred class="admin-sections">
+          <Overview api={api} t={t} lang={lang} ready={ready} role={role} />
+        </Deferred>
         <Deferred class="admin-sections">
           {role === "owner" && <Approvals api={api} t={t} ready={ready} />}
           <DailyTotalsPanel api={api} t={t} lang={lang} ready={ready} />
@@ -126,7 +131,7 @@ export default function AdminDashboard(props: AdminDashboardProps) {
         )}
         {manages && (
           <Deferred class="admin-sections">
-            <OutboxMessages api={api} t={t} ready={ready} />
+            <OutboxMessages api={api} t={t} ready={ready} lang={lang} />
           </Deferred>
         )}
         <Deferred class="admin-sections">

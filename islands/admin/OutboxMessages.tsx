@@ -5,6 +5,8 @@ import { DataTable } from "./DataTable.tsx";
 import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { isDay } from "@/lib/shared/transaction_filters.ts";
+import { FilterNotice, useQueryParam } from "./list_filter.tsx";
 
 /** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
 export interface OutboxItem {
@@ -31,18 +33,28 @@ const BADGES: Record<OutboxItem["state"], string> = {
  * The back office's outgoing email (issue 14): the outbox's messages, newest first, a page at a
  * time, with their state (queued with its next attempt, sent, skipped, failed with the reason) and
  * attempts. 'Older' follows the API's cursor; 'Newer' goes back along the cursors seen
- * (`CursorPager.tsx`); 'Refresh' reloads the page on screen. Loads once `ready`.
+ * (`CursorPager.tsx`); 'Refresh' reloads the page on screen. Loads once `ready`. With
+ * `?failingSince=YYYY-MM-DD` in the page's query (the overview's link), only the messages that failed
+ * or wait for a retry since that museum day.
  */
-export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boolean }) {
+export function OutboxMessages(
+  props: { api: ApiClient; t: Translate; ready: boolean; lang?: string; search?: string },
+) {
   const { api, t, ready } = props;
   const [notice, setNotice] = useState("");
+  // `?failingSince=YYYY-MM-DD` (the overview's link): only the messages in trouble since that day.
+  const asked = useQueryParam(props.search, "failingSince");
+  const since = asked && isDay(asked) ? asked : null;
   const pages = useCursorPages(
     (cursor) => {
       setNotice("");
-      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+      const params = new URLSearchParams();
+      if (cursor) params.set("cursor", cursor);
+      if (since) params.set("failingSince", since);
+      const query = params.size > 0 ? `?${params}` : "";
       return api.request<{ data: OutboxItem[]; nextCursor: string | null }>(`/api/outbox${query}`);
     },
-    ready,
+    ready && asked !== undefined,
     (error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))),
   );
   const page = pages.page;
@@ -62,6 +74,15 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
         </button>
       </div>
       <p>{t("backofficeMail.outboxIntro")}</p>
+      {since && (
+        <FilterNotice
+          t={t}
+          text={t("overview.filter.emailFailing", {
+            since: new Intl.DateTimeFormat(props.lang, { dateStyle: "medium", timeZone: "UTC" })
+              .format(new Date(`${since}T12:00:00Z`)),
+          })}
+        />
+      )}
       <p class="outbox-notice" role="status">{notice}</p>
       <DataTable
         id="outbox-caption"

@@ -34,6 +34,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "refunds.ui",
     "twoFactor.link",
     "reports.link",
+    "overview",
   ]);
   return (
     <section class="admin">
