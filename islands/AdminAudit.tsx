@@ -1,22 +1,25 @@
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   filters: AuditFilters;
   actions: readonly string[];
   texts: Record<string, string>;
 }
 
-/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, UTC). */
+/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, the museum's days). */
 export interface AuditFilters {
   actor: string;
   action: string;
@@ -46,6 +49,7 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
  */
 export default function AdminAudit(props: AdminAuditProps) {
   const { lang, filters } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (stored) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
   });
@@ -133,7 +137,7 @@ export default function AdminAudit(props: AdminAuditProps) {
         row={(e) => (
           <tr key={e.id} data-action={e.action}>
             <th scope="row">
-              <time dateTime={e.at}>{usDateTime(e.at)}</time>
+              <time dateTime={e.at}>{dates.dateTime(e.at)}</time>
             </th>
             <td dir="ltr">{e.actorEmail}</td>
             <td>{actionName(e.action)}</td>
@@ -157,5 +161,9 @@ export default function AdminAudit(props: AdminAuditProps) {
     </>
   );
 
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={frame}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

@@ -9,6 +9,8 @@ import { OutboxMessages } from "@/islands/admin/OutboxMessages.tsx";
 import { Overview } from "@/islands/admin/Overview.tsx";
 import { TransactionHistory } from "@/islands/admin/TransactionHistory.tsx";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
 import { Deferred } from "@/islands/shared/Deferred.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
@@ -19,6 +21,8 @@ import { messageText } from "@/islands/shared/texts.ts";
  */
 export interface AdminDashboardProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   path: string;
   search: string;
   texts: Record<string, string>;
@@ -40,6 +44,7 @@ export interface AdminDashboardProps {
  */
 export default function AdminDashboard(props: AdminDashboardProps) {
   const { lang } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const admin = useAdminFrame(lang, props.texts, (stored) => {
     // Signed out in another tab: this one follows.
     const follow = (e: StorageEvent) => {
@@ -131,7 +136,7 @@ export default function AdminDashboard(props: AdminDashboardProps) {
         )}
         {manages && (
           <Deferred class="admin-sections">
-            <OutboxMessages api={api} t={t} ready={ready} lang={lang} />
+            <OutboxMessages api={api} t={t} ready={ready} />
           </Deferred>
         )}
         <Deferred class="admin-sections">
@@ -169,5 +174,9 @@ export default function AdminDashboard(props: AdminDashboardProps) {
     </>
   );
 
-  return <AdminGuard frame={admin}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={admin}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

@@ -1,14 +1,18 @@
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { DonorView } from "@/lib/shared/donor_view.ts";
 import { DonorDetails } from "@/islands/admin/DonorView.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
 export interface AdminDonorProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   email: string | null;
   texts: Record<string, string>;
 }
@@ -31,6 +35,7 @@ type Load =
  */
 export default function AdminDonor(props: AdminDonorProps) {
   const { lang, email } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (!stored || !email) return;
     api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}&lang=${lang}`)
@@ -91,5 +96,9 @@ export default function AdminDonor(props: AdminDonorProps) {
     </>
   );
 
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={frame}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

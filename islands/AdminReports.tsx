@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
@@ -6,11 +6,15 @@ import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats, formatCalendarMonth } from "@/lib/shared/dates.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   from: string | null;
   to: string | null;
   texts: Record<string, string>;
@@ -22,9 +26,7 @@ type Load =
   | { state: "ready"; report: MonthlyReport; chart: string };
 
 /** `YYYY-MM` as "January 2026" in `lang`. */
-const monthName = (month: string, lang: string) =>
-  new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" })
-    .format(new Date(`${month}-15T00:00:00Z`));
+const monthName = (month: string, lang: string) => formatCalendarMonth(month, lang) ?? month;
 
 /** One currency's months: donations, refunds, net, new and cancelled monthly gifts, and the total. */
 function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translate; lang: string }) {
@@ -113,6 +115,7 @@ function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: strin
  */
 export default function AdminReports(props: AdminReportsProps) {
   const { lang } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (!stored) return;
     const query = range.toString();
@@ -151,7 +154,7 @@ export default function AdminReports(props: AdminReportsProps) {
       <p>
         <a href={`/${lang}/admin`}>{t("reports.back")}</a>
       </p>
-      <p>{t("reports.intro", { timeZone: "Asia/Jerusalem" })}</p>
+      <p>{t("reports.intro", { timeZone: isolate(props.timeZone) })}</p>
       <form class="report-range" method="get" action={`/${lang}/admin/reports`}>
         <div class="field">
           <label for="report-from">{t("reports.from")}</label>
@@ -212,5 +215,9 @@ export default function AdminReports(props: AdminReportsProps) {
     </>
   );
 
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={frame}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

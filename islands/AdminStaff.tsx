@@ -1,7 +1,8 @@
-import { useState } from "preact/hooks";
-import { usDateTime } from "@/lib/shared/format.ts";
+import { useMemo, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
@@ -9,6 +10,8 @@ import { DataTable } from "@/islands/admin/DataTable.tsx";
 /** The page's language and texts. */
 export interface AdminStaffProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   texts: Record<string, string>;
 }
 
@@ -39,6 +42,7 @@ interface FlagSetting {
  */
 export default function AdminStaff(props: AdminStaffProps) {
   const { lang } = props;
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     if (stored) load();
   });
@@ -227,7 +231,7 @@ export default function AdminStaff(props: AdminStaffProps) {
               <td dir="ltr">{d.shopNumber}</td>
               <td dir="ltr">{d.terminalId}</td>
               <td>{t(d.revokedAt ? "kiosk.revoked" : d.paired ? "kiosk.paired" : "kiosk.notPaired")}</td>
-              <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+              <td>{dates.dateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             </tr>
           )}
           empty={t("kiosk.none")}
@@ -236,5 +240,9 @@ export default function AdminStaff(props: AdminStaffProps) {
     </>
   );
 
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
+  return (
+    <DatesProvider dates={dates}>
+      <AdminGuard frame={frame}>{body}</AdminGuard>
+    </DatesProvider>
+  );
 }

@@ -28,15 +28,20 @@ const START = (() => {
   const day = new Date(Date.now() - 10 * 86_400_000);
   return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 9, 0, 0);
 })();
-/** A seeded row's time as the table writes it (US English, the browser's zone: UTC in these tests). */
-const shownAt = (ms: number) =>
-  new Intl.DateTimeFormat("en-US", {
+/**
+ * A seeded row's time as the table writes it: in the page's language, on the museum's clock
+ * (Asia/Jerusalem, `MUSEUM_TIME_ZONE`'s default; the browser's own zone is UTC in these tests), with
+ * the zone's offset.
+ */
+const shownAt = (ms: number, lang: string) =>
+  new Intl.DateTimeFormat(lang, {
     month: "short",
     day: "numeric",
     year: "numeric",
     hour: "numeric",
     minute: "2-digit",
-    timeZone: "UTC",
+    timeZone: "Asia/Jerusalem",
+    timeZoneName: "shortOffset",
   }).format(ms);
 const XSS_NAME = `<img src=x onerror="window.__xss=1">`;
 const NAMES = [
@@ -201,7 +206,10 @@ for (const lang of ["en", "he"] as const) {
           assert.deepEqual(first.slice(2, 5), [t("transactions.oneTime"), na, na]);
           const amount = new Intl.NumberFormat(lang, { style: "currency", currency: "ILS" }).format(20.64);
           assert.equal(first[5], amount);
-          assert.equal(first[6], shownAt(START + 64 * 60_000), "e.g. Nov 1, 2026, 10:04 AM");
+          assert.equal(first[6], shownAt(START + 64 * 60_000, lang), "e.g. Nov 1, 2026, 11:04 AM GMT+2");
+          // In Hebrew, a Hebrew month (not "Nov 1, 2026"); in both, the museum's offset.
+          if (lang === "he") assert.match(first[6], /[\u05d0-\u05ea]/);
+          assert.match(first[6], /GMT\u200e?[+-]\u200e?[23]/);
           // Row 1: i = 63, monthly (63 % 3 = 0), installments, USD.
           const second = await cells(1);
           assert.deepEqual(second.slice(2, 5), [

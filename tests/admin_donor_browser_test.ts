@@ -9,7 +9,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { translator } from "@/lib/core/i18n.ts";
-import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { formatDateTime } from "@/lib/shared/dates.ts";
+import { listAmount } from "@/lib/shared/format.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
@@ -42,7 +43,8 @@ browserTest(
       for (const lang of ["en", "he"] as const) {
         await t.step(lang, async () => {
           const tr = translator(lang);
-          const date = (iso: string | null) => words(usDateTime(iso, "UTC")!);
+          // In the page's language on the museum's clock (Asia/Jerusalem), the browser's zone being UTC.
+          const date = (iso: string | null) => words(formatDateTime(iso, lang, "Asia/Jerusalem")!);
           const context = await browser.newContext({
             locale: lang === "he" ? "he-IL" : "en-US",
             timezoneId: "UTC",

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
@@ -17,6 +17,7 @@ const ROLES = ["viewer", "finance", "admin", "owner"];
  */
 export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean }) {
   const { api, t, ready } = props;
+  const dates = useDates();
   const [pending, setPending] = useState<AdminProfile[]>([]);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
@@ -68,7 +69,7 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
                 <div>
                   <span class="admin-name">{admin.name}</span> <span class="admin-email">{admin.email}</span>
                   <span class="approval-date">
-                    {t("admin.registeredOn", { date: usDateTime(admin.createdAt) ?? "" })}
+                    {t("admin.registeredOn", { date: dates.dateTime(admin.createdAt) ?? "" })}
                   </span>
                 </div>
                 <div class="approval-actions">

@@ -7,6 +7,7 @@ import {
   SEARCH_MAX_LENGTH,
   type TransactionType,
 } from "@/lib/shared/transaction_filters.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
 
 const TYPES: [TransactionType, string][] = [
@@ -32,14 +33,10 @@ export function FilterBar(props: {
   t: Translate;
   /** The search matches names only (a viewer's: `lib/reports/transactions.ts` `searchScopeOf`). */
   namesOnly?: boolean;
-  /** The page's language, for the days of a `from`/`to` filter. */
-  lang?: string;
 }) {
   const { view, onFilters, t } = props;
-  const day = (d: string) =>
-    new Intl.DateTimeFormat(props.lang, { dateStyle: "medium", timeZone: "UTC" }).format(
-      new Date(`${d}T12:00:00Z`),
-    );
+  const dates = useDates();
+  const day = (d: string) => dates.day(d) ?? d;
   const days = view.from && view.to
     ? (view.from === view.to
       ? day(view.from)

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { FilterNotice, useQueryParam } from "./list_filter.tsx";
@@ -39,6 +39,7 @@ export function KioskDevices(
   // `?unseen=true` (the overview's link): only the paired kiosks not seen for a day.
   const asked = useQueryParam(props.search, "unseen");
   const unseen = asked === "true";
+  const dates = useDates();
   const [devices, setDevices] = useState<KioskDeviceItem[] | null>(null);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
@@ -121,7 +122,7 @@ export function KioskDevices(
             {t("kiosk.pairingLinkLabel")}:{" "}
             <a href={pairing.url} dir="ltr" class="kiosk-link">{pairing.url}</a>
           </p>
-          <p>{t("kiosk.pairingHelp", { time: usDateTime(pairing.expiresAt) ?? "" })}</p>
+          <p>{t("kiosk.pairingHelp", { time: dates.dateTime(pairing.expiresAt) ?? "" })}</p>
         </div>
       )}
       <form class="kiosk-create" onSubmit={create}>
@@ -163,7 +164,7 @@ export function KioskDevices(
             <td dir="ltr">{d.shopNumber}</td>
             <td dir="ltr">{d.terminalId}</td>
             <td>{status(d)}</td>
-            <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+            <td>{dates.dateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             <td>
               {!d.revokedAt && (
                 <div class="approval-actions">

@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { CursorPager, useCursorPages } from "./CursorPager.tsx";
 import { DataTable } from "./DataTable.tsx";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { isDay } from "@/lib/shared/transaction_filters.ts";
 import { FilterNotice, useQueryParam } from "./list_filter.tsx";
@@ -38,9 +38,10 @@ const BADGES: Record<OutboxItem["state"], string> = {
  * or wait for a retry since that museum day.
  */
 export function OutboxMessages(
-  props: { api: ApiClient; t: Translate; ready: boolean; lang?: string; search?: string },
+  props: { api: ApiClient; t: Translate; ready: boolean; search?: string },
 ) {
   const { api, t, ready } = props;
+  const dates = useDates();
   const [notice, setNotice] = useState("");
   // `?failingSince=YYYY-MM-DD` (the overview's link): only the messages in trouble since that day.
   const asked = useQueryParam(props.search, "failingSince");
@@ -58,7 +59,7 @@ export function OutboxMessages(
     (error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))),
   );
   const page = pages.page;
-  const time = (iso: string | null) => usDateTime(iso) ?? t("common.notAvailable");
+  const time = (iso: string | null) => dates.dateTime(iso) ?? t("common.notAvailable");
   const label = (group: string, key: string) => {
     const name = `backofficeMail.${group}.${key}`;
     const text = t(name);
@@ -77,10 +78,7 @@ export function OutboxMessages(
       {since && (
         <FilterNotice
           t={t}
-          text={t("overview.filter.emailFailing", {
-            since: new Intl.DateTimeFormat(props.lang, { dateStyle: "medium", timeZone: "UTC" })
-              .format(new Date(`${since}T12:00:00Z`)),
-          })}
+          text={t("overview.filter.emailFailing", { since: dates.day(since) ?? since })}
         />
       )}
       <p class="outbox-notice" role="status">{notice}</p>

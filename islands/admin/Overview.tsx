@@ -4,6 +4,7 @@ import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import {
   type CurrencyTotal,
@@ -13,30 +14,17 @@ import {
   type PeriodTotals,
 } from "@/lib/shared/overview.ts";
 
-/** The figures in the viewer's language: counts, money, days and times (the museum's zone). */
+/** The figures in the viewer's language: counts, money, days and times (the museum's clock, with its zone). */
 function formats(lang: string, timeZone: string) {
   const count = new Intl.NumberFormat(lang);
-  const day = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", timeZone: "UTC" });
-  const longDay = new Intl.DateTimeFormat(lang, {
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    timeZone: "UTC",
-  });
-  const when = new Intl.DateTimeFormat(lang, {
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone,
-  });
+  const dates = dateFormats(lang, timeZone);
   return {
     count: (n: number, capped = false) => `${count.format(n)}${capped ? "+" : ""}`,
     money: (t: CurrencyTotal) => formatMoney(t.amount, t.currency, lang),
-    /** A museum day `YYYY-MM-DD`, as a date (noon UTC falls on that day everywhere it is read). */
-    day: (d: string) => day.format(new Date(`${d}T12:00:00Z`)),
-    longDay: (d: string) => longDay.format(new Date(`${d}T12:00:00Z`)),
-    when: (iso: string) => when.format(new Date(iso)),
+    /** A museum day `YYYY-MM-DD`, short ("Oct 29"). */
+    day: (d: string) => dates.day(d, { day: "numeric", month: "short" }) ?? d,
+    longDay: (d: string) => dates.day(d, { weekday: "long", day: "numeric", month: "long" }) ?? d,
+    when: (iso: string) => dates.dateTime(iso) ?? iso,
   };
 }
 

@@ -248,7 +248,6 @@ export function TransactionHistory(
       <FilterBar
         view={view}
         t={t}
-        lang={lang}
         namesOnly={!props.personalData}
         onFilters={(change) => show(withFilters(view, change))}
         onClearAll={() => show(DEFAULT_VIEW)}

@@ -13,12 +13,13 @@ const PREFIXES = ["admin", "transactions", "dailyTotals", "chart", "apiErrors", 
 
 function frame(lang: "en" | "he", search = ""): string {
   return renderToString(
-    <ChartSkeleton.Provider value={chartSkeleton(lang, "…")}>
+    <ChartSkeleton.Provider value={chartSkeleton(lang, "…", "Asia/Jerusalem")}>
       <AdminDashboard
         lang={lang}
         path={`/${lang}/admin`}
         search={search}
         texts={textsUnder(lang, PREFIXES)}
+        timeZone="Asia/Jerusalem"
       />
     </ChartSkeleton.Provider>,
   );

@@ -2,16 +2,16 @@
  * The overview's gifts: successful transactions with a known amount, one-time and monthly alike,
  * counted by when they were recorded (`createdAt`) in the museum's days, per currency. Failed
  * payments count for nothing and refunds are not subtracted (the pending ones are a part of their
- * own). Read in one call (`transactions.periodTotals`) over the bounds of the periods: its cost
+ * own). Read in one call (`transactions.dailyTotals`, which sums any periods given by their bounds) over the bounds of the periods: its cost
  * follows the two months' gifts, never the whole store; kept briefly (`totals_cache.ts`).
  *
  * @module
  */
 import type { CurrencyTotal, OverviewGifts } from "@/lib/shared/overview.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
-import type { PeriodTotal, Store } from "@/lib/storage/types.ts";
+import type { DailyTotal, Store } from "@/lib/storage/types.ts";
 import { transactionsHref } from "./links.ts";
-import { keptPeriodTotals } from "./totals_cache.ts";
+import { keptTotals } from "./totals_cache.ts";
 import type { DayRange, MuseumPeriods } from "./periods.ts";
 
 /**
@@ -37,7 +37,7 @@ export function sumPerCurrency(
 }
 
 /** The sums of `entries` in the periods (of `bounds`) that lie inside `range`, per currency. */
-const sumIn = (entries: readonly PeriodTotal[], bounds: readonly string[], range: DayRange) =>
+const sumIn = (entries: readonly DailyTotal[], bounds: readonly string[], range: DayRange) =>
   sumPerCurrency(
     entries.filter((e) => bounds[e.period] >= range.start && bounds[e.period + 1] <= range.end),
   );
@@ -55,7 +55,7 @@ export async function giftFigures(store: Store, periods: MuseumPeriods, lang: La
   const ranges = Object.values(periods.ranges);
   // Every range's start and end, once each, ascending: the ranges are unions of these periods.
   const bounds = [...new Set(ranges.flatMap((r) => [r.start, r.end]))].sort();
-  const totals = await keptPeriodTotals(store, bounds);
+  const totals = await keptTotals(store, bounds);
   const period = (range: DayRange) => ({
     from: range.from,
     to: range.to,

@@ -5,6 +5,5 @@
  *
  * @module
  */
-export { overviewDocs } from "./docs.ts";
 export { type OverviewContext, readOverview } from "./overview.ts";
 export { OverviewQuerySchema, OverviewSchema } from "./schemas.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { PeriodTotal, Store } from "@/lib/storage/types.ts";
+import type { DailyTotal, Store } from "@/lib/storage/types.ts";
 
 /** How long a sum is answered without asking storage again. */
 export const TOTALS_MAX_AGE_MS = 30_000;
@@ -18,27 +18,27 @@ const KEPT = 4;
 
 interface Entry {
   readAt: number;
-  totals: Promise<PeriodTotal[]>;
+  totals: Promise<DailyTotal[]>;
   refreshing: boolean;
 }
 
 const entries = new WeakMap<Store, Map<string, Entry>>();
 
 /**
- * `store.transactions.periodTotals(bounds)`, answered from memory when read less than `maxAgeMs`
+ * `store.transactions.dailyTotals(bounds)`, answered from memory when read less than `maxAgeMs`
  * ago, or answered as kept while a fresh read replaces it; a failed read is not kept.
  *
  * @example
  * ```ts
- * const totals = await keptPeriodTotals(store, bounds); // storage once, then memory
+ * const totals = await keptTotals(store, bounds); // storage once, then memory
  * ```
  */
-export function keptPeriodTotals(
+export function keptTotals(
   store: Store,
   bounds: readonly string[],
   maxAgeMs = TOTALS_MAX_AGE_MS,
   now: () => number = Date.now,
-): Promise<PeriodTotal[]> {
+): Promise<DailyTotal[]> {
   let kept = entries.get(store);
   if (!kept) entries.set(store, kept = new Map());
   const key = bounds.join(" ");
@@ -46,7 +46,7 @@ export function keptPeriodTotals(
   const read = (): Entry => {
     const fresh: Entry = {
       readAt: now(),
-      totals: store.transactions.periodTotals(bounds),
+      totals: store.transactions.dailyTotals(bounds),
       refreshing: false,
     };
     fresh.totals.catch(() => kept.get(key) === fresh && kept.delete(key));

@@ -142,36 +142,18 @@ export interface TransactionRepository {
    */
   scan(query: TransactionScanQuery): Promise<TransactionBatch>;
   /**
-   * Successful transactions with `from <= createdAt < to` (ISO instants) and a known amount and
-   * currency, summed per UTC day of `createdAt` and currency: one entry per day and currency that
-   * has any, ordered by day, then currency. Costs work in proportion to the transactions in the
-   * range. Deno KV reads the success list newest first and stops at the first transaction older
-   * than `from`: it relies on the order recorded being time order, as `record` (now) and `import`
-   * (oldest first) keep it.
+   * Successful transactions with a known amount and currency, summed per period of `bounds` and
+   * currency: period `i` is `bounds[i] <= createdAt < bounds[i + 1]`, as in `reports.figures`. The
+   * caller decides what a day is (the museum's days, `lib/reports/daily_totals.ts`), so both
+   * backends bucket by the same instants, across summer time changes, and agree with the monthly
+   * report. `bounds` are 2 to `MAX_TOTALS_PERIODS` + 1 (`queries.ts`) strictly ascending ISO
+   * instants; RangeError otherwise. One entry per period and currency that has any, ordered by
+   * period, then currency. Costs work in proportion to the transactions in the periods. Deno KV
+   * reads the success list newest first and stops at the first transaction older than `bounds[0]`:
+   * it relies on the order recorded being time order, as `record` (now) and `import` (oldest
+   * first) keep it.
    */
-  dailyTotals(range: { from: string; to: string }): Promise<DailyTotal[]>;
-  /**
-   * Successful transactions with a known amount and currency, summed per period of `bounds` (2 to
-   * 37 ascending ISO instants: period `i` is `bounds[i] <= createdAt < bounds[i + 1]`, the rule of
-   * the reports, `report_queries.ts`) and currency: one entry per period and currency that has any,
-   * ordered by period, then currency. The caller decides where periods start (the overview's museum
-   * days and months, issue 26). Costs work in proportion to the transactions between the first and
-   * the last bound, read as `dailyTotals` reads them (Deno KV: the success list newest first, down
-   * to the first bound; PostgreSQL: a range of the successes' `created_at` index, index-only).
-   */
-  periodTotals(bounds: readonly string[]): Promise<PeriodTotal[]>;
-}
-
-/** One period's sum in one currency (`transactions.periodTotals`). */
-export interface PeriodTotal {
-  /** Index of the period in the bounds given. */
-  period: number;
-  /** 1 = NIS, 2 = USD. */
-  currency: 1 | 2;
-  /** Sum in minor units. */
-  amount: number;
-  /** How many transactions. */
-  count: number;
+  dailyTotals(bounds: readonly string[]): Promise<DailyTotal[]>;
 }
 
 /** What `transactions.scan` reads. */
@@ -197,8 +179,8 @@ export interface TransactionBatch {
 
 /** One day's sum in one currency (`transactions.dailyTotals`). */
 export interface DailyTotal {
-  /** UTC day, `YYYY-MM-DD`. */
-  day: string;
+  /** Index of the period (day) in the bounds given. */
+  period: number;
   /** 1 = NIS, 2 = USD. */
   currency: 1 | 2;
   /** Sum in minor units. */

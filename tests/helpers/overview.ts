@@ -33,7 +33,10 @@ export async function tokensFor(app: TestApp, store: Store): Promise<Map<AdminRo
  * monthly gift failing with its declined charge, a refund pending, email in trouble, a kiosk gone
  * quiet. Recorded oldest first, as the app records.
  */
-export async function overviewScene(store: Store, zone: string): Promise<{ txs: Transaction[]; today: string }> {
+export async function overviewScene(
+  store: Store,
+  zone: string,
+): Promise<{ txs: Transaction[]; today: string }> {
   const now = Date.now();
   const at = (ms: number) => new Date(now - ms).toISOString();
   const txs: Transaction[] = [
@@ -78,4 +81,3 @@ export async function overviewScene(store: Store, zone: string): Promise<{ txs: 
   );
   return { txs, today: dayOf(now, zone) };
 }
-

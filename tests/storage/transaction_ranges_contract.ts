@@ -132,48 +132,4 @@ export async function transactionRangesContract(
         assert.deepEqual(page, { data: txs.slice(14, 22).reverse(), total: 20 });
       }),
   );
-
-  await t.step(
-    "transactions: periodTotals() sums successes with an amount per period of the bounds and currency",
-    () =>
-      withStore(fresh(), async (store) => {
-        // Periods ending at a museum's midnights (22:00 UTC), not at UTC ones.
-        const bounds = ["2025-05-01T22:00:00.000Z", "2025-05-02T22:00:00.000Z", "2025-05-03T22:00:00.000Z"];
-        const success = (
-          createdAt: string,
-          amount: number | null,
-          currency: 1 | 2 | null,
-          isMonthly = false,
-        ) => txFixture({ createdAt, amount, currency, isMonthly });
-        const txs = [
-          success("2025-05-01T21:59:59.999Z", 999, 1), // before the first bound
-          success("2025-05-01T22:00:00.000Z", 10_000, 1), // the first instant
-          success("2025-05-02T13:00:00.000Z", 550, 1, true),
-          success("2025-05-02T14:00:00.000Z", 2_500, 2),
-          txFixture({ kind: "error", createdAt: "2025-05-02T15:00:00.000Z", amount: 7_000, currency: 1 }),
-          success("2025-05-02T16:00:00.000Z", null, null), // unknown amount: not summed
-          success("2025-05-02T23:00:00.000Z", 40_000, 2, true), // 01:00 the next museum day
-          success("2025-05-03T21:59:59.999Z", 5, 2),
-          success("2025-05-03T22:00:00.000Z", 123, 1), // the last bound: not in any period
-        ];
-        for (const tx of txs) await store.transactions.record(tx);
-        assert.deepEqual(await store.transactions.periodTotals(bounds), [
-          { period: 0, currency: 1, amount: 10_550, count: 2 },
-          { period: 0, currency: 2, amount: 2_500, count: 1 },
-          { period: 1, currency: 2, amount: 40_005, count: 2 },
-        ]);
-        // Bounds written with offsets are the same instants; one period; none with nothing in it.
-        assert.deepEqual(
-          await store.transactions.periodTotals(["2025-05-03T01:00:00+03:00", "2025-05-04T00:00:00+02:00"]),
-          [{ period: 0, currency: 2, amount: 40_005, count: 2 }],
-        );
-        assert.deepEqual(
-          await store.transactions.periodTotals(["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"]),
-          [],
-        );
-        for (const bad of [[bounds[0]], [bounds[1], bounds[0]], ["soon", bounds[1]]]) {
-          await assert.rejects(() => store.transactions.periodTotals(bad), RangeError);
-        }
-      }),
-  );
 }

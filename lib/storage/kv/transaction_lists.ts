@@ -34,14 +34,13 @@ import {
   scanWindow,
   searchMatches,
   searchTermOf,
-  totalsRange,
+  totalsBounds,
   type TransactionList,
 } from "@/lib/storage/queries.ts";
-import { FigureSums, periodOf, reportBounds } from "@/lib/storage/report_queries.ts";
+import { periodOf } from "@/lib/storage/report_queries.ts";
 import type {
   DailyTotal,
   Page,
-  PeriodTotal,
   Transaction,
   TransactionBatch,
   TransactionQuery,
@@ -178,55 +177,35 @@ async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<Tra
   });
 }
 
-/** `transactions.dailyTotals`: `success-all` newest first, down to the start of the range. */
+/** `transactions.dailyTotals`: `success-all` newest first, down to the start of the first period. */
 async function dailyTotals(
   { kv }: KvContext,
-  range: { from: string; to: string },
+  input: readonly string[],
 ): Promise<DailyTotal[]> {
-  const { from, to } = totalsRange(range);
+  const bounds = totalsBounds(input);
   return await retryWhileLocked(async () => {
     const sums = new Map<string, DailyTotal>();
     const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
     for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
       const tx = entry.value;
-      // The list is in time order (see the contract): the first one older than the range ends it.
-      if (tx.createdAt < from) break;
-      if (tx.createdAt >= to || tx.amount === null || tx.currency === null) continue;
-      const day = tx.createdAt.slice(0, 10);
-      const key = `${day}/${tx.currency}`;
-      const sum = sums.get(key) ?? { day, currency: tx.currency, amount: 0, count: 0 };
+      // The list is in time order (see the contract): the first one older than the periods ends it.
+      if (tx.createdAt < bounds[0]) break;
+      const period = periodOf(bounds, tx.createdAt);
+      if (period < 0 || tx.amount === null || tx.currency === null) continue;
+      const key = `${period}/${tx.currency}`;
+      const sum = sums.get(key) ?? { period, currency: tx.currency, amount: 0, count: 0 };
       sum.amount += tx.amount;
       sum.count++;
       sums.set(key, sum);
     }
-    return [...sums.values()].sort((a, b) =>
-      a.day < b.day ? -1 : a.day > b.day ? 1 : a.currency - b.currency
-    );
-  });
-}
-
-/** `transactions.periodTotals`: `success-all` newest first, down to the first bound. */
-async function periodTotals({ kv }: KvContext, input: readonly string[]): Promise<PeriodTotal[]> {
-  const bounds = reportBounds(input);
-  return await retryWhileLocked(async () => {
-    const sums = new FigureSums<PeriodTotal>();
-    const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
-    for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
-      const tx = entry.value;
-      // The list is in time order (see the contract): the first one before the periods ends it.
-      if (tx.createdAt < bounds[0]) break;
-      const period = periodOf(bounds, tx.createdAt);
-      if (period < 0 || tx.amount === null || tx.currency === null) continue;
-      sums.add({ period, currency: tx.currency }, tx.amount);
-    }
-    return sums.values().sort((a, b) => a.period - b.period || a.currency - b.currency);
+    return [...sums.values()].sort((a, b) => a.period - b.period || a.currency - b.currency);
   });
 }
 
 /** The read side of the {@link TransactionRepository} of the store on `ctx`: the list readers. */
 export function kvTransactionLists(
   ctx: KvContext,
-): Pick<TransactionRepository, "listSuccess" | "listErrors" | "scan" | "dailyTotals" | "periodTotals"> {
+): Pick<TransactionRepository, "listSuccess" | "listErrors" | "scan" | "dailyTotals"> {
   return {
     async listSuccess(query) {
       return await listPage(ctx, listOf("success", query.isMonthly), query);
@@ -235,7 +214,6 @@ export function kvTransactionLists(
       return await listPage(ctx, listOf("error", query.isMonthly), query);
     },
     scan: (query) => scan(ctx, query),
-    dailyTotals: (range) => dailyTotals(ctx, range),
-    periodTotals: (bounds) => periodTotals(ctx, bounds),
+    dailyTotals: (bounds) => dailyTotals(ctx, bounds),
   };
 }

@@ -20,8 +20,8 @@
  *   `created_at` index (`transactions_success_report`, `transactions_error_created_at`: migration
  *   30), then read as above within that window;
  * - `transactions_success_created_at` (migration 9), a partial index of successes' `created_at`
- *   including amount and currency: `dailyTotals` is one `group by` of the UTC day over a range of
- *   it, index-only, and `periodTotals` one of the caller's periods (`width_bucket`).
+ *   including amount and currency: `dailyTotals` is one `group by` of `width_bucket` over the
+ *   days' bounds (computed by the app in the museum's zone) over a range of it, index-only.
  *
  * @module
  */
@@ -34,13 +34,11 @@ import {
   scanWindow,
   SEARCH_SEPARATOR,
   searchTermOf,
-  totalsRange,
+  totalsBounds,
 } from "@/lib/storage/queries.ts";
-import { reportBounds } from "@/lib/storage/report_queries.ts";
 import type {
   DailyTotal,
   Page,
-  PeriodTotal,
   SearchScope,
   Transaction,
   TransactionBatch,
@@ -330,15 +328,17 @@ export async function scan({ sql }: PgContext, query: TransactionScanQuery): Pro
   return { data: rows.map(toTransaction), next: rows.length === limit && last > low ? String(last) : null };
 }
 
-/** `transactions.dailyTotals`: successes summed per UTC day and currency. */
+/** `transactions.dailyTotals`: successes summed per period of the bounds (the museum's days) and currency. */
 export async function dailyTotals(
   { sql }: PgContext,
-  range: { from: string; to: string },
+  input: readonly string[],
 ): Promise<DailyTotal[]> {
-  const { from, to } = totalsRange(range);
-  // A range of the partial index on successes' created_at (migration 9), summed per UTC day.
-  const rows = await sql<{ day: string; currency: number; amount: string; count: number }[]>`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, currency,
+  const bounds = totalsBounds(input);
+  const [from, to] = [bounds[0], bounds[bounds.length - 1]];
+  // A range of the partial index on successes' created_at (migration 9), index-only, bucketed by
+  // the same bounds Deno KV uses (`periodOf`): the app's days, never PostgreSQL's own zone data.
+  const rows = await sql<{ period: number; currency: number; amount: string; count: number }[]>`
+    select width_bucket(created_at, ${bounds}::timestamptz[]) - 1 as period, currency,
       sum(amount)::text as amount, count(*)::int as count
     from transactions
     where kind = 'success' and created_at >= ${from} and created_at < ${to}
@@ -347,30 +347,8 @@ export async function dailyTotals(
     order by 1, 2
   `;
   return rows.map((row) => ({
-    day: row.day,
-    currency: row.currency as DailyTotal["currency"],
-    amount: Number(row.amount),
-    count: row.count,
-  }));
-}
-
-/** `transactions.periodTotals`: successes summed per period of `bounds` and currency. */
-export async function periodTotals({ sql }: PgContext, input: readonly string[]): Promise<PeriodTotal[]> {
-  const bounds = reportBounds(input);
-  // A range of the partial index on successes' created_at (migration 9), bucketed as the reports
-  // bucket (`width_bucket` over the same bounds: period i is bounds[i] <= created_at < bounds[i + 1]).
-  const rows = await sql<{ period: number; currency: number; amount: string; count: number }[]>`
-    select width_bucket(created_at, ${sql`${bounds}::timestamptz[]`}) - 1 as period, currency,
-      sum(amount)::text as amount, count(*)::int as count
-    from transactions
-    where kind = 'success' and created_at >= ${bounds[0]} and created_at < ${bounds[bounds.length - 1]}
-      and amount is not null and currency is not null
-    group by 1, 2
-    order by 1, 2
-  `;
-  return rows.map((row) => ({
     period: row.period,
-    currency: row.currency as PeriodTotal["currency"],
+    currency: row.currency as DailyTotal["currency"],
     amount: Number(row.amount),
     count: row.count,
   }));

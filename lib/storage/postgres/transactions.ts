@@ -32,7 +32,7 @@ import { canonicalTransaction } from "@/lib/storage/records.ts";
 import type { Transaction, TransactionRepository } from "@/lib/storage/types.ts";
 import { insertMessages } from "./outbox.ts";
 import type { PgContext } from "./context.ts";
-import { dailyTotals, listPage, periodTotals, scan } from "./transaction_lists.ts";
+import { dailyTotals, listPage, scan } from "./transaction_lists.ts";
 import { searchPartOf, toTransaction, transactionColumns, type TransactionRow } from "./transaction_rows.ts";
 
 /** Rolls a record() transaction back when its (provider, id) pair turned out to exist. */
@@ -220,6 +220,5 @@ export function pgTransactions(ctx: PgContext): TransactionRepository {
 
     scan: (query) => scan(ctx, query),
     dailyTotals: (range) => dailyTotals(ctx, range),
-    periodTotals: (bounds) => periodTotals(ctx, bounds),
   };
 }

@@ -29,7 +29,13 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <AdminAudit lang={lang} filters={filters} actions={AUDIT_ACTIONS} texts={texts} />
+      <AdminAudit
+        lang={lang}
+        filters={filters}
+        actions={AUDIT_ACTIONS}
+        texts={texts}
+        timeZone={state.services.config.museumTimeZone}
+      />
     </section>
   );
 }

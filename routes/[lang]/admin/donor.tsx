@@ -30,7 +30,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <AdminDonor lang={lang} email={email} texts={texts} />
+      <AdminDonor lang={lang} email={email} texts={texts} timeZone={state.services.config.museumTimeZone} />
     </section>
   );
 }

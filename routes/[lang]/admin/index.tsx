@@ -42,8 +42,16 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <ChartSkeleton.Provider value={chartSkeleton(lang, t("dailyTotals.loading"))}>
-        <AdminDashboard lang={lang} path={url.pathname} search={url.search} texts={texts} />
+      <ChartSkeleton.Provider
+        value={chartSkeleton(lang, t("dailyTotals.loading"), state.services.config.museumTimeZone)}
+      >
+        <AdminDashboard
+          lang={lang}
+          path={url.pathname}
+          search={url.search}
+          texts={texts}
+          timeZone={state.services.config.museumTimeZone}
+        />
       </ChartSkeleton.Provider>
     </section>
   );

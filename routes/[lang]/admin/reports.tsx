@@ -28,7 +28,13 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <AdminReports lang={lang} from={monthParam(url, "from")} to={monthParam(url, "to")} texts={texts} />
+      <AdminReports
+        lang={lang}
+        from={monthParam(url, "from")}
+        to={monthParam(url, "to")}
+        texts={texts}
+        timeZone={state.services.config.museumTimeZone}
+      />
     </section>
   );
 }

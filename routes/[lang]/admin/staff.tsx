@@ -21,7 +21,7 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <AdminStaff lang={lang} texts={texts} />
+      <AdminStaff lang={lang} texts={texts} timeZone={state.services.config.museumTimeZone} />
     </section>
   );
 }

@@ -2,10 +2,9 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { overviewDocs, OverviewQuerySchema, readOverview } from "@/lib/overview/mod.ts";
+import { OverviewQuerySchema, readOverview } from "@/lib/overview/mod.ts";
 
-export const docs: RouteDocs = overviewDocs;
+export { overviewDocs as docs } from "@/lib/overview/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`): everyone; the answer holds only the caller's role's parts. */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

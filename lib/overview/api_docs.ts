@@ -1,13 +1,14 @@
 /**
- * The OpenAPI documentation of the overview's route (`GET /api/overview`), kept with the concept;
- * the route module exports it as its `docs`.
+ * The overview's API operation as the OpenAPI document describes it, which the route re-exports as
+ * its `docs` (`lib/app/openapi.ts` builds the document from them).
  *
  * @module
  */
 import { OverviewQuerySchema, OverviewSchema } from "./schemas.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
-/** `docs` of `routes/api/(admin)/overview.ts`. */
-export const overviewDocs = {
+/** `GET /api/overview`. */
+export const overviewDocs: RouteDocs = {
   GET: {
     summary: "What needs attention today",
     description: "The back office's overview, for the caller's role only: gifts today, this month and " +
@@ -19,7 +20,7 @@ export const overviewDocs = {
       "each part reads an index range (two months of gifts, a week of email, the gifts due within a week) " +
       "and counts at most 200 records.",
     tags: ["overview"],
-    auth: "bearer" as const,
+    auth: "bearer",
     query: OverviewQuerySchema,
     responses: {
       200: { description: "The parts the caller's role sees", schema: OverviewSchema },
