@@ -1,12 +1,11 @@
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
-import { DatesProvider } from "@/islands/shared/dates.tsx";
-import { dateFormats } from "@/lib/shared/dates.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
@@ -42,18 +41,22 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
 }
 
 /**
- * The audit log page (issue 16), `/{lang}/admin/audit` (owners and admins): what the staff did,
- * newest first, filtered by who, action and period (a plain GET form of this page, so a filtered
- * view is a link), a page at a time, and the same entries as a CSV file. Guarded like the
- * dashboard; other roles see the server's refusal, translated.
+ * The audit log section (issues 16 and 26), `/{lang}/admin/audit` (owners and admins): what the
+ * staff did, newest first, filtered by who, action and period (a plain GET form of this page, so a
+ * filtered view is a link), a page at a time, and the same entries as a CSV file.
  */
 export default function AdminAudit(props: AdminAuditProps) {
-  const { lang, filters } = props;
-  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
-  const frame = useAdminFrame(lang, props.texts, (stored) => {
-    if (stored) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
-  });
-  const { t, api } = frame;
+  return (
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="audit" texts={props.texts}>
+      {(view) => <AuditLog view={view} filters={props.filters} actions={props.actions} />}
+    </AdminShell>
+  );
+}
+
+function AuditLog(props: { view: SectionView; filters: AuditFilters; actions: readonly string[] }) {
+  const { api, t, lang, ready } = props.view;
+  const { filters } = props;
+  const dates = useDates();
   const [actors, setActors] = useState<AuditActor[]>([]);
   const [notice, setNotice] = useState("");
   // The form's fields as typed (submitted as a GET of this page).
@@ -65,6 +68,9 @@ export default function AdminAudit(props: AdminAuditProps) {
   });
   const failed = (error: unknown) =>
     setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+  useEffect(() => {
+    if (ready) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
+  }, [ready]);
   const query = auditQuery(filters);
   const pages = useCursorPages(
     (at) => {
@@ -72,7 +78,7 @@ export default function AdminAudit(props: AdminAuditProps) {
       if (at) q.set("cursor", at);
       return api.request<AuditPage>(`/api/audit?${q}`);
     },
-    !!frame.session,
+    ready,
     failed,
   );
   const page = pages.page;
@@ -88,11 +94,8 @@ export default function AdminAudit(props: AdminAuditProps) {
   }
 
   const actionName = (action: string) => t(`staffAdmin.actions.${action}`);
-  const body = (
+  return (
     <>
-      <p>
-        <a href={`/${lang}/admin`}>{t("staffAdmin.back")}</a>
-      </p>
       <p>{t("staffAdmin.auditIntro")}</p>
       <form class="audit-filters" method="get" action={`/${lang}/admin/audit`}>
         <div class="field">
@@ -159,11 +162,5 @@ export default function AdminAudit(props: AdminAuditProps) {
         pages={pages}
       />
     </>
-  );
-
-  return (
-    <DatesProvider dates={dates}>
-      <AdminGuard frame={frame}>{body}</AdminGuard>
-    </DatesProvider>
   );
 }

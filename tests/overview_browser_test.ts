@@ -112,8 +112,9 @@ browserTest("overview: each role's cards, their links, at 390 and 1280 px in en 
         });
         return (await res.json()).gifts.today;
       })) as PeriodTotals;
+      // The transactions section, as the card links to it.
       const query = new URL(today.href, app.url).search;
-      await page.goto(`${app.url}/en/admin${query}`);
+      await page.goto(`${app.url}${today.href}`);
       await page.locator(`.history[data-loaded="${query}"]`).waitFor({ timeout: WAIT });
       const count = today.totals.reduce((n, c) => n + c.count, 0);
       const tr = translator("en");
@@ -123,7 +124,7 @@ browserTest("overview: each role's cards, their links, at 390 and 1280 px in en 
       const chip = page.locator(".filter-chip");
       assert.equal(await chip.count(), 1);
       await chip.getByRole("button").click();
-      await page.waitForURL(`${app.url}/en/admin?type=success`, { timeout: WAIT });
+      await page.waitForURL(`${app.url}/en/admin/transactions?type=success`, { timeout: WAIT });
       await page.close();
     });
   } finally {

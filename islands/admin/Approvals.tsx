@@ -13,9 +13,9 @@ const ROLES = ["viewer", "finance", "admin", "owner"];
  * admin sees nothing until an approved one lets them in). Shown only when someone is waiting; each
  * decision is announced, and the list drops the decided admin. An approval names the role chosen
  * beside it (viewer unless the owner picks another). Loads once `ready` (the server has
- * confirmed the admin is approved).
+ * confirmed the admin is approved); `onDecided` runs after each decision (the staff list reloads).
  */
-export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean }) {
+export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean; onDecided?: () => void }) {
   const { api, t, ready } = props;
   const dates = useDates();
   const [pending, setPending] = useState<AdminProfile[]>([]);
@@ -47,6 +47,7 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
         ...(decision === "approve" ? { body: JSON.stringify({ role: roles[admin.id] ?? "viewer" }) } : {}),
       });
       setPending((list) => list.filter((a) => a.id !== admin.id));
+      props.onDecided?.();
       setNotice(
         t(decision === "approve" ? "admin.approvedNotice" : "admin.rejectedNotice", { name: admin.name }),
       );

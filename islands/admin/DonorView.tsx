@@ -11,7 +11,7 @@ export { isolate };
 
 /** The back office's link to a donor's view, from anywhere that shows their address. */
 export const donorHref = (lang: string, email: string) =>
-  `/${lang}/admin/donor?email=${encodeURIComponent(email.trim())}`;
+  `/${lang}/admin/donors?email=${encodeURIComponent(email.trim())}`;
 
 /** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
 export function reasonText(t: Translate, reason: string): string {

@@ -92,5 +92,5 @@ Deno.test("DonorDetails: totals, empty lists, the incomplete note; donorHref enc
   assert.ok(none.includes("No successful gift yet"));
   const many = plain(renderToString(<DonorDetails view={{ ...view, complete: false }} t={t} lang="en" />));
   assert.ok(many.includes("This donor has more than 0 gifts"), many);
-  assert.equal(donorHref("he", " Ada+1@Example.org "), "/he/admin/donor?email=Ada%2B1%40Example.org");
+  assert.equal(donorHref("he", " Ada+1@Example.org "), "/he/admin/donors?email=Ada%2B1%40Example.org");
 });

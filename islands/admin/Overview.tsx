@@ -6,6 +6,7 @@ import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { dateFormats } from "@/lib/shared/dates.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
+import { Approvals } from "./Approvals.tsx";
 import {
   type CurrencyTotal,
   type Overview as OverviewAnswer,
@@ -80,7 +81,8 @@ const PeriodLink = (props: { period: PeriodTotals; label: string; f: Formats }) 
  * of words, each a link to the filtered list behind it: gifts today and this month against last
  * month, monthly charges failing and when they are tried again, refunds pending, email failing,
  * accounts waiting for approval, kiosks not seen for a day; only the parts `role` sees (the API
- * answers no others). Loads `GET /api/overview` once `ready`; until then holds each card's room.
+ * answers no others). Loads `GET /api/overview` once `ready`; until then holds each card's room. An
+ * owner also finds the registrations waiting for approval below the cards, to decide on at once.
  */
 export function Overview(
   props: { api: ApiClient; t: Translate; lang: string; ready: boolean; role: string },
@@ -89,12 +91,15 @@ export function Overview(
   const [overview, setOverview] = useState<OverviewAnswer | null>(null);
   const [failure, setFailure] = useState("");
 
+  // Read again after an approval or rejection here (the card's count changes).
+  const [reads, setReads] = useState(0);
+
   useEffect(() => {
     if (!ready) return;
     api.request<OverviewAnswer>(`/api/overview?lang=${encodeURIComponent(lang)}`)
       .then((answer) => pace(() => setOverview(answer)))
       .catch((error) => setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
-  }, [ready]);
+  }, [ready, reads]);
 
   const f = overview && formats(lang, overview.timeZone);
   const cards = (part: OverviewPart) => {
@@ -254,6 +259,15 @@ export function Overview(
       <ul class="overview-cards">
         {!failure && partsFor(props.role).map((part) => cards(part))}
       </ul>
+      {/* An owner decides on waiting registrations here too (shown only when someone waits). */}
+      {props.role === "owner" && (
+        <Approvals
+          api={api}
+          t={t}
+          ready={ready}
+          onDecided={() => setReads((n) => n + 1)}
+        />
+      )}
     </section>
   );
 }
