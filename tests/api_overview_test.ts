@@ -16,7 +16,8 @@ import type { Transaction } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
-import { overviewScene as scene, tokensFor } from "@/tests/helpers/overview.ts";
+import { overviewScene as scene } from "@/tests/helpers/overview.ts";
+import { tokensFor } from "@/tests/helpers/role_tokens.ts";
 
 backendTest("api: GET /api/overview answers each role exactly its parts", async (t, open) => {
   const store = await open();

@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./transaction_schemas.ts";
 import { currencyCodeOf } from "@/lib/shared/money.ts";
-import type { SearchScope, Store, TimeRange, Transaction } from "@/lib/storage/types.ts";
+import type { SearchScope, Store, TimeRange, Transaction, TransactionQuery } from "@/lib/storage/types.ts";
 import { searchMatches, searchTermOf } from "@/lib/storage/queries.ts";
 import { addDays, dayStart } from "@/lib/core/zoned_time.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
@@ -145,6 +145,16 @@ export function errorItem(tx: Transaction, lang: Lang = "en"): ErrorItem {
   };
 }
 
+/** A list's query as storage takes it. */
+const storageQuery = (query: ListQuery): TransactionQuery & { isMonthly?: boolean } => ({
+  page: query.page,
+  limit: query.limit,
+  isMonthly: query.isMonthly,
+  search: query.searchString,
+  searchScope: query.searchScope,
+  range: query.range,
+});
+
 /**
  * One page of successful transactions, newest first.
  *
@@ -162,14 +172,7 @@ export async function listSuccess(
       data: all.slice((query.page - 1) * query.limit, query.page * query.limit),
       total: all.length,
     }))
-    : await store.transactions.listSuccess({
-      page: query.page,
-      limit: query.limit,
-      isMonthly: query.isMonthly,
-      search: query.searchString,
-      searchScope: query.searchScope,
-      range: query.range,
-    });
+    : await store.transactions.listSuccess(storageQuery(query));
   const refunds = await store.refunds.totals(data.map((tx) => tx.id));
   const items = data.map((tx) => ({ ...successItem(tx), refund: refunds.get(tx.id) ?? null }));
   return { data: items, page: query.page, limit: query.limit, total };
@@ -187,14 +190,7 @@ export async function listErrors(
   store: Store,
   query: ListQuery,
 ): Promise<ListPage<ErrorItem>> {
-  const { data, total } = await store.transactions.listErrors({
-    page: query.page,
-    limit: query.limit,
-    isMonthly: query.isMonthly,
-    search: query.searchString,
-    searchScope: query.searchScope,
-    range: query.range,
-  });
+  const { data, total } = await store.transactions.listErrors(storageQuery(query));
   const items = data.map((tx) => errorItem(tx, query.lang));
   return { data: items, page: query.page, limit: query.limit, total };
 }

@@ -1,32 +1,16 @@
 /**
  * The overview's test data (issue 26), shared by its API and browser tests: something in every part,
- * at times relative to now, and a signed-in admin of each role.
+ * at times relative to now.
  *
  * @module
  */
 import { dayOf } from "@/lib/core/zoned_time.ts";
-import { ADMIN_ROLES, type AdminRole } from "@/lib/staff/roles.ts";
-import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
 import type { MessageInput, Store, Transaction } from "@/lib/storage/types.ts";
-import type { TestApp } from "./app.ts";
-import { adminFixture, refundFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
+import { refundFixture, subscriptionFixture, txFixture } from "@/tests/storage/fixtures.ts";
 import { deviceFixture } from "@/tests/storage/kiosk_devices_contract.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** A token for a new admin of each role, and for one still waiting for approval. */
-export async function tokensFor(app: TestApp, store: Store): Promise<Map<AdminRole | "pending", string>> {
-  const key = await deriveKey(app.config.appSecret, "admin-access-token/v1");
-  const tokens = new Map<AdminRole | "pending", string>();
-  for (const role of [...ADMIN_ROLES, "pending"] as const) {
-    const admin = await store.admins.create(
-      role === "pending" ? adminFixture() : adminFixture({ status: "approved", role }),
-    );
-    tokens.set(role, await createAccessToken(key, { adminId: admin.id }));
-  }
-  return tokens;
-}
 
 /**
  * Something in every part, at times relative to now: gifts last month and in the last minutes, a

@@ -115,6 +115,23 @@ export function insertMessages(
  * ```
  */
 export function pgOutbox({ sql }: PgContext): OutboxRepository {
+  /** Messages newest first (`outbox_recent`: created_at, then key, descending) after `before`, meeting `filter`. */
+  const newestFirst = async (
+    limit: number,
+    before: Pick<OutboxMessage, "createdAt" | "key"> | null | undefined,
+    filter: postgres.PendingQuery<postgres.Row[]> = sql`true`,
+  ) => {
+    const after = before
+      ? sql`(created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
+      : sql`true`;
+    const rows = await sql<OutboxRow[]>`
+      select * from outbox where ${filter} and ${after}
+      order by created_at desc, key desc
+      limit ${limit}
+    `;
+    return rows.map(toMessage);
+  };
+
   return {
     async enqueue(input, at, options = {}) {
       const when = isoInstant(at, "at");
@@ -182,36 +199,17 @@ export function pgOutbox({ sql }: PgContext): OutboxRepository {
     },
 
     async listRecent(limit, before) {
-      recentLimit(limit);
-      const rows = await sql<OutboxRow[]>`
-        select * from outbox
-        ${
-        before
-          ? sql`where (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
-          : sql``
-      }
-        order by created_at desc, key desc
-        limit ${limit}
-      `;
-      return rows.map(toMessage);
+      return await newestFirst(recentLimit(limit), before);
     },
 
     async listFailing(since, limit, before) {
-      recentLimit(limit);
       // A range of outbox_recent from `since` on; the rule of `isFailing` (outbox_records.ts).
-      const rows = await sql<OutboxRow[]>`
-        select * from outbox
-        where created_at >= ${isoInstant(since, "since")}
-          and (state = 'failed' or (state = 'queued' and last_error is not null))
-          ${
-        before
-          ? sql`and (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
-          : sql``
-      }
-        order by created_at desc, key desc
-        limit ${limit}
-      `;
-      return rows.map(toMessage);
+      return await newestFirst(
+        recentLimit(limit),
+        before,
+        sql`created_at >= ${isoInstant(since, "since")}
+          and (state = 'failed' or (state = 'queued' and last_error is not null))`,
+      );
     },
 
     async listByDonors(donorIds, max) {
