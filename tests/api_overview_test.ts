@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { dayOf } from "@/lib/core/zoned_time.ts";
-import { outboxItem } from "@/lib/mail/outbox_view.ts";
+import { outboxItem } from "@/lib/outbox/outbox_view.ts";
 import { type Overview, partsFor } from "@/lib/shared/overview.ts";
 import { listQueries, readView } from "@/lib/shared/transaction_filters.ts";
 import { ADMIN_ROLES } from "@/lib/staff/roles.ts";

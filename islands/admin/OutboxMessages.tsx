@@ -8,7 +8,7 @@ import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { isDay } from "@/lib/shared/transaction_filters.ts";
 import { FilterNotice, useQueryParam } from "./list_filter.tsx";
 
-/** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
+/** A message as `GET /api/outbox` lists it (`lib/outbox/outbox_view.ts`): no content, no recipient id. */
 export interface OutboxItem {
   id: string;
   kind: string;
