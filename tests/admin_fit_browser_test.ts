@@ -1,0 +1,101 @@
+/**
+ * Every back-office page fits a 1280 px laptop and a 390 px phone, in English and Hebrew (issue 26):
+ * with a full back office (`fillBackOffice`: 200 transactions, long names, addresses and provider
+ * messages, every kind of row), no element is wider than its container or the window and nothing
+ * scrolls sideways (`tests/helpers/fit.ts`), and each page is axe clean at both widths.
+ *
+ * {@link BACK_OFFICE_PAGES} lists the pages, each with what shows that its data is on screen.
+ */
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import type { Lang } from "@/lib/shared/languages.ts";
+import { startTestApp } from "@/tests/helpers/app.ts";
+import { runAxe } from "@/tests/helpers/axe.ts";
+import { fillBackOffice, LONG, OWNER } from "@/tests/helpers/back_office_data.ts";
+import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
+import { overflows } from "@/tests/helpers/fit.ts";
+
+const WAIT = 15_000;
+/** A laptop and a phone. */
+const WIDTHS = [{ width: 1280, height: 900 }, { width: 390, height: 844 }];
+
+/** A back-office page: its path under `/{lang}/`, and the selectors that show its data has loaded. */
+interface BackOfficePage {
+  path: string;
+  ready: string[];
+}
+
+/** Every back-office page (the sections of issue 26 join as they land). */
+export const BACK_OFFICE_PAGES: BackOfficePage[] = [
+  {
+    path: "admin",
+    ready: [
+      ".approvals li",
+      ".daily-totals .chart-table",
+      ".history[data-loaded]",
+      ".kiosk-table tbody tr th",
+      ".outbox[data-loaded] .outbox-table tbody tr th",
+      ".cancel-reasons[data-loaded]",
+    ],
+  },
+  {
+    path: `admin/donor?email=${encodeURIComponent(LONG.email)}`,
+    ready: [".donor-view[data-loaded] .donor-gifts"],
+  },
+  { path: "admin/reports", ready: [".report-view[data-loaded] .report-table"] },
+  {
+    path: "admin/staff",
+    ready: ["section[data-loaded] .staff-table tbody tr", "section[data-loaded] .flag-list li"],
+  },
+  { path: "admin/audit", ready: [".table-scroll[data-loaded] .audit-table tbody tr"] },
+  { path: "admin/two-factor", ready: ["main p[role=status]"] },
+];
+
+async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
+  await page.goto(`${url}/${lang}/login`);
+  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
+  await page.fill("#login-email", OWNER.email);
+  await page.fill("#login-password", OWNER.password);
+  await page.click("button[type=submit]");
+  await page.waitForURL(`${url}/${lang}/admin`, { timeout: WAIT });
+}
+
+for (const lang of ["en", "he"] as const) {
+  browserTest(`back office (${lang}): every page fits 1280 and 390 px, axe clean`, async (t) => {
+    const app = await startTestApp();
+    const browser = await launchBrowser();
+    try {
+      await fillBackOffice(app, new Date());
+      const context = await browser.newContext({
+        locale: lang === "he" ? "he-IL" : "en-US",
+        timezoneId: "Asia/Jerusalem",
+        viewport: WIDTHS[0],
+        bypassCSP: true,
+      });
+      const page = await context.newPage();
+      const watched = await watchPage(page);
+      await signIn(page, app.url, lang);
+      const failures: string[] = [];
+      for (const { path, ready } of BACK_OFFICE_PAGES) {
+        for (const size of WIDTHS) {
+          await t.step(`/${lang}/${path.split("?")[0]} at ${size.width} px`, async () => {
+            await page.setViewportSize(size);
+            await page.goto(`${app.url}/${lang}/${path}`);
+            for (const selector of ready) await page.locator(selector).first().waitFor({ timeout: WAIT });
+            const where = `/${lang}/${path.split("?")[0]} at ${size.width} px`;
+            for (const problem of await overflows(page)) failures.push(`${where}: ${problem}`);
+            const audit = await runAxe(page);
+            assert.ok(audit.passes > 0, `${where}: axe ran`);
+            for (const violation of audit.violations) failures.push(`${where}: axe: ${violation}`);
+          });
+        }
+      }
+      assert.deepEqual(failures, []);
+      assert.deepEqual(watched.all(), []);
+      await context.close();
+    } finally {
+      await browser.close();
+      await app.close();
+    }
+  });
+}
