@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 import { usDateTime } from "@/lib/shared/format.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
-import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
@@ -135,12 +135,20 @@ export default function AdminAudit(props: AdminAuditProps) {
             <th scope="row">
               <time dateTime={e.at}>{usDateTime(e.at)}</time>
             </th>
-            <td dir="ltr">{e.actorEmail}</td>
+            <td>
+              <span dir="ltr">
+                <Address email={e.actorEmail} />
+              </span>
+            </td>
             <td>{actionName(e.action)}</td>
-            <td dir="ltr">{e.address}</td>
-            <td dir="ltr">{e.target ?? ""}</td>
-            <td dir="ltr">
-              <code>{JSON.stringify(e.changes)}</code>
+            <td>
+              <span dir="ltr">{e.address}</span>
+            </td>
+            <td>
+              <span dir="ltr">{e.target ?? ""}</span>
+            </td>
+            <td>
+              <code dir="ltr">{JSON.stringify(e.changes)}</code>
             </td>
           </tr>
         )}

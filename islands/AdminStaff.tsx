@@ -4,7 +4,7 @@ import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
 import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { messageText } from "@/islands/shared/texts.ts";
-import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
 
 /** The page's language and texts. */
 export interface AdminStaffProps {
@@ -142,7 +142,11 @@ export default function AdminStaff(props: AdminStaffProps) {
             return (
               <tr key={m.id} data-email={m.email}>
                 <th scope="row">{m.name}{own ? ` ${t("staffAdmin.you")}` : ""}</th>
-                <td dir="ltr">{m.email}</td>
+                <td>
+                  <span dir="ltr">
+                    <Address email={m.email} />
+                  </span>
+                </td>
                 <td>
                   {active && !own
                     ? (
@@ -224,8 +228,12 @@ export default function AdminStaff(props: AdminStaffProps) {
           row={(d) => (
             <tr key={d.id}>
               <th scope="row">{d.name}</th>
-              <td dir="ltr">{d.shopNumber}</td>
-              <td dir="ltr">{d.terminalId}</td>
+              <td>
+                <span dir="ltr">{d.shopNumber}</span>
+              </td>
+              <td>
+                <span dir="ltr">{d.terminalId}</span>
+              </td>
               <td>{t(d.revokedAt ? "kiosk.revoked" : d.paired ? "kiosk.paired" : "kiosk.notPaired")}</td>
               <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             </tr>

@@ -1,4 +1,11 @@
-import type { ComponentChildren, VNode } from "preact";
+import {
+  cloneElement,
+  type ComponentChildren,
+  Fragment,
+  isValidElement,
+  toChildArray,
+  type VNode,
+} from "preact";
 
 /** What {@link DataTable} shows. */
 export interface DataTableProps<T> {
@@ -22,8 +29,70 @@ export interface DataTableProps<T> {
 }
 
 /**
- * The back office's table: a region that scrolls sideways on a phone and is named by the table's
- * caption (reachable by keyboard), the column heads, the rows, the empty line and a footer.
+ * An email address that may break after its `@` first (a table's narrow column), and anywhere only
+ * when a part is still too long; its text is the address as it is.
+ *
+ * @example
+ * ```tsx
+ * <td><Address email="noa.levi@example.org" /></td>
+ * ```
+ */
+export function Address(props: { email: string }) {
+  const at = props.email.lastIndexOf("@");
+  if (at < 1) return <>{props.email}</>;
+  return (
+    <>
+      {props.email.slice(0, at + 1)}
+      <wbr />
+      {props.email.slice(at + 1)}
+    </>
+  );
+}
+
+/** `children` as one list, the cells of a group (`<>…</>`) in its place. */
+function flat(children: ComponentChildren): ComponentChildren[] {
+  return toChildArray(children).flatMap((child) => {
+    if (!isValidElement(child) || child.type !== Fragment) return [child];
+    // The server's precompiled JSX makes a group of cells a template whose only parts are the cells
+    // (`tr`, `th`, `td` are built as elements: deno.json's `jsxPrecompileSkipElements`).
+    const { tpl, exprs, children: inner } = child.props as {
+      tpl?: string[];
+      exprs?: ComponentChildren[];
+      children?: ComponentChildren;
+    };
+    if (!tpl) return flat(inner);
+    return tpl.every((part) => !part.trim()) ? flat(exprs) : [child];
+  });
+}
+
+/**
+ * `row` with each cell labelled with its column's head (`data-label`, when the head is text): a
+ * narrow table shows its rows as cards, each value under its label (`static/styles.css`). A row
+ * with a cell across columns (the empty line, a footer's total) keeps no labels.
+ */
+function labelled(row: ComponentChildren, labels: (string | undefined)[]): ComponentChildren {
+  if (!isValidElement(row) || row.type !== "tr") return row;
+  const cells = flat((row.props as { children?: ComponentChildren }).children);
+  // `colspan` as the server's JSX writes it, `colSpan` as the browser's.
+  const span = (props: { colSpan?: number; colspan?: number }) => Number(props.colSpan ?? props.colspan ?? 1);
+  const spans = cells.some((c) => isValidElement(c) && span(c.props as { colSpan?: number }) > 1);
+  if (spans) return row;
+  let column = 0;
+  return cloneElement(
+    row,
+    {},
+    cells.map((c) =>
+      isValidElement(c) && (c.type === "td" || c.type === "th")
+        ? cloneElement(c, { "data-label": labels[column++] })
+        : c
+    ),
+  );
+}
+
+/**
+ * The back office's table: a region named by the table's caption (reachable by keyboard), the
+ * column heads, the rows, the empty line and a footer. Each cell carries its column's head, so that
+ * where the table has no room for its columns (a phone) each row shows as a card of labelled values.
  *
  * @example
  * ```tsx
@@ -34,6 +103,7 @@ export interface DataTableProps<T> {
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { id, columns, rows } = props;
+  const labels = columns.map((c) => typeof c === "string" ? c : undefined);
   return (
     <div
       class="table-scroll"
@@ -55,9 +125,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
               <td colSpan={columns.length} class="tx-empty">{props.empty}</td>
             </tr>
           )}
-          {rows?.map(props.row)}
+          {rows?.map((item, i) => labelled(props.row(item, i), labels))}
         </tbody>
-        {props.foot !== undefined && <tfoot>{props.foot}</tfoot>}
+        {props.foot !== undefined && <tfoot>{flat(props.foot).map((row) => labelled(row, labels))}</tfoot>}
       </table>
     </div>
   );

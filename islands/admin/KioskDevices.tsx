@@ -150,8 +150,12 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
         row={(d) => (
           <tr key={d.id}>
             <th scope="row">{d.name}</th>
-            <td dir="ltr">{d.shopNumber}</td>
-            <td dir="ltr">{d.terminalId}</td>
+            <td>
+              <span dir="ltr">{d.shopNumber}</span>
+            </td>
+            <td>
+              <span dir="ltr">{d.terminalId}</span>
+            </td>
             <td>{status(d)}</td>
             <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             <td>

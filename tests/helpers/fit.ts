@@ -12,7 +12,8 @@
  * - the page itself scrolls sideways.
  *
  * What is not on screen is not measured: `display: none`, `visibility: hidden`, no box at all, and
- * visually hidden text (clipped to a pixel for screen readers).
+ * visually hidden text (clipped to a pixel for screen readers). A text field's value may scroll
+ * inside it; an SVG shape is measured against its drawing.
  *
  * @module
  */
@@ -66,7 +67,10 @@ export function overflows(page: Page, limit = 12): Promise<string[]> {
       const box = el.getBoundingClientRect();
       let wide = inWide;
       if (box.width > 0 || box.height > 0) {
-        if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + slack) {
+        // A field's own text scrolls inside it (as it should); an SVG shape has no box of its own.
+        const scrolls = !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) &&
+          !(el instanceof SVGElement && !(el instanceof SVGSVGElement));
+        if (scrolls && el.clientWidth > 0 && el.scrollWidth > el.clientWidth + slack) {
           problems.push(`${name(el)}: content ${el.scrollWidth} px wide in a ${el.clientWidth} px box`);
           wide = true;
         } else if (inWide) {
@@ -78,7 +82,10 @@ export function overflows(page: Page, limit = 12): Promise<string[]> {
             } px, outside the ${width} px window`,
           );
         } else {
-          const parent = el.parentElement;
+          // An SVG shape's container is its drawing (a group is as wide as what it holds).
+          const parent = el instanceof SVGElement && !(el instanceof SVGSVGElement)
+            ? el.ownerSVGElement
+            : el.parentElement;
           const inFlow = style.position !== "absolute" && style.position !== "fixed";
           if (
             parent && inFlow && parent !== document.body && getComputedStyle(parent).display !== "contents"
