@@ -10,7 +10,8 @@
  * - Every import specifier (static, dynamic, re-export, `typeof import()`) of a project file is
  *   written in the project's one style: `./x.ts` inside one folder, `@/path/x.ts` across folders.
  *   A `new URL("…", import.meta.url)` keeps a relative path, recomputed from the file's new place.
- * - Root-relative paths in strings and Markdown (`lib/app/app.ts` in a test, a README) follow the move.
+ * - Root-relative paths in strings and Markdown (`lib/app/app.ts` in a test, a README) follow the move,
+ *   and so do folders (`lib/<old>/`, `lib/<old>/<sub>/`) of a moved `folders` entry, once they exist.
  *
  * Running it again changes nothing once everything is in place.
  *
@@ -92,6 +93,18 @@ function urlSpecifier(file: string, target: string): string {
 const IMPORT = /((?:\bfrom|\bimport|\bimport\s*\(|\bexport\s*\*\s*from)\s*)(["'])([^"'\n]+)\2/g;
 const URL_ = /(new URL\(\s*)(["'])([^"'\n]+)\2(\s*,\s*import\.meta\.url)/g;
 const ROOTED = /(["'`(\s])(lib\/[\w./-]+\.(?:tsx?|json))/g;
+/** A folder written from the root (`lib/<name>/`, `lib/<name>/<sub>/`), not a file inside it. */
+const ROOTED_FOLDER = /(["'`(\s])(lib\/[\w/-]+\/)(?![\w.-])/g;
+
+/** Where a folder written from the root now is, when a moved `folders` entry holds it and it exists. */
+function folderDestination(folder: string): string | undefined {
+  for (const [from, to] of Object.entries(plan.folders)) {
+    if (from === to || !folder.startsWith(from)) continue;
+    const now = to + folder.slice(from.length);
+    return [...present].some((p) => p.startsWith(now)) ? now : undefined;
+  }
+  return undefined;
+}
 
 let changed = 0;
 for (const file of present) {
@@ -131,6 +144,10 @@ for (const file of present) {
   // Paths written from the root (`lib/app/app.ts` in a test's string, a README's link).
   next = next.replace(ROOTED, (all, head, p) => {
     const now = moves.get(p) ?? (present.has(p) ? undefined : destination(p));
+    return now ? `${head}${now}` : all;
+  });
+  next = next.replace(ROOTED_FOLDER, (all, head, folder) => {
+    const now = folderDestination(folder);
     return now ? `${head}${now}` : all;
   });
   if (next !== text) {

@@ -1,13 +1,50 @@
-/** `GET /api/openapi.json` and `GET /api/docs`: every API route documented, nothing documented that is not a route. */
+/**
+ * `GET /api/openapi.json` and `GET /api/docs`: every API route documented, nothing documented that is
+ * not a route, and each operation documented in its concept (`lib/<concept>/api_docs.ts`).
+ */
 import assert from "node:assert/strict";
 import manifest from "@/manifest.gen.ts";
 import { pathToPattern } from "@/lib/framework/router.ts";
 import type { Handlers, RouteModule } from "@/lib/framework/types.ts";
-import { buildOpenApi, type RouteDocs } from "@/lib/app/openapi.ts";
+import { buildOpenApi } from "@/lib/app/openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 
 /** The documentation-only routes themselves. */
 const SELF = new Set(["/api/openapi.json", "/api/docs"]);
+
+/** Layers of `lib/` that are not concepts (`lib/README.md`): no operation is documented there. */
+const NOT_CONCEPTS = new Set(["shared", "core", "framework", "storage", "http", "app"]);
+
+/** Each export of a concept's `api_docs.ts`, by value: `lib/refunds/api_docs.ts#refundGiftDocs`. */
+async function conceptDocs(): Promise<Map<unknown, string>> {
+  const found = new Map<unknown, string>();
+  const lib = new URL("../lib/", import.meta.url);
+  for await (const entry of Deno.readDir(lib)) {
+    if (!entry.isDirectory || NOT_CONCEPTS.has(entry.name)) continue;
+    const file = new URL(`${entry.name}/api_docs.ts`, lib);
+    if (!(await Deno.stat(file).catch(() => null))?.isFile) continue;
+    for (const [name, value] of Object.entries(await import(file.href))) {
+      found.set(value, `lib/${entry.name}/api_docs.ts#${name}`);
+    }
+  }
+  return found;
+}
+
+Deno.test("api docs: each route's docs live in its concept's api_docs.ts, and each documents a route", async (t) => {
+  const found = await conceptDocs();
+  const used = new Set<unknown>();
+  for (const [file, mod] of Object.entries(manifest.routes)) {
+    const docs = (mod as { docs?: RouteDocs }).docs;
+    if (!file.startsWith("api/") || docs === undefined) continue;
+    used.add(docs);
+    await t.step(`routes/${file}`, () => {
+      assert.ok(found.has(docs), `routes/${file}: its docs are not an export of a lib/<concept>/api_docs.ts`);
+    });
+  }
+  const unused = [...found].filter(([value]) => !used.has(value)).map(([, name]) => name);
+  assert.deepEqual(unused, [], "documented in a concept but no route's docs");
+});
 
 Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
   const app = await startTestApp();

@@ -13,19 +13,16 @@ import * as OTPAuth from "otpauth";
 import { loginThrottleKeys } from "@/lib/staff/login_throttle.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
+import { codeSequence } from "@/tests/helpers/two_factor.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 
 const PASSWORD = "a-long-museum-passphrase";
 const EMAIL = "owner@museum.org";
 
-/**
- * The code an authenticator app with `secret` shows `offsetSeconds` after `t0`. The test takes
- * its `t0` just before it enrols, so the steps it spends stay apart however the clock crosses a
- * step meanwhile (the server accepts the step before and after its own).
- */
-const codeAt = (secret: string, t0: number, offsetSeconds = 0) =>
+/** The code an authenticator app with `secret` shows `offsetSeconds` from now. */
+const codeIn = (secret: string, offsetSeconds: number) =>
   new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
-    timestamp: t0 + offsetSeconds * 1000,
+    timestamp: Date.now() + offsetSeconds * 1000,
   });
 
 backendTest("api: an admin's own two-factor: new recovery codes, turning it off", async (t, open) => {
@@ -37,15 +34,12 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
   try {
     const owner = (await call("POST", "/api/auth/admin/register", { email: EMAIL, password: PASSWORD })).body;
     const asOwner = bearer(owner.accessToken);
-    const t0 = Date.now();
     const { secret } = (await call("POST", "/api/auth/admin/two-factor/enrol", undefined, asOwner)).body;
-    // The previous step confirms, so the current one and the next stay for the steps below.
-    const confirmed = await call(
-      "POST",
-      "/api/auth/admin/two-factor/confirm",
-      { code: codeAt(secret, t0, -30) },
-      asOwner,
-    );
+    // Each code a later step than the last spent, and one the server still accepts when it is used,
+    // however long a loaded machine takes between the steps.
+    const nextCode = codeSequence(secret);
+    const confirming = await nextCode();
+    const confirmed = await call("POST", "/api/auth/admin/two-factor/confirm", { code: confirming }, asOwner);
     assert.equal(confirmed.status, 200);
     const oldCodes: string[] = confirmed.body.recoveryCodes;
     const newCodes = (code: string) =>
@@ -58,15 +52,16 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const recovery = await newCodes(oldCodes[0]);
         assert.equal(recovery.status, 400, "a recovery code is not the phone");
         assert.match(recovery.body.message, /current 6-digit code/);
-        assert.equal((await newCodes(codeAt(secret, t0, 3600))).status, 400, "a code of an hour ahead");
-        assert.equal((await newCodes(codeAt(secret, t0, -30))).status, 400, "the confirming code is spent");
-        const ok = await newCodes(codeAt(secret, t0));
+        assert.equal((await newCodes(codeIn(secret, 3600))).status, 400, "a code of an hour ahead");
+        assert.equal((await newCodes(confirming)).status, 400, "the confirming code is spent");
+        const current = await nextCode();
+        const ok = await newCodes(current);
         assert.equal(ok.status, 200, JSON.stringify(ok.body));
         assert.equal(ok.headers.get("cache-control"), "no-store");
         const fresh: string[] = ok.body.recoveryCodes;
         assert.equal(fresh.length, 10);
         assert.ok(!fresh.some((c) => oldCodes.includes(c)));
-        assert.equal((await newCodes(codeAt(secret, t0))).status, 400, "the same code twice");
+        assert.equal((await newCodes(current)).status, 400, "the same code twice");
         const [entry] = await app.store.audit.list({ action: "two-factor-recovery-codes" }, 10);
         assert.deepEqual([entry.actorId, entry.target, entry.changes], [owner.id, owner.id, {
           recoveryCodes: { from: 10, to: 10 },
@@ -87,10 +82,12 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
 
     await t.step("wrong codes count toward the login throttle", async () => {
       for (let i = 0; i < 5; i++) assert.equal((await newCodes("000000")).status, 400, `wrong code ${i + 1}`);
-      const refused = await newCodes(codeAt(secret, t0, 30));
+      // A code the server would accept (the throttle refuses before a code is checked or spent).
+      const right = codeIn(secret, 0);
+      const refused = await newCodes(right);
       assert.equal(refused.status, 429, "even a right code, after 5 failures");
       assert.ok(Number(refused.headers.get("retry-after")) > 0);
-      assert.equal((await turnOff(codeAt(secret, t0, 30))).status, 429);
+      assert.equal((await turnOff(right)).status, 429);
       await clearThrottle();
     });
 
@@ -100,12 +97,14 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const require = (required: boolean) =>
           call("POST", "/api/auth/admin/two-factor/required", { required }, asOwner);
         assert.equal((await require(true)).status, 200);
-        const refused = await turnOff(codeAt(secret, t0, 30));
+        // Refused before the code is checked, so the same code turns it off below.
+        const code = await nextCode();
+        const refused = await turnOff(code);
         assert.equal(refused.status, 409);
         assert.match(refused.body.message, /requires two-factor/);
         assert.equal((await require(false)).status, 200);
         assert.equal((await turnOff("123")).status, 400);
-        const off = await turnOff(codeAt(secret, t0, 30));
+        const off = await turnOff(code);
         assert.equal(off.status, 204);
         const status = await call("GET", "/api/auth/admin/two-factor", undefined, asOwner);
         assert.deepEqual([status.body.enrolled, status.body.recoveryCodesLeft], [false, 0]);
@@ -117,8 +116,8 @@ backendTest("api: an admin's own two-factor: new recovery codes, turning it off"
         const login = await call("POST", "/api/auth/admin/login", { email: EMAIL, password: PASSWORD });
         assert.equal(login.status, 200);
         assert.ok(login.body.accessToken, "a session, not a code step");
-        assert.equal((await turnOff(codeAt(secret, t0, 30))).status, 409);
-        assert.equal((await newCodes(codeAt(secret, t0, 30))).status, 409);
+        assert.equal((await turnOff(codeIn(secret, 0))).status, 409);
+        assert.equal((await newCodes(codeIn(secret, 0))).status, 409);
       },
     );
   } finally {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { createApiDocs } from "./api_docs.ts";
 import type { LazyManifest, RouteFileModule } from "@/lib/framework/types.ts";
-import type { RouteDocs } from "./openapi.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
 
 const docs: RouteDocs = {
   GET: {

@@ -1,8 +1,9 @@
 /**
  * The OpenAPI 3.1 document of `/api`, generated from the same zod schemas that validate requests.
- * Each API route file exports `docs` next to its handlers; the document is built from the route
- * modules (`api_docs.ts` loads them from the app's manifest), so a route cannot exist undocumented
- * (a test checks both directions).
+ * Each API route file exports `docs` next to its handlers, written by its concept
+ * (`lib/<concept>/api_docs.ts`, typed by `lib/core/route_docs.ts`); the document is built from the
+ * route modules (`api_docs.ts` loads them from the app's manifest), so a route cannot exist
+ * undocumented (a test checks both directions).
  *
  * @module
  */
@@ -10,29 +11,7 @@ import { z } from "zod";
 import { pathToPattern } from "@/lib/framework/router.ts";
 import type { Manifest, Method } from "@/lib/framework/types.ts";
 import { ErrorSchema } from "@/lib/http/schemas.ts";
-
-/** One documented operation. */
-export interface OperationDoc {
-  summary: string;
-  description?: string;
-  tags: string[];
-  /** `bearer`: an admin access token; `signature`: a signed body (spec section 7). */
-  auth?: "bearer" | "signature";
-  body?: z.ZodType;
-  query?: z.ZodType;
-  /**
-   * Status → description and the body's schema, JSON unless `mediaType` says otherwise (e.g.
-   * `text/csv`); `headers` names response headers worth documenting (name → description), e.g. a
-   * download's `Content-Disposition`.
-   */
-  responses: Record<
-    number,
-    { description: string; schema?: z.ZodType; mediaType?: string; headers?: Record<string, string> }
-  >;
-}
-
-/** What an API route module exports as `docs`. */
-export type RouteDocs = Partial<Record<Method, OperationDoc>>;
+import type { OperationDoc, RouteDocs } from "@/lib/core/route_docs.ts";
 
 const STANDARD_ERRORS: Record<number, string> = {
   400: "Invalid input; `errors` lists each field's problem",

@@ -1,13 +1,12 @@
 /**
- * The audit log API's payloads (`GET /api/audit`, `GET /api/audit/export`) and the flag switch
- * (`POST /api/settings/flags`), as zod schemas: the queries are validated with them and the OpenAPI
- * document describes them. Kept beside `audit_log.ts` and `settings.ts`, which build the answers.
+ * The audit log API's payloads (`GET /api/audit`, `GET /api/audit/export`, `GET /api/audit/actors`),
+ * as zod schemas: the queries are validated with them and the OpenAPI document describes them. Kept
+ * beside `audit_log.ts`, which builds the answers.
  *
  * @module
  */
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "@/lib/storage/audit_types.ts";
-import { FLAG_NAMES } from "@/lib/settings/mod.ts";
 
 /** An instant or a day (`2026-11-24`, read as that day's start in UTC). */
 const instant = (what: string) =>
@@ -53,19 +52,6 @@ export const AuditPageSchema = z.object({
   data: z.array(AuditEntrySchema).describe("Newest first"),
   nextCursor: z.string().nullable().describe("Pass as `cursor` for the next (older) page; null at the end"),
 });
-
-/** `POST /api/settings/flags` body. */
-export const FlagChangeSchema = z.object({
-  flag: z.enum(FLAG_NAMES, { error: `flag must be one of ${FLAG_NAMES.join(", ")}` }),
-  enabled: z.boolean({ error: "enabled must be true or false" }),
-});
-
-/** `GET /api/settings/flags` and the answer of a change. */
-export const SettingsFlagsSchema = z.array(z.object({
-  flag: z.enum(FLAG_NAMES),
-  enabled: z.boolean(),
-  updatedAt: z.string().nullable().describe("When it last changed (ISO 8601); null if never stored"),
-}));
 
 /** `GET /api/audit/actors`. */
 export const AuditActorsSchema = z.array(z.object({ id: z.string(), email: z.string(), name: z.string() }));

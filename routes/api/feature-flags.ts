@@ -1,15 +1,7 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { FeatureFlagsSchema } from "@/lib/settings/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Feature flags",
-    tags: ["flags"],
-    responses: { 200: { description: "Every flag and whether it is on", schema: FeatureFlagsSchema } },
-  },
-};
+export { featureFlagsDocs as docs } from "@/lib/settings/api_docs.ts";
 
 /**
  * `GET /api/feature-flags`: every flag from storage, as the spec's list of items each with a

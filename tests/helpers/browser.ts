@@ -184,11 +184,21 @@ export async function watchPage(page: Page): Promise<WatchedPage> {
     if (msg.type() === "error") consoleErrors.push({ text: msg.text(), url: msg.location()?.url ?? "" });
   });
   page.on("pageerror", (err: Error) => pageErrors.push(`${err.name}: ${err.message}`));
+  // Which navigation of the main frame each request was made under: a request still in flight when
+  // a later navigation starts (the test's or the page's own) is cancelled by the browser
+  // (ERR_ABORTED), which a loaded machine makes likely; that is not the page's fault.
+  let navigations = 0;
+  const madeUnder = new WeakMap<Request, number>();
+  page.on("request", (req: Request) => {
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) navigations++;
+    madeUnder.set(req, navigations);
+  });
   page.on("requestfailed", (req: Request) => {
-    // The browser cancels the favicon's request when the page navigates away first: not the page's fault.
-    if (
-      req.failure()?.errorText === "net::ERR_ABORTED" && /\/favicon[^/]*$/.test(new URL(req.url()).pathname)
-    ) return;
+    if (req.failure()?.errorText === "net::ERR_ABORTED") {
+      // The browser cancels the favicon's request when the page navigates away first.
+      if (/\/favicon[^/]*$/.test(new URL(req.url()).pathname)) return;
+      if ((madeUnder.get(req) ?? navigations) < navigations) return;
+    }
     failedRequests.push(`${req.method()} ${req.url()}: ${req.failure()?.errorText ?? "failed"}`);
   });
   page.on("response", (res: Response) => {

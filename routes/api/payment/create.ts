@@ -2,30 +2,13 @@ import type { Handlers } from "@/lib/framework/mod.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
 import { readSignedJson } from "@/lib/http/signed_body.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
-import { CreatePaymentSchema, PaymentUrlSchema } from "@/lib/donations/schemas.ts";
+import { CreatePaymentSchema } from "@/lib/donations/schemas.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Start an online payment",
-    description: "Records a pending payment and answers the provider's hosted page for the payment frame. " +
-      "A repeated identical request within a minute answers the same payment. Monthly only while " +
-      "MONTHLY_PAYMENT is on. Limited per client address and globally (RATE_LIMIT_*), and refused while the " +
-      "donor's email or the address has too many declined payments (DECLINE_*): 429 with Retry-After.",
-    tags: ["payments"],
-    auth: "signature",
-    body: CreatePaymentSchema,
-    responses: {
-      200: { description: "The page to show in the payment frame", schema: PaymentUrlSchema },
-      429: { description: "Too many payments, or declined payments, from this client; see Retry-After" },
-      503: { description: "The provider is not answering; nothing was charged" },
-    },
-  },
-};
+export { createPaymentDocs as docs } from "@/lib/donations/api_docs.ts";
 
 /** `POST /api/payment/create` {amount, currency, userId, isMonthly, language, signature…} → `{ url }`. */
 export const handler: Handlers<unknown, AppState> = {

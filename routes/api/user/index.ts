@@ -1,29 +1,11 @@
-import { z } from "zod";
 import { createDonor } from "@/lib/donors/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { clientAdmission, loggingRefusal } from "@/lib/http/rate_limit.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { CreateDonorSchema } from "@/lib/donors/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-const CreatedSchema = z.object({ id: z.string().describe("The new donor's id (unguessable)") });
-
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Create a donor",
-    description:
-      "Each call creates a new donor with a new id, even for a known email; past 20 records under " +
-      "one email, up to two of its unused records over an hour old (no payment ever started) are deleted. " +
-      "Limited per client address and globally (RATE_LIMIT_*): 429 with Retry-After beyond.",
-    tags: ["donors"],
-    body: CreateDonorSchema,
-    responses: {
-      201: { description: "Created", schema: CreatedSchema },
-      429: { description: "Too many donors created from this address, or from everyone; see Retry-After" },
-    },
-  },
-};
+export { createDonorDocs as docs } from "@/lib/donors/api_docs.ts";
 
 /** `POST /api/user` {firstName, lastName, email, country, israeliId?} → `{ id }`. */
 export const handler: Handlers<unknown, AppState> = {

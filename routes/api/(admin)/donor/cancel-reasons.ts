@@ -1,23 +1,8 @@
 import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import { CancelReasonsSchema } from "@/lib/donors/schemas.ts";
 import { cancelReasonCounts } from "@/lib/donors/donor_view.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Why donors cancelled their monthly gifts",
-    description: "How many monthly gifts were cancelled with each reason the donor's cancel form " +
-      "offers (every reason listed, in the form's order, 0 when none), and their total. Cancellations " +
-      "without a reason are not counted here.",
-    tags: ["donors"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The counts", schema: CancelReasonsSchema },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { cancelReasonsDocs as docs } from "@/lib/donors/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

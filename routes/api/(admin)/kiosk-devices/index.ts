@@ -1,40 +1,12 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import { z } from "zod";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readJson } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
-import { CreatedKioskDeviceSchema, CreateKioskDeviceSchema, KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { CreateKioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
 import { withLink } from "./_pairing.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Kiosk devices",
-    description: "Every kiosk device, newest first: paired or not, last use, revoked or not.",
-    tags: ["kiosks"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The devices", schema: z.array(KioskDeviceSchema) },
-      403: { description: "The caller is not approved" },
-    },
-  },
-  POST: {
-    summary: "Create a kiosk device",
-    description: "Registers a kiosk for a shop with a card terminal (TERMINALS; any shop on the sandbox) " +
-      "and answers its one-time pairing code and link, once: open the link on the kiosk (or enter the code " +
-      "at /{lang}/kiosk-pair) within 15 minutes. Only a paired kiosk may start card sales for its shop. " +
-      "Audited (`kiosk-paired`).",
-    tags: ["kiosks"],
-    auth: "bearer",
-    body: CreateKioskDeviceSchema,
-    responses: {
-      201: { description: "The device and its pairing code", schema: CreatedKioskDeviceSchema },
-      400: { description: "Invalid input, or no terminal is configured for the shop" },
-      403: { description: "The caller is not approved" },
-    },
-  },
-};
+export { kioskDevicesDocs as docs } from "@/lib/kiosk/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS, POST: ADMINS } satisfies RouteRoles;

@@ -2,26 +2,9 @@ import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { outboxPage } from "@/lib/mail/outbox_view.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { OutboxPageSchema, OutboxQuerySchema } from "@/lib/mail/schemas.ts";
+import { OutboxQuerySchema } from "@/lib/mail/schemas.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Recent outbox messages",
-    description: "The messages the app sends (receipts, welcomes, failed charges, ...), newest first, " +
-      "with their delivery's state: queued (with its next attempt), sent, skipped or failed (with the " +
-      "reason), and the attempts so far. Never a message's content or its recipient's id or address. " +
-      "Pass `nextCursor` as `cursor` for the next (older) page.",
-    tags: ["outbox"],
-    auth: "bearer",
-    query: OutboxQuerySchema,
-    responses: {
-      200: { description: "One page", schema: OutboxPageSchema },
-      400: { description: "Invalid cursor or limit" },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { outboxDocs as docs } from "@/lib/mail/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;

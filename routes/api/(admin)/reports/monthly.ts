@@ -1,28 +1,10 @@
 import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { monthlyReport } from "@/lib/reports/monthly.ts";
-import { MonthlyReportSchema, ReportQuerySchema } from "@/lib/reports/schemas.ts";
+import { ReportQuerySchema } from "@/lib/reports/schemas.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "The accountant's monthly report",
-    description: "Per month in the museum's time zone (Asia/Jerusalem), `from` to `to` included (at most " +
-      "36 months; default the last twelve): successful donations, refunds and net per currency, one-time " +
-      "and monthly (minor units, with counts); distinct donors (by email); monthly gifts started and " +
-      "cancelled; failed payments and charges. A gift counts in the month it was made, a refund in the " +
-      "month it was made. The sums equal those of the transaction lists over the same instants.",
-    tags: ["reports"],
-    auth: "bearer",
-    query: ReportQuerySchema,
-    responses: {
-      200: { description: "The report", schema: MonthlyReportSchema },
-      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
-      403: { description: "The admin is not approved yet, or has a role that may not see reports" },
-    },
-  },
-};
+export { monthlyReportDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`): owners, admins and finance. */
 export const roles = { GET: FINANCE } satisfies RouteRoles;

@@ -2,24 +2,9 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { dailyTotals } from "@/lib/reports/daily_totals.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { DailyTotalsQuerySchema, DailyTotalsSchema } from "@/lib/reports/transaction_schemas.ts";
+import { DailyTotalsQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Successful donations per day",
-    description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
-      "currency that had successful donations (amounts in minor units; errors do not count). Data " +
-      "only: the back office draws its chart from these figures.",
-    tags: ["transactions"],
-    auth: "bearer",
-    query: DailyTotalsQuerySchema,
-    responses: {
-      200: { description: "The window's days", schema: DailyTotalsSchema },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { dailyTotalsDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

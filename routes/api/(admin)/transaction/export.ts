@@ -2,40 +2,11 @@ import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { actorEntry } from "@/lib/audit/actor.ts";
-import { z } from "zod";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Every matching transaction as a CSV file",
-    description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
-      "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
-      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
-      "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
-      "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
-      "Error message, Transaction ID; the header row and the Status and Payment type words in " +
-      "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
-      "streamed: a storage failure after the first rows aborts the response (it is logged). Each export " +
-      "is audited (`export`, with its filters).",
-    tags: ["transactions"],
-    auth: "bearer",
-    query: ExportQuerySchema,
-    responses: {
-      200: {
-        description: "The CSV file (UTF-8, with a byte order mark)",
-        mediaType: "text/csv",
-        schema: z.string(),
-        headers: {
-          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
-        },
-      },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { transactionsExportDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;

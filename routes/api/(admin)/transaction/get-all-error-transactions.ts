@@ -2,30 +2,10 @@ import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import {
-  ErrorListQuerySchema,
-  ErrorTransactionSchema,
-  listResponse,
-} from "@/lib/reports/transaction_schemas.ts";
+import { ErrorListQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { listErrors, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Failed transactions, newest first",
-    description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
-      "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
-      "case-insensitively, anywhere (a viewer's, the first or last name only). Each item has the " +
-      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message.",
-    tags: ["transactions"],
-    auth: "bearer",
-    query: ErrorListQuerySchema,
-    responses: {
-      200: { description: "One page", schema: listResponse(ErrorTransactionSchema, "ErrorTransactionList") },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { errorTransactionsDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

@@ -2,34 +2,11 @@ import { EVERY_ROLE, type RouteRoles, seesPersonalData } from "@/lib/staff/roles
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { withReceiptRefs } from "@/lib/receipts/back_office.ts";
-import {
-  listResponse,
-  SuccessListQuerySchema,
-  SuccessTransactionSchema,
-} from "@/lib/reports/transaction_schemas.ts";
+import { SuccessListQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { listSuccess, searchScopeOf, viewerItem } from "@/lib/reports/transactions.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "Successful transactions, newest first",
-    description:
-      "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere " +
-      "(a viewer's, the first or last name only). " +
-      "Each item carries its receipt's number and admin download path (`receipt`).",
-    tags: ["transactions"],
-    auth: "bearer",
-    query: SuccessListQuerySchema,
-    responses: {
-      200: {
-        description: "One page",
-        schema: listResponse(SuccessTransactionSchema, "SuccessTransactionList"),
-      },
-      403: { description: "The admin is not approved yet" },
-    },
-  },
-};
+export { successTransactionsDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

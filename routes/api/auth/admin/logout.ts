@@ -1,19 +1,10 @@
 import { accountsContext, logout } from "@/lib/staff/accounts.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { RefreshSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Sign out",
-    description: "Revokes the session of the refresh token (every token rotated from it). Idempotent.",
-    tags: ["admins"],
-    body: RefreshSchema,
-    responses: { 204: { description: "Signed out" } },
-  },
-};
+export { logoutDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** `POST /api/auth/admin/logout` {refreshToken} → 204. */
 export const handler: Handlers<unknown, AppState> = {

@@ -1,26 +1,9 @@
 import { profile } from "@/lib/staff/accounts.ts";
-import { z } from "zod";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminSchema } from "@/lib/staff/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "The signed-in admin",
-    description: "Answers for pending admins too, so the back office can show them their status. " +
-      "`twoFactorEnrolmentDue`: two-factor is required and not set up (only enrolment is open).",
-    tags: ["admins"],
-    auth: "bearer",
-    responses: {
-      200: {
-        description: "The profile",
-        schema: AdminSchema.extend({ twoFactorEnrolmentDue: z.boolean() }),
-      },
-    },
-  },
-};
+export { meDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /**
  * `GET /api/auth/admin/me` → the current admin's profile (pending admins too: `_middleware.ts`), and

@@ -1,24 +1,11 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readJsonValue } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { completePayment } from "@/lib/donations/completion.ts";
 import { completeCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
 import type { AppState } from "@/lib/app/state.ts";
-import { z } from "zod";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "The provider's server-to-server payment notification",
-    description: "Not trusted: the payment is verified with the provider before anything is recorded, and " +
-      "recorded once however often the notification arrives (a donor portal card update's check likewise: its new " +
-      "card applied once). A recorded result is answered from storage (a " +
-      "failed payment is asked about again at most once a quarter hour); a decline the provider later reports approved stays " +
-      "declined and is logged for a person.",
-    tags: ["payments"],
-    responses: { 200: { description: "Processed", schema: z.object({ outcome: z.string() }) } },
-  },
-};
+export { paymentNotifyDocs as docs } from "@/lib/donations/api_docs.ts";
 
 /** `POST /api/payment/notify/{provider}`: verify and record the payment it names. */
 export const handler: Handlers<unknown, AppState> = {

@@ -3,32 +3,16 @@ import { readFlags } from "@/lib/settings/flags.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { readKioskSale } from "@/lib/http/kiosk_sale.ts";
 import { HttpError } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
-import { PaymentUrlSchema, TestEmvSchema } from "@/lib/donations/schemas.ts";
+import { TestEmvSchema } from "@/lib/donations/schemas.ts";
 import { FALLBACK_LANG } from "@/lib/shared/languages.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /** A test payment is the smallest real amount: 1 NIS. */
 const TEST_AMOUNT = 1;
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Start a test payment for a test terminal",
-    description:
-      "Only while TEST_TERMINAL_PAYMENT is on and for the three TEST_TERMINALS. Answers the URL of a " +
-      "1 NIS test payment whose result returns to /{lang}/terminal-success/{shop} or terminal-error. The body is " +
-      "optional: { language, shopNumber } (default en and the terminal number). Only a paired kiosk may " +
-      "start one: the request needs the kiosk's device cookie for that shop, unless the body is signed with a " +
-      "SIGNING_KEYS server key (an integration).",
-    tags: ["payments"],
-    responses: {
-      200: { description: "Where to send the browser", schema: PaymentUrlSchema },
-      403: { description: "Test terminal payments are switched off, or no paired kiosk device sent it" },
-    },
-  },
-};
+export { testEmvDocs as docs } from "@/lib/donations/api_docs.ts";
 
 /** `POST /api/payment/test-emv/{terminalNumber}` → `{ url }`. */
 export const handler: Handlers<unknown, AppState> = {

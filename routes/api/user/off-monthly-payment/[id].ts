@@ -1,18 +1,9 @@
 import { donorView, stopMonthlyPayments } from "@/lib/donors/donors.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { HttpError, readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { DonorSchema } from "@/lib/donors/schemas.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
-export const docs: RouteDocs = {
-  PATCH: {
-    summary: "Stop a donor's monthly donation",
-    description: "Stops all future monthly charges at once. Idempotent.",
-    tags: ["donors"],
-    responses: { 200: { description: "The updated donor", schema: DonorSchema } },
-  },
-};
+export { offMonthlyPaymentDocs as docs } from "@/lib/donors/api_docs.ts";
 
 /** `PATCH /api/user/off-monthly-payment/{id}` → the updated user. */
 export const handler: Handlers<unknown, AppState> = {

@@ -3,28 +3,10 @@ import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { HttpError, readId, validate } from "@/lib/http/validation.ts";
 import { renewPairingCode } from "@/lib/kiosk/devices.ts";
-import { PairingCodeRequestSchema, PairingCodeSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
+import { PairingCodeRequestSchema } from "@/lib/kiosk/schemas.ts";
 import { withLink } from "@/routes/api/(admin)/kiosk-devices/_pairing.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "A new pairing code for a kiosk device",
-    description:
-      "Answers a new one-time pairing code and link (15 minutes; the earlier code stops working). " +
-      "Pairing with it replaces the device's credential: the kiosk that held it is no longer paired. " +
-      "Audited (`kiosk-paired`).",
-    tags: ["kiosks"],
-    auth: "bearer",
-    body: PairingCodeRequestSchema,
-    responses: {
-      200: { description: "The pairing code", schema: PairingCodeSchema },
-      403: { description: "The caller is not approved" },
-      404: { description: "No such device" },
-      409: { description: "The device was revoked" },
-    },
-  },
-};
+export { pairingCodeDocs as docs } from "@/lib/kiosk/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: ADMINS } satisfies RouteRoles;

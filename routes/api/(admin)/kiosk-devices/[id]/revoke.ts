@@ -3,23 +3,8 @@ import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
 import { revokeKioskDevice } from "@/lib/kiosk/devices.ts";
-import { KioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Revoke a kiosk device",
-    description: "The device's credential and pairing code stop working at once, for good: the kiosk can " +
-      "no longer start card sales. Revoking again changes nothing. The revocation is audited (`kiosk-revoked`).",
-    tags: ["kiosks"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The device, revoked", schema: KioskDeviceSchema },
-      403: { description: "The caller is not approved" },
-      404: { description: "No such device" },
-    },
-  },
-};
+export { revokeKioskDeviceDocs as docs } from "@/lib/kiosk/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: ADMINS } satisfies RouteRoles;

@@ -2,27 +2,9 @@ import { FINANCE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 import { resendReceipt } from "@/lib/receipts/back_office.ts";
-import { ResendReceiptSchema } from "@/lib/receipts/schemas.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Resend a receipt email",
-    description: "Queues the receipt email of a successful gift again, to the donor's address on file, " +
-      "in the language of the first one, with the same receipt (same number) attached. A second request " +
-      "within 10 seconds of a resend (a double click) answers that resend with `repeated: true` and " +
-      "sends nothing more. At most 50 resends per receipt. Each resend queued is audited (`receipt-resent`).",
-    tags: ["transactions"],
-    auth: "bearer",
-    responses: {
-      202: { description: "Queued for sending", schema: ResendReceiptSchema },
-      403: { description: "The admin is not approved yet" },
-      404: { description: "No such transaction" },
-      409: { description: "The transaction is not a successful gift, or was resent 50 times" },
-    },
-  },
-};
+export { resendReceiptDocs as docs } from "@/lib/receipts/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: FINANCE } satisfies RouteRoles;

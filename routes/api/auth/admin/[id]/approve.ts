@@ -1,6 +1,7 @@
-import { decisionRoute } from "./_decision.ts";
+import { decisionHandler } from "./_decision.ts";
 
+export { approveAdminDocs as docs } from "@/lib/staff/api_docs.ts";
 export { roles } from "./_decision.ts";
 
 /** `POST /api/auth/admin/{id}/approve` → the admin, approved (owners only). */
-export const { docs, handler } = decisionRoute("approved");
+export const handler = decisionHandler("approved");

@@ -5,24 +5,8 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminSchema } from "@/lib/staff/schemas.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Deactivate another admin",
-    description: "Audited. Every session of the account ends at once: its access and refresh tokens are " +
-      "refused from its next request on. The last active owner cannot be deactivated.",
-    tags: ["admins"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The admin, deactivated", schema: AdminSchema },
-      403: { description: "The caller is not an owner" },
-      404: { description: "No admin has this id" },
-      409: { description: "The admin is not active, is the caller, or is the last owner" },
-    },
-  },
-};
+export { deactivateAdminDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: OWNERS } satisfies RouteRoles;

@@ -1,6 +1,7 @@
-import { decisionRoute } from "./_decision.ts";
+import { decisionHandler } from "./_decision.ts";
 
+export { rejectAdminDocs as docs } from "@/lib/staff/api_docs.ts";
 export { roles } from "./_decision.ts";
 
 /** `POST /api/auth/admin/{id}/reject` → the admin, rejected (owners only). */
-export const { docs, handler } = decisionRoute("rejected");
+export const handler = decisionHandler("rejected");

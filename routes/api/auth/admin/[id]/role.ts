@@ -5,25 +5,9 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId, readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { AdminRoleSchema, AdminSchema } from "@/lib/staff/schemas.ts";
+import { AdminRoleSchema } from "@/lib/staff/schemas.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Change another admin's role",
-    description:
-      "Audited. The museum always keeps at least one active owner; an owner cannot change their own role.",
-    tags: ["admins"],
-    auth: "bearer",
-    body: AdminRoleSchema,
-    responses: {
-      200: { description: "The admin with the new role", schema: AdminSchema },
-      403: { description: "The caller is not an owner" },
-      404: { description: "No admin has this id" },
-      409: { description: "The admin is not active, is the caller, or is the last owner" },
-    },
-  },
-};
+export { adminRoleDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { POST: OWNERS } satisfies RouteRoles;

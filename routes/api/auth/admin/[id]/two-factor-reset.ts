@@ -5,23 +5,8 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readId } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Reset an admin's two-factor sign-in",
-    description: "Owners only; audited (`two-factor-reset`). For a lost phone without recovery codes: the " +
-      "admin signs in with the password alone, or sets two-factor up again at once when it is required.",
-    tags: ["two-factor"],
-    auth: "bearer",
-    responses: {
-      204: { description: "Reset" },
-      403: { description: "The caller is not an owner" },
-      404: { description: "No admin has this id" },
-      409: { description: "The admin has no two-factor sign-in" },
-    },
-  },
-};
+export { twoFactorResetDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: owners. */
 export const roles = { POST: OWNERS } satisfies RouteRoles;

@@ -5,25 +5,9 @@ import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { clientAddress } from "@/lib/http/client_address.ts";
 import { readJson } from "@/lib/http/validation.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { RecoveryCodesSchema, TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
+import { TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Confirm two-factor sign-in with a first code",
-    description: "Audited (`two-factor-enrolled`). Answers 10 recovery codes, this once: only their keyed " +
-      "hashes are kept. From now on, signing in asks for a code after the password.",
-    tags: ["two-factor"],
-    auth: "bearer",
-    body: TwoFactorCodeSchema,
-    responses: {
-      200: { description: "The recovery codes", schema: RecoveryCodesSchema },
-      400: { description: "The code does not match the secret being set up" },
-      409: { description: "No set-up in progress, or two-factor is already set up" },
-      403: { description: "The account is waiting for approval" },
-    },
-  },
-};
+export { twoFactorConfirmDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: every approved admin, for themselves. */
 export const roles = { POST: EVERY_ROLE } satisfies RouteRoles;

@@ -3,23 +3,8 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { beginEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { EnrolmentSchema } from "@/lib/staff/two_factor_schemas.ts";
 
-export const docs: RouteDocs = {
-  POST: {
-    summary: "Start setting up two-factor sign-in",
-    description: "A new TOTP secret (as a QR code, an otpauth URI and text) for an authenticator app; " +
-      "calling it again replaces one not yet confirmed. Confirm with a first code at `two-factor/confirm`.",
-    tags: ["two-factor"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The secret to add to the app", schema: EnrolmentSchema },
-      409: { description: "Two-factor is already set up (an owner resets it)" },
-      403: { description: "The account is waiting for approval" },
-    },
-  },
-};
+export { twoFactorEnrolDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: every approved admin, for themselves. */
 export const roles = { POST: EVERY_ROLE } satisfies RouteRoles;

@@ -3,22 +3,8 @@ import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { twoFactorStatus } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
-import type { RouteDocs } from "@/lib/app/openapi.ts";
-import { TwoFactorStatusSchema } from "@/lib/staff/two_factor_schemas.ts";
 
-export const docs: RouteDocs = {
-  GET: {
-    summary: "The signed-in admin's two-factor state",
-    description:
-      "Open while enrolment is due (two-factor required and not set up), like the enrolment calls.",
-    tags: ["two-factor"],
-    auth: "bearer",
-    responses: {
-      200: { description: "The state", schema: TwoFactorStatusSchema },
-      403: { description: "The account is waiting for approval" },
-    },
-  },
-};
+export { twoFactorStatusDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`): every approved admin, about themselves. */
 export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;

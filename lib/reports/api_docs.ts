@@ -1,0 +1,171 @@
+/**
+ * The reports' and transaction lists' API operations as the OpenAPI document describes them: one export per
+ * route, which the route re-exports as its `docs` (`lib/app/openapi.ts` builds the document from them).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { MonthlyReportSchema, ReportFileQuerySchema, ReportQuerySchema } from "./schemas.ts";
+import {
+  DailyTotalsQuerySchema,
+  DailyTotalsSchema,
+  ErrorListQuerySchema,
+  ErrorTransactionSchema,
+  ExportQuerySchema,
+  listResponse,
+  SuccessListQuerySchema,
+  SuccessTransactionSchema,
+} from "./transaction_schemas.ts";
+import type { RouteDocs } from "@/lib/core/route_docs.ts";
+
+/** `GET /api/reports/monthly`. */
+export const monthlyReportDocs: RouteDocs = {
+  GET: {
+    summary: "The accountant's monthly report",
+    description: "Per month in the museum's time zone (Asia/Jerusalem), `from` to `to` included (at most " +
+      "36 months; default the last twelve): successful donations, refunds and net per currency, one-time " +
+      "and monthly (minor units, with counts); distinct donors (by email); monthly gifts started and " +
+      "cancelled; failed payments and charges. A gift counts in the month it was made, a refund in the " +
+      "month it was made. The sums equal those of the transaction lists over the same instants.",
+    tags: ["reports"],
+    auth: "bearer",
+    query: ReportQuerySchema,
+    responses: {
+      200: { description: "The report", schema: MonthlyReportSchema },
+      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
+      403: { description: "The admin is not approved yet, or has a role that may not see reports" },
+    },
+  },
+};
+
+/** `GET /api/reports/monthly.csv`. */
+export const monthlyReportCsvDocs: RouteDocs = {
+  GET: {
+    summary: "The monthly report as a CSV file",
+    description:
+      "The figures of `GET /api/reports/monthly`, one row per month, oldest first: for ILS, then " +
+      "USD (always both), one-time and monthly donations with counts, all donations, refunds of one-time " +
+      "and of monthly gifts, the count of refunds, the net, new and cancelled monthly gifts (count and " +
+      "amount per month); then donors, failed one-time payments and failed monthly charges. Amounts in " +
+      "major units, two decimals, a dot. UTF-8 with a byte order mark, RFC 4180; the header row in `lang`. " +
+      "Each download is written to the audit log (`export`, with the months).",
+    tags: ["reports"],
+    auth: "bearer",
+    query: ReportFileQuerySchema,
+    responses: {
+      200: {
+        description: "The CSV file (UTF-8, with a byte order mark)",
+        mediaType: "text/csv",
+        schema: z.string(),
+        headers: { "Content-Disposition": 'attachment; filename="monthly-report-FROM-TO.csv"' },
+      },
+      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
+      403: { description: "The admin is not approved yet, or has a role that may not see reports" },
+    },
+  },
+};
+
+/** `GET /api/reports/monthly.svg`. */
+export const monthlyReportChartDocs: RouteDocs = {
+  GET: {
+    summary: "The monthly report's chart, drawn on the server",
+    description: "An SVG image of the figures of `GET /api/reports/monthly`: one panel per currency, per " +
+      "month a bar of donations (one-time and monthly) and a bar of refunds, words in `lang` (right to " +
+      'left in Hebrew). One `role="img"` named by its title and description; the back office puts it in ' +
+      "the report page beside the table.",
+    tags: ["reports"],
+    auth: "bearer",
+    query: ReportFileQuerySchema,
+    responses: {
+      200: { description: "The chart", mediaType: "image/svg+xml", schema: z.string() },
+      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
+      403: { description: "The admin is not approved yet, or has a role that may not see reports" },
+    },
+  },
+};
+
+/** `GET /api/transaction/daily-totals`. */
+export const dailyTotalsDocs: RouteDocs = {
+  GET: {
+    summary: "Successful donations per day",
+    description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
+      "currency that had successful donations (amounts in minor units; errors do not count). Data " +
+      "only: the back office draws its chart from these figures.",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: DailyTotalsQuerySchema,
+    responses: {
+      200: { description: "The window's days", schema: DailyTotalsSchema },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/export`. */
+export const transactionsExportDocs: RouteDocs = {
+  GET: {
+    summary: "Every matching transaction as a CSV file",
+    description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
+      "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
+      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
+      "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
+      "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
+      "Error message, Transaction ID; the header row and the Status and Payment type words in " +
+      "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
+      "streamed: a storage failure after the first rows aborts the response (it is logged). Each export " +
+      "is audited (`export`, with its filters).",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: ExportQuerySchema,
+    responses: {
+      200: {
+        description: "The CSV file (UTF-8, with a byte order mark)",
+        mediaType: "text/csv",
+        schema: z.string(),
+        headers: {
+          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
+        },
+      },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/get-all-error-transactions`. */
+export const errorTransactionsDocs: RouteDocs = {
+  GET: {
+    summary: "Failed transactions, newest first",
+    description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
+      "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
+      "case-insensitively, anywhere (a viewer's, the first or last name only). Each item has the " +
+      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message.",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: ErrorListQuerySchema,
+    responses: {
+      200: { description: "One page", schema: listResponse(ErrorTransactionSchema, "ErrorTransactionList") },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/get-all-success-transactions`. */
+export const successTransactionsDocs: RouteDocs = {
+  GET: {
+    summary: "Successful transactions, newest first",
+    description:
+      "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere " +
+      "(a viewer's, the first or last name only). " +
+      "Each item carries its receipt's number and admin download path (`receipt`).",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: SuccessListQuerySchema,
+    responses: {
+      200: {
+        description: "One page",
+        schema: listResponse(SuccessTransactionSchema, "SuccessTransactionList"),
+      },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
