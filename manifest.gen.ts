@@ -13,103 +13,112 @@ import * as $9 from "./routes/[lang]/account/receipts/[year].tsx";
 import * as $10 from "./routes/[lang]/account/sign-in.tsx";
 import * as $11 from "./routes/[lang]/account/sign-out.ts";
 import * as $12 from "./routes/[lang]/admin/audit.tsx";
-import * as $13 from "./routes/[lang]/admin/donor.tsx";
-import * as $14 from "./routes/[lang]/admin/index.tsx";
-import * as $15 from "./routes/[lang]/admin/reports.tsx";
-import * as $16 from "./routes/[lang]/admin/staff.tsx";
-import * as $17 from "./routes/[lang]/admin/two-factor.tsx";
-import * as $18 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $19 from "./routes/[lang]/error.tsx";
-import * as $20 from "./routes/[lang]/index.tsx";
-import * as $21 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $22 from "./routes/[lang]/login.tsx";
-import * as $23 from "./routes/[lang]/receipts/download.tsx";
-import * as $24 from "./routes/[lang]/receipts/verify.tsx";
-import * as $25 from "./routes/[lang]/register.tsx";
-import * as $26 from "./routes/[lang]/success.tsx";
-import * as $27 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $28 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $29 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $30 from "./routes/_404.tsx";
-import * as $31 from "./routes/_app.tsx";
-import * as $32 from "./routes/api/(admin)/_middleware.ts";
-import * as $33 from "./routes/api/(admin)/audit/actors.ts";
-import * as $34 from "./routes/api/(admin)/audit/export.ts";
-import * as $35 from "./routes/api/(admin)/audit/index.ts";
-import * as $36 from "./routes/api/(admin)/donor/cancel-reasons.ts";
-import * as $37 from "./routes/api/(admin)/donor/index.ts";
-import * as $38 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
-import * as $39 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
-import * as $40 from "./routes/api/(admin)/kiosk-devices/index.ts";
-import * as $41 from "./routes/api/(admin)/outbox/index.ts";
-import * as $42 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $43 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $44 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $45 from "./routes/api/(admin)/settings/flags.ts";
-import * as $46 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $47 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $48 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $49 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $50 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $51 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $52 from "./routes/api/(admin)/transaction/export.ts";
-import * as $53 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $54 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $55 from "./routes/api/_middleware.ts";
-import * as $56 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $57 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $58 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $59 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $60 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $61 from "./routes/api/auth/admin/_middleware.ts";
-import * as $62 from "./routes/api/auth/admin/login.ts";
-import * as $63 from "./routes/api/auth/admin/logout.ts";
-import * as $64 from "./routes/api/auth/admin/me.ts";
-import * as $65 from "./routes/api/auth/admin/pending.ts";
-import * as $66 from "./routes/api/auth/admin/refresh.ts";
-import * as $67 from "./routes/api/auth/admin/register.ts";
-import * as $68 from "./routes/api/auth/admin/staff.ts";
-import * as $69 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $70 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $71 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $72 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $73 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $74 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $75 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $76 from "./routes/api/docs.tsx";
-import * as $77 from "./routes/api/feature-flags.ts";
-import * as $78 from "./routes/api/openapi.json.ts";
-import * as $79 from "./routes/api/payment/create.ts";
-import * as $80 from "./routes/api/payment/notify/[provider].ts";
-import * as $81 from "./routes/api/payment/pay-emv.ts";
-import * as $82 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $83 from "./routes/api/signing-key.ts";
-import * as $84 from "./routes/api/user/[id].ts";
-import * as $85 from "./routes/api/user/index.ts";
-import * as $86 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $87 from "./routes/dev/mail/attachment.ts";
-import * as $88 from "./routes/dev/mail/html.ts";
-import * as $89 from "./routes/dev/mail/index.tsx";
-import * as $90 from "./routes/health.ts";
-import * as $91 from "./routes/index.ts";
-import * as $92 from "./routes/payments/card/[attemptId].ts";
-import * as $93 from "./routes/payments/return/[paymentId].ts";
-import * as $94 from "./routes/sandbox/pay/[ref].tsx";
-import * as $95 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $13 from "./routes/[lang]/admin/donor.ts";
+import * as $14 from "./routes/[lang]/admin/donors.tsx";
+import * as $15 from "./routes/[lang]/admin/email.tsx";
+import * as $16 from "./routes/[lang]/admin/index.tsx";
+import * as $17 from "./routes/[lang]/admin/kiosks.tsx";
+import * as $18 from "./routes/[lang]/admin/reports.tsx";
+import * as $19 from "./routes/[lang]/admin/settings.tsx";
+import * as $20 from "./routes/[lang]/admin/staff.tsx";
+import * as $21 from "./routes/[lang]/admin/transactions.tsx";
+import * as $22 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $23 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $24 from "./routes/[lang]/error.tsx";
+import * as $25 from "./routes/[lang]/index.tsx";
+import * as $26 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $27 from "./routes/[lang]/login.tsx";
+import * as $28 from "./routes/[lang]/receipts/download.tsx";
+import * as $29 from "./routes/[lang]/receipts/verify.tsx";
+import * as $30 from "./routes/[lang]/register.tsx";
+import * as $31 from "./routes/[lang]/success.tsx";
+import * as $32 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $33 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $34 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $35 from "./routes/_404.tsx";
+import * as $36 from "./routes/_app.tsx";
+import * as $37 from "./routes/api/(admin)/_middleware.ts";
+import * as $38 from "./routes/api/(admin)/audit/actors.ts";
+import * as $39 from "./routes/api/(admin)/audit/export.ts";
+import * as $40 from "./routes/api/(admin)/audit/index.ts";
+import * as $41 from "./routes/api/(admin)/donor/cancel-reasons.ts";
+import * as $42 from "./routes/api/(admin)/donor/index.ts";
+import * as $43 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
+import * as $44 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
+import * as $45 from "./routes/api/(admin)/kiosk-devices/index.ts";
+import * as $46 from "./routes/api/(admin)/outbox/index.ts";
+import * as $47 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $48 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $49 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $50 from "./routes/api/(admin)/settings/flags.ts";
+import * as $51 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $52 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $53 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $54 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $55 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $56 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $57 from "./routes/api/(admin)/transaction/export.ts";
+import * as $58 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $59 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $60 from "./routes/api/_middleware.ts";
+import * as $61 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $62 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $63 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $64 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $65 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $66 from "./routes/api/auth/admin/_middleware.ts";
+import * as $67 from "./routes/api/auth/admin/login.ts";
+import * as $68 from "./routes/api/auth/admin/logout.ts";
+import * as $69 from "./routes/api/auth/admin/me.ts";
+import * as $70 from "./routes/api/auth/admin/pending.ts";
+import * as $71 from "./routes/api/auth/admin/refresh.ts";
+import * as $72 from "./routes/api/auth/admin/register.ts";
+import * as $73 from "./routes/api/auth/admin/staff.ts";
+import * as $74 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $75 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $76 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $77 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $78 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $79 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $80 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $81 from "./routes/api/docs.tsx";
+import * as $82 from "./routes/api/feature-flags.ts";
+import * as $83 from "./routes/api/openapi.json.ts";
+import * as $84 from "./routes/api/payment/create.ts";
+import * as $85 from "./routes/api/payment/notify/[provider].ts";
+import * as $86 from "./routes/api/payment/pay-emv.ts";
+import * as $87 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $88 from "./routes/api/signing-key.ts";
+import * as $89 from "./routes/api/user/[id].ts";
+import * as $90 from "./routes/api/user/index.ts";
+import * as $91 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $92 from "./routes/dev/mail/attachment.ts";
+import * as $93 from "./routes/dev/mail/html.ts";
+import * as $94 from "./routes/dev/mail/index.tsx";
+import * as $95 from "./routes/health.ts";
+import * as $96 from "./routes/index.ts";
+import * as $97 from "./routes/payments/card/[attemptId].ts";
+import * as $98 from "./routes/payments/return/[paymentId].ts";
+import * as $99 from "./routes/sandbox/pay/[ref].tsx";
+import * as $100 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
-import * as $$2 from "./islands/AdminDashboard.tsx";
-import * as $$3 from "./islands/AdminDonor.tsx";
-import * as $$4 from "./islands/AdminReports.tsx";
-import * as $$5 from "./islands/AdminStaff.tsx";
-import * as $$6 from "./islands/AdminTwoFactor.tsx";
-import * as $$7 from "./islands/ContributionChoice.tsx";
-import * as $$8 from "./islands/DonorPayment.tsx";
-import * as $$9 from "./islands/InitPaymentListener.tsx";
-import * as $$10 from "./islands/LanguageSelector.tsx";
-import * as $$11 from "./islands/PeriodTabs.tsx";
-import * as $$12 from "./islands/ProgressBar.tsx";
-import * as $$13 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonors.tsx";
+import * as $$3 from "./islands/AdminEmail.tsx";
+import * as $$4 from "./islands/AdminKiosks.tsx";
+import * as $$5 from "./islands/AdminOverview.tsx";
+import * as $$6 from "./islands/AdminReports.tsx";
+import * as $$7 from "./islands/AdminSettings.tsx";
+import * as $$8 from "./islands/AdminStaff.tsx";
+import * as $$9 from "./islands/AdminTransactions.tsx";
+import * as $$10 from "./islands/AdminTwoFactor.tsx";
+import * as $$11 from "./islands/ContributionChoice.tsx";
+import * as $$12 from "./islands/DonorPayment.tsx";
+import * as $$13 from "./islands/InitPaymentListener.tsx";
+import * as $$14 from "./islands/LanguageSelector.tsx";
+import * as $$15 from "./islands/PeriodTabs.tsx";
+import * as $$16 from "./islands/ProgressBar.tsx";
+import * as $$17 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -128,105 +137,114 @@ const manifest: Manifest = {
     "[lang]/account/sign-in.tsx": $10,
     "[lang]/account/sign-out.ts": $11,
     "[lang]/admin/audit.tsx": $12,
-    "[lang]/admin/donor.tsx": $13,
-    "[lang]/admin/index.tsx": $14,
-    "[lang]/admin/reports.tsx": $15,
-    "[lang]/admin/staff.tsx": $16,
-    "[lang]/admin/two-factor.tsx": $17,
-    "[lang]/cancel-subscription.tsx": $18,
-    "[lang]/error.tsx": $19,
-    "[lang]/index.tsx": $20,
-    "[lang]/kiosk-pair.tsx": $21,
-    "[lang]/login.tsx": $22,
-    "[lang]/receipts/download.tsx": $23,
-    "[lang]/receipts/verify.tsx": $24,
-    "[lang]/register.tsx": $25,
-    "[lang]/success.tsx": $26,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $27,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $28,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $29,
-    "_404.tsx": $30,
-    "_app.tsx": $31,
-    "api/(admin)/_middleware.ts": $32,
-    "api/(admin)/audit/actors.ts": $33,
-    "api/(admin)/audit/export.ts": $34,
-    "api/(admin)/audit/index.ts": $35,
-    "api/(admin)/donor/cancel-reasons.ts": $36,
-    "api/(admin)/donor/index.ts": $37,
-    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $38,
-    "api/(admin)/kiosk-devices/[id]/revoke.ts": $39,
-    "api/(admin)/kiosk-devices/index.ts": $40,
-    "api/(admin)/outbox/index.ts": $41,
-    "api/(admin)/reports/monthly.csv.ts": $42,
-    "api/(admin)/reports/monthly.svg.ts": $43,
-    "api/(admin)/reports/monthly.ts": $44,
-    "api/(admin)/settings/flags.ts": $45,
-    "api/(admin)/transaction/[id]/receipt.ts": $46,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $47,
-    "api/(admin)/transaction/[id]/refund.ts": $48,
-    "api/(admin)/transaction/[id]/refunds.ts": $49,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $50,
-    "api/(admin)/transaction/daily-totals.ts": $51,
-    "api/(admin)/transaction/export.ts": $52,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $53,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $54,
-    "api/_middleware.ts": $55,
-    "api/auth/admin/[id]/approve.ts": $56,
-    "api/auth/admin/[id]/deactivate.ts": $57,
-    "api/auth/admin/[id]/reject.ts": $58,
-    "api/auth/admin/[id]/role.ts": $59,
-    "api/auth/admin/[id]/two-factor-reset.ts": $60,
-    "api/auth/admin/_middleware.ts": $61,
-    "api/auth/admin/login.ts": $62,
-    "api/auth/admin/logout.ts": $63,
-    "api/auth/admin/me.ts": $64,
-    "api/auth/admin/pending.ts": $65,
-    "api/auth/admin/refresh.ts": $66,
-    "api/auth/admin/register.ts": $67,
-    "api/auth/admin/staff.ts": $68,
-    "api/auth/admin/two-factor/confirm.ts": $69,
-    "api/auth/admin/two-factor/disable.ts": $70,
-    "api/auth/admin/two-factor/enrol.ts": $71,
-    "api/auth/admin/two-factor/index.ts": $72,
-    "api/auth/admin/two-factor/recovery-codes.ts": $73,
-    "api/auth/admin/two-factor/required.ts": $74,
-    "api/auth/admin/two-factor/verify.ts": $75,
-    "api/docs.tsx": $76,
-    "api/feature-flags.ts": $77,
-    "api/openapi.json.ts": $78,
-    "api/payment/create.ts": $79,
-    "api/payment/notify/[provider].ts": $80,
-    "api/payment/pay-emv.ts": $81,
-    "api/payment/test-emv/[terminalNumber].ts": $82,
-    "api/signing-key.ts": $83,
-    "api/user/[id].ts": $84,
-    "api/user/index.ts": $85,
-    "api/user/off-monthly-payment/[id].ts": $86,
-    "dev/mail/attachment.ts": $87,
-    "dev/mail/html.ts": $88,
-    "dev/mail/index.tsx": $89,
-    "health.ts": $90,
-    "index.ts": $91,
-    "payments/card/[attemptId].ts": $92,
-    "payments/return/[paymentId].ts": $93,
-    "sandbox/pay/[ref].tsx": $94,
-    "sandbox/terminal/[terminalId].tsx": $95,
+    "[lang]/admin/donor.ts": $13,
+    "[lang]/admin/donors.tsx": $14,
+    "[lang]/admin/email.tsx": $15,
+    "[lang]/admin/index.tsx": $16,
+    "[lang]/admin/kiosks.tsx": $17,
+    "[lang]/admin/reports.tsx": $18,
+    "[lang]/admin/settings.tsx": $19,
+    "[lang]/admin/staff.tsx": $20,
+    "[lang]/admin/transactions.tsx": $21,
+    "[lang]/admin/two-factor.tsx": $22,
+    "[lang]/cancel-subscription.tsx": $23,
+    "[lang]/error.tsx": $24,
+    "[lang]/index.tsx": $25,
+    "[lang]/kiosk-pair.tsx": $26,
+    "[lang]/login.tsx": $27,
+    "[lang]/receipts/download.tsx": $28,
+    "[lang]/receipts/verify.tsx": $29,
+    "[lang]/register.tsx": $30,
+    "[lang]/success.tsx": $31,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $32,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $33,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $34,
+    "_404.tsx": $35,
+    "_app.tsx": $36,
+    "api/(admin)/_middleware.ts": $37,
+    "api/(admin)/audit/actors.ts": $38,
+    "api/(admin)/audit/export.ts": $39,
+    "api/(admin)/audit/index.ts": $40,
+    "api/(admin)/donor/cancel-reasons.ts": $41,
+    "api/(admin)/donor/index.ts": $42,
+    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $43,
+    "api/(admin)/kiosk-devices/[id]/revoke.ts": $44,
+    "api/(admin)/kiosk-devices/index.ts": $45,
+    "api/(admin)/outbox/index.ts": $46,
+    "api/(admin)/reports/monthly.csv.ts": $47,
+    "api/(admin)/reports/monthly.svg.ts": $48,
+    "api/(admin)/reports/monthly.ts": $49,
+    "api/(admin)/settings/flags.ts": $50,
+    "api/(admin)/transaction/[id]/receipt.ts": $51,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $52,
+    "api/(admin)/transaction/[id]/refund.ts": $53,
+    "api/(admin)/transaction/[id]/refunds.ts": $54,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $55,
+    "api/(admin)/transaction/daily-totals.ts": $56,
+    "api/(admin)/transaction/export.ts": $57,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $58,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $59,
+    "api/_middleware.ts": $60,
+    "api/auth/admin/[id]/approve.ts": $61,
+    "api/auth/admin/[id]/deactivate.ts": $62,
+    "api/auth/admin/[id]/reject.ts": $63,
+    "api/auth/admin/[id]/role.ts": $64,
+    "api/auth/admin/[id]/two-factor-reset.ts": $65,
+    "api/auth/admin/_middleware.ts": $66,
+    "api/auth/admin/login.ts": $67,
+    "api/auth/admin/logout.ts": $68,
+    "api/auth/admin/me.ts": $69,
+    "api/auth/admin/pending.ts": $70,
+    "api/auth/admin/refresh.ts": $71,
+    "api/auth/admin/register.ts": $72,
+    "api/auth/admin/staff.ts": $73,
+    "api/auth/admin/two-factor/confirm.ts": $74,
+    "api/auth/admin/two-factor/disable.ts": $75,
+    "api/auth/admin/two-factor/enrol.ts": $76,
+    "api/auth/admin/two-factor/index.ts": $77,
+    "api/auth/admin/two-factor/recovery-codes.ts": $78,
+    "api/auth/admin/two-factor/required.ts": $79,
+    "api/auth/admin/two-factor/verify.ts": $80,
+    "api/docs.tsx": $81,
+    "api/feature-flags.ts": $82,
+    "api/openapi.json.ts": $83,
+    "api/payment/create.ts": $84,
+    "api/payment/notify/[provider].ts": $85,
+    "api/payment/pay-emv.ts": $86,
+    "api/payment/test-emv/[terminalNumber].ts": $87,
+    "api/signing-key.ts": $88,
+    "api/user/[id].ts": $89,
+    "api/user/index.ts": $90,
+    "api/user/off-monthly-payment/[id].ts": $91,
+    "dev/mail/attachment.ts": $92,
+    "dev/mail/html.ts": $93,
+    "dev/mail/index.tsx": $94,
+    "health.ts": $95,
+    "index.ts": $96,
+    "payments/card/[attemptId].ts": $97,
+    "payments/return/[paymentId].ts": $98,
+    "sandbox/pay/[ref].tsx": $99,
+    "sandbox/terminal/[terminalId].tsx": $100,
   },
   islands: {
     AccountForm: $$0,
     AdminAudit: $$1,
-    AdminDashboard: $$2,
-    AdminDonor: $$3,
-    AdminReports: $$4,
-    AdminStaff: $$5,
-    AdminTwoFactor: $$6,
-    ContributionChoice: $$7,
-    DonorPayment: $$8,
-    InitPaymentListener: $$9,
-    LanguageSelector: $$10,
-    PeriodTabs: $$11,
-    ProgressBar: $$12,
-    ScrollToTop: $$13,
+    AdminDonors: $$2,
+    AdminEmail: $$3,
+    AdminKiosks: $$4,
+    AdminOverview: $$5,
+    AdminReports: $$6,
+    AdminSettings: $$7,
+    AdminStaff: $$8,
+    AdminTransactions: $$9,
+    AdminTwoFactor: $$10,
+    ContributionChoice: $$11,
+    DonorPayment: $$12,
+    InitPaymentListener: $$13,
+    LanguageSelector: $$14,
+    PeriodTabs: $$15,
+    ProgressBar: $$16,
+    ScrollToTop: $$17,
   },
 };
 

@@ -3,18 +3,22 @@
 
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
-import * as $$2 from "./islands/AdminDashboard.tsx";
-import * as $$3 from "./islands/AdminDonor.tsx";
-import * as $$4 from "./islands/AdminReports.tsx";
-import * as $$5 from "./islands/AdminStaff.tsx";
-import * as $$6 from "./islands/AdminTwoFactor.tsx";
-import * as $$7 from "./islands/ContributionChoice.tsx";
-import * as $$8 from "./islands/DonorPayment.tsx";
-import * as $$9 from "./islands/InitPaymentListener.tsx";
-import * as $$10 from "./islands/LanguageSelector.tsx";
-import * as $$11 from "./islands/PeriodTabs.tsx";
-import * as $$12 from "./islands/ProgressBar.tsx";
-import * as $$13 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDonors.tsx";
+import * as $$3 from "./islands/AdminEmail.tsx";
+import * as $$4 from "./islands/AdminKiosks.tsx";
+import * as $$5 from "./islands/AdminOverview.tsx";
+import * as $$6 from "./islands/AdminReports.tsx";
+import * as $$7 from "./islands/AdminSettings.tsx";
+import * as $$8 from "./islands/AdminStaff.tsx";
+import * as $$9 from "./islands/AdminTransactions.tsx";
+import * as $$10 from "./islands/AdminTwoFactor.tsx";
+import * as $$11 from "./islands/ContributionChoice.tsx";
+import * as $$12 from "./islands/DonorPayment.tsx";
+import * as $$13 from "./islands/InitPaymentListener.tsx";
+import * as $$14 from "./islands/LanguageSelector.tsx";
+import * as $$15 from "./islands/PeriodTabs.tsx";
+import * as $$16 from "./islands/ProgressBar.tsx";
+import * as $$17 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -38,10 +42,15 @@ const manifest: LazyManifest = {
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
     "[lang]/admin/audit.tsx": () => import("./routes/[lang]/admin/audit.tsx"),
-    "[lang]/admin/donor.tsx": () => import("./routes/[lang]/admin/donor.tsx"),
+    "[lang]/admin/donor.ts": () => import("./routes/[lang]/admin/donor.ts"),
+    "[lang]/admin/donors.tsx": () => import("./routes/[lang]/admin/donors.tsx"),
+    "[lang]/admin/email.tsx": () => import("./routes/[lang]/admin/email.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
+    "[lang]/admin/kiosks.tsx": () => import("./routes/[lang]/admin/kiosks.tsx"),
     "[lang]/admin/reports.tsx": () => import("./routes/[lang]/admin/reports.tsx"),
+    "[lang]/admin/settings.tsx": () => import("./routes/[lang]/admin/settings.tsx"),
     "[lang]/admin/staff.tsx": () => import("./routes/[lang]/admin/staff.tsx"),
+    "[lang]/admin/transactions.tsx": () => import("./routes/[lang]/admin/transactions.tsx"),
     "[lang]/admin/two-factor.tsx": () => import("./routes/[lang]/admin/two-factor.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
@@ -140,18 +149,22 @@ const manifest: LazyManifest = {
   islands: {
     AccountForm: $$0,
     AdminAudit: $$1,
-    AdminDashboard: $$2,
-    AdminDonor: $$3,
-    AdminReports: $$4,
-    AdminStaff: $$5,
-    AdminTwoFactor: $$6,
-    ContributionChoice: $$7,
-    DonorPayment: $$8,
-    InitPaymentListener: $$9,
-    LanguageSelector: $$10,
-    PeriodTabs: $$11,
-    ProgressBar: $$12,
-    ScrollToTop: $$13,
+    AdminDonors: $$2,
+    AdminEmail: $$3,
+    AdminKiosks: $$4,
+    AdminOverview: $$5,
+    AdminReports: $$6,
+    AdminSettings: $$7,
+    AdminStaff: $$8,
+    AdminTransactions: $$9,
+    AdminTwoFactor: $$10,
+    ContributionChoice: $$11,
+    DonorPayment: $$12,
+    InitPaymentListener: $$13,
+    LanguageSelector: $$14,
+    PeriodTabs: $$15,
+    ProgressBar: $$16,
+    ScrollToTop: $$17,
   },
 };
 

@@ -249,7 +249,16 @@ export const PAGES: readonly (readonly [string, string])[] = [
   ["cancel", "/en/cancel-subscription"],
   ["login", "/en/login"],
   ["register", "/en/register"],
-  ["admin", "/en/admin"],
+  ["admin: overview", "/en/admin"],
+  ["admin: transactions", "/en/admin/transactions"],
+  ["admin: donors", "/en/admin/donors"],
+  ["admin: reports", "/en/admin/reports"],
+  ["admin: kiosks", "/en/admin/kiosks"],
+  ["admin: email", "/en/admin/email"],
+  ["admin: staff", "/en/admin/staff"],
+  ["admin: audit", "/en/admin/audit"],
+  ["admin: settings", "/en/admin/settings"],
+  ["admin: two-factor", "/en/admin/two-factor"],
   ["not found", "/en/no-such-page"],
 ];
 

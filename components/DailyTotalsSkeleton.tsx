@@ -1,6 +1,6 @@
 /**
  * The daily totals chart's waiting state, drawn on the server with the admin page: the chart's frame
- * and date labels for the last `days` UTC days, a loading text in place of the first panel's
+ * and date labels for the last `days` days in the museum's time zone, a loading text in place of the first panel's
  * heading, no money and no bars (`skeletonModel`). The page hands it to the dashboard island as
  * markup (`ChartSkeleton` in `islands/admin/DailyTotals.tsx`), which keeps it until the figures come.
  * Decorative (`aria-hidden`): the page says `loading` to assistive technology itself.
@@ -16,15 +16,22 @@ import { textsUnder } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 
 /**
- * The skeleton as SVG markup, in `lang` (its date labels), for the `days` UTC days ending `now`.
+ * The skeleton as SVG markup, in `lang` (its date labels), for the `days` days in `timeZone` (the
+ * museum's, as the API counts them) ending `now`.
  *
  * @example
  * ```ts
- * chartSkeleton("en", "Loading the chart…"); // '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 464" …'
+ * chartSkeleton("en", "Loading the chart…", "Asia/Jerusalem"); // '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 464" …'
  * ```
  */
-export function chartSkeleton(lang: Lang, loading: string, days = 30, now: Date = new Date()): string {
+export function chartSkeleton(
+  lang: Lang,
+  loading: string,
+  timeZone: string,
+  days = 30,
+  now: Date = new Date(),
+): string {
   const t = translator(textsUnder(lang, ["chart"]));
-  const model = chartModel(fillDays([], totalsWindow(days, now).first, days), [1, 2], lang, t);
+  const model = chartModel(fillDays([], totalsWindow(days, now, timeZone).days), [1, 2], lang, t);
   return renderToString(<DailyTotalsChart model={skeletonModel(model, loading)} decorative />);
 }

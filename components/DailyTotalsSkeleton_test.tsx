@@ -6,6 +6,7 @@ import { chartModel } from "@/islands/admin/daily_totals_chart.ts";
 import { translator } from "@/islands/shared/texts.ts";
 import { fillDays } from "@/lib/reports/daily_totals.ts";
 import { textsUnder } from "@/lib/core/i18n.ts";
+import { addDays } from "@/lib/core/zoned_time.ts";
 import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
 import { chartSkeleton } from "./DailyTotalsSkeleton.tsx";
 
@@ -16,10 +17,12 @@ const renderChart = (days: ReturnType<typeof fillDays>, currencies: (1 | 2)[], l
   );
 
 Deno.test("chartSkeleton: the chart's size and date axis, the loading text, no figures, decorative", () => {
-  const now = new Date("2026-11-22T15:00:00Z");
+  // 00:30 on the 23rd in Jerusalem, the museum's zone: the 30 days end on the 23rd (in UTC, the 22nd).
+  const now = new Date("2026-11-22T22:30:00Z");
+  const days = Array.from({ length: 30 }, (_, i) => addDays("2026-10-25", i));
   for (const lang of LANGUAGES) {
-    const skeleton = chartSkeleton(lang, "Loading <now>", 30, now);
-    const chart = renderChart(fillDays([], "2026-10-24", 30), [1, 2], lang);
+    const skeleton = chartSkeleton(lang, "Loading <now>", "Asia/Jerusalem", 30, now);
+    const chart = renderChart(fillDays([], days), [1, 2], lang);
     const viewBox = (svg: string) => svg.match(/viewBox="[^"]+"/)?.[0];
     assert.equal(viewBox(skeleton), viewBox(chart), `${lang}: the room of a two-currency chart`);
     assert.match(skeleton, /^<svg [^>]*aria-hidden="true"/);

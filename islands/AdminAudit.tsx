@@ -1,22 +1,24 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
 import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, its filters as the query gave them, the actions the log records, the texts. */
 export interface AdminAuditProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   filters: AuditFilters;
   actions: readonly string[];
   texts: Record<string, string>;
 }
 
-/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, UTC). */
+/** The page's filters: an admin id, an action, and the first and last day (`YYYY-MM-DD`, the museum's days). */
 export interface AuditFilters {
   actor: string;
   action: string;
@@ -39,17 +41,22 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
 }
 
 /**
- * The audit log page (issue 16), `/{lang}/admin/audit` (owners and admins): what the staff did,
- * newest first, filtered by who, action and period (a plain GET form of this page, so a filtered
- * view is a link), a page at a time, and the same entries as a CSV file. Guarded like the
- * dashboard; other roles see the server's refusal, translated.
+ * The audit log section (issues 16 and 26), `/{lang}/admin/audit` (owners and admins): what the
+ * staff did, newest first, filtered by who, action and period (a plain GET form of this page, so a
+ * filtered view is a link), a page at a time, and the same entries as a CSV file.
  */
 export default function AdminAudit(props: AdminAuditProps) {
-  const { lang, filters } = props;
-  const frame = useAdminFrame(lang, props.texts, (stored) => {
-    if (stored) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
-  });
-  const { t, api } = frame;
+  return (
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="audit" texts={props.texts}>
+      {(view) => <AuditLog view={view} filters={props.filters} actions={props.actions} />}
+    </AdminShell>
+  );
+}
+
+function AuditLog(props: { view: SectionView; filters: AuditFilters; actions: readonly string[] }) {
+  const { api, t, lang, ready } = props.view;
+  const { filters } = props;
+  const dates = useDates();
   const [actors, setActors] = useState<AuditActor[]>([]);
   const [notice, setNotice] = useState("");
   // The form's fields as typed (submitted as a GET of this page).
@@ -61,6 +68,9 @@ export default function AdminAudit(props: AdminAuditProps) {
   });
   const failed = (error: unknown) =>
     setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
+  useEffect(() => {
+    if (ready) api.request<AuditActor[]>("/api/audit/actors").then(setActors).catch(failed);
+  }, [ready]);
   const query = auditQuery(filters);
   const pages = useCursorPages(
     (at) => {
@@ -68,7 +78,7 @@ export default function AdminAudit(props: AdminAuditProps) {
       if (at) q.set("cursor", at);
       return api.request<AuditPage>(`/api/audit?${q}`);
     },
-    !!frame.session,
+    ready,
     failed,
   );
   const page = pages.page;
@@ -84,11 +94,8 @@ export default function AdminAudit(props: AdminAuditProps) {
   }
 
   const actionName = (action: string) => t(`staffAdmin.actions.${action}`);
-  const body = (
+  return (
     <>
-      <p>
-        <a href={`/${lang}/admin`}>{t("staffAdmin.back")}</a>
-      </p>
       <p>{t("staffAdmin.auditIntro")}</p>
       <form class="audit-filters" method="get" action={`/${lang}/admin/audit`}>
         <div class="field">
@@ -133,7 +140,7 @@ export default function AdminAudit(props: AdminAuditProps) {
         row={(e) => (
           <tr key={e.id} data-action={e.action}>
             <th scope="row">
-              <time dateTime={e.at}>{usDateTime(e.at)}</time>
+              <time dateTime={e.at}>{dates.dateTime(e.at)}</time>
             </th>
             <td>
               <span dir="ltr">
@@ -164,6 +171,4 @@ export default function AdminAudit(props: AdminAuditProps) {
       />
     </>
   );
-
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

@@ -1,16 +1,21 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { FINANCE } from "@/lib/shared/admin_roles.ts";
 import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
+import { CancelReasons } from "@/islands/admin/CancelReasons.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { formatCalendarMonth } from "@/lib/shared/dates.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** The page's language, the months asked for (the page's `?from` and `?to`, or null) and the texts. */
 export interface AdminReportsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   from: string | null;
   to: string | null;
   texts: Record<string, string>;
@@ -22,9 +27,7 @@ type Load =
   | { state: "ready"; report: MonthlyReport; chart: string };
 
 /** `YYYY-MM` as "January 2026" in `lang`. */
-const monthName = (month: string, lang: string) =>
-  new Intl.DateTimeFormat(lang, { month: "long", year: "numeric", timeZone: "UTC" })
-    .format(new Date(`${month}-15T00:00:00Z`));
+const monthName = (month: string, lang: string) => formatCalendarMonth(month, lang) ?? month;
 
 /** One currency's months: donations, refunds, net, new and cancelled monthly gifts, and the total. */
 function MoneyTable(props: { report: MonthlyReport; currency: 1 | 2; t: Translate; lang: string }) {
@@ -104,17 +107,42 @@ function ActivityTable(props: { report: MonthlyReport; t: Translate; lang: strin
 }
 
 /**
- * The accountant's monthly reports (issue 16), `/{lang}/admin/reports?from=YYYY-MM&to=YYYY-MM`:
- * the months form (a plain GET form of the page, so a range is a link to bookmark), the chart the
- * server draws (`GET /api/reports/monthly.svg`, put in as it comes: our own escaped SVG), a table
- * per currency and one of donors and failed charges (`GET /api/reports/monthly`), and the CSV
- * (`.csv`). Guarded like the dashboard; owners, admins and finance only (a viewer is told the
- * server refused).
+ * The reports section (issues 16 and 26), `/{lang}/admin/reports?from=YYYY-MM&to=YYYY-MM`, for
+ * every role: the accountant's monthly report for those who see money (owners, admins, finance;
+ * the API refuses viewers) and, for everyone, why monthly donors cancelled (`admin/CancelReasons.tsx`).
  */
 export default function AdminReports(props: AdminReportsProps) {
-  const { lang } = props;
-  const frame = useAdminFrame(lang, props.texts, (stored) => {
-    if (!stored) return;
+  return (
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="reports" texts={props.texts}>
+      {(view) => (
+        <>
+          {FINANCE.includes(view.role) && (
+            <MonthlyReportView view={view} timeZone={props.timeZone} from={props.from} to={props.to} />
+          )}
+          <CancelReasons api={view.api} t={view.t} ready={view.ready} />
+        </>
+      )}
+    </AdminShell>
+  );
+}
+
+/**
+ * The monthly report: the months form (a plain GET form of the page, so a range is a link to
+ * bookmark), the chart the server draws (`GET /api/reports/monthly.svg`, put in as it comes: our
+ * own escaped SVG), a table per currency and one of donors and failed charges
+ * (`GET /api/reports/monthly`), and the CSV (`.csv`). Loads once `ready`.
+ */
+function MonthlyReportView(
+  props: { view: SectionView; timeZone: string; from: string | null; to: string | null },
+) {
+  const { api, t, lang, ready } = props.view;
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [notice, setNotice] = useState("");
+  const range = new URLSearchParams();
+  if (props.from) range.set("from", props.from);
+  if (props.to) range.set("to", props.to);
+  useEffect(() => {
+    if (!ready) return;
     const query = range.toString();
     Promise.all([
       api.request<MonthlyReport>(`/api/reports/monthly?${query}`),
@@ -126,13 +154,7 @@ export default function AdminReports(props: AdminReportsProps) {
           : t("reports.failed") + " " + messageText(t, listFailure(error));
         setLoad({ state: "failed", message });
       });
-  });
-  const { t, api } = frame;
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  const [notice, setNotice] = useState("");
-  const range = new URLSearchParams();
-  if (props.from) range.set("from", props.from);
-  if (props.to) range.set("to", props.to);
+  }, [ready]);
 
   async function downloadCsv(report: MonthlyReport) {
     try {
@@ -146,12 +168,10 @@ export default function AdminReports(props: AdminReportsProps) {
   }
 
   const report = load.state === "ready" ? load.report : null;
-  const body = (
-    <>
-      <p>
-        <a href={`/${lang}/admin`}>{t("reports.back")}</a>
-      </p>
-      <p>{t("reports.intro", { timeZone: "Asia/Jerusalem" })}</p>
+  return (
+    <section class="monthly-report" aria-labelledby="monthly-report-title">
+      <h2 id="monthly-report-title">{t("reports.heading")}</h2>
+      <p>{t("reports.intro", { timeZone: isolate(props.timeZone) })}</p>
       <form class="report-range" method="get" action={`/${lang}/admin/reports`}>
         <div class="field">
           <label for="report-from">{t("reports.from")}</label>
@@ -209,8 +229,6 @@ export default function AdminReports(props: AdminReportsProps) {
           </>
         )}
       </div>
-    </>
+    </section>
   );
-
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

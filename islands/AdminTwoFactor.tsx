@@ -1,15 +1,18 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { CodeInput } from "@/islands/admin/CodeInput.tsx";
 import { TwoFactorManage } from "@/islands/admin/TwoFactorManage.tsx";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
 import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 
-/** The page's language and its translated texts. */
+/** The page's language, its heading and its translated texts. */
 export interface AdminTwoFactorProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
+  title: string;
   texts: Record<string, string>;
 }
 
@@ -30,16 +33,27 @@ interface Enrolment {
  * enrolment (the QR code and the key for an authenticator app, a first code to confirm, then the
  * recovery codes, shown this once), an enrolled account's new recovery codes and turning it off
  * (`admin/TwoFactorManage.tsx`) and, for owners, the switch that requires two-factor for
- * everyone. An account that must enrol is sent here by the sign-in and the dashboard; its session
- * opens nothing else until it has. Guarded like the dashboard.
+ * everyone. An account that must enrol is sent here by the sign-in and every section; its session
+ * opens nothing else until it has. The admin's own page: every role, inside the back office's shell
+ * (its navigation hidden while two-factor must first be set up).
  */
 export default function AdminTwoFactor(props: AdminTwoFactorProps) {
-  const { lang } = props;
-  const frame = useAdminFrame(lang, props.texts, (stored) => {
-    if (!stored) return;
-    load().then(() => stored.admin.role === "owner" ? loadStaff(stored.admin.id) : undefined).catch(fail);
-  });
-  const { t, api } = frame;
+  return (
+    <AdminShell
+      lang={props.lang}
+      timeZone={props.timeZone}
+      section={null}
+      title={props.title}
+      texts={props.texts}
+    >
+      {(view) => <TwoFactorPage view={view} />}
+    </AdminShell>
+  );
+}
+
+function TwoFactorPage(props: { view: SectionView }) {
+  const { api, t, lang, ready, admin } = props.view;
+  const owner = props.view.role === "owner";
   const [status, setStatus] = useState<Status | null>(null);
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -56,6 +70,10 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
     api.request<AdminProfile[]>("/api/auth/admin/staff").then((list) =>
       setStaff(list.filter((a) => a.id !== me && a.status === "approved"))
     );
+  useEffect(() => {
+    if (!ready || !admin) return;
+    load().then(() => owner ? loadStaff(admin.id) : undefined).catch(fail);
+  }, [ready]);
   const fail = (error: unknown) => {
     setFailure(
       error instanceof ApiError && error.status === 400
@@ -133,8 +151,7 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
     }
   }
 
-  const owner = frame.session?.admin.role === "owner";
-  const body = (
+  return (
     <>
       {!status?.enrolmentDue && (
         <p>
@@ -252,6 +269,4 @@ export default function AdminTwoFactor(props: AdminTwoFactorProps) {
       )}
     </>
   );
-
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

@@ -1,6 +1,6 @@
 /**
  * The back office in Chromium, in English and Hebrew, on seeded data: the guard, sign-in to the
- * dashboard, restore after reload, logout, the refresh-once-and-retry rule, the transaction
+ * overview, the transactions section (`/{lang}/admin/transactions`, issue 26), restore after reload, logout, the refresh-once-and-retry rule, the transaction
  * history (counters, every filter and their combinations, search on Enter, 'Clear all filters',
  * pagination window and disabled buttons, N/A cells, date and currency formats, bookmarkable and
  * Back-restorable URLs), the daily totals chart drawn from the figures, the list's error
@@ -18,6 +18,7 @@ import { runAxe } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { overlappingTexts } from "@/tests/helpers/label_overlap.ts";
+import { shellReady } from "@/tests/helpers/admin_browser.ts";
 
 const WAIT = 10_000;
 const ADMIN = { name: "dana Levi", email: "dana.admin@museum.org", password: "ledger-and-ink-2026" };
@@ -28,15 +29,20 @@ const START = (() => {
   const day = new Date(Date.now() - 10 * 86_400_000);
   return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), 9, 0, 0);
 })();
-/** A seeded row's time as the table writes it (US English, the browser's zone: UTC in these tests). */
-const shownAt = (ms: number) =>
-  new Intl.DateTimeFormat("en-US", {
+/**
+ * A seeded row's time as the table writes it: in the page's language, on the museum's clock
+ * (Asia/Jerusalem, `MUSEUM_TIME_ZONE`'s default; the browser's own zone is UTC in these tests), with
+ * the zone's offset.
+ */
+const shownAt = (ms: number, lang: string) =>
+  new Intl.DateTimeFormat(lang, {
     month: "short",
     day: "numeric",
     year: "numeric",
     hour: "numeric",
     minute: "2-digit",
-    timeZone: "UTC",
+    timeZone: "Asia/Jerusalem",
+    timeZoneName: "shortOffset",
   }).format(ms);
 const XSS_NAME = `<img src=x onerror="window.__xss=1">`;
 const NAMES = [
@@ -107,6 +113,7 @@ function context(browser: Browser, lang: Lang): Promise<BrowserContext> {
   });
 }
 
+/** Signs in (landing on the overview), then opens the transactions section. */
 async function signIn(page: Page, app: TestApp, lang: Lang, who = ADMIN): Promise<void> {
   await page.goto(`${app.url}/${lang}/login`);
   await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
@@ -114,6 +121,10 @@ async function signIn(page: Page, app: TestApp, lang: Lang, who = ADMIN): Promis
   await page.fill("#login-password", who.password);
   await page.click("button[type=submit]");
   await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
+  await shellReady(page, WAIT);
+  // The overview's requests answered first: leaving it aborts none.
+  await page.waitForLoadState("networkidle", { timeout: WAIT });
+  await page.goto(`${app.url}/${lang}/admin/transactions`);
 }
 
 /** Waits until the table shows the rows of the view in the address bar. */
@@ -126,6 +137,8 @@ async function loaded(page: Page): Promise<void> {
 }
 
 const query = (page: Page) => new URL(page.url()).search;
+/** The history's pagination (the navigation marks its section with `aria-current` too). */
+const pages = (page: Page) => page.locator(".pagination");
 const rowKinds = (page: Page) =>
   page.locator(".tx-table tbody tr").evaluateAll((rows) => rows.map((r) => r.className));
 const pressed = (page: Page, group: string) =>
@@ -159,7 +172,7 @@ for (const lang of ["en", "he"] as const) {
           await page.waitForURL(`${app.url}/${lang}/`, { timeout: WAIT });
         });
 
-        await s.step("sign-in lands on the dashboard with the header and both counters", async () => {
+        await s.step("sign-in, then the transactions: the header and both counters", async () => {
           await signIn(page, app, lang);
           await loaded(page);
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
@@ -202,7 +215,10 @@ for (const lang of ["en", "he"] as const) {
           assert.deepEqual(first[2].split("\n"), [t("transactions.oneTime"), na, na]);
           const amount = new Intl.NumberFormat(lang, { style: "currency", currency: "ILS" }).format(20.64);
           assert.equal(first[3], amount);
-          assert.equal(first[4], shownAt(START + 64 * 60_000), "e.g. Nov 1, 2026, 10:04 AM");
+          assert.equal(first[4], shownAt(START + 64 * 60_000, lang), "e.g. Nov 1, 2026, 11:04 AM GMT+2");
+          // In Hebrew, a Hebrew month (not "Nov 1, 2026"); in both, the museum's offset.
+          if (lang === "he") assert.match(first[4], /[\u05d0-\u05ea]/);
+          assert.match(first[4], /GMT\u200e?[+-]\u200e?[23]/);
           // Row 1: i = 63, monthly (63 % 3 = 0), installments, USD.
           const second = await cells(1);
           assert.deepEqual(second[2].split("\n"), [
@@ -277,10 +293,10 @@ for (const lang of ["en", "he"] as const) {
           await page.goBack();
           await loaded(page);
           assert.equal(query(page), "?page=7");
-          assert.equal(await page.locator("[aria-current=page]").innerText(), "7");
+          assert.equal(await pages(page).locator("[aria-current=page]").innerText(), "7");
           await page.goForward();
           await loaded(page);
-          assert.equal(await page.locator("[aria-current=page]").innerText(), "6");
+          assert.equal(await pages(page).locator("[aria-current=page]").innerText(), "6");
           await page.getByRole("button", { name: t("transactions.monthly"), exact: true }).click();
           await loaded(page);
           assert.equal(query(page), "?payment=monthly");
@@ -362,19 +378,19 @@ for (const lang of ["en", "he"] as const) {
         });
 
         await s.step("a bookmarked view opens as it was; a page past the end shows the last", async () => {
-          await page.goto(`${app.url}/${lang}/admin?type=success&payment=monthly&page=2`);
+          await page.goto(`${app.url}/${lang}/admin/transactions?type=success&payment=monthly&page=2`);
           await loaded(page);
           assert.equal(await pressed(page, t("transactions.typeGroup")), t("transactions.success"));
           assert.equal(await pressed(page, t("transactions.paymentGroup")), t("transactions.monthly"));
-          assert.equal(await page.locator("[aria-current=page]").innerText(), "2");
-          await page.goto(`${app.url}/${lang}/admin?type=error&page=40`);
+          assert.equal(await pages(page).locator("[aria-current=page]").innerText(), "2");
+          await page.goto(`${app.url}/${lang}/admin/transactions?type=error&page=40`);
           await loaded(page);
           assert.equal(query(page), "?type=error&page=2");
           assert.equal(await page.locator(".tx-table tbody tr").count(), 2);
         });
 
         await s.step("the chart: drawn in the browser from the figures, in the page's language", async () => {
-          await page.goto(`${app.url}/${lang}/admin`);
+          await page.goto(`${app.url}/${lang}/admin/transactions`);
           await loaded(page);
           const chart = page.locator(".chart svg[role=img]");
           await chart.waitFor({ timeout: WAIT });
@@ -391,7 +407,7 @@ for (const lang of ["en", "he"] as const) {
         await s.step("the chart's dates have room at 390 and 1280 px", async () => {
           for (const width of [390, 1280]) {
             await page.setViewportSize({ width, height: 900 });
-            await page.goto(`${app.url}/${lang}/admin`);
+            await page.goto(`${app.url}/${lang}/admin/transactions`);
             await loaded(page);
             await page.locator(".chart svg[role=img]").waitFor({ timeout: WAIT });
             const shots = Deno.env.get("CHART_SHOTS");
@@ -408,7 +424,7 @@ for (const lang of ["en", "he"] as const) {
         });
 
         await s.step("axe: no violations on the loaded dashboard", async () => {
-          await page.goto(`${app.url}/${lang}/admin`);
+          await page.goto(`${app.url}/${lang}/admin/transactions`);
           await loaded(page);
           await page.locator(".chart svg[role=img]").waitFor({ timeout: WAIT });
           // The figures' table is built when its disclosure opens; audit it open.
@@ -421,7 +437,7 @@ for (const lang of ["en", "he"] as const) {
         });
 
         await s.step("the CSV export holds every row of the filtered view", async () => {
-          await page.goto(`${app.url}/${lang}/admin?type=success&payment=monthly`);
+          await page.goto(`${app.url}/${lang}/admin/transactions?type=success&payment=monthly`);
           await loaded(page);
           const [download] = await Promise.all([
             page.waitForEvent("download", { timeout: WAIT }),
@@ -616,6 +632,10 @@ browserTest(
           assert.equal(await pending.locator(".avatar").innerText(), "Y");
           assert.equal(await pending.locator(".tx-table").count(), 0);
           assert.equal(await pending.locator(".approvals").count(), 0);
+          // No role yet: the navigation leads nowhere.
+          const nav = pending.getByRole("navigation", { name: t("adminNav.label") });
+          assert.equal(await nav.count(), 1);
+          assert.equal(await nav.getByRole("link").count(), 0);
           const audit = await runAxe(pending);
           assert.deepEqual(audit.violations, []);
         });
@@ -625,6 +645,10 @@ browserTest(
           const page = await ctx.newPage();
           await signIn(page, app, lang);
           await loaded(page);
+          // Approvals are in the staff section (issue 26).
+          await page.getByRole("navigation", { name: t("adminNav.label") })
+            .getByRole("link", { name: t("adminNav.sections.staff") }).click();
+          await page.waitForURL(`${app.url}/${lang}/admin/staff`, { timeout: WAIT });
           const item = page.locator(".approvals li", { hasText: newcomer.email });
           await item.waitFor({ timeout: WAIT });
           await item.getByRole("button", { name: t("admin.approveName", { name: newcomer.name }) }).click();
@@ -636,10 +660,14 @@ browserTest(
           await ctx.close();
         });
 
-        await s.step(`${lang}: 'Check again' shows the newcomer the history`, async () => {
+        await s.step(`${lang}: 'Check again' shows the newcomer the overview, then the history`, async () => {
           await pending.getByRole("button", { name: t("admin.checkAgain") }).click();
-          await loaded(pending);
+          await pending.locator(".admin-section[data-section=overview]").waitFor({ timeout: WAIT });
           assert.equal(await pending.locator("#pending-title").count(), 0);
+          // Approved as a viewer (the default): the navigation has its sections now.
+          await pending.getByRole("navigation", { name: t("adminNav.label") })
+            .getByRole("link", { name: t("adminNav.sections.transactions") }).click();
+          await loaded(pending);
           const stored = JSON.parse((await storage(pending)).admin!);
           assert.equal(stored.status, "approved", "the stored profile follows the server");
           assert.deepEqual(watched.all(), []);

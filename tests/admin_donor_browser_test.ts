@@ -3,15 +3,16 @@
  * row's email address to every gift under that address (both donor records, nobody else's), the
  * lifetime totals per currency, the first and last gift, each monthly gift's state in words
  * (failing, active, paused until, cancelled with the donor's reason, ended); an unknown address
- * asked in the page's form says so. The dashboard counts the cancel reasons and labels the new
- * message kinds in the outgoing email. Every state axe clean, no console error.
+ * asked in the page's form says so. The reports section counts the cancel reasons and the outgoing
+ * email section labels the new message kinds (issue 26: each its own section). Every state axe clean, no console error.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { translator } from "@/lib/core/i18n.ts";
-import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { formatDateTime } from "@/lib/shared/dates.ts";
+import { listAmount } from "@/lib/shared/format.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { openSection, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { days, DONOR_EMAIL, seedDonorView } from "@/tests/helpers/donor_view.ts";
@@ -42,7 +43,8 @@ browserTest(
       for (const lang of ["en", "he"] as const) {
         await t.step(lang, async () => {
           const tr = translator(lang);
-          const date = (iso: string | null) => words(usDateTime(iso, "UTC")!);
+          // In the page's language on the museum's clock (Asia/Jerusalem), the browser's zone being UTC.
+          const date = (iso: string | null) => words(formatDateTime(iso, lang, "Asia/Jerusalem")!);
           const context = await browser.newContext({
             locale: lang === "he" ? "he-IL" : "en-US",
             timezoneId: "UTC",
@@ -53,7 +55,8 @@ browserTest(
             const watched = await watchPage(page);
             await signInToBackOffice(page, app.url, lang, ADMIN, WAIT);
 
-            // The dashboard counts the reasons: every reason listed, the seeded cancel's counted.
+            // The reports section counts the reasons: every reason listed, the seeded cancel's counted.
+            await openSection(page, app.url, lang, "reports", "", WAIT);
             await page.locator(".cancel-reasons[data-loaded]").waitFor({ timeout: WAIT });
             const rows = await texts(page, ".reasons-table tbody tr");
             assert.equal(rows.length, 6);
@@ -62,20 +65,26 @@ browserTest(
             assert.deepEqual(await texts(page, ".reasons-table tfoot tr"), [
               `${tr("backofficeDonor.reasonsTotal")} 1`,
             ]);
+            await assertAxeClean(page, `${lang}: reports`);
             // The outgoing email names the pause's message kind in the page's language.
+            await openSection(page, app.url, lang, "email", "", WAIT);
             await page.locator(".outbox[data-loaded]").waitFor({ timeout: WAIT });
             const kinds = await texts(page, ".outbox-table tbody tr td:nth-of-type(1)");
             assert.ok(kinds.includes(tr("backofficeMail.kinds.monthly-changed")), kinds.join(" | "));
-            await assertAxeClean(page, `${lang}: dashboard`);
+            await assertAxeClean(page, `${lang}: outgoing email`);
 
             // From the history: the row's address opens the donor's view.
+            await openSection(page, app.url, lang, "transactions", "", WAIT);
             await page.getByRole("link", { name: DONOR_EMAIL, exact: true }).first().click();
-            await page.waitForURL(`${app.url}/${lang}/admin/donor?email=${encodeURIComponent(DONOR_EMAIL)}`, {
-              timeout: WAIT,
-            });
+            await page.waitForURL(
+              `${app.url}/${lang}/admin/donors?email=${encodeURIComponent(DONOR_EMAIL)}`,
+              {
+                timeout: WAIT,
+              },
+            );
             await page.locator(".donor-view[data-loaded]").waitFor({ timeout: WAIT });
             assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
-            assert.equal(words(await page.locator("h1").innerText()), tr("backofficeDonor.pageTitle"));
+            assert.equal(words(await page.locator("h1").innerText()), tr("adminNav.sections.donors"));
             assert.equal(words(await page.locator("h2").innerText()), DONOR_EMAIL);
             assert.equal(await page.inputValue("#donor-lookup-email"), DONOR_EMAIL);
 

@@ -2,14 +2,15 @@
  * The back office's receipts and outgoing email in Chromium, in English and Hebrew, with the app's
  * own sender and a real SMTP server: a gift's row shows its receipt's number and downloads that
  * receipt's PDF (read back); 'Resend' asks first, says so, and the donor receives a second email
- * with the same receipt, once, however often it is clicked; the outgoing email section lists the
- * messages with their translated kind and state; the page stays axe clean and error free.
+ * with the same receipt, once, however often it is clicked (the transactions section); the outgoing
+ * email section lists the messages with their translated kind and state; the pages stay axe clean
+ * and error free.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { openSection, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { runAxe } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
@@ -23,9 +24,10 @@ const ADMIN = { name: "Dana Levi", email: "dana.admin@museum.org", password: "le
 /** The donor whose gift each language's run works on. */
 const DONORS: Record<"en" | "he", string> = { en: "Anna", he: "Boaz" };
 
+/** Signs in and opens the transactions, the gifts' receipts (issue 26). */
 async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
   await signInToBackOffice(page, url, lang, ADMIN, WAIT);
-  await page.locator(".outbox[data-loaded] .outbox-table tbody tr").first().waitFor({ timeout: WAIT });
+  await openSection(page, url, lang, "transactions", "", WAIT);
 }
 
 browserTest("back office in Chromium (en, he): receipt link, resend and the outgoing email", async (t) => {
@@ -101,7 +103,15 @@ browserTest("back office in Chromium (en, he): receipt link, resend and the outg
           const [, second] = await waitForMailsTo(smtp, email, 2);
           assert.equal(second.attachments[0]?.filename, `receipt-${receipt.number}.pdf`);
 
-          // The outgoing email: newest first, translated kind, recipient and state.
+          const history = await runAxe(page);
+          assert.ok(history.passes > 0);
+          assert.deepEqual(history.violations, [], "the transactions with their receipts");
+
+          // The outgoing email, its own section: newest first, translated kind, recipient and state.
+          await openSection(page, app.url, lang, "email", "", WAIT);
+          await page.locator(".outbox[data-loaded] .outbox-table tbody tr").first().waitFor({
+            timeout: WAIT,
+          });
           await page.getByRole("button", { name: tr("backofficeMail.refresh") }).click();
           const rows = page.locator(".outbox-table tbody tr");
           // Two gifts' receipts, and the resends so far (one in en; en and he in he).

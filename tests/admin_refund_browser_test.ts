@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { openSection, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
@@ -67,6 +67,7 @@ browserTest(
             const page = await context.newPage();
             const watched = await watchPage(page);
             await signInToBackOffice(page, app.url, lang, ADMIN, WAIT);
+            await openSection(page, app.url, lang, "transactions", "", WAIT);
 
             await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).click();
             const dialog = page.getByRole("dialog", { name: tr("refunds.ui.dialogTitle") });

@@ -1,24 +1,27 @@
 /**
- * Each role's view of the back office in Chromium, in English and Hebrew (issue 16, item 1): the
+ * Each role's view of the back office in Chromium, in English and Hebrew (issues 16 and 26): the
  * owner, an admin, finance and a viewer sign in to the same data (one paid gift, one registration
- * waiting for approval) and see what their role allows, and nothing more:
+ * waiting for approval) and see, section by section, what their role allows, and nothing more:
  *
- * | seen                        | owner | admin | finance | viewer |
- * |-----------------------------|-------|-------|---------|--------|
- * | staff page link, approvals  |  yes  |       |         |        |
- * | audit log link, kiosks, outbox | yes | yes  |         |        |
- * | reports link                |  yes  |  yes  |   yes   |        |
- * | export, receipts, refund    |  yes  |  yes  |   yes   |        |
- * | donor's full email          |  yes  |  yes  |   yes   | masked |
+ * | seen                                   | owner | admin | finance | viewer |
+ * |----------------------------------------|-------|-------|---------|--------|
+ * | staff and settings links, approvals    |  yes  |       |         |        |
+ * | audit log, kiosks, outgoing email      |  yes  |  yes  |         |        |
+ * | donors link, the monthly report        |  yes  |  yes  |   yes   |        |
+ * | reports link, the cancel reasons       |  yes  |  yes  |   yes   |  yes   |
+ * | export, receipts, refund               |  yes  |  yes  |   yes   |        |
+ * | donor's full email                     |  yes  |  yes  |   yes   | masked |
  *
- * The server refuses the rest anyway (`tests/api_roles_test.ts`); this checks the pages say the
- * same. Every view axe clean, right to left in Hebrew, no console error.
+ * Which links the navigation holds for each role, and the notice on a section not for it, are
+ * `tests/admin_nav_browser_test.ts`; the server refuses the rest anyway (`tests/api_roles_test.ts`).
+ * Every view axe clean, right to left in Hebrew, no console error.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import type { AdminRole } from "@/lib/staff/roles.ts";
 import { translator } from "@/lib/core/i18n.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { maySee, type SectionId } from "@/lib/shared/admin_sections.ts";
+import { openSection, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
@@ -31,33 +34,64 @@ const ROLES: readonly AdminRole[] = ["owner", "admin", "finance", "viewer"];
 const DONOR_EMAIL = "anna@example.org";
 
 /**
- * What a role's dashboard shows, read once every section has loaded: the last one, and those
- * `role` should see (sections load one after another, so a missing one is not merely late).
+ * What a role sees, read section by section once each has loaded (sections it may not see are
+ * not opened: their notice is the navigation test's). Axe runs on each section opened.
  */
-async function shown(page: Page, tr: ReturnType<typeof translator>, role: AdminRole) {
-  const want = expected(role);
-  const loaded = [".cancel-reasons[data-loaded]"];
-  if (want.approvals) loaded.push(".approvals");
-  if (want.outbox) loaded.push(".outbox[data-loaded]", ".kiosk-devices");
-  for (const selector of loaded) await page.locator(selector).waitFor({ timeout: WAIT });
+async function shown(page: Page, tr: ReturnType<typeof translator>, role: AdminRole, what: string) {
   const count = (selector: string) => page.locator(selector).count();
-  const link = (name: string) => page.getByRole("link", { name, exact: true }).count();
+  const nav = page.getByRole("navigation", { name: tr("adminNav.label") });
+  const link = (key: string) => nav.getByRole("link", { name: tr(key), exact: true }).count();
   const button = (name: string) => page.getByRole("button", { name, exact: true }).count();
   const name = "Anna Levi";
-  return {
-    staff: await link(tr("staffAdmin.navStaff")),
+  const seen = {
+    staff: await link("adminNav.sections.staff"),
+    settings: await link("adminNav.sections.settings"),
     approvals: await count(".approvals"),
-    audit: await link(tr("staffAdmin.navAudit")),
-    kiosks: await count(".kiosk-devices"),
-    outbox: await count(".outbox"),
-    reports: await link(tr("reports.link")),
-    export: await button(tr("transactions.exportCsv")),
-    receipt: await count(".tx-receipt-link"),
-    refund: await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).count(),
-    fullEmail: await page.locator(".tx-table").getByText(DONOR_EMAIL).count(),
-    maskedEmail: await page.locator(".tx-table").getByText("a***@example.org").count(),
+    audit: await link("adminNav.sections.audit"),
+    kiosks: 0,
+    outbox: 0,
+    donors: await link("adminNav.sections.donors"),
+    reports: await link("adminNav.sections.reports"),
+    monthlyReport: 0,
+    cancelReasons: 0,
+    export: 0,
+    receipt: 0,
+    refund: 0,
+    fullEmail: 0,
+    maskedEmail: 0,
   };
+  await assertAxeClean(page, `${what}: overview`);
+
+  await open(page, "transactions");
+  seen.export = await button(tr("transactions.exportCsv"));
+  seen.receipt = await count(".tx-receipt-link");
+  seen.refund = await page.getByRole("button", { name: tr("refunds.ui.buttonFor", { name }) }).count();
+  seen.fullEmail = await page.locator(".tx-table").getByText(DONOR_EMAIL).count();
+  seen.maskedEmail = await page.locator(".tx-table").getByText("a***@example.org").count();
+  await assertAxeClean(page, `${what}: transactions`);
+
+  await open(page, "reports");
+  await page.locator(".cancel-reasons[data-loaded]").waitFor({ timeout: WAIT });
+  seen.cancelReasons = await count(".cancel-reasons");
+  seen.monthlyReport = await count(".report-view[data-loaded]");
+  await assertAxeClean(page, `${what}: reports`);
+
+  if (maySee(role, "kiosks")) {
+    await open(page, "kiosks");
+    seen.kiosks = await count(".kiosk-devices");
+  }
+  if (maySee(role, "email")) {
+    await open(page, "email");
+    await page.locator(".outbox[data-loaded]").waitFor({ timeout: WAIT });
+    seen.outbox = await count(".outbox");
+    await assertAxeClean(page, `${what}: outgoing email`);
+  }
+  return seen;
 }
+
+const lang = (page: Page) => new URL(page.url()).pathname.split("/")[1];
+const open = (page: Page, section: SectionId) =>
+  openSection(page, new URL(page.url()).origin, lang(page), section, "", WAIT);
 
 /** What `role` should see: one of each thing it may use, none of the others. */
 function expected(role: AdminRole) {
@@ -67,11 +101,15 @@ function expected(role: AdminRole) {
   const n = (yes: boolean) => yes ? 1 : 0;
   return {
     staff: n(owner),
+    settings: n(owner),
     approvals: n(owner),
     audit: n(manages),
     kiosks: n(manages),
     outbox: n(manages),
-    reports: n(finance),
+    donors: n(finance),
+    reports: 1,
+    monthlyReport: n(finance),
+    cancelReasons: 1,
     export: n(finance),
     receipt: n(finance),
     refund: n(finance),
@@ -131,8 +169,11 @@ browserTest(
               const watched = await watchPage(page);
               await signInToBackOffice(page, app.url, lang, s, WAIT);
               assert.equal(await page.getAttribute("html", "dir"), lang === "he" ? "rtl" : "ltr");
-              assert.deepEqual(await shown(page, tr, s.role), expected(s.role), `${lang}: ${s.role}'s view`);
-              await assertAxeClean(page, `${lang}: ${s.role}'s dashboard`);
+              assert.deepEqual(
+                await shown(page, tr, s.role, `${lang}: ${s.role}`),
+                expected(s.role),
+                `${lang}: ${s.role}'s view`,
+              );
               assert.deepEqual(watched.all(), [], "no console error");
             } finally {
               await context.close();

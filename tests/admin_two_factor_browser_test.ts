@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import * as OTPAuth from "otpauth";
 import { translator } from "@/lib/core/i18n.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { shellReady, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api } from "@/tests/helpers/http.ts";
@@ -103,7 +103,8 @@ browserTest(
             await code.fill(codeAt(secret, 30));
             await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
             await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
-            await page.locator(".history[data-loaded]").waitFor({ timeout: WAIT });
+            await shellReady(page, WAIT);
+            await page.waitForLoadState("networkidle", { timeout: WAIT });
 
             if (lang === "en") {
               // The owner resets the Hebrew admin's two-factor (a lost phone), from the same page.

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { shellReady, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
@@ -44,8 +44,9 @@ browserTest("two-factor in Chromium (en, he): new recovery codes, then turned of
           await page.getByLabel(tr("twoFactor.codeLabel")).fill(await nextCode());
           await page.getByRole("button", { name: tr("twoFactor.verify") }).click();
           await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
-          // The dashboard loaded (its last section), so leaving it aborts no request of its own.
-          await page.locator(".cancel-reasons[data-loaded]").waitFor({ timeout: WAIT });
+          // The overview loaded, so leaving it aborts no request of its own.
+          await shellReady(page, WAIT);
+          await page.waitForLoadState("networkidle", { timeout: WAIT });
 
           await page.getByRole("link", { name: tr("twoFactor.link") }).click();
           await page.waitForURL(`${app.url}/${lang}/admin/two-factor`, { timeout: WAIT });

@@ -285,6 +285,11 @@ backendTest(
           (await pages("actor=adm_odd&action=sign-in&from=2026-11-01&to=2026-11-02", 2)).flat(),
           [21, 15, 9, 3],
         );
+        // A day is the museum's (Asia/Jerusalem, UTC+2 in November), as the times on the page are:
+        // November 2nd starts at 22:00 UTC on the 1st, so entries 22 and 23 are the 2nd's.
+        assert.deepEqual((await pages("from=2026-11-02", 50)).flat(), [29, 28, 27, 26, 25, 24, 23, 22]);
+        assert.deepEqual((await pages("to=2026-11-01", 50)).flat(), []);
+        assert.deepEqual((await pages("from=2026-11-01&to=2026-11-02", 50)).flat().length, 22);
       });
 
       await t.step("bad input: a clear 400", async () => {

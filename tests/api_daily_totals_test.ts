@@ -1,21 +1,23 @@
 /**
- * `GET /api/transaction/daily-totals` on both backends: sums and counts per UTC day and currency
- * equal what was recorded (inside the window only, successes only), every day present, data only
- * (the admin page draws the chart: islands/admin/DailyTotalsChart_test.tsx); auth and validation.
+ * `GET /api/transaction/daily-totals` on both backends: sums and counts per day of the museum's
+ * time zone (`MUSEUM_TIME_ZONE`, Asia/Jerusalem by default) and currency equal what was recorded
+ * (inside the window only, successes only), every day present, data only (the admin page draws
+ * the chart: islands/admin/DailyTotalsChart_test.tsx); auth and validation.
  */
 import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
+import { addDays, dayOf, dayStart } from "@/lib/core/zoned_time.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 
 const TOTALS = "/api/transaction/daily-totals";
-const DAY = 86_400_000;
+const ZONE = "Asia/Jerusalem";
 
-/** A transaction `daysAgo` days before today's UTC midnight, `ms` into that day. */
+/** A transaction `daysAgo` days before today in Jerusalem, `ms` after that day's midnight there. */
 function tx(
-  today: number,
+  today: string,
   daysAgo: number,
   ms: number,
   fields: { kind?: Transaction["kind"]; amount: number | null; currency: 1 | 2 | null; isMonthly?: boolean },
@@ -26,29 +28,26 @@ function tx(
     kind,
     statusCode: kind === "success" ? "000" : "033",
     isMonthly: fields.isMonthly ?? false,
-    createdAt: new Date(today - daysAgo * DAY + ms).toISOString(),
+    createdAt: new Date(Date.parse(dayStart(addDays(today, -daysAgo), ZONE)) + ms).toISOString(),
     donorId: newId(),
     user: { firstName: "<b>Dana</b>", lastName: "Levi", email: "dana@example.org" },
     amount: fields.amount,
     currency: fields.currency,
     resultData: null,
-    errorMessage: kind === "error" ? "declined" : null,
+    errorMessage: kind === "success" ? null : "declined",
     provider: "sandbox",
     providerTransactionId: newId(),
   };
 }
 
-const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /** The expected `days` of an answer: every day from `first`, the successes summed per currency. */
 function expectedDays(txs: Transaction[], first: string, days: number) {
-  const start = Date.parse(`${first}T00:00:00Z`);
   return Array.from({ length: days }, (_, i) => {
-    const date = utcDay(start + i * DAY);
+    const date = addDays(first, i);
     const totals = ([1, 2] as const).map((currency) => {
       const matching = txs.filter((t) =>
         t.kind === "success" && t.currency === currency && t.amount !== null &&
-        t.createdAt.slice(0, 10) === date
+        dayOf(t.createdAt, ZONE) === date
       );
       return { currency, amount: matching.reduce((sum, t) => sum + t.amount!, 0), count: matching.length };
     }).filter((total) => total.count > 0);
@@ -59,12 +58,12 @@ function expectedDays(txs: Transaction[], first: string, days: number) {
 backendTest("api: daily totals", async (t, open) => {
   const app = await startTestApp({ store: await open() });
   try {
-    const today = Math.floor(Date.now() / DAY) * DAY;
+    const today = dayOf(Date.now(), ZONE);
     const H = 3_600_000;
     // Oldest first, as they happen: outside the window, at its edges, inside it, errors, a gap.
     const txs = [
       tx(today, 45, 10 * H, { amount: 99_900, currency: 1 }),
-      tx(today, 30, DAY - 1, { amount: 77_700, currency: 2 }), // the last ms before a 30-day window
+      tx(today, 29, -1, { amount: 77_700, currency: 2 }), // the last ms before a 30-day window
       tx(today, 29, 0, { amount: 10_000, currency: 1 }), // its first ms
       tx(today, 29, 5 * H, { amount: 550, currency: 2, isMonthly: true }),
       tx(today, 29, 6 * H, { kind: "error", amount: 40_000, currency: 1 }),
@@ -75,6 +74,8 @@ backendTest("api: daily totals", async (t, open) => {
       tx(today, 6, 23 * H + 5, { kind: "error", amount: 5_000, currency: 2 }),
       tx(today, 1, 12 * H, { amount: 40_000, currency: 1 }),
       tx(today, 0, 1, { amount: 1, currency: 2 }),
+      // 00:30 in Jerusalem: 22:30 (21:30 in summer) of the day before in UTC, today in the museum.
+      tx(today, 0, 30 * 60_000, { amount: 3, currency: 2 }),
       tx(today, 0, 2 * H, { amount: 2_500, currency: 1, isMonthly: true }),
       tx(today, 0, 3 * H, { kind: "error", amount: 10_000, currency: 2 }),
       tx(today, -1, 0, { amount: 8_800, currency: 1 }), // tomorrow's first ms: in no window yet
@@ -92,8 +93,8 @@ backendTest("api: daily totals", async (t, open) => {
       api(app.url, "GET", `${TOTALS}${query}`, undefined, headers);
     /** The server's today (the test may run across midnight); it must be ours or the next day. */
     const serverToday = (to: string) => {
-      assert.ok([utcDay(today), utcDay(today + DAY)].includes(to), `to: ${to}`);
-      return Date.parse(`${to}T00:00:00Z`);
+      assert.ok([today, addDays(today, 1)].includes(to), `to: ${to}`);
+      return to;
     };
 
     await t.step("30 days by default: every day, sums and counts per currency, successes only", async () => {
@@ -101,7 +102,7 @@ backendTest("api: daily totals", async (t, open) => {
       assert.equal(res.status, 200);
       assert.equal(res.headers.get("cache-control"), "no-store");
       const end = serverToday(res.body.to);
-      const first = utcDay(end - 29 * DAY);
+      const first = addDays(end, -29);
       assert.deepEqual(Object.keys(res.body).sort(), [
         "currencies",
         "days",
@@ -109,26 +110,27 @@ backendTest("api: daily totals", async (t, open) => {
         "timeZone",
         "to",
       ]);
-      assert.deepEqual([res.body.from, res.body.timeZone], [first, "UTC"]);
+      assert.deepEqual([res.body.from, res.body.timeZone], [first, ZONE]);
       assert.deepEqual(res.body.currencies, [1, 2]);
       assert.equal(res.body.days.length, 30);
       assert.deepEqual(res.body.days, expectedDays(txs, first, 30));
       if (end === today) {
         // Spelled out, for the day this test was written for.
         const byDate = new Map(res.body.days.map((d: { date: string }) => [d.date, d]));
-        assert.deepEqual(byDate.get(utcDay(today - 29 * DAY)), {
-          date: utcDay(today - 29 * DAY),
+        assert.deepEqual(byDate.get(addDays(today, -29)), {
+          date: addDays(today, -29),
           totals: [{ currency: 1, amount: 10_000, count: 1 }, { currency: 2, amount: 550, count: 1 }],
         });
-        assert.deepEqual(byDate.get(utcDay(today - 12 * DAY)), {
-          date: utcDay(today - 12 * DAY),
+        assert.deepEqual(byDate.get(addDays(today, -12)), {
+          date: addDays(today, -12),
           totals: [{ currency: 1, amount: 4_000, count: 2 }],
         });
-        assert.deepEqual(byDate.get(utcDay(today)), {
-          date: utcDay(today),
-          totals: [{ currency: 1, amount: 2_500, count: 1 }, { currency: 2, amount: 1, count: 1 }],
+        // The gift at 00:30 in Jerusalem counts today, with the one at midnight.
+        assert.deepEqual(byDate.get(today), {
+          date: today,
+          totals: [{ currency: 1, amount: 2_500, count: 1 }, { currency: 2, amount: 4, count: 2 }],
         });
-        assert.deepEqual(byDate.get(utcDay(today - 2 * DAY)), { date: utcDay(today - 2 * DAY), totals: [] });
+        assert.deepEqual(byDate.get(addDays(today, -2)), { date: addDays(today, -2), totals: [] });
         assert.equal(res.body.days.filter((d: { totals: unknown[] }) => d.totals.length === 0).length, 25);
       }
     });
@@ -144,7 +146,7 @@ backendTest("api: daily totals", async (t, open) => {
     await t.step("days chooses the window: 7 days and 1 day", async () => {
       const week = await get("?days=7&lang=he");
       const end = serverToday(week.body.to);
-      const first = utcDay(end - 6 * DAY);
+      const first = addDays(end, -6);
       assert.equal(week.body.from, first);
       assert.deepEqual(week.body.days, expectedDays(txs, first, 7));
       const one = await get("?days=1");
@@ -187,7 +189,7 @@ backendTest("api: daily totals", async (t, open) => {
 backendTest("api: daily totals of a window without donations", async (_t, open) => {
   const app = await startTestApp({ store: await open() });
   try {
-    const today = Math.floor(Date.now() / DAY) * DAY;
+    const today = dayOf(Date.now(), ZONE);
     await app.store.transactions.record(tx(today, 40, 0, { amount: 500, currency: 1 }));
     await app.store.transactions.record(tx(today, 0, 0, { kind: "error", amount: 500, currency: 1 }));
     const admin = await api(app.url, "POST", "/api/auth/admin/register", {
@@ -206,6 +208,36 @@ backendTest("api: daily totals of a window without donations", async (_t, open) 
     assert.equal(res.body.days.length, 14);
     assert.ok(res.body.days.every((d: { totals: unknown[] }) => d.totals.length === 0));
     assert.equal(res.body.chart, undefined);
+  } finally {
+    await app.close();
+  }
+});
+
+backendTest("api: daily totals count the days of MUSEUM_TIME_ZONE", async (_t, open) => {
+  const zone = "America/New_York";
+  const app = await startTestApp({ store: await open(), env: { MUSEUM_TIME_ZONE: zone } });
+  try {
+    const today = dayOf(Date.now(), zone);
+    const yesterday = addDays(today, -1);
+    // 23:30 yesterday in New York: today in UTC (and in Jerusalem), yesterday for this museum.
+    const late = Date.parse(dayStart(today, zone)) - 30 * 60_000;
+    const gift = {
+      ...tx(today, 0, 0, { amount: 700, currency: 2 }),
+      createdAt: new Date(late).toISOString(),
+    };
+    await app.store.transactions.record(gift);
+    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "finance@museum.org",
+      password: "ledger-and-ink-2026",
+    });
+    const res = await api(app.url, "GET", `${TOTALS}?days=3`, undefined, bearer(admin.body.accessToken));
+    assert.equal(res.status, 200);
+    assert.equal(res.body.timeZone, zone);
+    const days = new Map(res.body.days.map((d: { date: string; totals: unknown[] }) => [d.date, d.totals]));
+    if (res.body.to === today) {
+      assert.deepEqual(days.get(yesterday), [{ currency: 2, amount: 700, count: 1 }]);
+      assert.deepEqual(days.get(today), []);
+    }
   } finally {
     await app.close();
   }

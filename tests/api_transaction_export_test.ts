@@ -4,7 +4,9 @@
  * injection; more rows than one storage batch; a storage failure mid-stream; auth and validation.
  */
 import assert from "node:assert/strict";
+import { formatInZone } from "@/lib/core/csv.ts";
 import { newId } from "@/lib/core/ids.ts";
+import { dayOf } from "@/lib/core/zoned_time.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
@@ -13,6 +15,8 @@ import { api, bearer } from "@/tests/helpers/http.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 
 const EXPORT = "/api/transaction/export";
+/** The museum's time zone: `MUSEUM_TIME_ZONE`'s default. */
+const ZONE = "Asia/Jerusalem";
 const SUCCESS = "/api/transaction/get-all-success-transactions";
 const ERRORS = "/api/transaction/get-all-error-transactions";
 
@@ -113,7 +117,7 @@ function expectedRecord(item: ListItem, lang: Lang): string[] {
   const amount = success ? Number(item.resultData!.DebitTotal) : item.amount ?? null;
   const currency = success ? item.resultData!.DebitCurrency : item.currency ?? null;
   return [
-    item.createdAt.slice(0, 19).replace("T", " "),
+    formatInZone(item.createdAt, ZONE),
     t(success ? "export.status.success" : "export.status.error"),
     item.statusCode,
     inert(item.user.firstName),
@@ -175,7 +179,7 @@ backendTest("api: transaction export", async (t, open) => {
     await t.step("answers a CSV download that is never cached", async () => {
       const { res, records } = await exported("");
       assert.equal(res.headers.get("content-type"), "text/csv; charset=utf-8");
-      const today = new Date().toISOString().slice(0, 10);
+      const today = dayOf(Date.now(), ZONE);
       assert.equal(
         res.headers.get("content-disposition"),
         `attachment; filename="transactions-${today}.csv"`,
@@ -183,7 +187,7 @@ backendTest("api: transaction export", async (t, open) => {
       assert.equal(res.headers.get("cache-control"), "no-store");
       assert.ok(res.headers.get("x-request-id"));
       assert.deepEqual(records[0], [
-        "Date (UTC)",
+        "Date (Asia/Jerusalem)",
         "Status",
         "Status code",
         "First name",
@@ -226,8 +230,8 @@ backendTest("api: transaction export", async (t, open) => {
       for (const lang of ["he", "ru", "pt", "es"] as const) {
         const { records } = await exported(`type=all&lang=${lang}`);
         const tr = translator(lang);
-        assert.equal(records[0][0], tr("export.columns.date"));
-        assert.notEqual(records[0][0], "Date (UTC)");
+        assert.equal(records[0][0], tr("export.columns.date", { timeZone: ZONE }));
+        assert.notEqual(records[0][0], "Date (Asia/Jerusalem)");
         const items = [
           ...await allItems(SUCCESS, new URLSearchParams()),
           ...await allItems(ERRORS, new URLSearchParams()),

@@ -1,6 +1,6 @@
 /**
  * The accountant's monthly reports in Chromium, in English and Hebrew (issue 16): from the
- * dashboard's link to the report page, a range chosen in its form (a link to bookmark), the chart
+ * navigation to the reports section (issue 26), a range chosen in its form (a link to bookmark), the chart
  * the server drew (named, in the page's language and direction), a table per currency with the
  * month's figures and totals, the donors and failed charges, and the CSV downloaded with its
  * header in the page's language. Every state axe clean, no console error.
@@ -65,10 +65,14 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
           const page = await context.newPage();
           const watched = await watchPage(page);
           await signInToBackOffice(page, app.url, lang, OWNER, WAIT);
-          await page.getByRole("link", { name: tr("reports.link"), exact: true }).click();
+          await page.getByRole("navigation", { name: tr("adminNav.label") })
+            .getByRole("link", { name: tr("adminNav.sections.reports"), exact: true }).click();
           await page.waitForURL(`${app.url}/${lang}/admin/reports`, { timeout: WAIT });
           await page.locator(".report-view[data-loaded]").waitFor({ timeout: WAIT });
-          assert.equal(words(await page.locator("h1").innerText()), tr("reports.heading"));
+          // The reports section (issue 26): the monthly report under its heading, the cancel reasons below.
+          assert.equal(words(await page.locator("h1").innerText()), tr("adminNav.sections.reports"));
+          assert.equal(words(await page.locator("#monthly-report-title").innerText()), tr("reports.heading"));
+          await page.locator(".cancel-reasons[data-loaded]").waitFor({ timeout: WAIT });
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
           await assertAxeClean(page, `${lang}: the last twelve months`);
 

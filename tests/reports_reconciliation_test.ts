@@ -13,7 +13,10 @@
  */
 import assert from "node:assert/strict";
 import { reportCsv } from "@/lib/reports/csv.ts";
-import { monthlyReport, REPORT_TIME_ZONE } from "@/lib/reports/monthly.ts";
+import { monthlyReport } from "@/lib/reports/monthly.ts";
+
+/** The museum's time zone (the default of `MUSEUM_TIME_ZONE`). */
+const REPORT_TIME_ZONE = "Asia/Jerusalem";
 import { formatAmount } from "@/lib/core/csv.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
@@ -200,7 +203,7 @@ backendTest(
 
     await seedRefunds(store, txs);
 
-    const report = await monthlyReport(store, { from: "2025-01", to: "2026-02" });
+    const report = await monthlyReport(store, { from: "2025-01", to: "2026-02" }, REPORT_TIME_ZONE);
     const [successes, errors] = [await scanAll(store, "success"), await scanAll(store, "error")];
     assert.equal(successes.length + errors.length, COUNT, "the lists hold every transaction");
     const expected = expectedFrom(successes, errors);

@@ -1,9 +1,10 @@
 /**
- * The back office's staff pages in Chromium, in English and Hebrew (issue 16): an owner approves
- * two registrations with the role chosen beside each, changes one's role and deactivates the other
- * on `/{lang}/admin/staff`, switches a feature flag there, then finds each of those actions in the
- * audit log (`/{lang}/admin/audit`) and narrows it with the action filter. Every state axe clean,
- * no console error.
+ * The back office's staff pages in Chromium, in English and Hebrew (issues 16 and 26): an owner
+ * approves two registrations with the role chosen beside each on the overview, changes one's role
+ * and deactivates the other on `/{lang}/admin/staff`, switches a feature flag on
+ * `/{lang}/admin/settings`, sees the kiosk devices on `/{lang}/admin/kiosks`, then finds each of
+ * those actions in the audit log (`/{lang}/admin/audit`) and narrows it with the action filter,
+ * going from section to section by the navigation. Every state axe clean, no console error.
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
@@ -71,7 +72,7 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
 
           // Approvals: Noa as finance (chosen), Eli as a viewer (the default).
           await page.getByLabel(tr("staffAdmin.approveRole", { name: noa.name })).selectOption("finance");
-          await assertAxeClean(page, `${lang}: dashboard with approvals`);
+          await assertAxeClean(page, `${lang}: overview with approvals`);
           for (const who of [noa, eli]) {
             await page.getByRole("button", { name: tr("admin.approveName", { name: who.name }) }).click();
             await page.locator(".approvals-notice", { hasText: who.name }).waitFor({ timeout: WAIT });
@@ -82,7 +83,8 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
           assert.equal((await app.store.admins.get(eliId))!.role, "viewer");
 
           // The staff page: Noa becomes an admin, Eli is deactivated.
-          await page.getByRole("link", { name: tr("staffAdmin.navStaff") }).click();
+          const nav = page.getByRole("navigation", { name: tr("adminNav.label") });
+          await nav.getByRole("link", { name: tr("adminNav.sections.staff") }).click();
           await page.waitForURL(`${app.url}/${lang}/admin/staff`, { timeout: WAIT });
           await page.locator("section[data-loaded][aria-labelledby=staff-title]").waitFor({ timeout: WAIT });
           assert.equal(await page.locator("html").getAttribute("dir"), lang === "he" ? "rtl" : "ltr");
@@ -112,7 +114,10 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
           // Eli's session is over: the password no longer signs in.
           assert.equal((await api(app.url, "POST", "/api/auth/admin/login", eli)).status, 401);
 
-          // A flag: monthly gifts off, then on again; the public flags follow.
+          // The settings: a flag, monthly gifts off, then on again; the public flags follow.
+          await nav.getByRole("link", { name: tr("adminNav.sections.settings") }).click();
+          await page.waitForURL(`${app.url}/${lang}/admin/settings`, { timeout: WAIT });
+          await page.locator("section[data-loaded][aria-labelledby=flags-title]").waitFor({ timeout: WAIT });
           const monthly = page.locator(".flag-list li", { hasText: tr("staffAdmin.flags.MONTHLY_PAYMENT") });
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOff") }).click();
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOn") }).waitFor({ timeout: WAIT });
@@ -120,18 +125,19 @@ browserTest("back office staff, settings and audit log in Chromium (en, he)", as
             flag: "MONTHLY_PAYMENT",
             enabled: false,
           });
-          await assertAxeClean(page, `${lang}: staff page after changes`);
-          // The kiosk devices, read only: the one created for this language, not yet paired.
-          const devices = await page.locator(".kiosk-table tbody tr").allInnerTexts();
-          assert.ok(
-            devices.some((row) => row.includes(`Hall ${lang}`) && row.includes(tr("kiosk.notPaired"))),
-            devices.join(" | "),
-          );
+          await assertAxeClean(page, `${lang}: settings after changes`);
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOn") }).click();
           await monthly.getByRole("button", { name: tr("staffAdmin.turnOff") }).waitFor({ timeout: WAIT });
 
+          // The kiosk devices: the one created for this language, not yet paired.
+          await nav.getByRole("link", { name: tr("adminNav.sections.kiosks") }).click();
+          await page.waitForURL(`${app.url}/${lang}/admin/kiosks`, { timeout: WAIT });
+          const hall = page.locator(".kiosk-devices tbody tr", { hasText: `Hall ${lang}` });
+          await hall.waitFor({ timeout: WAIT });
+          assert.ok((await hall.innerText()).includes(tr("kiosk.notPaired")), await hall.innerText());
+
           // The audit log: every action above, newest first; then only the role changes.
-          await page.getByRole("link", { name: tr("staffAdmin.auditTitle") }).click();
+          await nav.getByRole("link", { name: tr("adminNav.sections.audit") }).click();
           await page.waitForURL(`${app.url}/${lang}/admin/audit`, { timeout: WAIT });
           const all = await actions(page);
           assert.deepEqual(all.slice(0, 8), [

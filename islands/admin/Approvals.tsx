@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
@@ -13,10 +13,11 @@ const ROLES = ["viewer", "finance", "admin", "owner"];
  * admin sees nothing until an approved one lets them in). Shown only when someone is waiting; each
  * decision is announced, and the list drops the decided admin. An approval names the role chosen
  * beside it (viewer unless the owner picks another). Loads once `ready` (the server has
- * confirmed the admin is approved).
+ * confirmed the admin is approved); `onDecided` runs after each decision (the staff list reloads).
  */
-export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean }) {
+export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean; onDecided?: () => void }) {
   const { api, t, ready } = props;
+  const dates = useDates();
   const [pending, setPending] = useState<AdminProfile[]>([]);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
@@ -40,6 +41,7 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
         ...(decision === "approve" ? { body: JSON.stringify({ role: roles[admin.id] ?? "viewer" }) } : {}),
       });
       setPending((list) => list.filter((a) => a.id !== admin.id));
+      props.onDecided?.();
       setNotice(
         t(decision === "approve" ? "admin.approvedNotice" : "admin.rejectedNotice", { name: admin.name }),
       );
@@ -62,7 +64,7 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean 
                 <div>
                   <span class="admin-name">{admin.name}</span> <span class="admin-email">{admin.email}</span>
                   <span class="approval-date">
-                    {t("admin.registeredOn", { date: usDateTime(admin.createdAt) ?? "" })}
+                    {t("admin.registeredOn", { date: dates.dateTime(admin.createdAt) ?? "" })}
                   </span>
                 </div>
                 <div class="approval-actions">

@@ -2,11 +2,12 @@ import { createContext } from "preact";
 import { useContext, useEffect, useMemo, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { DailyTotalsAnswer as DailyTotals } from "@/lib/shared/daily_totals.ts";
-import { listAmount, usShortDay } from "@/lib/shared/format.ts";
+import { listAmount } from "@/lib/shared/format.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
-import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 import { chartModel } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 import { DataTable } from "./DataTable.tsx";
@@ -19,6 +20,9 @@ import { DataTable } from "./DataTable.tsx";
  */
 export const ChartSkeleton = createContext("");
 
+/** The table's days: short month and day, as under the chart. */
+const SHORT_DAY: Intl.DateTimeFormatOptions = { month: "short", day: "numeric" };
+
 /**
  * Daily donation totals of the last 30 days: the chart, drawn here from the API's figures (our own
  * small SVG chart, no chart library; its texts are the page's `chart.*`), and, for screen readers
@@ -28,6 +32,7 @@ export const ChartSkeleton = createContext("");
 export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
   const { api, t, lang, ready } = props;
   const skeleton = useContext(ChartSkeleton);
+  const dates = useDates();
   const [data, setData] = useState<DailyTotals | null>(null);
   const [failure, setFailure] = useState("");
   const [tableOpen, setTableOpen] = useState(false);
@@ -72,7 +77,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
             {tableOpen && (
               <DataTable
                 id="daily-caption"
-                caption={t("dailyTotals.caption")}
+                caption={t("dailyTotals.caption", { timeZone: isolate(data.timeZone) })}
                 columns={[
                   t("dailyTotals.day"),
                   ...data.currencies.map((c) => (
@@ -83,7 +88,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
                 row={(day) => (
                   <tr key={day.date}>
                     <th scope="row">
-                      <time dateTime={day.date}>{usShortDay(day.date) ?? day.date}</time>
+                      <time dateTime={day.date}>{dates.day(day.date, SHORT_DAY) ?? day.date}</time>
                     </th>
                     {data.currencies.map((c) => <td key={c}>{cell(day, c)}</td>)}
                   </tr>

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
-import { fillDays } from "@/lib/reports/daily_totals.ts";
+import { daysOf } from "@/tests/helpers/daily_totals.ts";
 import { textsUnder, translator as serverTranslator } from "@/lib/core/i18n.ts";
 import type { DailyTotalsAnswer, DayTotals } from "@/lib/shared/daily_totals.ts";
 import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
@@ -25,7 +25,7 @@ function renderChart(
   return renderToString(<DailyTotalsChart model={chartModel(days, currencies, lang, t)} />);
 }
 
-const days30 = fillDays(
+const days30 = daysOf(
   [
     { day: "2026-10-24", currency: 1, amount: 1_000, count: 1 },
     { day: "2026-11-01", currency: 1, amount: 12_345, count: 2 },
@@ -50,7 +50,7 @@ function contrast(hex: string, against = "#ffffff"): number {
 
 Deno.test("renderChart: an accessible SVG image without scripts or inline styles, in every language", () => {
   for (const lang of LANGUAGES) {
-    for (const [days, currencies] of [[days30, [1, 2]], [fillDays([], "2026-11-01", 30), []]] as const) {
+    for (const [days, currencies] of [[days30, [1, 2]], [daysOf([], "2026-11-01", 30), []]] as const) {
       const svg = renderChart(days, [...currencies], lang);
       assert.match(svg, /^<svg [^>]*role="img"/);
       assert.match(svg, /<\/svg>$/);
@@ -102,9 +102,9 @@ Deno.test("renderChart escapes what it is given: hostile texts stay text", () =>
 const answer: DailyTotalsAnswer = {
   from: "2026-10-24",
   to: "2026-11-22",
-  timeZone: "UTC",
+  timeZone: "Asia/Jerusalem",
   currencies: [1, 2],
-  days: fillDays(
+  days: daysOf(
     [
       { day: "2026-10-24", currency: 1, amount: 10_000, count: 1 },
       { day: "2026-10-24", currency: 2, amount: 550, count: 1 },
@@ -138,9 +138,9 @@ Deno.test("the chart of a window without donations says so, in the page's langua
   const empty: DailyTotalsAnswer = {
     from: "2026-11-09",
     to: "2026-11-22",
-    timeZone: "UTC",
+    timeZone: "Asia/Jerusalem",
     currencies: [],
-    days: fillDays([], "2026-11-09", 14),
+    days: daysOf([], "2026-11-09", 14),
   };
   const svg = renderChart(empty.days, empty.currencies, "ru");
   assert.equal([...svg.matchAll(/class="chart-panel"/g)].length, 0);

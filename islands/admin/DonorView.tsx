@@ -1,5 +1,7 @@
 import type { DonorView, MonthlyView } from "@/lib/shared/donor_view.ts";
-import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import type { DateFormats } from "@/lib/shared/dates.ts";
+import { listAmount } from "@/lib/shared/format.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { isolate, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { PaymentStatus } from "./PaymentStatus.tsx";
@@ -9,7 +11,7 @@ export { isolate };
 
 /** The back office's link to a donor's view, from anywhere that shows their address. */
 export const donorHref = (lang: string, email: string) =>
-  `/${lang}/admin/donor?email=${encodeURIComponent(email.trim())}`;
+  `/${lang}/admin/donors?email=${encodeURIComponent(email.trim())}`;
 
 /** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
 export function reasonText(t: Translate, reason: string): string {
@@ -18,9 +20,12 @@ export function reasonText(t: Translate, reason: string): string {
   return text === key ? reason : text;
 }
 
-/** A monthly gift's state in words: active, paused until, failing (tries, next try), cancelled (why), ended. */
-export function monthlyStateText(t: Translate, m: MonthlyView): string {
-  const date = (iso: string | null) => isolate(usDateTime(iso) ?? t("common.notAvailable"));
+/**
+ * A monthly gift's state in words: active, paused until, failing (tries, next try), cancelled
+ * (why), ended; its times in the page's `dates`.
+ */
+export function monthlyStateText(t: Translate, m: MonthlyView, dates: DateFormats): string {
+  const date = (iso: string | null) => isolate(dates.dateTime(iso) ?? t("common.notAvailable"));
   switch (m.state) {
     case "paused":
       return t("backofficeDonor.states.paused", { date: date(m.nextCharge) });
@@ -49,13 +54,15 @@ const BADGES: Record<MonthlyView["state"], string> = {
 /**
  * One donor's page in the back office (issue 15): the names on file, the lifetime total per
  * currency with the first and last gift, every monthly gift with its state, and every gift, as
- * `GET /api/donor` answers them. Tables with captions and row headers, like the history's; dates
- * in US English in the viewer's time zone, amounts as currency, 'N/A' for what is missing.
+ * `GET /api/donor` answers them. Tables with captions and row headers, like the history's; times
+ * in the page's language on the museum's clock, with its zone (`useDates`), amounts as currency,
+ * 'N/A' for what is missing.
  */
 export function DonorDetails(props: { view: DonorView; t: Translate; lang: string }) {
   const { view, t, lang } = props;
   const na = t("common.notAvailable");
-  const date = (iso: string | null) => usDateTime(iso) ?? na;
+  const dates = useDates();
+  const date = (iso: string | null) => dates.dateTime(iso) ?? na;
   const money = (minor: number | null, currency: number | null) => listAmount(minor, currency, lang) ?? na;
   return (
     <div class="donor-details">
@@ -116,7 +123,7 @@ export function DonorDetails(props: { view: DonorView; t: Translate; lang: strin
             <tr key={i} class={`monthly-${m.state}`}>
               <th scope="row" class="tx-amount">{money(m.amount, m.currency)}</th>
               <td>
-                <span class={BADGES[m.state]}>{monthlyStateText(t, m)}</span>
+                <span class={BADGES[m.state]}>{monthlyStateText(t, m, dates)}</span>
               </td>
               <td class="tx-date">
                 <time dateTime={m.nextCharge ?? undefined}>{date(m.nextCharge)}</time>

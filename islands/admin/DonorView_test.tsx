@@ -8,14 +8,16 @@ import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import type { DonorView, MonthlyView } from "@/lib/donors/donor_view.ts";
 import { textsUnder } from "@/lib/core/i18n.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { translator } from "@/islands/shared/texts.ts";
 import { DonorDetails, donorHref, isolate, monthlyStateText } from "./DonorView.tsx";
 
 const t = translator(textsUnder("en", ["backofficeDonor", "transactions", "common.notAvailable"]));
 const plain = (s: string) => s.replace(/[\u2068\u2069]/g, "");
-/** A date as the view writes it, in this machine's time zone (the viewer's, in a browser). */
-const day = (iso: string) => usDateTime(iso)!;
+/** The page's dates: English, the museum's clock (Jerusalem) with its offset, whatever this machine's zone. */
+const dates = dateFormats("en", "Asia/Jerusalem");
+/** A time as the view writes it. */
+const day = (iso: string) => dates.dateTime(iso)!;
 
 const monthly = (fields: Partial<MonthlyView>): MonthlyView => ({
   state: "active",
@@ -32,11 +34,11 @@ const monthly = (fields: Partial<MonthlyView>): MonthlyView => ({
 });
 
 Deno.test("monthlyStateText: every state in words, with its dates, tries and reason", () => {
-  const text = (m: Partial<MonthlyView>) => plain(monthlyStateText(t, monthly(m)));
+  const text = (m: Partial<MonthlyView>) => plain(monthlyStateText(t, monthly(m), dates));
   assert.equal(text({}), "Active");
   assert.equal(
     text({ state: "paused", nextCharge: "2027-02-05T10:00:00.000Z" }),
-    `Paused until ${day("2027-02-05T10:00:00.000Z")}`,
+    "Paused until Feb 5, 2027, 12:00 PM GMT+2",
   );
   assert.equal(
     text({ state: "failing", failedAttempts: 2, retryAt: "2026-12-08T10:00:00.000Z" }),
@@ -59,7 +61,9 @@ Deno.test("monthlyStateText: every state in words, with its dates, tries and rea
   assert.equal(text({ state: "failed", nextCharge: null }), "Ended after failed charges");
   // The values are isolated from the sentence (a Hebrew sentence keeps an English date whole).
   assert.ok(
-    monthlyStateText(t, monthly({ state: "paused" })).includes(isolate(day("2026-12-05T10:00:00.000Z"))),
+    monthlyStateText(t, monthly({ state: "paused" }), dates).includes(
+      isolate(day("2026-12-05T10:00:00.000Z")),
+    ),
   );
 });
 
@@ -88,5 +92,5 @@ Deno.test("DonorDetails: totals, empty lists, the incomplete note; donorHref enc
   assert.ok(none.includes("No successful gift yet"));
   const many = plain(renderToString(<DonorDetails view={{ ...view, complete: false }} t={t} lang="en" />));
   assert.ok(many.includes("This donor has more than 0 gifts"), many);
-  assert.equal(donorHref("he", " Ada+1@Example.org "), "/he/admin/donor?email=Ada%2B1%40Example.org");
+  assert.equal(donorHref("he", " Ada+1@Example.org "), "/he/admin/donors?email=Ada%2B1%40Example.org");
 });

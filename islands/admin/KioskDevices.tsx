@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 
@@ -32,6 +32,7 @@ interface Pairing {
  */
 export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
   const { api, t, lang, ready } = props;
+  const dates = useDates();
   const [devices, setDevices] = useState<KioskDeviceItem[] | null>(null);
   const [notice, setNotice] = useState("");
   const [busy, setBusy] = useState(false);
@@ -111,7 +112,7 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
             {t("kiosk.pairingLinkLabel")}:{" "}
             <a href={pairing.url} dir="ltr" class="kiosk-link">{pairing.url}</a>
           </p>
-          <p>{t("kiosk.pairingHelp", { time: usDateTime(pairing.expiresAt) ?? "" })}</p>
+          <p>{t("kiosk.pairingHelp", { time: dates.dateTime(pairing.expiresAt) ?? "" })}</p>
         </div>
       )}
       <form class="kiosk-create" onSubmit={create}>
@@ -157,7 +158,7 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
               <span dir="ltr">{d.terminalId}</span>
             </td>
             <td>{status(d)}</td>
-            <td>{usDateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
+            <td>{dates.dateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             <td>
               {!d.revokedAt && (
                 <div class="approval-actions">

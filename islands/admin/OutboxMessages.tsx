@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { CursorPager, useCursorPages } from "./CursorPager.tsx";
 import { DataTable } from "./DataTable.tsx";
-import { usDateTime } from "@/lib/shared/format.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
 /** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
@@ -35,6 +35,7 @@ const BADGES: Record<OutboxItem["state"], string> = {
  */
 export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boolean }) {
   const { api, t, ready } = props;
+  const dates = useDates();
   const [notice, setNotice] = useState("");
   const pages = useCursorPages(
     (cursor) => {
@@ -46,7 +47,7 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
     (error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))),
   );
   const page = pages.page;
-  const time = (iso: string | null) => usDateTime(iso) ?? t("common.notAvailable");
+  const time = (iso: string | null) => dates.dateTime(iso) ?? t("common.notAvailable");
   const label = (group: string, key: string) => {
     const name = `backofficeMail.${group}.${key}`;
     const text = t(name);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
-import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { listAmount } from "@/lib/shared/format.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { type ApiClient, ApiError } from "@/islands/shared/admin_api.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 import type { SuccessItem } from "./TransactionTable.tsx";
 
@@ -35,6 +36,7 @@ export function RefundOutcomeForm(
   },
 ) {
   const { item, t, lang } = props;
+  const dates = useDates();
   const money = (minor: number) => listAmount(minor, item.resultData.DebitCurrency, lang) ?? "";
   const [pending, setPending] = useState<ListedRefund[] | null>(null);
   const [references, setReferences] = useState<Record<string, string>>({});
@@ -100,14 +102,14 @@ export function RefundOutcomeForm(
             <legend>
               {t("refunds.ui.askedAt", {
                 amount: isolate(money(refund.amount)),
-                date: isolate(usDateTime(refund.createdAt) ?? ""),
+                date: isolate(dates.dateTime(refund.createdAt) ?? ""),
               })}
             </legend>
             {refund.failureReport && (
               <p class="field-hint">
                 {t("refunds.ui.reportedFailure", {
                   email: isolate(refund.failureReport.actorEmail),
-                  date: isolate(usDateTime(refund.failureReport.at) ?? ""),
+                  date: isolate(dates.dateTime(refund.failureReport.at) ?? ""),
                 })}
               </p>
             )}

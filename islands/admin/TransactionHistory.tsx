@@ -16,8 +16,6 @@ import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { saveDownload } from "./download.ts";
 import { FilterBar } from "./FilterBar.tsx";
 import { Pagination } from "./Pagination.tsx";
-import { RefundForm } from "./RefundForm.tsx";
-import { RefundOutcomeForm } from "./RefundOutcomeForm.tsx";
 import {
   type ErrorItem,
   type ReceiptActions,
@@ -47,6 +45,15 @@ type Lists =
     error: ListPage<ErrorItem>;
     whole: boolean;
   };
+
+/**
+ * The refund dialogs (issue 16), loaded the first time one opens: most visits refund nothing, and
+ * a viewer never can; the transactions section ships without them (issue 26, its byte budget).
+ */
+const loadDialogs = () =>
+  Promise.all([import("./RefundForm.tsx"), import("./RefundOutcomeForm.tsx")])
+    .then(([a, b]) => ({ RefundForm: a.RefundForm, RefundOutcomeForm: b.RefundOutcomeForm }));
+type Dialogs = Awaited<ReturnType<typeof loadDialogs>>;
 
 /**
  * Rows put on screen with the answer; the rest follow in a frame of their own (`pace`). Twenty new
@@ -90,6 +97,7 @@ export function TransactionHistory(
   const [refunding, setRefunding] = useState<SuccessItem | null>(null);
   const [resolving, setResolving] = useState<SuccessItem | null>(null);
   const [reloads, setReloads] = useState(0);
+  const [dialogs, setDialogs] = useState<Dialogs | null>(null);
   const latest = useRef(0);
 
   useEffect(() => {
@@ -180,9 +188,18 @@ export function TransactionHistory(
         setResending(false);
       }
     },
-    refund: (item) => setRefunding(item),
-    resolve: (item) => setResolving(item),
+    refund: (item) => opening(() => setRefunding(item)),
+    resolve: (item) => opening(() => setResolving(item)),
   };
+
+  // A refund dialog: its code first, the first time.
+  function opening(open: () => void) {
+    if (dialogs) return open();
+    loadDialogs().then((loaded) => {
+      setDialogs(loaded);
+      open();
+    }).catch(failed);
+  }
 
   // A refund dialog closed: with what was done, said and the lists read again.
   const closed = (close: (item: null) => void) => (done: string | null) => {
@@ -273,8 +290,8 @@ export function TransactionHistory(
           donorLinks={props.personalData}
         />
       )}
-      {refunding && (
-        <RefundForm
+      {refunding && dialogs && (
+        <dialogs.RefundForm
           item={refunding}
           api={api}
           t={t}
@@ -282,8 +299,8 @@ export function TransactionHistory(
           onClose={closed(setRefunding)}
         />
       )}
-      {resolving && (
-        <RefundOutcomeForm
+      {resolving && dialogs && (
+        <dialogs.RefundOutcomeForm
           item={resolving}
           api={api}
           t={t}

@@ -1,5 +1,6 @@
-import { listAmount, usDateTime } from "@/lib/shared/format.ts";
+import { listAmount } from "@/lib/shared/format.ts";
 import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
 import { Address, DataTable } from "./DataTable.tsx";
 import { donorHref } from "./DonorView.tsx";
@@ -49,6 +50,7 @@ export function TransactionTable(
   },
 ) {
   const { rows, t, lang, receipts } = props;
+  const dates = useDates();
   const columns = receipts ? 6 : 5;
   const na = t("common.notAvailable");
   const or = (value: string | null | undefined) => (value && value.trim() ? value : na);
@@ -182,7 +184,7 @@ export function TransactionTable(
               )}
             </td>
             <td class="tx-date">
-              <time dateTime={item.createdAt}>{or(usDateTime(item.createdAt))}</time>
+              <time dateTime={item.createdAt}>{or(dates.dateTime(item.createdAt))}</time>
             </td>
             {receipts && <td class="tx-receipt">{receiptCell(success, or(name), receipts)}</td>}
           </tr>

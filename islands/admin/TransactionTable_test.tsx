@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { dateFormats } from "@/lib/shared/dates.ts";
 import { type Row, type SuccessItem, TransactionTable } from "./TransactionTable.tsx";
 
 const t = (key: string) => (key === "common.notAvailable" ? "N/A" : key);
@@ -111,4 +113,22 @@ Deno.test("TransactionTable: a failed row shows the catalogue's words, then the 
     '<span class="badge badge-error">transactions.statusError</span><span class="tx-reason">הכרטיס אינו תקין</span></td>',
     "no provider message, no detail",
   );
+});
+
+Deno.test("TransactionTable: each time in the viewer's language, on the museum's clock, with its zone", () => {
+  const row = success(1);
+  // 23:00 UTC on November 28th: 01:00 on the 29th in Jerusalem.
+  (row as { item: SuccessItem }).item.createdAt = "2026-11-28T23:00:00.000Z";
+  const dateCell = (lang: string, timeZone: string) => {
+    const html = renderToString(
+      <DatesProvider dates={dateFormats(lang, timeZone)}>
+        <TransactionTable rows={[row]} t={t} lang={lang} />
+      </DatesProvider>,
+    );
+    return html.match(/<time datetime="2026-11-28T23:00:00.000Z">([^<]*)<\/time>/)?.[1]
+      .replace(/[\u200e\u200f]/g, "");
+  };
+  assert.equal(dateCell("he", "Asia/Jerusalem"), "29 בנוב׳ 2026, 01:00 GMT+2");
+  assert.equal(dateCell("en", "Asia/Jerusalem"), "Nov 29, 2026, 1:00 AM GMT+2");
+  assert.equal(dateCell("ru", "America/New_York"), "28 нояб. 2026 г., 18:00 GMT-5");
 });

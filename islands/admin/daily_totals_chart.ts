@@ -8,6 +8,7 @@
  * @module
  */
 import type { DayTotals } from "@/lib/shared/daily_totals.ts";
+import { formatCalendarDay } from "@/lib/shared/dates.ts";
 import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { type CurrencyCode, formatMoney } from "@/lib/shared/money.ts";
@@ -121,12 +122,10 @@ export function chartModel(
   const plot = { left, right, top: CHART.plotTop, bottom: CHART.plotTop + CHART.plotHeight };
   const first = days[0]?.date ?? "";
   const last = days[days.length - 1]?.date ?? "";
-  const dateText = (date: string, options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat(lang, { ...options, timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`));
-  const range = {
-    from: dateText(first, { dateStyle: "medium" }),
-    to: dateText(last, { dateStyle: "medium" }),
-  };
+  // The days are the museum's already (the API's): written as the calendar days they are.
+  const dateText = (date: string, options?: Intl.DateTimeFormatOptions) =>
+    formatCalendarDay(date, lang, options) ?? date;
+  const range = { from: dateText(first), to: dateText(last) };
   const title = t("chart.title");
   const description = t("chart.description", range);
   const base = { width, rtl, title, plot, tickX: rtl ? right + 8 : left - 8 };
@@ -164,7 +163,7 @@ export function chartModel(
         width: barWidth,
         height,
         label: t("chart.bar", {
-          date: dateText(day.date, { dateStyle: "medium" }),
+          date: dateText(day.date),
           amount: formatMoney(total.amount, currency, lang),
           count: total.count,
         }),

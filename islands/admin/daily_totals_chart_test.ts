@@ -3,7 +3,7 @@
  * running with the language's direction, the empty state. Texts as the admin page gives them.
  */
 import assert from "node:assert/strict";
-import { fillDays } from "@/lib/reports/daily_totals.ts";
+import { daysOf } from "@/tests/helpers/daily_totals.ts";
 import { textsUnder } from "@/lib/core/i18n.ts";
 import { type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
 import { estimateTextWidth } from "@/lib/shared/axis_labels.ts";
@@ -29,7 +29,7 @@ Deno.test("niceTicks: 3 to 5 round values from 0 up to at least the maximum", ()
   }
 });
 
-const days30 = fillDays(
+const days30 = daysOf(
   [
     { day: "2026-10-24", currency: 1, amount: 1_000, count: 1 },
     { day: "2026-11-01", currency: 1, amount: 12_345, count: 2 },
@@ -70,12 +70,12 @@ Deno.test("chartModel: a panel per currency; time runs left to right, or right t
   const mirrored = heNis.bars[1].x + heNis.bars[1].width - (CHART.width - nis.bars[1].x);
   assert.ok(Math.abs(mirrored) < 1e-9, "mirrored exactly");
 
-  const week = chartModel(fillDays([], "2026-11-16", 7), [], "en", texts("en"));
+  const week = chartModel(daysOf([], "2026-11-16", 7), [], "en", texts("en"));
   assert.equal(week.panels.length, 0);
   assert.match(week.empty!, /No successful donations from Nov 16, 2026 to Nov 22, 2026/);
   assert.equal(
     chartModel(
-      fillDays([{ day: "2026-11-20", currency: 2, amount: 1, count: 1 }], "2026-11-16", 7),
+      daysOf([{ day: "2026-11-20", currency: 2, amount: 1, count: 1 }], "2026-11-16", 7),
       [2],
       "en",
       texts("en"),
@@ -88,7 +88,7 @@ Deno.test("chartModel: a panel per currency; time runs left to right, or right t
 Deno.test("chartModel: date labels never overlap, in every language, for 1 to 90 days", () => {
   for (const lang of LANGUAGES) {
     for (let count = 1; count <= 90; count++) {
-      const days = fillDays([{ day: "2026-11-20", currency: 1, amount: 100, count: 1 }], "2026-09-01", count);
+      const days = daysOf([{ day: "2026-11-20", currency: 1, amount: 100, count: 1 }], "2026-09-01", count);
       const [panel] = chartModel(days, [1], lang, texts(lang)).panels;
       assert.ok(panel.dates.length >= Math.min(count, 2), `${lang} ${count}: ${panel.dates.length} labels`);
       const boxes = panel.dates.map(({ x, label }) => {

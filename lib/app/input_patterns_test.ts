@@ -179,8 +179,15 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d)$/`],
   },
   "lib/shared/format.ts": {
-    reads: "amounts and days from queries and stored records, masked card numbers",
-    patterns: [String.raw`/^-?\d+$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`, String.raw`/\D/g`],
+    reads: "amounts from queries and stored records, masked card numbers",
+    patterns: [String.raw`/^-?\d+$/`, String.raw`/\D/g`],
+  },
+  "lib/shared/dates.ts": {
+    reads: "days and months (YYYY-MM-DD, YYYY-MM) of the chart's and the report's answers, in the page",
+    patterns: [
+      String.raw`/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/`,
+      String.raw`/^\d{4}-(0[1-9]|1[0-2])$/`,
+    ],
   },
   "lib/shared/languages.ts": {
     reads: "the path's first segment",

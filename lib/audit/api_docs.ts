@@ -15,7 +15,7 @@ export const auditLogDocs: RouteDocs = {
     description: "What the staff did (sign-ins and failures, approvals, role changes, deactivations, " +
       "refunds, receipt resends, exports, flag changes, kiosk pairing), newest first, with who, when, " +
       "from which address and what changed. Filters: `actor` (an admin id), `action`, `from` and `to` " +
-      "(a date or an instant; `to` exclusive). Pass `nextCursor` as `cursor` for the next (older) page. " +
+      "(a date, which starts at midnight in the museum's time zone, or an instant; `to` exclusive). Pass `nextCursor` as `cursor` for the next (older) page. " +
       "The log is append-only: no route edits or deletes an entry.",
     tags: ["audit"],
     auth: "bearer",

@@ -13,6 +13,7 @@
 import { DomainError } from "@/lib/core/errors.ts";
 import type { AuditEntry, AuditFilter, Store } from "@/lib/storage/types.ts";
 import { BOM, csvRecord, formatUtc } from "@/lib/core/csv.ts";
+import { dayStart } from "@/lib/core/zoned_time.ts";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 
 export type { AuditActor, AuditPage };
@@ -37,11 +38,16 @@ export interface AuditQuery {
   /** ISO 8601 date or instant. */
   from?: string;
   to?: string;
+  /**
+   * The museum's time zone (`config.museumTimeZone`): a date is its midnight there, the day the
+   * back office shows an entry's time on.
+   */
+  timeZone: string;
 }
 
-/** The storage filter of a query: days are their start in UTC. */
+/** The storage filter of a query: days are their start in the museum's time zone. */
 export function auditFilter(query: AuditQuery): AuditFilter {
-  const at = (s: string) => new Date(s.length === 10 ? `${s}T00:00:00Z` : s).toISOString();
+  const at = (s: string) => (s.length === 10 ? dayStart(s, query.timeZone) : new Date(s).toISOString());
   const filter: AuditFilter = {};
   if (query.actor !== undefined) filter.actorId = query.actor;
   if (query.action !== undefined) filter.action = query.action;
@@ -78,7 +84,7 @@ function readCursor(cursor: string): Pick<AuditEntry, "at" | "id"> {
  *
  * @example
  * ```ts
- * const page = await auditPage(store, { action: "role-changed" }, null, 50);
+ * const page = await auditPage(store, { action: "role-changed", timeZone: "Asia/Jerusalem" }, null, 50);
  * ```
  */
 export async function auditPage(
@@ -122,7 +128,8 @@ export const auditFileName = (now: Date) => `audit-${now.toISOString().slice(0, 
  *
  * @example
  * ```ts
- * return new Response(await auditCsv(store, { action: "export" }), { headers: { "content-type": "text/csv" } });
+ * const body = await auditCsv(store, { action: "export", timeZone: "Asia/Jerusalem" });
+ * return new Response(body, { headers: { "content-type": "text/csv" } });
  * ```
  */
 export async function auditCsv(

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS } from "@/lib/storage/audit_types.ts";
 
-/** An instant or a day (`2026-11-24`, read as that day's start in UTC). */
+/** An instant or a day (`2026-11-24`, read as that day's start in the museum's time zone: `auditFilter`). */
 const instant = (what: string) =>
   z.string().max(40, `${what} must be an ISO 8601 date or instant`).refine(
     (s) => /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(s) && !Number.isNaN(Date.parse(s)),
@@ -21,8 +21,12 @@ export const AuditFilterSchema = z.object({
     .describe("Only this admin's actions (an admin id, as `GET /api/auth/admin/staff` lists them)"),
   action: z.enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional()
     .describe("Only this action"),
-  from: instant("from").optional().describe("Entries at or after (a date is its start, UTC)"),
-  to: instant("to").optional().describe("Entries before (exclusive; a date is its start, UTC)"),
+  from: instant("from").optional().describe(
+    "Entries at or after (a date is its start in the museum's time zone)",
+  ),
+  to: instant("to").optional().describe(
+    "Entries before (exclusive; a date is its start in the museum's time zone)",
+  ),
 });
 
 /** `GET /api/audit` query. */

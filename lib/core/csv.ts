@@ -8,6 +8,8 @@
  * @module
  */
 
+import { zoneOffset } from "./zoned_time.ts";
+
 /** The UTF-8 byte order mark, first in the file. */
 export const BOM = "\uFEFF";
 
@@ -52,6 +54,22 @@ export function csvRecord(cells: readonly string[], trustedColumn = -1): string 
 export function formatUtc(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? "" : date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/**
+ * An instant as `YYYY-MM-DD HH:MM:SS` on the wall clock of `timeZone` (the museum's: its day is
+ * the day the chart and the monthly report count the instant on); empty for an unreadable date.
+ * In the hour the clocks go back, two instants an hour apart read the same.
+ *
+ * @example
+ * ```ts
+ * formatInZone("2026-11-22T22:30:00.000Z", "Asia/Jerusalem"); // "2026-11-23 00:30:00"
+ * ```
+ */
+export function formatInZone(iso: string, timeZone: string): string {
+  const ms = new Date(iso).getTime();
+  if (Number.isNaN(ms)) return "";
+  return formatUtc(new Date(ms + zoneOffset(ms, timeZone)).toISOString());
 }
 
 /**

@@ -9,8 +9,8 @@
  * @module
  */
 
-/** The default museum time zone. */
-export const DEFAULT_TIME_ZONE = "Asia/Jerusalem";
+// The default museum time zone: one constant for the server and the islands.
+export { DEFAULT_TIME_ZONE } from "@/lib/shared/dates.ts";
 
 const DAY_KEY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -220,7 +220,9 @@ export async function build(
     const name = outPath.split("/").pop()!;
     const file = result.outputFiles.find((f) => f.path.endsWith(`/${name}`))!;
     contents[name] = file.contents;
-    files[name] = await describe(name, file.contents, meta.imports.map((i) => i.path.split("/").pop()!));
+    // Static imports only: a dynamic one (a dialog loaded when opened) is not part of the page.
+    const statics = meta.imports.filter((i) => i.kind === "import-statement");
+    files[name] = await describe(name, file.contents, statics.map((i) => i.path.split("/").pop()!));
     const entry = meta.entryPoint ? `${root}/${meta.entryPoint}` : "";
     if (entry.endsWith("/lib/framework/client.ts")) client = name;
     for (const [island, src] of Object.entries(islandFiles)) {

@@ -22,7 +22,8 @@ import type { RouteDocs } from "@/lib/core/route_docs.ts";
 export const monthlyReportDocs: RouteDocs = {
   GET: {
     summary: "The accountant's monthly report",
-    description: "Per month in the museum's time zone (Asia/Jerusalem), `from` to `to` included (at most " +
+    description: "Per month in the museum's time zone (`MUSEUM_TIME_ZONE`, Asia/Jerusalem by default; the " +
+      "answer's `timeZone`), `from` to `to` included (at most " +
       "36 months; default the last twelve): successful donations, refunds and net per currency, one-time " +
       "and monthly (minor units, with counts); distinct donors (by email); monthly gifts started and " +
       "cancelled; failed payments and charges. A gift counts in the month it was made, a refund in the " +
@@ -88,7 +89,8 @@ export const monthlyReportChartDocs: RouteDocs = {
 export const dailyTotalsDocs: RouteDocs = {
   GET: {
     summary: "Successful donations per day",
-    description: "The last `days` UTC days, today included, oldest first: every day, with one total per " +
+    description: "The last `days` days in the museum's time zone (`timeZone`), today included, oldest " +
+      "first: every day, with one total per " +
       "currency that had successful donations (amounts in minor units; errors do not count). Data " +
       "only: the back office draws its chart from these figures.",
     tags: ["transactions"],
@@ -107,8 +109,9 @@ export const transactionsExportDocs: RouteDocs = {
     summary: "Every matching transaction as a CSV file",
     description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
       "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
-      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (UTC, " +
-      "`YYYY-MM-DD HH:MM:SS`), Status, Status code, First name, Last name, Email, Payment type, " +
+      "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (`YYYY-MM-DD " +
+      "HH:MM:SS` on the museum's clock, `MUSEUM_TIME_ZONE`, named in the header; its day is the day " +
+      "the daily totals and the monthly report count the transaction on), Status, Status code, First name, Last name, Email, Payment type, " +
       "Card number, Credit type, Amount (major units, two decimals, dot), Currency (ILS or USD), " +
       "Error message, Transaction ID; the header row and the Status and Payment type words in " +
       "`lang`. Cells that a spreadsheet would read as a formula start with `'`. The body is " +
@@ -123,7 +126,7 @@ export const transactionsExportDocs: RouteDocs = {
         mediaType: "text/csv",
         schema: z.string(),
         headers: {
-          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the UTC date)',
+          "Content-Disposition": 'attachment; filename="transactions-YYYY-MM-DD.csv" (the museum\'s date)',
         },
       },
       403: { description: "The admin is not approved yet" },

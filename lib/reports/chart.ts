@@ -15,6 +15,7 @@
  */
 import { translator } from "@/lib/core/i18n.ts";
 import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
+import { formatCalendarMonth } from "@/lib/shared/dates.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import type { MonthlyReport } from "./monthly.ts";
@@ -64,8 +65,7 @@ export function reportTicks(max: number): number[] {
 
 /** The month `YYYY-MM` in `lang`: its name and year ("January 2026"), or a part of that. */
 function monthLabel(month: string, lang: Lang, options: Intl.DateTimeFormatOptions): string {
-  return new Intl.DateTimeFormat(lang, { ...options, timeZone: "UTC" })
-    .format(new Date(`${month}-15T00:00:00Z`));
+  return formatCalendarMonth(month, lang, options) ?? month;
 }
 const LONG = { month: "long", year: "numeric" } as const;
 

@@ -32,7 +32,7 @@ Deno.test("reportChartSvg: month labels never overlap, in every language, for 1 
     for (let count = 1; count <= 36; count++) {
       const end = 2026 * 12 + count - 1;
       const to = `${Math.floor(end / 12)}-${String(end % 12 + 1).padStart(2, "0")}`;
-      const report = await monthlyReport(store, { from: "2026-01", to });
+      const report = await monthlyReport(store, { from: "2026-01", to }, "Asia/Jerusalem");
       for (const lang of LANGUAGES) {
         const svg = reportChartSvg(report, lang);
         const size = Number(svg.match(/font-size="(\d+)"/)![1]);

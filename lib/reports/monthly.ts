@@ -15,14 +15,11 @@
  * @module
  */
 import { DomainError } from "@/lib/core/errors.ts";
-import { DEFAULT_TIME_ZONE, monthStart, zoneOffset } from "@/lib/core/zoned_time.ts";
+import { monthOf, monthStart } from "@/lib/core/zoned_time.ts";
 import type { ReportSum, Store } from "@/lib/storage/types.ts";
 import type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 
 export type { CurrencyFigures, KindSums, MonthFigures, MonthlyReport };
-
-/** The museum's time zone: the months of the report (the receipts' year is counted in it too). */
-export const REPORT_TIME_ZONE = DEFAULT_TIME_ZONE;
 
 /** The most months one report covers. */
 export const MAX_REPORT_MONTHS = 36;
@@ -47,14 +44,15 @@ const monthName = (index: number) =>
   `${String(Math.floor(index / 12)).padStart(4, "0")}-${String((index % 12) + 1).padStart(2, "0")}`;
 
 /**
- * The months `from` to `to` (`YYYY-MM`, both included) with their bounds in `timeZone`; throws
+ * The months `from` to `to` (`YYYY-MM`, both included) with their bounds in `timeZone` (the
+ * museum's, `config.museumTimeZone`); throws
  * {@link InvalidReportRangeError} for a malformed month, one outside the years 1970 to 9998, `to`
  * before `from`, or more than {@link MAX_REPORT_MONTHS} months.
  */
 export function reportMonths(
   from: string,
   to: string,
-  timeZone = REPORT_TIME_ZONE,
+  timeZone: string,
 ): { months: string[]; bounds: string[] } {
   const [first, last] = [monthIndex(from), monthIndex(to)];
   if (first === null || last === null) {
@@ -90,9 +88,8 @@ export function reportMonths(
 }
 
 /** The default range: the twelve months ending with `now`'s month in `timeZone`. */
-export function defaultRange(now: Date, timeZone = REPORT_TIME_ZONE): { from: string; to: string } {
-  const local = new Date(now.getTime() + zoneOffset(now.getTime(), timeZone));
-  const index = local.getUTCFullYear() * 12 + local.getUTCMonth();
+export function defaultRange(now: Date, timeZone: string): { from: string; to: string } {
+  const index = monthOf(now, timeZone);
   return { from: monthName(index - 11), to: monthName(index) };
 }
 
@@ -139,23 +136,25 @@ function settle(c: CurrencyFigures): CurrencyFigures {
 }
 
 /**
- * The monthly report for `from`..`to` (`YYYY-MM`, both included; default: the last twelve months).
+ * The monthly report for `from`..`to` (`YYYY-MM`, both included; default: the last twelve months),
+ * the months being those of `timeZone` (the museum's, `config.museumTimeZone`).
  *
  * @example
  * ```ts
- * const report = await monthlyReport(store, { from: "2026-01", to: "2026-03" });
+ * const report = await monthlyReport(store, { from: "2026-01", to: "2026-03" }, "Asia/Jerusalem");
  * report.months.map((m) => m.month); // ["2026-01", "2026-02", "2026-03"]
  * ```
  */
 export async function monthlyReport(
   store: Store,
   range: { from?: string; to?: string },
+  timeZone: string,
   now: Date = new Date(),
 ): Promise<MonthlyReport> {
-  const fallback = defaultRange(now);
+  const fallback = defaultRange(now, timeZone);
   const from = range.from ?? (range.to ? range.to : fallback.from);
   const to = range.to ?? (range.from ? range.from : fallback.to);
-  const { months, bounds } = reportMonths(from, to);
+  const { months, bounds } = reportMonths(from, to, timeZone);
   const figures = await store.reports.figures(bounds);
   const cells = new Map<string, CurrencyFigures>();
   const cell = (period: number, currency: 1 | 2) => {
@@ -194,7 +193,7 @@ export async function monthlyReport(
   return {
     from: months[0],
     to: months[months.length - 1],
-    timeZone: REPORT_TIME_ZONE,
+    timeZone,
     currencies,
     months: out,
     totals,

@@ -7,21 +7,23 @@ import { escapeXml, reportChartSvg } from "./chart.ts";
 import { reportCsv, reportCsvHeader } from "./csv.ts";
 import { defaultRange, InvalidReportRangeError, monthlyReport, reportMonths } from "./monthly.ts";
 
+const ZONE = "Asia/Jerusalem";
+
 Deno.test("reportMonths: every month with its bounds; bad ranges refused with the reason", () => {
   const { months, bounds } = reportMonths("2025-11", "2026-02", "UTC");
   assert.deepEqual(months, ["2025-11", "2025-12", "2026-01", "2026-02"]);
   assert.deepEqual(bounds.at(-1), "2026-03-01T00:00:00.000Z");
   assert.equal(bounds.length, 5);
-  assert.throws(() => reportMonths("2026-02", "2026-01"), InvalidReportRangeError);
-  assert.throws(() => reportMonths("2026-00", "2026-01"), /YYYY-MM/);
-  assert.throws(() => reportMonths("2023-01", "2026-01"), /at most 36 months/);
-  assert.equal(reportMonths("2023-02", "2026-01").months.length, 36);
+  assert.throws(() => reportMonths("2026-02", "2026-01", ZONE), InvalidReportRangeError);
+  assert.throws(() => reportMonths("2026-00", "2026-01", ZONE), /YYYY-MM/);
+  assert.throws(() => reportMonths("2023-01", "2026-01", ZONE), /at most 36 months/);
+  assert.equal(reportMonths("2023-02", "2026-01", ZONE).months.length, 36);
 });
 
 Deno.test("defaultRange: the twelve months ending this month in the museum's time zone", () => {
   // 23:30 UTC on January 31st is already February 1st in Jerusalem.
-  assert.deepEqual(defaultRange(new Date("2026-01-31T23:30:00Z")), { from: "2025-03", to: "2026-02" });
-  assert.deepEqual(defaultRange(new Date("2026-01-15T12:00:00Z")), { from: "2025-02", to: "2026-01" });
+  assert.deepEqual(defaultRange(new Date("2026-01-31T23:30:00Z"), ZONE), { from: "2025-03", to: "2026-02" });
+  assert.deepEqual(defaultRange(new Date("2026-01-15T12:00:00Z"), ZONE), { from: "2025-02", to: "2026-01" });
 });
 
 Deno.test("monthlyReport: refunds count in the month they were settled, under their gift's kind; net is donations minus refunds", async () => {
@@ -51,7 +53,7 @@ Deno.test("monthlyReport: refunds count in the month they were settled, under th
     await refund(oneTime, 100, "succeeded");
     await refund(oneTime, 200, "succeeded");
     await refund(oneTime, 400, "failed");
-    const report = await monthlyReport(store, { from: "2026-01", to: "2026-02" });
+    const report = await monthlyReport(store, { from: "2026-01", to: "2026-02" }, ZONE);
     assert.deepEqual(report.currencies, [2]);
     const [jan, feb] = report.months.map((m) => m.money[0]);
     assert.deepEqual(jan.refunds.total, { amount: 0, count: 0 });

@@ -61,7 +61,7 @@ export const DailyTotalsQuerySchema = z.object({
   days: z.string().regex(/^\d{1,2}$/, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
     .transform(Number)
     .refine((n) => n >= 1 && n <= MAX_TOTALS_DAYS, `days must be a whole number from 1 to ${MAX_TOTALS_DAYS}`)
-    .optional().default(30).describe("How many UTC days, ending today"),
+    .optional().default(30).describe("How many days (the museum's, in its time zone), ending today"),
   // The answer used to carry a chart in this language; it holds figures only now (the back office
   // draws the chart), but the parameter is still accepted, and checked, so no caller's answer changes.
   lang: langParam.optional().describe("Accepted for earlier callers; the answer holds no texts"),
@@ -113,12 +113,14 @@ const CurrencyCodeSchema = z.union([z.literal(1), z.literal(2)]).describe("1 = N
 
 /** `GET /api/transaction/daily-totals`. */
 export const DailyTotalsSchema = z.object({
-  from: z.string().describe("First day of the window, YYYY-MM-DD (UTC)"),
-  to: z.string().describe("Last day of the window (today), YYYY-MM-DD (UTC)"),
-  timeZone: z.literal("UTC"),
+  from: z.string().describe("First day of the window, YYYY-MM-DD (in timeZone)"),
+  to: z.string().describe("Last day of the window (today in timeZone), YYYY-MM-DD"),
+  timeZone: z.string().describe(
+    "The museum's time zone (MUSEUM_TIME_ZONE, e.g. Asia/Jerusalem): the days are its days",
+  ),
   currencies: z.array(CurrencyCodeSchema).describe("The currencies with donations in the window, ascending"),
   days: z.array(z.object({
-    date: z.string().describe("YYYY-MM-DD (UTC)"),
+    date: z.string().describe("YYYY-MM-DD, a day in timeZone (from its midnight to the next)"),
     totals: z.array(z.object({
       currency: CurrencyCodeSchema,
       amount: z.number().int().describe("Sum of the day's successful donations, minor units"),

@@ -10,7 +10,8 @@
  *
  * @module
  */
-import { BOM, csvRecord, formatAmount, formatUtc } from "@/lib/core/csv.ts";
+import { BOM, csvRecord, formatAmount, formatInZone } from "@/lib/core/csv.ts";
+import { dayOf } from "@/lib/core/zoned_time.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { currencyCodeOf, isoCurrency } from "@/lib/shared/money.ts";
@@ -26,6 +27,8 @@ export interface ExportQuery {
   searchString?: string;
   /** Language of the header row and the Status and Payment type words. */
   lang: Lang;
+  /** The museum's time zone (`config.museumTimeZone`): the Date column is its wall clock. */
+  timeZone: string;
 }
 
 /** Transactions read from storage per call; also the rows per chunk of the stream. */
@@ -79,17 +82,17 @@ function currencyOf(tx: Transaction): 1 | 2 | null {
 }
 
 /**
- * The header row's texts in a language.
+ * The header row's texts in a language; the Date column names the museum's time zone.
  *
  * @example
  * ```ts
- * exportHeader("en")[0]; // "Date (UTC)"
+ * exportHeader("en", "Asia/Jerusalem")[0]; // "Date (Asia/Jerusalem)"
  * ```
  */
-export function exportHeader(lang: Lang): string[] {
+export function exportHeader(lang: Lang, timeZone: string): string[] {
   const t = translator(lang);
   return [
-    ...EXPORT_COLUMNS.map((column) => t(`export.columns.${column}`)),
+    ...EXPORT_COLUMNS.map((column) => t(`export.columns.${column}`, { timeZone })),
     ...REFUND_COLUMNS.map((column) => t(`refunds.csv.${column}`)),
   ];
 }
@@ -113,18 +116,25 @@ function wordsOf(lang: Lang) {
 }
 
 /**
- * One transaction's cells, in {@link EXPORT_COLUMNS} order; unknown values are empty.
+ * One transaction's cells, in {@link EXPORT_COLUMNS} order; unknown values are empty. The Date is
+ * the wall clock of `timeZone` (the museum's), so its day is the one the chart and the monthly
+ * report count the transaction on.
  *
  * @example
  * ```ts
- * exportCells(tx, "he")[1]; // "הצלחה"
+ * exportCells(tx, "he", "Asia/Jerusalem")[1]; // "הצלחה"
  * ```
  */
-export function exportCells(tx: Transaction, lang: Lang, refund: RefundTotals | null = null): string[] {
+export function exportCells(
+  tx: Transaction,
+  lang: Lang,
+  timeZone: string,
+  refund: RefundTotals | null = null,
+): string[] {
   const w = wordsOf(lang);
   const currency = currencyOf(tx);
   return [
-    formatUtc(tx.createdAt),
+    formatInZone(tx.createdAt, timeZone),
     tx.kind === "success" ? w.success : w.error,
     tx.statusCode,
     tx.user.firstName,
@@ -143,15 +153,15 @@ export function exportCells(tx: Transaction, lang: Lang, refund: RefundTotals | 
 }
 
 /**
- * The file name for an export made at `now`: `transactions-YYYY-MM-DD.csv` (UTC date).
+ * The file name for an export made at `now`: `transactions-YYYY-MM-DD.csv`, the museum's day.
  *
  * @example
  * ```ts
- * exportFileName(new Date("2026-11-22T23:30:00Z")); // "transactions-2026-11-22.csv"
+ * exportFileName(new Date("2026-11-22T22:30:00Z"), "Asia/Jerusalem"); // "transactions-2026-11-23.csv"
  * ```
  */
-export function exportFileName(now: Date): string {
-  return `transactions-${now.toISOString().slice(0, 10)}.csv`;
+export function exportFileName(now: Date, timeZone: string): string {
+  return `transactions-${dayOf(now, timeZone)}.csv`;
 }
 
 /**
@@ -221,7 +231,7 @@ export async function* mergeNewestFirst(
  */
 export function exportTransactions(
   store: Store,
-  query: Omit<ExportQuery, "lang">,
+  query: Omit<ExportQuery, "lang" | "timeZone">,
   batchSize = EXPORT_BATCH,
 ): AsyncGenerator<Transaction, void, undefined> {
   if (query.type !== "all") return listTransactions(store, query.type, query, batchSize);
@@ -248,7 +258,7 @@ export interface CsvOptions {
  *
  * @example
  * ```ts
- * const body = await transactionsCsv(store, { type: "error", isMonthly: true, lang: "he" });
+ * const body = await transactionsCsv(store, { type: "error", isMonthly: true, lang: "he", timeZone });
  * return new Response(body, { headers: { "content-type": "text/csv; charset=utf-8" } });
  * ```
  */
@@ -275,7 +285,7 @@ export async function transactionsCsv(
         let chunk = "";
         if (!started) {
           started = true;
-          chunk = BOM + csvRecord(exportHeader(query.lang), -1);
+          chunk = BOM + csvRecord(exportHeader(query.lang, query.timeZone), -1);
         }
         const batch: Transaction[] = [];
         let done = false;
@@ -291,7 +301,8 @@ export async function transactionsCsv(
         // One read of the batch's refunds (issue 16), for the columns after the spec's.
         const refunds = batch.length > 0 ? await store.refunds.totals(batch.map((tx) => tx.id)) : new Map();
         for (const tx of batch) {
-          chunk += csvRecord(exportCells(tx, query.lang, refunds.get(tx.id) ?? null), AMOUNT_COLUMN);
+          const cells = exportCells(tx, query.lang, query.timeZone, refunds.get(tx.id) ?? null);
+          chunk += csvRecord(cells, AMOUNT_COLUMN);
         }
         if (chunk) controller.enqueue(encoder.encode(chunk));
         if (done) controller.close();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RefundTotals, Store, Transaction, TransactionScanQuery } from "@/lib/storage/types.ts";
-import { BOM, formatAmount, formatUtc } from "@/lib/core/csv.ts";
+import { BOM, formatAmount, formatInZone, formatUtc } from "@/lib/core/csv.ts";
 import {
   EXPORT_COLUMNS,
   exportCells,
@@ -101,10 +101,18 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-Deno.test("formatUtc, formatAmount and exportFileName", () => {
+const ZONE = "Asia/Jerusalem";
+
+Deno.test("formatUtc, formatInZone, formatAmount and exportFileName", () => {
   assert.equal(formatUtc("2026-11-22T09:05:07.123Z"), "2026-11-22 09:05:07");
   assert.equal(formatUtc("2026-11-22T23:59:59+02:00"), "2026-11-22 21:59:59");
   assert.equal(formatUtc("not a date"), "");
+  // The museum's wall clock: 22:30 UTC is 00:30 the next day in Jerusalem (UTC+2), 01:30 in summer (UTC+3).
+  assert.equal(formatInZone("2026-11-22T22:30:00.000Z", ZONE), "2026-11-23 00:30:00");
+  assert.equal(formatInZone("2026-07-22T22:30:05.999Z", ZONE), "2026-07-23 01:30:05");
+  assert.equal(formatInZone("2026-11-22T22:30:00.000Z", "America/New_York"), "2026-11-22 17:30:00");
+  assert.equal(formatInZone("2026-11-22T22:30:00.000Z", "UTC"), "2026-11-22 22:30:00");
+  assert.equal(formatInZone("not a date", ZONE), "");
   assert.equal(formatAmount(10_000), "100.00");
   assert.equal(formatAmount(5), "0.05");
   assert.equal(formatAmount(1_234_567), "12345.67");
@@ -112,17 +120,24 @@ Deno.test("formatUtc, formatAmount and exportFileName", () => {
   assert.equal(formatAmount(-250), "-2.50");
   assert.equal(formatAmount(null), "");
   assert.equal(formatAmount(1.5), "");
-  assert.equal(exportFileName(new Date("2026-11-22T23:30:00-05:00")), "transactions-2026-11-23.csv");
+  // The museum's day: 22:30 UTC on the 22nd is the 23rd in Jerusalem, still the 22nd in New York.
+  assert.equal(exportFileName(new Date("2026-11-22T22:30:00Z"), ZONE), "transactions-2026-11-23.csv");
+  assert.equal(
+    exportFileName(new Date("2026-11-22T22:30:00Z"), "America/New_York"),
+    "transactions-2026-11-22.csv",
+  );
 });
 
 Deno.test("exportCells: the columns in order, translated words, empty unknowns", () => {
-  assert.equal(exportHeader("en").length, EXPORT_COLUMNS.length + REFUND_COLUMNS.length);
-  assert.deepEqual(exportHeader("en").slice(-3), ["Transaction ID", "Refunded", "Refund pending"]);
-  assert.deepEqual(exportHeader("en").slice(0, 3), ["Date (UTC)", "Status", "Status code"]);
-  assert.notDeepEqual(exportHeader("he"), exportHeader("en"));
-  const success = tx({ isMonthly: true, createdAt: "2026-11-22T09:05:07.000Z" });
-  assert.deepEqual(exportCells(success, "en"), [
-    "2026-11-22 09:05:07",
+  assert.equal(exportHeader("en", ZONE).length, EXPORT_COLUMNS.length + REFUND_COLUMNS.length);
+  assert.deepEqual(exportHeader("en", ZONE).slice(-3), ["Transaction ID", "Refunded", "Refund pending"]);
+  assert.deepEqual(exportHeader("en", ZONE).slice(0, 3), ["Date (Asia/Jerusalem)", "Status", "Status code"]);
+  assert.equal(exportHeader("he", ZONE)[0], "תאריך (Asia/Jerusalem)");
+  assert.notDeepEqual(exportHeader("he", ZONE), exportHeader("en", ZONE));
+  // 22:30 UTC: 00:30 on the next day on the museum's clock, the day the chart and report count it on.
+  const success = tx({ isMonthly: true, createdAt: "2026-11-22T22:30:07.000Z" });
+  assert.deepEqual(exportCells(success, "en", ZONE), [
+    "2026-11-23 00:30:07",
     "Success",
     "000",
     "Dana",
@@ -139,9 +154,12 @@ Deno.test("exportCells: the columns in order, translated words, empty unknowns",
     "0.00",
   ]);
   // The refund columns: what was refunded and what waits, after the spec's columns.
-  assert.deepEqual(exportCells(success, "en", { refunded: 2550, pending: 100 }).slice(-2), ["25.50", "1.00"]);
+  assert.deepEqual(exportCells(success, "en", ZONE, { refunded: 2550, pending: 100 }).slice(-2), [
+    "25.50",
+    "1.00",
+  ]);
   const error = tx({ kind: "error", amount: null, currency: null, statusCode: "004" });
-  const cells = exportCells(error, "ru");
+  const cells = exportCells(error, "ru", ZONE);
   assert.deepEqual(cells.slice(1, 3), ["Ошибка", "004"]);
   assert.deepEqual(cells.slice(6, 12), ["Разовый", "", "", "", "", "Invalid card number"]);
   assert.deepEqual(cells.slice(-2), ["", ""], "no refund columns for a failed payment");
@@ -151,11 +169,11 @@ Deno.test("exportCells: the columns in order, translated words, empty unknowns",
     currency: null,
     resultData: { ...success.resultData!, DebitTotal: "550", DebitCurrency: 2 },
   });
-  assert.deepEqual(exportCells(legacy, "en").slice(9, 11), ["5.50", "USD"]);
+  assert.deepEqual(exportCells(legacy, "en", ZONE).slice(9, 11), ["5.50", "USD"]);
   // The provider's answers carry the currency as a string.
   const asText = { ...legacy, resultData: { ...legacy.resultData!, DebitCurrency: "2" as unknown as 2 } };
-  assert.deepEqual(exportCells(asText, "en").slice(9, 11), ["5.50", "USD"]);
-  assert.deepEqual(exportCells({ ...legacy, resultData: null }, "en").slice(7, 11), ["", "", "", ""]);
+  assert.deepEqual(exportCells(asText, "en", ZONE).slice(9, 11), ["5.50", "USD"]);
+  assert.deepEqual(exportCells({ ...legacy, resultData: null }, "en", ZONE).slice(7, 11), ["", "", "", ""]);
 });
 
 Deno.test("mergeNewestFirst interleaves two newest-first streams by createdAt", async () => {
@@ -186,7 +204,7 @@ Deno.test("transactionsCsv streams batch by batch: BOM, header, every row, filte
   const success = Array.from({ length: 23 }, (_, i) => tx({ isMonthly: i % 2 === 0 })).reverse();
   const error = Array.from({ length: 7 }, () => tx({ kind: "error" })).reverse();
   const { store, calls, refundReads } = fakeStore({ success, error });
-  const body = await transactionsCsv(store, { type: "all", lang: "he" }, { batchSize: 5 });
+  const body = await transactionsCsv(store, { type: "all", lang: "he", timeZone: ZONE }, { batchSize: 5 });
   // Nothing beyond the first batch of each list is read before the stream is read.
   assert.equal(calls.length, 2);
   const reader = body.getReader();
@@ -200,7 +218,7 @@ Deno.test("transactionsCsv streams batch by batch: BOM, header, every row, filte
     text += decoder.decode(r.value);
   }
   const records = parseCsv(text.slice(1));
-  assert.deepEqual(records[0], exportHeader("he"));
+  assert.deepEqual(records[0], exportHeader("he", ZONE));
   const ids = records.slice(1).map((r) => r[12]);
   const expected = [...success, ...error].sort((x, y) => (x.createdAt < y.createdAt ? 1 : -1)).map((t) =>
     t.id
@@ -226,6 +244,7 @@ Deno.test("transactionsCsv streams batch by batch: BOM, header, every row, filte
     isMonthly: true,
     searchString: "dana",
     lang: "en",
+    timeZone: ZONE,
   });
   const text2 = decoder.decode(await new Response(csv).arrayBuffer());
   assert.ok(text2.startsWith(BOM));
@@ -237,13 +256,17 @@ Deno.test("transactionsCsv: a failure before the first rows rejects; a later one
   const success = Array.from({ length: 12 }, () => tx()).reverse();
   await assert.rejects(
     () =>
-      transactionsCsv(fakeStore({ success, error: [] }, () => true).store, { type: "success", lang: "en" }),
+      transactionsCsv(fakeStore({ success, error: [] }, () => true).store, {
+        type: "success",
+        lang: "en",
+        timeZone: ZONE,
+      }),
     /storage down at call 1/,
   );
   const errors: unknown[] = [];
   const body = await transactionsCsv(
     fakeStore({ success, error: [] }, (call) => call === 2).store,
-    { type: "success", lang: "en" },
+    { type: "success", lang: "en", timeZone: ZONE },
     { batchSize: 5, onError: (e) => errors.push(e) },
   );
   await assert.rejects(() => new Response(body).text(), /storage down at call 2/);
@@ -253,7 +276,9 @@ Deno.test("transactionsCsv: a failure before the first rows rejects; a later one
 Deno.test("transactionsCsv: cancelling the stream stops reading storage", async () => {
   const success = Array.from({ length: 40 }, () => tx()).reverse();
   const { store, calls } = fakeStore({ success, error: [] });
-  const body = await transactionsCsv(store, { type: "success", lang: "en" }, { batchSize: 5 });
+  const body = await transactionsCsv(store, { type: "success", lang: "en", timeZone: ZONE }, {
+    batchSize: 5,
+  });
   const reader = body.getReader();
   await reader.read();
   await reader.cancel();

@@ -1,6 +1,6 @@
 /**
- * What `GET /api/transaction/daily-totals` answers: successful donations summed per UTC day and
- * currency. Shared by the server, which sums them (`lib/reports/daily_totals.ts`), and the back office,
+ * What `GET /api/transaction/daily-totals` answers: successful donations summed per day (the
+ * museum's, in its time zone) and currency. Shared by the server, which sums them (`lib/reports/daily_totals.ts`), and the back office,
  * which draws them (`islands/admin/DailyTotalsChart.tsx`): the API answers data, the page draws.
  * Types only, safe for islands.
  *
@@ -16,7 +16,7 @@ export interface CurrencyTotal {
   count: number;
 }
 
-/** One UTC day of the window: its totals per currency (ascending), empty when none. */
+/** One day of the window (in the museum's time zone): its totals per currency (ascending), empty when none. */
 export interface DayTotals {
   /** `YYYY-MM-DD`. */
   date: string;
@@ -29,7 +29,8 @@ export interface DailyTotalsAnswer {
   from: string;
   /** Its last day (today), `YYYY-MM-DD`. */
   to: string;
-  timeZone: "UTC";
+  /** The museum's time zone (IANA name, e.g. `Asia/Jerusalem`): the days are its days. */
+  timeZone: string;
   /** The currencies with donations in the window, ascending. */
   currencies: CurrencyCode[];
   /** Every day of the window, oldest first. */

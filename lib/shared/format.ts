@@ -1,75 +1,11 @@
 /**
- * Dates and amounts as the back office shows them (spec section 9: US English dates with short
- * month, day, year, hour and minute; amounts as currency), and dates as the donor portal shows
- * them (in the page's language). Pure and client-safe.
+ * Amounts as the back office shows them (spec section 9: as currency), and dates as the donor
+ * portal shows them (in the page's language). The back office's dates and times are
+ * `dates.ts`'s (the viewer's language, the museum's clock and zone). Pure and client-safe.
  *
  * @module
  */
 import { currencyCodeOf, formatMoney } from "./money.ts";
-
-const US_DATE: Intl.DateTimeFormatOptions = {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-};
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/**
- * An ISO 8601 time in US English, in the given time zone (the viewer's own when left out); null
- * for no or an unreadable date.
- *
- * The viewer's zone and UTC are written from the `Date` itself, as `Intl.DateTimeFormat("en-US")`
- * writes them: a page's first date formatter costs 40 ms or more in a phone's browser (the locale's
- * date patterns are built once per page), the back office's largest single piece of script work.
- * Other zones go through a formatter, one per zone, kept.
- *
- * @example
- * ```ts
- * usDateTime("2026-03-05T14:07:00Z", "UTC"); // "Mar 5, 2026, 2:07 PM"
- * ```
- */
-export function usDateTime(iso: string | null | undefined, timeZone?: string): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  if (timeZone === undefined || timeZone === "UTC") {
-    const utc = timeZone === "UTC";
-    const hours = utc ? date.getUTCHours() : date.getHours();
-    const minutes = utc ? date.getUTCMinutes() : date.getMinutes();
-    const day = `${usDay(date, utc)}, ${utc ? date.getUTCFullYear() : date.getFullYear()}`;
-    return `${day}, ${hours % 12 || 12}:${String(minutes).padStart(2, "0")} ${hours < 12 ? "AM" : "PM"}`;
-  }
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", { ...US_DATE, timeZone });
-    dateFormats.set(timeZone, format);
-  }
-  return format.format(date);
-}
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * A calendar day (`YYYY-MM-DD`) as US English short month and day, e.g. for chart and table rows;
- * null for anything else.
- *
- * @example
- * ```ts
- * usShortDay("2026-03-05"); // "Mar 5"
- * ```
- */
-export function usShortDay(day: string): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
-  const date = new Date(`${day}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? null : usDay(date, true);
-}
-
-function usDay(date: Date, utc: boolean): string {
-  return `${MONTHS[utc ? date.getUTCMonth() : date.getMonth()]} ${utc ? date.getUTCDate() : date.getDate()}`;
-}
 
 /**
  * An amount in minor units from a list item (`DebitTotal` is a numeric string) as currency in

@@ -12,20 +12,19 @@
  * @module
  */
 
-import { ADMIN_ROLES, type AdminRole } from "@/lib/storage/types.ts";
+import {
+  ADMIN_ROLES,
+  type AdminRole,
+  ADMINS,
+  EVERY_ROLE,
+  FINANCE,
+  OWNERS,
+} from "@/lib/shared/admin_roles.ts";
 import type { Admin } from "@/lib/storage/types.ts";
 import { NotApprovedError, RoleRefusedError } from "./errors.ts";
 
-export { ADMIN_ROLES, type AdminRole };
-
-/** Every role: the read-only lists. */
-export const EVERY_ROLE: readonly AdminRole[] = ADMIN_ROLES;
-/** Donor data, money and receipts: everyone but viewers. */
-export const FINANCE: readonly AdminRole[] = ["owner", "admin", "finance"];
-/** Running the museum's setup (kiosks, outgoing email): owners and admins. */
-export const ADMINS: readonly AdminRole[] = ["owner", "admin"];
-/** People and roles, settings: owners only. */
-export const OWNERS: readonly AdminRole[] = ["owner"];
+// The sets live where the browser can read them too (the back office's navigation).
+export { ADMIN_ROLES, type AdminRole, ADMINS, EVERY_ROLE, FINANCE, OWNERS };
 
 /** The roles each method of a route allows, e.g. `{ GET: EVERY_ROLE, POST: FINANCE }`. */
 export type RouteRoles = Readonly<

@@ -8,6 +8,7 @@
 
 import type { WithAudit } from "./audit_types.ts";
 import type { WithMessages } from "./outbox_types.ts";
+import type { AdminRole } from "@/lib/shared/admin_roles.ts";
 
 /**
  * `pending` until an owner decides; `approved` (with a role) or `rejected`; an approved admin an
@@ -15,16 +16,9 @@ import type { WithMessages } from "./outbox_types.ts";
  */
 export type AdminStatus = "approved" | "pending" | "rejected" | "deactivated";
 
-/**
- * What an approved admin may do (issue 16), widest first: `owner` everything, roles and settings
- * included; `admin` everything but roles; `finance` transactions, donors, refunds, receipts,
- * exports and reports; `viewer` read-only lists without personal data beyond names and masked
- * emails. `lib/staff/roles.ts` says which routes each may call.
- */
-export const ADMIN_ROLES = ["owner", "admin", "finance", "viewer"] as const;
-
-/** One of {@link ADMIN_ROLES}. */
-export type AdminRole = typeof ADMIN_ROLES[number];
+// What an approved admin may do (issue 16): `lib/shared/admin_roles.ts`, which the browser reads too;
+// `lib/staff/roles.ts` says which routes each may call.
+export { ADMIN_ROLES, type AdminRole } from "@/lib/shared/admin_roles.ts";
 
 /** A back-office account. */
 export interface Admin {

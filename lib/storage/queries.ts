@@ -13,7 +13,8 @@
  *
  * @module
  */
-import { canonicalTransaction, checkInteger, isoInstant } from "./records.ts";
+import { canonicalTransaction, checkInteger } from "./records.ts";
+import { periodBounds } from "./report_queries.ts";
 import type { SearchScope, Transaction, TransactionQuery, TransactionScanQuery } from "./types.ts";
 
 /** The most events a throttle key keeps (and answers): the most recent ones. */
@@ -149,12 +150,15 @@ export function batchLimit(limit: number, what = "limit"): number {
   return limit;
 }
 
-/** The checked range of `transactions.dailyTotals`: normalized instants, `from <= to`. */
-export function totalsRange(range: { from: string; to: string }): { from: string; to: string } {
-  const from = isoInstant(range.from, "from");
-  const to = isoInstant(range.to, "to");
-  if (to < from) throw new RangeError(`to (${to}) is before from (${from})`);
-  return { from, to };
+/** The most periods (days) one `transactions.dailyTotals` call sums: a year and a day. */
+export const MAX_TOTALS_PERIODS = 366;
+
+/**
+ * The checked bounds of `transactions.dailyTotals`: 2 to {@link MAX_TOTALS_PERIODS} + 1 strictly
+ * ascending instants, normalized; throws RangeError otherwise.
+ */
+export function totalsBounds(bounds: readonly string[]): string[] {
+  return periodBounds(bounds, MAX_TOTALS_PERIODS, "dailyTotals");
 }
 
 /** The most transactions one `transactions.import()` call takes. */

@@ -17,8 +17,18 @@ export const MAX_REPORT_PERIODS = 36;
  * ascending instants; throws RangeError otherwise.
  */
 export function reportBounds(bounds: readonly string[]): string[] {
-  if (bounds.length < 2 || bounds.length > MAX_REPORT_PERIODS + 1) {
-    throw new RangeError(`a report has 1 to ${MAX_REPORT_PERIODS} periods: ${bounds.length - 1} given`);
+  return periodBounds(bounds, MAX_REPORT_PERIODS, "a report");
+}
+
+/**
+ * `bounds` normalized (`toISOString`), checked to be 2 to `maxPeriods` + 1 strictly ascending
+ * instants; throws RangeError otherwise (naming `what` asked). The periods of `reports.figures` and
+ * of `transactions.dailyTotals`.
+ */
+export function periodBounds(bounds: readonly string[], maxPeriods: number, what: string): string[] {
+  if (!Array.isArray(bounds) || bounds.length < 2 || bounds.length > maxPeriods + 1) {
+    const given = Array.isArray(bounds) ? bounds.length - 1 : "no";
+    throw new RangeError(`${what} has 1 to ${maxPeriods} periods: ${given} given`);
   }
   const out = bounds.map((b, i) => isoInstant(b, `bounds[${i}]`));
   for (let i = 1; i < out.length; i++) {

@@ -126,14 +126,18 @@ export interface TransactionRepository {
    */
   scan(query: TransactionScanQuery): Promise<TransactionBatch>;
   /**
-   * Successful transactions with `from <= createdAt < to` (ISO instants) and a known amount and
-   * currency, summed per UTC day of `createdAt` and currency: one entry per day and currency that
-   * has any, ordered by day, then currency. Costs work in proportion to the transactions in the
-   * range. Deno KV reads the success list newest first and stops at the first transaction older
-   * than `from`: it relies on the order recorded being time order, as `record` (now) and `import`
-   * (oldest first) keep it.
+   * Successful transactions with a known amount and currency, summed per period of `bounds` and
+   * currency: period `i` is `bounds[i] <= createdAt < bounds[i + 1]`, as in `reports.figures`. The
+   * caller decides what a day is (the museum's days, `lib/reports/daily_totals.ts`), so both
+   * backends bucket by the same instants, across summer time changes, and agree with the monthly
+   * report. `bounds` are 2 to `MAX_TOTALS_PERIODS` + 1 (`queries.ts`) strictly ascending ISO
+   * instants; RangeError otherwise. One entry per period and currency that has any, ordered by
+   * period, then currency. Costs work in proportion to the transactions in the periods. Deno KV
+   * reads the success list newest first and stops at the first transaction older than `bounds[0]`:
+   * it relies on the order recorded being time order, as `record` (now) and `import` (oldest
+   * first) keep it.
    */
-  dailyTotals(range: { from: string; to: string }): Promise<DailyTotal[]>;
+  dailyTotals(bounds: readonly string[]): Promise<DailyTotal[]>;
 }
 
 /** What `transactions.scan` reads. */
@@ -157,8 +161,8 @@ export interface TransactionBatch {
 
 /** One day's sum in one currency (`transactions.dailyTotals`). */
 export interface DailyTotal {
-  /** UTC day, `YYYY-MM-DD`. */
-  day: string;
+  /** Index of the period (day) in the bounds given. */
+  period: number;
   /** 1 = NIS, 2 = USD. */
   currency: 1 | 2;
   /** Sum in minor units. */

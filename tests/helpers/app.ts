@@ -14,10 +14,11 @@ import { openStore } from "@/lib/storage/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import type { Config } from "@/lib/app/config.ts";
 import type { Services } from "@/lib/app/state.ts";
+import { ADMIN_SECTIONS } from "@/lib/shared/admin_sections.ts";
 
 /**
- * Every page of the spec's route table (and the kiosk pairing page, issue 13; the staff and audit
- * log pages, issue 16), under a language.
+ * Every page of the spec's route table (and the kiosk pairing page, issue 13; the back office's
+ * sections, issue 26, and its two-factor page), under a language.
  */
 export const PAGE_PATHS = [
   "",
@@ -33,12 +34,8 @@ export const PAGE_PATHS = [
   "account",
   "login",
   "register",
-  "admin",
-  "admin/donor",
-  "admin/staff",
-  "admin/audit",
+  ...ADMIN_SECTIONS.map((s) => s.path ? `admin/${s.path}` : "admin"),
   "admin/two-factor",
-  "admin/reports",
   "kiosk-pair",
 ];
 

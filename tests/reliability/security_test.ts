@@ -993,6 +993,9 @@ browserTest("markup and formulas in donor fields stay inert: admin table, cancel
       await page.fill("#login-password", admin.password);
       await page.click("button[type=submit]");
       await page.waitForURL(`${app.url}/en/admin`, { timeout: WAIT });
+      // The table is the transactions section's (issue 26); the overview's requests answered first.
+      await page.waitForLoadState("networkidle", { timeout: WAIT });
+      await page.goto(`${app.url}/en/admin/transactions`);
       await page.waitForFunction(
         () => document.querySelector(".history")?.getAttribute("data-loaded") === location.search,
         null,

@@ -1,13 +1,16 @@
 /**
  * The storage contract for reading transactions back (`store.transactions`): the success and
  * error lists (all, monthly, one-time) paged newest first with their totals, `scan()` in batches
- * as the pages read, and `dailyTotals()` per UTC day and currency.
+ * as the pages read, and `dailyTotals()` per period of the bounds given (the museum's days) and
+ * currency.
  *
  * @module
  */
 
 import type { Transaction, TransactionBatch, TransactionScanQuery } from "@/lib/storage/types.ts";
 import assert from "node:assert/strict";
+import { addDays, dayStart } from "@/lib/core/zoned_time.ts";
+import { MAX_TOTALS_PERIODS } from "@/lib/storage/queries.ts";
 import { at, importFixtures, txFixture } from "./fixtures.ts";
 import { allPages, type ContractOptions, everyList, scanAll, withStore } from "./support.ts";
 
@@ -162,7 +165,7 @@ export async function transactionListsContract(
   // ---- daily totals ----
 
   await t.step(
-    "transactions: dailyTotals() sums successes per UTC day and currency within [from, to)",
+    "transactions: dailyTotals() sums successes per period of the bounds given, and currency",
     () =>
       withStore(fresh(), async (store) => {
         const day = (d: number, h = 12) => new Date(Date.UTC(2025, 4, d, h)).toISOString();
@@ -173,42 +176,104 @@ export async function transactionListsContract(
           isMonthly = false,
         ) => txFixture({ createdAt, amount, currency, isMonthly });
         const txs = [
-          success(day(1, 23), 999, 1), // before the range
-          success(new Date(Date.UTC(2025, 4, 2) - 1).toISOString(), 1, 2), // the last ms before it
-          success(day(2, 0), 10_000, 1), // the range's first instant
+          success(day(1, 23), 999, 1), // before the periods
+          success(new Date(Date.UTC(2025, 4, 2) - 1).toISOString(), 1, 2), // the last ms before them
+          success(day(2, 0), 10_000, 1), // the first period's first instant
           success(day(2, 13), 550, 1, true),
           success(day(2, 14), 2_500, 2),
           txFixture({ kind: "error", createdAt: day(2, 15), amount: 7_000, currency: 1 }),
           success(day(2, 16), null, null), // unknown amount: not summed
           success(day(4, 9), 40_000, 2, true),
           success(day(4, 23), 1_000, 2),
-          success(new Date(Date.UTC(2025, 4, 5) - 1).toISOString(), 5, 1), // the range's last ms
-          success(day(5, 0), 123, 1), // the range's end: not in it
+          success(new Date(Date.UTC(2025, 4, 5) - 1).toISOString(), 5, 1), // the last period's last ms
+          success(day(5, 0), 123, 1), // the last bound: in no period
           success(day(6), 456, 2),
         ];
         for (const tx of txs) await store.transactions.record(tx);
-        const range = { from: day(2, 0), to: day(5, 0) };
-        assert.deepEqual(await store.transactions.dailyTotals(range), [
-          { day: "2025-05-02", currency: 1, amount: 10_550, count: 2 },
-          { day: "2025-05-02", currency: 2, amount: 2_500, count: 1 },
-          { day: "2025-05-04", currency: 1, amount: 5, count: 1 },
-          { day: "2025-05-04", currency: 2, amount: 41_000, count: 2 },
+        const bounds = [day(2, 0), day(3, 0), day(4, 0), day(5, 0)];
+        assert.deepEqual(await store.transactions.dailyTotals(bounds), [
+          { period: 0, currency: 1, amount: 10_550, count: 2 },
+          { period: 0, currency: 2, amount: 2_500, count: 1 },
+          { period: 2, currency: 1, amount: 5, count: 1 },
+          { period: 2, currency: 2, amount: 41_000, count: 2 },
         ]);
-        // Offsets in the input are normalized; an empty range answers nothing.
+        // Offsets in the input are normalized; periods where nothing happened answer nothing.
         assert.deepEqual(
-          await store.transactions.dailyTotals({
-            from: "2025-05-04T02:00:00+02:00",
-            to: "2025-05-05T00:00:00Z",
-          }),
+          await store.transactions.dailyTotals(["2025-05-04T02:00:00+02:00", "2025-05-05T00:00:00Z"]),
           [
-            { day: "2025-05-04", currency: 1, amount: 5, count: 1 },
-            { day: "2025-05-04", currency: 2, amount: 41_000, count: 2 },
+            { period: 0, currency: 1, amount: 5, count: 1 },
+            { period: 0, currency: 2, amount: 41_000, count: 2 },
           ],
         );
-        assert.deepEqual(await store.transactions.dailyTotals({ from: day(3, 0), to: day(3, 0) }), []);
-        assert.deepEqual(await store.transactions.dailyTotals({ from: day(20), to: day(30) }), []);
-        await assert.rejects(() => store.transactions.dailyTotals({ from: day(5), to: day(4) }), RangeError);
-        await assert.rejects(() => store.transactions.dailyTotals({ from: "soon", to: day(4) }), RangeError);
+        assert.deepEqual(await store.transactions.dailyTotals([day(3, 0), day(4, 0)]), []);
+        assert.deepEqual(await store.transactions.dailyTotals([day(20), day(30)]), []);
+        for (
+          const bad of [
+            [day(5)], // no period
+            [day(5), day(4)], // descending
+            [day(4), day(4)], // an empty period
+            ["soon", day(4)],
+            Array.from({ length: MAX_TOTALS_PERIODS + 2 }, (_, i) =>
+              new Date(Date.UTC(2025, 0, 1 + i)).toISOString()),
+          ]
+        ) {
+          await assert.rejects(
+            () =>
+              store.transactions.dailyTotals(bad),
+            RangeError,
+            JSON.stringify(bad[0]),
+          );
+        }
+      }),
+  );
+
+  await t.step(
+    "transactions: dailyTotals() over the museum's days: 22:30 UTC is the next day in Jerusalem, across summer time",
+    () =>
+      withStore(fresh(), async (store) => {
+        const zone = "Asia/Jerusalem";
+        // Israel's clocks go forward on Friday 2026-03-27 (a 23-hour day) and back on Sunday
+        // 2026-10-25 (a 25-hour day). The days' bounds are what the app computes (lib/core/zoned_time.ts).
+        const spring = ["2026-03-26", "2026-03-27", "2026-03-28", "2026-03-29"];
+        const autumn = ["2026-10-24", "2026-10-25", "2026-10-26", "2026-10-27"];
+        const gifts = [
+          ["2026-03-26T21:59:59.999Z", 1], // 23:59:59.999 on the 26th (UTC+2)
+          ["2026-03-26T22:30:00.000Z", 2], // 00:30 on the 27th, still the 26th in UTC
+          ["2026-03-27T20:59:59.999Z", 4], // 23:59:59.999 on the 27th (UTC+3 since 02:00)
+          ["2026-03-27T21:00:00.000Z", 8], // midnight starting the 28th
+          ["2026-03-27T22:30:00.000Z", 16], // 01:30 on the 28th, the 27th in UTC
+          ["2026-10-24T21:30:00.000Z", 32], // 00:30 on the 25th (UTC+3), the 24th in UTC
+          ["2026-10-25T21:30:00.000Z", 64], // 23:30 on the 25th (UTC+2 since 02:00)
+          ["2026-10-25T22:00:00.000Z", 128], // midnight starting the 26th
+          ["2026-10-26T22:30:00.000Z", 256], // 00:30 on the 27th
+        ] as const;
+        for (const [createdAt, amount] of gifts) {
+          await store.transactions.record(txFixture({ createdAt, amount, currency: 1 }));
+        }
+        const bounds = (days: string[]) =>
+          [...days, addDays(days[days.length - 1], 1)].map((d) => dayStart(d, zone));
+        assert.deepEqual(bounds(spring).slice(1, 3), [
+          "2026-03-26T22:00:00.000Z",
+          "2026-03-27T21:00:00.000Z",
+        ]);
+        assert.deepEqual(bounds(autumn).slice(1, 3), [
+          "2026-10-24T21:00:00.000Z",
+          "2026-10-25T22:00:00.000Z",
+        ]);
+        const sums = async (days: string[]) =>
+          (await store.transactions.dailyTotals(bounds(days))).map((
+            e,
+          ) => [days[e.period], e.amount, e.count]);
+        assert.deepEqual(await sums(spring), [
+          ["2026-03-26", 1, 1],
+          ["2026-03-27", 2 + 4, 2],
+          ["2026-03-28", 8 + 16, 2],
+        ]);
+        assert.deepEqual(await sums(autumn), [
+          ["2026-10-25", 32 + 64, 2],
+          ["2026-10-26", 128, 1],
+          ["2026-10-27", 256, 1],
+        ]);
       }),
   );
 }

@@ -33,9 +33,10 @@ import {
   scanWindow,
   searchMatches,
   searchTermOf,
-  totalsRange,
+  totalsBounds,
   type TransactionList,
 } from "@/lib/storage/queries.ts";
+import { periodOf } from "@/lib/storage/report_queries.ts";
 import type {
   DailyTotal,
   Page,
@@ -130,30 +131,28 @@ async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<Tra
   });
 }
 
-/** `transactions.dailyTotals`: `success-all` newest first, down to the start of the range. */
+/** `transactions.dailyTotals`: `success-all` newest first, down to the start of the first period. */
 async function dailyTotals(
   { kv }: KvContext,
-  range: { from: string; to: string },
+  input: readonly string[],
 ): Promise<DailyTotal[]> {
-  const { from, to } = totalsRange(range);
+  const bounds = totalsBounds(input);
   return await retryWhileLocked(async () => {
     const sums = new Map<string, DailyTotal>();
     const selector = { prefix: [TRANSACTIONS_LIST, "success-all"] };
     for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
       const tx = entry.value;
-      // The list is in time order (see the contract): the first one older than the range ends it.
-      if (tx.createdAt < from) break;
-      if (tx.createdAt >= to || tx.amount === null || tx.currency === null) continue;
-      const day = tx.createdAt.slice(0, 10);
-      const key = `${day}/${tx.currency}`;
-      const sum = sums.get(key) ?? { day, currency: tx.currency, amount: 0, count: 0 };
+      // The list is in time order (see the contract): the first one older than the periods ends it.
+      if (tx.createdAt < bounds[0]) break;
+      const period = periodOf(bounds, tx.createdAt);
+      if (period < 0 || tx.amount === null || tx.currency === null) continue;
+      const key = `${period}/${tx.currency}`;
+      const sum = sums.get(key) ?? { period, currency: tx.currency, amount: 0, count: 0 };
       sum.amount += tx.amount;
       sum.count++;
       sums.set(key, sum);
     }
-    return [...sums.values()].sort((a, b) =>
-      a.day < b.day ? -1 : a.day > b.day ? 1 : a.currency - b.currency
-    );
+    return [...sums.values()].sort((a, b) => a.period - b.period || a.currency - b.currency);
   });
 }
 
@@ -169,6 +168,6 @@ export function kvTransactionLists(
       return await listPage(ctx, listOf("error", query.isMonthly), query);
     },
     scan: (query) => scan(ctx, query),
-    dailyTotals: (range) => dailyTotals(ctx, range),
+    dailyTotals: (bounds) => dailyTotals(ctx, bounds),
   };
 }

@@ -17,8 +17,8 @@
  *   entries below the cursor of each matching field value, or the list walked along `seq_all`
  *   when the values are many;
  * - `transactions_success_created_at` (migration 9), a partial index of successes' `created_at`
- *   including amount and currency: `dailyTotals` is one `group by` of the UTC day over a range of
- *   it, index-only.
+ *   including amount and currency: `dailyTotals` is one `group by` of `width_bucket` over the
+ *   days' bounds (computed by the app in the museum's zone) over a range of it, index-only.
  *
  * @module
  */
@@ -29,7 +29,7 @@ import {
   scanWindow,
   SEARCH_SEPARATOR,
   searchTermOf,
-  totalsRange,
+  totalsBounds,
 } from "@/lib/storage/queries.ts";
 import type {
   DailyTotal,
@@ -231,15 +231,17 @@ export async function scan({ sql }: PgContext, query: TransactionScanQuery): Pro
   return { data: rows.map(toTransaction), next: rows.length === limit && last > 1 ? String(last) : null };
 }
 
-/** `transactions.dailyTotals`: successes summed per UTC day and currency. */
+/** `transactions.dailyTotals`: successes summed per period of the bounds (the museum's days) and currency. */
 export async function dailyTotals(
   { sql }: PgContext,
-  range: { from: string; to: string },
+  input: readonly string[],
 ): Promise<DailyTotal[]> {
-  const { from, to } = totalsRange(range);
-  // A range of the partial index on successes' created_at (migration 9), summed per UTC day.
-  const rows = await sql<{ day: string; currency: number; amount: string; count: number }[]>`
-    select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, currency,
+  const bounds = totalsBounds(input);
+  const [from, to] = [bounds[0], bounds[bounds.length - 1]];
+  // A range of the partial index on successes' created_at (migration 9), index-only, bucketed by
+  // the same bounds Deno KV uses (`periodOf`): the app's days, never PostgreSQL's own zone data.
+  const rows = await sql<{ period: number; currency: number; amount: string; count: number }[]>`
+    select width_bucket(created_at, ${bounds}::timestamptz[]) - 1 as period, currency,
       sum(amount)::text as amount, count(*)::int as count
     from transactions
     where kind = 'success' and created_at >= ${from} and created_at < ${to}
@@ -248,7 +250,7 @@ export async function dailyTotals(
     order by 1, 2
   `;
   return rows.map((row) => ({
-    day: row.day,
+    period: row.period,
     currency: row.currency as DailyTotal["currency"],
     amount: Number(row.amount),
     count: row.count,

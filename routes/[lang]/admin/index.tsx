@@ -1,49 +1,37 @@
-import { chartSkeleton } from "@/components/DailyTotalsSkeleton.tsx";
-import { PageTitle } from "@/components/PageTitle.tsx";
-import AdminDashboard from "@/islands/AdminDashboard.tsx";
-import { ChartSkeleton } from "@/islands/admin/DailyTotals.tsx";
-import type { PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/core/i18n.ts";
+import { AdminPage, adminTexts } from "@/components/AdminPage.tsx";
+import AdminOverview from "@/islands/AdminOverview.tsx";
+import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
+/** The transaction history's view in a query (`lib/shared/transaction_filters.ts`). */
+const HISTORY_VIEW = ["type", "payment", "search", "page"];
+
 /**
- * `/{lang}/admin`: the back office. The session lives in the browser (spec section 3), so the
- * server renders the dashboard's frame with its waiting states (no data) and the island does the
- * rest: guard, header, approvals, chart, history. The query is the history's view; the chart waits
- * as its skeleton (the last 30 days' date axis, drawn here) and is drawn by the island from the
- * API's figures, with the `chart.*` texts given here.
+ * `/{lang}/admin` with a history view (`?type=error&page=2`, bookmarked when the history was on
+ * this page) goes to the transactions section with the same query (issue 26).
  */
-export default function Page({ state, url }: PageProps<unknown, AppState>) {
-  const { t, lang } = state;
-  const texts = textsUnder(lang, [
-    "admin",
-    "transactions",
-    "dailyTotals",
-    "chart",
-    "kiosk",
-    "backofficeMail",
-    "backofficeDonor",
-    "apiErrors",
-    "common.notAvailable",
-    "portalPrivacy.erasedDonor",
-    "staffAdmin.navLabel",
-    "staffAdmin.navStaff",
-    "staffAdmin.navAudit",
-    "staffAdmin.approveRole",
-    "staffAdmin.roles",
-    "refunds.ui",
-    "twoFactor.link",
-    "reports.link",
-  ]);
+export const handler: Handlers<unknown, AppState> = {
+  GET(_req, ctx) {
+    if (HISTORY_VIEW.some((name) => ctx.url.searchParams.has(name))) {
+      return new Response(null, {
+        status: 302,
+        headers: { location: `/${ctx.state.lang}/admin/transactions${ctx.url.search}` },
+      });
+    }
+    return ctx.render(null);
+  },
+};
+
+/**
+ * `/{lang}/admin`: the back office's overview, where signing in lands (issue 26). The session lives
+ * in the browser (spec section 3), so the server renders the shell with its waiting states and the
+ * island does the rest.
+ */
+export default function Page({ state }: PageProps<unknown, AppState>) {
+  const texts = adminTexts(state, ["staffAdmin.approveRole"]);
   return (
-    <section class="admin">
-      <PageTitle title={t("pages.admin")} siteName={t("meta.siteName")} />
-      <noscript>
-        <p class="form-alert">{t("login.noscript")}</p>
-      </noscript>
-      <ChartSkeleton.Provider value={chartSkeleton(lang, t("dailyTotals.loading"))}>
-        <AdminDashboard lang={lang} path={url.pathname} search={url.search} texts={texts} />
-      </ChartSkeleton.Provider>
-    </section>
+    <AdminPage state={state} section="overview" title={state.t("pages.admin")} indexed>
+      <AdminOverview lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
+    </AdminPage>
   );
 }

@@ -1,7 +1,6 @@
-import { PageTitle } from "@/components/PageTitle.tsx";
+import { AdminPage, adminTexts } from "@/components/AdminPage.tsx";
 import AdminReports from "@/islands/AdminReports.tsx";
-import { Head, type PageProps } from "@/lib/framework/mod.ts";
-import { textsUnder } from "@/lib/core/i18n.ts";
+import type { PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /** A month as the query may give it (the API checks it again), else null. */
@@ -11,24 +10,35 @@ const monthParam = (url: URL, name: string) => {
 };
 
 /**
- * `/{lang}/admin/reports?from=YYYY-MM&to=YYYY-MM`: the accountant's monthly reports (issue 16),
- * for owners, admins and finance. The session lives in the browser, as on `/{lang}/admin`, so the
- * server renders the frame (title, the months form, the waiting line) and the island asks the API
- * with the admin's token for the figures and for the chart, which the server draws.
+ * `/{lang}/admin/reports?from=YYYY-MM&to=YYYY-MM`: the reports section (issues 16 and 26): the
+ * accountant's monthly report (owners, admins and finance) and why monthly donors cancelled (every
+ * role). The session lives in the browser, so the server renders the shell (the months form, the
+ * waiting lines) and the island asks the API with the admin's token for the figures and for the
+ * chart, which the server draws.
  */
 export default function Page({ state, url }: PageProps<unknown, AppState>) {
-  const { t, lang } = state;
-  const texts = textsUnder(lang, ["reports", "chart.currency", "transactions.errorPrefix", "apiErrors"]);
+  const texts = adminTexts(state, [
+    "reports",
+    "chart.currency",
+    // The cancel reasons' section (`islands/admin/CancelReasons.tsx`).
+    "backofficeDonor.reasons",
+    "backofficeDonor.reasonsTitle",
+    "backofficeDonor.reasonsIntro",
+    "backofficeDonor.reasonsLoading",
+    "backofficeDonor.reasonsCaption",
+    "backofficeDonor.reasonColumn",
+    "backofficeDonor.countColumn",
+    "backofficeDonor.reasonsTotal",
+  ]);
   return (
-    <section class="admin admin-reports">
-      <Head>
-        <meta name="robots" content="noindex" />
-      </Head>
-      <PageTitle title={t("reports.pageTitle")} siteName={t("meta.siteName")} />
-      <noscript>
-        <p class="form-alert">{t("login.noscript")}</p>
-      </noscript>
-      <AdminReports lang={lang} from={monthParam(url, "from")} to={monthParam(url, "to")} texts={texts} />
-    </section>
+    <AdminPage state={state} section="reports">
+      <AdminReports
+        lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
+        from={monthParam(url, "from")}
+        to={monthParam(url, "to")}
+        texts={texts}
+      />
+    </AdminPage>
   );
 }

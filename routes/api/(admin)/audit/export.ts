@@ -14,7 +14,8 @@ export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services, log } = ctx.state;
     const filter = readQuery(ctx.url, AuditFilterSchema);
-    const body = await auditCsv(services.store, filter, {
+    const timeZone = services.config.museumTimeZone;
+    const body = await auditCsv(services.store, { ...filter, timeZone }, {
       onError: (error) => log.error("audit export failed after it began", { error }),
     });
     return new Response(body, {

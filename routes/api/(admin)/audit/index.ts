@@ -13,7 +13,13 @@ export const roles = { GET: ADMINS } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { cursor, limit, ...filter } = readQuery(ctx.url, AuditQuerySchema);
-    const page = await auditPage(ctx.state.services.store, filter, cursor ?? null, limit);
+    const { store, config } = ctx.state.services;
+    const page = await auditPage(
+      store,
+      { ...filter, timeZone: config.museumTimeZone },
+      cursor ?? null,
+      limit,
+    );
     return Response.json(page, { headers: { "cache-control": "no-store" } });
   },
 });

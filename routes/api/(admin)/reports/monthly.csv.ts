@@ -15,9 +15,9 @@ export const roles = { GET: FINANCE } satisfies RouteRoles;
 /** `GET /api/reports/monthly.csv?from&to&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { store } = ctx.state.services;
+    const { store, config } = ctx.state.services;
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
-    const report = await monthlyReport(store, range);
+    const report = await monthlyReport(store, range, config.museumTimeZone);
     // An export writes nothing of its own: its audit entry is appended before the file is sent.
     await store.audit.append(
       [actorEntry(signedInActor(ctx), "export", null, {

@@ -13,9 +13,9 @@ export const roles = { GET: FINANCE } satisfies RouteRoles;
 /** `GET /api/reports/monthly.svg?from&to&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { store } = ctx.state.services;
+    const { store, config } = ctx.state.services;
     const { lang, ...range } = readQuery(ctx.url, ReportFileQuerySchema);
-    const report = await monthlyReport(store, range);
+    const report = await monthlyReport(store, range, config.museumTimeZone);
     return new Response(reportChartSvg(report, lang), {
       headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": "no-store" },
     });

@@ -12,9 +12,9 @@ export const roles = { GET: FINANCE } satisfies RouteRoles;
 /** `GET /api/reports/monthly?from&to`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    const { store } = ctx.state.services;
+    const { store, config } = ctx.state.services;
     const query = readQuery(ctx.url, ReportQuerySchema);
-    return Response.json(await monthlyReport(store, query), {
+    return Response.json(await monthlyReport(store, query, config.museumTimeZone), {
       headers: { "cache-control": "no-store" },
     });
   },

@@ -13,6 +13,7 @@ export const roles = { GET: EVERY_ROLE } satisfies RouteRoles;
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services } = ctx.state;
-    return Response.json(await dailyTotals(services.store, readQuery(ctx.url, DailyTotalsQuerySchema)));
+    const query = readQuery(ctx.url, DailyTotalsQuerySchema);
+    return Response.json(await dailyTotals(services.store, query, services.config.museumTimeZone));
   },
 });

@@ -27,13 +27,14 @@ export const handler = withRoles(roles, {
       })],
       new Date().toISOString(),
     );
-    const body = await transactionsCsv(services.store, query, {
+    const timeZone = services.config.museumTimeZone;
+    const body = await transactionsCsv(services.store, { ...query, timeZone }, {
       onError: (error) => log.error("transaction export failed after it began", { error }),
     });
     return new Response(body, {
       headers: {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="${exportFileName(new Date())}"`,
+        "content-disposition": `attachment; filename="${exportFileName(new Date(), timeZone)}"`,
         "cache-control": "no-store",
       },
     });

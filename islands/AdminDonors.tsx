@@ -1,14 +1,16 @@
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import type { DonorView } from "@/lib/shared/donor_view.ts";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { DonorDetails } from "@/islands/admin/DonorView.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
 
 /** The page's language, the address asked for (the page's `?email`, or null) and the texts. */
-export interface AdminDonorProps {
+export interface AdminDonorsProps {
   lang: string;
+  /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
+  timeZone: string;
   email: string | null;
   texts: Record<string, string>;
 }
@@ -20,19 +22,31 @@ type Load =
   | { state: "ready"; view: DonorView };
 
 /**
- * The back office's donor view (issue 15), `/{lang}/admin/donor?email=…`: every gift under one
- * email address, reached from each row of the transaction history. Guarded like the dashboard
- * (without a stored session it goes to `/{lang}/login`); the data comes from `GET /api/donor`
- * with the admin's token. The address form is a plain GET form of this page, so asking for
- * another donor is a link that can be bookmarked or shared with a colleague (who signs in).
+ * The donors section (issues 15 and 26), `/{lang}/admin/donors?email=…` (owners, admins, finance):
+ * every gift under one email address, reached from each row of the transaction history. The data
+ * comes from `GET /api/donor` with the admin's token once the shell has confirmed the admin. The
+ * address form is a plain GET form of this page, so asking for another donor is a link that can be
+ * bookmarked or shared with a colleague (who signs in).
  *
  * An unknown address says so (404), a malformed one asks for a valid one (400), in the page's
  * language; other failures are the back office's usual words.
  */
-export default function AdminDonor(props: AdminDonorProps) {
-  const { lang, email } = props;
-  const frame = useAdminFrame(lang, props.texts, (stored) => {
-    if (!stored || !email) return;
+export default function AdminDonors(props: AdminDonorsProps) {
+  return (
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="donors" texts={props.texts}>
+      {(view) => <DonorLookup view={view} email={props.email} />}
+    </AdminShell>
+  );
+}
+
+function DonorLookup(props: { view: SectionView; email: string | null }) {
+  const { api, t, lang, ready } = props.view;
+  const { email } = props;
+  const [load, setLoad] = useState<Load>(email ? { state: "loading" } : { state: "idle" });
+  const [typed, setTyped] = useState(email ?? "");
+
+  useEffect(() => {
+    if (!ready || !email) return;
     api.request<DonorView>(`/api/donor?email=${encodeURIComponent(email)}&lang=${lang}`)
       .then((view) => setLoad({ state: "ready", view }))
       .catch((error) => {
@@ -44,17 +58,11 @@ export default function AdminDonor(props: AdminDonorProps) {
           : t("transactions.errorPrefix") + messageText(t, listFailure(error));
         setLoad({ state: "failed", message });
       });
-  });
-  const { t, api } = frame;
-  const [load, setLoad] = useState<Load>(email ? { state: "loading" } : { state: "idle" });
-  const [typed, setTyped] = useState(email ?? "");
+  }, [ready]);
 
-  const body = (
+  return (
     <>
-      <p>
-        <a href={`/${lang}/admin`}>{t("backofficeDonor.back")}</a>
-      </p>
-      <form class="donor-lookup" method="get" action={`/${lang}/admin/donor`}>
+      <form class="donor-lookup" method="get" action={`/${lang}/admin/donors`}>
         <div class="field">
           <label for="donor-lookup-email">{t("backofficeDonor.lookupLabel")}</label>
           <input
@@ -90,6 +98,4 @@ export default function AdminDonor(props: AdminDonorProps) {
       </div>
     </>
   );
-
-  return <AdminGuard frame={frame}>{body}</AdminGuard>;
 }

@@ -1,24 +1,27 @@
 /**
- * The back office's server render: the dashboard's frame with its waiting states and no data, the
- * same markup the browser hydrates (islands/AdminDashboard.tsx).
+ * The back office's server render (issue 26): the shell (header, navigation, heading) and a
+ * section's frame with its waiting states and no data, the same markup the browser hydrates. The
+ * transactions section (islands/AdminTransactions.tsx) is the one with the most to wait for.
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
 import { chartSkeleton } from "@/components/DailyTotalsSkeleton.tsx";
 import { textsUnder, translator as serverTranslator } from "@/lib/core/i18n.ts";
-import AdminDashboard from "@/islands/AdminDashboard.tsx";
-import { ChartSkeleton } from "@/islands/admin/DailyTotals.tsx";
+import { ADMIN_SHELL_TEXTS } from "@/lib/shared/admin_sections.ts";
+import AdminTransactions from "@/islands/AdminTransactions.tsx";
+import { ChartSkeleton } from "./DailyTotals.tsx";
 
-const PREFIXES = ["admin", "transactions", "dailyTotals", "chart", "apiErrors", "common.notAvailable"];
+const PREFIXES = [...ADMIN_SHELL_TEXTS, "transactions", "dailyTotals", "chart", "common.notAvailable"];
 
 function frame(lang: "en" | "he", search = ""): string {
   return renderToString(
-    <ChartSkeleton.Provider value={chartSkeleton(lang, "…")}>
-      <AdminDashboard
+    <ChartSkeleton.Provider value={chartSkeleton(lang, "…", "Asia/Jerusalem")}>
+      <AdminTransactions
         lang={lang}
-        path={`/${lang}/admin`}
+        path={`/${lang}/admin/transactions`}
         search={search}
         texts={textsUnder(lang, PREFIXES)}
+        timeZone="Asia/Jerusalem"
       />
     </ChartSkeleton.Provider>,
   );
@@ -27,7 +30,27 @@ function frame(lang: "en" | "he", search = ""): string {
 for (const lang of ["en", "he"] as const) {
   const t = serverTranslator(lang);
 
-  Deno.test(`dashboard frame (${lang}): header, sections and waiting states, no data`, () => {
+  Deno.test(`back office shell (${lang}): header, the navigation's room, the heading; no role yet`, () => {
+    const html = frame(lang);
+    // The navigation landmark is there, named; its menu names the section; no link before the role is known.
+    assert.ok(html.includes(`<nav class="admin-nav" aria-label="${t("adminNav.label")}">`));
+    assert.ok(
+      html.includes(
+        `<summary>${t("adminNav.menuAt", { section: t("adminNav.sections.transactions") })}</summary>`,
+      ),
+    );
+    assert.equal(
+      [...html.matchAll(/<ul class="admin-nav-links [^"]*"><\/ul>/g)].length,
+      2,
+      "both lists empty",
+    );
+    assert.ok(html.includes(`<h1>${t("adminNav.sections.transactions")}</h1>`));
+    assert.ok(html.includes(`href="/${lang}/admin/two-factor"`), "the header's two-factor link");
+    assert.ok(!html.includes("role-notice"), "no role, no refusal: the content waits in its frame");
+    assert.match(html, /<div class="admin-section" data-section="transactions">/);
+  });
+
+  Deno.test(`transactions frame (${lang}): header, sections and waiting states, no data`, () => {
     const html = frame(lang);
     // The header's box says the sign-in is being checked; the avatar waits empty.
     assert.match(html, /<span class="avatar" aria-hidden="true"><\/span>/);
@@ -60,7 +83,7 @@ for (const lang of ["en", "he"] as const) {
   });
 }
 
-Deno.test("dashboard frame: the filters show the view of the page's query", () => {
+Deno.test("transactions frame: the filters show the view of the page's query", () => {
   const t = serverTranslator("en");
   const html = frame("en", "?type=error&payment=monthly&search=levi&page=2");
   const pressed = [...html.matchAll(/aria-pressed="true"[^>]*>([^<]+)</g)].map((m) => m[1]);
