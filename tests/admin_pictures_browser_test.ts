@@ -1,8 +1,9 @@
 /**
- * Golden pictures of the back office (issue 26): the transactions section (the daily chart and the
- * transaction history) at 1280 and 390 px, in English and Hebrew, screenshots in greyscale compared
- * with the pictures kept in `tests/golden/` within the receipts' tolerance (`tests/helpers/golden.ts`).
- * The data is fixed (`fillBackOffice` from a fixed instant) and so is the clock, the server's
+ * Golden pictures of the back office (issue 26): the transactions section
+ * (`/{lang}/admin/transactions`: the header, the navigation, the daily chart and the transaction
+ * history) at 1280 and 390 px, in English and Hebrew, screenshots in greyscale compared with the
+ * pictures kept in `tests/golden/` within the receipts' tolerance (`tests/helpers/golden.ts`). The
+ * data is fixed (`fillBackOffice` from a fixed instant) and so is the clock, the server's
  * (`shiftClock`) and the browser's, so a picture changes only when the page does.
  * `deno task golden:update` takes them anew: look at each one before committing it.
  */
@@ -31,10 +32,10 @@ interface Picture {
 const PICTURES: Picture[] = [
   {
     name: "transactions",
-    path: "admin",
+    path: "admin/transactions",
     ready: [".daily-totals .chart-table", ".history[data-loaded]"],
-    from: ".daily-totals",
-    to: ".history",
+    from: "main",
+    to: "main",
   },
 ];
 
