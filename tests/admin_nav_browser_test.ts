@@ -213,3 +213,30 @@ browserTest(
       }
     }),
 );
+
+browserTest(
+  "back office (en): a sign-out in one tab signs out every section open in others",
+  (t) =>
+    withBrowser(async (app, browser) => {
+      await t.step("staff and settings follow a logout on the kiosks page", async () => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        try {
+          const tr = translator("en");
+          const first = await context.newPage();
+          await signIn(first, app, "en", "owner");
+          const tabs = [first, await context.newPage(), await context.newPage()];
+          for (
+            const [page, section] of [[tabs[0], "staff"], [tabs[1], "settings"], [tabs[2], "kiosks"]] as const
+          ) {
+            await page.goto(`${app.url}${sectionHref("en", section)}`);
+            await shellReady(page);
+            await page.waitForLoadState("networkidle");
+          }
+          await tabs[2].getByRole("button", { name: tr("admin.logout") }).click();
+          for (const page of tabs) await page.waitForURL(`${app.url}/en/login`, { timeout: WAIT });
+        } finally {
+          await context.close();
+        }
+      });
+    }),
+);
