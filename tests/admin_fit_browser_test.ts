@@ -2,7 +2,8 @@
  * Every back-office page fits a 1280 px laptop and a 390 px phone, in English and Hebrew (issue 26):
  * with a full back office (`fillBackOffice`: 200 transactions, long names, addresses and provider
  * messages, every kind of row), no element is wider than its container or the window and nothing
- * scrolls sideways (`tests/helpers/fit.ts`), and each page is axe clean at both widths.
+ * scrolls sideways (`tests/helpers/fit.ts`), a table shown as cards labels every value, and each page
+ * is axe clean at both widths.
  *
  * {@link BACK_OFFICE_PAGES} lists the pages, each with what shows that its data is on screen.
  */
@@ -14,7 +15,7 @@ import { startTestApp } from "@/tests/helpers/app.ts";
 import { runAxe } from "@/tests/helpers/axe.ts";
 import { fillBackOffice, LONG, OWNER } from "@/tests/helpers/back_office_data.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
-import { overflows } from "@/tests/helpers/fit.ts";
+import { overflows, unlabelledCards } from "@/tests/helpers/fit.ts";
 
 const WAIT = 15_000;
 /** A laptop and a phone. */
@@ -101,6 +102,7 @@ for (const lang of ["en", "he"] as const) {
             }
             const where = `/${lang}/${path.split("?")[0]} at ${size.width} px`;
             for (const problem of await overflows(page)) failures.push(`${where}: ${problem}`);
+            for (const problem of await unlabelledCards(page)) failures.push(`${where}: ${problem}`);
             const audit = await runAxe(page);
             assert.ok(audit.passes > 0, `${where}: axe ran`);
             for (const violation of audit.violations) failures.push(`${where}: axe: ${violation}`);

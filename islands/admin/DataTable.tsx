@@ -1,11 +1,4 @@
-import {
-  cloneElement,
-  type ComponentChildren,
-  Fragment,
-  isValidElement,
-  toChildArray,
-  type VNode,
-} from "preact";
+import { type ComponentChildren, Fragment, type VNode } from "preact";
 
 /** What {@link DataTable} shows. */
 export interface DataTableProps<T> {
@@ -49,20 +42,27 @@ export function Address(props: { email: string }) {
   );
 }
 
-/** `children` as one list, the cells of a group (`<>…</>`) in its place. */
-function flat(children: ComponentChildren): ComponentChildren[] {
-  return toChildArray(children).flatMap((child) => {
-    if (!isValidElement(child) || child.type !== Fragment) return [child];
-    // The server's precompiled JSX makes a group of cells a template whose only parts are the cells
-    // (`tr`, `th`, `td` are built as elements: deno.json's `jsxPrecompileSkipElements`).
-    const { tpl, exprs, children: inner } = child.props as {
-      tpl?: string[];
-      exprs?: ComponentChildren[];
-      children?: ComponentChildren;
-    };
-    if (!tpl) return flat(inner);
-    return tpl.every((part) => !part.trim()) ? flat(exprs) : [child];
-  });
+/** A Preact element (what JSX makes), as opposed to text, a number or nothing. */
+type Element = { type: unknown; key?: unknown; props: Record<string, unknown> };
+const isElement = (child: unknown): child is Element =>
+  typeof child === "object" && child !== null && "type" in child && "props" in child;
+
+/** `children` as one list, the cells of a group (`<>…</>`) in its place; nothing left out. */
+function flat(children: unknown): unknown[] {
+  if (Array.isArray(children)) return children.flatMap(flat);
+  if (children === null || children === undefined || typeof children === "boolean") return [];
+  if (!isElement(children) || children.type !== Fragment) return [children];
+  // The server's precompiled JSX makes a group of cells a template whose only parts are the cells
+  // (`tr`, `th`, `td` are built as elements: deno.json's `jsxPrecompileSkipElements`).
+  const { tpl, exprs } = children.props as { tpl?: string[]; exprs?: unknown[] };
+  if (!tpl) return flat(children.props.children);
+  return tpl.every((part) => !part.trim()) ? flat(exprs) : [children];
+}
+
+/** `element` with `props` added (and its key kept): `cloneElement` without its bytes in every page. */
+function withProps(element: Element, props: Record<string, unknown>): VNode {
+  const Type = element.type as "td";
+  return <Type key={element.key as string} {...element.props} {...props} />;
 }
 
 /**
@@ -70,23 +70,19 @@ function flat(children: ComponentChildren): ComponentChildren[] {
  * narrow table shows its rows as cards, each value under its label (`static/styles.css`). A row
  * with a cell across columns (the empty line, a footer's total) keeps no labels.
  */
-function labelled(row: ComponentChildren, labels: (string | undefined)[]): ComponentChildren {
-  if (!isValidElement(row) || row.type !== "tr") return row;
-  const cells = flat((row.props as { children?: ComponentChildren }).children);
+function labelled(row: unknown, labels: (string | undefined)[]): ComponentChildren {
+  if (!isElement(row) || row.type !== "tr") return row as ComponentChildren;
+  const cells = flat(row.props.children);
   // `colspan` as the server's JSX writes it, `colSpan` as the browser's.
-  const span = (props: { colSpan?: number; colspan?: number }) => Number(props.colSpan ?? props.colspan ?? 1);
-  const spans = cells.some((c) => isValidElement(c) && span(c.props as { colSpan?: number }) > 1);
-  if (spans) return row;
+  const spans = cells.some((c) => isElement(c) && Number(c.props.colSpan ?? c.props.colspan ?? 1) > 1);
+  if (spans) return row as ComponentChildren;
   let column = 0;
-  return cloneElement(
-    row,
-    {},
-    cells.map((c) =>
-      isValidElement(c) && (c.type === "td" || c.type === "th")
-        ? cloneElement(c, { "data-label": labels[column++] })
-        : c
-    ),
+  const labelledCells = cells.map((c) =>
+    isElement(c) && (c.type === "td" || c.type === "th")
+      ? withProps(c, { "data-label": labels[column++] })
+      : c
   );
+  return withProps(row, { children: labelledCells });
 }
 
 /**

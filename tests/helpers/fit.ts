@@ -107,3 +107,30 @@ export function overflows(page: Page, limit = 12): Promise<string[]> {
     return problems.slice(0, limit);
   }, { slack: SLACK, limit });
 }
+
+/**
+ * The cells of `page`'s tables shown as cards (a row displayed as a block, on a phone) that show no
+ * label: a cell with a value but no `data-label`, in a row with no cell across columns. One line
+ * each, naming the table's caption and the cell's text.
+ *
+ * @example
+ * ```ts
+ * assert.deepEqual(await unlabelledCards(page), []);
+ * ```
+ */
+export function unlabelledCards(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const lines: string[] = [];
+    for (const row of document.querySelectorAll("tbody > tr, tfoot > tr")) {
+      if (getComputedStyle(row).display !== "block" || row.querySelector("[colspan]")) continue;
+      for (const cell of row.children) {
+        const label = getComputedStyle(cell, "::before").content;
+        if (cell.textContent?.trim() && (!cell.getAttribute("data-label") || label === "none")) {
+          const caption = row.closest("table")?.querySelector("caption")?.textContent ?? "";
+          lines.push(`${caption}: "${cell.textContent.trim().slice(0, 30)}" has no label`);
+        }
+      }
+    }
+    return lines.slice(0, 10);
+  });
+}
