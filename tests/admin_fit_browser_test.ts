@@ -8,9 +8,8 @@
  * {@link BACK_OFFICE_PAGES} lists the pages, each with what shows that its data is on screen.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { ADMIN_SECTIONS } from "@/lib/shared/admin_sections.ts";
-import type { Lang } from "@/lib/shared/languages.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { runAxe } from "@/tests/helpers/axe.ts";
 import { fillBackOffice, LONG, OWNER } from "@/tests/helpers/back_office_data.ts";
@@ -63,15 +62,6 @@ Deno.test("the fit test opens every section of the back office", () => {
   }
 });
 
-async function signIn(page: Page, url: string, lang: Lang): Promise<void> {
-  await page.goto(`${url}/${lang}/login`);
-  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-  await page.fill("#login-email", OWNER.email);
-  await page.fill("#login-password", OWNER.password);
-  await page.click("button[type=submit]");
-  await page.waitForURL(`${url}/${lang}/admin`, { timeout: WAIT });
-}
-
 for (const lang of ["en", "he"] as const) {
   browserTest(`back office (${lang}): every page fits 1280 and 390 px, axe clean`, async (t) => {
     const app = await startTestApp();
@@ -86,9 +76,7 @@ for (const lang of ["en", "he"] as const) {
       });
       const page = await context.newPage();
       const watched = await watchPage(page);
-      await signIn(page, app.url, lang);
-      // What the page signed in to asks for is done before the first page leaves it.
-      await page.waitForLoadState("networkidle");
+      await signInToBackOffice(page, app.url, lang, OWNER, WAIT);
       const failures: string[] = [];
       for (const { path, ready, open = [] } of BACK_OFFICE_PAGES) {
         for (const size of WIDTHS) {

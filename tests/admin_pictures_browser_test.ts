@@ -9,6 +9,7 @@
  */
 import type { Page } from "playwright-core";
 import type { Lang } from "@/lib/shared/languages.ts";
+import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { fillBackOffice, OWNER } from "@/tests/helpers/back_office_data.ts";
 import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
@@ -71,12 +72,7 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
         });
         const page = await context.newPage();
         await page.clock.setFixedTime(NOW);
-        await page.goto(`${app.url}/${lang}/login`);
-        await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-        await page.fill("#login-email", OWNER.email);
-        await page.fill("#login-password", OWNER.password);
-        await page.click("button[type=submit]");
-        await page.waitForURL(`${app.url}/${lang}/admin`, { timeout: WAIT });
+        await signInToBackOffice(page, app.url, lang, OWNER, WAIT);
         for (const picture of PICTURES) {
           for (const size of WIDTHS) {
             await t.step(`${picture.name} at ${size.width} px`, async () => {
