@@ -6,7 +6,7 @@ import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
-/** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
+/** A message as `GET /api/outbox` lists it (`lib/outbox/outbox_view.ts`): no content, no recipient id. */
 export interface OutboxItem {
   id: string;
   kind: string;

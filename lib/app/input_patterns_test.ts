@@ -77,7 +77,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],
   },
   "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
-  "lib/mail/outbox_view.ts": {
+  "lib/outbox/outbox_view.ts": {
     reads: "the back office's outbox cursor (query)",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,2000}$/`],
   },
@@ -165,7 +165,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the transaction lists' queries",
     patterns: [String.raw`/^\d{1,2}$/`, String.raw`/^\d{1,4}$/`, String.raw`/^\d{1,7}$/`],
   },
-  "lib/mail/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
+  "lib/outbox/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
   "lib/reports/monthly.ts": {
     reads: "the monthly report's months (query)",
     patterns: [String.raw`/^(\d{4})-(0[1-9]|1[0-2])$/`],

@@ -1,7 +1,7 @@
 /**
  * The storage contract for the outbox: messages to people, written in the same atomic step as the
  * event that causes them (see `messages` on `transactions.record`, `subscriptions.cancelForDonor`
- * and `admins.create`), then claimed, sent and settled by the sender (`lib/mail/outbox_sender.ts`).
+ * and `admins.create`), then claimed, sent and settled by the sender (`lib/outbox/outbox_sender.ts`).
  * Types only; part of the {@link Store} in `types.ts`, which re-exports them.
  *
  * A message's life: `queued` (due at `dueAt`) → claimed by one holder for a lease (its `dueAt`

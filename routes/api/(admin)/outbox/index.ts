@@ -1,10 +1,10 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { readQuery } from "@/lib/http/validation.ts";
-import { outboxPage } from "@/lib/mail/outbox_view.ts";
-import { OutboxQuerySchema } from "@/lib/mail/schemas.ts";
+import { outboxPage } from "@/lib/outbox/outbox_view.ts";
+import { OutboxQuerySchema } from "@/lib/outbox/schemas.ts";
 
-export { outboxDocs as docs } from "@/lib/mail/api_docs.ts";
+export { outboxDocs as docs } from "@/lib/outbox/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS } satisfies RouteRoles;
