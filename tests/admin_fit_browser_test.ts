@@ -32,7 +32,7 @@ interface BackOfficePage {
 
 /** Every back-office page: each section of `lib/shared/admin_sections.ts`, and one's own two-factor. */
 export const BACK_OFFICE_PAGES: BackOfficePage[] = [
-  { path: "admin", ready: [".approvals li", "#overview-sections-title"] },
+  { path: "admin", ready: [".admin-shell[data-ready]", ".approvals li"] },
   {
     path: "admin/transactions",
     ready: [".daily-totals .chart-table", ".history[data-loaded]"],
@@ -84,6 +84,9 @@ for (const lang of ["en", "he"] as const) {
             await page.setViewportSize(size);
             await page.goto(`${app.url}/${lang}/${path}`);
             for (const selector of ready) await page.locator(selector).first().waitFor({ timeout: WAIT });
+            // Every answer in, and a frame to draw it.
+            await page.waitForLoadState("networkidle", { timeout: WAIT });
+            await page.evaluate(() => new Promise(requestAnimationFrame));
             for (const { click, shows } of open) {
               await page.locator(click).click();
               await page.locator(shows).waitFor({ timeout: WAIT });

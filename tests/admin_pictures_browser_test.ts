@@ -81,7 +81,9 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
               for (const selector of picture.ready) {
                 await page.locator(selector).first().waitFor({ timeout: WAIT });
               }
-              // Nothing hovered or focused: the picture is the page at rest.
+              // Every answer in and drawn; nothing hovered or focused: the picture is the page at rest.
+              await page.waitForLoadState("networkidle", { timeout: WAIT });
+              await page.evaluate(() => new Promise(requestAnimationFrame));
               await page.mouse.move(0, 0);
               await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
               const png = await screenshot(page, picture.from, picture.to);
