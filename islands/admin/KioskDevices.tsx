@@ -161,8 +161,12 @@ export function KioskDevices(
         row={(d) => (
           <tr key={d.id}>
             <th scope="row">{d.name}</th>
-            <td dir="ltr">{d.shopNumber}</td>
-            <td dir="ltr">{d.terminalId}</td>
+            <td>
+              <span dir="ltr">{d.shopNumber}</span>
+            </td>
+            <td>
+              <span dir="ltr">{d.terminalId}</span>
+            </td>
             <td>{status(d)}</td>
             <td>{dates.dateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             <td>

@@ -105,12 +105,16 @@ export function OutboxMessages(
             </th>
             <td>{label("kinds", m.kind)}</td>
             <td>{label("recipients", m.recipient)}</td>
-            <td dir="ltr">{m.language}</td>
+            <td>
+              <span dir="ltr">{m.language}</span>
+            </td>
             <td>
               <span class={BADGES[m.state]}>{label("states", m.state)}</span>
             </td>
             <td>{m.attempts}</td>
-            <td class="tx-reason" dir="auto">{m.lastError ?? t("common.notAvailable")}</td>
+            <td class="tx-reason">
+              <span dir="auto">{m.lastError ?? t("common.notAvailable")}</span>
+            </td>
             <td>{time(m.settledAt)}</td>
             <td>{time(m.nextAttemptAt)}</td>
           </tr>
