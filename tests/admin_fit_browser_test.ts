@@ -32,7 +32,7 @@ interface BackOfficePage {
 
 /** Every back-office page: each section of `lib/shared/admin_sections.ts`, and one's own two-factor. */
 export const BACK_OFFICE_PAGES: BackOfficePage[] = [
-  { path: "admin", ready: [".admin-shell[data-ready]", ".approvals li"] },
+  { path: "admin", ready: [".admin-shell[data-ready]", ".overview[data-loaded]"] },
   {
     path: "admin/transactions",
     ready: [".daily-totals .chart-table", ".history[data-loaded]"],

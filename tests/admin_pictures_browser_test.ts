@@ -1,7 +1,7 @@
 /**
- * Golden pictures of the back office (issue 26): the transactions section
- * (`/{lang}/admin/transactions`: the header, the navigation, the daily chart and the transaction
- * history) at 1280 and 390 px, in English and Hebrew, screenshots in greyscale compared with the
+ * Golden pictures of the back office (issue 26): the overview (`/{lang}/admin`: what needs staff
+ * today) and the transactions section (`/{lang}/admin/transactions`: the header, the navigation, the
+ * daily chart and the transaction history) at 1280 and 390 px, in English and Hebrew, screenshots in greyscale compared with the
  * pictures kept in `tests/golden/` within the receipts' tolerance (`tests/helpers/golden.ts`). The
  * data is fixed (`fillBackOffice` from a fixed instant) and so is the clock, the server's
  * (`shiftClock`) and the browser's, so a picture changes only when the page does.
@@ -32,6 +32,13 @@ interface Picture {
 
 const PICTURES: Picture[] = [
   {
+    name: "overview",
+    path: "admin",
+    ready: [".admin-shell[data-ready]", ".overview[data-loaded]"],
+    from: "main",
+    to: "main",
+  },
+  {
     name: "transactions",
     path: "admin/transactions",
     ready: [".daily-totals .chart-table", ".history[data-loaded]"],
@@ -57,7 +64,7 @@ async function screenshot(page: Page, from: string, to: string): Promise<Uint8Ar
 
 for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
   browserTest(
-    `back office pictures (${lang}): the transactions section looks as it did, 1280 and 390 px`,
+    `back office pictures (${lang}): the overview and the transactions section look as they did, 1280 and 390 px`,
     async (t) => {
       const restore = shiftClock(NOW);
       const app = await startTestApp();
