@@ -47,61 +47,62 @@ import * as $43 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
 import * as $44 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
 import * as $45 from "./routes/api/(admin)/kiosk-devices/index.ts";
 import * as $46 from "./routes/api/(admin)/outbox/index.ts";
-import * as $47 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $48 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $49 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $50 from "./routes/api/(admin)/settings/flags.ts";
-import * as $51 from "./routes/api/(admin)/settings/museum.ts";
-import * as $52 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $53 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $54 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $55 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $56 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $57 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $58 from "./routes/api/(admin)/transaction/export.ts";
-import * as $59 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $60 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $61 from "./routes/api/_middleware.ts";
-import * as $62 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $63 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $64 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $65 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $66 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $67 from "./routes/api/auth/admin/_middleware.ts";
-import * as $68 from "./routes/api/auth/admin/login.ts";
-import * as $69 from "./routes/api/auth/admin/logout.ts";
-import * as $70 from "./routes/api/auth/admin/me.ts";
-import * as $71 from "./routes/api/auth/admin/pending.ts";
-import * as $72 from "./routes/api/auth/admin/refresh.ts";
-import * as $73 from "./routes/api/auth/admin/register.ts";
-import * as $74 from "./routes/api/auth/admin/staff.ts";
-import * as $75 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $76 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $77 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $78 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $79 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $80 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $81 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $82 from "./routes/api/docs.tsx";
-import * as $83 from "./routes/api/feature-flags.ts";
-import * as $84 from "./routes/api/openapi.json.ts";
-import * as $85 from "./routes/api/payment/create.ts";
-import * as $86 from "./routes/api/payment/notify/[provider].ts";
-import * as $87 from "./routes/api/payment/pay-emv.ts";
-import * as $88 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $89 from "./routes/api/signing-key.ts";
-import * as $90 from "./routes/api/user/[id].ts";
-import * as $91 from "./routes/api/user/index.ts";
-import * as $92 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $93 from "./routes/dev/mail/attachment.ts";
-import * as $94 from "./routes/dev/mail/html.ts";
-import * as $95 from "./routes/dev/mail/index.tsx";
-import * as $96 from "./routes/health.ts";
-import * as $97 from "./routes/index.ts";
-import * as $98 from "./routes/payments/card/[attemptId].ts";
-import * as $99 from "./routes/payments/return/[paymentId].ts";
-import * as $100 from "./routes/sandbox/pay/[ref].tsx";
-import * as $101 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $47 from "./routes/api/(admin)/overview.ts";
+import * as $48 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $49 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $50 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $51 from "./routes/api/(admin)/settings/flags.ts";
+import * as $52 from "./routes/api/(admin)/settings/museum.ts";
+import * as $53 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $54 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $55 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $56 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $57 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $58 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $59 from "./routes/api/(admin)/transaction/export.ts";
+import * as $60 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $61 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $62 from "./routes/api/_middleware.ts";
+import * as $63 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $64 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $65 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $66 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $67 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $68 from "./routes/api/auth/admin/_middleware.ts";
+import * as $69 from "./routes/api/auth/admin/login.ts";
+import * as $70 from "./routes/api/auth/admin/logout.ts";
+import * as $71 from "./routes/api/auth/admin/me.ts";
+import * as $72 from "./routes/api/auth/admin/pending.ts";
+import * as $73 from "./routes/api/auth/admin/refresh.ts";
+import * as $74 from "./routes/api/auth/admin/register.ts";
+import * as $75 from "./routes/api/auth/admin/staff.ts";
+import * as $76 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $77 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $78 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $79 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $80 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $81 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $82 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $83 from "./routes/api/docs.tsx";
+import * as $84 from "./routes/api/feature-flags.ts";
+import * as $85 from "./routes/api/openapi.json.ts";
+import * as $86 from "./routes/api/payment/create.ts";
+import * as $87 from "./routes/api/payment/notify/[provider].ts";
+import * as $88 from "./routes/api/payment/pay-emv.ts";
+import * as $89 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $90 from "./routes/api/signing-key.ts";
+import * as $91 from "./routes/api/user/[id].ts";
+import * as $92 from "./routes/api/user/index.ts";
+import * as $93 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $94 from "./routes/dev/mail/attachment.ts";
+import * as $95 from "./routes/dev/mail/html.ts";
+import * as $96 from "./routes/dev/mail/index.tsx";
+import * as $97 from "./routes/health.ts";
+import * as $98 from "./routes/index.ts";
+import * as $99 from "./routes/payments/card/[attemptId].ts";
+import * as $100 from "./routes/payments/return/[paymentId].ts";
+import * as $101 from "./routes/sandbox/pay/[ref].tsx";
+import * as $102 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -172,61 +173,62 @@ const manifest: Manifest = {
     "api/(admin)/kiosk-devices/[id]/revoke.ts": $44,
     "api/(admin)/kiosk-devices/index.ts": $45,
     "api/(admin)/outbox/index.ts": $46,
-    "api/(admin)/reports/monthly.csv.ts": $47,
-    "api/(admin)/reports/monthly.svg.ts": $48,
-    "api/(admin)/reports/monthly.ts": $49,
-    "api/(admin)/settings/flags.ts": $50,
-    "api/(admin)/settings/museum.ts": $51,
-    "api/(admin)/transaction/[id]/receipt.ts": $52,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $53,
-    "api/(admin)/transaction/[id]/refund.ts": $54,
-    "api/(admin)/transaction/[id]/refunds.ts": $55,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $56,
-    "api/(admin)/transaction/daily-totals.ts": $57,
-    "api/(admin)/transaction/export.ts": $58,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $59,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $60,
-    "api/_middleware.ts": $61,
-    "api/auth/admin/[id]/approve.ts": $62,
-    "api/auth/admin/[id]/deactivate.ts": $63,
-    "api/auth/admin/[id]/reject.ts": $64,
-    "api/auth/admin/[id]/role.ts": $65,
-    "api/auth/admin/[id]/two-factor-reset.ts": $66,
-    "api/auth/admin/_middleware.ts": $67,
-    "api/auth/admin/login.ts": $68,
-    "api/auth/admin/logout.ts": $69,
-    "api/auth/admin/me.ts": $70,
-    "api/auth/admin/pending.ts": $71,
-    "api/auth/admin/refresh.ts": $72,
-    "api/auth/admin/register.ts": $73,
-    "api/auth/admin/staff.ts": $74,
-    "api/auth/admin/two-factor/confirm.ts": $75,
-    "api/auth/admin/two-factor/disable.ts": $76,
-    "api/auth/admin/two-factor/enrol.ts": $77,
-    "api/auth/admin/two-factor/index.ts": $78,
-    "api/auth/admin/two-factor/recovery-codes.ts": $79,
-    "api/auth/admin/two-factor/required.ts": $80,
-    "api/auth/admin/two-factor/verify.ts": $81,
-    "api/docs.tsx": $82,
-    "api/feature-flags.ts": $83,
-    "api/openapi.json.ts": $84,
-    "api/payment/create.ts": $85,
-    "api/payment/notify/[provider].ts": $86,
-    "api/payment/pay-emv.ts": $87,
-    "api/payment/test-emv/[terminalNumber].ts": $88,
-    "api/signing-key.ts": $89,
-    "api/user/[id].ts": $90,
-    "api/user/index.ts": $91,
-    "api/user/off-monthly-payment/[id].ts": $92,
-    "dev/mail/attachment.ts": $93,
-    "dev/mail/html.ts": $94,
-    "dev/mail/index.tsx": $95,
-    "health.ts": $96,
-    "index.ts": $97,
-    "payments/card/[attemptId].ts": $98,
-    "payments/return/[paymentId].ts": $99,
-    "sandbox/pay/[ref].tsx": $100,
-    "sandbox/terminal/[terminalId].tsx": $101,
+    "api/(admin)/overview.ts": $47,
+    "api/(admin)/reports/monthly.csv.ts": $48,
+    "api/(admin)/reports/monthly.svg.ts": $49,
+    "api/(admin)/reports/monthly.ts": $50,
+    "api/(admin)/settings/flags.ts": $51,
+    "api/(admin)/settings/museum.ts": $52,
+    "api/(admin)/transaction/[id]/receipt.ts": $53,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $54,
+    "api/(admin)/transaction/[id]/refund.ts": $55,
+    "api/(admin)/transaction/[id]/refunds.ts": $56,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $57,
+    "api/(admin)/transaction/daily-totals.ts": $58,
+    "api/(admin)/transaction/export.ts": $59,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $60,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $61,
+    "api/_middleware.ts": $62,
+    "api/auth/admin/[id]/approve.ts": $63,
+    "api/auth/admin/[id]/deactivate.ts": $64,
+    "api/auth/admin/[id]/reject.ts": $65,
+    "api/auth/admin/[id]/role.ts": $66,
+    "api/auth/admin/[id]/two-factor-reset.ts": $67,
+    "api/auth/admin/_middleware.ts": $68,
+    "api/auth/admin/login.ts": $69,
+    "api/auth/admin/logout.ts": $70,
+    "api/auth/admin/me.ts": $71,
+    "api/auth/admin/pending.ts": $72,
+    "api/auth/admin/refresh.ts": $73,
+    "api/auth/admin/register.ts": $74,
+    "api/auth/admin/staff.ts": $75,
+    "api/auth/admin/two-factor/confirm.ts": $76,
+    "api/auth/admin/two-factor/disable.ts": $77,
+    "api/auth/admin/two-factor/enrol.ts": $78,
+    "api/auth/admin/two-factor/index.ts": $79,
+    "api/auth/admin/two-factor/recovery-codes.ts": $80,
+    "api/auth/admin/two-factor/required.ts": $81,
+    "api/auth/admin/two-factor/verify.ts": $82,
+    "api/docs.tsx": $83,
+    "api/feature-flags.ts": $84,
+    "api/openapi.json.ts": $85,
+    "api/payment/create.ts": $86,
+    "api/payment/notify/[provider].ts": $87,
+    "api/payment/pay-emv.ts": $88,
+    "api/payment/test-emv/[terminalNumber].ts": $89,
+    "api/signing-key.ts": $90,
+    "api/user/[id].ts": $91,
+    "api/user/index.ts": $92,
+    "api/user/off-monthly-payment/[id].ts": $93,
+    "dev/mail/attachment.ts": $94,
+    "dev/mail/html.ts": $95,
+    "dev/mail/index.tsx": $96,
+    "health.ts": $97,
+    "index.ts": $98,
+    "payments/card/[attemptId].ts": $99,
+    "payments/return/[paymentId].ts": $100,
+    "sandbox/pay/[ref].tsx": $101,
+    "sandbox/terminal/[terminalId].tsx": $102,
   },
   islands: {
     AccountForm: $$0,

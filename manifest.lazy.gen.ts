@@ -81,6 +81,7 @@ const manifest: LazyManifest = {
       import("./routes/api/(admin)/kiosk-devices/[id]/revoke.ts"),
     "api/(admin)/kiosk-devices/index.ts": () => import("./routes/api/(admin)/kiosk-devices/index.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
+    "api/(admin)/overview.ts": () => import("./routes/api/(admin)/overview.ts"),
     "api/(admin)/reports/monthly.csv.ts": () => import("./routes/api/(admin)/reports/monthly.csv.ts"),
     "api/(admin)/reports/monthly.svg.ts": () => import("./routes/api/(admin)/reports/monthly.svg.ts"),
     "api/(admin)/reports/monthly.ts": () => import("./routes/api/(admin)/reports/monthly.ts"),

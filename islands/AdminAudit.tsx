@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { AuditActor, AuditPage } from "@/lib/shared/audit.ts";
 import { CursorPager, useCursorPages } from "@/islands/admin/CursorPager.tsx";
-import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
@@ -142,12 +142,20 @@ function AuditLog(props: { view: SectionView; filters: AuditFilters; actions: re
             <th scope="row">
               <time dateTime={e.at}>{dates.dateTime(e.at)}</time>
             </th>
-            <td dir="ltr">{e.actorEmail}</td>
+            <td>
+              <span dir="ltr">
+                <Address email={e.actorEmail} />
+              </span>
+            </td>
             <td>{actionName(e.action)}</td>
-            <td dir="ltr">{e.address}</td>
-            <td dir="ltr">{e.target ?? ""}</td>
-            <td dir="ltr">
-              <code>{JSON.stringify(e.changes)}</code>
+            <td>
+              <span dir="ltr">{e.address}</span>
+            </td>
+            <td>
+              <span dir="ltr">{e.target ?? ""}</span>
+            </td>
+            <td>
+              <code dir="ltr">{JSON.stringify(e.changes)}</code>
             </td>
           </tr>
         )}

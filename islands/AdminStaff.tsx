@@ -5,7 +5,7 @@ import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { Approvals } from "@/islands/admin/Approvals.tsx";
-import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
 
 /** The page's language and texts. */
 export interface AdminStaffProps {
@@ -109,7 +109,11 @@ function StaffList(props: { view: SectionView }) {
             return (
               <tr key={m.id} data-email={m.email}>
                 <th scope="row">{m.name}{own ? ` ${t("staffAdmin.you")}` : ""}</th>
-                <td dir="ltr">{m.email}</td>
+                <td>
+                  <span dir="ltr">
+                    <Address email={m.email} />
+                  </span>
+                </td>
                 <td>
                   {active && !own
                     ? (

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import { translator } from "@/lib/core/i18n.ts";
-import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { issueReceipt } from "@/lib/receipts/issue.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";

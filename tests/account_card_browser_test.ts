@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { formatMoney } from "@/lib/shared/money.ts";

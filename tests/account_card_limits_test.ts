@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
 import { CARD_UPDATE_LIMITS, cardUpdateLocks } from "@/lib/monthly_gifts/card_update_limits.ts";
 import { addressBucket, declineCaps } from "@/lib/rate_limits/mod.ts";
-import { mailAddress } from "@/lib/mail/config.ts";
+import { mailAddress } from "@/lib/outbox/config.ts";
 import type { Store, Subscription } from "@/lib/storage/types.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { portalGift, pressUpdate } from "@/tests/helpers/card_gift.ts";

@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { nextMonth } from "@/lib/monthly_gifts/billing_dates.ts";

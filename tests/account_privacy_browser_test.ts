@@ -11,11 +11,11 @@ import { unzipSync } from "fflate";
 import { receiptYear } from "@/lib/donor_portal/year_receipts.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import { OutboxSender } from "@/lib/mail/outbox_sender.ts";
-import type { OutgoingMail } from "@/lib/mail/smtp.ts";
+import { OutboxSender } from "@/lib/outbox/outbox_sender.ts";
+import type { OutgoingMail } from "@/lib/outbox/smtp.ts";
 import { issueReceipt } from "@/lib/receipts/issue.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
-import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
+import { openSection, signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { signInLinkUrl } from "@/tests/helpers/donor_portal.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
@@ -187,6 +187,7 @@ browserTest(
           try {
             const adminPage = await admin.newPage();
             await signInToBackOffice(adminPage, app.url, lang, ADMIN);
+            await openSection(adminPage, app.url, lang, "transactions");
             const erased = adminPage.locator(".tx-erased", { hasText: tr("portalPrivacy.erasedDonor") });
             await erased.first().waitFor();
             assert.ok(await erased.count() >= 2, "both gifts marked erased");

@@ -13,7 +13,7 @@ import {
   signInToken,
 } from "@/lib/donor_portal/sign_in.ts";
 import { translator } from "@/lib/core/i18n.ts";
-import { createRenderer } from "@/lib/mail/templates/mod.ts";
+import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import { createManageToken, manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { hashRefreshToken } from "@/lib/staff/tokens.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";

@@ -23,7 +23,10 @@ type Call = `${"GET" | "POST"} /api/${string}`;
 
 /** The API calls each section's page makes (its island and what it renders), beyond the shell's. */
 const CALLS: Record<SectionId, Call[]> = {
+  // "What needs me today" (issue 26, item 2): one call, answering only the role's parts; and the
+  // registrations waiting for approval, for owners.
   overview: [
+    "GET /api/overview",
     "GET /api/auth/admin/pending",
     "POST /api/auth/admin/{id}/approve",
     "POST /api/auth/admin/{id}/reject",

@@ -108,11 +108,15 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
       assert.ok(post.responses["400"] && post.responses["415"]);
       const list = doc.paths["/api/transaction/get-all-success-transactions"].get;
       assert.deepEqual(list.security, [{ bearerAuth: [] }]);
+      // `from`, `to` and `refund`: the overview's links (issue 26).
       assert.deepEqual(list.parameters.map((p: { name: string }) => p.name).sort(), [
+        "from",
         "isMonthly",
         "limit",
         "page",
+        "refund",
         "searchString",
+        "to",
       ]);
     });
 
@@ -120,10 +124,10 @@ Deno.test("api: OpenAPI document matches the routes both ways", async (t) => {
       const names = (op: { parameters: { name: string }[] }) => op.parameters.map((p) => p.name).sort();
       const errors = doc.paths["/api/transaction/get-all-error-transactions"].get;
       // `lang`: the language of each item's `statusText` (issue 26).
-      assert.deepEqual(names(errors), ["isMonthly", "lang", "limit", "page", "searchString"]);
+      assert.deepEqual(names(errors), ["from", "isMonthly", "lang", "limit", "page", "searchString", "to"]);
       const csv = doc.paths["/api/transaction/export"].get;
       assert.deepEqual(csv.security, [{ bearerAuth: [] }]);
-      assert.deepEqual(names(csv), ["isMonthly", "lang", "searchString", "type"]);
+      assert.deepEqual(names(csv), ["from", "isMonthly", "lang", "refund", "searchString", "to", "type"]);
       assert.deepEqual(Object.keys(csv.responses["200"].content), ["text/csv"]);
       assert.ok(csv.responses["200"].headers["Content-Disposition"]);
       assert.ok(csv.responses["400"] && csv.responses["401"] && csv.responses["403"]);

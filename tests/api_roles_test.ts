@@ -8,14 +8,14 @@
  */
 
 import assert from "node:assert/strict";
-import { ADMIN_ROLES, type AdminRole, type RouteRoles } from "@/lib/staff/roles.ts";
-import { createAccessToken, deriveKey } from "@/lib/staff/tokens.ts";
+import type { AdminRole, RouteRoles } from "@/lib/staff/roles.ts";
 import manifest from "@/manifest.gen.ts";
 import { protectedAdminOperations } from "@/tests/helpers/admin_routes.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
-import { adminFixture, donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
+import { tokensFor } from "@/tests/helpers/role_tokens.ts";
+import { donorFixture, txFixture } from "@/tests/storage/fixtures.ts";
 import { discoverRoutes } from "@/tests/reliability/fuzz_support.ts";
 
 /** Calls any signed-in admin may make, whatever the role (pending ones too). */
@@ -43,14 +43,7 @@ backendTest("api: every admin route against every role", async (t, open) => {
   const store = await open();
   const app = await startTestApp({ store });
   try {
-    const key = await deriveKey(app.config.appSecret, "admin-access-token/v1");
-    const tokens = new Map<AdminRole | "pending", string>();
-    for (const role of [...ADMIN_ROLES, "pending"] as const) {
-      const admin = await store.admins.create(
-        role === "pending" ? adminFixture() : adminFixture({ status: "approved", role }),
-      );
-      tokens.set(role, await createAccessToken(key, { adminId: admin.id }));
-    }
+    const tokens = await tokensFor(app, store);
     const donor = await store.donors.create(donorFixture({ email: "ada.lovelace@example.org" }));
     await store.transactions.record(txFixture({
       donorId: donor.id,

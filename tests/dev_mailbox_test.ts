@@ -5,7 +5,7 @@
  * there is nothing to send, and answers 404 for an unknown key and for everything in production.
  */
 import assert from "node:assert/strict";
-import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { MessageInput } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 

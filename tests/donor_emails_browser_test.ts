@@ -16,7 +16,7 @@ import type { ParsedMail } from "mailparser";
 import type { Browser, Page } from "playwright-core";
 import { translator } from "@/lib/core/i18n.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import { emailDate } from "@/lib/mail/templates/format.ts";
+import { emailDate } from "@/lib/outbox/templates/format.ts";
 import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { amountInWords } from "@/lib/core/money_words.ts";
 import type { Lang } from "@/lib/shared/languages.ts";

@@ -4,8 +4,8 @@
  * before the sender's next poll), on both backends; stopping the app stops the sender.
  */
 import assert from "node:assert/strict";
-import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
-import { POLL_MS } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
+import { POLL_MS } from "@/lib/outbox/outbox_sender.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 import { startSmtp } from "@/tests/helpers/smtp.ts";

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { createLogger } from "@/lib/core/log.ts";
 import type { Attachment } from "@/lib/storage/message_types.ts";
-import { messageIdOf, OutboxSender, type RenderMessage } from "@/lib/mail/outbox_sender.ts";
-import { smtpTransport } from "@/lib/mail/smtp.ts";
+import { messageIdOf, OutboxSender, type RenderMessage } from "@/lib/outbox/outbox_sender.ts";
+import { smtpTransport } from "@/lib/outbox/smtp.ts";
 import type { MessageInput, Store } from "@/lib/storage/types.ts";
 import { capturedLog } from "@/tests/helpers/fixtures.ts";
 import { startSmtp, type TestSmtp } from "@/tests/helpers/smtp.ts";

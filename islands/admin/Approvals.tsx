@@ -28,7 +28,13 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean;
     if (!ready) return;
     // Nobody waiting (the usual answer) changes nothing on screen: no render pass for it.
     api.request<AdminProfile[]>("/api/auth/admin/pending").then((list) =>
-      list.length > 0 && pace(() => setPending(list))
+      list.length > 0 && pace(() => {
+        setPending(list);
+        // The overview's link (`#approvals`) lands before the list is there: go to it once it is.
+        if (location.hash === "#approvals") {
+          requestAnimationFrame(() => document.getElementById("approvals")?.scrollIntoView());
+        }
+      })
     )
       .catch((error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
   }, [ready]);
@@ -56,7 +62,7 @@ export function Approvals(props: { api: ApiClient; t: Translate; ready: boolean;
     <>
       <p class="approvals-notice" role="status">{notice}</p>
       {pending.length > 0 && (
-        <section class="approvals" aria-labelledby="approvals-title">
+        <section id="approvals" class="approvals" aria-labelledby="approvals-title">
           <h2 id="approvals-title">{t("admin.approvalsTitle")}</h2>
           <ul>
             {pending.map((admin) => (

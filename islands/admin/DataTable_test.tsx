@@ -1,6 +1,7 @@
 /**
  * The back office's one table: the scrolling region named by its caption, the column heads, the
- * rows, the empty line across every column, a footer; the markup each section's table had.
+ * rows, the empty line across every column, a footer; the markup each section's table had; and each
+ * cell labelled with its column's head, which a phone shows on the row's card (issue 26).
  */
 import assert from "node:assert/strict";
 import { renderToString } from "preact-render-to-string";
@@ -35,7 +36,8 @@ const head = `<div class="table-scroll" role="region" aria-labelledby="things-ca
 Deno.test("DataTable: caption, heads and rows in a scrolling region named by the caption", () => {
   assert.equal(
     table(["a", "b"]),
-    `${head}<tbody><tr><th scope="row">a</th><td>1</td></tr><tr><th scope="row">b</th><td>1</td></tr>` +
+    `${head}<tbody><tr><th scope="row" data-label="Name">a</th><td data-label="Size">1</td></tr>` +
+      `<tr><th scope="row" data-label="Name">b</th><td data-label="Size">1</td></tr>` +
       `</tbody></table></div>`,
   );
 });
@@ -66,7 +68,84 @@ Deno.test("DataTable: a footer, and the loaded mark tests wait for", () => {
     ),
   );
   assert.ok(
-    html.endsWith(`</tbody><tfoot><tr><th scope="row">Total</th><td>1</td></tr></tfoot></table></div>`),
+    html.endsWith(
+      `</tbody><tfoot><tr><th scope="row" data-label="Name">Total</th><td data-label="Size">1</td></tr>` +
+        `</tfoot></table></div>`,
+    ),
   );
   assert.ok(!table(["a"], { loaded: false }).includes("data-loaded"));
+});
+
+/** Cells in a group, as a row may render them (the reports' money cells). */
+const pair = () => (
+  <>
+    <td>1</td>
+    <td>2</td>
+  </>
+);
+
+Deno.test("DataTable: each cell carries its column's head, for the row's card on a phone", () => {
+  const html = tight(renderToString(
+    <DataTable
+      id="money-caption"
+      caption="Money"
+      columns={["Month", "Amount", <span key="count">Count (ILS)</span>, "Note"]}
+      rows={["jan"]}
+      row={(r) => (
+        <tr key={r} class="month">
+          <th scope="row">{r}</th>
+          {pair()}
+          {false && <td>never</td>}
+          <td class="note">n</td>
+        </tr>
+      )}
+      foot={
+        <tr>
+          <th scope="row">Total</th>
+          <td>1</td>
+          <td>2</td>
+          <td />
+        </tr>
+      }
+    />,
+  ));
+  assert.ok(
+    html.includes(
+      `<tbody><tr class="month"><th scope="row" data-label="Month">jan</th><td data-label="Amount">1</td>` +
+        `<td>2</td><td class="note" data-label="Note">n</td></tr></tbody>`,
+    ),
+    html,
+  );
+  assert.ok(
+    html.includes(
+      `<tfoot><tr><th scope="row" data-label="Month">Total</th><td data-label="Amount">1</td><td>2</td>` +
+        `<td data-label="Note"></td></tr></tfoot>`,
+    ),
+    html,
+  );
+});
+
+Deno.test("DataTable: a row with a cell across columns has no labels (the empty line, a footer's total)", () => {
+  const html = table([], {
+    foot: (
+      <tr>
+        <th scope="row" colSpan={1}>Total</th>
+        <td>0</td>
+      </tr>
+    ),
+  });
+  assert.ok(html.includes(`<tfoot><tr><th scope="row" colspan="1" data-label="Name">Total</th>`), html);
+  const spanning = table(["a"], {
+    foot: (
+      <tr>
+        <th scope="row" colSpan={2}>Total</th>
+        <td>0</td>
+      </tr>
+    ),
+  });
+  assert.ok(
+    spanning.includes(`<tfoot><tr><th scope="row" colspan="2">Total</th><td>0</td></tr></tfoot>`),
+    spanning,
+  );
+  assert.ok(table([]).includes(`<td colspan="2" class="tx-empty">No things</td>`));
 });

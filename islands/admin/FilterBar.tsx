@@ -7,6 +7,7 @@ import {
   SEARCH_MAX_LENGTH,
   type TransactionType,
 } from "@/lib/shared/transaction_filters.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
 
 const TYPES: [TransactionType, string][] = [
@@ -34,6 +35,31 @@ export function FilterBar(props: {
   namesOnly?: boolean;
 }) {
   const { view, onFilters, t } = props;
+  const dates = useDates();
+  const day = (d: string) => dates.day(d) ?? d;
+  const days = view.from && view.to
+    ? (view.from === view.to
+      ? day(view.from)
+      : t("overview.filter.range", { from: day(view.from), to: day(view.to) }))
+    : view.from
+    ? t("overview.filter.from", { from: day(view.from) })
+    : view.to
+    ? t("overview.filter.to", { to: day(view.to) })
+    : "";
+  // A filter the overview's links set (issue 26), shown with a button that removes it.
+  const chip = (text: string, remove: Partial<Omit<HistoryView, "page">>) => (
+    <span class="filter-chip">
+      <span>{text}</span>
+      <button
+        type="button"
+        class="filter-chip-remove"
+        aria-label={t("overview.filter.remove", { filter: text })}
+        onClick={() => onFilters(remove)}
+      >
+        ×
+      </button>
+    </span>
+  );
   const [text, setText] = useState(view.search);
   // The URL decides (Back, Clear all filters): the box follows it.
   useEffect(() => setText(view.search), [view.search]);
@@ -98,6 +124,12 @@ export function FilterBar(props: {
       </form>
       {toggles("transactions.typeGroup", TYPES, view.type, (type) => onFilters({ type }))}
       {toggles("transactions.paymentGroup", PAYMENTS, view.payment, (payment) => onFilters({ payment }))}
+      {(days || view.refund) && (
+        <p class="filter-chips">
+          {days && chip(days, { from: undefined, to: undefined })}
+          {view.refund && chip(t("overview.filter.refundPending"), { refund: undefined })}
+        </p>
+      )}
       {filtersActive(view) && (
         <button type="button" class="button button-outline clear-all" onClick={props.onClearAll}>
           {t("transactions.clearAll")}

@@ -4,6 +4,7 @@ import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
+import { FilterNotice, useQueryParam } from "./list_filter.tsx";
 
 /** A device as `GET /api/kiosk-devices` lists it (`lib/kiosk/schemas.ts`). */
 export interface KioskDeviceItem {
@@ -28,10 +29,16 @@ interface Pairing {
  * The back office's kiosk devices (issue 13): only a paired kiosk can start card sales. Lists the
  * devices (name, shop, terminal, paired or not, last use), creates one (name and shop) and shows
  * its one-time pairing code and link, issues a new code (re-pairing) and revokes. Loads once
- * `ready` (the server has confirmed the admin is approved); each change is announced.
+ * `ready` (the server has confirmed the admin is approved); each change is announced. With
+ * `?unseen=true` in the page's query (the overview's link), only the paired kiosks not seen for a day.
  */
-export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
+export function KioskDevices(
+  props: { api: ApiClient; t: Translate; lang: string; ready: boolean; search?: string },
+) {
   const { api, t, lang, ready } = props;
+  // `?unseen=true` (the overview's link): only the paired kiosks not seen for a day.
+  const asked = useQueryParam(props.search, "unseen");
+  const unseen = asked === "true";
   const dates = useDates();
   const [devices, setDevices] = useState<KioskDeviceItem[] | null>(null);
   const [notice, setNotice] = useState("");
@@ -42,10 +49,12 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
 
   const fail = (error: unknown) =>
     setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
-  const load = () => api.request<KioskDeviceItem[]>("/api/kiosk-devices").then(setDevices).catch(fail);
+  const load = () =>
+    api.request<KioskDeviceItem[]>(`/api/kiosk-devices${unseen ? "?unseen=true" : ""}`).then(setDevices)
+      .catch(fail);
   useEffect(() => {
-    if (ready) load();
-  }, [ready]);
+    if (ready && asked !== undefined) load();
+  }, [ready, asked]);
 
   async function act(run: () => Promise<string>) {
     setBusy(true);
@@ -101,6 +110,7 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
     <section class="kiosk-devices" aria-labelledby="kiosk-devices-title">
       <h2 id="kiosk-devices-title">{t("kiosk.devicesTitle")}</h2>
       <p>{t("kiosk.devicesIntro")}</p>
+      {unseen && <FilterNotice t={t} text={t("overview.filter.kiosksUnseen")} />}
       <p class="kiosk-notice" role="status">{notice}</p>
       {pairing && (
         <div class="kiosk-pairing" aria-labelledby="kiosk-pairing-title">
@@ -151,8 +161,12 @@ export function KioskDevices(props: { api: ApiClient; t: Translate; lang: string
         row={(d) => (
           <tr key={d.id}>
             <th scope="row">{d.name}</th>
-            <td dir="ltr">{d.shopNumber}</td>
-            <td dir="ltr">{d.terminalId}</td>
+            <td>
+              <span dir="ltr">{d.shopNumber}</span>
+            </td>
+            <td>
+              <span dir="ltr">{d.terminalId}</span>
+            </td>
             <td>{status(d)}</td>
             <td>{dates.dateTime(d.lastUsedAt) ?? t("kiosk.never")}</td>
             <td>

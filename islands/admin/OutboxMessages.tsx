@@ -5,8 +5,10 @@ import { DataTable } from "./DataTable.tsx";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
+import { isDay } from "@/lib/shared/transaction_filters.ts";
+import { FilterNotice, useQueryParam } from "./list_filter.tsx";
 
-/** A message as `GET /api/outbox` lists it (`lib/mail/outbox_view.ts`): no content, no recipient id. */
+/** A message as `GET /api/outbox` lists it (`lib/outbox/outbox_view.ts`): no content, no recipient id. */
 export interface OutboxItem {
   id: string;
   kind: string;
@@ -31,19 +33,29 @@ const BADGES: Record<OutboxItem["state"], string> = {
  * The back office's outgoing email (issue 14): the outbox's messages, newest first, a page at a
  * time, with their state (queued with its next attempt, sent, skipped, failed with the reason) and
  * attempts. 'Older' follows the API's cursor; 'Newer' goes back along the cursors seen
- * (`CursorPager.tsx`); 'Refresh' reloads the page on screen. Loads once `ready`.
+ * (`CursorPager.tsx`); 'Refresh' reloads the page on screen. Loads once `ready`. With
+ * `?failingSince=YYYY-MM-DD` in the page's query (the overview's link), only the messages that failed
+ * or wait for a retry since that museum day.
  */
-export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boolean }) {
+export function OutboxMessages(
+  props: { api: ApiClient; t: Translate; ready: boolean; search?: string },
+) {
   const { api, t, ready } = props;
   const dates = useDates();
   const [notice, setNotice] = useState("");
+  // `?failingSince=YYYY-MM-DD` (the overview's link): only the messages in trouble since that day.
+  const asked = useQueryParam(props.search, "failingSince");
+  const since = asked && isDay(asked) ? asked : null;
   const pages = useCursorPages(
     (cursor) => {
       setNotice("");
-      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+      const params = new URLSearchParams();
+      if (cursor) params.set("cursor", cursor);
+      if (since) params.set("failingSince", since);
+      const query = params.size > 0 ? `?${params}` : "";
       return api.request<{ data: OutboxItem[]; nextCursor: string | null }>(`/api/outbox${query}`);
     },
-    ready,
+    ready && asked !== undefined,
     (error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))),
   );
   const page = pages.page;
@@ -63,6 +75,12 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
         </button>
       </div>
       <p>{t("backofficeMail.outboxIntro")}</p>
+      {since && (
+        <FilterNotice
+          t={t}
+          text={t("overview.filter.emailFailing", { since: dates.day(since) ?? since })}
+        />
+      )}
       <p class="outbox-notice" role="status">{notice}</p>
       <DataTable
         id="outbox-caption"
@@ -87,12 +105,16 @@ export function OutboxMessages(props: { api: ApiClient; t: Translate; ready: boo
             </th>
             <td>{label("kinds", m.kind)}</td>
             <td>{label("recipients", m.recipient)}</td>
-            <td dir="ltr">{m.language}</td>
+            <td>
+              <span dir="ltr">{m.language}</span>
+            </td>
             <td>
               <span class={BADGES[m.state]}>{label("states", m.state)}</span>
             </td>
             <td>{m.attempts}</td>
-            <td class="tx-reason" dir="auto">{m.lastError ?? t("common.notAvailable")}</td>
+            <td class="tx-reason">
+              <span dir="auto">{m.lastError ?? t("common.notAvailable")}</span>
+            </td>
             <td>{time(m.settledAt)}</td>
             <td>{time(m.nextAttemptAt)}</td>
           </tr>

@@ -114,10 +114,13 @@ export function TransactionHistory(
     const query = listQueries(view);
     Promise.all([
       api.request<ListPage<SuccessItem>>(`/api/transaction/get-all-success-transactions?${query.success}`),
-      // The catalogue's words for each code come in the page's language (issue 26).
-      api.request<ListPage<ErrorItem>>(
-        `/api/transaction/get-all-error-transactions?${query.error}&lang=${lang}`,
-      ),
+      // The catalogue's words for each code come in the page's language (issue 26). Not asked for
+      // when only gifts can match (a refund pending).
+      query.error === null
+        ? Promise.resolve<ListPage<ErrorItem>>({ data: [], page: view.page, limit: 0, total: 0 })
+        : api.request<ListPage<ErrorItem>>(
+          `/api/transaction/get-all-error-transactions?${query.error}&lang=${lang}`,
+        ),
     ]).then(([success, error]) => {
       if (request !== latest.current) return;
       const pages = pageCount(view.type, { success: success.total, error: error.total });
@@ -130,7 +133,7 @@ export function TransactionHistory(
     }).catch((error) => {
       if (request === latest.current) setLists({ state: "failed", message: listFailure(error) });
     });
-  }, [ready, view.type, view.payment, view.search, view.page, reloads]);
+  }, [ready, view.type, view.payment, view.search, view.from, view.to, view.refund, view.page, reloads]);
 
   function show(next: HistoryView, how: "push" | "replace" = "push") {
     const url = `${path}${viewQuery(next)}`;

@@ -2,7 +2,7 @@ import { listAmount } from "@/lib/shared/format.ts";
 import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
-import { DataTable } from "./DataTable.tsx";
+import { Address, DataTable } from "./DataTable.tsx";
 import { donorHref } from "./DonorView.tsx";
 import { PaymentStatus } from "./PaymentStatus.tsx";
 
@@ -31,9 +31,10 @@ export interface ReceiptActions {
 /**
  * The transaction table of spec section 2: real table semantics (caption, column and row
  * headers), 'N/A' for every empty value, the payment type on success rows only, US English dates
- * in the viewer's time zone, amounts as currency, and a footer counting the rows on the page.
- * Its scroll box is focusable so a keyboard can scroll a table wider than the screen. Shows the
- * first `shown` rows (all by default); the footer counts every row of the page. With `receipts`, a
+ * in the viewer's time zone, amounts as currency, and a footer counting the rows on the page. It
+ * fits a laptop (the payment type, card number and credit type in one cell; long values wrap) and
+ * shows each row as a card on a phone (`DataTable`, issue 26). Shows the first `shown` rows (all by
+ * default); the footer counts every row of the page. With `receipts`, a
  * last column links each successful gift to its receipt and offers to resend its email (issue 14).
  * Each row's email address links to the donor's view: every gift under that address (issue 15),
  * unless `donorLinks` is false (a viewer sees masked addresses and no donor's page: issue 16).
@@ -50,7 +51,7 @@ export function TransactionTable(
 ) {
   const { rows, t, lang, receipts } = props;
   const dates = useDates();
-  const columns = receipts ? 8 : 7;
+  const columns = receipts ? 6 : 5;
   const na = t("common.notAvailable");
   const or = (value: string | null | undefined) => (value && value.trim() ? value : na);
   const creditType = (code: string) => {
@@ -113,9 +114,11 @@ export function TransactionTable(
       class="tx-table"
       caption={t("transactions.caption")}
       columns={[
-        ...["user", "status", "paymentType", "cardNumber", "creditType", "amount", "date"].map((c) =>
-          t(`transactions.${c}`)
-        ),
+        ...["user", "status"].map((c) => t(`transactions.${c}`)),
+        // How it was paid in one column (issue 26): the type, the card and its credit type. The table
+        // fits a laptop.
+        ["paymentType", "cardNumber", "creditType"].map((c) => t(`transactions.${c}`)).join(" / "),
+        ...["amount", "date"].map((c) => t(`transactions.${c}`)),
         ...(receipts ? [t("backofficeMail.receiptColumn")] : []),
       ]}
       rows={rows.slice(0, props.shown ?? rows.length)}
@@ -135,8 +138,12 @@ export function TransactionTable(
                     {!item.user.email.trim()
                       ? na
                       : props.donorLinks === false
-                      ? item.user.email
-                      : <a href={donorHref(lang, item.user.email)}>{item.user.email}</a>}
+                      ? <Address email={item.user.email} />
+                      : (
+                        <a href={donorHref(lang, item.user.email)}>
+                          <Address email={item.user.email} />
+                        </a>
+                      )}
                   </span>
                 </>
               )}
@@ -150,13 +157,15 @@ export function TransactionTable(
                 detail={failed?.errorMessage}
               />
             </td>
-            <td>
-              {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}
-            </td>
             <td class="tx-card">
+              <span class="tx-type">
+                {success ? t(success.isMonthly ? "transactions.monthly" : "transactions.oneTime") : na}
+              </span>
               <span dir="ltr">{or(success?.resultData.CreditCardNumber)}</span>
+              <span class="tx-credit">
+                {success?.resultData.CreditType ? creditType(success.resultData.CreditType) : na}
+              </span>
             </td>
-            <td>{success?.resultData.CreditType ? creditType(success.resultData.CreditType) : na}</td>
             <td class="tx-amount">
               {or(
                 success

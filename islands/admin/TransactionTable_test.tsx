@@ -32,7 +32,7 @@ function success(debitCurrency: unknown, debitTotal = "550"): Row {
 
 const amountCell = (row: Row) => {
   const html = renderToString(<TransactionTable rows={[row]} t={t} lang="en" />);
-  return html.match(/<td class="tx-amount">([^<]*)<\/td>/)?.[1];
+  return html.match(/<td class="tx-amount"[^>]*>([^<]*)<\/td>/)?.[1];
 };
 
 Deno.test("TransactionTable: DebitCurrency as the number or the provider's string shows the amount", () => {
@@ -71,14 +71,14 @@ Deno.test("TransactionTable: with receipt actions, a gift's row links to its rec
   const html = renderToString(
     <TransactionTable rows={[issued, success(1), error]} t={t} lang="he" receipts={actions} />,
   );
-  const cells = [...html.matchAll(/<td class="tx-receipt">(.*?)<\/td>/g)].map((m) => m[1]);
+  const cells = [...html.matchAll(/<td class="tx-receipt"[^>]*>(.*?)<\/td>/g)].map((m) => m[1]);
   assert.equal(cells.length, 3);
   assert.match(cells[0], /href="\/api\/transaction\/tx1\/receipt\?lang=he"/);
   assert.match(cells[0], /<bdi>IL-2026-000007<\/bdi>/);
   assert.match(cells[0], /aria-label="backofficeMail.resendFor"/);
   assert.equal(cells[1], "N/A", "no receipt can be issued");
   assert.equal(cells[2], "N/A", "a declined payment has none");
-  assert.match(html, /colSpan="7"|colspan="7"/);
+  assert.match(html, /colSpan="5"|colspan="5"/);
   const without = renderToString(<TransactionTable rows={[issued]} t={t} lang="en" />);
   assert.ok(!without.includes("tx-receipt"));
 });

@@ -19,7 +19,7 @@
 import { defaultPasswordWorkers } from "@/lib/staff/password_pool.ts";
 import { spareCores } from "@/lib/core/worker_pool.ts";
 import { DEFAULT_TIME_ZONE, isTimeZone } from "@/lib/core/zoned_time.ts";
-import { type MailSettings, readMail } from "@/lib/mail/config.ts";
+import { type MailSettings, readMail } from "@/lib/outbox/config.ts";
 import { type PaymentSettings, readPayments } from "@/lib/providers/config.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "@/lib/core/config_values.ts";
 import { readReceipts, type ReceiptSettings } from "@/lib/receipts/config.ts";
@@ -79,7 +79,7 @@ export interface Config {
   passwords: { workers: number; maxQueue: number };
   /** Receipt PDF workers (`lib/receipts/pdf_pool.ts`), each drawing one receipt at a time. */
   receiptWorkers: number;
-  /** The outbox's SMTP server and sender (`lib/mail/config.ts`). */
+  /** The outbox's SMTP server and sender (`lib/outbox/config.ts`). */
   mail: MailSettings;
   /** Donor, payment and registration limits, and decline caps (`lib/rate_limits/rate_limits.ts`). */
   rateLimits: import("@/lib/rate_limits/rate_limits.ts").RateLimitSettings;

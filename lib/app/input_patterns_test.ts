@@ -79,7 +79,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^(\d{1,12}):([A-Za-z0-9_-]{16,64})$/`],
   },
   "lib/http/pipeline.ts": { reads: "X-Request-Id", patterns: [String.raw`/[^\w\-=]/`] },
-  "lib/mail/outbox_view.ts": {
+  "lib/outbox/outbox_view.ts": {
     reads: "the back office's outbox cursor (query)",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,2000}$/`],
   },
@@ -167,7 +167,7 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "the transaction lists' queries",
     patterns: [String.raw`/^\d{1,2}$/`, String.raw`/^\d{1,4}$/`, String.raw`/^\d{1,7}$/`],
   },
-  "lib/mail/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
+  "lib/outbox/schemas.ts": { reads: "the outbox list's query", patterns: [String.raw`/^\d{1,3}$/`] },
   "lib/memberships/numbers.ts": {
     reads: "a member number as typed (a front desk's search, a card's number)",
     patterns: [String.raw`/[\s-]/g`, String.raw`/O/g`, String.raw`/[IL]/g`],
@@ -200,8 +200,12 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i`],
   },
   "lib/shared/transaction_filters.ts": {
-    reads: "the back office's query string",
-    patterns: [String.raw`/[\u0000-\u001f\u007f]/g`, String.raw`/^\d{1,7}$/`],
+    reads: "the back office's query string (and the lists' and the outbox's `from`, `to`, `failingSince`)",
+    patterns: [
+      String.raw`/[\u0000-\u001f\u007f]/g`,
+      String.raw`/^\d{1,7}$/`,
+      String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`,
+    ],
   },
   "lib/signing/signature_check.ts": {
     reads: "signed bodies (signature, nonce, key id)",

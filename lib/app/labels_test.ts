@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
-import { RENDERERS } from "@/lib/mail/templates/mod.ts";
+import { RENDERERS } from "@/lib/outbox/templates/mod.ts";
 import { CANCEL_REASONS } from "@/lib/monthly_gifts/subscription_changes.ts";
 import { LANGUAGES } from "@/lib/shared/languages.ts";
 

@@ -20,9 +20,9 @@
 import type { Config } from "./config.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { Store } from "@/lib/storage/types.ts";
-import { OutboxSender, type RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import { OutboxSender, type RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { FromSenderWorker, ToSenderWorker } from "./mail_sender_worker.ts";
-import { smtpTransport } from "@/lib/mail/smtp.ts";
+import { smtpTransport } from "@/lib/outbox/smtp.ts";
 
 /** How long a worker may take to load and open its store before the event loop sends instead. */
 export const WORKER_START_MS = 60_000;

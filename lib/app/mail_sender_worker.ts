@@ -24,8 +24,8 @@ import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { appRenderer } from "./mail_renderer.ts";
-import { OutboxSender } from "@/lib/mail/outbox_sender.ts";
-import { smtpTransport } from "@/lib/mail/smtp.ts";
+import { OutboxSender } from "@/lib/outbox/outbox_sender.ts";
+import { smtpTransport } from "@/lib/outbox/smtp.ts";
 
 /** PostgreSQL connections of the sender's own pool (half of them for transactions: receipt numbers). */
 export const SENDER_CONNECTIONS = 4;

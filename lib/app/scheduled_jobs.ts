@@ -6,7 +6,7 @@
  * | `monthly billing`      | every 15 minutes | charges due monthly gifts (`lib/monthly_gifts/billing.ts`)       |
  * | `reconcile payments`   | every 15 minutes | pending payments, card updates and refunds left unanswered  |
  * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention/retention.ts`)      |
- * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/mail/…`)    |
+ * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/outbox/…`)    |
  * | `sign-in summaries`    | hourly, at :07   | one audit entry per hour of sign-ins on unknown emails      |
  *
  * `main.ts` registers them with `Deno.cron` before anything else, which is where Deno Deploy looks
@@ -109,7 +109,7 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
     }),
     "yearly statements": guarded("yearly statements", async () => {
       if (!enqueueMessage) return log.warn("yearly statements: no outbox wired (enqueueMessage)");
-      const { enqueueYearlyStatements } = await import("@/lib/mail/yearly_statements.ts");
+      const { enqueueYearlyStatements } = await import("@/lib/outbox/yearly_statements.ts");
       const addresses = await enqueueYearlyStatements({ store, enqueue: enqueueMessage }, now?.());
       if (addresses > 0) log.info("yearly statements enqueued", { addresses });
     }),

@@ -8,7 +8,7 @@ import { deriveKey } from "@/lib/staff/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import { appRenderer } from "./mail_renderer.ts";
-import { type RenderMessage, wakeOnMessages } from "@/lib/mail/outbox_sender.ts";
+import { type RenderMessage, wakeOnMessages } from "@/lib/outbox/outbox_sender.ts";
 import { startMailSender } from "./mail_sender_thread.ts";
 import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
@@ -17,7 +17,7 @@ import type { Store } from "@/lib/storage/types.ts";
 
 /** What {@link createServices} takes beside configuration, store and log. */
 export interface ServiceOptions {
-  /** Renders outbox messages (`lib/mail/outbox_sender.ts`); the app's templates by default. */
+  /** Renders outbox messages (`lib/outbox/outbox_sender.ts`); the app's templates by default. */
   render?: RenderMessage;
   /** This instance's name in outbox claims; host, process and a random part by default. */
   holder?: string;

@@ -14,7 +14,7 @@ import type { Logger } from "@/lib/core/log.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
 import type { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import type { PasswordPool } from "@/lib/staff/password_pool.ts";
-import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { MailSender } from "./mail_sender_thread.ts";
 import type { ProviderFactory } from "@/lib/providers/provider.ts";
 import type { Admin, Store } from "@/lib/storage/types.ts";

@@ -8,7 +8,7 @@ import { DomainError } from "@/lib/core/errors.ts";
 import * as kioskErrors from "@/lib/kiosk/errors.ts";
 import * as paymentErrors from "@/lib/donations/errors.ts";
 import * as receiptErrors from "@/lib/receipts/errors.ts";
-import { OutboxCursorError } from "@/lib/mail/outbox_view.ts";
+import { OutboxCursorError } from "@/lib/outbox/outbox_view.ts";
 import { SignatureError } from "@/lib/signing/signature_check.ts";
 import { errorAnswer, errorResponse } from "./domain_errors.ts";
 import { HttpError } from "./validation.ts";

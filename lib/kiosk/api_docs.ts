@@ -9,6 +9,7 @@ import {
   CreatedKioskDeviceSchema,
   CreateKioskDeviceSchema,
   KioskDeviceSchema,
+  KioskListQuerySchema,
   PairingCodeRequestSchema,
   PairingCodeSchema,
 } from "./schemas.ts";
@@ -18,9 +19,12 @@ import type { RouteDocs } from "@/lib/core/route_docs.ts";
 export const kioskDevicesDocs: RouteDocs = {
   GET: {
     summary: "Kiosk devices",
-    description: "Every kiosk device, newest first: paired or not, last use, revoked or not.",
+    description: "Every kiosk device, newest first: paired or not, last use, revoked or not. " +
+      "`unseen=true` keeps the paired, unrevoked ones with no sale or pairing for 24 hours, longest " +
+      "unseen first (the overview's link).",
     tags: ["kiosks"],
     auth: "bearer",
+    query: KioskListQuerySchema,
     responses: {
       200: { description: "The devices", schema: z.array(KioskDeviceSchema) },
       403: { description: "The caller is not approved" },

@@ -181,9 +181,39 @@ export async function renewPairingCode(
   return await issueCode(store, id, now, actorEntry(actor, "kiosk-paired", id, { pairingCode: "issued" }));
 }
 
-/** Every device, newest first, as the back office shows them. */
-export async function listKioskDevices(store: Store): Promise<KioskDeviceView[]> {
-  return (await store.kioskDevices.list()).map(deviceView);
+/**
+ * Every device, newest first, as the back office shows them; with `unseen`, only the paired ones
+ * not seen for a day ({@link unseenDevices}), longest unseen first.
+ */
+export async function listKioskDevices(
+  store: Store,
+  options: { unseen?: boolean; now?: Date } = {},
+): Promise<KioskDeviceView[]> {
+  const devices = await store.kioskDevices.list();
+  return (options.unseen ? unseenDevices(devices, options.now ?? new Date()) : devices).map(deviceView);
+}
+
+/** A paired kiosk with no sale (nor pairing) for this long is "not seen" (issue 26's overview). */
+export const UNSEEN_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** When a device was last seen: its last sale, else its pairing; null when it was never paired. */
+export const lastSeenAt = (d: Pick<KioskDevice, "lastUsedAt" | "pairedAt">): string | null =>
+  d.lastUsedAt ?? d.pairedAt;
+
+/**
+ * The paired, unrevoked devices last seen ({@link lastSeenAt}) more than {@link UNSEEN_AFTER_MS}
+ * before `now`, longest unseen first: a kiosk that may be off, unplugged or signed out.
+ *
+ * @example
+ * ```ts
+ * unseenDevices(await store.kioskDevices.list(), new Date()); // [{ name: "Entrance hall", … }]
+ * ```
+ */
+export function unseenDevices(devices: readonly KioskDevice[], now: Date): KioskDevice[] {
+  const before = new Date(now.getTime() - UNSEEN_AFTER_MS).toISOString();
+  return devices
+    .filter((d) => d.credentialHash !== null && d.revokedAt === null && (lastSeenAt(d) ?? "") < before)
+    .sort((a, b) => (lastSeenAt(a) ?? "").localeCompare(lastSeenAt(b) ?? "") || a.id.localeCompare(b.id));
 }
 
 /** Revokes a device: its credential and pairing code stop working, for good. */

@@ -27,6 +27,14 @@ export const PairingCodeRequestSchema = z.object({
 }).meta({ id: "PairingCodeRequest" });
 
 /** A device as the back office lists it (no secrets, no hashes). */
+/** `GET /api/kiosk-devices` query. */
+export const KioskListQuerySchema = z.object({
+  unseen: z.enum(["true", "false"], { error: "unseen must be true or false" }).optional()
+    .transform((s) => s === "true").describe(
+      "true: only the paired, unrevoked kiosks with no sale or pairing for 24 hours",
+    ),
+});
+
 export const KioskDeviceSchema = z.object({
   id: z.string(),
   name: z.string(),

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { nextMonth } from "./billing_dates.ts";
+export { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
 export { cardUpdateLocks } from "./card_update_limits.ts";
 export {
   CANCEL_REASONS,

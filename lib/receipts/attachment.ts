@@ -1,6 +1,6 @@
 /**
  * The receipt PDF as an email attachment: the seam between receipts and the receipt email. The
- * message renderers (`lib/mail/templates/`) take a `receiptAttachment` function injected, so they never load
+ * message renderers (`lib/outbox/templates/`) take a `receiptAttachment` function injected, so they never load
  * the PDF libraries themselves; the app builds the real one here from its store and settings.
  *
  * The first call for a transaction issues its receipt (the next number of its issuer's series);

@@ -108,7 +108,8 @@ export const transactionsExportDocs: RouteDocs = {
   GET: {
     summary: "Every matching transaction as a CSV file",
     description: "All rows matching the filters, not one page, newest first; with `type=all` successes " +
-      "and errors merged by time. The filters are the lists' (`isMonthly` applies to both kinds). " +
+      "and errors merged by time. The filters are the lists' (`isMonthly`, `from` and `to` apply to both " +
+      "kinds; `refund=pending` keeps the gifts with a refund pending). " +
       "UTF-8 with a byte order mark, RFC 4180 (CRLF, quoted fields). Columns: Date (`YYYY-MM-DD " +
       "HH:MM:SS` on the museum's clock, `MUSEUM_TIME_ZONE`, named in the header; its day is the day " +
       "the daily totals and the monthly report count the transaction on), Status, Status code, First name, Last name, Email, Payment type, " +
@@ -141,7 +142,8 @@ export const errorTransactionsDocs: RouteDocs = {
     description: "`isMonthly=true` keeps failed monthly payments (first gifts and monthly charges), " +
       "`isMonthly=false` one-time ones. `searchString` matches the donor's email, first or last name, " +
       "case-insensitively, anywhere (a viewer's, the first or last name only). Each item has the " +
-      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message.",
+      "error catalogue's text for its code in `lang` (`statusText`) beside the provider's own message. " +
+      "`from` and `to` keep the failures of those museum days (the overview's links).",
     tags: ["transactions"],
     auth: "bearer",
     query: ErrorListQuerySchema,
@@ -159,7 +161,9 @@ export const successTransactionsDocs: RouteDocs = {
     description:
       "`searchString` matches the donor's email, first or last name, case-insensitively, anywhere " +
       "(a viewer's, the first or last name only). " +
-      "Each item carries its receipt's number and admin download path (`receipt`).",
+      "Each item carries its receipt's number and admin download path (`receipt`). `from` and `to` " +
+      "keep the gifts of those museum days (the overview's links); `refund=pending` the gifts with a " +
+      "refund waiting for the provider.",
     tags: ["transactions"],
     auth: "bearer",
     query: SuccessListQuerySchema,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import { atMost, CONTROL, langParam } from "@/lib/core/schema_fields.ts";
+import { isDay } from "@/lib/shared/transaction_filters.ts";
 
 /** Largest page size of the transaction lists. */
 export const MAX_LIMIT = 100;
@@ -26,21 +27,44 @@ const searchParam = z.string().max(100, atMost("searchString", 100))
 const isMonthlyParam = z.enum(["true", "false"], { error: "isMonthly must be true or false" })
   .transform((s) => s === "true");
 
+/** A museum day `YYYY-MM-DD` (issue 26: the overview's links open a list of days). */
+const dayParam = (what: string) =>
+  z.string().refine(isDay, `${what} must be a day written YYYY-MM-DD (2000 to 2999), e.g. 2026-11-29`);
+
+/** `from` and `to`: museum days, both included, either or both. */
+const dayRange = {
+  from: dayParam("from").optional().describe(
+    "Only transactions from this day on, YYYY-MM-DD, in the museum's time zone (MUSEUM_TIME_ZONE)",
+  ),
+  to: dayParam("to").optional().describe("Only transactions up to this day, included, YYYY-MM-DD"),
+};
+const ordered = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
+const orderedMessage = { message: "from must not be after to", path: ["from"] };
+
 /** `GET /api/transaction/get-all-success-transactions` query. */
 export const SuccessListQuerySchema = z.object({
   page: pageParam.optional().default(1),
   limit: limitParam.optional().default(DEFAULT_LIMIT),
   isMonthly: isMonthlyParam.optional(),
   searchString: searchParam.optional(),
-});
+  ...dayRange,
+  refund: z.enum(["pending"], { error: "refund must be pending" }).optional().describe(
+    "`pending`: only the gifts with a refund waiting for the provider's answer (at most 1,000)",
+  ),
+}).refine(ordered, orderedMessage);
 
 /**
- * `GET /api/transaction/get-all-error-transactions` query: the same filters as the success list,
- * and the language of the items' `statusText`.
+ * `GET /api/transaction/get-all-error-transactions` query: the same filters as the success list
+ * (refunds aside: a failed payment has none), and the language of the items' `statusText`.
  */
-export const ErrorListQuerySchema = SuccessListQuerySchema.extend({
+export const ErrorListQuerySchema = z.object({
+  page: pageParam.optional().default(1),
+  limit: limitParam.optional().default(DEFAULT_LIMIT),
+  isMonthly: isMonthlyParam.optional(),
+  searchString: searchParam.optional(),
+  ...dayRange,
   lang: langParam.optional().default("en").describe("Language of each item's `statusText`"),
-});
+}).refine(ordered, orderedMessage);
 
 /** `GET /api/transaction/export` query. */
 export const ExportQuerySchema = z.object({
@@ -48,10 +72,14 @@ export const ExportQuerySchema = z.object({
     .optional().default("all"),
   isMonthly: isMonthlyParam.optional(),
   searchString: searchParam.optional(),
+  ...dayRange,
+  refund: z.enum(["pending"], { error: "refund must be pending" }).optional().describe(
+    "`pending`: only the gifts with a refund waiting for the provider (no failed payments then)",
+  ),
   lang: langParam.optional().default("en").describe(
     "Language of the header row and the Status and Payment type words",
   ),
-});
+}).refine(ordered, orderedMessage);
 
 /** Largest window of `GET /api/transaction/daily-totals`, in days. */
 export const MAX_TOTALS_DAYS = 90;

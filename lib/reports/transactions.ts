@@ -7,7 +7,9 @@
 import type { z } from "zod";
 import type { ErrorTransactionSchema, SuccessTransactionSchema } from "./transaction_schemas.ts";
 import { currencyCodeOf } from "@/lib/shared/money.ts";
-import type { SearchScope, Store, Transaction } from "@/lib/storage/types.ts";
+import type { SearchScope, Store, TimeRange, Transaction, TransactionQuery } from "@/lib/storage/types.ts";
+import { searchMatches, searchTermOf } from "@/lib/storage/queries.ts";
+import { addDays, dayStart } from "@/lib/core/zoned_time.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { statusText } from "@/lib/donations/mod.ts";
 
@@ -34,6 +36,61 @@ export interface ListQuery {
   searchScope?: SearchScope;
   /** The language of a failed item's `statusText` (English when absent). */
   lang?: Lang;
+  /** Only the transactions of these instants (`museumDays` turns the API's days into them). */
+  range?: TimeRange;
+  /** Only the gifts with a refund waiting for the provider ({@link pendingRefundGifts}). */
+  refundPending?: boolean;
+}
+
+/**
+ * The instants of the museum days `from` to `to` (both included; either absent: no bound that
+ * side), or undefined without either: the lists' `from` and `to` (issue 26).
+ *
+ * @example
+ * ```ts
+ * museumDays({ from: "2026-11-29", to: "2026-11-29" }, "Asia/Jerusalem");
+ * // { from: "2026-11-28T22:00:00.000Z", to: "2026-11-29T22:00:00.000Z" }
+ * ```
+ */
+export function museumDays(days: { from?: string; to?: string }, timeZone: string): TimeRange | undefined {
+  if (!days.from && !days.to) return undefined;
+  return {
+    from: days.from ? dayStart(days.from, timeZone) : "1970-01-01T00:00:00.000Z",
+    to: days.to ? dayStart(addDays(days.to, 1), timeZone) : "9999-12-31T00:00:00.000Z",
+  };
+}
+
+/** The most pending refunds {@link pendingRefundGifts} reads (their own index, oldest first). */
+export const MAX_PENDING_REFUNDS = 1_000;
+
+/**
+ * The successful gifts with a refund waiting for the provider's answer (each once), newest first,
+ * that also match the list's other filters (`isMonthly`, the search in its scope, `range`): read
+ * from the pending refunds' index and each refunded transaction, so the work follows the pending
+ * refunds (a handful), never the lists.
+ *
+ * @example
+ * ```ts
+ * await pendingRefundGifts(store, { isMonthly: true }); // [Transaction, …]
+ * ```
+ */
+export async function pendingRefundGifts(
+  store: Store,
+  filters: Pick<ListQuery, "isMonthly" | "searchString" | "searchScope" | "range">,
+): Promise<Transaction[]> {
+  const refunds = await store.refunds.listPending("9999-12-31T00:00:00.000Z", MAX_PENDING_REFUNDS);
+  const ids = [...new Set(refunds.map((r) => r.transactionId))];
+  const term = searchTermOf(filters.searchString);
+  // Canonical ISO instants (stored ones, and `museumDays`') compare as strings in time order.
+  const range = filters.range;
+  return (await Promise.all(ids.map((id) => store.transactions.get(id))))
+    .filter((tx): tx is Transaction =>
+      tx !== null && tx.kind === "success" &&
+      (filters.isMonthly === undefined || tx.isMonthly === filters.isMonthly) &&
+      (term === null || searchMatches(tx.user, term, filters.searchScope)) &&
+      (!range || (tx.createdAt >= range.from && tx.createdAt < range.to))
+    )
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
 /**
@@ -88,6 +145,16 @@ export function errorItem(tx: Transaction, lang: Lang = "en"): ErrorItem {
   };
 }
 
+/** A list's query as storage takes it. */
+const storageQuery = (query: ListQuery): TransactionQuery & { isMonthly?: boolean } => ({
+  page: query.page,
+  limit: query.limit,
+  isMonthly: query.isMonthly,
+  search: query.searchString,
+  searchScope: query.searchScope,
+  range: query.range,
+});
+
 /**
  * One page of successful transactions, newest first.
  *
@@ -100,13 +167,12 @@ export async function listSuccess(
   store: Store,
   query: ListQuery,
 ): Promise<ListPage<SuccessItem>> {
-  const { data, total } = await store.transactions.listSuccess({
-    page: query.page,
-    limit: query.limit,
-    isMonthly: query.isMonthly,
-    search: query.searchString,
-    searchScope: query.searchScope,
-  });
+  const { data, total } = query.refundPending
+    ? await pendingRefundGifts(store, query).then((all) => ({
+      data: all.slice((query.page - 1) * query.limit, query.page * query.limit),
+      total: all.length,
+    }))
+    : await store.transactions.listSuccess(storageQuery(query));
   const refunds = await store.refunds.totals(data.map((tx) => tx.id));
   const items = data.map((tx) => ({ ...successItem(tx), refund: refunds.get(tx.id) ?? null }));
   return { data: items, page: query.page, limit: query.limit, total };
@@ -124,13 +190,7 @@ export async function listErrors(
   store: Store,
   query: ListQuery,
 ): Promise<ListPage<ErrorItem>> {
-  const { data, total } = await store.transactions.listErrors({
-    page: query.page,
-    limit: query.limit,
-    isMonthly: query.isMonthly,
-    search: query.searchString,
-    searchScope: query.searchScope,
-  });
+  const { data, total } = await store.transactions.listErrors(storageQuery(query));
   const items = data.map((tx) => errorItem(tx, query.lang));
   return { data: items, page: query.page, limit: query.limit, total };
 }

@@ -15,7 +15,8 @@ import { dayOf } from "@/lib/core/zoned_time.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { currencyCodeOf, isoCurrency } from "@/lib/shared/money.ts";
-import type { RefundTotals, Store, Transaction, TransactionBatch } from "@/lib/storage/types.ts";
+import type { RefundTotals, Store, TimeRange, Transaction, TransactionBatch } from "@/lib/storage/types.ts";
+import { pendingRefundGifts } from "./transactions.ts";
 
 /** What to export: the list filters of the back office, and the language of the words. */
 export interface ExportQuery {
@@ -25,6 +26,10 @@ export interface ExportQuery {
   isMonthly?: boolean;
   /** As the lists take it (email, first or last name, case-insensitively). */
   searchString?: string;
+  /** Only the transactions of these instants (the lists' `from` and `to` days). */
+  range?: TimeRange;
+  /** Only the gifts with a refund waiting for the provider (as the success list's `refund=pending`). */
+  refundPending?: boolean;
   /** Language of the header row and the Status and Payment type words. */
   lang: Lang;
   /** The museum's time zone (`config.museumTimeZone`): the Date column is its wall clock. */
@@ -175,7 +180,7 @@ export function exportFileName(now: Date, timeZone: string): string {
 export async function* listTransactions(
   store: Store,
   kind: Transaction["kind"],
-  filters: { isMonthly?: boolean; searchString?: string },
+  filters: { isMonthly?: boolean; searchString?: string; range?: TimeRange },
   batchSize = EXPORT_BATCH,
 ): AsyncGenerator<Transaction, void, undefined> {
   let before: string | null = null;
@@ -184,6 +189,7 @@ export async function* listTransactions(
       kind,
       isMonthly: filters.isMonthly,
       search: filters.searchString,
+      range: filters.range,
       before,
       limit: batchSize,
     });
@@ -234,11 +240,21 @@ export function exportTransactions(
   query: Omit<ExportQuery, "lang" | "timeZone">,
   batchSize = EXPORT_BATCH,
 ): AsyncGenerator<Transaction, void, undefined> {
+  if (query.refundPending) return pendingRefundRows(store, query);
   if (query.type !== "all") return listTransactions(store, query.type, query, batchSize);
   return mergeNewestFirst(
     listTransactions(store, "success", query, batchSize),
     listTransactions(store, "error", query, batchSize),
   );
+}
+
+/** The gifts with a refund pending (a handful, read at once), for an export of `refund=pending`. */
+async function* pendingRefundRows(
+  store: Store,
+  query: Omit<ExportQuery, "lang" | "timeZone">,
+): AsyncGenerator<Transaction, void, undefined> {
+  if (query.type === "error") return;
+  yield* await pendingRefundGifts(store, query);
 }
 
 /** Options of {@link transactionsCsv}. */

@@ -4,8 +4,10 @@
  * pagination arithmetic. Pure, shared by the dashboard island and its tests.
  *
  * Query: `type=success|error` (absent: all), `payment=monthly|one-time` (absent: all payments),
- * `search=…`, `page=N` (absent: 1). Anything unreadable falls back to its default, so a mangled
- * link still opens the history.
+ * `search=…`, `from=YYYY-MM-DD` and `to=YYYY-MM-DD` (the museum's days, either or both: the
+ * overview's links, issue 26), `refund=pending` (the gifts with a refund waiting for the provider),
+ * `page=N` (absent: 1). Anything unreadable falls back to its default, so a mangled link still
+ * opens the history.
  *
  * @module
  */
@@ -27,6 +29,12 @@ export interface HistoryView {
   search: string;
   /** 1-based. */
   page: number;
+  /** The first museum day shown, `YYYY-MM-DD`; absent for no bound. */
+  from?: string;
+  /** The last museum day shown, `YYYY-MM-DD`; absent for no bound. */
+  to?: string;
+  /** `pending`: only the gifts with a refund waiting for the provider's answer. */
+  refund?: "pending";
 }
 
 export const DEFAULT_VIEW: HistoryView = { type: "all", payment: "all", search: "", page: 1 };
@@ -34,6 +42,7 @@ export const DEFAULT_VIEW: HistoryView = { type: "all", payment: "all", search: 
 const TYPES: readonly TransactionType[] = ["all", "success", "error"];
 const PAYMENTS: readonly PaymentFilter[] = ["all", "monthly", "one-time"];
 const MAX_PAGE = 1_000_000;
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
@@ -52,12 +61,37 @@ export function readView(query: string | URLSearchParams): HistoryView {
   const type = params.get("type") as TransactionType;
   const payment = params.get("payment") as PaymentFilter;
   const page = /^\d{1,7}$/.test(params.get("page") ?? "") ? Number(params.get("page")) : 1;
-  return {
+  const view: HistoryView = {
     type: TYPES.includes(type) ? type : "all",
     payment: PAYMENTS.includes(payment) ? payment : "all",
     search: cleanSearch(params.get("search") ?? ""),
     page: page >= 1 && page <= MAX_PAGE ? page : 1,
   };
+  const from = params.get("from") ?? "";
+  const to = params.get("to") ?? "";
+  // Days that exist, in order; a reversed pair is dropped whole (neither bound is sure).
+  if (!(isDay(from) && isDay(to) && from > to)) {
+    if (isDay(from)) view.from = from;
+    if (isDay(to)) view.to = to;
+  }
+  if (params.get("refund") === "pending") view.refund = "pending";
+  return view;
+}
+
+/**
+ * Whether `text` is a calendar day `YYYY-MM-DD` (the year 2000 to 2999: a back office's days).
+ *
+ * @example
+ * ```ts
+ * isDay("2026-02-28"); // true
+ * isDay("2026-02-30"); // false
+ * ```
+ */
+export function isDay(text: string): boolean {
+  const m = DAY.exec(text);
+  if (!m || m[1] < "2000" || m[1] > "2999") return false;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return date.toISOString().slice(0, 10) === text;
 }
 
 /**
@@ -85,6 +119,9 @@ export function viewQuery(view: HistoryView): string {
   if (view.type !== "all") params.set("type", view.type);
   if (view.payment !== "all") params.set("payment", view.payment);
   if (view.search) params.set("search", view.search);
+  if (view.from) params.set("from", view.from);
+  if (view.to) params.set("to", view.to);
+  if (view.refund) params.set("refund", view.refund);
   if (view.page > 1) params.set("page", String(view.page));
   const query = params.toString();
   return query ? `?${query}` : "";
@@ -99,7 +136,8 @@ export function viewQuery(view: HistoryView): string {
  * ```
  */
 export function filtersActive(view: HistoryView): boolean {
-  return view.type !== "all" || view.payment !== "all" || view.search !== "";
+  return view.type !== "all" || view.payment !== "all" || view.search !== "" || !!view.from || !!view.to ||
+    !!view.refund;
 }
 
 /**
@@ -124,11 +162,18 @@ export function withFilters(view: HistoryView, change: Partial<Omit<HistoryView,
  * // { success: "page=2&limit=10&isMonthly=true", error: "page=2&limit=10&isMonthly=true" }
  * ```
  */
-export function listQueries(view: HistoryView, limit = PAGE_SIZE): { success: string; error: string } {
+export function listQueries(
+  view: HistoryView,
+  limit = PAGE_SIZE,
+): { success: string; error: string | null } {
   const params = new URLSearchParams({ page: String(view.page), limit: String(limit) });
   if (view.payment !== "all") params.set("isMonthly", String(view.payment === "monthly"));
   if (view.search) params.set("searchString", view.search);
+  if (view.from) params.set("from", view.from);
+  if (view.to) params.set("to", view.to);
   const query = params.toString();
+  // Refunds are on gifts only: no failed transaction has one.
+  if (view.refund) return { success: `${query}&refund=${view.refund}`, error: null };
   return { success: query, error: query };
 }
 
@@ -144,6 +189,9 @@ export function exportQuery(view: HistoryView, lang: string): string {
   const params = new URLSearchParams({ type: view.type });
   if (view.payment !== "all") params.set("isMonthly", String(view.payment === "monthly"));
   if (view.search) params.set("searchString", view.search);
+  if (view.from) params.set("from", view.from);
+  if (view.to) params.set("to", view.to);
+  if (view.refund) params.set("refund", view.refund);
   params.set("lang", lang);
   return params.toString();
 }

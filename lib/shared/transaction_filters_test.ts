@@ -5,6 +5,7 @@ import {
   DEFAULT_VIEW,
   exportQuery,
   filtersActive,
+  isDay,
   listQueries,
   pageCount,
   pageWindow,
@@ -113,4 +114,32 @@ Deno.test("canGoTo accepts only whole pages from 1 to the page count", () => {
   assert.equal(canGoTo(1, 3), true);
   assert.equal(canGoTo(3, 3), true);
   for (const bad of [0, 4, -1, 1.5, NaN]) assert.equal(canGoTo(bad, 3), false, String(bad));
+});
+
+Deno.test("from, to and refund (issue 26): read when valid, written back, sent to the lists and the export", () => {
+  const view = readView("?type=success&from=2026-11-01&to=2026-11-29");
+  assert.deepEqual(view, { ...DEFAULT_VIEW, type: "success", from: "2026-11-01", to: "2026-11-29" });
+  assert.equal(viewQuery(view), "?type=success&from=2026-11-01&to=2026-11-29");
+  assert.deepEqual(readView(viewQuery({ ...view, page: 3 })), { ...view, page: 3 });
+  // Days that do not exist, or a reversed pair, are dropped; one bound alone is kept.
+  assert.deepEqual(readView("?from=2026-02-30&to=2026-13-01"), DEFAULT_VIEW);
+  assert.deepEqual(readView("?from=2026-11-29&to=2026-11-01"), DEFAULT_VIEW);
+  assert.deepEqual(readView("?from=1999-12-31"), DEFAULT_VIEW);
+  assert.deepEqual(readView("?to=2026-11-01"), { ...DEFAULT_VIEW, to: "2026-11-01" });
+  assert.deepEqual(readView("?refund=pending"), { ...DEFAULT_VIEW, refund: "pending" });
+  assert.deepEqual(readView("?refund=yes"), DEFAULT_VIEW);
+  assert.equal(filtersActive({ ...DEFAULT_VIEW, from: "2026-11-01" }), true);
+  assert.equal(filtersActive({ ...DEFAULT_VIEW, refund: "pending" }), true);
+  assert.deepEqual(listQueries(view), {
+    success: "page=1&limit=10&from=2026-11-01&to=2026-11-29",
+    error: "page=1&limit=10&from=2026-11-01&to=2026-11-29",
+  });
+  // Only gifts have refunds: the failed list is not asked for.
+  assert.deepEqual(listQueries({ ...DEFAULT_VIEW, type: "success", refund: "pending" }), {
+    success: "page=1&limit=10&refund=pending",
+    error: null,
+  });
+  assert.equal(exportQuery(view, "en"), "type=success&from=2026-11-01&to=2026-11-29&lang=en");
+  assert.equal(isDay("2028-02-29"), true);
+  assert.equal(isDay("2026-02-29"), false);
 });

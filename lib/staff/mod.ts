@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { OWNERS, requireRole } from "./roles.ts";
+export { type AdminRole, ADMINS, EVERY_ROLE, FINANCE, OWNERS, requireRole } from "./roles.ts";
 export { deriveKey, hashRefreshToken, REFRESH_TOKEN_TTL_DAYS } from "./tokens.ts";

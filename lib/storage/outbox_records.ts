@@ -148,3 +148,17 @@ export function newestMessageFirst(a: OutboxMessage, b: OutboxMessage): number {
 export function recipientDonorId(message: Pick<MessageInput, "to">): string | null {
   return "donorId" in message.to ? message.to.donorId : null;
 }
+
+/**
+ * Whether a message's delivery is in trouble (`outbox.listFailing`): failed for good, or waiting for
+ * another attempt after a failed one. PostgreSQL keeps the same rule in SQL (`postgres/outbox.ts`).
+ */
+export const isFailing = (m: Pick<OutboxMessage, "state" | "lastError">): boolean =>
+  m.state === "failed" || (m.state === "queued" && m.lastError !== null);
+
+/** Checks `listRecent`'s and `listFailing`'s `limit`: 1..500. */
+export function recentLimit(limit: number): number {
+  checkInteger(limit, "limit", 1);
+  if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
+  return limit;
+}

@@ -1,7 +1,7 @@
 /**
  * The storage contract for the outbox: messages to people, written in the same atomic step as the
  * event that causes them (see `messages` on `transactions.record`, `subscriptions.cancelForDonor`
- * and `admins.create`), then claimed, sent and settled by the sender (`lib/mail/outbox_sender.ts`).
+ * and `admins.create`), then claimed, sent and settled by the sender (`lib/outbox/outbox_sender.ts`).
  * Types only; part of the {@link Store} in `types.ts`, which re-exports them.
  *
  * A message's life: `queued` (due at `dueAt`) → claimed by one holder for a lease (its `dueAt`
@@ -90,6 +90,18 @@ export interface OutboxRepository {
    * (1..500); with `before`, only those after it in that order (pass the last of the previous page).
    */
   listRecent(
+    limit: number,
+    before?: Pick<OutboxMessage, "createdAt" | "key"> | null,
+  ): Promise<OutboxMessage[]>;
+  /**
+   * Messages enqueued at or after `since` (ISO) whose delivery is in trouble: `failed` for good, or
+   * `queued` for another attempt after a failed one (with a `lastError`). Newest first (by
+   * `createdAt`, then key, descending, as `listRecent`), at most `limit` (1..500); with `before`,
+   * only those after it in that order. The back office's "emails failing" (issue 26). Reads the
+   * recent messages' index from `since` on, so the work follows the messages enqueued since then.
+   */
+  listFailing(
+    since: string,
     limit: number,
     before?: Pick<OutboxMessage, "createdAt" | "key"> | null,
   ): Promise<OutboxMessage[]>;

@@ -179,6 +179,15 @@ export interface SubscriptionRepository {
    */
   listDue(now: string, limit: number): Promise<Subscription[]>;
   /**
+   * Active subscriptions whose last charge failed and that will be tried again
+   * (`failedAttempts > 0`), due at or before `until` (the later of `nextPaymentDate` and
+   * `retryAt`), earliest due first (ties by id), at most `limit` (1..1,000): the back office's
+   * "monthly charges failing" (issue 26). Reads the due index up to `until`, as `listDue` does, so
+   * the work follows the active gifts due by then; billing never sets a retry further ahead than
+   * its longest delay (`RETRY_DAYS`), so `until` = now plus that delay finds every one.
+   */
+  listRetrying(until: string, limit: number): Promise<Subscription[]>;
+  /**
    * Changes the given fields when the subscription is still `active` (a cancel in between wins);
    * answers it as stored, or null when unknown or no longer active.
    */

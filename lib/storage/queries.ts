@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { canonicalTransaction, checkInteger } from "./records.ts";
+import { canonicalTransaction, checkInteger, isoInstant } from "./records.ts";
 import { periodBounds } from "./report_queries.ts";
 import type { SearchScope, Transaction, TransactionQuery, TransactionScanQuery } from "./types.ts";
 
@@ -159,6 +159,22 @@ export const MAX_TOTALS_PERIODS = 366;
  */
 export function totalsBounds(bounds: readonly string[]): string[] {
   return periodBounds(bounds, MAX_TOTALS_PERIODS, "dailyTotals");
+}
+
+/**
+ * The checked range of a list query (`range` of `TransactionQuery`): normalized instants with
+ * `from <= to`, or null without one; throws RangeError otherwise. Both backends read it as a window
+ * of the list: its transactions from the first with `createdAt >= from` up to the first with
+ * `createdAt >= to` (the list being in time order, see `TransactionQuery.range`).
+ */
+export function listRange(
+  range: { from: string; to: string } | undefined,
+): { from: string; to: string } | null {
+  if (range === undefined) return null;
+  const from = isoInstant(range.from, "from");
+  const to = isoInstant(range.to, "to");
+  if (to < from) throw new RangeError(`to (${to}) is before from (${from})`);
+  return { from, to };
 }
 
 /** The most transactions one `transactions.import()` call takes. */

@@ -70,6 +70,22 @@ export interface TransactionQuery {
    * so its masked part cannot be guessed a character at a time).
    */
   searchScope?: SearchScope;
+  /**
+   * Only the transactions with `from <= createdAt < to` (issue 26: the overview's "gifts today"
+   * opens today's gifts). Found as a window of the list: from its first transaction with
+   * `createdAt >= from` to the last one before its first with `createdAt >= to`, in the order
+   * recorded. That order is time order (as `record` and `import` keep it, and `dailyTotals` relies
+   * on), so the window holds exactly the range, and finding it costs a binary search (Deno KV) or an
+   * index probe (PostgreSQL), never a scan; the page and its total are then those of the window.
+   * A range whose `to` is before its `from`, or not made of ISO instants, rejects with RangeError.
+   */
+  range?: TimeRange;
+}
+
+/** Two instants (ISO 8601): `from` inclusive, `to` exclusive. */
+export interface TimeRange {
+  from: string;
+  to: string;
 }
 
 /** What a search matches: every donor field, or the names only (see {@link TransactionQuery}). */
@@ -151,6 +167,8 @@ export interface TransactionScanQuery {
   isMonthly?: boolean;
   /** As in {@link TransactionQuery}. */
   search?: string;
+  /** As in {@link TransactionQuery}: only that window of the list. */
+  range?: TimeRange;
   /** The `next` of the previous batch; null or absent for the newest. */
   before?: string | null;
   /** Most transactions in the batch, 1..1,000. */

@@ -21,6 +21,7 @@ export const ADMIN_FOLDERS = [
   "/api/audit",
   "/api/settings",
   "/api/reports/",
+  "/api/overview",
 ];
 
 /**

@@ -10,7 +10,7 @@ import * as staffSchemas from "@/lib/staff/schemas.ts";
 import * as donationSchemas from "@/lib/donations/schemas.ts";
 import * as transactionSchemas from "@/lib/reports/transaction_schemas.ts";
 import * as receiptSchemas from "@/lib/receipts/schemas.ts";
-import * as mailSchemas from "@/lib/mail/schemas.ts";
+import * as mailSchemas from "@/lib/outbox/schemas.ts";
 import * as errorSchemas from "@/lib/http/schemas.ts";
 import * as settingsSchemas from "@/lib/settings/schemas.ts";
 

@@ -9,7 +9,7 @@ import { loadBuild } from "@/lib/framework/assets.ts";
 import { ensureBuild } from "@/lib/framework/build.ts";
 import { seedFlags } from "@/lib/settings/flags.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import type { Config } from "@/lib/app/config.ts";

@@ -1,10 +1,11 @@
 /**
  * Golden pictures: a PDF's first page drawn as a person sees it (Poppler's `pdftoppm`, greyscale, at
- * {@link GOLDEN_DPI} dpi) and compared with the picture kept in `tests/golden/`, so a change a
- * person would notice (a word reversed, a number moved, a label running into its value) fails a
- * test. A pixel counts as changed when its grey differs by more than {@link PIXEL_TOLERANCE}
- * levels (anti-aliasing may vary a little between Poppler builds); a picture fails when more than
- * {@link CHANGED_PIXELS} pixels changed (two digits swapped in a number change 20 to 60).
+ * {@link GOLDEN_DPI} dpi), or a page's screenshot in greyscale ({@link greyPicture}), compared with
+ * the picture kept in `tests/golden/`, so a change a person would notice (a word reversed, a number
+ * moved, a label running into its value) fails a test. A pixel counts as changed when its grey
+ * differs by more than {@link PIXEL_TOLERANCE} levels (anti-aliasing may vary a little between
+ * Poppler builds); a picture fails when more than {@link CHANGED_PIXELS} pixels changed (two digits
+ * swapped in a number change 20 to 60).
  *
  * `deno task golden:update` (`GOLDEN_UPDATE=1`) writes the pictures instead of comparing: look at
  * each one before committing it. Without `pdftoppm` (Debian's `poppler-utils`) the tests are skipped
@@ -81,12 +82,35 @@ export function changedPixels(a: Picture, b: Picture): number {
 export const updatingGoldens = () => Deno.env.get("GOLDEN_UPDATE") === "1";
 
 /**
+ * A screenshot (a PNG in colour, as Chromium takes it) as a greyscale picture: each pixel's luma
+ * (Rec. 601), so that it compares as a rendered PDF does.
+ */
+export function greyPicture(png: Uint8Array): Picture {
+  const image = decode(png);
+  const { width, height, channels } = image;
+  if (image.depth !== 8 || channels < 3) throw new Error("not an 8-bit colour PNG");
+  const data = new Uint8Array(width * height);
+  for (let i = 0, at = 0; i < data.length; i++, at += channels) {
+    data[i] = Math.round(0.299 * image.data[at] + 0.587 * image.data[at + 1] + 0.114 * image.data[at + 2]);
+  }
+  return { width, height, data };
+}
+
+/**
  * Asserts that page 1 of `pdf` looks like the golden picture at `golden` (a file URL or path); with
  * `GOLDEN_UPDATE=1`, writes it there instead. On a difference, the new picture is written beside
  * the golden one (`*.actual.png`, ignored by git) to look at.
  */
 export async function assertLooksLike(pdf: Uint8Array, golden: URL): Promise<void> {
-  const picture = await renderPage(pdf);
+  await assertPictureLooksLike(await renderPage(pdf), golden);
+}
+
+/**
+ * Asserts that `picture` looks like the golden picture at `golden`, within {@link PIXEL_TOLERANCE}
+ * and {@link CHANGED_PIXELS}, as {@link assertLooksLike} does for a PDF (a page's screenshot: see
+ * {@link greyPicture}).
+ */
+export async function assertPictureLooksLike(picture: Picture, golden: URL): Promise<void> {
   if (updatingGoldens()) {
     await Deno.writeFile(golden, toPng(picture));
     return;

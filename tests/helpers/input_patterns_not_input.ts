@@ -43,7 +43,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "ids we made, the provider's references (checked by the provider first), the route's language",
     patterns: [String.raw`/^[A-Za-z0-9_.:-]{1,128}$/`, String.raw`/^[a-z]{2}$/`],
   },
-  "lib/mail/outbox_view.ts": {
+  "lib/outbox/outbox_view.ts": {
     why: "base64 we encoded; the sender's stored failure reasons (at most 1,000 characters)",
     patterns: [String.raw`/=+$/`, String.raw`/(\s+)/`],
   },
@@ -172,7 +172,7 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/^[a-z_][a-z0-9_]{0,62}$/`],
   },
   "routes/sandbox/pay/[ref].tsx": { why: "a URL we built, as JSON", patterns: [String.raw`/</g`] },
-  "lib/mail/config.ts": {
+  "lib/outbox/config.ts": {
     why: "the environment, read once at start",
     patterns: [String.raw`/^(?:[^<>\r\n"]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/`],
   },

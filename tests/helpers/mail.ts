@@ -9,7 +9,7 @@ import { signInKey } from "@/lib/donor_portal/sign_in.ts";
 import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
 import type { Attachment, MessageInput, RenderedMessage } from "@/lib/storage/message_types.ts";
-import { createRenderer, type MessageToRender } from "@/lib/mail/templates/mod.ts";
+import { createRenderer, type MessageToRender } from "@/lib/outbox/templates/mod.ts";
 import { manageLinkKey, readManageToken } from "@/lib/donor_portal/manage_link.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { openStore } from "@/lib/storage/mod.ts";

@@ -9,7 +9,7 @@
  */
 import { loadConfigOrExit } from "@/lib/app/config.ts";
 import { createLogger } from "@/lib/core/log.ts";
-import type { RenderMessage } from "@/lib/mail/outbox_sender.ts";
+import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import { createServices } from "@/lib/app/services.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 

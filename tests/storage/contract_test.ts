@@ -66,6 +66,7 @@ import {
 } from "./support.ts";
 import { throttleContract } from "./throttle_contract.ts";
 import { transactionListsContract } from "./transaction_lists_contract.ts";
+import { transactionRangesContract } from "./transaction_ranges_contract.ts";
 import { transactionSearchContract } from "./transaction_search_contract.ts";
 import { transactionsContract } from "./transactions_contract.ts";
 
@@ -85,6 +86,7 @@ const contracts: Contract[] = [
   admissionsContract,
   transactionsContract,
   transactionListsContract,
+  transactionRangesContract,
   transactionSearchContract,
   paymentsContract,
   subscriptionsContract,

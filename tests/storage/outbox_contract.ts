@@ -294,6 +294,49 @@ export async function outboxContract(
       assert.deepEqual(seen, [6, 5, 4, 3, 2, 1, 0].map((i) => `receipt:r${i}`));
       await assert.rejects(() => store.outbox.listRecent(0), RangeError);
     }));
+
+  await t.step(
+    "outbox: listFailing() pages the messages failed or retrying since a time, newest first",
+    () =>
+      withStore(fresh(), async (store) => {
+        const messages = Array.from({ length: 8 }, (_, i) => receipt(`f${i}`));
+        for (const [i, m] of messages.entries()) await store.outbox.enqueue([m], at(i * MINUTE));
+        const claimed = await store.outbox.claim("h", at(20 * MINUTE), MINUTE, 100);
+        assert.equal(claimed.length, 8);
+        const byKey = new Map(claimed.map((m) => [m.key, m]));
+        const settle = (i: number, outcome: Parameters<Store["outbox"]["settle"]>[1]) =>
+          store.outbox.settle(byKey.get(`receipt:f${i}`)!, outcome);
+        const retry = (reason: string) => ({ state: "queued", retryAt: at(HOUR_MS), reason }) as const;
+        // 0 failed, 1 sent, 2 retrying, 3 skipped, 4 failed, 5 left claimed, 6 retrying, 7 sent.
+        await settle(0, { state: "failed", at: at(21 * MINUTE), reason: "550 no such user" });
+        await settle(1, { state: "sent", at: at(21 * MINUTE) });
+        await settle(2, retry("421 try later"));
+        await settle(3, { state: "skipped", at: at(21 * MINUTE), reason: "donor erased" });
+        await settle(4, { state: "failed", at: at(21 * MINUTE), reason: "550 no such user" });
+        await settle(6, retry("421 try later"));
+        await settle(7, { state: "sent", at: at(21 * MINUTE) });
+        const keys = (list: OutboxMessage[]) => list.map((m) => m.key.replace("receipt:", ""));
+
+        const all = await store.outbox.listFailing(at(0), 10);
+        assert.deepEqual(keys(all), ["f6", "f4", "f2", "f0"]);
+        assert.deepEqual(all[0], await store.outbox.get("receipt:f6"));
+        assert.deepEqual(keys(await store.outbox.listFailing(at(2 * MINUTE), 10)), ["f6", "f4", "f2"]);
+        assert.deepEqual(keys(await store.outbox.listFailing(at(7 * MINUTE), 10)), []);
+        // Paged: after the last of the previous page.
+        const first = await store.outbox.listFailing(at(0), 3);
+        assert.deepEqual(keys(first), ["f6", "f4", "f2"]);
+        assert.deepEqual(keys(await store.outbox.listFailing(at(0), 3, first.at(-1))), ["f0"]);
+        // A retried message sent in the end leaves the list.
+        const again = (await store.outbox.claim("h", at(HOUR_MS), MINUTE, 10)).find((m) =>
+          m.key === "receipt:f2"
+        )!;
+        await store.outbox.settle(again, { state: "sent", at: at(HOUR_MS) });
+        assert.deepEqual(keys(await store.outbox.listFailing(at(0), 10)), ["f6", "f4", "f0"]);
+        await assert.rejects(() => store.outbox.listFailing(at(0), 0), RangeError);
+        await assert.rejects(() => store.outbox.listFailing(at(0), 501), RangeError);
+        await assert.rejects(() => store.outbox.listFailing("today", 10), RangeError);
+      }),
+  );
 }
 
 const HOUR_MS = 60 * MINUTE;

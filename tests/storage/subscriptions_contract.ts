@@ -250,4 +250,54 @@ export async function subscriptionsContract(
         await assert.rejects(() => store.subscriptions.listDue("now", 10), RangeError);
       }),
   );
+
+  await t.step(
+    "subscriptions: listRetrying() answers the active ones whose last charge failed, due by `until`, earliest first",
+    () =>
+      withStore(fresh(), async (store) => {
+        const make = (name: string, overrides: Partial<Subscription>) =>
+          store.subscriptions.create(subscriptionFixture({ id: `sub_${name}`, ...overrides }));
+        const period = at(-2 * DAY);
+        // Declined once, tried again in a day; twice, in three days; ties by id.
+        const a = await make("a", { nextPaymentDate: period, failedAttempts: 1, retryAt: at(DAY) });
+        const b = await make("b", { nextPaymentDate: period, failedAttempts: 2, retryAt: at(3 * DAY) });
+        const c = await make("c", { nextPaymentDate: period, failedAttempts: 1, retryAt: at(DAY) });
+        // A charge that never reached the provider: tried again at once (no retryAt).
+        const d = await make("d", { nextPaymentDate: period, failedAttempts: 1, retryAt: null });
+        // Not failing, ended, or further ahead than `until`.
+        await make("e", { nextPaymentDate: at(HOUR) });
+        await make("f", {
+          nextPaymentDate: period,
+          failedAttempts: 1,
+          retryAt: at(DAY),
+          status: "cancelled",
+        });
+        await make("g", { nextPaymentDate: period, failedAttempts: 3, status: "failed" });
+        const h = await make("h", { nextPaymentDate: period, failedAttempts: 3, retryAt: at(9 * DAY) });
+        const ids = (subs: Subscription[]) => subs.map((s) => s.id);
+
+        const retrying = await store.subscriptions.listRetrying(at(8 * DAY), 100);
+        assert.deepEqual(retrying, [d, a, c, b]);
+        assert.deepEqual(ids(await store.subscriptions.listRetrying(at(8 * DAY), 2)), ["sub_d", "sub_a"]);
+        assert.deepEqual(ids(await store.subscriptions.listRetrying(at(10 * DAY), 100)), [
+          "sub_d",
+          "sub_a",
+          "sub_c",
+          "sub_b",
+          "sub_h",
+        ]);
+        assert.deepEqual(ids(await store.subscriptions.listRetrying(at(-3 * DAY), 100)), []);
+        // Kept in step: a charge that succeeds leaves the list, one that fails joins it.
+        await store.subscriptions.updateIfActive(a.id, { failedAttempts: 0, retryAt: null });
+        const e2 = await store.subscriptions.updateIfActive("sub_e", {
+          failedAttempts: 1,
+          retryAt: at(2 * DAY),
+        });
+        await store.subscriptions.cancelForDonor(h.donorId, at(0));
+        assert.deepEqual(await store.subscriptions.listRetrying(at(10 * DAY), 100), [d, c, e2, b]);
+        await assert.rejects(() => store.subscriptions.listRetrying("soon", 10), RangeError);
+        await assert.rejects(() => store.subscriptions.listRetrying(at(0), 0), RangeError);
+        await assert.rejects(() => store.subscriptions.listRetrying(at(0), 1001), RangeError);
+      }),
+  );
 }

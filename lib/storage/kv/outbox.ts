@@ -12,7 +12,8 @@
  * range read up to `now`. Every write of a message deletes its old due key and sets the new one in
  * the same commit, checked against the record as read: of two claimers, the one whose commit lands
  * second fails its check, re-reads and finds the message no longer due (its `dueAt` is the lease's
- * end). `outbox_recent` lists newest first with one reverse range read; `outbox_by_donor` (issue 15,
+ * end). `outbox_recent` lists newest first with one reverse range read (`listFailing` reads it from
+ * its `since` on, keeping the messages in trouble); `outbox_by_donor` (issue 15,
  * the donor portal's data export) lists one donor's messages the same way; messages stored before it
  * existed get it from the `outbox-donor-index` data migration (`migrations.ts`).
  *
@@ -33,8 +34,10 @@ import {
   canonicalMessages,
   canonicalOutcome,
   claimUntil,
+  isFailing,
   newestMessageFirst,
   queuedMessage,
+  recentLimit,
   recipientDonorId,
   settled,
 } from "@/lib/storage/outbox_records.ts";
@@ -187,8 +190,7 @@ export function kvOutbox(ctx: KvContext): OutboxRepository {
     get,
 
     async listRecent(limit, before) {
-      checkInteger(limit, "limit", 1);
-      if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
+      recentLimit(limit);
       const selector: Deno.KvListSelector = before
         ? { start: [OUTBOX_RECENT], end: [OUTBOX_RECENT, isoInstant(before.createdAt), before.key] }
         : { prefix: [OUTBOX_RECENT] };
@@ -200,6 +202,32 @@ export function kvOutbox(ctx: KvContext): OutboxRepository {
         return out;
       });
       return (await ctx.getAll<OutboxMessage>(keys)).flatMap((e) => e.value === null ? [] : [e.value]);
+    },
+
+    async listFailing(since, limit, before) {
+      recentLimit(limit);
+      const from = isoInstant(since, "since");
+      const selector: Deno.KvListSelector = before
+        ? { start: [OUTBOX_RECENT, from], end: [OUTBOX_RECENT, isoInstant(before.createdAt), before.key] }
+        : { prefix: [OUTBOX_RECENT], start: [OUTBOX_RECENT, from] };
+      // The recent index from `since` on, newest first, its messages read a chunk at a time.
+      return await retryWhileLocked(async () => {
+        const out: OutboxMessage[] = [];
+        let keys: Deno.KvKey[] = [];
+        const take = async () => {
+          for (const e of await ctx.getAll<OutboxMessage>(keys)) {
+            if (e.value !== null && isFailing(e.value) && out.length < limit) out.push(e.value);
+          }
+          keys = [];
+        };
+        for await (const entry of kv.list<string>(selector, { reverse: true, batchSize: 500 })) {
+          keys.push([OUTBOX, entry.value]);
+          if (keys.length === 200) await take();
+          if (out.length === limit) return out;
+        }
+        await take();
+        return out;
+      });
     },
 
     async listByDonors(donorIds, max) {

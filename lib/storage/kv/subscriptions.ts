@@ -12,7 +12,8 @@
  *
  * `subscriptions_due` holds exactly the active subscriptions, under their due time
  * (`subscriptionDueAt`: the later of `nextPaymentDate` and `retryAt`), so `listDue(now)` is one
- * range read up to `now`, in the order answered. Every write of a subscription deletes its old due
+ * range read up to `now`, in the order answered, and `listRetrying(until)` one up to `until`,
+ * keeping the gifts whose last charge failed (a retry is never more than a week ahead). Every write of a subscription deletes its old due
  * key and sets the new one in the same commit, checked against the record as read
  * (`updateIfActive` and `cancelForDonor` thus lose to, and re-read after, a racing write). Every
  * write bumps the record's `version`; `updateIfVersion` commits only over the version it was given
@@ -45,6 +46,7 @@ import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
 import { MAX_MESSAGES_PER_CAUSE, type MessageInput } from "@/lib/storage/outbox_types.ts";
 import type { Subscription, SubscriptionRepository } from "@/lib/storage/types.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
 
 /** The first key part of every subscription, by id. */
 export const SUBSCRIPTIONS = "subscriptions";
@@ -196,6 +198,21 @@ export function kvSubscriptions({ kv }: KvContext): SubscriptionRepository {
           const entry of kv.list<Subscription>(selector, { limit, batchSize: Math.min(limit, 500) })
         ) {
           out.push(entry.value);
+        }
+        return out;
+      });
+    },
+
+    async listRetrying(until, limit) {
+      batchLimit(limit);
+      const end = new Date(Date.parse(isoInstant(until, "until")) + 1).toISOString();
+      // The due index up to `until`, keeping those whose last charge failed.
+      return await retryWhileLocked(async () => {
+        const out: Subscription[] = [];
+        const selector = { start: [SUBSCRIPTIONS_DUE], end: [SUBSCRIPTIONS_DUE, end] };
+        for await (const entry of kv.list<Subscription>(selector, { batchSize: 500 })) {
+          if (entry.value.failedAttempts > 0) out.push(entry.value);
+          if (out.length === limit) break;
         }
         return out;
       });

@@ -29,6 +29,7 @@ import { retryWhileLocked } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import {
   listOf,
+  listRange,
   pageWindow,
   scanWindow,
   searchMatches,
@@ -55,7 +56,42 @@ export const TRANSACTIONS_LIST = "transactions_list";
 /** How many list entries one `scan` call with a search reads at most (at least its `limit`). */
 const SCAN_SEARCH_BUDGET = 5_000;
 
-/** One page of `list`: a counter read and one range read of the page, or a scan with `search`. */
+/** The sequence number just after the last of `list` (its counter plus one). */
+async function listEnd(kv: Deno.Kv, list: TransactionList): Promise<number> {
+  return ((await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0) + 1;
+}
+
+/**
+ * The window `[low, high)` of sequence numbers below `end` that `range` covers: `low` the first
+ * transaction with `createdAt >= from`, `high` the first with `createdAt >= to` (`end` when none).
+ * Without a range, the whole list `[1, end)`. A binary search over the list, which is in time order
+ * (see `TransactionQuery.range`): about 2 log2(n) reads of one entry.
+ */
+async function windowOf(
+  kv: Deno.Kv,
+  list: TransactionList,
+  end: number,
+  range: { from: string; to: string } | null,
+): Promise<{ low: number; high: number }> {
+  if (range === null) return { low: 1, high: end };
+  const firstAtOrAfter = async (instant: string, low: number) => {
+    let high = end; // the answer is in [low, high]
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      const tx = (await kv.get<Transaction>([TRANSACTIONS_LIST, list, mid])).value;
+      if (tx === null || tx.createdAt >= instant) high = mid;
+      else low = mid + 1;
+    }
+    return low;
+  };
+  const low = await firstAtOrAfter(range.from, 1);
+  return { low, high: await firstAtOrAfter(range.to, low) };
+}
+
+/**
+ * One page of `list` (or of its window in `query.range`): a counter read and one range read of the
+ * page, or a scan with `search`.
+ */
 async function listPage(
   { kv }: KvContext,
   list: TransactionList,
@@ -63,29 +99,34 @@ async function listPage(
 ): Promise<Page<Transaction>> {
   const { offset, limit } = pageWindow(query);
   const term = searchTermOf(query.search);
+  const range = listRange(query.range);
   // Retried as a whole: a listing interrupted half way restarts from the first key.
   return await retryWhileLocked(async () => {
-    const total = (await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0;
-    // Entries never change once written, and every seq <= total is written together with the
-    // counter: reading the range below `total` is a consistent snapshot of the list.
+    // Entries never change once written, and every seq below the end is written together with the
+    // counter: reading the range below it is a consistent snapshot of the list.
+    const window = await windowOf(kv, list, await listEnd(kv, list), range);
     if (term === null) {
-      const high = total - offset;
-      const low = Math.max(0, high - limit);
+      const total = window.high - window.low;
+      const top = window.high - 1 - offset;
+      const bottom = Math.max(window.low - 1, top - limit);
       const data: Transaction[] = [];
-      if (high <= 0) return { data, total };
+      if (top < window.low) return { data, total };
       const selector = {
-        start: [TRANSACTIONS_LIST, list, low + 1],
-        end: [TRANSACTIONS_LIST, list, high + 1],
+        start: [TRANSACTIONS_LIST, list, bottom + 1],
+        end: [TRANSACTIONS_LIST, list, top + 1],
       };
       for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: limit })) {
         data.push(entry.value);
       }
       return { data, total };
     }
-    // Search: KV has no text index, so this scans the whole list, newest first.
+    // Search: KV has no text index, so this scans the whole list (or window), newest first.
     const data: Transaction[] = [];
     let matches = 0;
-    const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, total + 1] };
+    const selector = {
+      start: [TRANSACTIONS_LIST, list, window.low],
+      end: [TRANSACTIONS_LIST, list, window.high],
+    };
     for await (const entry of kv.list<Transaction>(selector, { reverse: true, batchSize: 500 })) {
       if (!searchMatches(entry.value.user, term, query.searchScope)) continue;
       if (matches >= offset && data.length < limit) data.push(entry.value);
@@ -99,11 +140,16 @@ async function listPage(
 async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<TransactionBatch> {
   const { limit, term, before } = scanWindow(query);
   const list = listOf(query.kind, query.isMonthly);
+  const range = listRange(query.range);
   return await retryWhileLocked(async () => {
-    // Below the cursor, or below the end of the list as it is now: entries never change once
-    // written, so later batches read exactly what the first one left.
-    const high = before ?? ((await kv.get<number>([TRANSACTIONS_COUNT, list])).value ?? 0) + 1;
-    const selector = { start: [TRANSACTIONS_LIST, list, 1], end: [TRANSACTIONS_LIST, list, high] };
+    // Below the cursor, or below the end of the list (or of its window) as it is now: entries never
+    // change once written, so later batches read exactly what the first one left.
+    const window = before !== null && range === null
+      ? { low: 1, high: before }
+      : await windowOf(kv, list, await listEnd(kv, list), range);
+    const high = Math.min(before ?? window.high, window.high);
+    const low = window.low;
+    const selector = { start: [TRANSACTIONS_LIST, list, low], end: [TRANSACTIONS_LIST, list, high] };
     const data: Transaction[] = [];
     let last = high;
     if (term === null) {
@@ -113,7 +159,7 @@ async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<Tra
         data.push(entry.value);
         last = entry.key[2] as number;
       }
-      return { data, next: data.length === limit && last > 1 ? String(last) : null };
+      return { data, next: data.length === limit && last > low ? String(last) : null };
     }
     // Search: a bounded scan per call, so one call never reads the whole list for a rare term.
     const budget = Math.max(limit, SCAN_SEARCH_BUDGET);
@@ -126,7 +172,7 @@ async function scan({ kv }: KvContext, query: TransactionScanQuery): Promise<Tra
       if (searchMatches(entry.value.user, term)) data.push(entry.value);
       if (data.length === limit) break;
     }
-    const more = (data.length === limit || read === budget) && last > 1;
+    const more = (data.length === limit || read === budget) && last > low;
     return { data, next: more ? String(last) : null };
   });
 }

@@ -13,7 +13,8 @@
  *   end), so each message goes to one claimer per lease;
  * - `settle` is one conditional `update`: `sent` while queued; the other outcomes only while the
  *   row still carries the caller's claim (holder and attempts);
- * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time;
+ * - `listRecent` reads `outbox_recent` `(created_at desc, key desc)`, a page at a time, and
+ *   `listFailing` the same index from its `since` on, keeping the messages in trouble;
  * - `listByDonors` (issue 15, the data export) reads `outbox_by_donor`
  *   `((recipient->>'donorId'), created_at desc, key desc)` (migration 24), one range per donor.
  *
@@ -21,7 +22,13 @@
  */
 
 import type postgres from "postgres";
-import { byAge, canonicalMessages, canonicalOutcome, claimUntil } from "@/lib/storage/outbox_records.ts";
+import {
+  byAge,
+  canonicalMessages,
+  canonicalOutcome,
+  claimUntil,
+  recentLimit,
+} from "@/lib/storage/outbox_records.ts";
 import { donorListArgs } from "@/lib/storage/donor_queries.ts";
 import { checkInteger, isoInstant } from "@/lib/storage/records.ts";
 import type {
@@ -108,6 +115,23 @@ export function insertMessages(
  * ```
  */
 export function pgOutbox({ sql }: PgContext): OutboxRepository {
+  /** Messages newest first (`outbox_recent`: created_at, then key, descending) after `before`, meeting `filter`. */
+  const newestFirst = async (
+    limit: number,
+    before: Pick<OutboxMessage, "createdAt" | "key"> | null | undefined,
+    filter: postgres.PendingQuery<postgres.Row[]> = sql`true`,
+  ) => {
+    const after = before
+      ? sql`(created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
+      : sql`true`;
+    const rows = await sql<OutboxRow[]>`
+      select * from outbox where ${filter} and ${after}
+      order by created_at desc, key desc
+      limit ${limit}
+    `;
+    return rows.map(toMessage);
+  };
+
   return {
     async enqueue(input, at, options = {}) {
       const when = isoInstant(at, "at");
@@ -175,19 +199,17 @@ export function pgOutbox({ sql }: PgContext): OutboxRepository {
     },
 
     async listRecent(limit, before) {
-      checkInteger(limit, "limit", 1);
-      if (limit > 500) throw new RangeError(`limit must be at most 500: ${limit}`);
-      const rows = await sql<OutboxRow[]>`
-        select * from outbox
-        ${
-        before
-          ? sql`where (created_at, key) < (${isoInstant(before.createdAt)}::timestamptz, ${before.key})`
-          : sql``
-      }
-        order by created_at desc, key desc
-        limit ${limit}
-      `;
-      return rows.map(toMessage);
+      return await newestFirst(recentLimit(limit), before);
+    },
+
+    async listFailing(since, limit, before) {
+      // A range of outbox_recent from `since` on; the rule of `isFailing` (outbox_records.ts).
+      return await newestFirst(
+        recentLimit(limit),
+        before,
+        sql`created_at >= ${isoInstant(since, "since")}
+          and (state = 'failed' or (state = 'queued' and last_error is not null))`,
+      );
     },
 
     async listByDonors(donorIds, max) {

@@ -15,6 +15,7 @@
  * - `listDue` is a range of `subscriptions_due` (migration 8), a partial index of the active
  *   subscriptions on their due time `greatest(next_payment_date, retry_at)` and id: "due at now"
  *   is one range read in the order answered, however many subscriptions are not due;
+ *   `listRetrying(until)` reads the same range up to `until`, keeping `failed_attempts > 0`;
  * - `countCancelReasons` groups `subscriptions_cancel_reason` (migration 23), a partial index of
  *   the rows with a `cancel_reason`: an index-only scan of the cancellations that gave a reason,
  *   never of every subscription.
@@ -33,6 +34,7 @@ import { MAX_MESSAGES_PER_CAUSE } from "@/lib/storage/outbox_types.ts";
 import type { Subscription, SubscriptionRepository } from "@/lib/storage/types.ts";
 import { columnsOf, iso, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
+import { batchLimit } from "@/lib/storage/queries.ts";
 
 /** The row shape of `subscriptions`. */
 interface SubscriptionRow {
@@ -169,6 +171,19 @@ export function pgSubscriptions({ sql }: PgContext): SubscriptionRepository {
       const rows = await sql<SubscriptionRow[]>`
         select * from subscriptions
         where status = 'active' and greatest(next_payment_date, retry_at) <= ${isoInstant(now, "now")}
+        order by greatest(next_payment_date, retry_at), id
+        limit ${limit}
+      `;
+      return rows.map(toSubscription);
+    },
+
+    async listRetrying(until, limit) {
+      batchLimit(limit);
+      // A range of the partial index subscriptions_due up to `until`, keeping the failing ones.
+      const rows = await sql<SubscriptionRow[]>`
+        select * from subscriptions
+        where status = 'active' and greatest(next_payment_date, retry_at) <= ${isoInstant(until, "until")}
+          and failed_attempts > 0
         order by greatest(next_payment_date, retry_at), id
         limit ${limit}
       `;

@@ -16,6 +16,9 @@
  *   answered), so reading a whole list never pays for deep offsets; with a search, the newest
  *   entries below the cursor of each matching field value, or the list walked along `seq_all`
  *   when the values are many;
+ * - a `range` is first a window of the list's numbers, found by two probes of the kind's
+ *   `created_at` index (`transactions_success_report`, `transactions_error_created_at`: migration
+ *   30), then read as above within that window;
  * - `transactions_success_created_at` (migration 9), a partial index of successes' `created_at`
  *   including amount and currency: `dailyTotals` is one `group by` of `width_bucket` over the
  *   days' bounds (computed by the app in the museum's zone) over a range of it, index-only.
@@ -23,8 +26,10 @@
  * @module
  */
 
+import type postgres from "postgres";
 import {
   listOf,
+  listRange,
   pageWindow,
   scanWindow,
   SEARCH_SEPARATOR,
@@ -54,6 +59,56 @@ const PROBED_SEARCH_VALUES = 20_000;
 /** A `like` pattern that finds `term` anywhere, its own %, _ and \ matching literally. */
 const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A piece of a statement. */
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/** A window of a list in its own numbering: sequence numbers `low <= seq < high`. */
+interface SeqWindow {
+  low: number;
+  high: number;
+}
+
+/**
+ * A statement answering the window `(low, high)` of the list `(kind, isMonthly)` that `range`
+ * covers (see `TransactionQuery.range`): `low` is the number of its first transaction with
+ * `created_at >= from`, `high` of its first with `created_at >= to`, the list's end (counter plus
+ * one) when none. Each is one probe of the kind's `created_at` index (migrations 9 and 30).
+ */
+function windowQuery(
+  sql: PgContext["sql"],
+  kind: Transaction["kind"],
+  isMonthly: boolean | undefined,
+  range: { from: string; to: string },
+) {
+  const seq = isMonthly === undefined ? sql`w.seq_all` : sql`w.seq_sub`;
+  const monthly = isMonthly === undefined ? sql`` : sql`and w.is_monthly = ${isMonthly}`;
+  const end = sql`(coalesce((select n from transaction_counters where list = ${
+    listOf(kind, isMonthly)
+  }), 0) + 1)`;
+  const first = (instant: string) =>
+    sql`(select ${seq} from transactions w where w.kind = ${kind} ${monthly} and w.created_at >= ${instant}
+      order by w.created_at, ${seq} limit 1)`;
+  return sql`select coalesce(${first(range.from)}, ${end})::int8 as low, coalesce(${
+    first(range.to)
+  }, ${end})::int8 as high`;
+}
+
+/** {@link windowQuery} run on its own: the window as numbers, or the whole list without a range. */
+async function seqWindow(
+  sql: PgContext["sql"],
+  kind: Transaction["kind"],
+  isMonthly: boolean | undefined,
+  range: { from: string; to: string } | null,
+): Promise<SeqWindow | null> {
+  if (range === null) return null;
+  const [row] = await sql<{ low: string; high: string }[]>`${windowQuery(sql, kind, isMonthly, range)}`;
+  return { low: Number(row.low), high: Number(row.high) };
+}
+
+/** `and <column> >= low and <column> < high`, or nothing without a window. */
+const inWindow = (sql: PgContext["sql"], column: Fragment, window: SeqWindow | null): Fragment =>
+  window === null ? sql`` : sql`and ${column} >= ${window.low} and ${column} < ${window.high}`;
+
 /** One page of a list (`listSuccess`, `listErrors`), searched or not, with its total. */
 export async function listPage(
   ctx: PgContext,
@@ -64,8 +119,24 @@ export async function listPage(
   const { sql } = ctx;
   const { offset, limit } = pageWindow(query);
   const term = searchTermOf(query.search);
+  const range = listRange(query.range);
   const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
 
+  if (term === null && range !== null) {
+    // One statement, as below: the window (two index probes) and the page's seq range of it.
+    const seq = isMonthly === undefined ? sql`t.seq_all` : sql`t.seq_sub`;
+    const rows = await sql<(TransactionRow & { total: string })[]>`
+      with w as (${windowQuery(sql, kind, isMonthly, range)})
+      select w.high - w.low as total, t.*
+      from w
+      left join transactions t
+        on t.kind = ${kind} ${monthly}
+        and ${seq} >= w.low and ${seq} < w.high - ${offset} and ${seq} >= w.high - ${offset + limit}
+      order by ${seq} desc
+    `;
+    const total = Number(rows[0].total);
+    return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
+  }
   if (term === null) {
     // One statement, so the total and the page come from one snapshot: the counter row, joined
     // to the page's seq range of the list (an index range scan on the seq index).
@@ -83,8 +154,19 @@ export async function listPage(
     return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
   }
 
-  // Search (see migration 7).
-  const rows = await searchPage(ctx, kind, isMonthly, term, query.searchScope ?? "all", offset, limit);
+  // Search (see migration 7), inside the kind's window of `seq_all` when a range is given: in time
+  // order, that window of the whole list holds exactly the range's part of each sub-list.
+  const window = await seqWindow(sql, kind, undefined, range);
+  const rows = await searchPage(
+    ctx,
+    kind,
+    isMonthly,
+    term,
+    query.searchScope ?? "all",
+    offset,
+    limit,
+    window,
+  );
   const total = rows.length === 0 ? 0 : Number(rows[0].total);
   return { data: rows.filter((row) => row.id !== null).map(toTransaction), total };
 }
@@ -112,8 +194,10 @@ async function searchPage(
   scope: SearchScope,
   offset: number,
   limit: number,
+  window: SeqWindow | null,
 ): Promise<(TransactionRow & { total: string })[]> {
   const pattern = containing(term);
+  const entryInWindow = inWindow(sql, sql`s.seq_all`, window);
   const parts = searchPartsOf(kind, isMonthly);
   const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
   // Names only: a value holding @ is (or may be, values being shared by fields) an address; in a
@@ -122,14 +206,16 @@ async function searchPage(
   const values = sql`select value from search_values where value like ${pattern} ${
     names ? sql`and strpos(value, '@') = 0` : sql``
   }`;
-  const entries = sql`transaction_search s where s.part = any(${parts}::"char"[])`;
+  const entries = sql`transaction_search s where s.part = any(${parts}::"char"[]) ${entryInWindow}`;
   const matching = names
     ? sql`exists (
         select 1 from unnest((string_to_array(t.search_text, ${SEARCH_SEPARATOR}))[2:]) as f (value)
         where f.value like ${pattern} and strpos(f.value, '@') = 0
       )`
     : sql`t.search_text like ${pattern}`;
-  const listed = sql`transactions t where t.kind = ${kind} ${monthly} and ${matching}`;
+  const listed = sql`transactions t where t.kind = ${kind} ${monthly} and ${matching} ${
+    inWindow(sql, sql`t.seq_all`, window)
+  }`;
   const [{ n }] = await sql<{ n: string }[]>`
     select count(*) as n from (${values} limit ${PROBED_SEARCH_VALUES + 1}) as m
   `;
@@ -151,7 +237,7 @@ async function searchPage(
         cross join unnest(${parts}::"char"[]) as p (part)
         cross join lateral (
           select s.seq_all as seq from transaction_search s
-          where s.part = p.part and s.value = m.value
+          where s.part = p.part and s.value = m.value ${entryInWindow}
           order by s.seq_all desc
           limit ${offset + limit}
         ) as x
@@ -180,14 +266,21 @@ async function searchPage(
 export async function scan({ sql }: PgContext, query: TransactionScanQuery): Promise<TransactionBatch> {
   const { limit, term, before } = scanWindow(query);
   const { kind, isMonthly } = query;
+  const range = listRange(query.range);
   const monthly = isMonthly === undefined ? sql`` : sql`and t.is_monthly = ${isMonthly}`;
   let rows: (TransactionRow & { seq: string })[];
+  // The lowest number the batches go down to: the window's start with a range (in the list's own
+  // numbering, or `seq_all`'s for a search).
+  let low = 1;
   if (term === null) {
     // An index range of the list below the cursor: (kind, seq_all) or (kind, is_monthly, seq_sub).
     const seq = isMonthly === undefined ? sql`t.seq_all` : sql`t.seq_sub`;
+    const window = await seqWindow(sql, kind, isMonthly, range);
+    low = window?.low ?? 1;
     rows = await sql<(TransactionRow & { seq: string })[]>`
       select ${seq} as seq, t.* from transactions t
       where t.kind = ${kind} ${monthly} ${before === null ? sql`` : sql`and ${seq} < ${before}`}
+        ${inWindow(sql, seq, window)}
       order by ${seq} desc
       limit ${limit}
     `;
@@ -195,7 +288,11 @@ export async function scan({ sql }: PgContext, query: TransactionScanQuery): Pro
     // A search walks seq_all (see searchPage): through the entries of the few matching field
     // values when there are few, else along the list itself.
     const pattern = containing(term);
-    const below = before === null ? sql`` : sql`and s.seq_all < ${before}`;
+    const window = await seqWindow(sql, kind, undefined, range);
+    low = window?.low ?? 1;
+    const below = sql`${before === null ? sql`` : sql`and s.seq_all < ${before}`} ${
+      inWindow(sql, sql`s.seq_all`, window)
+    }`;
     const values = sql`select value from search_values where value like ${pattern}`;
     const [{ n }] = await sql<{ n: string }[]>`
       select count(*) as n from (${values} limit ${NARROW_SEARCH_VALUES + 1}) as m
@@ -222,13 +319,13 @@ export async function scan({ sql }: PgContext, query: TransactionScanQuery): Pro
       : await sql<(TransactionRow & { seq: string })[]>`
         select t.seq_all as seq, t.* from transactions t
         where t.kind = ${kind} ${monthly} and t.search_text like ${pattern}
-          ${before === null ? sql`` : sql`and t.seq_all < ${before}`}
+          ${before === null ? sql`` : sql`and t.seq_all < ${before}`} ${inWindow(sql, sql`t.seq_all`, window)}
         order by t.seq_all desc
         limit ${limit}
       `;
   }
   const last = rows.length === 0 ? 0 : Number(rows[rows.length - 1].seq);
-  return { data: rows.map(toTransaction), next: rows.length === limit && last > 1 ? String(last) : null };
+  return { data: rows.map(toTransaction), next: rows.length === limit && last > low ? String(last) : null };
 }
 
 /** `transactions.dailyTotals`: successes summed per period of the bounds (the museum's days) and currency. */

@@ -1,6 +1,6 @@
 import { AccessNotice, LinkPage, type LinkView } from "@/components/DonorAccess.tsx";
 import { DonorHistoryView, SignedIn, SignInForm, type SignInNotice } from "@/components/DonorPortal.tsx";
-import { mailAddress } from "@/lib/mail/config.ts";
+import { mailAddress } from "@/lib/outbox/config.ts";
 import { giftDoneNotice, type GiftNotice } from "@/lib/donor_portal/gift_actions.ts";
 import { PrivacySection } from "@/components/DonorPrivacy.tsx";
 import { cardNoticeOf, CardUpdateNotice } from "@/components/CardUpdate.tsx";

@@ -8,7 +8,12 @@ import type { AppState } from "@/lib/app/state.ts";
  * renders the shell; the island asks the API with the admin's token.
  */
 export default function Page({ state }: PageProps<unknown, AppState>) {
-  const texts = adminTexts(state, ["backofficeMail", "transactions", "common.notAvailable"]);
+  const texts = adminTexts(state, [
+    "backofficeMail",
+    "transactions",
+    "common.notAvailable",
+    "overview.filter",
+  ]);
   return (
     <AdminPage state={state} section="email">
       <AdminEmail lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />

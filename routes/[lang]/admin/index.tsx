@@ -4,7 +4,7 @@ import type { Handlers, PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /** The transaction history's view in a query (`lib/shared/transaction_filters.ts`). */
-const HISTORY_VIEW = ["type", "payment", "search", "page"];
+const HISTORY_VIEW = ["type", "payment", "search", "from", "to", "refund", "page"];
 
 /**
  * `/{lang}/admin` with a history view (`?type=error&page=2`, bookmarked when the history was on
@@ -23,12 +23,13 @@ export const handler: Handlers<unknown, AppState> = {
 };
 
 /**
- * `/{lang}/admin`: the back office's overview, where signing in lands (issue 26). The session lives
+ * `/{lang}/admin`: the back office's overview, where signing in lands (issue 26): what needs the
+ * signed-in role today (`islands/admin/Overview.tsx`, from `GET /api/overview`). The session lives
  * in the browser (spec section 3), so the server renders the shell with its waiting states and the
  * island does the rest.
  */
 export default function Page({ state }: PageProps<unknown, AppState>) {
-  const texts = adminTexts(state, ["staffAdmin.approveRole"]);
+  const texts = adminTexts(state, ["overview", "staffAdmin.approveRole"]);
   return (
     <AdminPage state={state} section="overview" title={state.t("pages.admin")} indexed>
       <AdminOverview lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />

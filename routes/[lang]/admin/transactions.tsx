@@ -23,6 +23,7 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "common.notAvailable",
     "portalPrivacy.erasedDonor",
     "refunds.ui",
+    "overview.filter",
   ]);
   return (
     <AdminPage state={state} section="transactions">

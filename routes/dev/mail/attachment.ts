@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { attachmentDisposition, devMailboxEnabled, openMessage } from "@/lib/mail/dev_mailbox.ts";
+import { attachmentDisposition, devMailboxEnabled, openMessage } from "@/lib/outbox/dev_mailbox.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /**

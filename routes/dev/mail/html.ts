@@ -1,5 +1,5 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
-import { devMailboxEnabled, emailDocumentHeaders, openMessage } from "@/lib/mail/dev_mailbox.ts";
+import { devMailboxEnabled, emailDocumentHeaders, openMessage } from "@/lib/outbox/dev_mailbox.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 /**

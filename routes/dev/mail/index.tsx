@@ -6,7 +6,7 @@ import {
   type OpenedMessage,
   openMessage,
   parseCursor,
-} from "@/lib/mail/dev_mailbox.ts";
+} from "@/lib/outbox/dev_mailbox.ts";
 import type { TFunction } from "@/lib/core/i18n.ts";
 import type { AppState } from "@/lib/app/state.ts";
 import type { OutboxMessage } from "@/lib/storage/types.ts";

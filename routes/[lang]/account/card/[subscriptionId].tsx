@@ -5,7 +5,7 @@ import type { DonorHistory } from "@/lib/donor_portal/history.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { requestAddress } from "@/lib/http/rate_limit.ts";
-import { mailAddress } from "@/lib/mail/config.ts";
+import { mailAddress } from "@/lib/outbox/config.ts";
 import { CardUpdateUnavailableError, startCardUpdate } from "@/lib/monthly_gifts/card_update.ts";
 import { CardUpdatesBusyError, CardUpdatesLockedError } from "@/lib/monthly_gifts/card_update_limits.ts";
 import { paymentsContext } from "@/lib/app/payments.ts";

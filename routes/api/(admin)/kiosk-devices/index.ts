@@ -1,9 +1,9 @@
 import { ADMINS, type RouteRoles } from "@/lib/staff/roles.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
-import { readJson } from "@/lib/http/validation.ts";
+import { readJson, readQuery } from "@/lib/http/validation.ts";
 import { createKioskDevice, listKioskDevices } from "@/lib/kiosk/devices.ts";
-import { CreateKioskDeviceSchema } from "@/lib/kiosk/schemas.ts";
+import { CreateKioskDeviceSchema, KioskListQuerySchema } from "@/lib/kiosk/schemas.ts";
 import { withLink } from "./_pairing.ts";
 
 export { kioskDevicesDocs as docs } from "@/lib/kiosk/api_docs.ts";
@@ -11,10 +11,11 @@ export { kioskDevicesDocs as docs } from "@/lib/kiosk/api_docs.ts";
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: ADMINS, POST: ADMINS } satisfies RouteRoles;
 
-/** `GET /api/kiosk-devices` → devices; `POST` → a new device and its pairing code (approved admins). */
+/** `GET /api/kiosk-devices?unseen` → devices; `POST` → a new device and its pairing code (approved admins). */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
-    return Response.json(await listKioskDevices(ctx.state.services.store));
+    const { unseen } = readQuery(ctx.url, KioskListQuerySchema);
+    return Response.json(await listKioskDevices(ctx.state.services.store, { unseen }));
   },
   async POST(req, ctx) {
     const actor = signedInActor(ctx);

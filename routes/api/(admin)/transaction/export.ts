@@ -5,13 +5,14 @@ import { actorEntry } from "@/lib/audit/actor.ts";
 import { readQuery } from "@/lib/http/validation.ts";
 import { ExportQuerySchema } from "@/lib/reports/transaction_schemas.ts";
 import { exportFileName, transactionsCsv } from "@/lib/reports/transactions_export.ts";
+import { museumDays } from "@/lib/reports/transactions.ts";
 
 export { transactionsExportDocs as docs } from "@/lib/reports/api_docs.ts";
 
 /** Who may call it (`lib/staff/roles.ts`). */
 export const roles = { GET: FINANCE } satisfies RouteRoles;
 
-/** `GET /api/transaction/export?type&isMonthly&searchString&lang`. */
+/** `GET /api/transaction/export?type&isMonthly&searchString&from&to&refund&lang`. */
 export const handler = withRoles(roles, {
   async GET(_req, ctx) {
     const { services, log } = ctx.state;
@@ -24,11 +25,18 @@ export const handler = withRoles(roles, {
         isMonthly: query.isMonthly ?? null,
         // Whether a search narrowed it, not what was typed (it may be a donor's address).
         searched: Boolean(query.searchString),
+        ...(query.from || query.to ? { from: query.from ?? null, to: query.to ?? null } : {}),
+        ...(query.refund ? { refund: query.refund } : {}),
       })],
       new Date().toISOString(),
     );
     const timeZone = services.config.museumTimeZone;
-    const body = await transactionsCsv(services.store, { ...query, timeZone }, {
+    const body = await transactionsCsv(services.store, {
+      ...query,
+      timeZone,
+      range: museumDays(query, timeZone),
+      refundPending: query.refund === "pending",
+    }, {
       onError: (error) => log.error("transaction export failed after it began", { error }),
     });
     return new Response(body, {

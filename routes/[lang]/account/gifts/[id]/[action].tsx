@@ -1,5 +1,5 @@
 import { DonorHistoryView, SignedIn } from "@/components/DonorPortal.tsx";
-import { mailAddress } from "@/lib/mail/config.ts";
+import { mailAddress } from "@/lib/outbox/config.ts";
 import {
   applyGiftForm,
   giftErrorNotice,

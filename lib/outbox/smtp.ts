@@ -1,6 +1,6 @@
 /**
  * The outbox's transport: SMTP through nodemailer, from `SMTP_URL` and `MAIL_FROM`
- * (`lib/mail/config.ts`). A small interface ({@link MailTransport}) so the sender
+ * (`lib/outbox/config.ts`). A small interface ({@link MailTransport}) so the sender
  * (`outbox_sender.ts`) does not know nodemailer, and its tests can count what it hands over.
  *
  * Timeouts are far below nodemailer's defaults (two minutes to connect, ten of socket silence): a

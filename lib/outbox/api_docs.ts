@@ -14,7 +14,8 @@ export const outboxDocs: RouteDocs = {
     description: "The messages the app sends (receipts, welcomes, failed charges, ...), newest first, " +
       "with their delivery's state: queued (with its next attempt), sent, skipped or failed (with the " +
       "reason), and the attempts so far. Never a message's content or its recipient's id or address. " +
-      "Pass `nextCursor` as `cursor` for the next (older) page.",
+      "Pass `nextCursor` as `cursor` for the next (older) page. `failingSince` keeps the messages in " +
+      "trouble (failed, or waiting for a retry after a failed attempt) enqueued since that museum day.",
     tags: ["outbox"],
     auth: "bearer",
     query: OutboxQuerySchema,

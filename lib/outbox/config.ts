@@ -1,6 +1,6 @@
 /**
  * The mail settings (`SMTP_URL`, `MAIL_FROM`, `OUTBOX_WORKER`), read for `lib/app/config.ts`: the outbox's transport
- * (`lib/mail/smtp.ts`). A group of their own: production requires both, and without `SMTP_URL`
+ * (`lib/outbox/smtp.ts`). A group of their own: production requires both, and without `SMTP_URL`
  * in development nothing is sent (messages stay in the outbox, shown at `/dev/mail`).
  *
  * @module

@@ -123,7 +123,7 @@ export async function outboxItem(m: OutboxMessage): Promise<OutboxItem> {
 
 /**
  * One page of the outbox, newest first: `cursor` is the previous page's `nextCursor` (null for the
- * first page). Throws {@link OutboxCursorError} for a cursor this server did not write.
+ * first page; a cursor follows the same filter). Throws {@link OutboxCursorError} for a cursor this server did not write.
  *
  * @example
  * ```ts
@@ -136,11 +136,15 @@ export async function outboxPage(
   appSecret: string,
   cursor: string | null,
   limit = OUTBOX_PAGE,
+  filter: { failingSince?: string } = {},
 ): Promise<OutboxPage> {
   const key = await cursorKey(appSecret);
   const before = cursor ? await readCursor(key, cursor) : null;
-  // One more than the page: whether there is a next page, without an empty last one.
-  const messages = await store.outbox.listRecent(limit + 1, before);
+  // One more than the page: whether there is a next page, without an empty last one. With
+  // `failingSince` (an instant), only the messages in trouble enqueued since then (issue 26).
+  const messages = filter.failingSince
+    ? await store.outbox.listFailing(filter.failingSince, limit + 1, before)
+    : await store.outbox.listRecent(limit + 1, before);
   const page = messages.slice(0, limit);
   return {
     data: await Promise.all(page.map(outboxItem)),

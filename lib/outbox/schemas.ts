@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { atMost } from "@/lib/core/schema_fields.ts";
+import { isDay } from "@/lib/shared/transaction_filters.ts";
 
 /** `GET /api/outbox` query. */
 export const OutboxQuerySchema = z.object({
@@ -13,6 +14,13 @@ export const OutboxQuerySchema = z.object({
   ),
   limit: z.string().regex(/^\d{1,3}$/, "limit must be a whole number from 1 to 100").transform(Number)
     .refine((n) => n >= 1 && n <= 100, "limit must be a whole number from 1 to 100").optional().default(20),
+  failingSince: z.string().refine(
+    isDay,
+    "failingSince must be a day written YYYY-MM-DD (2000 to 2999), e.g. 2026-11-23",
+  ).optional().describe(
+    "Only the messages enqueued from this museum day on (MUSEUM_TIME_ZONE) that failed for good or " +
+      "wait to be tried again after a failed attempt (the overview's link)",
+  ),
 });
 
 /** One page of `GET /api/outbox`. */
