@@ -6,7 +6,7 @@
  * for 30 days, then lapsed, and a gift after that a new term with the same number; a monthly gift at
  * a level keeps it active charge after charge (billing's passes), in grace while a declined charge is
  * retried, lapsed when the retries end, and a cancelled gift's membership lasts to the end of its
- * paid period. Then the same through the API and the no-JavaScript form.
+ * paid period; erasure deletes the membership. Then the same through the API and the no-JavaScript form.
  */
 import assert from "node:assert/strict";
 import { createLogger } from "@/lib/core/log.ts";
@@ -14,6 +14,7 @@ import { completePayment } from "@/lib/donations/completion.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
 import type { PaymentsContext } from "@/lib/donations/service.ts";
+import { eraseDonorData } from "@/lib/donor_portal/erasure.ts";
 import { readMembership } from "@/lib/memberships/mod.ts";
 import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
@@ -306,6 +307,20 @@ backendTest(
       await w.give(gil, at(40), { amount: 30, isMonthly: true });
       await w.billing(at(72));
       assert.equal(await store.memberships.get("gil@example.org"), null);
+    });
+
+    await t.step("erasure at the donor's request deletes the membership and its number", async () => {
+      const noa = await w.donor("noa@example.org");
+      await w.give(noa, at(40), { amount: 100, levelId: 2, isMonthly: true });
+      const number = (await store.memberships.get("noa@example.org"))!.number;
+      const report = await eraseDonorData(store, "Noa@Example.org", "erase", at(41));
+      assert.equal(report.memberships, 1);
+      assert.equal(await store.memberships.get("noa@example.org"), null);
+      assert.equal(await store.memberships.getByNumber(number), null);
+      assert.equal(await w.view("noa@example.org", at(41)), null);
+      // Its gift was cancelled first: no charge brings the membership back.
+      assert.equal((await w.billing(at(72))).charged, 0);
+      assert.equal(await store.memberships.get("noa@example.org"), null);
     });
   },
 );

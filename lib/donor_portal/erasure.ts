@@ -18,6 +18,10 @@
  * no record is left under the address (erased records leave the index); records created meanwhile
  * are erased by the next sweep. Only then is the erasure done; after {@link MAX_ERASURE_SWEEPS}
  * sweeps that each still found records, {@link ErasureUnfinishedError} says so instead.
+ * Then the address's membership (issue 27) is deleted with its member number (`memberships.erase`):
+ * it is keyed by the address and names the donor; the gifts that paid it keep their amounts in their
+ * transactions. It goes after the records, so a gift at a level that was charged meanwhile and renewed
+ * it is erased too (its monthly gift is cancelled by then).
  * Then every sign-in link and session of the address is deleted (`donorSessions.deleteForEmail`):
  * the donor is signed out on every device, and the address leaves the portal's records too.
  * Idempotent: a repeat finds no donor record under the address and does nothing; a repeat after a
@@ -62,6 +66,8 @@ export interface ErasureReport {
   donorRecords: number;
   /** Active monthly gifts cancelled first. */
   cancelledGifts: number;
+  /** Memberships deleted (0 or 1: one per address). */
+  memberships: number;
   /** Sign-in links and sessions of the address deleted. */
   signIns: number;
 }
@@ -76,14 +82,14 @@ export interface ErasureReport {
  * ```
  */
 export async function eraseDonorData(
-  store: Pick<Store, "donors" | "subscriptions" | "donorSessions">,
+  store: Pick<Store, "donors" | "subscriptions" | "donorSessions" | "memberships">,
   email: string,
   confirmation: unknown,
   now: Date = new Date(),
 ): Promise<ErasureReport> {
   if (confirmation !== ERASURE_CONFIRMATION) throw new ErasureNotConfirmedError();
   const at = now.toISOString();
-  const report: ErasureReport = { donorRecords: 0, cancelledGifts: 0, signIns: 0 };
+  const report: ErasureReport = { donorRecords: 0, cancelledGifts: 0, memberships: 0, signIns: 0 };
   for (let sweep = 0; (await store.donors.idsByEmail(email, 1)).length > 0; sweep++) {
     if (sweep === MAX_ERASURE_SWEEPS) throw new ErasureUnfinishedError(report);
     for await (const ids of donorIdPages(store, email, SWEEP_PAGE)) {
@@ -94,6 +100,7 @@ export async function eraseDonorData(
       }
     }
   }
+  if (await store.memberships.erase(email)) report.memberships = 1;
   report.signIns = await store.donorSessions.deleteForEmail(email);
   return report;
 }

@@ -110,4 +110,11 @@ export interface MembershipRepository {
     limit: number,
     after?: MembershipCursor | null,
   ): Promise<Membership[]>;
+  /**
+   * Deletes the membership of `email` (normalized) with its number and its place in the end index,
+   * at the donor's request (erasure, `lib/donor_portal/erasure.ts`): the record is keyed by the
+   * address and names the donor, and nothing else needs it once the donor is gone (the payments
+   * keep their amounts in their transactions). Answers whether there was one. Idempotent.
+   */
+  erase(email: string): Promise<boolean>;
 }

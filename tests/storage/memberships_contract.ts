@@ -106,6 +106,29 @@ export async function membershipsContract(
   );
 
   await t.step(
+    "memberships: erase removes the membership of an address, its number and its end; a repeat does nothing",
+    () =>
+      withStore(open, async (store) => {
+        const address = email();
+        const n = number();
+        const kept = email();
+        const tx = txFixture();
+        await store.transactions.record(tx, { membership: extend(address, n, tx.id) });
+        const other = txFixture();
+        await store.transactions.record(other, { membership: extend(kept, number(), other.id) });
+        assert.equal(await store.memberships.erase(` ${address.toUpperCase()} `), true);
+        assert.equal(await store.memberships.get(address), null);
+        assert.equal(await store.memberships.getByNumber(n), null);
+        const ends = await store.memberships.listByEnd({ from: at(0), to: at(366 * DAY) }, 1000);
+        assert.deepEqual(ends.map((m) => m.email).filter((e) => e === address.toLowerCase()), []);
+        assert.notEqual(await store.memberships.get(kept), null);
+        assert.equal(await store.memberships.erase(address), false);
+        // The transaction that paid it keeps its amount (a financial record).
+        assert.deepEqual(await store.transactions.get(tx.id), tx);
+      }),
+  );
+
+  await t.step(
     "memberships: a change that writes nothing still records its transaction",
     () =>
       withStore(open, async (store) => {

@@ -7,6 +7,8 @@
  * | `["memberships_by_number", number]`         | email      | the same, once, with a new membership |
  * | `["memberships_by_end", end, email]`        | email      | the same; the old end's key deleted   |
  *
+ * `erase` deletes the three keys in one commit, checked against the membership as read.
+ *
  * A change ({@link planMembership}) reads the membership's key, asks the change for the next record
  * and commits it with a check of the versionstamp read, and, for a new membership, a check that its
  * number's key is absent (a taken number fails the commit; the change is asked again and draws
@@ -87,6 +89,19 @@ export function kvMemberships({ kv }: KvContext): MembershipRepository {
         if (plan === null) return null;
         const ok = await commit(() => addAudit(plan.add(kv.atomic()), audit));
         return ok ? plan.membership : RETRY;
+      });
+    },
+
+    async erase(email) {
+      return await untilCommitted(async () => {
+        const entry = await retryWhileLocked(() => kv.get<Membership>(membershipKey(email)));
+        const current = entry.value;
+        if (current === null) return false;
+        const ok = await commit(() =>
+          kv.atomic().check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
+            .delete([BY_END, current.end, current.email])
+        );
+        return ok ? true : RETRY;
       });
     },
 

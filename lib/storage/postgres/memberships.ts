@@ -161,6 +161,16 @@ export function pgMemberships({ sql, transaction }: PgContext): MembershipReposi
       );
     },
 
+    async erase(email) {
+      const address = normalizeEmail(email);
+      return await transaction(async (tx) => {
+        // Under the change's lock: a payment recording a term meanwhile waits, then finds none.
+        if (await lockMembership(tx, address) === null) return false;
+        const deleted = await tx`delete from memberships where email = ${address}`;
+        return deleted.count === 1;
+      });
+    },
+
     async listByEnd(range, max, cursor) {
       const { from, to, limit, after } = listByEndArgs(range, max, cursor);
       const rows = after && after.end >= from
