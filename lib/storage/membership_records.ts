@@ -9,6 +9,8 @@
 import { batchLimit } from "./queries.ts";
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
 import {
+  MAX_CARDHOLDER_NAME,
+  MAX_CARDHOLDERS,
   MAX_MEMBERSHIP_TERMS,
   type Membership,
   type MembershipCursor,
@@ -49,6 +51,21 @@ function term(t: MembershipTerm, i: number, previousEnd: string | null): Members
   };
 }
 
+/** Cardholders' names as stored: trimmed, 1..100 characters, no control characters, at most 10. */
+function cardholders(names: unknown): string[] {
+  if (!Array.isArray(names) || names.length > MAX_CARDHOLDERS) {
+    throw new RangeError(`cardholders must be a list of at most ${MAX_CARDHOLDERS} names`);
+  }
+  return names.map((name, i) => {
+    const trimmed = typeof name === "string" ? name.trim() : "";
+    // deno-lint-ignore no-control-regex
+    if (trimmed === "" || trimmed.length > MAX_CARDHOLDER_NAME || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+      throw new RangeError(`cardholders[${i}] must be 1..${MAX_CARDHOLDER_NAME} printable characters`);
+    }
+    return trimmed;
+  });
+}
+
 /**
  * The record stored for `draft` of the membership of `email`, written at `at` over `current` (the
  * record as read, or null for a new one).
@@ -82,6 +99,7 @@ export function canonicalMembership(
     number: draft.number,
     donorId: id(draft.donorId, "donorId"),
     subscriptionId: draft.subscriptionId == null ? null : id(draft.subscriptionId, "subscriptionId"),
+    cardholders: cardholders(draft.cardholders ?? current?.cardholders ?? []),
     terms,
     end: terms.at(-1)!.end,
     createdAt: current?.createdAt ?? when,

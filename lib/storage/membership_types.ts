@@ -54,6 +54,11 @@ export interface Membership {
   donorId: string;
   /** The monthly gift that keeps it active, or null. */
   subscriptionId: string | null;
+  /**
+   * The people its cards name (issue 27, household levels), as the member or staff typed them, at
+   * most {@link MAX_CARDHOLDERS}; empty: the one card names the member (the donor record's name).
+   */
+  cardholders: string[];
   /** Oldest first, none overlapping; at most {@link MAX_MEMBERSHIP_TERMS} (the oldest are dropped). */
   terms: MembershipTerm[];
   /** The end of its last term (indexed: renewals and lapses are found by it). */
@@ -67,8 +72,17 @@ export interface Membership {
 /** The most terms a membership keeps (a monthly gift adds a term only when its level changes). */
 export const MAX_MEMBERSHIP_TERMS = 60;
 
-/** What a change writes: everything but what the store keeps itself. */
-export type MembershipDraft = Pick<Membership, "number" | "donorId" | "subscriptionId" | "terms">;
+/** The most cardholders a membership names, and the longest name (characters). */
+export const MAX_CARDHOLDERS = 10;
+export const MAX_CARDHOLDER_NAME = 100;
+
+/**
+ * What a change writes: everything but what the store keeps itself. Cardholders left out are kept
+ * as they are (none for a new membership).
+ */
+export type MembershipDraft =
+  & Pick<Membership, "number" | "donorId" | "subscriptionId" | "terms">
+  & Partial<Pick<Membership, "cardholders">>;
 
 /**
  * A change of one membership, decided from the record as stored. `apply` is pure: the store may

@@ -51,6 +51,15 @@ function extend(email: string, number: string, transactionId: string, days = 365
   };
 }
 
+/** An audit entry for a change staff make. */
+const audit = (target: string): AuditInput => ({
+  action: "museum-settings-changed",
+  actorId: "admin_1",
+  actorEmail: "owner@museum.example",
+  address: "203.0.113.9",
+  target,
+});
+
 const number = () => uid("M").replace(/[^0-9A-Za-z]/g, "").toUpperCase().slice(-12);
 const email = () => `${uid("member")}@Museum.Example`;
 
@@ -74,6 +83,7 @@ export async function membershipsContract(
           number: n,
           donorId: "donor_1",
           subscriptionId: null,
+          cardholders: [],
           terms: [term(1, 0, 365, tx.id)],
           end: at(365 * DAY),
           createdAt: tx.createdAt,
@@ -125,6 +135,36 @@ export async function membershipsContract(
         assert.equal(await store.memberships.erase(address), false);
         // The transaction that paid it keeps its amount (a financial record).
         assert.deepEqual(await store.transactions.get(tx.id), tx);
+      }),
+  );
+
+  await t.step(
+    "memberships: cardholders named by a change (audited), kept by a renewal, refused past the limits",
+    () =>
+      withStore(open, async (store) => {
+        const address = email();
+        const tx = txFixture();
+        await store.transactions.record(tx, { membership: extend(address, number(), tx.id) });
+        const named = await store.memberships.change(
+          { email: address, apply: (m) => ({ ...m!, cardholders: [" Dana Levi ", "נועה לוי"] }) },
+          at(DAY),
+          { audit: [audit(address)] },
+        );
+        assert.deepEqual(named?.cardholders, ["Dana Levi", "נועה לוי"]);
+        const tx2 = txFixture({ createdAt: at(2 * DAY) });
+        await store.transactions.record(tx2, { membership: extend(address, "IGNORED", tx2.id) });
+        assert.deepEqual((await store.memberships.get(address))?.cardholders, ["Dana Levi", "נועה לוי"]);
+        for (const bad of [[""], ["x".repeat(101)], ["a\u0000b"], Array(11).fill("Dana")]) {
+          await assert.rejects(
+            () =>
+              store.memberships.change(
+                { email: address, apply: (m) => ({ ...m!, cardholders: bad }) },
+                at(3 * DAY),
+              ),
+            RangeError,
+          );
+        }
+        assert.equal((await store.memberships.get(address))?.version, 3);
       }),
   );
 

@@ -38,6 +38,7 @@ interface MembershipRow {
   number: string;
   donor_id: string;
   subscription_id: string | null;
+  cardholders: string[];
   terms: MembershipTerm[];
   end_at: Date;
   created_at: Date;
@@ -62,6 +63,7 @@ const toMembership = (row: MembershipRow): Membership => ({
   number: row.number,
   donorId: row.donor_id,
   subscriptionId: row.subscription_id,
+  cardholders: [...row.cardholders],
   terms: row.terms.map(toTerm),
   end: row.end_at.toISOString(),
   createdAt: row.created_at.toISOString(),
@@ -90,20 +92,21 @@ export function writeMembership(
   condition: postgres.PendingQuery<postgres.Row[]> = tx`true`,
 ): postgres.PendingQuery<postgres.Row[]> {
   const terms = tx.json(next.terms as unknown as postgres.JSONValue);
+  const cardholders = tx.json(next.cardholders);
   if (current === null) {
     return tx`
       insert into memberships (
-        email, number, donor_id, subscription_id, terms, end_at, created_at, updated_at, version
+        email, number, donor_id, subscription_id, cardholders, terms, end_at, created_at, updated_at, version
       )
       select ${next.email}::text, ${next.number}::text, ${next.donorId}::text, ${next.subscriptionId}::text,
-        ${terms}::jsonb, ${next.end}::timestamptz, ${next.createdAt}::timestamptz,
+        ${cardholders}::jsonb, ${terms}::jsonb, ${next.end}::timestamptz, ${next.createdAt}::timestamptz,
         ${next.updatedAt}::timestamptz, ${next.version}::integer
       where ${condition}
     `;
   }
   return tx`
     update memberships set donor_id = ${next.donorId}, subscription_id = ${next.subscriptionId},
-      terms = ${terms}::jsonb, end_at = ${next.end}::timestamptz, updated_at = ${next.updatedAt}::timestamptz,
+      cardholders = ${cardholders}::jsonb, terms = ${terms}::jsonb, end_at = ${next.end}::timestamptz, updated_at = ${next.updatedAt}::timestamptz,
       version = ${next.version}
     where email = ${next.email} and version = ${current.version} and ${condition}
   `;

@@ -55,6 +55,7 @@ import { migration032 } from "@/lib/storage/postgres/migrations/032_donor_record
 import { migration033 } from "@/lib/storage/postgres/migrations/033_donor_session_scopes.ts";
 import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_settings.ts";
 import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
+import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -111,6 +112,7 @@ export const migrations: readonly Migration[] = [
   migration033,
   migration034,
   migration035,
+  migration036,
 ];
 
 /**
