@@ -17,7 +17,7 @@ import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { runAxe } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
-import { overlappingTexts } from "@/tests/helpers/label_overlap.ts";
+import { overlappingTexts, smallestSvgText } from "@/tests/helpers/label_overlap.ts";
 import { shellReady } from "@/tests/helpers/admin_browser.ts";
 
 const WAIT = 10_000;
@@ -404,7 +404,7 @@ for (const lang of ["en", "he"] as const) {
           assert.ok(await chart.locator(".chart-bars-2 rect").count() > 0, "USD bars");
         });
 
-        await s.step("the chart's dates have room at 390 and 1280 px", async () => {
+        await s.step("the chart's dates have room and readable type at 390 and 1280 px", async () => {
           for (const width of [390, 1280]) {
             await page.setViewportSize({ width, height: 900 });
             await page.goto(`${app.url}/${lang}/admin/transactions`);
@@ -419,6 +419,9 @@ for (const lang of ["en", "he"] as const) {
             const { count, pairs } = await overlappingTexts(page, ".chart svg[role=img] .chart-dates text");
             assert.ok(count >= 2, `${lang} ${width}: ${count} dates`);
             assert.deepEqual(pairs, [], `${lang} ${width}: dates run into each other`);
+            // Not smaller type: the chart is laid out at its box's width, not shrunk to it.
+            const smallest = await smallestSvgText(page, ".chart svg[role=img] text");
+            assert.ok(smallest.px >= 11.5, `${lang} ${width}: "${smallest.text}" drawn at ${smallest.px} px`);
           }
           await page.setViewportSize({ width: 1280, height: 900 });
         });

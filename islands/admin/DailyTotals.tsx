@@ -1,5 +1,5 @@
 import { createContext } from "preact";
-import { useContext, useEffect, useMemo, useState } from "preact/hooks";
+import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { DailyTotalsAnswer as DailyTotals } from "@/lib/shared/daily_totals.ts";
 import { listAmount } from "@/lib/shared/format.ts";
@@ -8,7 +8,7 @@ import type { Lang } from "@/lib/shared/languages.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
-import { chartModel } from "./daily_totals_chart.ts";
+import { chartModel, chartWidth } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 import { DataTable } from "./DataTable.tsx";
 
@@ -36,6 +36,18 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
   const [data, setData] = useState<DailyTotals | null>(null);
   const [failure, setFailure] = useState("");
   const [tableOpen, setTableOpen] = useState(false);
+  // The chart is laid out at its box's width, so its type keeps its size on a phone.
+  const box = useRef<HTMLElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const section = box.current;
+    if (!section) return;
+    const measure = () => setWidth(chartWidth(section.clientWidth));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(section);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
     if (!ready) return;
@@ -45,7 +57,10 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
       error,
     ) => setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
   }, [ready]);
-  const chart = useMemo(() => data && chartModel(data.days, data.currencies, lang as Lang, t), [data]);
+  const chart = useMemo(
+    () => data && chartModel(data.days, data.currencies, lang as Lang, t, chartWidth(width)),
+    [data, width],
+  );
 
   const cell = (day: DailyTotals["days"][number], currency: 1 | 2) => {
     const total = day.totals.find((x) => x.currency === currency);
@@ -53,7 +68,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
   };
 
   return (
-    <section class="daily-totals" aria-labelledby="daily-title">
+    <section class="daily-totals" aria-labelledby="daily-title" ref={box}>
       <h2 id="daily-title">{t("dailyTotals.title")}</h2>
       {failure && <p class="form-alert" role="alert">{failure}</p>}
       {/* The chart's skeleton (server-made, decorative) holds its room while it loads. */}

@@ -76,19 +76,19 @@ export function DailyTotalsChart({ model, decorative = false }: { model: ChartMo
       )}
       {model.panels.map((panel) => (
         <g class="chart-panel" transform={`translate(0 ${panel.top})`} key={panel.currency}>
-          {panel.heading && (
-            <text
-              class="chart-heading"
-              x={rtl ? plot.right : plot.left}
-              y="20"
-              text-anchor="start"
-              font-weight="600"
-              font-size="14"
-              fill={CHART_COLORS.text}
-            >
-              {panel.heading}
-            </text>
-          )}
+          {/* A text per line: each is its own paragraph, right to left in Hebrew. */}
+          <g class="chart-heading" font-weight="600" font-size={CHART.headingSize} fill={CHART_COLORS.text}>
+            {panel.headingLines.map((line, i) => (
+              <text
+                key={i}
+                x={rtl ? plot.right : plot.left}
+                y={20 + i * CHART.headingLine}
+                text-anchor="start"
+              >
+                {line}
+              </text>
+            ))}
+          </g>
           <g class="chart-grid">
             {panel.ticks.map((tick) => (
               <g key={tick.y}>

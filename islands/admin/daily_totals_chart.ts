@@ -9,7 +9,7 @@
  */
 import type { DayTotals } from "@/lib/shared/daily_totals.ts";
 import { formatCalendarDay } from "@/lib/shared/dates.ts";
-import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
+import { fitAxisLabels, wrapText } from "@/lib/shared/axis_labels.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { type CurrencyCode, formatMoney } from "@/lib/shared/money.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
@@ -51,6 +51,8 @@ export interface ChartPanel {
   /** Offset of the panel from the top. */
   top: number;
   heading: string;
+  /** The heading as drawn: on as many lines as the plot's width needs (a phone: two). */
+  headingLines: string[];
   /** Horizontal line positions (within the panel) and the money they mark. */
   ticks: { y: number; label: string }[];
   bars: ChartBar[];
@@ -73,9 +75,16 @@ export interface ChartModel {
   empty: string | null;
 }
 
-/** The chart's size in viewBox units; it scales to its container's width. */
+/**
+ * The chart's size in viewBox units. The browser lays it out at its box's width in CSS pixels
+ * ({@link chartWidth}), so a unit is a pixel and its type keeps its size on a phone; 720 is the
+ * width of the server's waiting state, which scales to its box.
+ */
 export const CHART = {
   width: 720,
+  /** The narrowest and widest layouts (a box outside these scales). */
+  minWidth: 280,
+  maxWidth: 1200,
   panelHeight: 232,
   emptyHeight: 96,
   /** Room for the money labels on the axis side, and the margin on the other. */
@@ -86,7 +95,24 @@ export const CHART = {
   plotHeight: 150,
   /** The date labels' font size. */
   dateSize: 12,
+  /** The panel heading's font size and line height (bold). */
+  headingSize: 14,
+  headingLine: 18,
 } as const;
+
+/**
+ * The width to lay the chart out at for a box `measured` CSS pixels wide (720 while unknown).
+ *
+ * @example
+ * ```ts
+ * chartWidth(358.4); // 358
+ * chartWidth(null); // 720
+ * ```
+ */
+export function chartWidth(measured: number | null | undefined): number {
+  if (!measured || !Number.isFinite(measured)) return CHART.width;
+  return Math.min(CHART.maxWidth, Math.max(CHART.minWidth, Math.round(measured)));
+}
 
 /** Money for an axis label: without the cents when every label is whole. */
 function tickFormatter(ticks: number[], currency: CurrencyCode, lang: Lang): (minor: number) => string {
@@ -107,6 +133,7 @@ function tickFormatter(ticks: number[], currency: CurrencyCode, lang: Lang): (mi
  * ```ts
  * const t = translator(texts); // the page's texts, `chart.*` among them
  * const model = chartModel(days, [1], "he", t); // model.panels[0].bars[0].x is near the right edge
+ * const phone = chartModel(days, [1], "he", t, chartWidth(358)); // laid out 358 units wide
  * ```
  */
 export function chartModel(
@@ -114,12 +141,32 @@ export function chartModel(
   currencies: readonly CurrencyCode[],
   lang: Lang,
   t: Translate,
+  width: number = CHART.width,
 ): ChartModel {
   const rtl = dirOf(lang) === "rtl";
-  const { width, axis, margin } = CHART;
+  const { axis, margin } = CHART;
   const left = rtl ? margin : axis;
   const right = rtl ? width - axis : width - margin;
-  const plot = { left, right, top: CHART.plotTop, bottom: CHART.plotTop + CHART.plotHeight };
+  const sumOf = (currency: CurrencyCode) => {
+    const totals = days.flatMap((day) => day.totals.filter((total) => total.currency === currency));
+    return {
+      amount: totals.reduce((acc, total) => acc + total.amount, 0),
+      count: totals.reduce((acc, total) => acc + total.count, 0),
+    };
+  };
+  const headings = currencies.map((currency) =>
+    t("chart.panel", {
+      currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
+      total: formatMoney(sumOf(currency).amount, currency, lang),
+      count: sumOf(currency).count,
+    })
+  );
+  // A heading longer than the plot is wide (a phone) takes more lines, and the plot moves down.
+  const headingLines = headings.map((heading) => wrapText(heading, right - left, CHART.headingSize * 1.06));
+  const extra = (Math.max(1, ...headingLines.map((lines) => lines.length)) - 1) * CHART.headingLine;
+  const panelHeight = CHART.panelHeight + extra;
+  const plotTop = CHART.plotTop + extra;
+  const plot = { left, right, top: plotTop, bottom: plotTop + CHART.plotHeight };
   const first = days[0]?.date ?? "";
   const last = days[days.length - 1]?.date ?? "";
   // The days are the museum's already (the API's): written as the calendar days they are.
@@ -169,16 +216,11 @@ export function chartModel(
         }),
       }];
     });
-    const sum = days.reduce((acc, day) => acc + (of(day)?.amount ?? 0), 0);
-    const count = days.reduce((acc, day) => acc + (of(day)?.count ?? 0), 0);
     return {
       currency,
-      top: p * CHART.panelHeight,
-      heading: t("chart.panel", {
-        currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
-        total: formatMoney(sum, currency, lang),
-        count,
-      }),
+      top: p * panelHeight,
+      heading: headings[p],
+      headingLines: headingLines[p],
       ticks: ticks.map((tick) => ({ y: yOf(tick), label: money(tick) })),
       bars,
       dates,
@@ -186,7 +228,7 @@ export function chartModel(
   });
   return {
     ...base,
-    height: panels.length * CHART.panelHeight,
+    height: panels.length * panelHeight,
     description: `${description} ${panels.map((panel) => panel.heading).join(". ")}.`,
     panels,
     empty: null,
@@ -211,6 +253,7 @@ export function skeletonModel(model: ChartModel, loading: string): ChartModel {
     panels: model.panels.map((panel, i) => ({
       ...panel,
       heading: i === 0 ? loading : "",
+      headingLines: i === 0 ? [loading] : [],
       // The axis line alone, without money.
       ticks: panel.ticks.slice(0, 1).map((tick) => ({ ...tick, label: "" })),
       bars: [],

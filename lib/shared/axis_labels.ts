@@ -36,6 +36,38 @@ export function estimateTextWidth(text: string, fontSize: number): number {
   return ems * fontSize;
 }
 
+/**
+ * `text` broken at its spaces into lines of at most `maxWidth` (estimated at `fontSize`), for a
+ * chart's heading on a narrow screen: the same type on more lines. A word wider than the line
+ * keeps a line of its own; an isolated run (U+2066..U+2068 to U+2069: an amount, a name) is never
+ * broken, so each line stays well formed for the bidirectional algorithm.
+ *
+ * @example
+ * ```ts
+ * wrapText("Shekels (ILS) — total ₪12,616.67, donations: 2", 250, 14).length; // 2
+ * ```
+ */
+export function wrapText(text: string, maxWidth: number, fontSize: number): string[] {
+  const words: string[] = [];
+  let depth = 0;
+  for (const part of text.split(" ")) {
+    if (depth > 0) words[words.length - 1] += ` ${part}`;
+    else words.push(part);
+    for (const c of part) {
+      if (/[\u2066-\u2068]/.test(c)) depth++;
+      else if (c === "\u2069" && depth > 0) depth--;
+    }
+  }
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.at(-1);
+    if (last !== undefined && estimateTextWidth(`${last} ${word}`, fontSize) <= maxWidth) {
+      lines[lines.length - 1] = `${last} ${word}`;
+    } else lines.push(word);
+  }
+  return lines.length ? lines : [""];
+}
+
 /** A label the axis shows: the index of its slot, its centre and its lines of text (top to bottom). */
 export interface AxisLabel {
   index: number;

@@ -1,7 +1,7 @@
 /** The axis labels' choice: never overlapping, within the chart, the newest always shown. */
 import assert from "node:assert/strict";
 import { LANGUAGES } from "./languages.ts";
-import { estimateTextWidth, fitAxisLabels } from "./axis_labels.ts";
+import { estimateTextWidth, fitAxisLabels, wrapText } from "./axis_labels.ts";
 
 Deno.test("estimateTextWidth: wider for more and wider letters; direction marks take no room", () => {
   assert.ok(estimateTextWidth("Sep 2026", 13) > estimateTextWidth("Sep", 13));
@@ -62,4 +62,17 @@ Deno.test("fitAxisLabels: the smallest step that fits; a label may add what chan
   });
   assert.deepEqual(previous.map((l) => l.lines[0]), ["0<-", "2<0", "4<2"]);
   assert.deepEqual(fitAxisLabels([], () => ["x"], { fontSize: 10, steps: [1], bounds: [0, 1] }), []);
+});
+
+Deno.test("wrapText: lines within the width, every word kept in order, isolated runs whole", () => {
+  const heading = "Shekels (ILS) — total \u2068₪12,616.67\u2069, donations: 2";
+  assert.deepEqual(wrapText(heading, 1000, 14), [heading]);
+  const lines = wrapText(heading, 200, 14);
+  assert.ok(lines.length >= 2);
+  assert.equal(lines.join(" "), heading);
+  for (const line of lines) assert.ok(estimateTextWidth(line, 14) <= 200 || !line.includes(" "), line);
+  // An isolate with a space inside is one word.
+  const named = wrapText("for \u2068Dana Levi-Montalcini\u2069 today", 60, 14);
+  assert.ok(named.includes("\u2068Dana Levi-Montalcini\u2069"), JSON.stringify(named));
+  assert.deepEqual(wrapText("", 100, 14), [""]);
 });

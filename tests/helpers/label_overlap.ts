@@ -25,3 +25,20 @@ export async function overlappingTexts(
     return { count: boxes.length, pairs };
   }, selector);
 }
+
+/**
+ * The smallest type on screen among the SVG text elements matching `selector`, in CSS pixels: each
+ * one's font size times its SVG's scale (a chart drawn 720 units wide and shrunk to a phone's 358 px
+ * shows 12-unit text at under 6 px), and that element's text.
+ */
+export async function smallestSvgText(page: Page, selector: string): Promise<{ px: number; text: string }> {
+  return await page.evaluate((selector) => {
+    let smallest = { px: Infinity, text: "" };
+    for (const element of document.querySelectorAll<SVGTextElement>(selector)) {
+      const scale = element.getScreenCTM()?.a ?? 1;
+      const px = parseFloat(getComputedStyle(element).fontSize) * scale;
+      if (px < smallest.px) smallest = { px: Math.round(px * 10) / 10, text: element.textContent ?? "" };
+    }
+    return smallest;
+  }, selector);
+}
