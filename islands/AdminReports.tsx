@@ -1,4 +1,5 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { chartWidth } from "@/lib/shared/axis_labels.ts";
 import { FINANCE } from "@/lib/shared/admin_roles.ts";
 import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/monthly_report.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
@@ -138,6 +139,7 @@ function MonthlyReportView(
   const { api, t, lang, ready } = props.view;
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const [notice, setNotice] = useState("");
+  const box = useRef<HTMLElement>(null);
   const range = new URLSearchParams();
   if (props.from) range.set("from", props.from);
   if (props.to) range.set("to", props.to);
@@ -146,7 +148,10 @@ function MonthlyReportView(
     const query = range.toString();
     Promise.all([
       api.request<MonthlyReport>(`/api/reports/monthly?${query}`),
-      api.response(`/api/reports/monthly.svg?${query}&lang=${lang}`).then((res) => res.text()),
+      // Drawn for the box it is shown in, so its type keeps its size on a phone.
+      api.response(
+        `/api/reports/monthly.svg?${query}&lang=${lang}&width=${chartWidth(box.current?.clientWidth)}`,
+      ).then((res) => res.text()),
     ]).then(([report, chart]) => setLoad({ state: "ready", report, chart }))
       .catch((error) => {
         const message = error instanceof ApiError && error.status === 400
@@ -169,7 +174,7 @@ function MonthlyReportView(
 
   const report = load.state === "ready" ? load.report : null;
   return (
-    <section class="monthly-report" aria-labelledby="monthly-report-title">
+    <section class="monthly-report" aria-labelledby="monthly-report-title" ref={box}>
       <h2 id="monthly-report-title">{t("reports.heading")}</h2>
       <p>{t("reports.intro", { timeZone: isolate(props.timeZone) })}</p>
       <form class="report-range" method="get" action={`/${lang}/admin/reports`}>

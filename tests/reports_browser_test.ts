@@ -13,7 +13,7 @@ import { signInToBackOffice } from "@/tests/helpers/admin_browser.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { api } from "@/tests/helpers/http.ts";
-import { overlappingTexts } from "@/tests/helpers/label_overlap.ts";
+import { overlappingTexts, smallestSvgText } from "@/tests/helpers/label_overlap.ts";
 import { txFixture } from "@/tests/storage/fixtures.ts";
 
 const WAIT = 10_000;
@@ -79,6 +79,11 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
           // The twelve months' labels have room, on a phone and a laptop.
           for (const width of [390, 1280]) {
             await page.setViewportSize({ width, height: 900 });
+            // Opened at that width, as on a phone: the chart is drawn for its box.
+            await page.reload();
+            await page.locator(".report-view[data-loaded] .report-chart-frame svg[role=img]").waitFor({
+              timeout: WAIT,
+            });
             const labels = ".report-chart-frame svg[role=img] text[text-anchor=middle]";
             const shots = Deno.env.get("CHART_SHOTS");
             if (shots) {
@@ -89,6 +94,9 @@ browserTest("monthly reports in Chromium (en, he): table, server-drawn chart, CS
             const { count, pairs } = await overlappingTexts(page, labels);
             assert.ok(count >= 12, `${lang} ${width}: ${count} month labels`);
             assert.deepEqual(pairs, [], `${lang} ${width}: month labels run into each other`);
+            // Not smaller type: the same size on a phone as on a laptop.
+            const smallest = await smallestSvgText(page, ".report-chart-frame svg[role=img] text");
+            assert.ok(smallest.px >= 11.5, `${lang} ${width}: "${smallest.text}" drawn at ${smallest.px} px`);
           }
           await page.setViewportSize({ width: 1280, height: 900 });
 

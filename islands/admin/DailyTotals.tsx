@@ -8,7 +8,8 @@ import type { Lang } from "@/lib/shared/languages.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
-import { chartModel, chartWidth } from "./daily_totals_chart.ts";
+import { chartWidth } from "@/lib/shared/axis_labels.ts";
+import { chartModel } from "./daily_totals_chart.ts";
 import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 import { DataTable } from "./DataTable.tsx";
 

@@ -9,7 +9,7 @@
  */
 import type { DayTotals } from "@/lib/shared/daily_totals.ts";
 import { formatCalendarDay } from "@/lib/shared/dates.ts";
-import { fitAxisLabels, wrapText } from "@/lib/shared/axis_labels.ts";
+import { CHART_WIDTHS, fitAxisLabels, wrapText } from "@/lib/shared/axis_labels.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { type CurrencyCode, formatMoney } from "@/lib/shared/money.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
@@ -77,14 +77,11 @@ export interface ChartModel {
 
 /**
  * The chart's size in viewBox units. The browser lays it out at its box's width in CSS pixels
- * ({@link chartWidth}), so a unit is a pixel and its type keeps its size on a phone; 720 is the
+ * (`chartWidth` of `lib/shared/axis_labels.ts`), so a unit is a pixel and its type keeps its size on a phone; 720 is the
  * width of the server's waiting state, which scales to its box.
  */
 export const CHART = {
-  width: 720,
-  /** The narrowest and widest layouts (a box outside these scales). */
-  minWidth: 280,
-  maxWidth: 1200,
+  width: CHART_WIDTHS.default,
   panelHeight: 232,
   emptyHeight: 96,
   /** Room for the money labels on the axis side, and the margin on the other. */
@@ -99,20 +96,6 @@ export const CHART = {
   headingSize: 14,
   headingLine: 18,
 } as const;
-
-/**
- * The width to lay the chart out at for a box `measured` CSS pixels wide (720 while unknown).
- *
- * @example
- * ```ts
- * chartWidth(358.4); // 358
- * chartWidth(null); // 720
- * ```
- */
-export function chartWidth(measured: number | null | undefined): number {
-  if (!measured || !Number.isFinite(measured)) return CHART.width;
-  return Math.min(CHART.maxWidth, Math.max(CHART.minWidth, Math.round(measured)));
-}
 
 /** Money for an axis label: without the cents when every label is whole. */
 function tickFormatter(ticks: number[], currency: CurrencyCode, lang: Lang): (minor: number) => string {
@@ -133,7 +116,7 @@ function tickFormatter(ticks: number[], currency: CurrencyCode, lang: Lang): (mi
  * ```ts
  * const t = translator(texts); // the page's texts, `chart.*` among them
  * const model = chartModel(days, [1], "he", t); // model.panels[0].bars[0].x is near the right edge
- * const phone = chartModel(days, [1], "he", t, chartWidth(358)); // laid out 358 units wide
+ * const phone = chartModel(days, [1], "he", t, 358); // laid out 358 units wide
  * ```
  */
 export function chartModel(

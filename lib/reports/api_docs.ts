@@ -5,7 +5,12 @@
  * @module
  */
 import { z } from "zod";
-import { MonthlyReportSchema, ReportFileQuerySchema, ReportQuerySchema } from "./schemas.ts";
+import {
+  MonthlyReportSchema,
+  ReportChartQuerySchema,
+  ReportFileQuerySchema,
+  ReportQuerySchema,
+} from "./schemas.ts";
 import {
   DailyTotalsQuerySchema,
   DailyTotalsSchema,
@@ -76,10 +81,12 @@ export const monthlyReportChartDocs: RouteDocs = {
       "the report page beside the table.",
     tags: ["reports"],
     auth: "bearer",
-    query: ReportFileQuerySchema,
+    query: ReportChartQuerySchema,
     responses: {
       200: { description: "The chart", mediaType: "image/svg+xml", schema: z.string() },
-      400: { description: "A malformed month, `to` before `from`, or more than 36 months" },
+      400: {
+        description: "A malformed month, `to` before `from`, more than 36 months, or a width out of range",
+      },
       403: { description: "The admin is not approved yet, or has a role that may not see reports" },
     },
   },

@@ -4,7 +4,9 @@
  * axis), per month a bar of donations (one-time below, monthly above) and beside it a bar of
  * refunds, with round money lines and the month names in the page's language (as many as have
  * room, `fitAxisLabels`). Right-to-left
- * languages run time from right to left with the money axis on the right.
+ * languages run time from right to left with the money axis on the right. The page asks for it
+ * at its box's width (`width`, CSS pixels), so its type keeps its size on a phone: a heading or
+ * legend that does not fit takes more lines (`wrapText`), never smaller type.
  *
  * Every text is escaped; only presentation attributes style it (the CSP allows no inline styles),
  * colours of at least 3:1 against white for bars and 4.5:1 for text. The image is one
@@ -14,7 +16,7 @@
  * @module
  */
 import { translator } from "@/lib/core/i18n.ts";
-import { fitAxisLabels } from "@/lib/shared/axis_labels.ts";
+import { CHART_WIDTHS, estimateTextWidth, fitAxisLabels, wrapText } from "@/lib/shared/axis_labels.ts";
 import { formatCalendarMonth } from "@/lib/shared/dates.ts";
 import { dirOf, type Lang } from "@/lib/shared/languages.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
@@ -34,7 +36,7 @@ export const REPORT_CHART_COLORS = {
 } as const;
 
 const SIZE = {
-  width: 720,
+  line: 18,
   panel: 250,
   axis: 100,
   margin: 12,
@@ -63,6 +65,32 @@ export function reportTicks(max: number): number[] {
   return Array.from({ length: Math.ceil(top / step - 1e-9) + 1 }, (_, i) => Math.round(i * step));
 }
 
+/** A legend entry as placed: its colour, its word, and its distance from the plot's start edge. */
+interface LegendEntry {
+  color: string;
+  word: string;
+  offset: number;
+}
+
+/**
+ * The legend's entries in rows of at most `width`: a swatch, its word and a gap each, as many to a
+ * row as fit (on a laptop, one row at 150-unit steps as before).
+ */
+function legendRows(entries: string[][], width: number): LegendEntry[][] {
+  const rows: LegendEntry[][] = [[]];
+  let offset = 0;
+  for (const [color, word] of entries) {
+    const room = Math.max(150, 18 + estimateTextWidth(word, SIZE.font) + 24);
+    if (offset > 0 && offset + room - 24 > width) {
+      rows.push([]);
+      offset = 0;
+    }
+    rows.at(-1)!.push({ color, word, offset });
+    offset += room;
+  }
+  return rows;
+}
+
 /** The month `YYYY-MM` in `lang`: its name and year ("January 2026"), or a part of that. */
 function monthLabel(month: string, lang: Lang, options: Intl.DateTimeFormatOptions): string {
   return formatCalendarMonth(month, lang, options) ?? month;
@@ -75,12 +103,17 @@ const LONG = { month: "long", year: "numeric" } as const;
  * @example
  * ```ts
  * reportChartSvg(report, "he").startsWith("<svg"); // true
+ * reportChartSvg(report, "he", 358); // laid out for a phone's 358 px box
  * ```
  */
-export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
+export function reportChartSvg(
+  report: MonthlyReport,
+  lang: Lang,
+  width: number = CHART_WIDTHS.default,
+): string {
   const t = translator(lang);
   const rtl = dirOf(lang) === "rtl";
-  const { width, axis, margin, plotTop, plotHeight } = SIZE;
+  const { axis, margin, plotHeight } = SIZE;
   const left = rtl ? margin : axis;
   const right = rtl ? width - axis : width - margin;
   const range = { from: monthLabel(report.from, lang, LONG), to: monthLabel(report.to, lang, LONG) };
@@ -100,8 +133,9 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
   let height: number;
   if (report.currencies.length === 0) {
     description = t("reports.chart.empty", range);
-    height = 80;
-    text(width / 2, 44, description, ` text-anchor="middle"`);
+    const lines = wrapText(description, width - 2 * margin, SIZE.font);
+    height = 62 + lines.length * SIZE.line;
+    lines.forEach((line, n) => text(width / 2, 44 + n * SIZE.line, line, ` text-anchor="middle"`));
   } else {
     const months = report.months;
     const slot = (right - left) / months.length;
@@ -120,9 +154,29 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
       ],
       { fontSize: SIZE.font, steps: [1, 2, 3, 4, 6, 12], bounds: [0, width] },
     );
-    const headings: string[] = [];
+    const headings = report.currencies.map((currency) => {
+      const money = (minor: number) => formatMoney(minor, currency, lang);
+      const total = report.totals.find((c) => c.currency === currency)!;
+      return t("reports.chart.panel", {
+        currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
+        donations: money(total.donations.total.amount),
+        refunds: money(total.refunds.total.amount),
+        net: money(total.net.total),
+      });
+    });
+    // Headings and the legend on as many lines as the plot's width needs; the plot moves down.
+    const headingLines = headings.map((heading) => wrapText(heading, right - left, SIZE.font * 1.08));
+    const legend = legendRows([
+      [REPORT_CHART_COLORS.oneTime, t("reports.chart.oneTime")],
+      [REPORT_CHART_COLORS.monthly, t("reports.chart.monthly")],
+      [REPORT_CHART_COLORS.refunds, t("reports.chart.refunds")],
+    ], right - left);
+    const extra = (Math.max(...headingLines.map((lines) => lines.length)) - 1 + legend.length - 1) *
+      SIZE.line;
+    const panelHeight = SIZE.panel + extra;
+    const plotTop = SIZE.plotTop + extra;
     report.currencies.forEach((currency, p) => {
-      const top = p * SIZE.panel;
+      const top = p * panelHeight;
       const money = (minor: number) => formatMoney(minor, currency, lang);
       const at = (i: number) => months[i].money.find((m) => m.currency === currency)!;
       const max = Math.max(
@@ -132,26 +186,20 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
       const ticks = reportTicks(max);
       const yOf = (minor: number) =>
         top + plotTop + plotHeight - (minor / ticks[ticks.length - 1]) * plotHeight;
-      const total = report.totals.find((c) => c.currency === currency)!;
-      const heading = t("reports.chart.panel", {
-        currency: t(currency === 1 ? "chart.currency.nis" : "chart.currency.usd"),
-        donations: money(total.donations.total.amount),
-        refunds: money(total.refunds.total.amount),
-        net: money(total.net.total),
-      });
-      headings.push(heading);
-      text(rtl ? right : left, top + 20, heading, ` text-anchor="start" font-weight="bold"`);
-      // The legend: three swatches with their words, one line under the heading.
-      const legend = [
-        [REPORT_CHART_COLORS.oneTime, t("reports.chart.oneTime")],
-        [REPORT_CHART_COLORS.monthly, t("reports.chart.monthly")],
-        [REPORT_CHART_COLORS.refunds, t("reports.chart.refunds")],
-      ];
-      legend.forEach(([color, word], i) => {
-        const x = rtl ? right - i * 150 : left + i * 150;
-        out.push(`<rect x="${r(rtl ? x - 12 : x)}" y="${top + 30}" width="12" height="12" fill="${color}"/>`);
-        text(rtl ? x - 18 : x + 18, top + 41, word, ` text-anchor="start"`);
-      });
+      // A text per line: each its own paragraph, right to left in Hebrew.
+      headingLines[p].forEach((line, n) =>
+        text(rtl ? right : left, top + 20 + n * SIZE.line, line, ` text-anchor="start" font-weight="bold"`)
+      );
+      // The legend: three swatches with their words, under the heading, in rows that fit.
+      const legendTop = top + 30 + (headingLines[p].length - 1) * SIZE.line;
+      legend.forEach((row, n) =>
+        row.forEach(({ color, word, offset }) => {
+          const x = rtl ? right - offset : left + offset;
+          const y = legendTop + n * SIZE.line;
+          out.push(`<rect x="${r(rtl ? x - 12 : x)}" y="${y}" width="12" height="12" fill="${color}"/>`);
+          text(rtl ? x - 18 : x + 18, y + 11, word, ` text-anchor="start"`);
+        })
+      );
       for (const tick of ticks) {
         const y = yOf(tick);
         out.push(
@@ -217,7 +265,7 @@ export function reportChartSvg(report: MonthlyReport, lang: Lang): string {
         label.lines.forEach((line, n) => text(label.x, yOf(0) + 18 + 18 * n, line, ` text-anchor="middle"`));
       }
     });
-    height = report.currencies.length * SIZE.panel;
+    height = report.currencies.length * panelHeight;
     description = `${t("reports.chart.description", range)} ${headings.join(". ")}.`;
   }
   const { title: titleId, desc: descId } = REPORT_CHART_IDS;

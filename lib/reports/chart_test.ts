@@ -62,3 +62,43 @@ Deno.test("reportChartSvg: month labels never overlap, in every language, for 1 
     await store.close();
   }
 });
+
+Deno.test("reportChartSvg: laid out at the width asked, every text within it, headings and legend on more lines", async () => {
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    await store.transactions.record(txFixture({ createdAt: "2026-01-10T10:00:00.000Z", currency: 1 }));
+    await store.transactions.record(txFixture({ createdAt: "2026-01-11T10:00:00.000Z", currency: 2 }));
+    const report = await monthlyReport(store, { from: "2025-02", to: "2026-01" }, "Asia/Jerusalem");
+    for (const lang of LANGUAGES) {
+      const wide = reportChartSvg(report, lang);
+      for (const width of [280, 358, 720, 1200]) {
+        const svg = reportChartSvg(report, lang, width);
+        assert.equal(Number(svg.match(/viewBox="0 0 (\d+)/)![1]), width);
+        // Every text, wherever it is anchored, within the chart (estimated at the chart's type).
+        for (
+          const m of svg.matchAll(
+            /<text x="([\d.-]+)" y="[\d.-]+"[^>]*text-anchor="(\w+)"[^>]*>([^<]*)<\/text>/g,
+          )
+        ) {
+          const [x, anchor, text] = [Number(m[1]), m[2], unescape(m[3])];
+          const w = estimateTextWidth(text, 13) * (m[0].includes("bold") ? 1.08 : 1);
+          const rtl = lang === "he";
+          const [from, to] = anchor === "middle"
+            ? [x - w / 2, x + w / 2]
+            : (anchor === "start") !== rtl
+            ? [x, x + w]
+            : [x - w, x];
+          assert.ok(
+            from >= -0.5 && to <= width + 0.5,
+            `${lang} ${width}: "${text}" leaves the chart (${from}..${to})`,
+          );
+        }
+      }
+      // A phone's chart is taller than a laptop's: the same type on more lines.
+      const height = (svg: string) => Number(svg.match(/viewBox="0 0 \d+ (\d+)/)![1]);
+      assert.ok(height(reportChartSvg(report, lang, 280)) > height(wide), `${lang}: more lines at 280`);
+    }
+  } finally {
+    await store.close();
+  }
+});

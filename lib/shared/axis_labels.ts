@@ -36,6 +36,24 @@ export function estimateTextWidth(text: string, fontSize: number): number {
   return ems * fontSize;
 }
 
+/** The widths a chart is laid out at: a phone's box to a wide screen's; 720 when unknown. */
+export const CHART_WIDTHS = { min: 280, max: 1200, default: 720 } as const;
+
+/**
+ * The width to lay a chart out at for a box `measured` CSS pixels wide (720 while unknown): the
+ * chart is drawn in CSS pixels, so its type keeps its size on a phone.
+ *
+ * @example
+ * ```ts
+ * chartWidth(358.4); // 358
+ * chartWidth(null); // 720
+ * ```
+ */
+export function chartWidth(measured: number | null | undefined): number {
+  if (!measured || !Number.isFinite(measured)) return CHART_WIDTHS.default;
+  return Math.min(CHART_WIDTHS.max, Math.max(CHART_WIDTHS.min, Math.round(measured)));
+}
+
 /**
  * `text` broken at its spaces into lines of at most `maxWidth` (estimated at `fontSize`), for a
  * chart's heading on a narrow screen: the same type on more lines. A word wider than the line
