@@ -206,6 +206,19 @@ backendTest("api: the accountant's monthly report", async (t, open) => {
       assert.equal(csv.status, 400);
       assert.match(csv.body.message, /lang must be en, he, ru, pt or es/);
       assert.equal((await get("?from=2023-02&to=2026-01")).status, 200, "36 months exactly");
+      // The chart's width: the box it is drawn for, 280 to 1200 pixels.
+      const widths: [string, RegExp][] = [
+        ["99", /width must be a whole number/],
+        ["1201", /at most 1200/],
+        ["279", /at least 280/],
+      ];
+      for (const [width, message] of widths) {
+        const svg = await api(app.url, "GET", `${REPORT}.svg?width=${width}`, undefined, bearer(finance));
+        assert.equal(svg.status, 400, width);
+        assert.match(svg.body.message, message, width);
+      }
+      const drawn = await fetch(`${app.url}${REPORT}.svg?width=358&lang=he`, { headers: bearer(finance) });
+      assert.match(await drawn.text(), /viewBox="0 0 358 /);
     });
   } finally {
     await app.close();

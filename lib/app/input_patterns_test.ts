@@ -177,8 +177,12 @@ const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/^(\d{4})-(0[1-9]|1[0-2])$/`],
   },
   "lib/reports/schemas.ts": {
-    reads: "the monthly report's months (query)",
-    patterns: [String.raw`/^\d{4}-(0[1-9]|1[0-2])$/`],
+    reads: "the monthly report's months and its chart's width (query)",
+    patterns: [String.raw`/^\d{4}-(0[1-9]|1[0-2])$/`, String.raw`/^\d{3,4}$/`],
+  },
+  "lib/storage/membership_records.ts": {
+    reads: "cardholders' names as a member or staff typed them",
+    patterns: [String.raw`/[\u0000-\u001f\u007f]/`],
   },
   "lib/shared/donation.ts": {
     reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",

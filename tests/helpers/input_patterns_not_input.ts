@@ -138,9 +138,10 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/^([^:]+):(.+):(\d+)$/`],
   },
   "lib/shared/axis_labels.ts": {
-    why: "one character at a time of a chart label we formatted (dates, months, amounts)",
+    why: "one character at a time of a chart label or heading we formatted (dates, months, amounts)",
     patterns: [
       String.raw`/[\u200e\u200f\u2066-\u2069]/`,
+      String.raw`/[\u2066-\u2068]/`,
       String.raw`/\s/`,
       String.raw`/\d/`,
       String.raw`/[\p{Ll}\p{Lo}]/u`,
