@@ -23,6 +23,7 @@
  * 4. Markup and formulas in donor fields stay inert in the admin table and the cancel page
  *    (Chromium: no script runs, no dialog, the text shows literally) and in the CSV export.
  */
+import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
@@ -661,6 +662,11 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         if (template === "/api/settings/flags" && method === "POST") {
           body = JSON.stringify({ flag: "MONTHLY_PAYMENT", enabled: true });
         }
+        // The museum's settings: saved as they are, over the version read now.
+        if (template === "/api/settings/museum" && method === "PUT") {
+          const { version, identity, levels } = await readMuseumSettings(app.store);
+          body = JSON.stringify({ version, identity, levels });
+        }
         // A person's answer to a refund pending for 20 minutes on the target gift.
         if (template === "/api/transaction/{id}/refund-outcome") {
           const transactionId = path.split("/")[3];
@@ -830,6 +836,8 @@ async function publicRequest(
   if (!op.body) return { path };
   const value = sampleValue(op.body, rng(n + 1), fx) as Record<string, unknown>;
   if ("isMonthly" in value) value.isMonthly = false;
+  // A gift at a membership level must pay its price: the sample is a plain gift.
+  delete value.levelId;
   const text = JSON.stringify(value);
   return { path, body: op.signed ? (await signText(text, fx.signingKey))! : text };
 }
