@@ -12,7 +12,13 @@ import { createLogger } from "@/lib/core/log.ts";
 import { newId } from "@/lib/core/ids.ts";
 import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
 import { signInKey } from "@/lib/donor_portal/sign_in.ts";
-import { addMonths, createRenewalToken, renewalKey, runRenewalPass } from "@/lib/memberships/mod.ts";
+import {
+  addMonths,
+  createRenewalToken,
+  readMemberships,
+  renewalKey,
+  runRenewalPass,
+} from "@/lib/memberships/mod.ts";
 import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import type { Membership, MembershipTerm, OutboxMessage, Store } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
@@ -210,5 +216,14 @@ Deno.test("the renewal link opens the donation page at the member's level, prefi
     assert.match(level, /value="tier-3"[^>]*checked|checked[^>]*value="tier-3"/);
   } finally {
     await app.close();
+  }
+});
+
+Deno.test("MEMBERSHIP_REMINDER_DAYS: 30, 7 and 0 unless set; a bad value stops start-up with a clear error", () => {
+  assert.deepEqual(readMemberships({}).reminderDays, [30, 7, 0]);
+  assert.deepEqual(readMemberships({ MEMBERSHIP_REMINDER_DAYS: " 1, 14 ,1" }).reminderDays, [14, 1]);
+  assert.deepEqual(readMemberships({ MEMBERSHIP_REMINDER_DAYS: "none" }).reminderDays, []);
+  for (const bad of ["30;7", "-1", "400", "1,2,3,4,5,6", "7,"]) {
+    assert.throws(() => readMemberships({ MEMBERSHIP_REMINDER_DAYS: bad }), /MEMBERSHIP_REMINDER_DAYS/, bad);
   }
 });
