@@ -11,8 +11,9 @@ import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
 import { addMonths, renewalKey, runRenewalPass } from "@/lib/memberships/mod.ts";
 import { createRenderer } from "@/lib/outbox/templates/mod.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
+import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame, startDonation } from "@/tests/helpers/payments.ts";
+import { giveAtTier, GOOD_CARD, payInSandboxFrame } from "@/tests/helpers/payments.ts";
 import type { Browser } from "playwright-core";
 
 const DAY = 86_400_000;
@@ -21,20 +22,14 @@ const WAIT = 20_000;
 async function renew(app: TestApp, browser: Browser, lang: "en" | "he") {
   const email = `member-${lang}@example.org`;
   const firstName = lang === "he" ? "יעל" : "Anna";
-  const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US" });
+  // bypassCSP lets axe be injected.
+  const context = await browser.newContext({ locale: lang === "he" ? "he-IL" : "en-US", bypassCSP: true });
   context.setDefaultTimeout(WAIT);
   try {
     const page = await context.newPage();
     const watched = await watchPage(page);
     // A gift at level 2 makes the member.
-    await startDonation(page, `${app.url}/${lang}/`, "one-time", {
-      firstName,
-      lastName: "Levi",
-      email,
-      country: "Israel",
-    });
-    await payInSandboxFrame(page, GOOD_CARD);
-    await page.waitForURL(new RegExp(`/${lang}/success\\?`));
+    await giveAtTier(page, app.url, lang, "one-time", { email, firstName });
     const joined = await app.store.memberships.get(email);
     assert.ok(joined, `${lang}: a member`);
 
@@ -74,11 +69,19 @@ async function renew(app: TestApp, browser: Browser, lang: "en" | "he") {
     assert.equal(await page.inputValue("#donor-email"), email);
     assert.equal(await page.inputValue("#donor-country"), "Israel");
     assert.equal(await page.locator('.notice-success[role="status"]').count(), 1);
+    await assertAxeClean(page, `${lang}: the renewal page`);
     await page.click(".donate-button");
     await page.locator("iframe.payment-frame").waitFor();
     await payInSandboxFrame(page, GOOD_CARD);
     await page.waitForURL(new RegExp(`/${lang}/success\\?`));
     assert.deepEqual(watched.all(), [], `${lang}: clean pages`);
+
+    // A bad link: the usual page, nothing filled in, a notice; axe clean too.
+    await page.goto(`${app.url}/${lang}/?renew=not-a-token`);
+    await page.waitForSelector('form.donation-form[data-enhanced="true"]');
+    assert.equal(await page.locator('.donate .form-alert[role="alert"]').count(), 1);
+    assert.equal(await page.inputValue("#donor-email"), "");
+    await assertAxeClean(page, `${lang}: a bad renewal link`);
 
     // A year more, from the old end.
     const renewed = await app.store.memberships.get(email);
