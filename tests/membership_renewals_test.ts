@@ -175,6 +175,17 @@ for (const backend of ["kv", "postgres"] as const) {
         await bothRun(stores, new Date(lapse.getTime() + 31 * DAY));
         const winback = (await renewalMessages(a)).filter((m) => m.kind === "membership-winback");
         assert.deepEqual(winback.map((m) => m.to), [{ donorId: dana.id }]);
+        // Erased at the member's request before it went out: nothing to send.
+        const render = createRenderer({
+          store: a,
+          publicUrl: "https://donate.example",
+          manageKey: await manageLinkKey(SECRET),
+          signInKey: await signInKey(SECRET),
+          receiptAttachment: () => Promise.resolve(null),
+        });
+        assert.ok(await render(winback[0]), "sent while the membership is there");
+        await a.memberships.erase("dana@example.org");
+        assert.equal(await render(winback[0]), null);
       });
 
       await t.step("a member a monthly gift keeps gets none of them", async () => {
