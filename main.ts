@@ -72,6 +72,7 @@ const scheduled: Jobs = config.env === "test"
     "retention sweep": async () => {},
     "yearly statements": async () => {},
     "sign-in summaries": async () => {},
+    "membership renewals": async () => {},
   }
   : createJobs({
     // The services' store: messages the jobs enqueue (billing) wake this instance's sender.
@@ -81,6 +82,7 @@ const scheduled: Jobs = config.env === "test"
     holder: `${Deno.hostname()}-${Deno.pid}`,
     rateLimits: config.rateLimits,
     membershipGraceDays: config.memberships.graceDays,
+    membershipReminderDays: config.memberships.reminderDays,
     enqueueMessage: services.enqueueMessage,
   });
 jobsReady(scheduled);

@@ -22,6 +22,8 @@ export interface DonationData {
   /** Locale keys of the fields' problems, the tax-receipt part's included. */
   errors: Partial<Record<keyof DonorFields | keyof TaxReceiptFields, string>>;
   alert: string | null;
+  /** A word above the choice (a renewal link's: a status, or an alert when the link is bad). */
+  notice: { kind: "status" | "alert"; text: string } | null;
   paymentUrl: string | null;
   monthlyEnabled: boolean;
   testTerminals: string[];
@@ -147,6 +149,14 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
       <section id="donate" class="donate" tabIndex={-1} aria-labelledby="donate-title">
         <h2 id="donate-title">{t("donation.sectionTitle")}</h2>
         <p class="donate-subtitle">{t("donation.subtitle")}</p>
+        {data.notice && (
+          <p
+            class={data.notice.kind === "status" ? "notice-success" : "form-alert"}
+            role={data.notice.kind}
+          >
+            {data.notice.text}
+          </p>
+        )}
         {data.monthlyEnabled
           ? (
             <PeriodTabs

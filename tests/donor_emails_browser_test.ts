@@ -22,7 +22,7 @@ import { amountInWords } from "@/lib/core/money_words.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
-import { GOOD_CARD, payInSandboxFrame, startDonation } from "@/tests/helpers/payments.ts";
+import { giveAtTier } from "@/tests/helpers/payments.ts";
 import { pdfText } from "@/tests/helpers/pdf.ts";
 import { startSmtp, type TestSmtp, waitForMailsTo } from "@/tests/helpers/smtp.ts";
 
@@ -53,14 +53,7 @@ async function give(
   email: string,
   firstName = lang === "he" ? "יעל" : "Anna",
 ) {
-  await startDonation(page, `${app.url}/${lang}/`, period, {
-    firstName,
-    lastName: "Levi",
-    email,
-    country: "Israel",
-  });
-  await payInSandboxFrame(page, GOOD_CARD);
-  await page.waitForURL(new RegExp(`/${lang}/success\\?`));
+  await giveAtTier(page, app.url, lang, period, { email, firstName });
 }
 
 async function oneTime(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lang) {

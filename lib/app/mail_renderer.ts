@@ -8,6 +8,7 @@
  */
 import type { Config } from "./config.ts";
 import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
+import { renewalKey } from "@/lib/memberships/mod.ts";
 import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
 import type { Attachment } from "@/lib/storage/message_types.ts";
@@ -56,6 +57,7 @@ export async function appRenderer(
     publicUrl,
     manageKey: await manageLinkKey(config.appSecret),
     signInKey: await signInKey(config.appSecret),
+    renewalKey: await renewalKey(config.appSecret),
     receiptAttachment,
     creditReceiptAttachment,
   });

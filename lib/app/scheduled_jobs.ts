@@ -8,10 +8,12 @@
  * | `retention sweep`      | daily, 03:17     | deletes what can no longer matter (`lib/retention/retention.ts`)      |
  * | `yearly statements`    | January, 06:41   | the past year's statement per donor email (`lib/outbox/…`)    |
  * | `sign-in summaries`    | hourly, at :07   | one audit entry per hour of sign-ins on unknown emails      |
+ * | `membership renewals`  | hourly, at :23   | reminders, lapse and win-back emails (`lib/memberships/…`)  |
  *
  * `main.ts` registers them with `Deno.cron` before anything else, which is where Deno Deploy looks
  * for crons; where cron is unavailable it runs them on intervals. Every instance schedules every
- * job: billing and reconciliation take a lease in storage, the sign-in summaries claim each hour's
+ * job: billing, reconciliation and the membership renewals take a lease in storage (the renewals'
+ * messages also have idempotent keys), the sign-in summaries claim each hour's
  * entry in storage, and the retention sweep and the yearly statements (whose messages have
  * idempotent keys) are safe to run twice. A run never throws: a failure (storage or the provider unreachable) is logged, and the
  * next run carries on. Each job's module loads with its first run, not with the server.
@@ -38,7 +40,8 @@ export type JobName =
   | "reconcile payments"
   | "retention sweep"
   | "yearly statements"
-  | "sign-in summaries";
+  | "sign-in summaries"
+  | "membership renewals";
 
 const MINUTE_MS = 60_000;
 
@@ -53,6 +56,8 @@ export const JOB_SCHEDULES: readonly JobSchedule[] = [
   { name: "yearly statements", cron: "41 6 * 1 *", everyMs: 24 * 60 * MINUTE_MS },
   // Past each hour's end, off the quarter hours; a missed run is made up by the next (a day back).
   { name: "sign-in summaries", cron: "7 * * * *", everyMs: 60 * MINUTE_MS },
+  // Hourly, so a reminder due on a UTC day goes out early that day; most runs find nothing new.
+  { name: "membership renewals", cron: "23 * * * *", everyMs: 60 * MINUTE_MS },
 ];
 
 /** What the jobs need. */
@@ -66,6 +71,8 @@ export interface JobContext {
   rateLimits?: RateLimitSettings;
   /** Days of grace after a membership's end (`MEMBERSHIP_GRACE_DAYS`), for the gifts these jobs record. */
   membershipGraceDays?: number;
+  /** Days before a membership's end that reminders go out (`MEMBERSHIP_REMINDER_DAYS`). */
+  membershipReminderDays?: readonly number[];
   /** Stores a message in the outbox (the yearly statements'); without it that job only logs. */
   enqueueMessage?: (message: MessageInput) => Promise<void>;
   /** The clock of the jobs that look at the date (the yearly statements, the summaries); tests set it. */
@@ -83,6 +90,7 @@ export interface JobContext {
  */
 export function createJobs(context: JobContext): Record<JobName, () => Promise<void>> {
   const { store, provider, log, holder, rateLimits, membershipGraceDays, enqueueMessage, now } = context;
+  const { membershipReminderDays } = context;
   const guarded = (name: JobName, run: () => Promise<unknown>) => async () => {
     try {
       await run();
@@ -117,6 +125,17 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
       const { writeUnknownEmailSummaries } = await import("@/lib/staff/login_throttle.ts");
       const written = await writeUnknownEmailSummaries(store, now?.() ?? new Date());
       if (written > 0) log.info("sign-in summaries written", { hours: written });
+    }),
+    "membership renewals": guarded("membership renewals", async () => {
+      const { runRenewalPass } = await import("@/lib/memberships/mod.ts");
+      await runRenewalPass({
+        store,
+        log,
+        holder,
+        now,
+        reminderDays: membershipReminderDays,
+        graceDays: membershipGraceDays,
+      });
     }),
   };
 }

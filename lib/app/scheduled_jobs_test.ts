@@ -25,6 +25,7 @@ Deno.test("scheduled jobs: one schedule per job, each a five-field cron and an i
   const names = JOB_SCHEDULES.map((j) => j.name);
   assert.deepEqual(new Set(names).size, names.length);
   assert.deepEqual(names.sort(), [
+    "membership renewals",
     "monthly billing",
     "reconcile payments",
     "retention sweep",
@@ -87,7 +88,12 @@ Deno.test("scheduled jobs: a run whose storage fails is logged and does not thro
   for (const { name } of JOB_SCHEDULES) await jobs[name]();
   const failed = lines.filter((l) => l.msg === "scheduled job failed").map((l) => l.job);
   // The retention sweep logs each kind's failure itself and carries on; the passes report theirs.
-  assert.deepEqual(failed, ["monthly billing", "reconcile payments", "sign-in summaries"]);
+  assert.deepEqual(failed, [
+    "monthly billing",
+    "reconcile payments",
+    "sign-in summaries",
+    "membership renewals",
+  ]);
   const sweep = lines.find((l) => l.msg === "retention sweep");
   assert.ok(sweep, JSON.stringify(lines));
 });

@@ -7,9 +7,25 @@
  *
  * @module
  */
-export { DEFAULT_GRACE_DAYS, type MembershipSettings, readMemberships } from "./config.ts";
+export {
+  DEFAULT_GRACE_DAYS,
+  DEFAULT_REMINDER_DAYS,
+  type MembershipSettings,
+  readMemberships,
+} from "./config.ts";
 export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
 export { addMonths, applyGift, lapsesAt, type LevelGift, type TermRules } from "./terms.ts";
 export { type MembershipView, readMembership } from "./view.ts";
+export {
+  createRenewalToken,
+  readRenewalToken,
+  RENEWAL_LINK_TTL_MS,
+  type RenewalClaim,
+  type RenewalKey,
+  renewalKey,
+  renewalLinkUrl,
+} from "./renewal_link.ts";
+export { isRenewalStillDue, renewalMessageKey, type RenewalPassContext, runRenewalPass } from "./renewals.ts";
+export { type RenewalPrefill, renewalPrefill } from "./renewal_page.ts";

@@ -51,6 +51,16 @@ export interface MessageData {
    * send time, with its credit receipt (referencing the gift's receipt) attached.
    */
   "refund": { transactionId: string; refundId: string };
+  /**
+   * A renewal reminder (issue 27, `lib/memberships/renewals.ts`): the membership of `email` ends at
+   * `end`, in `days` days. Skipped when sent if the membership is gone, ended elsewhere (renewed) or
+   * a monthly gift keeps it.
+   */
+  "membership-reminder": { email: string; end: string; days: number };
+  /** The membership of `email` that ended at `end` lapsed (its grace is over); skipped as above. */
+  "membership-lapsed": { email: string; end: string };
+  /** One win-back email, 30 days after the membership of `email` (ended at `end`) lapsed. */
+  "membership-winback": { email: string; end: string };
   "card-updated": {
     subscriptionId: string;
     last4: string | null;

@@ -25,6 +25,9 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "monthly-changed",
   "card-updated",
   "refund",
+  "membership-reminder",
+  "membership-lapsed",
+  "membership-winback",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

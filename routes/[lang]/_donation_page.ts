@@ -31,6 +31,7 @@ import {
 import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
 import { createDonor } from "@/lib/donors/donors.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
+import { renewalKey, renewalPrefill } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings, readMuseumSettingsForPages } from "@/lib/museum/mod.ts";
 import { levelById, type MuseumSettings, tiersOf } from "@/lib/shared/museum.ts";
 import type { RouteContext } from "@/lib/framework/mod.ts";
@@ -73,6 +74,7 @@ export function donationData(
     taxReceipt: NO_TAX_RECEIPT,
     errors: {},
     alert: null,
+    notice: null,
     paymentUrl: null,
     // Monthly gifts are taken online only.
     monthlyEnabled: mode === "online" && flags.MONTHLY_PAYMENT,
@@ -97,6 +99,10 @@ export function donationPage(
 ): Response | Promise<Response> {
   // The middleware's read, so the header and the cards (and the cache key) are of one version.
   const museum = ctx.state.museum ?? readMuseumSettingsForPages(ctx.state.services.store);
+  const query = ctx.url.searchParams;
+  if (mode === "online" && (query.has("renew") || query.has("level"))) {
+    return Promise.resolve(museum).then((settings) => renewalPage(ctx, settings));
+  }
   return museum instanceof Promise
     ? museum.then((settings) => cachedPage(ctx, mode, shopNumber, settings))
     : cachedPage(ctx, mode, shopNumber, museum);
@@ -120,6 +126,32 @@ function cachedPage(
       }, museum),
     slots: { keyId: signingKey.keyId, key: signingKey.key, keyExpiresAt: String(signingKey.expiresAt) },
   });
+}
+
+/**
+ * The page for a renewal link (`?renew=<token>`) or a level's link (`?level=<id>`): the level
+ * selected and, for a valid renewal token, the member's details filled in, rendered for this visitor
+ * alone (never cached: it carries a person's details); a bad token opens the usual page with a notice.
+ */
+async function renewalPage(ctx: Ctx, museum: MuseumSettings): Promise<Response> {
+  const { services, t, lang } = ctx.state;
+  const key = await renewalKey(services.config.appSecret);
+  const prefill = await renewalPrefill({ store: services.store, key }, ctx.url.searchParams, museum.levels);
+  if (!prefill) return cachedPage(ctx, "online", null, museum);
+  const data = donationData(ctx, "online", null, issueBrowserKey(services.config.appSecret), museum);
+  const level = prefill.level;
+  const notice = prefill.notice && {
+    kind: prefill.notice === "renewing" ? "status" as const : "alert" as const,
+    text: t(`membershipRenewals.page.${prefill.notice === "renewing" ? "renewing" : "badLink"}`, {
+      level: level ? level.name[lang] ?? level.name.en : "",
+    }),
+  };
+  return ctx.render({
+    ...data,
+    selection: level ? { ...EMPTY_SELECTION, tier: level.id } : data.selection,
+    fields: prefill.fields ?? data.fields,
+    notice: notice || null,
+  }, { headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } });
 }
 
 const NO_KEY: BrowserKey = { keyId: "", key: "", expiresAt: 0 };

@@ -6,6 +6,7 @@
  * @module
  */
 import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+import { renewalKey } from "@/lib/memberships/mod.ts";
 import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
 import type { Attachment, MessageInput, RenderedMessage } from "@/lib/storage/message_types.ts";
@@ -46,6 +47,7 @@ export async function fixture(firstName = "Dana"): Promise<Fixture> {
     publicUrl: PUBLIC_URL,
     manageKey: await manageLinkKey(SECRET),
     signInKey: await signInKey(SECRET),
+    renewalKey: await renewalKey(SECRET),
     now: () => NOW,
     receiptAttachment: (tx): Promise<Attachment | null> => {
       attached.push(tx);

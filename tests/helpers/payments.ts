@@ -117,3 +117,19 @@ export async function startDonation(page: Page, url: string, period: "one-time" 
   await page.click(".donate-button");
   await page.locator("iframe.payment-frame").waitFor();
 }
+
+/**
+ * Gives at tier 2 (₪100) on the donation page of `lang`, a donor from Israel named `firstName` Levi,
+ * paid in the sandbox frame, up to the success page.
+ */
+export async function giveAtTier(
+  page: Page,
+  origin: string,
+  lang: string,
+  period: "one-time" | "monthly",
+  who: { email: string; firstName: string },
+) {
+  await startDonation(page, `${origin}/${lang}/`, period, { ...who, lastName: "Levi", country: "Israel" });
+  await payInSandboxFrame(page, GOOD_CARD);
+  await page.waitForURL(new RegExp(`/${lang}/success\\?`));
+}

@@ -23,6 +23,11 @@ import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
 import { renderMonthlyChanged } from "./gift_changes.ts";
 import { renderCardUpdated } from "./card_update.ts";
 import { renderRefund } from "./refund.ts";
+import {
+  renderMembershipLapsed,
+  renderMembershipReminder,
+  renderMembershipWinback,
+} from "./membership_renewals.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -39,6 +44,9 @@ export const RENDERERS: KindRenderers = {
   "sign-in-link": renderSignInLink,
   "card-updated": renderCardUpdated,
   "refund": renderRefund,
+  "membership-reminder": renderMembershipReminder,
+  "membership-lapsed": renderMembershipLapsed,
+  "membership-winback": renderMembershipWinback,
 };
 
 /**

@@ -10,6 +10,7 @@
  * @module
  */
 import type { SignInKey } from "@/lib/donor_portal/mod.ts";
+import type { RenewalKey } from "@/lib/memberships/mod.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type {
   Attachment,
@@ -36,13 +37,21 @@ export type MessageToRender = MessageInput & { createdAt: string };
 
 /** What the renderers need, injected by whoever sends (the integrator wires the real ones). */
 export interface RenderDeps {
-  store: Pick<Store, "donors" | "transactions" | "subscriptions" | "admins" | "refunds">;
+  store: Pick<
+    Store,
+    "donors" | "transactions" | "subscriptions" | "admins" | "refunds" | "memberships" | "museum"
+  >;
   /** The site's public origin, for links in emails (`config.publicUrl`). */
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
   manageKey: ManageLinkKey;
   /** The donor portal's sign-in links' key (`signInKey(config.appSecret)`, `lib/donor_portal/sign_in.ts`). */
   signInKey: SignInKey;
+  /**
+   * The renewal links' key (`renewalKey(config.appSecret)`, `lib/memberships/renewal_link.ts`);
+   * without it the renewal emails link to the donation page at the member's level, not prefilled.
+   */
+  renewalKey?: RenewalKey;
   /**
    * The receipt PDF of a successful transaction in a language (issued on first call,
    * `lib/receipts`), or null when no receipt can be issued (receipts not configured).

@@ -1,0 +1,194 @@
+/**
+ * The renewal pass (issue 27, item 5), a scheduled job: finds memberships by their end
+ * (`store.memberships.listByEnd`) and enqueues, for each,
+ * - a **reminder** on each of the reminder days before its end (`MEMBERSHIP_REMINDER_DAYS`, 30, 7
+ *   and 0 by default; counted in UTC days: the 7-day one is due from the start of the UTC day a
+ *   week before the end's day, the 0-day one on the end's own day);
+ * - the **lapse** email once its grace is over and it is lapsed (`MEMBERSHIP_GRACE_DAYS`);
+ * - one **win-back** email {@link WINBACK_DAYS} after that.
+ *
+ * Exactly once across instances: each message's key is made of the membership's number (never
+ * changed, one per email), its end and which email it is ({@link renewalMessageKey}), and the
+ * outbox stores a key once, ever; a lease lets one instance do the pass at a time, so the others do
+ * not repeat its reads. A run that was missed is made up by the next within {@link CATCH_UP_DAYS}
+ * (never reaching back to the window of the next reminder, so a late 30-day reminder is not sent
+ * beside the 7-day one). A renewal moves the end, so the old end's emails are no longer found, and
+ * the ones already queued are skipped when sent (`isRenewalStillDue`, read again from storage).
+ *
+ * A member whom an active monthly gift keeps is not reminded: each charge extends the membership,
+ * and billing's own emails say when a charge fails.
+ *
+ * @module
+ */
+import type { Logger } from "@/lib/core/log.ts";
+import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
+import type { Membership, MessageInput, Store, Subscription } from "@/lib/storage/types.ts";
+import { DEFAULT_GRACE_DAYS, DEFAULT_REMINDER_DAYS } from "./config.ts";
+import { membershipState } from "./state.ts";
+
+/** Days after the lapse that the one win-back email goes out. */
+export const WINBACK_DAYS = 30;
+/** How many days back a run makes up for runs that did not happen. */
+export const CATCH_UP_DAYS = 3;
+
+const DAY_MS = 86_400_000;
+const LEASE = "membership renewals";
+const LEASE_MS = 10 * 60_000;
+const PAGE = 200;
+
+/** What the pass needs. */
+export interface RenewalPassContext {
+  store: Store;
+  log: Logger;
+  /** This runner's name in the lease. */
+  holder: string;
+  /** The clock; tests set it. */
+  now?: () => Date;
+  /** `MEMBERSHIP_REMINDER_DAYS`; 30, 7 and 0 when not given. */
+  reminderDays?: readonly number[];
+  /** `MEMBERSHIP_GRACE_DAYS`; 30 when not given. */
+  graceDays?: number;
+}
+
+/** Which renewal email: a reminder `days` before the end, the lapse or the win-back. */
+export type RenewalEmail = { kind: "membership-reminder"; days: number } | {
+  kind: "membership-lapsed" | "membership-winback";
+};
+
+/**
+ * The key of a membership's renewal email for its end: once per membership, end and email.
+ *
+ * @example
+ * ```ts
+ * renewalMessageKey("7KQ3-9DXM", "2027-03-10T09:00:00.000Z", { kind: "membership-reminder", days: 7 });
+ * // "membership-reminder:7KQ3-9DXM:2027-03-10T09:00:00.000Z:7"
+ * ```
+ */
+export function renewalMessageKey(number: string, end: string, email: RenewalEmail): string {
+  const base = `${email.kind}:${number}:${end}`;
+  return email.kind === "membership-reminder" ? `${base}:${email.days}` : base;
+}
+
+/**
+ * Whether a renewal email about the membership's end `end` is still worth sending: the membership
+ * exists (not erased), still ends then (not renewed meanwhile), and no active monthly gift keeps it.
+ *
+ * @example
+ * ```ts
+ * isRenewalStillDue(await store.memberships.get(email), data.end, billing);
+ * ```
+ */
+export function isRenewalStillDue(
+  membership: Membership | null,
+  end: string,
+  billing: Pick<Subscription, "id" | "status"> | null,
+): boolean {
+  if (!membership || membership.end !== end) return false;
+  const keptMonthly = billing !== null && billing.status === "active" &&
+    billing.id === membership.subscriptionId && membership.terms.at(-1)?.subscriptionId === billing.id;
+  return !keptMonthly;
+}
+
+/** The UTC day's start of `ms`. */
+const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/** What one search of the pass looks for: ends in a range, and the email due for each. */
+interface Search {
+  from: number;
+  to: number;
+  email: RenewalEmail;
+}
+
+/** Every search at `now`: one per reminder day, the lapses and the win-backs. */
+function searches(now: number, reminderDays: readonly number[], graceDays: number): Search[] {
+  const days = [...reminderDays].sort((a, b) => b - a);
+  const found: Search[] = days.map((d, i) => {
+    // Due from the start of the UTC day `d` days before the end's day.
+    const to = dayStart(now) + (d + 1) * DAY_MS;
+    const span = Math.max(1, Math.min(CATCH_UP_DAYS, i + 1 < days.length ? d - days[i + 1] : CATCH_UP_DAYS));
+    return { from: to - span * DAY_MS, to, email: { kind: "membership-reminder", days: d } };
+  });
+  const lapsed = now - graceDays * DAY_MS;
+  const winback = lapsed - WINBACK_DAYS * DAY_MS;
+  found.push(
+    { from: lapsed - CATCH_UP_DAYS * DAY_MS, to: lapsed, email: { kind: "membership-lapsed" } },
+    { from: winback - CATCH_UP_DAYS * DAY_MS, to: winback, email: { kind: "membership-winback" } },
+  );
+  return found;
+}
+
+/** The language of a membership's emails: its last term's payment's, else its monthly gift's, else English. */
+async function languageOf(store: Store, membership: Membership): Promise<string> {
+  const tx = await store.transactions.get(membership.terms.at(-1)?.transactionId ?? "");
+  const payment = tx?.providerTransactionId
+    ? await store.payments.getByProviderRef(tx.provider, tx.providerTransactionId)
+    : null;
+  const sub = payment ? null : await store.subscriptions.get(membership.subscriptionId ?? "");
+  const language = payment?.language ?? sub?.language;
+  return isLang(language) ? language : FALLBACK_LANG;
+}
+
+/** The message of `email` for `membership` at `now`, or null when none is due. */
+async function messageFor(
+  ctx: RenewalPassContext,
+  membership: Membership,
+  email: RenewalEmail,
+  now: Date,
+): Promise<MessageInput | null> {
+  const billing = membership.subscriptionId
+    ? await ctx.store.subscriptions.get(membership.subscriptionId)
+    : null;
+  if (!isRenewalStillDue(membership, membership.end, billing)) return null;
+  const graceDays = ctx.graceDays ?? DEFAULT_GRACE_DAYS;
+  if (
+    email.kind !== "membership-reminder" && membershipState(membership, now, billing, graceDays) !== "lapsed"
+  ) {
+    return null;
+  }
+  const common = {
+    key: renewalMessageKey(membership.number, membership.end, email),
+    to: { donorId: membership.donorId },
+    language: await languageOf(ctx.store, membership),
+  };
+  const about = { email: membership.email, end: membership.end };
+  return email.kind === "membership-reminder"
+    ? { ...common, kind: email.kind, data: { ...about, days: email.days } }
+    : { ...common, kind: email.kind, data: about };
+}
+
+/**
+ * One pass: enqueues every renewal email due at `now` that was not enqueued before. Answers how
+ * many were new, or null when another instance holds the pass's lease.
+ *
+ * @example
+ * ```ts
+ * await runRenewalPass({ store, log, holder: `${Deno.hostname()}-${Deno.pid}`, reminderDays: [30, 7, 0] });
+ * ```
+ */
+export async function runRenewalPass(ctx: RenewalPassContext): Promise<number | null> {
+  const { store, holder } = ctx;
+  const now = ctx.now?.() ?? new Date();
+  if (!await store.leases.acquire(LEASE, holder, now.getTime(), LEASE_MS)) return null;
+  let enqueued = 0;
+  try {
+    const graceDays = ctx.graceDays ?? DEFAULT_GRACE_DAYS;
+    for (const search of searches(now.getTime(), ctx.reminderDays ?? DEFAULT_REMINDER_DAYS, graceDays)) {
+      const range = { from: new Date(search.from).toISOString(), to: new Date(search.to).toISOString() };
+      let after: Membership | null = null;
+      do {
+        const page: Membership[] = await store.memberships.listByEnd(range, PAGE, after);
+        const messages: MessageInput[] = [];
+        for (const membership of page) {
+          const message = await messageFor(ctx, membership, search.email, now);
+          if (message) messages.push(message);
+        }
+        if (messages.length > 0) enqueued += await store.outbox.enqueue(messages, now.toISOString());
+        after = page.length === PAGE ? page[PAGE - 1] : null;
+      } while (after);
+    }
+  } finally {
+    await store.leases.release(LEASE, holder);
+  }
+  if (enqueued > 0) ctx.log.info("membership renewal emails enqueued", { count: enqueued });
+  return enqueued;
+}
