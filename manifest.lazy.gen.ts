@@ -28,6 +28,7 @@ import type { LazyManifest } from "./lib/framework/types.ts";
 
 const manifest: LazyManifest = {
   routes: {
+    ".well-known/member-card-key.json.ts": () => import("./routes/.well-known/member-card-key.json.ts"),
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
     "[lang]/account/card/[subscriptionId].tsx": () =>

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Config } from "./config.ts";
+import type { RenderMemberCard } from "@/lib/memberships/mod.ts";
 import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
 import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
 import type { Store, Transaction } from "@/lib/storage/types.ts";
@@ -32,6 +33,7 @@ export async function appRenderer(
   config: Config,
   store: Store,
   renderPdf: RenderReceiptPdf,
+  renderCard?: RenderMemberCard,
 ): Promise<RenderMessage> {
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const deps = {
@@ -58,5 +60,15 @@ export async function appRenderer(
     signInKey: await signInKey(config.appSecret),
     receiptAttachment,
     creditReceiptAttachment,
+    ...(renderCard
+      ? {
+        memberCards: {
+          store,
+          appSecret: config.appSecret,
+          render: renderCard,
+          graceDays: config.memberships.graceDays,
+        },
+      }
+      : {}),
   });
 }

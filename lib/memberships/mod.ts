@@ -13,3 +13,25 @@ export { memberNumberOf, newMemberNumber } from "./numbers.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
 export { addMonths, applyGift, lapsesAt, type LevelGift, type TermRules } from "./terms.ts";
 export { type MembershipView, readMembership } from "./view.ts";
+export {
+  type MemberCardClaims,
+  memberCardKey,
+  type MemberCardPublicJwk,
+  memberCardPublicKey,
+  MemberCardTokenError,
+  signMemberCardToken,
+  verifyMemberCardToken,
+} from "./card_token.ts";
+export {
+  cardFileName,
+  cardholderNames,
+  type MemberCardContext,
+  memberCardFace,
+  memberCardFile,
+  memberCardPdfs,
+  membershipDate,
+} from "./card.ts";
+export type { MemberCardFace } from "./card_face.ts";
+export { MemberCardPool, type RenderMemberCard } from "./card_pool.ts";
+export { MemberCardsBusyError, MembershipError, NoSuchMembershipError } from "./errors.ts";
+export { memberCardMessage, membershipMessage } from "./messages.ts";

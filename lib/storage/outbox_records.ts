@@ -25,6 +25,8 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "monthly-changed",
   "card-updated",
   "refund",
+  "membership",
+  "member-card",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

@@ -23,6 +23,7 @@ import { renderAdminPending, renderYearlyStatement } from "./statements.ts";
 import { renderMonthlyChanged } from "./gift_changes.ts";
 import { renderCardUpdated } from "./card_update.ts";
 import { renderRefund } from "./refund.ts";
+import { renderMemberCard, renderMembership } from "./membership.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -39,6 +40,8 @@ export const RENDERERS: KindRenderers = {
   "sign-in-link": renderSignInLink,
   "card-updated": renderCardUpdated,
   "refund": renderRefund,
+  "membership": renderMembership,
+  "member-card": renderMemberCard,
 };
 
 /**

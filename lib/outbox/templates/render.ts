@@ -10,6 +10,7 @@
  * @module
  */
 import type { SignInKey } from "@/lib/donor_portal/mod.ts";
+import type { MemberCardContext } from "@/lib/memberships/mod.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type {
   Attachment,
@@ -36,7 +37,10 @@ export type MessageToRender = MessageInput & { createdAt: string };
 
 /** What the renderers need, injected by whoever sends (the integrator wires the real ones). */
 export interface RenderDeps {
-  store: Pick<Store, "donors" | "transactions" | "subscriptions" | "admins" | "refunds">;
+  store: Pick<
+    Store,
+    "donors" | "transactions" | "subscriptions" | "admins" | "refunds" | "memberships" | "museum"
+  >;
   /** The site's public origin, for links in emails (`config.publicUrl`). */
   publicUrl: string;
   /** The manage tokens' key (`manageLinkKey(config.appSecret)`). */
@@ -62,6 +66,11 @@ export interface RenderDeps {
    * the site's translated museum title (`welcome.museumTitle`).
    */
   museumName?: string;
+  /**
+   * How the membership emails draw the member cards they attach (`lib/memberships/card.ts`); without
+   * it they go without cards.
+   */
+  memberCards?: MemberCardContext;
   /** The clock (for the manage link's expiry); tests fix it. */
   now?: () => Date;
 }
