@@ -10,100 +10,103 @@ import * as $6 from "./routes/[lang]/account/erase.tsx";
 import * as $7 from "./routes/[lang]/account/gifts/[id]/[action].tsx";
 import * as $8 from "./routes/[lang]/account/index.tsx";
 import * as $9 from "./routes/[lang]/account/link.tsx";
-import * as $10 from "./routes/[lang]/account/receipts/[year].tsx";
-import * as $11 from "./routes/[lang]/account/sign-in.tsx";
-import * as $12 from "./routes/[lang]/account/sign-out.ts";
-import * as $13 from "./routes/[lang]/admin/audit.tsx";
-import * as $14 from "./routes/[lang]/admin/donor.ts";
-import * as $15 from "./routes/[lang]/admin/donors.tsx";
-import * as $16 from "./routes/[lang]/admin/email.tsx";
-import * as $17 from "./routes/[lang]/admin/index.tsx";
-import * as $18 from "./routes/[lang]/admin/kiosks.tsx";
-import * as $19 from "./routes/[lang]/admin/reports.tsx";
-import * as $20 from "./routes/[lang]/admin/settings.tsx";
-import * as $21 from "./routes/[lang]/admin/staff.tsx";
-import * as $22 from "./routes/[lang]/admin/transactions.tsx";
-import * as $23 from "./routes/[lang]/admin/two-factor.tsx";
-import * as $24 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $25 from "./routes/[lang]/error.tsx";
-import * as $26 from "./routes/[lang]/index.tsx";
-import * as $27 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $28 from "./routes/[lang]/login.tsx";
-import * as $29 from "./routes/[lang]/receipts/download.tsx";
-import * as $30 from "./routes/[lang]/receipts/verify.tsx";
-import * as $31 from "./routes/[lang]/register.tsx";
-import * as $32 from "./routes/[lang]/success.tsx";
-import * as $33 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $34 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $35 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $36 from "./routes/_404.tsx";
-import * as $37 from "./routes/_app.tsx";
-import * as $38 from "./routes/api/(admin)/_middleware.ts";
-import * as $39 from "./routes/api/(admin)/audit/actors.ts";
-import * as $40 from "./routes/api/(admin)/audit/export.ts";
-import * as $41 from "./routes/api/(admin)/audit/index.ts";
-import * as $42 from "./routes/api/(admin)/donor/cancel-reasons.ts";
-import * as $43 from "./routes/api/(admin)/donor/index.ts";
-import * as $44 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
-import * as $45 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
-import * as $46 from "./routes/api/(admin)/kiosk-devices/index.ts";
-import * as $47 from "./routes/api/(admin)/outbox/index.ts";
-import * as $48 from "./routes/api/(admin)/overview.ts";
-import * as $49 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $50 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $51 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $52 from "./routes/api/(admin)/settings/flags.ts";
-import * as $53 from "./routes/api/(admin)/settings/museum.ts";
-import * as $54 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $55 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $56 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $57 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $58 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $59 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $60 from "./routes/api/(admin)/transaction/export.ts";
-import * as $61 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $62 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $63 from "./routes/api/_middleware.ts";
-import * as $64 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $65 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $66 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $67 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $68 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $69 from "./routes/api/auth/admin/_middleware.ts";
-import * as $70 from "./routes/api/auth/admin/login.ts";
-import * as $71 from "./routes/api/auth/admin/logout.ts";
-import * as $72 from "./routes/api/auth/admin/me.ts";
-import * as $73 from "./routes/api/auth/admin/pending.ts";
-import * as $74 from "./routes/api/auth/admin/refresh.ts";
-import * as $75 from "./routes/api/auth/admin/register.ts";
-import * as $76 from "./routes/api/auth/admin/staff.ts";
-import * as $77 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $78 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $79 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $80 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $81 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $82 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $83 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $84 from "./routes/api/docs.tsx";
-import * as $85 from "./routes/api/feature-flags.ts";
-import * as $86 from "./routes/api/openapi.json.ts";
-import * as $87 from "./routes/api/payment/create.ts";
-import * as $88 from "./routes/api/payment/notify/[provider].ts";
-import * as $89 from "./routes/api/payment/pay-emv.ts";
-import * as $90 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $91 from "./routes/api/signing-key.ts";
-import * as $92 from "./routes/api/user/[id].ts";
-import * as $93 from "./routes/api/user/index.ts";
-import * as $94 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $95 from "./routes/dev/mail/attachment.ts";
-import * as $96 from "./routes/dev/mail/html.ts";
-import * as $97 from "./routes/dev/mail/index.tsx";
-import * as $98 from "./routes/health.ts";
-import * as $99 from "./routes/index.ts";
-import * as $100 from "./routes/payments/card/[attemptId].ts";
-import * as $101 from "./routes/payments/return/[paymentId].ts";
-import * as $102 from "./routes/sandbox/pay/[ref].tsx";
-import * as $103 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $10 from "./routes/[lang]/account/membership/card.pdf.ts";
+import * as $11 from "./routes/[lang]/account/membership/card.png.ts";
+import * as $12 from "./routes/[lang]/account/membership/index.tsx";
+import * as $13 from "./routes/[lang]/account/receipts/[year].tsx";
+import * as $14 from "./routes/[lang]/account/sign-in.tsx";
+import * as $15 from "./routes/[lang]/account/sign-out.ts";
+import * as $16 from "./routes/[lang]/admin/audit.tsx";
+import * as $17 from "./routes/[lang]/admin/donor.ts";
+import * as $18 from "./routes/[lang]/admin/donors.tsx";
+import * as $19 from "./routes/[lang]/admin/email.tsx";
+import * as $20 from "./routes/[lang]/admin/index.tsx";
+import * as $21 from "./routes/[lang]/admin/kiosks.tsx";
+import * as $22 from "./routes/[lang]/admin/reports.tsx";
+import * as $23 from "./routes/[lang]/admin/settings.tsx";
+import * as $24 from "./routes/[lang]/admin/staff.tsx";
+import * as $25 from "./routes/[lang]/admin/transactions.tsx";
+import * as $26 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $27 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $28 from "./routes/[lang]/error.tsx";
+import * as $29 from "./routes/[lang]/index.tsx";
+import * as $30 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $31 from "./routes/[lang]/login.tsx";
+import * as $32 from "./routes/[lang]/receipts/download.tsx";
+import * as $33 from "./routes/[lang]/receipts/verify.tsx";
+import * as $34 from "./routes/[lang]/register.tsx";
+import * as $35 from "./routes/[lang]/success.tsx";
+import * as $36 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $37 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $38 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $39 from "./routes/_404.tsx";
+import * as $40 from "./routes/_app.tsx";
+import * as $41 from "./routes/api/(admin)/_middleware.ts";
+import * as $42 from "./routes/api/(admin)/audit/actors.ts";
+import * as $43 from "./routes/api/(admin)/audit/export.ts";
+import * as $44 from "./routes/api/(admin)/audit/index.ts";
+import * as $45 from "./routes/api/(admin)/donor/cancel-reasons.ts";
+import * as $46 from "./routes/api/(admin)/donor/index.ts";
+import * as $47 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
+import * as $48 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
+import * as $49 from "./routes/api/(admin)/kiosk-devices/index.ts";
+import * as $50 from "./routes/api/(admin)/outbox/index.ts";
+import * as $51 from "./routes/api/(admin)/overview.ts";
+import * as $52 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $53 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $54 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $55 from "./routes/api/(admin)/settings/flags.ts";
+import * as $56 from "./routes/api/(admin)/settings/museum.ts";
+import * as $57 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $58 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $59 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $60 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $61 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $62 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $63 from "./routes/api/(admin)/transaction/export.ts";
+import * as $64 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $65 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $66 from "./routes/api/_middleware.ts";
+import * as $67 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $68 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $69 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $70 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $71 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $72 from "./routes/api/auth/admin/_middleware.ts";
+import * as $73 from "./routes/api/auth/admin/login.ts";
+import * as $74 from "./routes/api/auth/admin/logout.ts";
+import * as $75 from "./routes/api/auth/admin/me.ts";
+import * as $76 from "./routes/api/auth/admin/pending.ts";
+import * as $77 from "./routes/api/auth/admin/refresh.ts";
+import * as $78 from "./routes/api/auth/admin/register.ts";
+import * as $79 from "./routes/api/auth/admin/staff.ts";
+import * as $80 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $81 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $82 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $83 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $84 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $85 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $86 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $87 from "./routes/api/docs.tsx";
+import * as $88 from "./routes/api/feature-flags.ts";
+import * as $89 from "./routes/api/openapi.json.ts";
+import * as $90 from "./routes/api/payment/create.ts";
+import * as $91 from "./routes/api/payment/notify/[provider].ts";
+import * as $92 from "./routes/api/payment/pay-emv.ts";
+import * as $93 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $94 from "./routes/api/signing-key.ts";
+import * as $95 from "./routes/api/user/[id].ts";
+import * as $96 from "./routes/api/user/index.ts";
+import * as $97 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $98 from "./routes/dev/mail/attachment.ts";
+import * as $99 from "./routes/dev/mail/html.ts";
+import * as $100 from "./routes/dev/mail/index.tsx";
+import * as $101 from "./routes/health.ts";
+import * as $102 from "./routes/index.ts";
+import * as $103 from "./routes/payments/card/[attemptId].ts";
+import * as $104 from "./routes/payments/return/[paymentId].ts";
+import * as $105 from "./routes/sandbox/pay/[ref].tsx";
+import * as $106 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -137,100 +140,103 @@ const manifest: Manifest = {
     "[lang]/account/gifts/[id]/[action].tsx": $7,
     "[lang]/account/index.tsx": $8,
     "[lang]/account/link.tsx": $9,
-    "[lang]/account/receipts/[year].tsx": $10,
-    "[lang]/account/sign-in.tsx": $11,
-    "[lang]/account/sign-out.ts": $12,
-    "[lang]/admin/audit.tsx": $13,
-    "[lang]/admin/donor.ts": $14,
-    "[lang]/admin/donors.tsx": $15,
-    "[lang]/admin/email.tsx": $16,
-    "[lang]/admin/index.tsx": $17,
-    "[lang]/admin/kiosks.tsx": $18,
-    "[lang]/admin/reports.tsx": $19,
-    "[lang]/admin/settings.tsx": $20,
-    "[lang]/admin/staff.tsx": $21,
-    "[lang]/admin/transactions.tsx": $22,
-    "[lang]/admin/two-factor.tsx": $23,
-    "[lang]/cancel-subscription.tsx": $24,
-    "[lang]/error.tsx": $25,
-    "[lang]/index.tsx": $26,
-    "[lang]/kiosk-pair.tsx": $27,
-    "[lang]/login.tsx": $28,
-    "[lang]/receipts/download.tsx": $29,
-    "[lang]/receipts/verify.tsx": $30,
-    "[lang]/register.tsx": $31,
-    "[lang]/success.tsx": $32,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $33,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $34,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $35,
-    "_404.tsx": $36,
-    "_app.tsx": $37,
-    "api/(admin)/_middleware.ts": $38,
-    "api/(admin)/audit/actors.ts": $39,
-    "api/(admin)/audit/export.ts": $40,
-    "api/(admin)/audit/index.ts": $41,
-    "api/(admin)/donor/cancel-reasons.ts": $42,
-    "api/(admin)/donor/index.ts": $43,
-    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $44,
-    "api/(admin)/kiosk-devices/[id]/revoke.ts": $45,
-    "api/(admin)/kiosk-devices/index.ts": $46,
-    "api/(admin)/outbox/index.ts": $47,
-    "api/(admin)/overview.ts": $48,
-    "api/(admin)/reports/monthly.csv.ts": $49,
-    "api/(admin)/reports/monthly.svg.ts": $50,
-    "api/(admin)/reports/monthly.ts": $51,
-    "api/(admin)/settings/flags.ts": $52,
-    "api/(admin)/settings/museum.ts": $53,
-    "api/(admin)/transaction/[id]/receipt.ts": $54,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $55,
-    "api/(admin)/transaction/[id]/refund.ts": $56,
-    "api/(admin)/transaction/[id]/refunds.ts": $57,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $58,
-    "api/(admin)/transaction/daily-totals.ts": $59,
-    "api/(admin)/transaction/export.ts": $60,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $61,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $62,
-    "api/_middleware.ts": $63,
-    "api/auth/admin/[id]/approve.ts": $64,
-    "api/auth/admin/[id]/deactivate.ts": $65,
-    "api/auth/admin/[id]/reject.ts": $66,
-    "api/auth/admin/[id]/role.ts": $67,
-    "api/auth/admin/[id]/two-factor-reset.ts": $68,
-    "api/auth/admin/_middleware.ts": $69,
-    "api/auth/admin/login.ts": $70,
-    "api/auth/admin/logout.ts": $71,
-    "api/auth/admin/me.ts": $72,
-    "api/auth/admin/pending.ts": $73,
-    "api/auth/admin/refresh.ts": $74,
-    "api/auth/admin/register.ts": $75,
-    "api/auth/admin/staff.ts": $76,
-    "api/auth/admin/two-factor/confirm.ts": $77,
-    "api/auth/admin/two-factor/disable.ts": $78,
-    "api/auth/admin/two-factor/enrol.ts": $79,
-    "api/auth/admin/two-factor/index.ts": $80,
-    "api/auth/admin/two-factor/recovery-codes.ts": $81,
-    "api/auth/admin/two-factor/required.ts": $82,
-    "api/auth/admin/two-factor/verify.ts": $83,
-    "api/docs.tsx": $84,
-    "api/feature-flags.ts": $85,
-    "api/openapi.json.ts": $86,
-    "api/payment/create.ts": $87,
-    "api/payment/notify/[provider].ts": $88,
-    "api/payment/pay-emv.ts": $89,
-    "api/payment/test-emv/[terminalNumber].ts": $90,
-    "api/signing-key.ts": $91,
-    "api/user/[id].ts": $92,
-    "api/user/index.ts": $93,
-    "api/user/off-monthly-payment/[id].ts": $94,
-    "dev/mail/attachment.ts": $95,
-    "dev/mail/html.ts": $96,
-    "dev/mail/index.tsx": $97,
-    "health.ts": $98,
-    "index.ts": $99,
-    "payments/card/[attemptId].ts": $100,
-    "payments/return/[paymentId].ts": $101,
-    "sandbox/pay/[ref].tsx": $102,
-    "sandbox/terminal/[terminalId].tsx": $103,
+    "[lang]/account/membership/card.pdf.ts": $10,
+    "[lang]/account/membership/card.png.ts": $11,
+    "[lang]/account/membership/index.tsx": $12,
+    "[lang]/account/receipts/[year].tsx": $13,
+    "[lang]/account/sign-in.tsx": $14,
+    "[lang]/account/sign-out.ts": $15,
+    "[lang]/admin/audit.tsx": $16,
+    "[lang]/admin/donor.ts": $17,
+    "[lang]/admin/donors.tsx": $18,
+    "[lang]/admin/email.tsx": $19,
+    "[lang]/admin/index.tsx": $20,
+    "[lang]/admin/kiosks.tsx": $21,
+    "[lang]/admin/reports.tsx": $22,
+    "[lang]/admin/settings.tsx": $23,
+    "[lang]/admin/staff.tsx": $24,
+    "[lang]/admin/transactions.tsx": $25,
+    "[lang]/admin/two-factor.tsx": $26,
+    "[lang]/cancel-subscription.tsx": $27,
+    "[lang]/error.tsx": $28,
+    "[lang]/index.tsx": $29,
+    "[lang]/kiosk-pair.tsx": $30,
+    "[lang]/login.tsx": $31,
+    "[lang]/receipts/download.tsx": $32,
+    "[lang]/receipts/verify.tsx": $33,
+    "[lang]/register.tsx": $34,
+    "[lang]/success.tsx": $35,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $36,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $37,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $38,
+    "_404.tsx": $39,
+    "_app.tsx": $40,
+    "api/(admin)/_middleware.ts": $41,
+    "api/(admin)/audit/actors.ts": $42,
+    "api/(admin)/audit/export.ts": $43,
+    "api/(admin)/audit/index.ts": $44,
+    "api/(admin)/donor/cancel-reasons.ts": $45,
+    "api/(admin)/donor/index.ts": $46,
+    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $47,
+    "api/(admin)/kiosk-devices/[id]/revoke.ts": $48,
+    "api/(admin)/kiosk-devices/index.ts": $49,
+    "api/(admin)/outbox/index.ts": $50,
+    "api/(admin)/overview.ts": $51,
+    "api/(admin)/reports/monthly.csv.ts": $52,
+    "api/(admin)/reports/monthly.svg.ts": $53,
+    "api/(admin)/reports/monthly.ts": $54,
+    "api/(admin)/settings/flags.ts": $55,
+    "api/(admin)/settings/museum.ts": $56,
+    "api/(admin)/transaction/[id]/receipt.ts": $57,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $58,
+    "api/(admin)/transaction/[id]/refund.ts": $59,
+    "api/(admin)/transaction/[id]/refunds.ts": $60,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $61,
+    "api/(admin)/transaction/daily-totals.ts": $62,
+    "api/(admin)/transaction/export.ts": $63,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $64,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $65,
+    "api/_middleware.ts": $66,
+    "api/auth/admin/[id]/approve.ts": $67,
+    "api/auth/admin/[id]/deactivate.ts": $68,
+    "api/auth/admin/[id]/reject.ts": $69,
+    "api/auth/admin/[id]/role.ts": $70,
+    "api/auth/admin/[id]/two-factor-reset.ts": $71,
+    "api/auth/admin/_middleware.ts": $72,
+    "api/auth/admin/login.ts": $73,
+    "api/auth/admin/logout.ts": $74,
+    "api/auth/admin/me.ts": $75,
+    "api/auth/admin/pending.ts": $76,
+    "api/auth/admin/refresh.ts": $77,
+    "api/auth/admin/register.ts": $78,
+    "api/auth/admin/staff.ts": $79,
+    "api/auth/admin/two-factor/confirm.ts": $80,
+    "api/auth/admin/two-factor/disable.ts": $81,
+    "api/auth/admin/two-factor/enrol.ts": $82,
+    "api/auth/admin/two-factor/index.ts": $83,
+    "api/auth/admin/two-factor/recovery-codes.ts": $84,
+    "api/auth/admin/two-factor/required.ts": $85,
+    "api/auth/admin/two-factor/verify.ts": $86,
+    "api/docs.tsx": $87,
+    "api/feature-flags.ts": $88,
+    "api/openapi.json.ts": $89,
+    "api/payment/create.ts": $90,
+    "api/payment/notify/[provider].ts": $91,
+    "api/payment/pay-emv.ts": $92,
+    "api/payment/test-emv/[terminalNumber].ts": $93,
+    "api/signing-key.ts": $94,
+    "api/user/[id].ts": $95,
+    "api/user/index.ts": $96,
+    "api/user/off-monthly-payment/[id].ts": $97,
+    "dev/mail/attachment.ts": $98,
+    "dev/mail/html.ts": $99,
+    "dev/mail/index.tsx": $100,
+    "health.ts": $101,
+    "index.ts": $102,
+    "payments/card/[attemptId].ts": $103,
+    "payments/return/[paymentId].ts": $104,
+    "sandbox/pay/[ref].tsx": $105,
+    "sandbox/terminal/[terminalId].tsx": $106,
   },
   islands: {
     AccountForm: $$0,
