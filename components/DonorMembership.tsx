@@ -85,18 +85,14 @@ export function MembershipView(props: {
           <ul class="membership-cards">
             {names.map((name, i) => (
               <li key={i}>
-                <span>{t("portalMembership.cardFor", { name })}</span>{" "}
-                <a
-                  href={`/${lang}/account/membership/card.pdf?holder=${i + 1}`}
-                  aria-label={t("portalMembership.pdfFor", { name })}
-                >
-                  {t("portalMembership.pdf")}
-                </a>{" "}
-                <a
-                  href={`/${lang}/account/membership/card.png?holder=${i + 1}`}
-                  aria-label={t("portalMembership.pngFor", { name })}
-                >
-                  {t("portalMembership.png")}
+                <strong>{t("portalMembership.cardFor", { name })}</strong>
+                <br />
+                <a href={`/${lang}/account/membership/card.pdf?holder=${i + 1}`}>
+                  {t("portalMembership.pdfFor", { name })}
+                </a>
+                <br />
+                <a href={`/${lang}/account/membership/card.png?holder=${i + 1}`}>
+                  {t("portalMembership.pngFor", { name })}
                 </a>
               </li>
             ))}
