@@ -84,6 +84,8 @@ const manifest: LazyManifest = {
     "api/(admin)/kiosk-devices/[id]/revoke.ts": () =>
       import("./routes/api/(admin)/kiosk-devices/[id]/revoke.ts"),
     "api/(admin)/kiosk-devices/index.ts": () => import("./routes/api/(admin)/kiosk-devices/index.ts"),
+    "api/(admin)/memberships/[number]/resend-card.ts": () =>
+      import("./routes/api/(admin)/memberships/[number]/resend-card.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
     "api/(admin)/overview.ts": () => import("./routes/api/(admin)/overview.ts"),
     "api/(admin)/reports/monthly.csv.ts": () => import("./routes/api/(admin)/reports/monthly.csv.ts"),

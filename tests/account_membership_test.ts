@@ -8,51 +8,12 @@
  * stored); a holder beyond the names is 404; signed out, the sign-in form.
  */
 import assert from "node:assert/strict";
-import { newId } from "@/lib/core/ids.ts";
-import { newMemberNumber, verifyMemberCardToken } from "@/lib/memberships/mod.ts";
-import type { Store } from "@/lib/storage/types.ts";
+import { verifyMemberCardToken } from "@/lib/memberships/mod.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { formPost, openManageLink, send, signInAs } from "@/tests/helpers/donor_portal.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
+import { memberFixture } from "@/tests/helpers/membership_world.ts";
 import { pdfText } from "@/tests/helpers/pdf.ts";
-
-const YEAR = 365 * 86_400_000;
-
-async function member(store: Store, levelId: number) {
-  const now = Date.now();
-  const donor = await store.donors.create({
-    id: newId(),
-    firstName: "Dana",
-    lastName: "Levi",
-    email: "dana@example.org",
-    country: "Israel",
-    createdAt: new Date(now).toISOString(),
-    paymentDate: null,
-    nextPaymentDate: null,
-    monthlyPaymentAvailable: false,
-    israeliId: null,
-  });
-  const membership = await store.memberships.change({
-    email: donor.email,
-    apply: () => ({
-      number: newMemberNumber(),
-      donorId: donor.id,
-      subscriptionId: null,
-      terms: [{
-        levelId,
-        start: new Date(now - 1000).toISOString(),
-        end: new Date(now + YEAR).toISOString(),
-        kind: "join",
-        transactionId: "tx_join",
-        subscriptionId: null,
-        amount: 25_000,
-        currency: 1,
-        charges: 1,
-      }],
-    }),
-  }, new Date(now).toISOString());
-  return { donor, membership: membership! };
-}
 
 /** The QR token of a card PDF, read by zbarimg from its page drawn at 200 dpi. */
 async function qrOf(pdf: Uint8Array): Promise<string> {
@@ -79,7 +40,7 @@ backendTest("donor portal: the membership page, its cards and the cardholders", 
   const store = await open();
   const app = await startTestApp({ store });
   try {
-    const { donor, membership } = await member(store, 3);
+    const { donor, membership } = await memberFixture(store, 3);
 
     await t.step("signed out: the sign-in form; the account page links to the membership", async () => {
       const { res } = await send(app, "/en/account/membership");

@@ -14,6 +14,8 @@ import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
 import type { Donor, Store } from "@/lib/storage/types.ts";
 import { GOOD_CARD } from "./payments.ts";
+import { newId } from "@/lib/core/ids.ts";
+import { newMemberNumber } from "@/lib/memberships/mod.ts";
 
 export const DAY = 86_400_000;
 export const T0 = Date.parse("2026-03-10T09:00:00.000Z");
@@ -84,4 +86,43 @@ export function world(store: Store) {
     billing: (when: Date) => runBillingPass({ store, provider, log: quiet, holder: "test", now: () => when }),
     view: (email: string, when: Date) => readMembership({ store }, email, when),
   };
+}
+
+const YEAR = 365 * 86_400_000;
+
+/** A member now: Dana Levi of dana@example.org, joined a second ago at `levelId` for a year. */
+export async function memberFixture(store: Store, levelId: number) {
+  const now = Date.now();
+  const donor = await store.donors.create({
+    id: newId(),
+    firstName: "Dana",
+    lastName: "Levi",
+    email: "dana@example.org",
+    country: "Israel",
+    createdAt: new Date(now).toISOString(),
+    paymentDate: null,
+    nextPaymentDate: null,
+    monthlyPaymentAvailable: false,
+    israeliId: null,
+  });
+  const membership = await store.memberships.change({
+    email: donor.email,
+    apply: () => ({
+      number: newMemberNumber(),
+      donorId: donor.id,
+      subscriptionId: null,
+      terms: [{
+        levelId,
+        start: new Date(now - 1000).toISOString(),
+        end: new Date(now + YEAR).toISOString(),
+        kind: "join",
+        transactionId: "tx_join",
+        subscriptionId: null,
+        amount: 25_000,
+        currency: 1,
+        charges: 1,
+      }],
+    }),
+  }, new Date(now).toISOString());
+  return { donor, membership: membership! };
 }
