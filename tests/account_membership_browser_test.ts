@@ -13,27 +13,9 @@ import { startTestApp } from "@/tests/helpers/app.ts";
 import { assertAxeClean } from "@/tests/helpers/axe.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { at, world } from "@/tests/helpers/membership_world.ts";
+import { scanPdfQr } from "@/tests/helpers/qr.ts";
 
 const SHOTS = "/tmp/member-card-shots";
-
-async function scanPdf(pdf: Uint8Array): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeFile(`${dir}/card.pdf`, pdf);
-    await new Deno.Command("pdftoppm", {
-      args: ["-r", "200", "-png", "-singlefile", `${dir}/card.pdf`, `${dir}/card`],
-    })
-      .output();
-    const { stdout } = await new Deno.Command("zbarimg", {
-      args: ["--quiet", "--raw", `${dir}/card.png`],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    return new TextDecoder().decode(stdout).trim();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 browserTest("a member's welcome email and membership page, with a card that verifies (en, he)", async (t) => {
   const app = await startTestApp();
@@ -81,7 +63,7 @@ browserTest("a member's welcome email and membership page, with a card that veri
           const pdf = await page.request.get(`${app.url}${href}`);
           assert.equal(pdf.headers()["content-type"], "application/pdf");
           const jwk = await (await page.request.get(`${app.url}/.well-known/member-card-key.json`)).json();
-          const card = await verifyMemberCardToken(await scanPdf(new Uint8Array(await pdf.body())), jwk);
+          const card = await verifyMemberCardToken(await scanPdfQr(new Uint8Array(await pdf.body())), jwk);
           const membership = (await app.store.memberships.get(email))!;
           assert.deepEqual([card.number, card.levelId, card.name], [membership.number, 2, "Dana Levi"]);
           const png = await page.request.get(`${app.url}/${lang}/account/membership/card.png?holder=1`);

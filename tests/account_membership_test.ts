@@ -14,27 +14,7 @@ import { formPost, openManageLink, send, signInAs } from "@/tests/helpers/donor_
 import { backendTest } from "@/tests/helpers/stores.ts";
 import { memberFixture } from "@/tests/helpers/membership_world.ts";
 import { pdfText } from "@/tests/helpers/pdf.ts";
-
-/** The QR token of a card PDF, read by zbarimg from its page drawn at 200 dpi. */
-async function qrOf(pdf: Uint8Array): Promise<string> {
-  const dir = await Deno.makeTempDir();
-  try {
-    await Deno.writeFile(`${dir}/card.pdf`, pdf);
-    const drawn = await new Deno.Command("pdftoppm", {
-      args: ["-r", "200", "-png", "-singlefile", `${dir}/card.pdf`, `${dir}/card`],
-    }).output();
-    assert.ok(drawn.success);
-    const { stdout, success } = await new Deno.Command("zbarimg", {
-      args: ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", `${dir}/card.png`],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    assert.ok(success, "zbarimg read the card's QR code");
-    return new TextDecoder().decode(stdout).trim();
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { scanPdfQr } from "@/tests/helpers/qr.ts";
 
 backendTest("donor portal: the membership page, its cards and the cardholders", async (t, open) => {
   const store = await open();
@@ -74,7 +54,7 @@ backendTest("donor portal: the membership page, its cards and the cardholders", 
       assert.match(key.headers.get("cache-control") ?? "", /public/);
       const jwk = await key.json();
       assert.equal(jwk.d, undefined, "no private part served");
-      const card = await verifyMemberCardToken(await qrOf(bytes), jwk);
+      const card = await verifyMemberCardToken(await scanPdfQr(bytes), jwk);
       assert.deepEqual([card.number, card.levelId, card.holder, card.name], [
         membership.number,
         3,
@@ -135,7 +115,7 @@ backendTest("donor portal: the membership page, its cards and the cardholders", 
         headers: { cookie },
       });
       const card = await verifyMemberCardToken(
-        await qrOf(new Uint8Array(await second.arrayBuffer())),
+        await scanPdfQr(new Uint8Array(await second.arrayBuffer())),
         await (await fetch(`${app.url}/.well-known/member-card-key.json`)).json(),
       );
       assert.deepEqual([card.holder, card.name], [1, "Avi Levi"]);

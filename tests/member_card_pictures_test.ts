@@ -10,6 +10,7 @@ import { MemberCardPool } from "@/lib/memberships/card_pool.ts";
 import type { MemberCardFace } from "@/lib/memberships/card_face.ts";
 import { memberCardKey, signMemberCardToken, verifyMemberCardToken } from "@/lib/memberships/card_token.ts";
 import { assertLooksLike, assertPictureLooksLike, goldenTest, greyPicture } from "@/tests/helpers/golden.ts";
+import { scanPdfQr, scanQr } from "@/tests/helpers/qr.ts";
 
 const SECRET = "member-card-pictures-secret-0123456789abcdef";
 /** A token as a card's QR holds one, fixed (signed once, kept here) so the pictures never move. */
@@ -42,39 +43,6 @@ const FACES: Record<"he" | "en", Omit<MemberCardFace, "token">> = {
     validUntil: "November 29, 2027",
   },
 };
-
-/** What `zbarimg` reads from a PNG: the QR code's text. */
-async function scan(png: Uint8Array): Promise<string> {
-  const file = await Deno.makeTempFile({ suffix: ".png" });
-  try {
-    await Deno.writeFile(file, png);
-    const { code, stdout, stderr } = await new Deno.Command("zbarimg", {
-      args: ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assert.equal(code, 0, `zbarimg found no QR code: ${new TextDecoder().decode(stderr)}`);
-    return new TextDecoder().decode(stdout).trim();
-  } finally {
-    await Deno.remove(file);
-  }
-}
-
-/** Page 1 of `pdf` as a colour PNG at `dpi` (Poppler). */
-async function pagePng(pdf: Uint8Array, dpi: number): Promise<Uint8Array> {
-  const child = new Deno.Command("pdftoppm", {
-    args: ["-r", String(dpi), "-png", "-singlefile", "-f", "1", "-l", "1", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(pdf);
-  await writer.close();
-  const { code, stdout } = await child.output();
-  assert.equal(code, 0);
-  return stdout;
-}
 
 for (const lang of ["he", "en"] as const) {
   goldenTest(`member card PDF and PNG look as they did, in ${lang}`, async () => {
@@ -113,8 +81,8 @@ for (const lang of ["he", "en"] as const) {
         );
         const face = { ...FACES[lang], name, token };
         const publicJwk = JSON.parse(JSON.stringify(key.publicJwk));
-        const fromPng = await scan(await pool.render(face, "png"));
-        const fromPdf = await scan(await pagePng(await pool.render(face, "pdf"), 200));
+        const fromPng = await scanQr(await pool.render(face, "png"));
+        const fromPdf = await scanPdfQr(await pool.render(face, "pdf"));
         for (const scanned of [fromPng, fromPdf]) {
           assert.equal(scanned, token);
           const card = await verifyMemberCardToken(scanned, publicJwk, new Date("2027-01-01T00:00:00.000Z"));
