@@ -28,6 +28,7 @@ import type { LazyManifest } from "./lib/framework/types.ts";
 
 const manifest: LazyManifest = {
   routes: {
+    ".well-known/member-card-key.json.ts": () => import("./routes/.well-known/member-card-key.json.ts"),
     "[lang]/_layout.tsx": () => import("./routes/[lang]/_layout.tsx"),
     "[lang]/_middleware.ts": () => import("./routes/[lang]/_middleware.ts"),
     "[lang]/account/card/[subscriptionId].tsx": () =>
@@ -38,6 +39,9 @@ const manifest: LazyManifest = {
     "[lang]/account/gifts/[id]/[action].tsx": () => import("./routes/[lang]/account/gifts/[id]/[action].tsx"),
     "[lang]/account/index.tsx": () => import("./routes/[lang]/account/index.tsx"),
     "[lang]/account/link.tsx": () => import("./routes/[lang]/account/link.tsx"),
+    "[lang]/account/membership/card.pdf.ts": () => import("./routes/[lang]/account/membership/card.pdf.ts"),
+    "[lang]/account/membership/card.png.ts": () => import("./routes/[lang]/account/membership/card.png.ts"),
+    "[lang]/account/membership/index.tsx": () => import("./routes/[lang]/account/membership/index.tsx"),
     "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
@@ -80,6 +84,8 @@ const manifest: LazyManifest = {
     "api/(admin)/kiosk-devices/[id]/revoke.ts": () =>
       import("./routes/api/(admin)/kiosk-devices/[id]/revoke.ts"),
     "api/(admin)/kiosk-devices/index.ts": () => import("./routes/api/(admin)/kiosk-devices/index.ts"),
+    "api/(admin)/memberships/[number]/resend-card.ts": () =>
+      import("./routes/api/(admin)/memberships/[number]/resend-card.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
     "api/(admin)/overview.ts": () => import("./routes/api/(admin)/overview.ts"),
     "api/(admin)/reports/monthly.csv.ts": () => import("./routes/api/(admin)/reports/monthly.csv.ts"),

@@ -9,96 +9,14 @@
  * paid period; erasure deletes the membership. Then the same through the API and the no-JavaScript form.
  */
 import assert from "node:assert/strict";
-import { createLogger } from "@/lib/core/log.ts";
-import { completePayment } from "@/lib/donations/completion.ts";
-import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
 import type { PaymentsContext } from "@/lib/donations/service.ts";
 import { eraseDonorData } from "@/lib/donor_portal/erasure.ts";
-import { readMembership } from "@/lib/memberships/mod.ts";
-import { runBillingPass } from "@/lib/monthly_gifts/billing.ts";
 import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
-import type { Donor, Store } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
-import {
-  createPayment,
-  followReturn,
-  GOOD_CARD,
-  newDonor,
-  payOnSandboxPage,
-} from "@/tests/helpers/payments.ts";
+import { createPayment, followReturn, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
-
-const DAY = 86_400_000;
-const T0 = Date.parse("2026-03-10T09:00:00.000Z");
-const at = (days: number) => new Date(T0 + days * DAY);
-const quiet = createLogger(() => {});
-const CARD = { expiry: "12/30", cvv: "123", idNumber: "123456789" };
-
-/** The payment code on the sandbox, at a time the test sets. */
-function world(store: Store) {
-  let now = at(0);
-  const provider = createSandboxProvider({
-    store,
-    origin: "http://localhost",
-    secret: "s".repeat(40),
-    terminalMode: "manual",
-    notify: () => Promise.resolve(),
-  });
-  const payments: PaymentsContext = {
-    store,
-    provider,
-    log: quiet,
-    origin: "http://localhost",
-    maxAmount: 100_000,
-    monthlyEnabled: true,
-    now: () => now,
-  };
-  let donors = 0;
-  return {
-    provider,
-    setNow: (when: Date) => now = when,
-    async donor(email: string): Promise<Donor> {
-      return await store.donors.create({
-        id: `donor_${++donors}_${crypto.randomUUID().slice(0, 8)}`,
-        firstName: "Dana",
-        lastName: "Levi",
-        email,
-        country: "Israel",
-        createdAt: now.toISOString(),
-        paymentDate: null,
-        nextPaymentDate: null,
-        monthlyPaymentAvailable: false,
-        israeliId: null,
-      });
-    },
-    /** A gift paid at `when` (major units), completed twice, as the return and the notification do. */
-    async give(
-      donor: Donor,
-      when: Date,
-      gift: { amount: number; currency?: 1 | 2; levelId?: number; isMonthly?: boolean },
-    ) {
-      now = when;
-      const { payment } = await createOnlinePayment(payments, {
-        amount: gift.amount,
-        currency: gift.currency ?? 1,
-        userId: donor.id,
-        isMonthly: gift.isMonthly ?? false,
-        language: "en",
-        levelId: gift.levelId,
-      });
-      const done = await provider.submitCard(payment.providerRef!, { cardNumber: GOOD_CARD, ...CARD });
-      assert.equal(done.status, "done");
-      const first = await completePayment(payments, payment);
-      assert.equal(first.outcome, "succeeded");
-      const again = await completePayment(payments, (await store.payments.get(payment.id))!);
-      assert.equal(again.transaction?.id, first.transaction?.id);
-      return { payment, transaction: first.transaction! };
-    },
-    billing: (when: Date) => runBillingPass({ store, provider, log: quiet, holder: "test", now: () => when }),
-    view: (email: string, when: Date) => readMembership({ store }, email, when),
-  };
-}
+import { at, DAY, quiet, world } from "@/tests/helpers/membership_world.ts";
 
 const spans = (terms: { kind: string; levelId: number; start: string; end: string }[]) =>
   terms.map((t) => [t.kind, t.levelId, t.start, t.end]);

@@ -7,6 +7,7 @@
  * @module
  */
 import type { Config } from "./config.ts";
+import type { RenderMemberCard } from "@/lib/memberships/mod.ts";
 import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
 import { renewalKey } from "@/lib/memberships/mod.ts";
 import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
@@ -33,6 +34,7 @@ export async function appRenderer(
   config: Config,
   store: Store,
   renderPdf: RenderReceiptPdf,
+  renderCard?: RenderMemberCard,
 ): Promise<RenderMessage> {
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   const deps = {
@@ -60,5 +62,15 @@ export async function appRenderer(
     renewalKey: await renewalKey(config.appSecret),
     receiptAttachment,
     creditReceiptAttachment,
+    ...(renderCard
+      ? {
+        memberCards: {
+          store,
+          appSecret: config.appSecret,
+          render: renderCard,
+          graceDays: config.memberships.graceDays,
+        },
+      }
+      : {}),
   });
 }

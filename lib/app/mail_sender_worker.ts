@@ -21,6 +21,7 @@
 import type { Config } from "./config.ts";
 import type { Level, Logger } from "@/lib/core/log.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
+import { MemberCardPool } from "@/lib/memberships/mod.ts";
 import { openStore } from "@/lib/storage/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { appRenderer } from "./mail_renderer.ts";
@@ -64,7 +65,8 @@ function forwardingLogger(bound: Record<string, unknown> = {}): Logger {
   };
 }
 
-let running: { sender: OutboxSender; store: Store; pdfs: ReceiptPdfPool } | null = null;
+let running: { sender: OutboxSender; store: Store; pdfs: ReceiptPdfPool; cards: MemberCardPool } | null =
+  null;
 let starting: Promise<void> | null = null;
 
 async function start(config: Config, holder: string): Promise<void> {
@@ -76,15 +78,16 @@ async function start(config: Config, holder: string): Promise<void> {
   });
   try {
     const pdfs = new ReceiptPdfPool({ workers: config.receiptWorkers, log });
+    const cards = new MemberCardPool({ workers: config.receiptWorkers, log });
     const sender = new OutboxSender({
       store,
-      render: await appRenderer(config, store, pdfs.render),
+      render: await appRenderer(config, store, pdfs.render, cards.render),
       transport: smtpTransport(config.mail.smtpUrl!, config.mail.from),
       from: config.mail.from,
       log,
       holder,
     });
-    running = { sender, store, pdfs };
+    running = { sender, store, pdfs, cards };
     sender.start();
   } catch (error) {
     await store.close();
@@ -97,6 +100,7 @@ async function stop(): Promise<void> {
   if (running) {
     await running.sender.stop();
     await running.pdfs.close();
+    await running.cards.close();
     await running.store.close();
   }
   post({ type: "stopped" });

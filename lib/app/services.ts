@@ -12,6 +12,7 @@ import { type RenderMessage, wakeOnMessages } from "@/lib/outbox/outbox_sender.t
 import { startMailSender } from "./mail_sender_thread.ts";
 import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
+import { MemberCardPool } from "@/lib/memberships/mod.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
@@ -46,7 +47,8 @@ export async function createServices(
   options: ServiceOptions = {},
 ): Promise<Services> {
   const receiptPdfs = new ReceiptPdfPool({ workers: config.receiptWorkers, log });
-  const render = options.render ?? await appRenderer(config, store, receiptPdfs.render);
+  const memberCards = new MemberCardPool({ workers: config.receiptWorkers, log });
+  const render = options.render ?? await appRenderer(config, store, receiptPdfs.render, memberCards.render);
   const sender = config.mail.smtpUrl
     ? startMailSender({
       config,
@@ -72,5 +74,6 @@ export async function createServices(
     providerFor: createProviderFactory(config, store, log),
     passwords: new PasswordPool({ ...config.passwords, log }),
     receiptPdfs,
+    memberCards,
   };
 }

@@ -13,6 +13,7 @@ import type { Lang } from "@/lib/shared/languages.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
 import type { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
+import type { MemberCardPool } from "@/lib/memberships/mod.ts";
 import type { PasswordPool } from "@/lib/staff/password_pool.ts";
 import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { MailSender } from "./mail_sender_thread.ts";
@@ -32,6 +33,8 @@ export interface Services {
   passwords: PasswordPool;
   /** Where receipt PDFs are drawn: a worker off the event loop; closed at shutdown. */
   receiptPdfs: ReceiptPdfPool;
+  /** Where member cards are drawn (PDF and PNG): a worker off the event loop; closed at shutdown. */
+  memberCards: MemberCardPool;
   /**
    * The outbox: how a stored message is rendered (for the sender and the dev mailbox), and this
    * instance's sender (null without `SMTP_URL`), on a thread of its own where it can; stopped at

@@ -16,7 +16,7 @@ import type { MessageInput } from "@/lib/storage/message_types.ts";
 import { recordDecline } from "@/lib/rate_limits/mod.ts";
 import type { Donor, MembershipChange, Payment, Transaction } from "@/lib/storage/types.ts";
 import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
-import { levelGiftChange } from "@/lib/memberships/mod.ts";
+import { levelGiftChange, membershipMessage } from "@/lib/memberships/mod.ts";
 
 import type { ProviderResult } from "@/lib/providers/mod.ts";
 import { clock, type CompletionContext, providerCall } from "./service.ts";
@@ -262,7 +262,16 @@ export async function recordResult(
     providerTransactionId: fields.providerRef,
     // What a refund credits through, and only it (issue 23).
     cardToken: fields.cardToken ?? undefined,
-  }, { messages: paymentMessages(payment, id, fields.statusCode === "000"), membership });
+  }, {
+    messages: [
+      ...paymentMessages(payment, id, fields.statusCode === "000"),
+      // Its membership email, decided when sent from the term this transaction made.
+      ...(membership
+        ? [membershipMessage({ donorId: payment.donorId }, payment.language, membership.email, id)]
+        : []),
+    ],
+    membership,
+  });
   if (created && transaction.kind === "error" && payment.channel === "online" && ctx.rateLimits) {
     // Counted once, with the transaction: against the donor's email and the payment's origin.
     await recordDecline(ctx.store, ctx.rateLimits, { paymentId: payment.id, email: donor?.email ?? "" });

@@ -27,7 +27,16 @@ import type { DonorSession, Store } from "@/lib/storage/types.ts";
 export const STEP_UP_WINDOW_MS = 3_600_000;
 
 /** What needs a fresh full sign-in, as the step-up page's `for` names it (`all`: the banner's button). */
-export const STEP_UP_ACTIONS = ["data", "erase", "receipts", "taxId", "card", "amount", "all"] as const;
+export const STEP_UP_ACTIONS = [
+  "data",
+  "erase",
+  "receipts",
+  "taxId",
+  "card",
+  "amount",
+  "cardholders",
+  "all",
+] as const;
 export type StepUpAction = typeof STEP_UP_ACTIONS[number];
 
 /** Whether `value` names a step-up action. */

@@ -14,3 +14,10 @@ export {
   manageLinkUrl,
 } from "./manage_link.ts";
 export { SIGN_IN_TTL_MS, type SignInKey, signInKey, signInToken, signInUrl } from "./sign_in.ts";
+export {
+  cardholdersOfForm,
+  changeCardholders,
+  InvalidCardholdersError,
+  type PortalMembership,
+  sessionMembership,
+} from "./membership.ts";

@@ -29,3 +29,26 @@ export {
 } from "./renewal_link.ts";
 export { isRenewalStillDue, renewalMessageKey, type RenewalPassContext, runRenewalPass } from "./renewals.ts";
 export { type RenewalPrefill, renewalPrefill } from "./renewal_page.ts";
+export {
+  type MemberCardClaims,
+  memberCardKey,
+  type MemberCardPublicJwk,
+  memberCardPublicKey,
+  MemberCardTokenError,
+  signMemberCardToken,
+  verifyMemberCardToken,
+} from "./card_token.ts";
+export {
+  cardFileName,
+  cardholderNames,
+  type MemberCardContext,
+  memberCardFace,
+  memberCardFile,
+  memberCardPdfs,
+  membershipDate,
+} from "./card.ts";
+export type { MemberCardFace } from "./card_face.ts";
+export { MemberCardPool, type RenderMemberCard } from "./card_pool.ts";
+export { MemberCardsBusyError, MembershipError, NoSuchMembershipError } from "./errors.ts";
+export { memberCardMessage, membershipMessage } from "./messages.ts";
+export { CARD_RESEND_REPEAT_MS, resendMemberCard } from "./resend.ts";

@@ -32,7 +32,7 @@ import type { Charge, Store, Subscription, Transaction } from "@/lib/storage/typ
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
-import { monthlyChargeChange } from "@/lib/memberships/mod.ts";
+import { membershipMessage, monthlyChargeChange } from "@/lib/memberships/mod.ts";
 
 /** The lease's name and length: a pass renews it as it goes. */
 export const BILLING_LEASE = "billing";
@@ -275,7 +275,12 @@ async function settle(
     })
     : undefined;
   const { transaction } = await ctx.store.transactions.record(tx, {
-    messages: chargeMessages(sub, id, success, now),
+    messages: [
+      ...chargeMessages(sub, id, success, now),
+      ...(membership
+        ? [membershipMessage({ donorId: sub.donorId }, sub.language, membership.email, id)]
+        : []),
+    ],
     membership,
   });
   await ctx.store.charges.finish(sub.id, charge.period, charge.attempt, {

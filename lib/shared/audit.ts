@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   "export",
   "flag-changed",
   "museum-settings-changed",
+  "member-card-resent",
   "kiosk-paired",
   "kiosk-revoked",
 ] as const;

@@ -61,6 +61,16 @@ export interface MessageData {
   "membership-lapsed": { email: string; end: string };
   /** One win-back email, 30 days after the membership of `email` (ended at `end`) lapsed. */
   "membership-winback": { email: string; end: string };
+  /**
+   * A gift at a membership level was recorded (issue 27, `lib/memberships/messages.ts`): enqueued
+   * with every such transaction; the renderer reads the membership's term of `transactionId` when
+   * it sends: a join is welcomed with the card(s) attached, a renewal or an upgrade says until when
+   * the membership now runs (cards attached), a monthly charge after the first and a membership
+   * gone (erased) send nothing.
+   */
+  "membership": { email: string; transactionId: string };
+  /** Staff resent a member's card(s) (`POST /api/memberships/{number}/resend-card`). */
+  "member-card": { email: string };
   "card-updated": {
     subscriptionId: string;
     last4: string | null;

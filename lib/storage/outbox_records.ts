@@ -28,6 +28,8 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "membership-reminder",
   "membership-lapsed",
   "membership-winback",
+  "membership",
+  "member-card",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */

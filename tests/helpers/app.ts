@@ -127,6 +127,7 @@ export async function startTestApp(
       await services.mail.sender?.stop();
       await services.passwords.close();
       await services.receiptPdfs.close();
+      await services.memberCards.close();
       if (ownStore) await store.close();
     },
   };

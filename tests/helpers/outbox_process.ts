@@ -37,6 +37,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     await services.mail.sender?.stop();
     await services.passwords.close();
     await services.receiptPdfs.close();
+    await services.memberCards.close();
     await store.close();
     Deno.exit(0);
   });

@@ -28,6 +28,7 @@ import {
   renderMembershipReminder,
   renderMembershipWinback,
 } from "./membership_renewals.ts";
+import { renderMemberCard, renderMembership } from "./membership.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -47,6 +48,8 @@ export const RENDERERS: KindRenderers = {
   "membership-reminder": renderMembershipReminder,
   "membership-lapsed": renderMembershipLapsed,
   "membership-winback": renderMembershipWinback,
+  "membership": renderMembership,
+  "member-card": renderMemberCard,
 };
 
 /**

@@ -10,7 +10,7 @@
  * @module
  */
 import type { SignInKey } from "@/lib/donor_portal/mod.ts";
-import type { RenewalKey } from "@/lib/memberships/mod.ts";
+import type { MemberCardContext, RenewalKey } from "@/lib/memberships/mod.ts";
 import { translator } from "@/lib/core/i18n.ts";
 import type {
   Attachment,
@@ -71,6 +71,11 @@ export interface RenderDeps {
    * the site's translated museum title (`welcome.museumTitle`).
    */
   museumName?: string;
+  /**
+   * How the membership emails draw the member cards they attach (`lib/memberships/card.ts`); without
+   * it they go without cards.
+   */
+  memberCards?: MemberCardContext;
   /** The clock (for the manage link's expiry); tests fix it. */
   now?: () => Date;
 }

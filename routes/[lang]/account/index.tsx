@@ -139,6 +139,9 @@ export default function AccountPage({ state, data, url }: PageProps<AccountPageD
         {head}
         <SignedIn t={t} lang={lang} email={data.email}>
           <AccessNotice t={t} lang={lang} kind={data.limit} />
+          <p>
+            <a href={`/${lang}/account/membership`}>{t("portalMembership.link")}</a>
+          </p>
           <CardUpdateNotice t={t} notice={cardNoticeOf(url)} />
           <DonorHistoryView
             t={t}
