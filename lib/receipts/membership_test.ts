@@ -13,6 +13,13 @@ import type { Admin, Store, Transaction } from "@/lib/storage/types.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 import type { ReceiptSettings } from "./config.ts";
 import { issueReceipt } from "./issue.ts";
+import { receiptAttachmentFor } from "./attachment.ts";
+import { translator } from "@/lib/core/i18n.ts";
+import { createRenderer } from "@/lib/outbox/templates/mod.ts";
+import { manageLinkKey } from "@/lib/donor_portal/manage_link.ts";
+import { signInKey } from "@/lib/donor_portal/sign_in.ts";
+
+const SECRET = "test-secret-that-is-long-enough-0123456789";
 
 let n = 0;
 /** A successful one-time gift, with `overrides`. */
@@ -158,5 +165,80 @@ backendTest(
     });
     await giveAtLevel(store, whole, 3);
     assert.equal((await issue(store, whole)).membership?.donation, 0);
+  },
+);
+
+/** The receipt email of `tx` in `lang`, rendered as the outbox sends it, its receipt issued for real. */
+async function receiptEmail(store: Store, tx: Transaction, lang: "en" | "he") {
+  const render = createRenderer({
+    store,
+    publicUrl: "https://donate.example.org",
+    manageKey: await manageLinkKey(SECRET),
+    signInKey: await signInKey(SECRET),
+    receiptAttachment: receiptAttachmentFor({
+      store,
+      settings: SETTINGS,
+      appSecret: SECRET,
+      origin: "https://donate.example.org",
+      // The PDF itself is read by pdf_layout_test.ts: here only the email's words count.
+      renderPdf: () => Promise.resolve(new TextEncoder().encode("%PDF-1.7")),
+    }),
+  });
+  return (await render({
+    key: `receipt:${tx.id}`,
+    kind: "receipt",
+    to: { donorId: tx.donorId },
+    language: lang,
+    data: { transactionId: tx.id },
+    createdAt: tx.createdAt,
+  }))!;
+}
+
+backendTest(
+  "receipt email of a gift at a level: the US deductible amount, the Israeli donation share",
+  async (_t, open) => {
+    const store = await open();
+    await setLevel3(store, { dollars: 4_000, nis: 16_000 }, 60);
+    const donor = async (email: string) =>
+      (await store.donors.create({
+        id: `donor_${crypto.randomUUID().slice(0, 12)}`,
+        firstName: "Ada",
+        lastName: "Lovelace",
+        email,
+        country: "US",
+        createdAt: "2026-03-01T09:00:00.000Z",
+        paymentDate: null,
+        nextPaymentDate: null,
+        monthlyPaymentAvailable: false,
+        israeliId: null,
+      })).id;
+
+    const us = giftFixture({
+      donorId: await donor("us@example.com"),
+      user: { firstName: "Ada", lastName: "L", email: "us@example.com" },
+    });
+    await giveAtLevel(store, us, 3);
+    const en = translator("en");
+    const usMail = await receiptEmail(store, us, "en");
+    assert.ok(usMail.text.includes(`${en("membershipReceipt.deductible")}: $10.00`), usMail.text);
+    assert.ok(usMail.text.includes(`${en("membershipReceipt.value")}: $40.00`));
+    assert.ok(usMail.text.includes(en("membershipReceipt.goodsValue", { level: "\u2068Family\u2069" })));
+    assert.ok(usMail.text.includes("whose fair market value it estimates in good faith at"));
+
+    const il = giftFixture({
+      donorId: await donor("il@example.com"),
+      amount: 20_000,
+      currency: 1,
+      user: { firstName: "Dana", lastName: "K", email: "il@example.com" },
+    });
+    await giveAtLevel(store, il, 3);
+    const he = translator("he");
+    const ilMail = await receiptEmail(store, il, "he");
+    assert.ok(ilMail.text.includes(`${he("membershipReceipt.level")}: משפחה`), ilMail.text);
+    assert.ok(ilMail.text.includes(he("membershipReceipt.donation")));
+    assert.ok(ilMail.text.includes("120.00"), "60% of ₪200");
+    assert.equal(ilMail.dir, "rtl");
+    assert.equal(ilMail.attachments.length, 1);
+    assert.deepEqual(Object.keys(ilMail.attachments[0]).sort(), ["content", "contentType", "filename"]);
   },
 );
