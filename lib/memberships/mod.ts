@@ -10,6 +10,7 @@
 export { DEFAULT_GRACE_DAYS, type MembershipSettings, readMemberships } from "./config.ts";
 export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
+export { refundedTermChange } from "./refunds.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
 export { addMonths, applyGift, lapsesAt, type LevelGift, type TermRules } from "./terms.ts";
 export { type MembershipView, readMembership } from "./view.ts";
