@@ -11,12 +11,11 @@ import type { RenderMemberCard } from "@/lib/memberships/mod.ts";
 import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
 import { renewalKey } from "@/lib/memberships/mod.ts";
 import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
-import type { Store, Transaction } from "@/lib/storage/types.ts";
-import type { Attachment } from "@/lib/storage/message_types.ts";
+import type { Store } from "@/lib/storage/types.ts";
 import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import { createRenderer, type RenderDeps } from "@/lib/outbox/templates/mod.ts";
 
-type ReceiptAttachment = (transaction: Transaction, language: string) => Promise<Attachment | null>;
+type ReceiptAttachment = RenderDeps["receiptAttachment"];
 type CreditReceiptAttachment = NonNullable<RenderDeps["creditReceiptAttachment"]>;
 
 /**

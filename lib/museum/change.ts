@@ -92,7 +92,8 @@ export function changedFields(before: MuseumSettingsInput, after: MuseumSettings
     } else changed.push(path);
   };
   walk(before.identity, after.identity, "identity");
-  const beforeById = new Map(before.levels.map((level) => [level.id, level]));
+  // A level saved before it had a donation share has 100 (the whole payment a donation).
+  const beforeById = new Map(before.levels.map((level) => [level.id, { donationShare: 100, ...level }]));
   for (const level of after.levels) {
     const old = beforeById.get(level.id);
     if (!old) changed.push(`levels.${level.id} added`);

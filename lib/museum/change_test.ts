@@ -172,3 +172,25 @@ Deno.test("changeMuseumSettings: every field at fault listed; an old version ref
     await store.close();
   }
 });
+
+Deno.test("changeMuseumSettings: a level's donation share (Israeli receipts) is 100 unless set, 0..100, kept", async () => {
+  const store = await openStore({ kvPath: ":memory:" });
+  try {
+    const change = asChange(await readMuseumSettings(store));
+    assert.deepEqual(change.levels.map((l) => l.donationShare), [100, 100, 100, 100]);
+    change.levels[2].donationShare = 60;
+    await changeMuseumSettings(store, owner, change, limits);
+    const saved = await readMuseumSettings(store);
+    assert.deepEqual(saved.levels.map((l) => l.donationShare), [100, 100, 60, 100]);
+    for (const bad of [101, -1, 12.5, "60"]) {
+      const parsed = MuseumSettingsChangeSchema.safeParse({
+        ...asChange(saved),
+        levels: saved.levels.map((l, i) => i === 0 ? { ...l, donationShare: bad } : l),
+      });
+      assert.equal(parsed.success, false, `donationShare ${bad}`);
+      assert.ok(parsed.error!.issues.some((i) => i.path.join(".") === "levels.0.donationShare"));
+    }
+  } finally {
+    await store.close();
+  }
+});

@@ -34,6 +34,7 @@ function build(): MuseumSettings {
     // Nothing the museum has not decided with its accountant (README: memberships).
     benefitsValue: { nis: 0, dollars: 0 },
     monthly: true,
+    donationShare: 100,
   }));
   return {
     version: 0,

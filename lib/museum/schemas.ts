@@ -50,6 +50,13 @@ export const LevelChangeSchema = z.strictObject({
     "Minor units: the fair market value of the benefits, which US receipts state as goods or services",
   ),
   monthly: z.boolean({ error: "monthly must be true or false" }).describe("Offered as a monthly gift too"),
+  donationShare: z.number({ error: "donationShare must be a number" }).int(
+    "donationShare must be a whole percent",
+  )
+    .min(0, "donationShare must be 0 to 100").max(100, "donationShare must be 0 to 100").default(100)
+    .describe(
+      "Percent of a payment at the level that Israeli (Section 46) receipts state as a donation; 100 by default",
+    ),
 });
 
 /** `PUT /api/settings/museum`: the whole settings, over the version they were read at. */

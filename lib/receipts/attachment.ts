@@ -16,6 +16,8 @@ import type { Receipt, Store, Transaction } from "@/lib/storage/types.ts";
 import { issueReceipt, NotReceiptableError, ReceiptsNotConfiguredError } from "./issue.ts";
 import type { RenderReceiptPdf } from "./pdf_pool.ts";
 import { receiptCode, receiptVerifyUrl } from "./verify_code.ts";
+import { receiptLabels } from "./labels.ts";
+import { type MembershipLines, membershipLines } from "./membership_lines.ts";
 
 /** What the attachment function is built from. */
 export interface ReceiptAttachmentDeps {
@@ -64,7 +66,8 @@ export async function receiptPdfAttachment(
  * The function the receipt email's renderer is given: a transaction (and the message's language)
  * to its receipt's PDF, issuing the receipt on first use. Answers null when no receipt can be
  * issued: receipts are not configured (production without `RECEIPT_LEGAL_NAME`), or the
- * transaction is not a successful gift; the email then goes without an attachment.
+ * transaction is not a successful gift; the email then goes without an attachment. A gift at a
+ * membership level's comes with what its receipt says of the level (`membership`), for the email.
  *
  * @example
  * ```ts
@@ -77,7 +80,10 @@ export async function receiptPdfAttachment(
  */
 export function receiptAttachmentFor(
   deps: ReceiptAttachmentDeps,
-): (transaction: Transaction, language: string) => Promise<Attachment | null> {
+): (
+  transaction: Transaction,
+  language: string,
+) => Promise<(Attachment & { membership?: MembershipLines }) | null> {
   return async (transaction, language) => {
     let receipt: Receipt;
     try {
@@ -90,6 +96,9 @@ export function receiptAttachmentFor(
       if (error instanceof ReceiptsNotConfiguredError || error instanceof NotReceiptableError) return null;
       throw error;
     }
-    return await receiptPdfAttachment(receipt, language, deps);
+    const attachment = await receiptPdfAttachment(receipt, language, deps);
+    const lang = isLang(language) ? language : FALLBACK_LANG;
+    const membership = membershipLines(receipt, lang, receiptLabels(lang));
+    return membership ? { ...attachment, membership } : attachment;
   };
 }

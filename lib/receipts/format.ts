@@ -53,3 +53,16 @@ export function longDate(iso: string, lang: Lang, timeZone: string): string {
   const make = () => new Intl.DateTimeFormat(LOCALES[lang], { dateStyle: "long", timeZone });
   return formatter(`${lang}:${timeZone}`, make).format(new Date(iso));
 }
+
+/**
+ * A whole percent as the language writes it, e.g. `60%`, `60 %`.
+ *
+ * @example
+ * ```ts
+ * percent(60, "es"); // "60 %"
+ * ```
+ */
+export function percent(value: number, lang: Lang): string {
+  const make = () => new Intl.NumberFormat(LOCALES[lang], { style: "percent" });
+  return formatter(`${lang}:percent`, make).format(value / 100);
+}

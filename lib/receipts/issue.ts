@@ -5,6 +5,8 @@
  * prints. The store gives the number (gapless per series) and keeps the receipt once per
  * transaction, so issuing again, from a resent email or a retried render, answers the same receipt.
  *
+ * A gift at a membership level keeps the level with its receipt (`membership.ts`).
+ *
  * Receipts are issued when the receipt email is first rendered, not in the payment's atomic step,
  * so payments never wait on the receipt counter (see PLAN14.md).
  *
@@ -16,6 +18,7 @@ import { newId } from "@/lib/core/ids.ts";
 import type { Receipt, ReceiptIssuer, Store, Transaction } from "@/lib/storage/types.ts";
 
 import { NotReceiptableError, ReceiptsNotConfiguredError } from "./errors.ts";
+import { receiptMembership } from "./membership.ts";
 
 export { NotReceiptableError, ReceiptsNotConfiguredError };
 
@@ -98,6 +101,8 @@ export async function issueReceipt(
   const issuer = issuerFor(settings, currency);
   const { prefix, timeZone } = SERIES[issuer.organization];
   const name = donorName.trim() || `${tx.user.firstName} ${tx.user.lastName}`.trim();
+  // The level as it is now, kept with the receipt: a later edit of the level changes no receipt.
+  const membership = await receiptMembership(store, tx, tx.amount, currency);
   const { receipt } = await store.receipts.issue({
     id: newId(),
     series: `${prefix}-${yearIn(now, timeZone)}`,
@@ -115,6 +120,7 @@ export async function issueReceipt(
     paymentMethod: "card",
     cardLast4: cardLast4(tx.resultData?.CreditCardNumber),
     issuer,
+    ...(membership ? { membership } : {}),
   });
   return receipt;
 }

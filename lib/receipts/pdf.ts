@@ -40,6 +40,7 @@ import { embedReceiptFonts } from "@/lib/core/pdf/fonts.ts";
 import { receiptLabels } from "./labels.ts";
 import { amountInFigures, longDate, TIME_ZONES } from "./format.ts";
 import { amountInWords } from "@/lib/core/money_words.ts";
+import { membershipLines } from "./membership_lines.ts";
 
 /**
  * A credit receipt (issue 16, `credit.ts`): money given back on the gift of `receipt`. The PDF then
@@ -294,6 +295,9 @@ export async function renderReceiptPdf(
     ],
     [t("receipt.giftType"), t(receipt.isMonthly ? "receipt.monthly" : "receipt.oneTime")],
   );
+  // A gift at a membership level: what it bought and what of it is a donation (not on a credit).
+  const membership = credit ? null : membershipLines(receipt, language, t);
+  if (membership) rows.push(...membership.rows);
   if (receipt.reportNumber) rows.push([t("receipt.reportNumber"), receipt.reportNumber]);
   w.fields(rows);
   w.rule();
@@ -301,7 +305,10 @@ export async function renderReceiptPdf(
   if (!credit && issuer.organization === "museum" && issuer.section46Approval) {
     w.paragraph(t("receipt.section46Statement", { name: isolate(issuer.legalName) }), 10, { gap: 4 });
   }
-  if (!credit && receipt.currency === "USD") w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
+  if (membership) w.paragraph(membership.statement, 10, { bold: true, gap: 4 });
+  else if (!credit && receipt.currency === "USD") {
+    w.paragraph(t("receipt.noGoods"), 10, { bold: true, gap: 4 });
+  }
   w.paragraph(t("receipt.electronic"), 9, { color: MUTED, gap: 10 });
 
   w.paragraph(t("receipt.verify"), 10);

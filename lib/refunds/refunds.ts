@@ -41,6 +41,7 @@ import { RefundExceedsPaidError } from "@/lib/storage/refund_types.ts";
 import { NoSuchTransactionError } from "@/lib/receipts/mod.ts";
 import { type PaymentProvider, ProviderError } from "@/lib/providers/mod.ts";
 import { refundCardOf } from "./refund_card.ts";
+import { refundedTermChange } from "@/lib/memberships/mod.ts";
 
 /** Any refund error. */
 export class RefundError extends DomainError {}
@@ -272,8 +273,19 @@ export async function refundGift(
 }
 
 /**
+ * Whether `refund` succeeding makes the gift refunded in full: with the refunds that succeeded
+ * before it, all that was paid. (Two partial refunds of one gift settling at the same moment could
+ * each miss the other; the term then stays, as for a partial refund.)
+ */
+async function refundsInFull(store: Store, tx: Transaction, refund: Refund): Promise<boolean> {
+  const refunded = (await store.refunds.totals([tx.id])).get(tx.id)?.refunded ?? 0;
+  return tx.amount !== null && refunded + refund.amount >= tx.amount;
+}
+
+/**
  * Records the provider's answer to a pending refund in one atomic step: the refund settled, its
- * audit entry and, when it went through, the donor's email with the credit receipt; then stops the
+ * audit entry and, when it went through, the donor's email with the credit receipt and, when the
+ * gift is now refunded in full, the end of the membership term it paid (`refundedTermChange`); then stops the
  * donor's monthly gifts when that was asked. Answers the refund as stored, or null when it was no
  * longer pending (another pass settled it: nothing written, nothing sent).
  *
@@ -293,6 +305,9 @@ export async function recordRefundOutcome(
   const settled = await store.refunds.settle(tx.id, refund.id, outcome, {
     audit: [audit],
     messages: succeeded ? [refundMessage(tx, refund, await languageOf(store, tx))] : [],
+    membership: succeeded && await refundsInFull(store, tx, refund) && tx.user.email
+      ? refundedTermChange(tx.user.email, tx.id)
+      : undefined,
   });
   if (settled && succeeded && refund.cancelMonthly) await stopMonthlyPayments(store, tx.donorId);
   return settled;

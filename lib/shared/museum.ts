@@ -39,6 +39,11 @@ export interface MembershipLevel {
   benefitsValue: BothCurrencies;
   /** Whether the donation page offers it as a monthly gift too. */
   monthly: boolean;
+  /**
+   * What share of a payment at it is a donation, percent 0..100 (Israeli receipts state that share
+   * as the donation, `lib/receipts/membership.ts`); absent: 100.
+   */
+  donationShare?: number;
 }
 
 /** Who the museum is. */

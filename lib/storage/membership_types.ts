@@ -91,7 +91,11 @@ export type MembershipDraft =
 export interface MembershipChange {
   /** The membership's email (the store trims it and makes it lower case). */
   email: string;
-  /** The next record from the current one (null: none yet), or null to write nothing. */
+  /**
+   * The next record from the current one (null: none yet), or null to write nothing. A draft with
+   * no terms ends the membership: nothing it paid for is left (a refunded join, `lib/memberships/
+   * refunds.ts`), so the store deletes it with its number and end index, as `erase` does.
+   */
   apply(current: Membership | null): MembershipDraft | null;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
-import type { NewReceipt, Receipt, ReceiptIssuer } from "./receipt_types.ts";
+import type { NewReceipt, Receipt, ReceiptIssuer, ReceiptMembership } from "./receipt_types.ts";
 
 /** Whether `value` is exactly `length` ASCII digits (no regular expressions: see input_patterns_test). */
 export const isDigits = (value: unknown, length: number): boolean =>
@@ -95,6 +95,27 @@ function canonicalIssuer(issuer: ReceiptIssuer): ReceiptIssuer {
   };
 }
 
+/** A membership level as a receipt keeps it: checked (RangeError), copied to exactly its fields. */
+function canonicalReceiptMembership(m: ReceiptMembership, amount: number): ReceiptMembership {
+  const names = Object.entries(m.levelName ?? {});
+  if (names.length === 0 || names.length > 10) {
+    throw new RangeError("membership.levelName must name the level");
+  }
+  const share = checkInteger(m.donationShare, "membership.donationShare", 0);
+  if (share > 100) throw new RangeError(`membership.donationShare must be 0..100: ${share}`);
+  const donation = checkInteger(m.donation, "membership.donation", 0);
+  if (donation > amount) throw new RangeError("membership.donation is more than the amount");
+  return {
+    levelId: checkInteger(m.levelId, "membership.levelId", 1),
+    levelName: Object.fromEntries(
+      names.map(([lang, name]) => [text(lang, "a language", 10), text(name, "a level name", 200)]),
+    ),
+    benefitsValue: checkInteger(m.benefitsValue, "membership.benefitsValue", 0),
+    donationShare: share,
+    donation,
+  };
+}
+
 /** A new receipt as stored: checked (RangeError), instants and the email normalized. */
 export function canonicalNewReceipt(r: NewReceipt): NewReceipt {
   if (!isSeries(r.series)) throw new RangeError(`series must look like IL-2026: ${r.series}`);
@@ -122,5 +143,7 @@ export function canonicalNewReceipt(r: NewReceipt): NewReceipt {
     paymentMethod: "card",
     cardLast4: r.cardLast4,
     issuer: canonicalIssuer(r.issuer),
+    // Only a gift at a level has it: a plain donation's receipt stays as it always was.
+    ...(r.membership ? { membership: canonicalReceiptMembership(r.membership, r.amount) } : {}),
   };
 }

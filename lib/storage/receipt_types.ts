@@ -28,6 +28,31 @@ export interface ReceiptIssuer {
   ein: string | null;
 }
 
+/**
+ * What a receipt of a gift at a membership level (issue 27) keeps of the level, as it was when the
+ * receipt was issued: a level's name, value and donation share may be edited later, and a receipt
+ * must keep saying what it said (`lib/receipts/membership.ts` decides the figures).
+ */
+export interface ReceiptMembership {
+  /** The level's id (`lib/shared/museum.ts`). */
+  levelId: number;
+  /** The level's name in each language of the site (en, he, ru, pt, es), as printed. */
+  levelName: Record<string, string>;
+  /**
+   * Minor units, in the receipt's currency: the good-faith value of the goods or services (the
+   * membership's benefits) this payment bought, which US receipts state.
+   */
+  benefitsValue: number;
+  /** The level's share of a payment that is a donation, percent 0..100 (Israeli receipts). */
+  donationShare: number;
+  /**
+   * Minor units: what the receipt states as given. US receipts: the deductible amount, the
+   * payment less `benefitsValue`, never below zero; Israeli receipts: `donationShare` of the
+   * payment, rounded down to the agora.
+   */
+  donation: number;
+}
+
 /** A receipt as stored. */
 export interface Receipt {
   /** Unguessable (128+ random bits, base64url), like donor ids. */
@@ -66,6 +91,8 @@ export interface Receipt {
    * Authority gave this receipt; null until one is recorded.
    */
   reportNumber: string | null;
+  /** The membership level the gift was at, as it was then; absent for a plain donation. */
+  membership?: ReceiptMembership;
 }
 
 /** What `issue` is given: the receipt without its number (the store assigns it) and report number. */

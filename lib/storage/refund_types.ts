@@ -19,6 +19,7 @@
 
 import type { WithAudit } from "./audit_types.ts";
 import type { WithMessages } from "./outbox_types.ts";
+import type { WithMembership } from "./membership_types.ts";
 
 /** Why money is given back: the short list the back office offers (free text goes in `note`). */
 export const REFUND_REASONS = ["requested-by-donor", "duplicate", "mistake", "fraud", "other"] as const;
@@ -109,13 +110,15 @@ export interface RefundRepository {
   /**
    * Settles a pending refund with the provider's answer, with `audit` entries and `messages` (the
    * donor's email) in the same atomic step, at `outcome.at`; answers the refund as stored, or null
-   * when it is unknown or no longer pending (then nothing is written).
+   * when it is unknown or no longer pending (then nothing is written). A `membership` change (the
+   * term a refunded payment bought ending, issue 27) is applied in that step too, only when the
+   * refund succeeded.
    */
   settle(
     transactionId: string,
     id: string,
     outcome: RefundOutcome,
-    options?: WithAudit & WithMessages,
+    options?: WithAudit & WithMessages & WithMembership,
   ): Promise<Refund | null>;
   /**
    * Records `report` on a pending refund that has none, with `audit` entries in the same atomic

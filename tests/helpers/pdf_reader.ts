@@ -161,6 +161,10 @@ export function readPiece(piece: Piece, dir: "ltr" | "rtl"): string {
       kinds[i] = "D";
     }
   }
+  // A percent sign touching a number (`60%`, as Unicode's bidi treats it: a terminator) is part of it.
+  for (let i = 0; i < kinds.length; i++) {
+    if (chars[i] === "%" && (kinds[i - 1] === "D" || kinds[i + 1] === "D")) kinds[i] = "D";
+  }
   // A number touching a Latin letter (at most one separator between) is part of its word.
   for (let changed = true; changed;) {
     changed = false;

@@ -65,6 +65,37 @@ export function usReceiptFixture(overrides: Partial<Receipt> = {}): Receipt {
   });
 }
 
+/** The level a membership receipt fixture was at: Family, as a museum might name it in every language. */
+export const FAMILY_LEVEL = { en: "Family", he: "משפחה", ru: "Семья", pt: "Família", es: "Familia" };
+
+/**
+ * A receipt of a gift at a membership level: a US one (benefits worth $40 of a $250 payment) or an
+ * Israeli one (60% of ₪180.50 a donation), with `overrides`.
+ */
+export function membershipReceiptFixture(country: "us" | "il", overrides: Partial<Receipt> = {}): Receipt {
+  return country === "us"
+    ? usReceiptFixture({
+      membership: {
+        levelId: 3,
+        levelName: FAMILY_LEVEL,
+        benefitsValue: 4_000,
+        donationShare: 100,
+        donation: 21_000,
+      },
+      ...overrides,
+    })
+    : receiptFixture({
+      membership: {
+        levelId: 3,
+        levelName: FAMILY_LEVEL,
+        benefitsValue: 0,
+        donationShare: 60,
+        donation: 10_830,
+      },
+      ...overrides,
+    });
+}
+
 let pool: ReceiptPdfPool | null = null;
 
 /**

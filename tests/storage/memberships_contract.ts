@@ -69,6 +69,35 @@ export async function membershipsContract(
   { open, fresh, sharedData }: ContractOptions,
 ): Promise<void> {
   await t.step(
+    "memberships: a change leaving no term ends the membership: record, number and end index gone, audited",
+    () =>
+      withStore(open, async (store) => {
+        const address = email();
+        const n = number();
+        const made = await store.memberships.change(extend(address, n, uid("tx")), at(0));
+        assert.ok(made);
+        const end = { from: made.end, to: new Date(Date.parse(made.end) + 1).toISOString() };
+        const ended = await store.memberships.change(
+          { email: address, apply: (current) => current && { ...current, terms: [] } },
+          at(1000),
+          { audit: [audit(address)] },
+        );
+        assert.equal(ended, null);
+        assert.equal(await store.memberships.get(address), null);
+        assert.equal(await store.memberships.getByNumber(n), null);
+        assert.deepEqual((await store.memberships.listByEnd(end, 10)).map((m) => m.email), []);
+        // None to end: nothing written.
+        assert.equal(
+          await store.memberships.change({
+            email: address,
+            apply: () => ({ number: n, donorId: "d", subscriptionId: null, terms: [] }),
+          }, at(2000)),
+          null,
+        );
+      }),
+  );
+
+  await t.step(
     "memberships: made with a new transaction, read by email and number; a repeat changes nothing",
     () =>
       withStore(open, async (store) => {

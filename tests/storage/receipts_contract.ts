@@ -57,6 +57,35 @@ export async function receiptsContract(
   { open, sharedData }: ContractOptions,
 ): Promise<void> {
   await t.step(
+    "receipts: a gift at a membership level keeps the level as issued; a plain gift's has none",
+    () =>
+      withStore(open, async (store) => {
+        const series = freshSeries();
+        const membership = {
+          levelId: 3,
+          levelName: { en: "Patron", he: "פטרון", ru: "Меценат", pt: "Patrono", es: "Mecenas" },
+          benefitsValue: 4_000,
+          donationShare: 100,
+          donation: 6_000,
+        };
+        const a = await store.receipts.issue(receiptFixture(series, { currency: "USD", membership }));
+        const b = await store.receipts.issue(receiptFixture(series));
+        assert.deepEqual(a.receipt.membership, membership);
+        assert.deepEqual(await store.receipts.get(a.receipt.id), a.receipt);
+        assert.deepEqual(await store.receipts.byTransaction(a.receipt.transactionId), a.receipt);
+        assert.equal("membership" in b.receipt, false);
+        assert.deepEqual(await store.receipts.get(b.receipt.id), b.receipt);
+        // What no backend may keep is refused before anything is written.
+        for (const bad of [{ donationShare: 101 }, { donation: 10_001 }, { benefitsValue: -1 }]) {
+          await assert.rejects(
+            store.receipts.issue(receiptFixture(series, { membership: { ...membership, ...bad } })),
+            RangeError,
+          );
+        }
+      }),
+  );
+
+  await t.step(
     "receipts: issue numbers 1, 2, 3 per series; canonical; get, byTransaction",
     () =>
       withStore(open, async (store) => {

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { Attachment } from "@/lib/storage/message_types.ts";
 import type { Subscription, Transaction } from "@/lib/storage/types.ts";
 import { emailDate, emailMoney, lastFour } from "./format.ts";
 import {
@@ -47,7 +48,9 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
     amount: emailMoney(amount.minor, amount.currency, lang),
     date: emailDate(tx.createdAt, lang),
   };
-  const pdf = await env.receiptAttachment(tx, lang);
+  const receipt = await env.receiptAttachment(tx, lang);
+  // A gift at a membership level: the email says what its receipt says (value, deductible, share).
+  const { membership, ...pdf } = receipt ?? {};
   const content = {
     ...donorFrame(env, donor),
     subject: t(tx.isMonthly ? "email.receipt.subjectMonthly" : "email.receipt.subject", {
@@ -56,7 +59,8 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
     heading: t("email.receipt.heading"),
     paragraphs: [
       t(tx.isMonthly ? "email.receipt.bodyMonthly" : "email.receipt.body", figures),
-      ...(pdf ? [t("email.receipt.attached")] : []),
+      ...(membership ? [membership.statement] : []),
+      ...(receipt ? [t("email.receipt.attached")] : []),
     ],
     details: [
       [t("email.labels.amount"), figures.amount],
@@ -64,10 +68,11 @@ export const renderReceipt: KindRenderer<"receipt"> = async (message, env) => {
       [t("email.labels.kind"), t(tx.isMonthly ? "email.labels.monthly" : "email.labels.oneTime")],
       cardLine(env, tx.resultData?.CreditCardNumber),
       [t("email.labels.reference"), tx.id],
+      ...(membership?.rows ?? []),
     ] as [string, string][],
     actions: [await manageAction(env, donor.id)],
   };
-  return rendered(env, [donor.email], content, pdf ? [pdf] : []);
+  return rendered(env, [donor.email], content, receipt ? [pdf as Attachment] : []);
 };
 
 /** The subscription a message is about, when it is still the donor's. */

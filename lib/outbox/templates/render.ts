@@ -35,6 +35,15 @@ import { emailHtml } from "./layout.tsx";
 /** A message as the outbox holds it (its intent), ready to render. */
 export type MessageToRender = MessageInput & { createdAt: string };
 
+/**
+ * A receipt's PDF as the receipt email attaches it, with what the receipt says of a gift at a
+ * membership level (`lib/receipts/membership_lines.ts`: its rows and statement, in the message's
+ * language), so the email says what the receipt says.
+ */
+export type ReceiptForEmail = Attachment & {
+  membership?: { rows: [label: string, value: string][]; statement: string };
+};
+
 /** What the renderers need, injected by whoever sends (the integrator wires the real ones). */
 export interface RenderDeps {
   store: Pick<
@@ -56,7 +65,7 @@ export interface RenderDeps {
    * The receipt PDF of a successful transaction in a language (issued on first call,
    * `lib/receipts`), or null when no receipt can be issued (receipts not configured).
    */
-  receiptAttachment: (transaction: Transaction, language: string) => Promise<Attachment | null>;
+  receiptAttachment: (transaction: Transaction, language: string) => Promise<ReceiptForEmail | null>;
   /**
    * A succeeded refund's credit receipt (`lib/receipts/credit.ts`): the PDF, its number and the
    * number of the gift's receipt it credits; null (or absent) when no receipt can be issued.

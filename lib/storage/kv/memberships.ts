@@ -35,24 +35,38 @@ const BY_END = "memberships_by_end";
 /** The key of the membership of `email` (as given to a change: normalized here). */
 export const membershipKey = (email: string): Deno.KvKey => [MEMBERSHIPS, normalizeEmail(email)];
 
-/** A change decided: the record to store and how to add its writes to a commit. */
+/** A change decided: the record to store (null: the membership ends) and how to add its writes to a commit. */
 export interface MembershipPlan {
-  membership: Membership;
+  membership: Membership | null;
   add(op: Deno.AtomicOperation): Deno.AtomicOperation;
 }
 
 /**
  * Decides `change` over `entry` (the membership's key as read) at `at`: the next record and its
- * writes, or null when the change writes nothing.
+ * writes (the deletion of the membership when the change leaves it no term and `mayEnd`), or null
+ * when the change writes nothing.
  */
 export function planMembership(
   entry: Deno.KvEntryMaybe<Membership>,
   change: MembershipChange,
   at: string,
+  { mayEnd = true } = {},
 ): MembershipPlan | null {
   const current = entry.value;
   const draft = change.apply(current);
   if (draft === null) return null;
+  // A payment never ends a membership (`transactions.record` passes `mayEnd: false`): its draft
+  // with no terms is refused below, as PostgreSQL refuses it.
+  if (mayEnd && Array.isArray(draft.terms) && draft.terms.length === 0) {
+    // Nothing paid for is left: the membership ends, its three keys deleted (as `erase` does).
+    if (current === null) return null;
+    return {
+      membership: null,
+      add: (op) =>
+        op.check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
+          .delete([BY_END, current.end, current.email]),
+    };
+  }
   const next = canonicalMembership(draft, change.email, at, current);
   return {
     membership: next,

@@ -14,8 +14,9 @@
  * `begin` checks the key (absent) and the total (as read) and writes the three keys; two staff
  * refunding one gift at once both move the total, so the second commit fails its check, re-reads
  * and decides again on the new total. `settle` checks the refund (as read, pending) and the total,
- * moving the amount from `pending` to `refunded` (or dropping it), with the audit entries and the
- * donor's messages in the same commit; `reportFailure` checks the refund (as read, pending, not
+ * moving the amount from `pending` to `refunded` (or dropping it), with the audit entries, the
+ * donor's messages and a succeeded refund's membership change (its key checked as read) in the
+ * same commit; `reportFailure` checks the refund (as read, pending, not
  * reported) and writes the report with its audit entries. A succeeded refund also gets its time
  * index key in that commit: the accountant's report sums the refunds settled in its months
  * (`reports.ts`) by reading that range only.
@@ -27,6 +28,8 @@ import { commit, RETRY, retryWhileLocked, untilCommitted } from "./atomic.ts";
 import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
 import { addMessages, messageKeys } from "./outbox.ts";
+import { membershipKey, planMembership } from "./memberships.ts";
+import type { Membership } from "@/lib/storage/membership_types.ts";
 import { auditEntries } from "@/lib/storage/audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
 import { canonicalMessages } from "@/lib/storage/outbox_records.ts";
@@ -101,12 +104,19 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
       const audit = auditEntries(options.audit, outcome.at, MAX_AUDIT_PER_CAUSE);
       const messages = canonicalMessages(options.messages, MAX_MESSAGES_PER_CAUSE);
       const totalKey = [REFUND_TOTALS, transactionId];
+      const change = outcome.state === "succeeded" ? options.membership : undefined;
       return await untilCommitted(async () => {
-        const [entry, totalEntry] = await retryWhileLocked(() =>
-          kv.getMany<[Refund, RefundTotals]>([[REFUNDS, transactionId, id], totalKey])
-        );
+        const [entry, totalEntry, memberEntry] = await retryWhileLocked(() =>
+          kv.getMany<unknown[]>([
+            [REFUNDS, transactionId, id],
+            totalKey,
+            ...(change ? [membershipKey(change.email)] : []),
+          ])
+        ) as [Deno.KvEntryMaybe<Refund>, Deno.KvEntryMaybe<RefundTotals>, Deno.KvEntryMaybe<Membership>];
         if (entry.value === null || entry.value.state !== "pending") return null;
         const after = settledRefund(entry.value, outcome);
+        // The term the refunded payment bought ends in the same commit (checked as read).
+        const member = change ? planMembership(memberEntry, change, outcome.at) : null;
         const totals = totalEntry.value ?? NONE;
         const next: RefundTotals = {
           refunded: totals.refunded + (after.state === "succeeded" ? after.amount : 0),
@@ -122,6 +132,7 @@ export function kvRefunds({ kv, getAll }: KvContext): RefundRepository {
             op.set([REFUNDS_BY_SETTLED, after.settledAt!, transactionId, id], [transactionId, id]);
           }
           addMessages(op, messageEntries, messages, outcome.at);
+          member?.add(op);
           return addAudit(op, audit);
         });
         return ok ? after : RETRY;

@@ -140,7 +140,9 @@ async function record(
       }
       if (byId.value !== null) throw new Error(`a transaction with the id ${tx.id} exists`);
       const member = change
-        ? planMembership(rest.at(-1) as Deno.KvEntryMaybe<Membership>, change, tx.createdAt)
+        ? planMembership(rest.at(-1) as Deno.KvEntryMaybe<Membership>, change, tx.createdAt, {
+          mayEnd: false,
+        })
         : null;
       const ok = await commit(() => {
         const op = kv.atomic().check(byId).set(idKey, tx).set(donorIndexKey(tx), tx.id)

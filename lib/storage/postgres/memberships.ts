@@ -5,7 +5,8 @@
  * (`memberships_number`), its terms as `jsonb`, `end_at` the end of its last term, indexed with the
  * email (`memberships_end`) for `listByEnd`. A change is decided in a transaction under an advisory
  * lock per email ({@link lockMembership}): the row is read, the change asked for the next record
- * and that written ({@link writeMembership}) over the version read. `transactions.record` given a
+ * and that written ({@link writeMembership}) over the version read, or the row deleted when the
+ * change leaves it no term ({@link applyLocked}). `transactions.record` given a
  * change does the same in its own transaction, the write inside its recording statement so it
  * happens only with a new transaction (`transactions.ts`). A number another membership has (a unique
  * violation, {@link NUMBER_TAKEN}) rolls everything back; the change is asked again and draws another.
@@ -113,6 +114,29 @@ export function writeMembership(
 }
 
 /**
+ * Applies `change` over `current` (read under its lock, {@link lockMembership}) at `at`, in `tx`:
+ * writes the next record, or deletes the membership when the change leaves it no term. Answers
+ * what is stored now (null: it ended), or undefined when the change wrote nothing.
+ */
+export async function applyLocked(
+  tx: postgres.TransactionSql,
+  change: MembershipChange,
+  current: Membership | null,
+  at: string,
+): Promise<Membership | null | undefined> {
+  const draft = change.apply(current);
+  if (draft === null || (draft.terms.length === 0 && current === null)) return undefined;
+  if (draft.terms.length === 0) {
+    await tx`delete from memberships where email = ${current!.email} and version = ${current!.version}`;
+    return null;
+  }
+  const next = canonicalMembership(draft, change.email, at, current);
+  const written = await writeMembership(tx, next, current);
+  if (written.count !== 1) throw new Error(`membership ${next.email} changed under its lock`);
+  return next;
+}
+
+/**
  * Runs `attempt` (one transaction deciding a change) again while the number it gave a new
  * membership is taken, at most {@link NUMBER_ATTEMPTS} times.
  */
@@ -153,11 +177,8 @@ export function pgMemberships({ sql, transaction }: PgContext): MembershipReposi
       return whileNumberTaken(() =>
         transaction(async (tx) => {
           const current = await lockMembership(tx, change.email);
-          const draft = change.apply(current);
-          if (draft === null) return null;
-          const next = canonicalMembership(draft, change.email, at, current);
-          const written = await writeMembership(tx, next, current);
-          if (written.count !== 1) throw new Error(`membership ${next.email} changed under its lock`);
+          const next = await applyLocked(tx, change, current, at);
+          if (next === undefined) return null;
           if (audit.length > 0) await insertAudit(tx, audit);
           return next;
         })

@@ -24,7 +24,12 @@ import {
   receiptNumber,
   receiptTransactionIds,
 } from "@/lib/storage/receipt_records.ts";
-import type { Receipt, ReceiptIssuer, ReceiptRepository } from "@/lib/storage/receipt_types.ts";
+import type {
+  Receipt,
+  ReceiptIssuer,
+  ReceiptMembership,
+  ReceiptRepository,
+} from "@/lib/storage/receipt_types.ts";
 import type { PgContext } from "./context.ts";
 
 /** The row shape of `receipts`. */
@@ -47,7 +52,17 @@ interface ReceiptRow {
   card_last4: string | null;
   issuer: ReceiptIssuer;
   report_number: string | null;
+  membership: ReceiptMembership | null;
 }
+
+/** `jsonb` keeps no key order: the level copied back into its canonical shape. */
+const toMembership = (m: ReceiptMembership): ReceiptMembership => ({
+  levelId: m.levelId,
+  levelName: { ...m.levelName },
+  benefitsValue: m.benefitsValue,
+  donationShare: m.donationShare,
+  donation: m.donation,
+});
 
 const toReceipt = (row: ReceiptRow): Receipt => ({
   id: row.id,
@@ -68,6 +83,7 @@ const toReceipt = (row: ReceiptRow): Receipt => ({
   cardLast4: row.card_last4,
   issuer: row.issuer,
   reportNumber: row.report_number,
+  ...(row.membership ? { membership: toMembership(row.membership) } : {}),
 });
 
 /** Rolls an issue back when its transaction turned out to have a receipt. */
@@ -109,13 +125,14 @@ export function pgReceipts({ sql, transaction }: PgContext): ReceiptRepository {
           const [inserted] = await tx<ReceiptRow[]>`
             insert into receipts (id, series, sequence, number, transaction_id, donor_id, email, issued_at,
               gift_date, donor_name, donor_tax_id, amount, currency, is_monthly, payment_method, card_last4,
-              issuer, report_number)
+              issuer, report_number, membership)
             values (${r.id}, ${r.series}, ${sequence}, ${
             receiptNumber(r.series, sequence)
           }, ${r.transactionId},
               ${r.donorId}, ${r.email}, ${r.issuedAt}, ${r.giftDate}, ${r.donorName}, ${r.donorTaxId},
               ${r.amount}, ${r.currency}, ${r.isMonthly}, ${r.paymentMethod}, ${r.cardLast4},
-              ${tx.json({ ...r.issuer })}, null)
+              ${tx.json({ ...r.issuer })}, null,
+              ${r.membership ? tx.json({ ...r.membership }) : null})
             on conflict (transaction_id) do nothing
             returning *
           `;

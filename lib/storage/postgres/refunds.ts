@@ -5,7 +5,9 @@
  *   take turns; others do not wait), then finds the key, sums the pending and succeeded refunds and
  *   inserts only when the new one fits in what was paid;
  * - `settle` is one `with` statement: the update (only while pending) and, only when it happened,
- *   the audit entries and the donor's messages; `reportFailure` likewise (only while pending and
+ *   the audit entries and the donor's messages; with a membership change (a succeeded refund of a
+ *   membership's payment), that statement and the change run in one transaction under the
+ *   membership's lock; `reportFailure` likewise (only while pending and
  *   unreported; its columns `failure_reported_*` are migration 31's);
  * - `totals` is one grouped read of a page's transactions;
  * - `listPending` reads the partial index of the pending refunds (`refunds_pending_created_at`).
@@ -34,6 +36,7 @@ import {
 import { insertAudit } from "./audit.ts";
 import { iso, type PgContext } from "./context.ts";
 import { insertMessages } from "./outbox.ts";
+import { applyLocked, lockMembership } from "./memberships.ts";
 
 /** The row shape of `refunds`. */
 interface RefundRow {
@@ -133,19 +136,31 @@ export function pgRefunds({ sql, transaction }: PgContext): RefundRepository {
       `;
       if (!row || row.state !== "pending") return null;
       const after = settledRefund(toRefund(row), outcome);
-      const when = sql`where exists (select 1 from changed)`;
-      const [changed] = await sql<RefundRow[]>`
-        with changed as (
-          update refunds set state = ${after.state}, provider_ref = ${after.providerRef},
-            error = ${after.error}, settled_at = ${after.settledAt}
-          where transaction_id = ${transactionId} and id = ${id} and state = 'pending'
-          returning *
-        ),
-        audited as (${audit.length > 0 ? insertAudit(sql, audit, when) : sql`select 1`}),
-        messaged as (${messages.length > 0 ? insertMessages(sql, messages, outcome.at, when) : sql`select 1`})
-        select * from changed
-      `;
-      return changed ? toRefund(changed) : null;
+      const settle = async (db: postgres.Sql | postgres.TransactionSql) => {
+        const when = db`where exists (select 1 from changed)`;
+        const [changed] = await db<RefundRow[]>`
+          with changed as (
+            update refunds set state = ${after.state}, provider_ref = ${after.providerRef},
+              error = ${after.error}, settled_at = ${after.settledAt}
+            where transaction_id = ${transactionId} and id = ${id} and state = 'pending'
+            returning *
+          ),
+          audited as (${audit.length > 0 ? insertAudit(db, audit, when) : db`select 1`}),
+          messaged as (${messages.length > 0 ? insertMessages(db, messages, outcome.at, when) : db`select 1`})
+          select * from changed
+        `;
+        return changed ? toRefund(changed) : null;
+      };
+      const change = after.state === "succeeded" ? options.membership : undefined;
+      if (!change) return await settle(sql);
+      // The term the refunded payment bought ends in the same transaction, under the membership's
+      // lock, only when this settlement is the one that happened.
+      return await transaction(async (tx) => {
+        const current = await lockMembership(tx, change.email);
+        const settled = await settle(tx);
+        if (settled) await applyLocked(tx, change, current, outcome.at);
+        return settled;
+      });
     },
 
     async reportFailure(transactionId, id, input, options = {}) {
