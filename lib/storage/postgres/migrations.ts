@@ -56,7 +56,7 @@ import { migration033 } from "@/lib/storage/postgres/migrations/033_donor_sessio
 import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_settings.ts";
 import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
-import { migration041 } from "@/lib/storage/postgres/migrations/041_receipt_membership.ts";
+import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -114,7 +114,7 @@ export const migrations: readonly Migration[] = [
   migration034,
   migration035,
   migration036,
-  migration041,
+  migration037,
 ];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Migration 41 (issue 27), `receipt_membership`: the membership level a receipt's gift was at, as it
+ * Migration 37 (issue 27), `receipt_membership`: the membership level a receipt's gift was at, as it
  * was when the receipt was issued (`ReceiptMembership`: the level's id and names, the value of its
  * benefits, its donation share and the amount stated as given), as `jsonb`; null for every receipt
  * before it and for a plain donation's.
@@ -13,8 +13,8 @@
  * @module
  */
 
-/** Migration 41, as `schema_migrations` records it. */
-export const migration041 = {
+/** Migration 37, as `schema_migrations` records it. */
+export const migration037 = {
   version: 37,
   name: "receipt_membership",
   sql: `
