@@ -56,6 +56,7 @@ import { migration033 } from "@/lib/storage/postgres/migrations/033_donor_sessio
 import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_settings.ts";
 import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
+import { migration040 } from "@/lib/storage/postgres/migrations/040_membership_list_indexes.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -113,6 +114,7 @@ export const migrations: readonly Migration[] = [
   migration034,
   migration035,
   migration036,
+  migration040,
 ];
 
 /**
