@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   "export",
   "flag-changed",
   "museum-settings-changed",
+  "membership-cardholders-changed",
   "kiosk-paired",
   "kiosk-revoked",
 ] as const;
