@@ -53,61 +53,62 @@ import * as $49 from "./routes/api/(admin)/memberships/export.ts";
 import * as $50 from "./routes/api/(admin)/memberships/index.ts";
 import * as $51 from "./routes/api/(admin)/outbox/index.ts";
 import * as $52 from "./routes/api/(admin)/overview.ts";
-import * as $53 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $54 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $55 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $56 from "./routes/api/(admin)/settings/flags.ts";
-import * as $57 from "./routes/api/(admin)/settings/museum.ts";
-import * as $58 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $59 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $60 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $61 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $62 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $63 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $64 from "./routes/api/(admin)/transaction/export.ts";
-import * as $65 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $66 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $67 from "./routes/api/_middleware.ts";
-import * as $68 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $69 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $70 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $71 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $72 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $73 from "./routes/api/auth/admin/_middleware.ts";
-import * as $74 from "./routes/api/auth/admin/login.ts";
-import * as $75 from "./routes/api/auth/admin/logout.ts";
-import * as $76 from "./routes/api/auth/admin/me.ts";
-import * as $77 from "./routes/api/auth/admin/pending.ts";
-import * as $78 from "./routes/api/auth/admin/refresh.ts";
-import * as $79 from "./routes/api/auth/admin/register.ts";
-import * as $80 from "./routes/api/auth/admin/staff.ts";
-import * as $81 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $82 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $83 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $84 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $85 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $86 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $87 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $88 from "./routes/api/docs.tsx";
-import * as $89 from "./routes/api/feature-flags.ts";
-import * as $90 from "./routes/api/openapi.json.ts";
-import * as $91 from "./routes/api/payment/create.ts";
-import * as $92 from "./routes/api/payment/notify/[provider].ts";
-import * as $93 from "./routes/api/payment/pay-emv.ts";
-import * as $94 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $95 from "./routes/api/signing-key.ts";
-import * as $96 from "./routes/api/user/[id].ts";
-import * as $97 from "./routes/api/user/index.ts";
-import * as $98 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $99 from "./routes/dev/mail/attachment.ts";
-import * as $100 from "./routes/dev/mail/html.ts";
-import * as $101 from "./routes/dev/mail/index.tsx";
-import * as $102 from "./routes/health.ts";
-import * as $103 from "./routes/index.ts";
-import * as $104 from "./routes/payments/card/[attemptId].ts";
-import * as $105 from "./routes/payments/return/[paymentId].ts";
-import * as $106 from "./routes/sandbox/pay/[ref].tsx";
-import * as $107 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $53 from "./routes/api/(admin)/reports/memberships.ts";
+import * as $54 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $55 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $56 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $57 from "./routes/api/(admin)/settings/flags.ts";
+import * as $58 from "./routes/api/(admin)/settings/museum.ts";
+import * as $59 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $60 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $61 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $62 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $63 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $64 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $65 from "./routes/api/(admin)/transaction/export.ts";
+import * as $66 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $67 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $68 from "./routes/api/_middleware.ts";
+import * as $69 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $70 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $71 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $72 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $73 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $74 from "./routes/api/auth/admin/_middleware.ts";
+import * as $75 from "./routes/api/auth/admin/login.ts";
+import * as $76 from "./routes/api/auth/admin/logout.ts";
+import * as $77 from "./routes/api/auth/admin/me.ts";
+import * as $78 from "./routes/api/auth/admin/pending.ts";
+import * as $79 from "./routes/api/auth/admin/refresh.ts";
+import * as $80 from "./routes/api/auth/admin/register.ts";
+import * as $81 from "./routes/api/auth/admin/staff.ts";
+import * as $82 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $83 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $84 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $85 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $86 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $87 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $88 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $89 from "./routes/api/docs.tsx";
+import * as $90 from "./routes/api/feature-flags.ts";
+import * as $91 from "./routes/api/openapi.json.ts";
+import * as $92 from "./routes/api/payment/create.ts";
+import * as $93 from "./routes/api/payment/notify/[provider].ts";
+import * as $94 from "./routes/api/payment/pay-emv.ts";
+import * as $95 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $96 from "./routes/api/signing-key.ts";
+import * as $97 from "./routes/api/user/[id].ts";
+import * as $98 from "./routes/api/user/index.ts";
+import * as $99 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $100 from "./routes/dev/mail/attachment.ts";
+import * as $101 from "./routes/dev/mail/html.ts";
+import * as $102 from "./routes/dev/mail/index.tsx";
+import * as $103 from "./routes/health.ts";
+import * as $104 from "./routes/index.ts";
+import * as $105 from "./routes/payments/card/[attemptId].ts";
+import * as $106 from "./routes/payments/return/[paymentId].ts";
+import * as $107 from "./routes/sandbox/pay/[ref].tsx";
+import * as $108 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -185,61 +186,62 @@ const manifest: Manifest = {
     "api/(admin)/memberships/index.ts": $50,
     "api/(admin)/outbox/index.ts": $51,
     "api/(admin)/overview.ts": $52,
-    "api/(admin)/reports/monthly.csv.ts": $53,
-    "api/(admin)/reports/monthly.svg.ts": $54,
-    "api/(admin)/reports/monthly.ts": $55,
-    "api/(admin)/settings/flags.ts": $56,
-    "api/(admin)/settings/museum.ts": $57,
-    "api/(admin)/transaction/[id]/receipt.ts": $58,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $59,
-    "api/(admin)/transaction/[id]/refund.ts": $60,
-    "api/(admin)/transaction/[id]/refunds.ts": $61,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $62,
-    "api/(admin)/transaction/daily-totals.ts": $63,
-    "api/(admin)/transaction/export.ts": $64,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $65,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $66,
-    "api/_middleware.ts": $67,
-    "api/auth/admin/[id]/approve.ts": $68,
-    "api/auth/admin/[id]/deactivate.ts": $69,
-    "api/auth/admin/[id]/reject.ts": $70,
-    "api/auth/admin/[id]/role.ts": $71,
-    "api/auth/admin/[id]/two-factor-reset.ts": $72,
-    "api/auth/admin/_middleware.ts": $73,
-    "api/auth/admin/login.ts": $74,
-    "api/auth/admin/logout.ts": $75,
-    "api/auth/admin/me.ts": $76,
-    "api/auth/admin/pending.ts": $77,
-    "api/auth/admin/refresh.ts": $78,
-    "api/auth/admin/register.ts": $79,
-    "api/auth/admin/staff.ts": $80,
-    "api/auth/admin/two-factor/confirm.ts": $81,
-    "api/auth/admin/two-factor/disable.ts": $82,
-    "api/auth/admin/two-factor/enrol.ts": $83,
-    "api/auth/admin/two-factor/index.ts": $84,
-    "api/auth/admin/two-factor/recovery-codes.ts": $85,
-    "api/auth/admin/two-factor/required.ts": $86,
-    "api/auth/admin/two-factor/verify.ts": $87,
-    "api/docs.tsx": $88,
-    "api/feature-flags.ts": $89,
-    "api/openapi.json.ts": $90,
-    "api/payment/create.ts": $91,
-    "api/payment/notify/[provider].ts": $92,
-    "api/payment/pay-emv.ts": $93,
-    "api/payment/test-emv/[terminalNumber].ts": $94,
-    "api/signing-key.ts": $95,
-    "api/user/[id].ts": $96,
-    "api/user/index.ts": $97,
-    "api/user/off-monthly-payment/[id].ts": $98,
-    "dev/mail/attachment.ts": $99,
-    "dev/mail/html.ts": $100,
-    "dev/mail/index.tsx": $101,
-    "health.ts": $102,
-    "index.ts": $103,
-    "payments/card/[attemptId].ts": $104,
-    "payments/return/[paymentId].ts": $105,
-    "sandbox/pay/[ref].tsx": $106,
-    "sandbox/terminal/[terminalId].tsx": $107,
+    "api/(admin)/reports/memberships.ts": $53,
+    "api/(admin)/reports/monthly.csv.ts": $54,
+    "api/(admin)/reports/monthly.svg.ts": $55,
+    "api/(admin)/reports/monthly.ts": $56,
+    "api/(admin)/settings/flags.ts": $57,
+    "api/(admin)/settings/museum.ts": $58,
+    "api/(admin)/transaction/[id]/receipt.ts": $59,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $60,
+    "api/(admin)/transaction/[id]/refund.ts": $61,
+    "api/(admin)/transaction/[id]/refunds.ts": $62,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $63,
+    "api/(admin)/transaction/daily-totals.ts": $64,
+    "api/(admin)/transaction/export.ts": $65,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $66,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $67,
+    "api/_middleware.ts": $68,
+    "api/auth/admin/[id]/approve.ts": $69,
+    "api/auth/admin/[id]/deactivate.ts": $70,
+    "api/auth/admin/[id]/reject.ts": $71,
+    "api/auth/admin/[id]/role.ts": $72,
+    "api/auth/admin/[id]/two-factor-reset.ts": $73,
+    "api/auth/admin/_middleware.ts": $74,
+    "api/auth/admin/login.ts": $75,
+    "api/auth/admin/logout.ts": $76,
+    "api/auth/admin/me.ts": $77,
+    "api/auth/admin/pending.ts": $78,
+    "api/auth/admin/refresh.ts": $79,
+    "api/auth/admin/register.ts": $80,
+    "api/auth/admin/staff.ts": $81,
+    "api/auth/admin/two-factor/confirm.ts": $82,
+    "api/auth/admin/two-factor/disable.ts": $83,
+    "api/auth/admin/two-factor/enrol.ts": $84,
+    "api/auth/admin/two-factor/index.ts": $85,
+    "api/auth/admin/two-factor/recovery-codes.ts": $86,
+    "api/auth/admin/two-factor/required.ts": $87,
+    "api/auth/admin/two-factor/verify.ts": $88,
+    "api/docs.tsx": $89,
+    "api/feature-flags.ts": $90,
+    "api/openapi.json.ts": $91,
+    "api/payment/create.ts": $92,
+    "api/payment/notify/[provider].ts": $93,
+    "api/payment/pay-emv.ts": $94,
+    "api/payment/test-emv/[terminalNumber].ts": $95,
+    "api/signing-key.ts": $96,
+    "api/user/[id].ts": $97,
+    "api/user/index.ts": $98,
+    "api/user/off-monthly-payment/[id].ts": $99,
+    "dev/mail/attachment.ts": $100,
+    "dev/mail/html.ts": $101,
+    "dev/mail/index.tsx": $102,
+    "health.ts": $103,
+    "index.ts": $104,
+    "payments/card/[attemptId].ts": $105,
+    "payments/return/[paymentId].ts": $106,
+    "sandbox/pay/[ref].tsx": $107,
+    "sandbox/terminal/[terminalId].tsx": $108,
   },
   islands: {
     AccountForm: $$0,

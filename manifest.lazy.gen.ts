@@ -89,6 +89,7 @@ const manifest: LazyManifest = {
     "api/(admin)/memberships/index.ts": () => import("./routes/api/(admin)/memberships/index.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
     "api/(admin)/overview.ts": () => import("./routes/api/(admin)/overview.ts"),
+    "api/(admin)/reports/memberships.ts": () => import("./routes/api/(admin)/reports/memberships.ts"),
     "api/(admin)/reports/monthly.csv.ts": () => import("./routes/api/(admin)/reports/monthly.csv.ts"),
     "api/(admin)/reports/monthly.svg.ts": () => import("./routes/api/(admin)/reports/monthly.svg.ts"),
     "api/(admin)/reports/monthly.ts": () => import("./routes/api/(admin)/reports/monthly.ts"),

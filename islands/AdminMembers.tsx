@@ -171,14 +171,16 @@ function MemberList(
                 <a
                   href={`/${lang}/admin/members?number=${encodeURIComponent(r.number)}`}
                   aria-label={t("membersAdmin.open", { number: r.number })}
-                  dir="ltr"
+                  class="member-number"
                 >
                   {r.number}
                 </a>
               </td>
               <td>{r.name}</td>
-              <td dir="ltr">
-                <Address email={r.email} />
+              <td>
+                <bdi>
+                  <Address email={r.email} />
+                </bdi>
               </td>
               <td>{r.levelName}</td>
               <td>

@@ -54,6 +54,7 @@ const CALLS: Record<SectionId, Call[]> = {
     "GET /api/reports/monthly.svg",
     "GET /api/reports/monthly.csv",
     "GET /api/donor/cancel-reasons",
+    "GET /api/reports/memberships",
   ],
   kiosks: [
     "GET /api/kiosk-devices",

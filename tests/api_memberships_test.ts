@@ -202,6 +202,26 @@ backendTest("api: the back office's members list, a member, cardholders and the 
         assert.equal(entry.changes.kind, "memberships");
       },
     );
+    await t.step("reports: active members per level now, the renewal rate per month", async () => {
+      const res = await get("/api/reports/memberships?months=24&lang=he");
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(
+        res.body.perLevel.map((l: { levelName: string; count: number }) => [l.levelName, l.count]),
+        [["ידיד", 1], ["תומך", 1], ["משפחה", 1], ["פטרון", 1]],
+      );
+      assert.equal(res.body.total, 4);
+      assert.equal(res.body.months.length, 24);
+      type Month = { ended: number; renewed: number; pending: number; rate: number | null };
+      const sum = (k: "ended" | "renewed" | "pending") =>
+        res.body.months.reduce((n: number, m: Month) => n + m[k], 0);
+      // Seven joins renewed at once; one last term lapsed (60 days ago), two still in grace.
+      assert.deepEqual([sum("ended"), sum("renewed"), sum("pending")], [10, 7, 2]);
+      const lapsedMonth = res.body.months.find((m: Month) => m.ended > m.renewed + m.pending);
+      assert.ok(lapsedMonth && lapsedMonth.rate !== null && lapsedMonth.rate < 1);
+      for (const query of ["months=0", "months=37", "months=x"]) {
+        assert.equal((await get(`/api/reports/memberships?${query}`)).status, 400, query);
+      }
+    });
   } finally {
     await app.close();
   }

@@ -93,8 +93,10 @@ function MemberDetails(props: {
       </h2>
       <dl class="donor-summary">
         <dt>{t("membersAdmin.summary.email")}</dt>
-        <dd dir="ltr">
-          <Address email={m.email} />
+        <dd>
+          <bdi>
+            <Address email={m.email} />
+          </bdi>
         </dd>
         <dt>{t("membersAdmin.summary.state")}</dt>
         <dd>

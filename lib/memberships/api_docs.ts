@@ -12,6 +12,8 @@ import {
   MemberListQuerySchema,
   MemberPageSchema,
   MemberQuerySchema,
+  MembershipReportQuerySchema,
+  MembershipReportSchema,
 } from "./schemas.ts";
 
 const denied = { 403: { description: "The admin is not approved yet, or not finance or above" } };
@@ -87,6 +89,24 @@ export const cardholdersDocs: RouteDocs = {
       400: { description: "Not a member number, a name not valid, or more names than the level covers" },
       404: { description: "No membership has this number" },
       409: { description: "The membership kept changing meanwhile" },
+      ...denied,
+    },
+  },
+};
+
+/** `GET /api/reports/memberships`. */
+export const membershipReportDocs: RouteDocs = {
+  GET: {
+    summary: "Members per level and the renewal rate per month",
+    description: "Active members now at each level, and for each of the last `months` months (the museum's " +
+      "calendar): the terms that ended in it, how many were renewed before lapsing, how many are still in " +
+      "grace, and the rate of the decided ones.",
+    tags: ["memberships", "reports"],
+    auth: "bearer",
+    query: MembershipReportQuerySchema,
+    responses: {
+      200: { description: "The figures", schema: MembershipReportSchema },
+      400: { description: "months is not 1..36" },
       ...denied,
     },
   },

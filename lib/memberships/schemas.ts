@@ -98,3 +98,23 @@ export const MemberDetailSchema = MemberRowSchema.extend({
     settledAt: Instant.nullable(),
   })).describe("Messages to the member's address, newest first (at most 50)"),
 });
+
+/** `GET /api/reports/memberships` query. */
+export const MembershipReportQuerySchema = z.object({
+  months: whole("months", 1, 36).optional().default(12).describe("How many months, up to this one"),
+  lang: langParam.optional().default("en").describe("Language of the level names"),
+});
+
+/** `GET /api/reports/memberships`. */
+export const MembershipReportSchema = z.object({
+  perLevel: z.array(z.object({ levelId: z.number().int(), levelName: z.string(), count: z.number().int() }))
+    .describe("Active members now per level"),
+  total: z.number().int(),
+  months: z.array(z.object({
+    month: z.string().describe("YYYY-MM, the museum's calendar"),
+    ended: z.number().int().describe("Terms that ended in the month"),
+    renewed: z.number().int().describe("Of them, renewed before lapsing"),
+    pending: z.number().int().describe("Of them, still in grace"),
+    rate: z.number().nullable().describe("renewed / (ended - pending); null when none is decided"),
+  })),
+});
