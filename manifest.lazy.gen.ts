@@ -6,19 +6,20 @@ import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
 import * as $$3 from "./islands/AdminEmail.tsx";
 import * as $$4 from "./islands/AdminKiosks.tsx";
-import * as $$5 from "./islands/AdminOverview.tsx";
-import * as $$6 from "./islands/AdminReports.tsx";
-import * as $$7 from "./islands/AdminSettings.tsx";
-import * as $$8 from "./islands/AdminStaff.tsx";
-import * as $$9 from "./islands/AdminTransactions.tsx";
-import * as $$10 from "./islands/AdminTwoFactor.tsx";
-import * as $$11 from "./islands/ContributionChoice.tsx";
-import * as $$12 from "./islands/DonorPayment.tsx";
-import * as $$13 from "./islands/InitPaymentListener.tsx";
-import * as $$14 from "./islands/LanguageSelector.tsx";
-import * as $$15 from "./islands/PeriodTabs.tsx";
-import * as $$16 from "./islands/ProgressBar.tsx";
-import * as $$17 from "./islands/ScrollToTop.tsx";
+import * as $$5 from "./islands/AdminMembers.tsx";
+import * as $$6 from "./islands/AdminOverview.tsx";
+import * as $$7 from "./islands/AdminReports.tsx";
+import * as $$8 from "./islands/AdminSettings.tsx";
+import * as $$9 from "./islands/AdminStaff.tsx";
+import * as $$10 from "./islands/AdminTransactions.tsx";
+import * as $$11 from "./islands/AdminTwoFactor.tsx";
+import * as $$12 from "./islands/ContributionChoice.tsx";
+import * as $$13 from "./islands/DonorPayment.tsx";
+import * as $$14 from "./islands/InitPaymentListener.tsx";
+import * as $$15 from "./islands/LanguageSelector.tsx";
+import * as $$16 from "./islands/PeriodTabs.tsx";
+import * as $$17 from "./islands/ProgressBar.tsx";
+import * as $$18 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -51,6 +52,7 @@ const manifest: LazyManifest = {
     "[lang]/admin/email.tsx": () => import("./routes/[lang]/admin/email.tsx"),
     "[lang]/admin/index.tsx": () => import("./routes/[lang]/admin/index.tsx"),
     "[lang]/admin/kiosks.tsx": () => import("./routes/[lang]/admin/kiosks.tsx"),
+    "[lang]/admin/members.tsx": () => import("./routes/[lang]/admin/members.tsx"),
     "[lang]/admin/reports.tsx": () => import("./routes/[lang]/admin/reports.tsx"),
     "[lang]/admin/settings.tsx": () => import("./routes/[lang]/admin/settings.tsx"),
     "[lang]/admin/staff.tsx": () => import("./routes/[lang]/admin/staff.tsx"),
@@ -84,10 +86,16 @@ const manifest: LazyManifest = {
     "api/(admin)/kiosk-devices/[id]/revoke.ts": () =>
       import("./routes/api/(admin)/kiosk-devices/[id]/revoke.ts"),
     "api/(admin)/kiosk-devices/index.ts": () => import("./routes/api/(admin)/kiosk-devices/index.ts"),
+    "api/(admin)/memberships/[number].ts": () => import("./routes/api/(admin)/memberships/[number].ts"),
+    "api/(admin)/memberships/[number]/cardholders.ts": () =>
+      import("./routes/api/(admin)/memberships/[number]/cardholders.ts"),
     "api/(admin)/memberships/[number]/resend-card.ts": () =>
       import("./routes/api/(admin)/memberships/[number]/resend-card.ts"),
+    "api/(admin)/memberships/export.ts": () => import("./routes/api/(admin)/memberships/export.ts"),
+    "api/(admin)/memberships/index.ts": () => import("./routes/api/(admin)/memberships/index.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
     "api/(admin)/overview.ts": () => import("./routes/api/(admin)/overview.ts"),
+    "api/(admin)/reports/memberships.ts": () => import("./routes/api/(admin)/reports/memberships.ts"),
     "api/(admin)/reports/monthly.csv.ts": () => import("./routes/api/(admin)/reports/monthly.csv.ts"),
     "api/(admin)/reports/monthly.svg.ts": () => import("./routes/api/(admin)/reports/monthly.svg.ts"),
     "api/(admin)/reports/monthly.ts": () => import("./routes/api/(admin)/reports/monthly.ts"),
@@ -160,19 +168,20 @@ const manifest: LazyManifest = {
     AdminDonors: $$2,
     AdminEmail: $$3,
     AdminKiosks: $$4,
-    AdminOverview: $$5,
-    AdminReports: $$6,
-    AdminSettings: $$7,
-    AdminStaff: $$8,
-    AdminTransactions: $$9,
-    AdminTwoFactor: $$10,
-    ContributionChoice: $$11,
-    DonorPayment: $$12,
-    InitPaymentListener: $$13,
-    LanguageSelector: $$14,
-    PeriodTabs: $$15,
-    ProgressBar: $$16,
-    ScrollToTop: $$17,
+    AdminMembers: $$5,
+    AdminOverview: $$6,
+    AdminReports: $$7,
+    AdminSettings: $$8,
+    AdminStaff: $$9,
+    AdminTransactions: $$10,
+    AdminTwoFactor: $$11,
+    ContributionChoice: $$12,
+    DonorPayment: $$13,
+    InitPaymentListener: $$14,
+    LanguageSelector: $$15,
+    PeriodTabs: $$16,
+    ProgressBar: $$17,
+    ScrollToTop: $$18,
   },
 };
 

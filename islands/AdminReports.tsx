@@ -5,6 +5,7 @@ import type { CurrencyFigures, MonthFigures, MonthlyReport } from "@/lib/shared/
 import { formatMoney } from "@/lib/shared/money.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { CancelReasons } from "@/islands/admin/CancelReasons.tsx";
+import { MembershipReport } from "@/islands/admin/MembershipReport.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
@@ -119,6 +120,9 @@ export default function AdminReports(props: AdminReportsProps) {
         <>
           {FINANCE.includes(view.role) && (
             <MonthlyReportView view={view} timeZone={props.timeZone} from={props.from} to={props.to} />
+          )}
+          {FINANCE.includes(view.role) && (
+            <MembershipReport api={view.api} t={view.t} lang={view.lang} ready={view.ready} />
           )}
           <CancelReasons api={view.api} t={view.t} ready={view.ready} />
         </>

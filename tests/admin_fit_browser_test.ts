@@ -42,6 +42,8 @@ export const BACK_OFFICE_PAGES: BackOfficePage[] = [
     path: `admin/donors?email=${encodeURIComponent(LONG.email)}`,
     ready: [".donor-view[data-loaded] .donor-gifts"],
   },
+  { path: "admin/members", ready: [".table-scroll[data-loaded] .members-table tbody tr td a"] },
+  { path: "admin/members?number=1000-0038", ready: [".member-view[data-loaded] .member-terms tbody tr"] },
   {
     path: "admin/reports",
     ready: [".report-view[data-loaded] .report-table", ".cancel-reasons[data-loaded]"],

@@ -19,7 +19,7 @@ import manifest from "@/manifest.gen.ts";
 import { ROOT, startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { discoverRoutes } from "@/tests/reliability/fuzz_support.ts";
 
-type Call = `${"GET" | "POST"} /api/${string}`;
+type Call = `${"GET" | "POST" | "PUT"} /api/${string}`;
 
 /** The API calls each section's page makes (its island and what it renders), beyond the shell's. */
 const CALLS: Record<SectionId, Call[]> = {
@@ -43,11 +43,18 @@ const CALLS: Record<SectionId, Call[]> = {
     "POST /api/transaction/{id}/refund-outcome",
   ],
   donors: ["GET /api/donor"],
+  members: [
+    "GET /api/memberships",
+    "GET /api/memberships/export",
+    "GET /api/memberships/{number}",
+    "PUT /api/memberships/{number}/cardholders",
+  ],
   reports: [
     "GET /api/reports/monthly",
     "GET /api/reports/monthly.svg",
     "GET /api/reports/monthly.csv",
     "GET /api/donor/cancel-reasons",
+    "GET /api/reports/memberships",
   ],
   kiosks: [
     "GET /api/kiosk-devices",

@@ -34,6 +34,7 @@ const ADMIN_BUDGETS: Record<string, number> = {
   "admin": 20 * 1024,
   "admin/transactions": 26 * 1024,
   "admin/donors": 19 * 1024,
+  "admin/members": 20 * 1024,
   "admin/reports": 21 * 1024,
   "admin/kiosks": 18 * 1024,
   "admin/email": 18 * 1024,

@@ -26,6 +26,7 @@ export const ADMIN_SECTIONS = [
   { id: "overview", path: "", roles: EVERY_ROLE, label: "adminNav.sections.overview" },
   { id: "transactions", path: "transactions", roles: EVERY_ROLE, label: "adminNav.sections.transactions" },
   { id: "donors", path: "donors", roles: FINANCE, label: "adminNav.sections.donors" },
+  { id: "members", path: "members", roles: FINANCE, label: "adminNav.sections.members" },
   { id: "reports", path: "reports", roles: EVERY_ROLE, label: "adminNav.sections.reports" },
   { id: "kiosks", path: "kiosks", roles: ADMINS, label: "adminNav.sections.kiosks" },
   { id: "email", path: "email", roles: ADMINS, label: "adminNav.sections.email" },

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   "flag-changed",
   "museum-settings-changed",
   "member-card-resent",
+  "membership-cardholders-changed",
   "kiosk-paired",
   "kiosk-revoked",
 ] as const;

@@ -65,6 +65,26 @@ export function formatDateTime(
 }
 
 /**
+ * The day of an instant on the clock of `timeZone` in `lang` (medium, "Nov 29, 2026"), without the
+ * time: a membership's end, a term's start. Null for no or an unreadable date.
+ *
+ * @example
+ * ```ts
+ * formatInstantDay("2026-11-28T23:00:00Z", "en", "Asia/Jerusalem"); // "Nov 29, 2026"
+ * ```
+ */
+export function formatInstantDay(
+  iso: string | null | undefined,
+  lang: string,
+  timeZone: string,
+): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  return formatter(lang, { ...MEDIUM_DAY, timeZone }).format(date);
+}
+
+/**
  * A calendar day (`YYYY-MM-DD`, e.g. a day of the chart, already the museum's) in `lang`, as
  * `options` say (default: medium, "Nov 29, 2026"); null for anything else.
  *
@@ -108,6 +128,8 @@ export interface DateFormats {
   timeZone: string;
   /** {@link formatDateTime} in this language and zone. */
   dateTime(iso: string | null | undefined): string | null;
+  /** {@link formatInstantDay} in this language and zone. */
+  date(iso: string | null | undefined): string | null;
   /** {@link formatCalendarDay} in this language. */
   day(day: string, options?: Intl.DateTimeFormatOptions): string | null;
   /** {@link formatCalendarMonth} in this language. */
@@ -128,6 +150,7 @@ export function dateFormats(lang: string, timeZone: string): DateFormats {
     lang,
     timeZone,
     dateTime: (iso) => formatDateTime(iso, lang, timeZone),
+    date: (iso) => formatInstantDay(iso, lang, timeZone),
     day: (day, options) => formatCalendarDay(day, lang, options),
     month: (month, options) => formatCalendarMonth(month, lang, options),
   };

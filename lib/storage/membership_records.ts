@@ -131,3 +131,44 @@ export function listByEndArgs(
     after: after ? { end: isoInstant(after.end, "after.end"), email: normalizeEmail(after.email) } : null,
   };
 }
+
+/** The level of a membership's last term: what `listByLevel` finds it by. */
+export const lastLevelOf = (membership: Pick<Membership, "terms">): number =>
+  membership.terms.at(-1)!.levelId;
+
+/**
+ * The checked arguments of `memberships.listByLevel`.
+ *
+ * @example
+ * ```ts
+ * const { levelId, from, to, limit, after } = listByLevelArgs(2, { from, to }, 50, null);
+ * ```
+ */
+export function listByLevelArgs(
+  levelId: number,
+  range: { from: string; to: string },
+  limit: number,
+  after: MembershipCursor | null | undefined,
+): ReturnType<typeof listByEndArgs> & { levelId: number } {
+  return { ...listByEndArgs(range, limit, after), levelId: checkInteger(levelId, "levelId", 1) };
+}
+
+/**
+ * The checked arguments of `memberships.listByEmailPrefix`: the prefix normalized as an address is.
+ *
+ * @example
+ * ```ts
+ * listByEmailPrefixArgs(" Dan", 10, null); // { prefix: "dan", limit: 10, after: null }
+ * ```
+ */
+export function listByEmailPrefixArgs(
+  prefix: string,
+  limit: number,
+  after: string | null | undefined,
+): { prefix: string; limit: number; after: string | null } {
+  const normalized = typeof prefix === "string" ? normalizeEmail(prefix) : "";
+  if (normalized === "" || normalized.length > 320) {
+    throw new RangeError("an email prefix has 1..320 characters");
+  }
+  return { prefix: normalized, limit: batchLimit(limit), after: after ? normalizeEmail(after) : null };
+}

@@ -129,6 +129,25 @@ export interface MembershipRepository {
     after?: MembershipCursor | null,
   ): Promise<Membership[]>;
   /**
+   * The memberships whose last term is at `levelId` (the level a renewal keeps), with `end` in
+   * `from <= end < to`, by end then email, at most `limit` (1..1,000), after `after` when given:
+   * the back office's list filtered by level (issue 27, item 8). Reads an index by level, end and
+   * email, so a page costs work in proportion to its size whatever the other levels hold.
+   */
+  listByLevel(
+    levelId: number,
+    range: { from: string; to: string },
+    limit: number,
+    after?: MembershipCursor | null,
+  ): Promise<Membership[]>;
+  /**
+   * The memberships whose email starts with `prefix` (trimmed and lower-cased; 1..320 characters,
+   * no wildcard: every character is itself), by email (UTF-8 bytes, as Deno KV orders keys), at
+   * most `limit` (1..1,000), after the email `after` when given: the back office's search by an
+   * address or its start. An exact address is its own prefix.
+   */
+  listByEmailPrefix(prefix: string, limit: number, after?: string | null): Promise<Membership[]>;
+  /**
    * Deletes the membership of `email` (normalized) with its number and its place in the end index,
    * at the donor's request (erasure, `lib/donor_portal/erasure.ts`): the record is keyed by the
    * address and names the donor, and nothing else needs it once the donor is gone (the payments

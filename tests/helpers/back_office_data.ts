@@ -14,6 +14,7 @@ import { issueReceipt } from "@/lib/receipts/issue.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import type { TestApp } from "./app.ts";
 import { api } from "./http.ts";
+import { seedMembers } from "./members_data.ts";
 import { adminFixture, donorFixture, refundFixture, subscriptionFixture } from "@/tests/storage/fixtures.ts";
 
 /** The owner the tests sign in as (the first account registered: an approved owner). */
@@ -194,6 +195,9 @@ export async function fillBackOffice(app: TestApp, now: Date, count = 200): Prom
     failedAttempts: 2,
     retryAt: iso(t + 2 * DAY),
   }));
+
+  // Members in every state (the Members section, issue 27), a Hebrew name and a long one among them.
+  await seedMembers(store, now);
 
   // Kiosk devices: paired and used, waiting to pair, revoked; names as long as the form allows.
   const devices: [string, string, "paired" | "waiting" | "revoked"][] = [

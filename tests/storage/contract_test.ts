@@ -38,6 +38,7 @@ import { flagsContract } from "./flags_contract.ts";
 import { kioskDevicesContract } from "./kiosk_devices_contract.ts";
 import { leasesContract } from "./leases_contract.ts";
 import { membershipsContract } from "./memberships_contract.ts";
+import { membershipListsContract } from "./membership_lists_contract.ts";
 import { museumContract } from "./museum_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
@@ -112,6 +113,7 @@ const contracts: Contract[] = [
   reportsContract,
   museumContract,
   membershipsContract,
+  membershipListsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

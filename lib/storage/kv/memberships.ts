@@ -6,6 +6,7 @@
  * | `["memberships", email]`                    | Membership | `transactions.record`, `change`       |
  * | `["memberships_by_number", number]`         | email      | the same, once, with a new membership |
  * | `["memberships_by_end", end, email]`        | email      | the same; the old end's key deleted   |
+ * | `["memberships_by_level", level, end, email]` | email    | the same; the last term's level (item 8) |
  *
  * `erase` deletes the three keys in one commit, checked against the membership as read.
  *
@@ -14,7 +15,11 @@
  * number's key is absent (a taken number fails the commit; the change is asked again and draws
  * another). `transactions.record` reads the key with its own and adds these writes to its commit, so
  * the membership changes exactly when the transaction is recorded. The end index is read a range at
- * a time (`listByEnd`), by end then email, as PostgreSQL's `memberships_end` index orders them.
+ * a time (`listByEnd`), by end then email, as PostgreSQL's `memberships_end` index orders them; the
+ * level index (the level of the last term, then the end) the same way (`listByLevel`), filled for
+ * memberships stored before it by the `membership-level-index` data migration (`migrations.ts`).
+ * The membership keys themselves are read in address order for a search by an address's start
+ * (`listByEmailPrefix`).
  *
  * @module
  */
@@ -24,13 +29,35 @@ import type { KvContext } from "./context.ts";
 import { addAudit } from "./audit.ts";
 import { auditEntries } from "@/lib/storage/audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
-import { canonicalMembership, listByEndArgs } from "@/lib/storage/membership_records.ts";
-import type { Membership, MembershipChange, MembershipRepository } from "@/lib/storage/membership_types.ts";
+import {
+  canonicalMembership,
+  lastLevelOf,
+  listByEmailPrefixArgs,
+  listByEndArgs,
+  listByLevelArgs,
+} from "@/lib/storage/membership_records.ts";
+import type {
+  Membership,
+  MembershipChange,
+  MembershipCursor,
+  MembershipRepository,
+} from "@/lib/storage/membership_types.ts";
 import { normalizeEmail } from "@/lib/storage/records.ts";
 
 const MEMBERSHIPS = "memberships";
 const BY_NUMBER = "memberships_by_number";
 const BY_END = "memberships_by_end";
+/** The prefix of the memberships' records (the level index's data migration walks it). */
+export const MEMBERSHIPS_PREFIX = MEMBERSHIPS;
+const BY_LEVEL = "memberships_by_level";
+
+/** The key of `membership` in the index by its last term's level, then end and email. */
+export const levelIndexKey = (membership: Membership): Deno.KvKey => [
+  BY_LEVEL,
+  lastLevelOf(membership),
+  membership.end,
+  membership.email,
+];
 
 /** The key of the membership of `email` (as given to a change: normalized here). */
 export const membershipKey = (email: string): Deno.KvKey => [MEMBERSHIPS, normalizeEmail(email)];
@@ -75,8 +102,12 @@ export function planMembership(
       if (current === null) {
         const numberKey = [BY_NUMBER, next.number];
         op.check({ key: numberKey, versionstamp: null }).set(numberKey, next.email);
-      } else if (current.end !== next.end) op.delete([BY_END, current.end, current.email]);
-      return op.set([BY_END, next.end, next.email], next.email);
+      } else {
+        if (current.end !== next.end) op.delete([BY_END, current.end, current.email]);
+        const before = levelIndexKey(current);
+        if (before.join("\u0000") !== levelIndexKey(next).join("\u0000")) op.delete(before);
+      }
+      return op.set([BY_END, next.end, next.email], next.email).set(levelIndexKey(next), next.email);
     },
   };
 }
@@ -113,7 +144,7 @@ export function kvMemberships({ kv }: KvContext): MembershipRepository {
         if (current === null) return false;
         const ok = await commit(() =>
           kv.atomic().check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
-            .delete([BY_END, current.end, current.email])
+            .delete([BY_END, current.end, current.email]).delete(levelIndexKey(current))
         );
         return ok ? true : RETRY;
       });
@@ -121,15 +152,47 @@ export function kvMemberships({ kv }: KvContext): MembershipRepository {
 
     async listByEnd(range, max, cursor) {
       const { from, to, limit, after } = listByEndArgs(range, max, cursor);
+      return await listIndex(kv, [BY_END], from, to, limit, after);
+    },
+
+    async listByLevel(level, range, max, cursor) {
+      const { levelId, from, to, limit, after } = listByLevelArgs(level, range, max, cursor);
+      return await listIndex(kv, [BY_LEVEL, levelId], from, to, limit, after);
+    },
+
+    async listByEmailPrefix(text, max, cursor) {
+      const { prefix, limit, after } = listByEmailPrefixArgs(text, max, cursor);
+      // Every key starting with `prefix` sorts below `prefix` + U+10FFFF (no address holds it).
+      const start: Deno.KvKey = after && after >= prefix ? [MEMBERSHIPS, after, ""] : [MEMBERSHIPS, prefix];
+      const end: Deno.KvKey = [MEMBERSHIPS, prefix + "\u{10FFFF}"];
       return await retryWhileLocked(async () => {
-        const start: Deno.KvKey = after && after.end >= from
-          ? [BY_END, after.end, after.email, ""]
-          : [BY_END, from];
-        const emails: string[] = [];
-        for await (const e of kv.list<string>({ start, end: [BY_END, to] }, { limit })) emails.push(e.value);
-        const found = await Promise.all(emails.map((email) => get(kv, membershipKey(email))));
-        return found.filter((m): m is Membership => m !== null);
+        const found: Membership[] = [];
+        for await (const e of kv.list<Membership>({ start, end }, { limit })) found.push(e.value);
+        return found;
       });
     },
   };
+}
+
+/**
+ * A page of an index under `index` whose keys go on with end and email (`listByEnd`,
+ * `listByLevel`): from `from` (or after `after`) below `to`, each read back as its record.
+ */
+async function listIndex(
+  kv: Deno.Kv,
+  index: Deno.KvKey,
+  from: string,
+  to: string,
+  limit: number,
+  after: MembershipCursor | null,
+): Promise<Membership[]> {
+  return await retryWhileLocked(async () => {
+    const start: Deno.KvKey = after && after.end >= from
+      ? [...index, after.end, after.email, ""]
+      : [...index, from];
+    const emails: string[] = [];
+    for await (const e of kv.list<string>({ start, end: [...index, to] }, { limit })) emails.push(e.value);
+    const found = await Promise.all(emails.map((email) => get(kv, membershipKey(email))));
+    return found.filter((m): m is Membership => m !== null);
+  });
 }

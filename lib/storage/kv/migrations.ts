@@ -53,6 +53,9 @@
  *   scope (such a session may have been made by the old all-powerful manage link; sessions last a
  *   day, so at most a day's donors sign in again), thirty per commit, each checked as read;
  *   `["kv_migrations", "donor-session-scopes"]` holds `{ done }`.
+ * - `membership-level-index` (stores written before the back office's members list, issue 27):
+ *   writes `["memberships_by_level", level, end, email]` for every existing membership, as
+ *   `time-indexes` does (its own marker).
  *
  * The index keys are built by the concept modules that own them, so a migration writes exactly
  * what the repository writes with the record.
@@ -65,6 +68,7 @@ import { ADMINS, ADMINS_OWNERS, statusKey } from "./admins.ts";
 import { bySubscriptionKey, CARD_UPDATES } from "./card_updates.ts";
 import { donorEmailKey, DONORS } from "./donors.ts";
 import { keysOf, SESSIONS, SIGN_INS, signInEmailKey } from "./donor_sessions.ts";
+import { levelIndexKey, MEMBERSHIPS_PREFIX } from "./memberships.ts";
 import { OUTBOX, outboxDonorKey } from "./outbox.ts";
 import { paymentDonorKey, PAYMENTS, pendingKey } from "./payments.ts";
 import {
@@ -84,6 +88,7 @@ import type {
   Donor,
   DonorSession,
   DonorSignIn,
+  Membership,
   OutboxMessage,
   Payment,
   RefreshToken,
@@ -105,6 +110,7 @@ const CARD_HISTORY_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "card-update-history"
 const PAYMENTS_DONOR_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "payments-donor-index"];
 const DONOR_SESSION_INDEXES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-indexes"];
 const DONOR_SESSION_SCOPES_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "donor-session-scopes"];
+const MEMBERSHIP_LEVEL_MIGRATION: Deno.KvKey = [KV_MIGRATIONS, "membership-level-index"];
 /** Sessions without a scope deleted per commit (a check and three deletions each). */
 const UNSCOPED_CHUNK = 30;
 
@@ -157,6 +163,11 @@ const DONOR_SESSION_INDEX_STAGES: IndexStages = [
   { prefix: SIGN_INS, indexKey: (e) => signInEmailKey(e.value as DonorSignIn) },
 ];
 
+/** The memberships' index by level over memberships stored before it (`membership-level-index`). */
+const MEMBERSHIP_LEVEL_STAGES: IndexStages = [
+  { prefix: MEMBERSHIPS_PREFIX, indexKey: (e) => levelIndexKey(e.value as Membership) },
+];
+
 const TIME_INDEX_STAGES: IndexStages = [
   { prefix: PAYMENTS, indexKey: (e) => pendingKey(e.value as Payment) },
   { prefix: REFRESH_TOKENS, indexKey: (e) => tokenExpiryKey(e.value as RefreshToken) },
@@ -199,6 +210,7 @@ export async function migrateData(kv: Deno.Kv): Promise<void> {
   await index(PAYMENTS_DONOR_MIGRATION, PAYMENTS_DONOR_STAGES);
   await index(DONOR_SESSION_INDEXES_MIGRATION, DONOR_SESSION_INDEX_STAGES);
   await toEnd(() => unscopedSessionsStep(kv));
+  await index(MEMBERSHIP_LEVEL_MIGRATION, MEMBERSHIP_LEVEL_STAGES);
 }
 
 /**

@@ -3,7 +3,9 @@
  *
  * Table `memberships` (migration 35): one row per normalized email, its number unique
  * (`memberships_number`), its terms as `jsonb`, `end_at` the end of its last term, indexed with the
- * email (`memberships_end`) for `listByEnd`. A change is decided in a transaction under an advisory
+ * email (`memberships_end`) for `listByEnd`; the last term's level with them
+ * (`memberships_level_end`, migration 38) for `listByLevel`, and the email in byte order
+ * (`memberships_email_bytes`) for `listByEmailPrefix`. A change is decided in a transaction under an advisory
  * lock per email ({@link lockMembership}): the row is read, the change asked for the next record
  * and that written ({@link writeMembership}) over the version read, or the row deleted when the
  * change leaves it no term ({@link applyLocked}). `transactions.record` given a
@@ -18,7 +20,12 @@
 import type postgres from "postgres";
 import { auditEntries } from "@/lib/storage/audit_records.ts";
 import { MAX_AUDIT_PER_CAUSE } from "@/lib/storage/audit_types.ts";
-import { canonicalMembership, listByEndArgs } from "@/lib/storage/membership_records.ts";
+import {
+  canonicalMembership,
+  listByEmailPrefixArgs,
+  listByEndArgs,
+  listByLevelArgs,
+} from "@/lib/storage/membership_records.ts";
 import type {
   Membership,
   MembershipChange,
@@ -207,6 +214,35 @@ export function pgMemberships({ sql, transaction }: PgContext): MembershipReposi
           select * from memberships where end_at >= ${from} and end_at < ${to}
           order by end_at, email limit ${limit}
         `;
+      return rows.map(toMembership);
+    },
+
+    async listByLevel(level, range, max, cursor) {
+      const { levelId, from, to, limit, after } = listByLevelArgs(level, range, max, cursor);
+      const rows = await sql<MembershipRow[]>`
+        select * from memberships
+        where ((terms -> -1 ->> 'levelId')::integer) = ${levelId} and end_at < ${to} and ${
+        after && after.end >= from
+          ? sql`(end_at, email) > (${after.end}::timestamptz, ${after.email})`
+          : sql`end_at >= ${from}`
+      }
+        order by end_at, email limit ${limit}
+      `;
+      return rows.map(toMembership);
+    },
+
+    async listByEmailPrefix(text, max, cursor) {
+      const { prefix, limit, after } = listByEmailPrefixArgs(text, max, cursor);
+      // A range over the byte-ordered index: every address starting with the prefix sorts from it
+      // to it followed by U+10FFFF (no wildcard to escape, unlike LIKE).
+      const rows = await sql<MembershipRow[]>`
+        select * from memberships
+        where (email collate "C") >= ${after && after >= prefix ? after : prefix}
+          and (email collate "C") < ${prefix + "\u{10FFFF}"}
+          and (email collate "C") <> ${after ?? ""}
+          and starts_with(email, ${prefix})
+        order by (email collate "C") limit ${limit}
+      `;
       return rows.map(toMembership);
     },
   };

@@ -57,6 +57,7 @@ import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_setti
 import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
+import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -115,6 +116,7 @@ export const migrations: readonly Migration[] = [
   migration035,
   migration036,
   migration037,
+  migration038,
 ];
 
 /**

@@ -20,6 +20,8 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, [
     "reports",
     "chart.currency",
+    // The membership figures (`islands/admin/MembershipReport.tsx`).
+    "membersAdmin.reports",
     // The cancel reasons' section (`islands/admin/CancelReasons.tsx`).
     "backofficeDonor.reasons",
     "backofficeDonor.reasonsTitle",
