@@ -86,6 +86,7 @@ export async function membershipsContract(
         assert.equal(await store.memberships.get(address), null);
         assert.equal(await store.memberships.getByNumber(n), null);
         assert.deepEqual((await store.memberships.listByEnd(end, 10)).map((m) => m.email), []);
+        assert.deepEqual((await store.memberships.listByLevel(1, end, 10)).map((m) => m.email), []);
         // None to end: nothing written.
         assert.equal(
           await store.memberships.change({

@@ -8,7 +8,8 @@
  * | `["memberships_by_end", end, email]`        | email      | the same; the old end's key deleted   |
  * | `["memberships_by_level", level, end, email]` | email    | the same; the last term's level (item 8) |
  *
- * `erase` deletes the three keys in one commit, checked against the membership as read.
+ * `erase`, and a change that leaves no term, delete the four keys in one commit, checked against the
+ * membership as read ({@link deleteMembership}).
  *
  * A change ({@link planMembership}) reads the membership's key, asks the change for the next record
  * and commits it with a check of the versionstamp read, and, for a new membership, a check that its
@@ -85,13 +86,11 @@ export function planMembership(
   // A payment never ends a membership (`transactions.record` passes `mayEnd: false`): its draft
   // with no terms is refused below, as PostgreSQL refuses it.
   if (mayEnd && Array.isArray(draft.terms) && draft.terms.length === 0) {
-    // Nothing paid for is left: the membership ends, its three keys deleted (as `erase` does).
+    // Nothing paid for is left: the membership ends, its keys deleted (as `erase` does).
     if (current === null) return null;
     return {
       membership: null,
-      add: (op) =>
-        op.check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
-          .delete([BY_END, current.end, current.email]),
+      add: (op) => deleteMembership(op, entry, current),
     };
   }
   const next = canonicalMembership(draft, change.email, at, current);
@@ -110,6 +109,16 @@ export function planMembership(
       return op.set([BY_END, next.end, next.email], next.email).set(levelIndexKey(next), next.email);
     },
   };
+}
+
+/** Adds to `op` the deletion of the membership `entry` holds (`current`) and its index keys. */
+function deleteMembership(
+  op: Deno.AtomicOperation,
+  entry: Deno.KvEntryMaybe<Membership>,
+  current: Membership,
+): Deno.AtomicOperation {
+  return op.check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
+    .delete([BY_END, current.end, current.email]).delete(levelIndexKey(current));
 }
 
 async function get(kv: Deno.Kv, key: Deno.KvKey): Promise<Membership | null> {
@@ -142,10 +151,7 @@ export function kvMemberships({ kv }: KvContext): MembershipRepository {
         const entry = await retryWhileLocked(() => kv.get<Membership>(membershipKey(email)));
         const current = entry.value;
         if (current === null) return false;
-        const ok = await commit(() =>
-          kv.atomic().check(entry).delete(entry.key).delete([BY_NUMBER, current.number])
-            .delete([BY_END, current.end, current.email]).delete(levelIndexKey(current))
-        );
+        const ok = await commit(() => deleteMembership(kv.atomic(), entry, current));
         return ok ? true : RETRY;
       });
     },
