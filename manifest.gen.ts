@@ -99,10 +99,11 @@ import * as $95 from "./routes/dev/mail/html.ts";
 import * as $96 from "./routes/dev/mail/index.tsx";
 import * as $97 from "./routes/health.ts";
 import * as $98 from "./routes/index.ts";
-import * as $99 from "./routes/payments/card/[attemptId].ts";
-import * as $100 from "./routes/payments/return/[paymentId].ts";
-import * as $101 from "./routes/sandbox/pay/[ref].tsx";
-import * as $102 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $99 from "./routes/museum.css.ts";
+import * as $100 from "./routes/payments/card/[attemptId].ts";
+import * as $101 from "./routes/payments/return/[paymentId].ts";
+import * as $102 from "./routes/sandbox/pay/[ref].tsx";
+import * as $103 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -225,10 +226,11 @@ const manifest: Manifest = {
     "dev/mail/index.tsx": $96,
     "health.ts": $97,
     "index.ts": $98,
-    "payments/card/[attemptId].ts": $99,
-    "payments/return/[paymentId].ts": $100,
-    "sandbox/pay/[ref].tsx": $101,
-    "sandbox/terminal/[terminalId].tsx": $102,
+    "museum.css.ts": $99,
+    "payments/card/[attemptId].ts": $100,
+    "payments/return/[paymentId].ts": $101,
+    "sandbox/pay/[ref].tsx": $102,
+    "sandbox/terminal/[terminalId].tsx": $103,
   },
   islands: {
     AccountForm: $$0,

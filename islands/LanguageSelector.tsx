@@ -20,7 +20,8 @@ function save(code: string) {
 }
 
 /**
- * The language selector: plain links, so it works without JavaScript; with it, a click also saves
+ * The language selector: plain links, so it works without JavaScript (on a phone inside a compact
+ * `<details>` menu, issue 27); with JavaScript, a click also saves
  * the choice (local storage, as the spec says, and a cookie so the server can redirect `/`).
  * Visiting a page saves its language the same way (spec section 2: the path's language is the
  * choice): local storage here, the cookie by the server too (`routes/[lang]/_middleware.ts`), so
@@ -35,23 +36,33 @@ export default function LanguageSelector(
     savedOnVisit = props.current;
     save(props.current);
   }
+  const links = props.languages.map((l) => (
+    <li key={l.code}>
+      <a
+        href={l.href}
+        hrefLang={l.code}
+        lang={l.code}
+        aria-current={l.code === props.current ? "true" : undefined}
+        onClick={() => save(l.code)}
+      >
+        {l.name}
+      </a>
+    </li>
+  ));
+  const current = props.languages.find((l) => l.code === props.current);
+  // The links in a row on wider screens; on a phone (styles.css) a disclosure holding the same
+  // links instead, so the header keeps one row. `<details>` opens without JavaScript, from the
+  // keyboard, and is announced as expandable; only one of the two is displayed at a width.
   return (
     <nav class="lang-selector" aria-label={props.label}>
-      <ul>
-        {props.languages.map((l) => (
-          <li key={l.code}>
-            <a
-              href={l.href}
-              hrefLang={l.code}
-              lang={l.code}
-              aria-current={l.code === props.current ? "true" : undefined}
-              onClick={() => save(l.code)}
-            >
-              {l.name}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <ul class="lang-list">{links}</ul>
+      <details class="lang-menu">
+        <summary>
+          <span class="visually-hidden">{props.label}:</span>
+          <span lang={current?.code}>{current?.name}</span>
+        </summary>
+        <ul>{links}</ul>
+      </details>
     </nav>
   );
 }
