@@ -141,7 +141,6 @@ for (const lang of ["en", "he"] as const) {
           const he = visitor.locator(".tier-card").filter({ hasText: "מלווה" });
           assert.match(await he.innerText(), /הדפס בכל אביב/);
           assert.match(await he.innerText(), /120/);
-          await visitor.screenshot({ path: `/tmp/i27s-donation-${lang}-brand.png` });
           await visitor.close();
         });
         await t.step(
@@ -171,6 +170,7 @@ for (const lang of ["en", "he"] as const) {
               assert.ok(Date.now() - started < 5_000, `the hero is still ${colour}`);
               await visitor.waitForTimeout(300);
             }
+            await visitor.screenshot({ path: `/tmp/i27s-donation-${lang}-brand.png` });
             await visitor.close();
           },
         );

@@ -166,22 +166,15 @@ export function MuseumEditor(props: MuseumEditorProps) {
             ))}
           </div>
           <div class="level-numbers">
-            {(["nis", "dollars"] as const).map((currency) =>
-              field(
-                `${at}-price-${currency}`,
-                t(`museumEditor.price.${currency}`),
-                level.price[currency],
-                (v) => setLevel(i, (l) => ({ ...l, price: { ...l.price, [currency]: v } })),
-                { inputMode: "decimal" },
-              )
-            )}
-            {(["nis", "dollars"] as const).map((currency) =>
-              field(
-                `${at}-benefitsValue-${currency}`,
-                t(`museumEditor.benefitsValue.${currency}`),
-                level.benefitsValue[currency],
-                (v) => setLevel(i, (l) => ({ ...l, benefitsValue: { ...l.benefitsValue, [currency]: v } })),
-                { inputMode: "decimal" },
+            {(["price", "benefitsValue"] as const).flatMap((kind) =>
+              (["nis", "dollars"] as const).map((currency) =>
+                field(
+                  `${at}-${kind}-${currency}`,
+                  t(`museumEditor.${kind}.${currency}`),
+                  level[kind][currency],
+                  (v) => setLevel(i, (l) => ({ ...l, [kind]: { ...l[kind], [currency]: v } })),
+                  { inputMode: "decimal" },
+                )
               )
             )}
             {field(
