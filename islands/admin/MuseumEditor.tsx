@@ -99,7 +99,7 @@ export function MuseumEditor(props: MuseumEditorProps) {
     label: string,
     value: string,
     set: (value: string) => void,
-    extra: { lang?: string; multiline?: boolean; inputMode?: "decimal" | "numeric" } = {},
+    extra: { lang?: string; multiline?: boolean; inputMode?: "decimal" | "numeric"; ltr?: boolean } = {},
   ) => (
     <div class="field" key={id}>
       <label for={id}>{label}</label>
@@ -108,7 +108,7 @@ export function MuseumEditor(props: MuseumEditorProps) {
           <textarea
             id={id}
             lang={extra.lang}
-            dir={extra.lang ? "auto" : undefined}
+            dir={extra.ltr ? "ltr" : extra.lang ? "auto" : undefined}
             rows={4}
             value={value}
             aria-invalid={errors[id] ? "true" : undefined}
@@ -120,7 +120,7 @@ export function MuseumEditor(props: MuseumEditorProps) {
           <input
             id={id}
             lang={extra.lang}
-            dir={extra.lang ? "auto" : undefined}
+            dir={extra.ltr ? "ltr" : extra.lang ? "auto" : undefined}
             inputMode={extra.inputMode}
             value={value}
             aria-invalid={errors[id] ? "true" : undefined}
@@ -271,6 +271,8 @@ export function MuseumEditor(props: MuseumEditorProps) {
                   t(`museumEditor.${which}`),
                   form.colours[which],
                   (v) => change((f) => ({ ...f, colours: { ...f.colours, [which]: v } })),
+                  // A hex colour reads left to right in Hebrew too (#b5531c, not b5531c#).
+                  { ltr: true },
                 )}
                 {/* A swatch of the colour (no text: the field's error says when text on it is unreadable). */}
                 <span class="colour-sample" aria-hidden="true" style={{ background: form.colours[which] }} />
