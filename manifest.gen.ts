@@ -110,10 +110,11 @@ import * as $106 from "./routes/dev/mail/html.ts";
 import * as $107 from "./routes/dev/mail/index.tsx";
 import * as $108 from "./routes/health.ts";
 import * as $109 from "./routes/index.ts";
-import * as $110 from "./routes/payments/card/[attemptId].ts";
-import * as $111 from "./routes/payments/return/[paymentId].ts";
-import * as $112 from "./routes/sandbox/pay/[ref].tsx";
-import * as $113 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $110 from "./routes/museum.css.ts";
+import * as $111 from "./routes/payments/card/[attemptId].ts";
+import * as $112 from "./routes/payments/return/[paymentId].ts";
+import * as $113 from "./routes/sandbox/pay/[ref].tsx";
+import * as $114 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -248,10 +249,11 @@ const manifest: Manifest = {
     "dev/mail/index.tsx": $107,
     "health.ts": $108,
     "index.ts": $109,
-    "payments/card/[attemptId].ts": $110,
-    "payments/return/[paymentId].ts": $111,
-    "sandbox/pay/[ref].tsx": $112,
-    "sandbox/terminal/[terminalId].tsx": $113,
+    "museum.css.ts": $110,
+    "payments/card/[attemptId].ts": $111,
+    "payments/return/[paymentId].ts": $112,
+    "sandbox/pay/[ref].tsx": $113,
+    "sandbox/terminal/[terminalId].tsx": $114,
   },
   islands: {
     AccountForm: $$0,

@@ -157,6 +157,7 @@ const manifest: LazyManifest = {
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),
     "health.ts": () => import("./routes/health.ts"),
     "index.ts": () => import("./routes/index.ts"),
+    "museum.css.ts": () => import("./routes/museum.css.ts"),
     "payments/card/[attemptId].ts": () => import("./routes/payments/card/[attemptId].ts"),
     "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),
     "sandbox/pay/[ref].tsx": () => import("./routes/sandbox/pay/[ref].tsx"),

@@ -35,7 +35,21 @@ export function Header(
         <img src={asset("/logo.svg")} alt="" width="40" height="40" />
         <span class="logo-text">{museumName(state.museum, lang, t)}</span>
       </a>
-      <LanguageSelector current={lang} label={t("header.languageSelector")} languages={languages} />
+      {
+        /* The links in a row on wider screens; on a phone (styles.css) a disclosure holding the same
+          links instead, so the header keeps one row (issue 27). `<details>` opens without JavaScript,
+          from the keyboard, and is announced as expandable; only one of the two shows at a width.
+          The menu's name holds its visible text, the current language (WCAG 2.5.3). */
+      }
+      <nav class="lang-selector" aria-label={t("header.languageSelector")}>
+        <LanguageSelector current={lang} languages={languages} />
+        <details class="lang-menu">
+          <summary aria-label={`${t("header.languageSelector")}: ${t("languageName")}`}>
+            {t("languageName")}
+          </summary>
+          <LanguageSelector current={lang} languages={languages} />
+        </details>
+      </nav>
     </header>
   );
 }

@@ -2,6 +2,8 @@ import { useEffect, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
+import { type EditorLanguage, MuseumEditor } from "@/islands/admin/MuseumEditor.tsx";
+import type { FormLimits } from "@/islands/admin/museum_form.ts";
 
 /** The page's language and texts. */
 export interface AdminSettingsProps {
@@ -9,6 +11,10 @@ export interface AdminSettingsProps {
   /** The museum's time zone (`config.museumTimeZone`): times are shown on its clock, with its offset. */
   timeZone: string;
   texts: Record<string, string>;
+  /** The site's languages, each by its own name, for the museum editor's fields. */
+  languages: EditorLanguage[];
+  /** The smallest and largest price the server takes (major units), for its messages. */
+  limits: FormLimits;
 }
 
 interface FlagSetting {
@@ -18,13 +24,19 @@ interface FlagSetting {
 }
 
 /**
- * The settings section (issues 16 and 26), `/{lang}/admin/settings` (owners): the feature flags;
- * switch one and every instance follows within seconds. Each change is audited by the server.
+ * The settings section (issues 16, 26 and 27), `/{lang}/admin/settings` (owners): the museum's
+ * identity and levels (`admin/MuseumEditor.tsx`), and the feature flags; switch one and every
+ * instance follows within seconds. Each change is audited by the server.
  */
 export default function AdminSettings(props: AdminSettingsProps) {
   return (
     <AdminShell lang={props.lang} timeZone={props.timeZone} section="settings" texts={props.texts}>
-      {(view) => <FeatureFlags view={view} />}
+      {(view) => (
+        <>
+          <MuseumEditor view={view} languages={props.languages} limits={props.limits} />
+          <FeatureFlags view={view} />
+        </>
+      )}
     </AdminShell>
   );
 }

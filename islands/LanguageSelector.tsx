@@ -20,15 +20,14 @@ function save(code: string) {
 }
 
 /**
- * The language selector: plain links, so it works without JavaScript; with it, a click also saves
+ * The language selector's links (`components/Header.tsx` places them, twice: in a row, and in the
+ * phone's compact menu): plain links, so they work without JavaScript; with it, a click also saves
  * the choice (local storage, as the spec says, and a cookie so the server can redirect `/`).
  * Visiting a page saves its language the same way (spec section 2: the path's language is the
  * choice): local storage here, the cookie by the server too (`routes/[lang]/_middleware.ts`), so
  * that works without JavaScript.
  */
-export default function LanguageSelector(
-  props: { current: string; label: string; languages: LanguageLink[] },
-) {
+export default function LanguageSelector(props: { current: string; languages: LanguageLink[] }) {
   // Once, when the island wakes in the browser (not while the server renders it). Not an effect:
   // `preact/hooks` would add 1.3 KB to every page's script, over the shell pages' 8 KB budget.
   if (typeof document === "object" && savedOnVisit !== props.current) {
@@ -36,22 +35,20 @@ export default function LanguageSelector(
     save(props.current);
   }
   return (
-    <nav class="lang-selector" aria-label={props.label}>
-      <ul>
-        {props.languages.map((l) => (
-          <li key={l.code}>
-            <a
-              href={l.href}
-              hrefLang={l.code}
-              lang={l.code}
-              aria-current={l.code === props.current ? "true" : undefined}
-              onClick={() => save(l.code)}
-            >
-              {l.name}
-            </a>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <ul>
+      {props.languages.map((l) => (
+        <li key={l.code}>
+          <a
+            href={l.href}
+            hrefLang={l.code}
+            lang={l.code}
+            aria-current={l.code === props.current ? "true" : undefined}
+            onClick={() => save(l.code)}
+          >
+            {l.name}
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }

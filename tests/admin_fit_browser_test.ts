@@ -52,7 +52,10 @@ export const BACK_OFFICE_PAGES: BackOfficePage[] = [
   { path: "admin/email", ready: [".outbox[data-loaded] .outbox-table tbody tr th"] },
   { path: "admin/staff", ready: ["section[data-loaded] .staff-table tbody tr", ".approvals li"] },
   { path: "admin/audit", ready: [".table-scroll[data-loaded] .audit-table tbody tr"] },
-  { path: "admin/settings", ready: ["section[data-loaded] .flag-list li"] },
+  {
+    path: "admin/settings",
+    ready: ["section[data-loaded] .flag-list li", ".museum-editor[data-loaded] .level-edit"],
+  },
   { path: "admin/two-factor", ready: ["main p[role=status]"] },
 ];
 

@@ -95,6 +95,47 @@ backendTest("api: the museum's settings, read and changed by owners", async (t, 
     });
 
     await t.step(
+      "brand colours: an unreadable one refused by field; a saved one on the donation page",
+      async () => {
+        const current = (await api(app.url, "GET", "/api/settings/museum", undefined, asOwner)).body;
+        // Today's look until an owner changes it; no stylesheet of the museum's on the page.
+        assert.deepEqual(current.identity.colours, { brand: "#1f3a5f", accent: "#b5531c" });
+        assert.doesNotMatch(await (await fetch(`${app.url}/en/`)).text(), /museum\.css/);
+        const change = asChange(current);
+        change.identity.colours = { brand: "#9fb3c8", accent: "#ffb020" };
+        const refused = await api(app.url, "PUT", "/api/settings/museum", change, asOwner);
+        assert.equal(refused.status, 400, JSON.stringify(refused.body));
+        assert.deepEqual(refused.body.errors.map((e: { path: string }) => e.path), [
+          "identity.colours.brand",
+          "identity.colours.accent",
+        ]);
+        assert.match(
+          refused.body.errors[0].message,
+          /#9fb3c8 has a contrast of 1\.91:1 with #eef2f7.*at least 4\.5:1/,
+        );
+        change.identity.colours = { brand: "navy", accent: "#b5531c" };
+        const notHex = await api(app.url, "PUT", "/api/settings/museum", change, asOwner);
+        assert.equal(notHex.status, 400);
+        assert.equal(notHex.body.errors[0].path, "identity.colours.brand");
+        change.identity.colours = { brand: "#7A1F3D", accent: "#8a3b00" };
+        const saved = await api(app.url, "PUT", "/api/settings/museum", change, asOwner);
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+        assert.deepEqual(saved.body.identity.colours, { brand: "#7a1f3d", accent: "#8a3b00" });
+        let html = "";
+        for (const started = Date.now(); !/museum\.css/.test(html);) {
+          assert.ok(Date.now() - started < 3000, "the page does not link the museum's colours after 3 s");
+          html = await (await fetch(`${app.url}/he/`)).text();
+        }
+        const href = /<link rel="stylesheet" href="([^"]*museum\.css[^"]*)"/.exec(html)?.[1];
+        assert.ok(href, "the museum's stylesheet in the page head");
+        const css = await fetch(new URL(href.replaceAll("&amp;", "&"), app.url));
+        assert.equal(css.status, 200);
+        assert.match(css.headers.get("content-type") ?? "", /^text\/css/);
+        assert.match(await css.text(), /--brand:\s*#7a1f3d;[^}]*--accent:\s*#8a3b00;/);
+      },
+    );
+
+    await t.step(
       "a level not offered monthly: hidden under the monthly tab, refused monthly in words",
       async () => {
         const current = (await api(app.url, "GET", "/api/settings/museum", undefined, asOwner)).body;

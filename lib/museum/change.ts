@@ -14,9 +14,15 @@
  */
 import { type Actor, actorEntry } from "@/lib/audit/mod.ts";
 import type { FieldError } from "@/lib/core/errors.ts";
+import { contrast, MIN_TEXT_CONTRAST } from "@/lib/shared/colours.ts";
 import { LANGUAGES } from "@/lib/shared/languages.ts";
 import { MIN_AMOUNT } from "@/lib/shared/money.ts";
-import type { MembershipLevel, MuseumSettings } from "@/lib/shared/museum.ts";
+import {
+  type BrandColours,
+  DRAWN_WITH,
+  type MembershipLevel,
+  type MuseumSettings,
+} from "@/lib/shared/museum.ts";
 import { OWNERS, requireRole } from "@/lib/staff/mod.ts";
 import { MUSEUM_LIMITS } from "@/lib/storage/museum_records.ts";
 import type { MuseumSettingsInput, Store } from "@/lib/storage/types.ts";
@@ -81,6 +87,23 @@ function checkLevels(
   return { levels, lastLevelId, errors };
 }
 
+/**
+ * Each brand colour that some text drawn with it would be hard to read on (WCAG AA, 4.5:1 for
+ * normal text), with its worst contrast.
+ */
+function checkColours(colours: BrandColours | undefined): FieldError[] {
+  if (!colours) return [];
+  return (Object.keys(DRAWN_WITH) as (keyof BrandColours)[]).flatMap((which) => {
+    const [worst, ratio] = DRAWN_WITH[which].map((other) => [other, contrast(colours[which], other)] as const)
+      .sort((a, b) => a[1] - b[1])[0];
+    return ratio >= MIN_TEXT_CONTRAST ? [] : [{
+      path: `identity.colours.${which}`,
+      message: `${colours[which]} has a contrast of ${ratio.toFixed(2)}:1 with ${worst}, which it is drawn ` +
+        `with; text needs at least ${MIN_TEXT_CONTRAST}:1`,
+    }];
+  });
+}
+
 /** The fields that differ between the settings before and after, as paths (`levels.2.price.nis`). */
 export function changedFields(before: MuseumSettingsInput, after: MuseumSettingsInput): string[] {
   const changed: string[] = [];
@@ -135,9 +158,13 @@ export async function changeMuseumSettings(
   if (change.version !== current.version) {
     throw new MuseumSettingsChangedMeanwhileError(current.version, change.version);
   }
-  const { levels, lastLevelId, errors } = checkLevels(change, current, limits);
+  const { levels, lastLevelId, errors: levelErrors } = checkLevels(change, current, limits);
+  const errors = [...checkColours(change.identity.colours), ...levelErrors];
   if (errors.length > 0) throw new InvalidMuseumSettingsError(errors);
-  const next: MuseumSettingsInput = { identity: change.identity, levels, lastLevelId };
+  // Colours not sent are kept as they are.
+  const colours = change.identity.colours ?? current.identity.colours;
+  const identity = { name: change.identity.name, ...(colours ? { colours } : {}) };
+  const next: MuseumSettingsInput = { identity, levels, lastLevelId };
   const changed = changedFields(current, next);
   if (changed.length === 0) return current;
   if (new TextEncoder().encode(JSON.stringify(next)).length > MUSEUM_LIMITS.bytes - 1_000) {

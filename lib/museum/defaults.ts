@@ -10,7 +10,12 @@
 import { translator } from "@/lib/core/i18n.ts";
 import { LANGUAGES } from "@/lib/shared/languages.ts";
 import { TIERS } from "@/lib/shared/money.ts";
-import type { MembershipLevel, MuseumSettings, PerLanguage } from "@/lib/shared/museum.ts";
+import {
+  DEFAULT_COLOURS,
+  type MembershipLevel,
+  type MuseumSettings,
+  type PerLanguage,
+} from "@/lib/shared/museum.ts";
 
 /** A level's term unless an owner sets another, in months. */
 export const DEFAULT_TERM_MONTHS = 12;
@@ -38,7 +43,7 @@ function build(): MuseumSettings {
   }));
   return {
     version: 0,
-    identity: { name: perLanguage((t) => t("welcome.museumTitle")) },
+    identity: { name: perLanguage((t) => t("welcome.museumTitle")), colours: { ...DEFAULT_COLOURS } },
     levels,
     lastLevelId: Math.max(0, ...levels.map((level) => level.id)),
     updatedAt: null,

@@ -8,10 +8,11 @@
  */
 import { z } from "zod";
 import { text } from "@/lib/core/schema_fields.ts";
+import { HEX_COLOUR } from "@/lib/shared/colours.ts";
 import { LANGUAGES } from "@/lib/shared/languages.ts";
+import { TEXT_LIMITS } from "@/lib/shared/museum.ts";
 
-/** How long each text may be, and how many lines of benefits a level has per language. */
-export const TEXT_LIMITS = { museumName: 80, levelName: 60, benefit: 120, benefits: 8, levels: 12 } as const;
+export { TEXT_LIMITS };
 
 /** A value in every language: all five keys, nothing else. */
 const perLanguage = <T extends z.ZodType>(value: (lang: string) => T) =>
@@ -29,6 +30,20 @@ const minor = (label: string) =>
 
 const amounts = (label: string) =>
   z.strictObject({ nis: minor(`${label} in shekels`), dollars: minor(`${label} in dollars`) });
+
+const colour = (label: string) =>
+  z.string({ error: `${label} must be a string` }).trim().toLowerCase().regex(
+    HEX_COLOUR,
+    `${label} must be # and six hex digits (#1f3a5f)`,
+  );
+
+/** The brand colours; each checked for contrast with what it is drawn with by `change.ts`. */
+const ColoursSchema = z.strictObject({
+  brand: colour("the brand colour").describe(
+    "Headings, links, the header; white text on it, and text on the page",
+  ),
+  accent: colour("the accent colour").describe("The donate button (white text on it) and focus rings"),
+});
 
 /** A level as an owner sends it: `id` of a level that exists, or none for a new one. */
 export const LevelChangeSchema = z.strictObject({
@@ -66,6 +81,9 @@ export const MuseumSettingsChangeSchema = z.strictObject({
   ),
   identity: z.strictObject({
     name: perLanguage((lang) => text(`the museum's name (${lang})`, TEXT_LIMITS.museumName)),
+    colours: ColoursSchema.optional().describe(
+      "Absent: kept as they are. Each needs a contrast of at least 4.5:1 with every colour it is drawn with",
+    ),
   }),
   levels: z.array(LevelChangeSchema).max(TEXT_LIMITS.levels, `at most ${TEXT_LIMITS.levels} levels`).describe(
     "In the order the donation page shows them",
@@ -80,7 +98,7 @@ const level = LevelChangeSchema.extend({ id: z.number().int() });
 /** The settings as `GET /api/settings/museum` answers them. */
 export const MuseumSettingsSchema = z.object({
   version: z.number().int().describe("Bumped by every save; 0: the defaults, never saved"),
-  identity: z.object({ name: z.record(z.string(), z.string()) }),
+  identity: z.object({ name: z.record(z.string(), z.string()), colours: ColoursSchema }),
   levels: z.array(level.extend({ name: z.record(z.string(), z.string()) })),
   lastLevelId: z.number().int().describe(
     "The highest level id ever given; a removed level's is never reused",

@@ -8,12 +8,13 @@
  * @module
  */
 import { sharedRead } from "@/lib/core/shared_read.ts";
-import type { MuseumSettings } from "@/lib/shared/museum.ts";
+import { coloursOf, type MuseumSettings } from "@/lib/shared/museum.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { defaultMuseumSettings } from "./defaults.ts";
 
 /**
- * The museum's settings as stored, or the defaults (version 0) when none were saved.
+ * The museum's settings as stored (with today's colours when none were saved), or the defaults
+ * (version 0) when none were saved.
  *
  * @example
  * ```ts
@@ -21,7 +22,10 @@ import { defaultMuseumSettings } from "./defaults.ts";
  * ```
  */
 export async function readMuseumSettings(store: Pick<Store, "museum">): Promise<MuseumSettings> {
-  return (await store.museum.get()) ?? defaultMuseumSettings();
+  const stored = await store.museum.get();
+  if (!stored) return defaultMuseumSettings();
+  // A record saved before the brand colours existed has today's look.
+  return { ...stored, identity: { ...stored.identity, colours: coloursOf(stored) } };
 }
 
 /** How long a page may still show the settings before an owner's change, on any instance. */

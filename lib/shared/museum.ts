@@ -13,6 +13,12 @@
 import type { Lang } from "./languages.ts";
 import type { Tier } from "./money.ts";
 
+/**
+ * How long each text may be, and how many lines of benefits a level has per language (the API's
+ * schemas check them; the editor's messages name them).
+ */
+export const TEXT_LIMITS = { museumName: 80, levelName: 60, benefit: 120, benefits: 8, levels: 12 } as const;
+
 /** A value in every language of the site. */
 export type PerLanguage<T> = Record<Lang, T>;
 
@@ -46,10 +52,35 @@ export interface MembershipLevel {
   donationShare?: number;
 }
 
+/**
+ * The museum's two brand colours (`#rrggbb`), drawn as CSS custom properties over the stylesheet's:
+ * `brand` (headings, links, the header's current language; white text on it, and text itself on the
+ * page's background) and `accent` (the donate button, white text on it; focus rings).
+ */
+export interface BrandColours {
+  brand: string;
+  accent: string;
+}
+
+/** Today's look (`static/styles.css`), which a museum keeps until an owner sets its own. */
+export const DEFAULT_COLOURS: Readonly<BrandColours> = { brand: "#1f3a5f", accent: "#b5531c" };
+
+/**
+ * The colours each brand colour is drawn with, light ones: its contrast with each must be at least
+ * `MIN_TEXT_CONTRAST` (`colours.ts`). White text on both; the brand colour as text on the page's
+ * paper and on the back office's pale blue.
+ */
+export const DRAWN_WITH: Readonly<Record<keyof BrandColours, readonly string[]>> = {
+  brand: ["#ffffff", "#fbf8f2", "#eef2f7"],
+  accent: ["#ffffff"],
+};
+
 /** Who the museum is. */
 export interface MuseumIdentity {
   /** Its name, per language (the header and the welcome text). */
   name: PerLanguage<string>;
+  /** Its brand colours; absent in a record saved before they existed ({@link DEFAULT_COLOURS}). */
+  colours?: BrandColours;
 }
 
 /** The museum's settings, one record per install, changed only by owners. */
@@ -68,6 +99,18 @@ export interface MuseumSettings {
   updatedAt: string | null;
   /** The email of the owner who saved them last, null for the defaults. */
   updatedBy: string | null;
+}
+
+/**
+ * The museum's brand colours: its own, else today's look.
+ *
+ * @example
+ * ```ts
+ * coloursOf(settings).brand; // "#1f3a5f"
+ * ```
+ */
+export function coloursOf(settings: Pick<MuseumSettings, "identity"> | undefined): BrandColours {
+  return settings?.identity.colours ?? { ...DEFAULT_COLOURS };
 }
 
 /**

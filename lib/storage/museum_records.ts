@@ -64,6 +64,19 @@ function range(value: number, what: string, min: number, max: number): number {
   return value;
 }
 
+/** The brand colours as stored: both `#rrggbb`, lower case. */
+function colours(value: unknown): { brand: string; accent: string } {
+  const source = (value ?? {}) as Record<string, unknown>;
+  const hex = (v: unknown, what: string) => {
+    if (typeof v !== "string" || !/^#[0-9a-f]{6}$/.test(v)) throw new RangeError(`${what} must be #rrggbb`);
+    return v;
+  };
+  return {
+    brand: hex(source.brand, "identity.colours.brand"),
+    accent: hex(source.accent, "identity.colours.accent"),
+  };
+}
+
 /** One level as stored. */
 function canonicalLevel(level: MembershipLevel, i: number): MembershipLevel {
   const what = `levels[${i}]`;
@@ -109,7 +122,11 @@ export function canonicalMuseumSettings(
   if (levels.some((level) => level.id > lastLevelId)) throw new RangeError("a level id is above lastLevelId");
   const settings: MuseumSettings = {
     version: checkInteger(version, "version", 1),
-    identity: { name: perLanguage(input.identity?.name, "identity.name", text) },
+    identity: {
+      name: perLanguage(input.identity?.name, "identity.name", text),
+      // Only when given: a record saved before colours existed stays as it was (today's look).
+      ...(input.identity?.colours === undefined ? {} : { colours: colours(input.identity.colours) }),
+    },
     levels,
     lastLevelId,
     updatedAt: isoInstant(at, "at"),

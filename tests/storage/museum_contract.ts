@@ -122,6 +122,19 @@ export async function museumContract(
     });
   });
 
+  await t.step("museum: the brand colours kept as given; none stored when none given", async () => {
+    await withStore(fresh(), async (store) => {
+      const input = museumFixture([1]);
+      input.identity = { ...input.identity, colours: { brand: "#7a1f3d", accent: "#8a3b00" } };
+      const saved = await store.museum.save(input, 0, at(0), "owner@museum.example");
+      assert.deepEqual(saved?.identity, input.identity);
+      assert.deepEqual(await store.museum.get(), saved);
+      const plain = await store.museum.save(museumFixture([1]), 1, at(1), "owner@museum.example");
+      assert.equal(plain?.identity.colours, undefined);
+      assert.deepEqual(await store.museum.get(), plain);
+    });
+  });
+
   await t.step("museum: a record no backend may hold is refused whole", async () => {
     await withStore(fresh(), async (store) => {
       const good = museumFixture([1, 2]);
@@ -130,6 +143,8 @@ export async function museumContract(
         { ...good, identity: { name: noHebrew as typeof good.identity.name } },
         { ...good, levels: [levelFixture(1), levelFixture(1)] },
         { ...good, lastLevelId: 1 },
+        { ...good, identity: { ...good.identity, colours: { brand: "red", accent: "#8a3b00" } } },
+        { ...good, identity: { ...good.identity, colours: { brand: "#7a1f3d" } as never } },
         { ...good, levels: [levelFixture(1, -5)] },
         { ...good, levels: [levelFixture(1, 2_000, { termMonths: 0 })] },
         { ...good, levels: [levelFixture(1, 2_000, { price: { nis: 1.5, dollars: 1 } })] },

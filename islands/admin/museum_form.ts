@@ -1,0 +1,242 @@
+/**
+ * The museum editor's form (issue 27, item 1) as plain data: the settings read from
+ * `GET /api/settings/museum` turned into what the inputs hold (prices in major units, benefits one
+ * a line), back into the change `PUT` takes (minor units: the server checks and decides), and the
+ * API's field errors (`levels.1.price.nis`, …) turned into the input they belong beside and a
+ * translated message. Pure, so it is tested without a browser.
+ *
+ * @module
+ */
+import { contrast, HEX_COLOUR } from "@/lib/shared/colours.ts";
+import { LANGUAGES } from "@/lib/shared/languages.ts";
+import {
+  type BrandColours,
+  coloursOf,
+  DRAWN_WITH,
+  type MembershipLevel,
+  type MuseumSettings,
+  type PerLanguage,
+  TEXT_LIMITS,
+} from "@/lib/shared/museum.ts";
+import type { Translate } from "@/islands/shared/texts.ts";
+
+/** Two amounts as typed: major units (shekels, dollars), any decimal separator. */
+export interface AmountsForm {
+  nis: string;
+  dollars: string;
+}
+
+/** One level as the form holds it. */
+export interface LevelForm {
+  /** The level's id, null for a level added in this form. */
+  id: number | null;
+  /** A key that stays with the level while it moves (new levels have no id yet). */
+  key: string;
+  name: PerLanguage<string>;
+  /** One benefit a line. */
+  benefits: PerLanguage<string>;
+  price: AmountsForm;
+  benefitsValue: AmountsForm;
+  termMonths: string;
+  cardholders: string;
+  monthly: boolean;
+}
+
+/** The whole form, over the version it was read at. */
+export interface MuseumForm {
+  version: number;
+  name: PerLanguage<string>;
+  /** As typed (`#rrggbb`). */
+  colours: BrandColours;
+  levels: LevelForm[];
+}
+
+const perLanguage = <T>(value: (lang: typeof LANGUAGES[number]) => T) =>
+  Object.fromEntries(LANGUAGES.map((lang) => [lang, value(lang)])) as PerLanguage<T>;
+
+/**
+ * Minor units shown in major units: `12000` → `"120"`, `3250` → `"32.50"`.
+ *
+ * @example
+ * ```ts
+ * majorText(3250); // "32.50"
+ * ```
+ */
+export function majorText(minor: number): string {
+  return (minor / 100).toFixed(2).replace(/\.00$/, "");
+}
+
+/**
+ * What an owner typed in major units, in minor units: exact for up to two decimals (`.` or `,`);
+ * more decimals give a fraction of a minor unit and anything else NaN, both of which the server
+ * refuses beside the field (the browser decides nothing).
+ *
+ * @example
+ * ```ts
+ * minorOf("32,5"); // 3250
+ * ```
+ */
+export function minorOf(typed: string): number {
+  const match = /^(\d{1,12})(?:[.,](\d+))?$/.exec(typed.trim());
+  if (!match) return NaN;
+  const [, whole, fraction = ""] = match;
+  if (fraction.length <= 2) return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return Number(`${whole}.${fraction}`) * 100;
+}
+
+let newKeys = 0;
+
+function levelForm(level: MembershipLevel): LevelForm {
+  return {
+    id: level.id,
+    key: `level-${level.id}`,
+    name: { ...level.name },
+    benefits: perLanguage((lang) => level.benefits[lang].join("\n")),
+    price: { nis: majorText(level.price.nis), dollars: majorText(level.price.dollars) },
+    benefitsValue: {
+      nis: majorText(level.benefitsValue.nis),
+      dollars: majorText(level.benefitsValue.dollars),
+    },
+    termMonths: String(level.termMonths),
+    cardholders: String(level.cardholders),
+    monthly: level.monthly,
+  };
+}
+
+/** The form for settings as read. */
+export function formOf(settings: MuseumSettings): MuseumForm {
+  return {
+    version: settings.version,
+    name: { ...settings.identity.name },
+    colours: coloursOf(settings),
+    levels: settings.levels.map(levelForm),
+  };
+}
+
+/** A new, empty level (12 months, one cardholder, offered monthly). */
+export function newLevel(): LevelForm {
+  return {
+    id: null,
+    key: `new-${++newKeys}`,
+    name: perLanguage(() => ""),
+    benefits: perLanguage(() => ""),
+    price: { nis: "", dollars: "" },
+    benefitsValue: { nis: "0", dollars: "0" },
+    termMonths: "12",
+    cardholders: "1",
+    monthly: true,
+  };
+}
+
+/** A count as typed; NaN (sent as null, which the server refuses) when it is not one. */
+const countOf = (typed: string) => /^\s*\d{1,6}\s*$/.test(typed) ? Number(typed) : NaN;
+
+const amounts = (form: AmountsForm) => ({ nis: minorOf(form.nis), dollars: minorOf(form.dollars) });
+
+/** The `PUT /api/settings/museum` body for the form (NaN becomes null in JSON). */
+export function changeOf(form: MuseumForm) {
+  return {
+    version: form.version,
+    identity: { name: form.name, colours: form.colours },
+    levels: form.levels.map((level) => ({
+      ...(level.id === null ? {} : { id: level.id }),
+      name: level.name,
+      benefits: perLanguage((lang) => level.benefits[lang].split("\n")),
+      price: amounts(level.price),
+      benefitsValue: amounts(level.benefitsValue),
+      termMonths: countOf(level.termMonths),
+      cardholders: countOf(level.cardholders),
+      monthly: level.monthly,
+    })),
+  };
+}
+
+/** What the messages say about the limits. */
+export interface FormLimits {
+  /** The smallest and largest price, major units. */
+  minAmount: number;
+  maxAmount: number;
+}
+
+/**
+ * Field errors by the id of the input they belong beside (`level-1-price-nis`, `museum-name-he`,
+ * `levels` for the list as a whole), each translated. The API's own English is not shown: the
+ * field's kind decides the message.
+ *
+ * @example
+ * ```ts
+ * fieldErrors([{ path: "levels.1.price.nis", message: "…" }], t, limits); // { "level-1-price-nis": "…" }
+ * ```
+ */
+export function fieldErrors(
+  errors: readonly { path: string; message: string }[],
+  t: Translate,
+  limits: FormLimits,
+  colours?: BrandColours,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { path } of errors) {
+    const [id, message] = placed(path.split("."), t, limits, colours);
+    out[id] ??= message;
+  }
+  return out;
+}
+
+/**
+ * The worst contrast of a brand colour with the colours it is drawn with (the server's rule, shown
+ * in the message), or null when it is not a colour at all.
+ *
+ * @example
+ * ```ts
+ * worstContrast("brand", "#9fb3c8"); // 1.91
+ * ```
+ */
+export function worstContrast(which: keyof BrandColours, typed: string): number | null {
+  const hex = typed.trim().toLowerCase();
+  if (!HEX_COLOUR.test(hex)) return null;
+  return Math.min(...DRAWN_WITH[which].map((other) => contrast(hex, other)));
+}
+
+function placed(parts: string[], t: Translate, limits: FormLimits, colours?: BrandColours): [string, string] {
+  if (parts[0] === "identity" && parts[1] === "colours" && (parts[2] === "brand" || parts[2] === "accent")) {
+    const ratio = colours ? worstContrast(parts[2], colours[parts[2]]) : null;
+    return [
+      `museum-colour-${parts[2]}`,
+      ratio === null
+        ? t("museumEditor.errors.colour")
+        : t("museumEditor.errors.contrast", { ratio: ratio.toFixed(2) }),
+    ];
+  }
+  if (parts[0] === "identity" && parts[1] === "name" && parts[2]) {
+    return [`museum-name-${parts[2]}`, t("museumEditor.errors.name", { max: TEXT_LIMITS.museumName })];
+  }
+  if (parts[0] !== "levels" || parts[1] === undefined || !/^\d+$/.test(parts[1])) {
+    return ["levels", t("museumEditor.errors.levels", { count: TEXT_LIMITS.levels })];
+  }
+  const at = `level-${parts[1]}`;
+  const [field, sub] = parts.slice(2);
+  switch (field) {
+    case "name":
+      return [`${at}-name-${sub}`, t("museumEditor.errors.name", { max: TEXT_LIMITS.levelName })];
+    case "benefits":
+      return [
+        `${at}-benefits-${sub}`,
+        t("museumEditor.errors.benefits", { count: TEXT_LIMITS.benefits, max: TEXT_LIMITS.benefit }),
+      ];
+    case "price":
+      return [
+        `${at}-price-${sub}`,
+        t("museumEditor.errors.price", { min: limits.minAmount, max: limits.maxAmount }),
+      ];
+    case "benefitsValue":
+      return [`${at}-benefitsValue-${sub}`, t("museumEditor.errors.benefitsValue")];
+    case "termMonths":
+      return [`${at}-termMonths`, t("museumEditor.errors.termMonths")];
+    case "cardholders":
+      return [`${at}-cardholders`, t("museumEditor.errors.cardholders")];
+    case "id":
+      return [at, t("museumEditor.errors.levelGone")];
+    default:
+      return [at, t("museumEditor.errors.level")];
+  }
+}

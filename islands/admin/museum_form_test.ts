@@ -1,0 +1,62 @@
+/**
+ * The museum editor's form: prices typed in major units sent as exact minor units (or as what the
+ * server refuses), the settings round-tripped through the form unchanged, and the API's field
+ * errors placed beside their inputs in the page's words.
+ */
+import assert from "node:assert/strict";
+import { defaultMuseumSettings } from "@/lib/museum/defaults.ts";
+import { translator } from "@/islands/shared/texts.ts";
+import { changeOf, fieldErrors, formOf, majorText, minorOf, newLevel } from "./museum_form.ts";
+
+Deno.test("minorOf: exact minor units for up to two decimals; anything else the server refuses", () => {
+  assert.equal(minorOf("120"), 12_000);
+  assert.equal(minorOf(" 32.5 "), 3_250);
+  assert.equal(minorOf("32,50"), 3_250);
+  assert.equal(minorOf("0.29"), 29); // not 28.999… as 0.29 * 100 is
+  assert.ok(!Number.isInteger(minorOf("1.555")));
+  for (const bad of ["", "abc", "-5", "1e3", "1.2.3"]) assert.ok(Number.isNaN(minorOf(bad)), bad);
+  assert.equal(majorText(3_250), "32.50");
+  assert.equal(majorText(12_000), "120");
+});
+
+Deno.test("changeOf(formOf(settings)): the settings as they were; a new level has no id", () => {
+  const settings = defaultMuseumSettings();
+  const form = formOf(settings);
+  const change = changeOf(form);
+  assert.deepEqual(change.levels, settings.levels.map(({ ...level }) => level));
+  assert.deepEqual(change.identity, settings.identity);
+  form.levels.push(newLevel());
+  const added = changeOf(form).levels[4];
+  assert.equal("id" in added, false);
+  assert.ok(Number.isNaN(added.price.nis), "an empty price is sent as null (JSON), refused by the server");
+  assert.equal(JSON.parse(JSON.stringify(added)).price.nis, null);
+});
+
+Deno.test("fieldErrors: each API path beside its input, translated by the field's kind", () => {
+  const t = translator({
+    "museumEditor.errors.price": "price {{min}}–{{max}}",
+    "museumEditor.errors.name": "name ≤ {{max}}",
+    "museumEditor.errors.levelGone": "gone",
+    "museumEditor.errors.levels": "levels",
+    "museumEditor.errors.benefits": "benefits",
+  });
+  const errors = fieldErrors(
+    [
+      { path: "levels.1.price.nis", message: "the price must be from 100 to 10000000 (minor units)" },
+      { path: "identity.name.he", message: "required" },
+      { path: "levels.3.id", message: "there is no level 7" },
+      { path: "levels.0.benefits.ru.2", message: "too long" },
+      { path: "levels", message: "too many" },
+      { path: "levels.1.price.nis", message: "second error for the same field" },
+    ],
+    t,
+    { minAmount: 1, maxAmount: 100_000 },
+  );
+  assert.deepEqual(errors, {
+    "level-1-price-nis": "price 1–100000",
+    "museum-name-he": "name ≤ 80",
+    "level-3": "gone",
+    "level-0-benefits-ru": "benefits",
+    levels: "levels",
+  });
+});
