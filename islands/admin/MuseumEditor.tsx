@@ -191,6 +191,13 @@ export function MuseumEditor(props: MuseumEditorProps) {
               (v) => setLevel(i, (l) => ({ ...l, cardholders: v })),
               { inputMode: "numeric" },
             )}
+            {field(
+              `${at}-donationShare`,
+              t("museumEditor.donationShare"),
+              level.donationShare,
+              (v) => setLevel(i, (l) => ({ ...l, donationShare: v })),
+              { inputMode: "numeric" },
+            )}
           </div>
           <label class="level-monthly">
             <input

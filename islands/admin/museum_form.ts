@@ -39,6 +39,8 @@ export interface LevelForm {
   benefitsValue: AmountsForm;
   termMonths: string;
   cardholders: string;
+  /** The percent of a payment Israeli receipts state as a donation (`donationShare`, 0..100). */
+  donationShare: string;
   monthly: boolean;
 }
 
@@ -99,6 +101,7 @@ function levelForm(level: MembershipLevel): LevelForm {
     },
     termMonths: String(level.termMonths),
     cardholders: String(level.cardholders),
+    donationShare: String(level.donationShare ?? 100),
     monthly: level.monthly,
   };
 }
@@ -124,6 +127,7 @@ export function newLevel(): LevelForm {
     benefitsValue: { nis: "0", dollars: "0" },
     termMonths: "12",
     cardholders: "1",
+    donationShare: "100",
     monthly: true,
   };
 }
@@ -146,6 +150,7 @@ export function changeOf(form: MuseumForm) {
       benefitsValue: amounts(level.benefitsValue),
       termMonths: countOf(level.termMonths),
       cardholders: countOf(level.cardholders),
+      donationShare: countOf(level.donationShare),
       monthly: level.monthly,
     })),
   };
@@ -234,6 +239,8 @@ function placed(parts: string[], t: Translate, limits: FormLimits, colours?: Bra
       return [`${at}-termMonths`, t("museumEditor.errors.termMonths")];
     case "cardholders":
       return [`${at}-cardholders`, t("museumEditor.errors.cardholders")];
+    case "donationShare":
+      return [`${at}-donationShare`, t("museumEditor.errors.donationShare")];
     case "id":
       return [at, t("museumEditor.errors.levelGone")];
     default:

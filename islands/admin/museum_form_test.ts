@@ -25,6 +25,9 @@ Deno.test("changeOf(formOf(settings)): the settings as they were; a new level ha
   const change = changeOf(form);
   assert.deepEqual(change.levels, settings.levels.map(({ ...level }) => level));
   assert.deepEqual(change.identity, settings.identity);
+  // The receipts' donation share is kept by a save (a level at 60% stays at 60%).
+  settings.levels[2].donationShare = 60;
+  assert.equal(changeOf(formOf(settings)).levels[2].donationShare, 60);
   form.levels.push(newLevel());
   const added = changeOf(form).levels[4];
   assert.equal("id" in added, false);
