@@ -115,6 +115,26 @@ browserTest(
             const [entry] = await app.store.audit.list({ action: "membership-cardholders-changed" }, 1);
             assert.equal(entry.actorEmail, ADMIN.email);
             assert.deepEqual((entry.changes.after as string[])[1], fixed);
+
+            assert.deepEqual(watched.all(), []);
+
+            // Resend the card (the last step: its email then shows on this member's page): queued once,
+            // a second press at once sends nothing more.
+            if (lang === "en") return;
+            const resend = page.getByRole("button", { name: tr("membersAdmin.resendCard") });
+            await resend.click();
+            await page.getByRole("status").filter({ hasText: tr("membersAdmin.resendCardQueued") }).waitFor({
+              timeout: WAIT,
+            });
+            await resend.click();
+            await page.getByRole("status").filter({ hasText: tr("membersAdmin.resendCardRepeated") }).waitFor(
+              {
+                timeout: WAIT,
+              },
+            );
+            const [resent] = await app.store.audit.list({ action: "member-card-resent" }, 1);
+            assert.equal(resent.actorEmail, ADMIN.email);
+            await assertAxeClean(page, `${lang}: card resent`);
             assert.deepEqual(watched.all(), []);
           } finally {
             await context.close();

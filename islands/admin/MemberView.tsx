@@ -26,8 +26,8 @@ function failure(t: Translate, error: unknown): string {
 /**
  * A member's page in the Members section (`?number=`): who, the state and dates, the terms (newest
  * first), the cardholders with the form staff correct them with (`PUT …/cardholders`), and the
- * emails sent to the member's address. The member card's staff actions (resend) take the place
- * marked `member-card-actions`.
+ * emails sent to the member's address, and the button that sends the member's card(s) again
+ * (`POST …/resend-card`).
  */
 export function MemberView(props: { view: SectionView; number: string }) {
   const { api, t, lang, ready } = props.view;
@@ -70,9 +70,42 @@ export function MemberView(props: { view: SectionView; number: string }) {
               headers: { "content-type": "application/json" },
               body: JSON.stringify({ cardholders }),
             })}
+          resend={() => api.request<{ repeated: boolean }>(`${path}/resend-card`, { method: "POST" })}
           lang={lang}
         />
       )}
+    </div>
+  );
+}
+
+/** Sends the member's card(s) again: queued, already queued a moment ago, or why not. */
+function ResendCard(props: { t: Translate; resend: () => Promise<{ repeated: boolean }> }) {
+  const { t } = props;
+  const [state, setState] = useState<{ busy: boolean; status: string; alert: string }>({
+    busy: false,
+    status: "",
+    alert: "",
+  });
+  async function resend() {
+    setState({ busy: true, status: "", alert: "" });
+    try {
+      const { repeated } = await props.resend();
+      setState({
+        busy: false,
+        status: t(repeated ? "membersAdmin.resendCardRepeated" : "membersAdmin.resendCardQueued"),
+        alert: "",
+      });
+    } catch (error) {
+      setState({ busy: false, status: "", alert: failure(t, error) });
+    }
+  }
+  return (
+    <div class="member-card-actions">
+      <button type="button" class="button" disabled={state.busy} onClick={resend}>
+        {t("membersAdmin.resendCard")}
+      </button>
+      <p role="status">{state.status}</p>
+      {state.alert && <p class="form-alert" role="alert">{state.alert}</p>}
     </div>
   );
 }
@@ -83,6 +116,7 @@ function MemberDetails(props: {
   dates: ReturnType<typeof useDates>;
   lang: string;
   save: (cardholders: string[]) => Promise<MemberDetail>;
+  resend: () => Promise<{ repeated: boolean }>;
   onSaved: (member: MemberDetail) => void;
 }) {
   const { member: m, t, dates } = props;
@@ -113,8 +147,7 @@ function MemberDetails(props: {
         <dt>{t("membersAdmin.summary.payment")}</dt>
         <dd>{t(m.monthly ? "membersAdmin.summary.monthly" : "membersAdmin.summary.oneTime")}</dd>
       </dl>
-      {/* The member card's staff actions (resend the card) are wired here after the cards' branch. */}
-      <div id="member-card-actions" data-number={m.number} />
+      <ResendCard t={t} resend={props.resend} />
       <section aria-labelledby="member-terms-title">
         <h3 id="member-terms-title">{t("membersAdmin.termsTitle")}</h3>
         <DataTable
