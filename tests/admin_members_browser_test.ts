@@ -135,6 +135,7 @@ browserTest(
             const [resent] = await app.store.audit.list({ action: "member-card-resent" }, 1);
             assert.equal(resent.actorEmail, ADMIN.email);
             await assertAxeClean(page, `${lang}: card resent`);
+            await shoot(page, `member-resent-${lang}`);
             assert.deepEqual(watched.all(), []);
           } finally {
             await context.close();
