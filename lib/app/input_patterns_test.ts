@@ -35,6 +35,38 @@ import { LIMIT_MS, overBudget } from "@/tests/helpers/time_budget.ts";
  * The patterns run on input, by file, as written there. `reads` says what they read.
  */
 const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
+  "lib/shared/colours.ts": {
+    reads: "a brand colour an owner typed",
+    patterns: [String.raw`/^#[0-9a-f]{6}$/`],
+  },
+  "lib/storage/museum_records.ts": {
+    reads: "a brand colour an owner sent, checked before storing",
+    patterns: [String.raw`/^#[0-9a-f]{6}$/`],
+  },
+  "lib/memberships/member_list.ts": {
+    reads: "the members list's search words",
+    patterns: [String.raw`/\s+/`],
+  },
+  "lib/memberships/renewal_page.ts": {
+    reads: "the donation page's ?level=",
+    patterns: [String.raw`/^\d{1,3}$/`],
+  },
+  "lib/memberships/schemas.ts": {
+    reads: "the members list's numbers (query)",
+    patterns: [String.raw`/^\d{1,4}$/`],
+  },
+  "lib/donor_portal/membership.ts": {
+    reads: "cardholders' names a member typed",
+    patterns: [String.raw`/[\u0000-\u001f\u007f]/`],
+  },
+  "routes/api/(admin)/memberships/[number]/resend-card.ts": {
+    reads: "a member number in the path",
+    patterns: [String.raw`/^[0-9A-Z]{4}-[0-9A-Z]{4}$/`],
+  },
+  "islands/admin/museum_form.ts": {
+    reads: "amounts and counts an owner typed in the museum editor",
+    patterns: [String.raw`/^(\d{1,12})(?:[.,](\d+))?$/`, String.raw`/^\d+$/`],
+  },
   "components/TransactionResult.tsx": {
     reads: "the result page's query (transaction id, status code)",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,100}$/`, String.raw`/^\d{3}$/`],

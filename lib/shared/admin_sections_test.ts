@@ -39,9 +39,20 @@ Deno.test("each section's name, in every language (not English copies)", () => {
 Deno.test("who sees what: the contract's table (issue 26)", () => {
   const seen = Object.fromEntries(ADMIN_ROLES.map((r) => [r, sectionsFor(r).map((s) => s.id)]));
   assert.deepEqual(seen, {
-    owner: ["overview", "transactions", "donors", "reports", "kiosks", "email", "staff", "audit", "settings"],
-    admin: ["overview", "transactions", "donors", "reports", "kiosks", "email", "audit"],
-    finance: ["overview", "transactions", "donors", "reports"],
+    owner: [
+      "overview",
+      "transactions",
+      "donors",
+      "members",
+      "reports",
+      "kiosks",
+      "email",
+      "staff",
+      "audit",
+      "settings",
+    ],
+    admin: ["overview", "transactions", "donors", "members", "reports", "kiosks", "email", "audit"],
+    finance: ["overview", "transactions", "donors", "members", "reports"],
     viewer: ["overview", "transactions", "reports"],
   });
   // Pending (no role yet) and a role the list does not know: nothing.
