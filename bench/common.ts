@@ -252,6 +252,7 @@ export const PAGES: readonly (readonly [string, string])[] = [
   ["admin: overview", "/en/admin"],
   ["admin: transactions", "/en/admin/transactions"],
   ["admin: donors", "/en/admin/donors"],
+  ["admin: members", "/en/admin/members"],
   ["admin: reports", "/en/admin/reports"],
   ["admin: kiosks", "/en/admin/kiosks"],
   ["admin: email", "/en/admin/email"],

@@ -32,7 +32,9 @@ const ACCOUNT_PAGES = new Set(["login", "register"]);
  */
 const ADMIN_BUDGETS: Record<string, number> = {
   "admin": 20 * 1024,
-  "admin/transactions": 26 * 1024,
+  // Below the one-page dashboard's 27,068 bytes still; the chart now lays itself out at its box's
+  // width (readable type on a phone) and wraps its headings.
+  "admin/transactions": 26.5 * 1024,
   "admin/donors": 19 * 1024,
   "admin/members": 20 * 1024,
   "admin/reports": 21 * 1024,
