@@ -48,6 +48,7 @@ const CALLS: Record<SectionId, Call[]> = {
     "GET /api/memberships/export",
     "GET /api/memberships/{number}",
     "PUT /api/memberships/{number}/cardholders",
+    "POST /api/memberships/{number}/resend-card",
   ],
   reports: [
     "GET /api/reports/monthly",
@@ -72,7 +73,12 @@ const CALLS: Record<SectionId, Call[]> = {
     "POST /api/auth/admin/{id}/reject",
   ],
   audit: ["GET /api/audit", "GET /api/audit/actors", "GET /api/audit/export"],
-  settings: ["GET /api/settings/flags", "POST /api/settings/flags"],
+  settings: [
+    "GET /api/settings/flags",
+    "POST /api/settings/flags",
+    "GET /api/settings/museum",
+    "PUT /api/settings/museum",
+  ],
 };
 
 /**
