@@ -68,8 +68,10 @@ async function oneTime(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     // A Latin name: the line reads the same in both directions, so the extracted text can be compared.
     await give(page, app, lang, "one-time", email, "Anna");
     assert.deepEqual(watched.all(), [], `${lang}: a clean donation`);
-    const [mail] = await waitForMailsTo(smtp, email, 1);
-    assert.equal(mail.subject, tr("email.receipt.subject", { museum }));
+    // A gift at a level: its receipt, and the membership's welcome with the card (issue 27).
+    const gifts = await waitForMailsTo(smtp, email, 2);
+    const mail = bySubject(gifts, tr("email.receipt.subject", { museum }));
+    bySubject(gifts, tr("memberCard.email.welcomeSubject", { museum }));
     const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: false })).data;
     assert.equal(tx.user.email, email);
     assert.match(mail.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);
@@ -108,8 +110,9 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
   try {
     const page = await context.newPage();
     await give(page, app, lang, "monthly", email);
-    const mails = await waitForMailsTo(smtp, email, 2);
+    const mails = await waitForMailsTo(smtp, email, 3);
     bySubject(mails, tr("email.receipt.subjectMonthly", { museum }));
+    bySubject(mails, tr("memberCard.email.welcomeSubject", { museum }));
     const welcome = bySubject(mails, tr("email.welcome.subject", { museum }));
 
     // The welcome's manage link: its page's button opens the gift's page on the donor portal, with
@@ -129,7 +132,7 @@ async function monthly(app: TestApp, smtp: TestSmtp, browser: Browser, lang: Lan
     await page.locator("summary", { hasText: tr("portalGifts.cancelTitle") }).click();
     await page.getByRole("button", { name: tr("portalGifts.cancelButton") }).click();
     await page.getByText(tr("portalGifts.done.cancel")).waitFor();
-    const after = await waitForMailsTo(smtp, email, 3);
+    const after = await waitForMailsTo(smtp, email, 4);
     const confirmation = bySubject(after, tr("email.cancelled.subject", { museum }));
     assert.match(confirmation.html || "", lang === "he" ? /dir="rtl"/ : /dir="ltr"/);
   } finally {
@@ -144,7 +147,7 @@ async function declinedCharge(app: TestApp, smtp: TestSmtp, browser: Browser, la
   context.setDefaultTimeout(WAIT);
   try {
     await give(await context.newPage(), app, lang, "monthly", email);
-    await waitForMailsTo(smtp, email, 2);
+    await waitForMailsTo(smtp, email, 3);
     const [tx] = (await app.store.transactions.listSuccess({ page: 1, limit: 1, isMonthly: true })).data;
     const [sub] = await app.store.subscriptions.listByDonor(tx.donorId);
     // The card now declines, and the next charge is due (moved to a minute ago: billing runs on the
@@ -162,7 +165,7 @@ async function declinedCharge(app: TestApp, smtp: TestSmtp, browser: Browser, la
       holder: `test-${lang}`,
     });
     assert.equal(pass.failed, 1);
-    const mails = await waitForMailsTo(smtp, email, 3);
+    const mails = await waitForMailsTo(smtp, email, 4);
     const failed = bySubject(mails, tr("email.chargeFailed.subject"));
     const retryAt = (await app.store.subscriptions.get(sub.id))?.retryAt;
     assert.ok(retryAt, "a retry is scheduled");
