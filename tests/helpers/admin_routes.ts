@@ -22,6 +22,7 @@ export const ADMIN_FOLDERS = [
   "/api/settings",
   "/api/reports/",
   "/api/overview",
+  "/api/memberships",
 ];
 
 /**

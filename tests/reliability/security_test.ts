@@ -23,6 +23,7 @@
  * 4. Markup and formulas in donor fields stay inert in the admin table and the cancel page
  *    (Chromium: no script runs, no dialog, the text shows literally) and in the CSV export.
  */
+import { newMemberNumber } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
@@ -497,6 +498,34 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
       op: ops.find((o) => o.method === a.method && o.template === a.template),
     }));
     const isAdminOp = (o: ApiOperation) => adminOps.some((a) => a.op === o);
+    // A member for the members routes: one membership at level 1, made once.
+    let member: string | null = null;
+    const matrixMember = async () => {
+      if (member) return member;
+      const number = newMemberNumber();
+      const now = new Date().toISOString();
+      const end = new Date(Date.now() + 365 * 86_400_000).toISOString();
+      await app.store.memberships.change({
+        email: "matrix-member@example.org",
+        apply: () => ({
+          number,
+          donorId: "donor_matrix",
+          subscriptionId: null,
+          terms: [{
+            levelId: 1,
+            start: now,
+            end,
+            kind: "join",
+            transactionId: "tx_matrix",
+            subscriptionId: null,
+            amount: 2000,
+            currency: 1,
+            charges: 1,
+          }],
+        }),
+      }, now);
+      return member = number;
+    };
     await t.step("the bearer operations of the document are the documented admin routes", () => {
       assert.deepEqual(bearerOps.filter((o) => !isAdminOp(o)).map((o) => o.template), []);
       assert.deepEqual(adminOps.filter((a) => a.op && !a.op.bearer).map((a) => a.template), []);
@@ -629,7 +658,8 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
           : pendingTarget;
         // The donor view needs an address with donor records (the fixtures' first donor).
         const query = template === "/api/donor" ? "?email=dana@example.org" : "";
-        const path = template.replace("{id}", await target()) + query;
+        const path = template.replace("{id}", await target()).replace("{number}", await matrixMember()) +
+          query;
         const headers: Record<string, string> = caller.header === null
           ? {}
           : { authorization: caller.header };
@@ -637,6 +667,9 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         if (kiosk && method === "POST" && template === "/api/kiosk-devices") {
           body = JSON.stringify({ name: "Matrix kiosk", shopNumber: "7" });
           headers["content-type"] = "application/json";
+        }
+        if (template === "/api/memberships/{number}/cardholders") {
+          body = JSON.stringify({ cardholders: ["Dana Levi"] });
         }
         if (template === "/api/auth/admin/{id}/role") {
           body = JSON.stringify({ role: "finance" });
