@@ -58,10 +58,7 @@ export function formatDateTime(
   lang: string,
   timeZone: string,
 ): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return formatter(lang, { ...DATE_TIME, timeZone }).format(date);
+  return formatInstant(iso, lang, { ...DATE_TIME, timeZone });
 }
 
 /**
@@ -78,10 +75,19 @@ export function formatInstantDay(
   lang: string,
   timeZone: string,
 ): string | null {
+  return formatInstant(iso, lang, { ...MEDIUM_DAY, timeZone });
+}
+
+/** An instant (ISO 8601) as `options` say, in `lang`; null for no or an unreadable date. */
+function formatInstant(
+  iso: string | null | undefined,
+  lang: string,
+  options: Intl.DateTimeFormatOptions,
+): string | null {
   if (!iso) return null;
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  return formatter(lang, { ...MEDIUM_DAY, timeZone }).format(date);
+  return formatter(lang, options).format(date);
 }
 
 /**
