@@ -43,6 +43,8 @@ const manifest: LazyManifest = {
     "[lang]/account/membership/card.pdf.ts": () => import("./routes/[lang]/account/membership/card.pdf.ts"),
     "[lang]/account/membership/card.png.ts": () => import("./routes/[lang]/account/membership/card.png.ts"),
     "[lang]/account/membership/index.tsx": () => import("./routes/[lang]/account/membership/index.tsx"),
+    "[lang]/account/membership/wallet.pkpass.ts": () =>
+      import("./routes/[lang]/account/membership/wallet.pkpass.ts"),
     "[lang]/account/receipts/[year].tsx": () => import("./routes/[lang]/account/receipts/[year].tsx"),
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),

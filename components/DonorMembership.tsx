@@ -1,7 +1,8 @@
 /**
  * The donor portal's membership page (issue 27): the membership's level, state, valid-until date
- * and number, a card per cardholder (PDF and picture), "renew now", and for a level covering more
- * than one person the form naming the cardholders. Plain links and a plain form: no JavaScript.
+ * and number, a card per cardholder (PDF and picture, and "Add to Apple Wallet" when the museum has
+ * set its pass certificates), "renew now", and for a level covering more than one person the form
+ * naming the cardholders. Plain links and a plain form: no JavaScript.
  *
  * @module
  */
@@ -22,6 +23,8 @@ export function MembershipView(props: {
   names: string[];
   /** Whether this session may change the cardholders (else the form links to the step-up page). */
   mayName: boolean;
+  /** Whether the cards come as Apple Wallet passes too (the museum set its pass certificates). */
+  wallet: boolean;
   notice: MembershipNotice;
 }) {
   const { t, lang, membership, names } = props;
@@ -94,6 +97,18 @@ export function MembershipView(props: {
                 <a href={`/${lang}/account/membership/card.png?holder=${i + 1}`}>
                   {t("portalMembership.pngFor", { name })}
                 </a>
+                {props.wallet && (
+                  <>
+                    <br />
+                    <a
+                      class="wallet-badge"
+                      href={`/${lang}/account/membership/wallet.pkpass?holder=${i + 1}`}
+                      aria-label={t("walletPass.addFor", { name })}
+                    >
+                      {t("walletPass.add")}
+                    </a>
+                  </>
+                )}
               </li>
             ))}
           </ul>

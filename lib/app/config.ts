@@ -24,6 +24,7 @@ import { type PaymentSettings, readPayments } from "@/lib/providers/config.ts";
 import { bool, ConfigError, type Env, wholeNumber } from "@/lib/core/config_values.ts";
 import { readReceipts, type ReceiptSettings } from "@/lib/receipts/config.ts";
 import { type MembershipSettings, readMemberships } from "@/lib/memberships/config.ts";
+import { readWallet, type WalletSettings } from "@/lib/memberships/config_wallet.ts";
 import { parseSigningKeys } from "@/lib/signing/signature_check.ts";
 
 export { ConfigError };
@@ -87,6 +88,8 @@ export interface Config {
   receipts: ReceiptSettings;
   /** The memberships' grace days (`lib/memberships/config.ts`). */
   memberships: MembershipSettings;
+  /** The museum's Apple Wallet pass certificates; null: no passes (`lib/memberships/config_wallet.ts`). */
+  wallet: WalletSettings | null;
   /** Allowed but risky settings, one line each in the {@link ConfigError} style; logged at start. */
   warnings: ConfigWarning[];
 }
@@ -301,6 +304,7 @@ export async function loadConfig(env: Env, options: { dataDir?: string } = {}): 
     mail: readMail(env, production),
     receipts: readReceipts(env, production, warn),
     memberships: readMemberships(env),
+    wallet: await readWallet(env, warn),
     warnings,
   };
 }

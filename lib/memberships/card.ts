@@ -12,13 +12,14 @@
 import { translator } from "@/lib/core/i18n.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import { dirOf, isLang, type Lang } from "@/lib/shared/languages.ts";
-import { levelById } from "@/lib/shared/museum.ts";
+import { coloursOf, levelById } from "@/lib/shared/museum.ts";
 import type { Attachment } from "@/lib/storage/message_types.ts";
 import type { Membership, Store } from "@/lib/storage/types.ts";
 import type { MemberCardFace } from "./card_face.ts";
 import type { RenderMemberCard } from "./card_pool.ts";
 import { memberCardKey, signMemberCardToken } from "./card_token.ts";
 import { DEFAULT_GRACE_DAYS } from "./config.ts";
+import type { WalletSettings } from "./config_wallet.ts";
 import { levelAt } from "./state.ts";
 
 /** What drawing a membership's cards reads and uses. */
@@ -30,7 +31,12 @@ export interface MemberCardContext {
   render: RenderMemberCard;
   /** Days of grace after the end: how long past it a card's token still verifies. */
   graceDays?: number;
+  /** The museum's pass certificates (`config.wallet`); without them, no Apple Wallet pass. */
+  wallet?: WalletSettings | null;
 }
+
+/** The forms a card comes in: a PDF, a picture, an Apple Wallet pass. */
+export type MemberCardFormat = "pdf" | "png" | "pkpass";
 
 /** The time zone a card's date is written in: the museum's. */
 const TIME_ZONE = "Asia/Jerusalem";
@@ -111,11 +117,12 @@ export async function memberCardFace(
 }
 
 /** A card's file name: `member-card-<number>-<n>.pdf` (ASCII: every mail client shows it). */
-export const cardFileName = (number: string, holder: number, format: "pdf" | "png") =>
+export const cardFileName = (number: string, holder: number, format: MemberCardFormat) =>
   `member-card-${number}-${holder + 1}.${format}`;
 
 /**
- * The card of cardholder `holder` as a file (PDF or PNG), or null when there is no such cardholder.
+ * The card of cardholder `holder` as a file (PDF, PNG or Apple Wallet pass), or null when there is
+ * no such cardholder, or a pass is asked for and the museum has set no pass certificates.
  *
  * @example
  * ```ts
@@ -127,11 +134,23 @@ export async function memberCardFile(
   membership: Membership,
   holder: number,
   language: string,
-  format: "pdf" | "png",
+  format: MemberCardFormat,
   now: Date = new Date(),
 ): Promise<Attachment | null> {
+  if (format === "pkpass" && !ctx.wallet) return null;
   const face = await memberCardFace(ctx, membership, holder, language, now);
   if (!face) return null;
+  if (format === "pkpass") {
+    const { walletPassFile } = await import("./wallet_pass.ts");
+    const graceMs = (ctx.graceDays ?? DEFAULT_GRACE_DAYS) * 86_400_000;
+    return walletPassFile(ctx.wallet!, {
+      face,
+      holder,
+      expiresAt: new Date(Date.parse(membership.end) + graceMs).toISOString(),
+      colours: coloursOf(await readMuseumSettings(ctx.store)),
+      filename: cardFileName(membership.number, holder, format),
+    });
+  }
   return {
     filename: cardFileName(membership.number, holder, format),
     contentType: format === "pdf" ? "application/pdf" : "image/png",

@@ -13,6 +13,7 @@ export {
   type MembershipSettings,
   readMemberships,
 } from "./config.ts";
+export { readWallet, type WalletSettings } from "./config_wallet.ts";
 export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
 export { refundedTermChange } from "./refunds.ts";
@@ -45,6 +46,7 @@ export {
   type MemberCardContext,
   memberCardFace,
   memberCardFile,
+  type MemberCardFormat,
   memberCardPdfs,
   membershipDate,
 } from "./card.ts";

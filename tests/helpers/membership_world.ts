@@ -90,14 +90,16 @@ export function world(store: Store) {
 
 const YEAR = 365 * 86_400_000;
 
-/** A member now: Dana Levi of dana@example.org, joined a second ago at `levelId` for a year. */
-export async function memberFixture(store: Store, levelId: number) {
+/** A member now: Dana Levi of dana@example.org (or `who`), joined a second ago at `levelId` for a year. */
+export async function memberFixture(
+  store: Store,
+  levelId: number,
+  who = { firstName: "Dana", lastName: "Levi", email: "dana@example.org" },
+) {
   const now = Date.now();
   const donor = await store.donors.create({
     id: newId(),
-    firstName: "Dana",
-    lastName: "Levi",
-    email: "dana@example.org",
+    ...who,
     country: "Israel",
     createdAt: new Date(now).toISOString(),
     paymentDate: null,

@@ -1,7 +1,8 @@
 /**
- * The member card downloads of the donor portal (`card.pdf.ts`, `card.png.ts`): the card of
- * cardholder `?holder=N` (1 for the first, the default) of the membership the session reaches,
- * drawn now by the card workers; any session reaching the address may (`lib/donor_portal/membership.ts`).
+ * The member card downloads of the donor portal (`card.pdf.ts`, `card.png.ts`, `wallet.pkpass.ts`):
+ * the card of cardholder `?holder=N` (1 for the first, the default) of the membership the session
+ * reaches, drawn now by the card workers, or as an Apple Wallet pass (404 when the museum has set no
+ * pass certificates); any session reaching the address may (`lib/donor_portal/membership.ts`).
  *
  * @module
  */
@@ -10,12 +11,12 @@ import { currentSession } from "@/lib/donor_portal/sign_in.ts";
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import { memberCardFile } from "@/lib/memberships/mod.ts";
+import { memberCardFile, type MemberCardFormat } from "@/lib/memberships/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 import { seeOther } from "@/routes/[lang]/account/_access.ts";
 
 /** The GET handler of the card in `format`. */
-export function cardDownload(format: "pdf" | "png"): Handlers<unknown, AppState> {
+export function cardDownload(format: MemberCardFormat): Handlers<unknown, AppState> {
   return {
     async GET(req, ctx) {
       const { services, lang, t } = ctx.state;
@@ -37,6 +38,7 @@ export function cardDownload(format: "pdf" | "png"): Handlers<unknown, AppState>
             appSecret: services.config.appSecret,
             render: services.memberCards.render,
             graceDays,
+            wallet: services.config.wallet,
           },
           membership.membership,
           holder - 1,
@@ -48,7 +50,7 @@ export function cardDownload(format: "pdf" | "png"): Handlers<unknown, AppState>
           headers: {
             "content-type": file.contentType,
             "content-disposition": `${
-              format === "pdf" ? "attachment" : "inline"
+              format === "png" ? "inline" : "attachment"
             }; filename="${file.filename}"`,
             // The card carries a signed token and a name: kept by nobody but the donor's browser.
             "cache-control": "private, no-store",

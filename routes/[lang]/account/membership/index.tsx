@@ -21,6 +21,8 @@ interface Data {
   names: string[];
   mayName: boolean;
   notice: MembershipNotice;
+  /** Whether the cards come as Apple Wallet passes too (`config.wallet`). */
+  wallet: boolean;
 }
 
 const noStore = { "cache-control": "no-store" };
@@ -28,7 +30,7 @@ const noStore = { "cache-control": "no-store" };
 /**
  * `/{lang}/account/membership`: the donor's membership (issue 27, `lib/donor_portal/membership.ts`):
  * level, state, valid-until date, number, a card per cardholder (PDF and picture: `card.pdf.ts`,
- * `card.png.ts`), "renew now", and for a level covering more than one person the cardholders' form.
+ * `card.png.ts`; an Apple Wallet pass when configured: `wallet.pkpass.ts`), "renew now", and for a level covering more than one person the cardholders' form.
  * Any session reaching the address sees it (signed out: the sign-in form). `POST` (the form, no
  * JavaScript needed) stores the names, after a fresh full sign-in (step-up `cardholders`); names no
  * card may carry: 400 and the page saying so; `?saved=1` after a save.
@@ -44,7 +46,15 @@ export const handler: Handlers<Data, AppState> = {
     );
     const names = membership ? await cardholderNames(services.store, membership.membership) : [];
     const notice = ctx.url.searchParams.get("saved") === "1" ? "saved" : null;
-    return ctx.render({ email: session.email, membership, names, mayName: steppedUp(session), notice }, {
+    const wallet = services.config.wallet !== null;
+    return ctx.render({
+      email: session.email,
+      membership,
+      names,
+      mayName: steppedUp(session),
+      notice,
+      wallet,
+    }, {
       headers: noStore,
     });
   },
@@ -66,10 +76,14 @@ export const handler: Handlers<Data, AppState> = {
     } catch (e) {
       if (!(e instanceof InvalidCardholdersError)) throw e;
       const names = await cardholderNames(services.store, membership.membership);
-      return ctx.render({ email: session.email, membership, names, mayName: true, notice: "invalid" }, {
-        status: 400,
-        headers: noStore,
-      });
+      const wallet = services.config.wallet !== null;
+      return ctx.render(
+        { email: session.email, membership, names, mayName: true, notice: "invalid", wallet },
+        {
+          status: 400,
+          headers: noStore,
+        },
+      );
     }
   },
 };
@@ -90,6 +104,7 @@ export default function MembershipPage({ state, data }: PageProps<Data, AppState
           names={data.names}
           mayName={data.mayName}
           notice={data.notice}
+          wallet={data.wallet}
         />
       </SignedIn>
     </>
