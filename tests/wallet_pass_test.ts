@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { translator } from "@/lib/core/i18n.ts";
 import { changeCardholders } from "@/lib/donor_portal/mod.ts";
 import {
-  type MemberCardContext,
   memberCardFile,
+  MemberCardPool,
   memberCardPublicKey,
   membershipDate,
   readWallet,
@@ -29,19 +29,14 @@ import {
 
 const SECRET = "test-app-secret-for-wallet-passes-0123456789";
 const certs = makePassCertificates();
-const noDrawing: MemberCardContext["render"] = () => Promise.reject(new Error("no card is drawn for a pass"));
-
+/** A member, and what makes their cards: the card workers (one), the certificates. */
 async function member() {
   const store = await openStore({ kvPath: ":memory:" });
   const { membership } = await memberFixture(store, 3);
-  const ctx = {
-    store,
-    appSecret: SECRET,
-    render: noDrawing,
-    graceDays: 30,
-    wallet: await readWallet(certs.env),
-  };
-  return { store, membership, ctx };
+  const cards = new MemberCardPool({ workers: 1 });
+  const wallet = await readWallet(certs.env);
+  const ctx = { store, appSecret: SECRET, render: cards.render, graceDays: 30, wallet };
+  return { store, membership, ctx, close: () => Promise.all([cards.close(), store.close()]) };
 }
 
 const fieldsOf = (card: Record<string, { key: string; label?: string; value: unknown }[]>) =>
@@ -52,7 +47,7 @@ const fieldsOf = (card: Record<string, { key: string; label?: string; value: unk
   );
 
 Deno.test("a member's Apple Wallet pass: its fields, the card's token, every file hashed, signed", async () => {
-  const { store, membership, ctx } = await member();
+  const { store, membership, ctx, close } = await member();
   try {
     const file = await memberCardFile(ctx, membership, 0, "en", "pkpass");
     assert.ok(file, "a pass once the certificates are set");
@@ -100,12 +95,12 @@ Deno.test("a member's Apple Wallet pass: its fields, the card's token, every fil
     assertManifest(files);
     assertPassSignature(files, certs);
   } finally {
-    await store.close();
+    await close();
   }
 });
 
 Deno.test("a household: a pass per cardholder in Hebrew, each serial stable and its own", async () => {
-  const { store, ctx } = await member();
+  const { store, ctx, close } = await member();
   try {
     const named = await changeCardholders(store, "dana@example.org", ["דנה לוי", 'Avi "the second" Levi\\']);
     const passes = [];
@@ -131,14 +126,14 @@ Deno.test("a household: a pass per cardholder in Hebrew, each serial stable and 
     for (const { files } of passes) assertManifest(files);
     assert.equal(await memberCardFile(ctx, named!, 2, "he", "pkpass"), null, "no third cardholder");
   } finally {
-    await store.close();
+    await close();
   }
 });
 
 Deno.test("a signer key kept encrypted is read with its passphrase", async () => {
   const encrypted = makePassCertificates({ passphrase: "correct horse battery staple" });
   assert.match(encrypted.signerKey, /ENCRYPTED/);
-  const { store, membership, ctx } = await member();
+  const { membership, ctx, close } = await member();
   try {
     const file = await memberCardFile(
       { ...ctx, wallet: await readWallet(encrypted.env) },
@@ -152,16 +147,16 @@ Deno.test("a signer key kept encrypted is read with its passphrase", async () =>
     assertManifest(files);
     assertPassSignature(files, encrypted);
   } finally {
-    await store.close();
+    await close();
   }
 });
 
 Deno.test("no certificates set: no pass", async () => {
-  const { store, membership, ctx } = await member();
+  const { membership, ctx, close } = await member();
   try {
     assert.equal(await readWallet({}), null);
     assert.equal(await memberCardFile({ ...ctx, wallet: null }, membership, 0, "en", "pkpass"), null);
   } finally {
-    await store.close();
+    await close();
   }
 });

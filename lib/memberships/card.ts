@@ -38,6 +38,9 @@ export interface MemberCardContext {
 /** The forms a card comes in: a PDF, a picture, an Apple Wallet pass. */
 export type MemberCardFormat = "pdf" | "png" | "pkpass";
 
+/** An Apple Wallet pass's media type. */
+const PKPASS_TYPE = "application/vnd.apple.pkpass";
+
 /** The time zone a card's date is written in: the museum's. */
 const TIME_ZONE = "Asia/Jerusalem";
 const LOCALES: Record<Lang, string> = { en: "en-US", he: "he-IL", ru: "ru-RU", pt: "pt-BR", es: "es-ES" };
@@ -141,15 +144,19 @@ export async function memberCardFile(
   const face = await memberCardFace(ctx, membership, holder, language, now);
   if (!face) return null;
   if (format === "pkpass") {
-    const { walletPassFile } = await import("./wallet_pass.ts");
     const graceMs = (ctx.graceDays ?? DEFAULT_GRACE_DAYS) * 86_400_000;
-    return walletPassFile(ctx.wallet!, {
-      face,
+    const pass = await ctx.render(face, {
+      kind: "pkpass",
+      wallet: ctx.wallet!,
       holder,
       expiresAt: new Date(Date.parse(membership.end) + graceMs).toISOString(),
       colours: coloursOf(await readMuseumSettings(ctx.store)),
-      filename: cardFileName(membership.number, holder, format),
     });
+    return {
+      filename: cardFileName(membership.number, holder, format),
+      contentType: PKPASS_TYPE,
+      content: pass,
+    };
   }
   return {
     filename: cardFileName(membership.number, holder, format),

@@ -1,5 +1,5 @@
 /**
- * Member cards, drawn only here: by workers (`card_worker.ts`), as receipts are (`lib/receipts/
+ * Member cards (and their Apple Wallet passes), drawn only here: by workers (`card_worker.ts`), as receipts are (`lib/receipts/
  * pdf_pool.ts`): a worker per spare core, one card at a time each, behind a bounded queue
  * (`lib/core/worker_pool.ts`); jobs beyond it are refused at once ({@link MemberCardsBusyError}).
  * Workers start with the first card and stay; {@link MemberCardPool.close} ends them.
@@ -12,8 +12,11 @@ import type { MemberCardFace } from "./card_face.ts";
 import type { CardJob } from "./card_worker.ts";
 import { MemberCardsBusyError } from "./errors.ts";
 
-/** Draws a card as a PDF or a PNG: the app's pool (`services.memberCards.render`). */
-export type RenderMemberCard = (face: MemberCardFace, format: "pdf" | "png") => Promise<Uint8Array>;
+/**
+ * Draws a card as a PDF or a PNG, or makes its Apple Wallet pass (`wallet_pass.ts`): the app's pool
+ * (`services.memberCards.render`).
+ */
+export type RenderMemberCard = (face: MemberCardFace, format: CardJob["format"]) => Promise<Uint8Array>;
 
 const cardWorker = () => new Worker(new URL("./card_worker.ts", import.meta.url).href, { type: "module" });
 

@@ -10,7 +10,9 @@
  * It expires when its token does (the end plus the grace days), and Wallet then shows it as such.
  * The texts are written in `pass.json` in the card's language (no `.lproj`): the member chose it.
  *
- * Loaded only when a pass is asked for (the library brings `joi` and `node-forge`).
+ * Made by the card workers (`card_worker.ts`, loaded there with the first pass: the library brings
+ * `joi` and `node-forge`), since signing (RSA in JavaScript) and drawing the icons take the time of a
+ * card's drawing.
  *
  * @module
  */
@@ -19,31 +21,27 @@ import { PKPass } from "passkit-generator";
 import { translator } from "@/lib/core/i18n.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { BrandColours } from "@/lib/shared/museum.ts";
-import type { Attachment } from "@/lib/storage/message_types.ts";
 import type { MemberCardFace } from "./card_face.ts";
 import type { WalletSettings } from "./config_wallet.ts";
 import { ICON_SIZES, walletIcon } from "./wallet_icon.ts";
 
-/** A pass's media type. */
-export const PKPASS_TYPE = "application/vnd.apple.pkpass";
-
-/** What a pass is made of beyond its card's face. */
-export interface WalletPassInput {
-  face: MemberCardFace;
+/** What a card's pass is made of beyond its face: the certificates, whose card, until when, colours. */
+export interface WalletPassOrder {
+  kind: "pkpass";
+  wallet: WalletSettings;
   /** The cardholder's place, 0 for the first. */
   holder: number;
   /** When the card's token stops verifying (ISO 8601): the pass's expiry. */
   expiresAt: string;
   colours: BrandColours;
-  filename: string;
 }
 
 /** `#rrggbb` as Wallet writes colours. */
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
 
 /** What `pass.json` says of a card. */
-function passJson(wallet: WalletSettings, input: WalletPassInput) {
-  const { face } = input;
+function passJson(face: MemberCardFace, input: WalletPassOrder) {
+  const { wallet } = input;
   const t = translator(face.lang as Lang);
   return {
     formatVersion: 1,
@@ -70,17 +68,18 @@ function passJson(wallet: WalletSettings, input: WalletPassInput) {
 }
 
 /**
- * The signed `.pkpass` of a card.
+ * The signed `.pkpass` of a card (a ZIP).
  *
  * @example
  * ```ts
- * const file = walletPassFile(config.wallet, { face, holder: 0, expiresAt, colours, filename });
+ * const bytes = walletPass(face, { kind: "pkpass", wallet: config.wallet, holder: 0, expiresAt, colours });
  * ```
  */
-export function walletPassFile(wallet: WalletSettings, input: WalletPassInput): Attachment {
+export function walletPass(face: MemberCardFace, input: WalletPassOrder): Uint8Array {
+  const { wallet } = input;
   // Buffers, not Uint8Arrays: the library hashes a file with `toString("binary")`, which only a
   // Buffer answers with its bytes (a Uint8Array would give "137,80,…" and a manifest Wallet refuses).
-  const files: Record<string, Buffer> = { "pass.json": Buffer.from(JSON.stringify(passJson(wallet, input))) };
+  const files: Record<string, Buffer> = { "pass.json": Buffer.from(JSON.stringify(passJson(face, input))) };
   for (const [name, size] of Object.entries(ICON_SIZES)) {
     files[name] = Buffer.from(walletIcon(size, input.colours.brand, input.colours.accent));
   }
@@ -93,9 +92,9 @@ export function walletPassFile(wallet: WalletSettings, input: WalletPassInput): 
   pass.setExpirationDate(new Date(input.expiresAt));
   pass.setBarcodes({
     format: "PKBarcodeFormatQR",
-    message: input.face.token,
+    message: face.token,
     messageEncoding: "iso-8859-1",
-    altText: input.face.number,
+    altText: face.number,
   });
-  return { filename: input.filename, contentType: PKPASS_TYPE, content: new Uint8Array(pass.getAsBuffer()) };
+  return new Uint8Array(pass.getAsBuffer());
 }
