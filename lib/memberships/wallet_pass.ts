@@ -8,7 +8,8 @@
  * One pass per cardholder; its serial number is the member number and the cardholder's place, so
  * adding it again (a renewal, a new name) updates the pass in Wallet instead of adding a second.
  * It expires when its token does (the end plus the grace days), and Wallet then shows it as such.
- * The texts are written in `pass.json` in the card's language (no `.lproj`): the member chose it.
+ * The texts are written in `pass.json` in the card's language (no `.lproj`): the member chose it (and
+ * `passkit-generator` 3.6.1 writes `pass.strings` without escaping `"`, common in Hebrew, ת"א).
  *
  * Made by the card workers (`card_worker.ts`, loaded there with the first pass: the library brings
  * `joi` and `node-forge`), since signing (RSA in JavaScript) and drawing the icons take the time of a
