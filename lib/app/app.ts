@@ -106,6 +106,8 @@ export function createApp(services: Services): Hono<Env> {
     jsonPrefixes: ["/api"],
     reservedPrefixes: ["/_app"],
     jsonError: errorBody,
+    // A defect of the route (its pages would render for every visitor): told, not hidden.
+    longPageKey: (route, length) => services.log.warn("page cache key too long", { route, length }),
   });
 
   app.onError((err, c) => {

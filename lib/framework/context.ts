@@ -38,6 +38,12 @@ export interface ContextOptions<State, E extends Env = Env> {
   headers?(c: Context<E>): Record<string, string>;
   /** Bounds of the page cache that `ctx.renderCached` uses (one cache per mounted app). */
   pageCache?: PageCacheOptions;
+  /**
+   * Called once per route whose own cache key (`renderCached`'s `key`) takes more than half the
+   * longest key cached: its pages would then miss the cache for long URLs, or for every URL once
+   * it passes the limit. A route's key must name its inputs, not hold them (a version, not the data).
+   */
+  longPageKey?(route: string, length: number): void;
 }
 
 /**
@@ -55,6 +61,7 @@ export class Contexts<State, E extends Env = Env> {
   readonly #table: RouteTable;
   readonly #prefixes: Prefixes;
   readonly #pageCache: PageCache;
+  readonly #longKeysTold = new Set<string>();
 
   constructor(
     options: ContextOptions<State, E>,
@@ -115,6 +122,10 @@ export class Contexts<State, E extends Env = Env> {
     // The request's URL as received: an equal URL written otherwise is only another entry.
     const key = `${route.file.file}\n${c.req.url}\n${nonce ? "nonce" : "-"}\n${input.key}`;
     const method = c.req.method;
+    if (input.key.length > pageCache.maxKeyLength / 2 && !this.#longKeysTold.has(route.file.file)) {
+      this.#longKeysTold.add(route.file.file);
+      this.#options.longPageKey?.(route.file.file, input.key.length);
+    }
     if (status !== 200 || (method !== "GET" && method !== "HEAD") || key.length > pageCache.maxKeyLength) {
       // Not cacheable: the slots answer this response's own values.
       const own: Slots = {

@@ -61,7 +61,12 @@ interface Data {
   label: string;
 }
 
-function testApp(options: { pageCache?: { maxEntries?: number; maxKeyLength?: number } } = {}) {
+function testApp(
+  options: {
+    pageCache?: { maxEntries?: number; maxKeyLength?: number };
+    longPageKey?: (route: string, length: number) => void;
+  } = {},
+) {
   const renders: string[] = [];
   const errors: string[] = [];
   let nonceCounter = 0;
@@ -69,12 +74,14 @@ function testApp(options: { pageCache?: { maxEntries?: number; maxKeyLength?: nu
   const Page = ({ data, url }: PageProps<Data>) =>
     h("main", { "data-token": data.token }, `${data.label} ${url.search}`);
   const key = (req: Request) => new URL(req.url).searchParams.get("variant") ?? "plain";
+  // `?bulky=N`: a route whose own key grows with its data (N characters).
   const handler: Handlers<Data> = {
     GET(req, ctx) {
       const token = `t${crypto.randomUUID().replaceAll("-", "")}`;
       const status = new URL(req.url).searchParams.get("status");
+      const bulky = Number(new URL(req.url).searchParams.get("bulky") ?? 0);
       return ctx.renderCached({
-        key: key(req),
+        key: bulky ? "d".repeat(bulky) : key(req),
         data: (slots) => {
           renders.push(key(req));
           return { token: slots.text("token"), label: `variant ${key(req)}` };
@@ -170,6 +177,21 @@ Deno.test("renderCached: POST, other statuses and over-long keys are rendered ev
   await get(long);
   await get(long);
   assert.deepEqual(renders, ["plain", "plain"]);
+});
+
+Deno.test("renderCached: a route whose own key takes over half the longest is told, once", async () => {
+  const told: [string, number][] = [];
+  const { get, renders } = testApp({
+    pageCache: { maxKeyLength: 200 },
+    longPageKey: (route, length) => told.push([route, length]),
+  });
+  await get("/page?bulky=90"); // under half: a key may be this long
+  assert.deepEqual(told, []);
+  await get("/page?bulky=150"); // cached (the whole key fits), but told
+  await get("/page?bulky=150");
+  await get("/page?bulky=300"); // not cached, and not told twice
+  assert.deepEqual(told, [["page.tsx", 150]]);
+  assert.equal(renders.length, 3, "the 150-character key's second request came from the cache");
 });
 
 Deno.test("renderCached: HEAD answers the headers without a body", async () => {

@@ -161,7 +161,8 @@ const pageKeysOf = new WeakMap<AppState["services"], Map<string, string>>();
 
 /**
  * The page cache key: everything the HTML is made from but the slots and the URL. The signing key
- * is left out by construction (a constant stands in for it), the flags go in whole. It depends only
+ * is left out by construction (a constant stands in for it), the flags go in whole, the museum's
+ * settings (its name, colours, levels) by their version. It depends only
  * on the language, the mode and shop, the flags, the museum settings' version (every save bumps it)
  * and the provider's origin (an app's configuration is the same for its life), so it is kept by
  * those, per app (at most a few hundred: languages × flags × the shops asked for).
@@ -179,8 +180,10 @@ function pageKey(
   if (!pageKeys) pageKeysOf.set(services, pageKeys = new Map());
   let key = pageKeys.get(inputs);
   if (key === undefined) {
-    const { signingKey: _, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY, museum);
-    key = JSON.stringify({ lang, flags, shown });
+    // The levels are named by the settings' version (every save bumps it), not held: held, five
+    // languages of names and benefits made the key too long to cache (`tests/page_cache_keys_test.ts`).
+    const { signingKey: _, levels: _levels, ...shown } = donationData(ctx, mode, shopNumber, NO_KEY, museum);
+    key = JSON.stringify({ lang, flags, museum: museum.version, shown });
     if (pageKeys.size >= 512) pageKeys.clear();
     pageKeys.set(inputs, key);
   }
