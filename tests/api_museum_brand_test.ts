@@ -8,27 +8,12 @@
  * cache and (SVG) a policy that runs nothing; the hero's title and text are edited per language.
  */
 import assert from "node:assert/strict";
-import { encode } from "fast-png";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { tokensFor } from "@/tests/helpers/role_tokens.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
+import { CLEAN_SVG, pngOf } from "@/tests/helpers/images.ts";
 import type { MuseumSettings } from "@/lib/storage/types.ts";
-
-/** A PNG of `width` × `height` pixels, one colour. */
-export function pngOf(width: number, height: number): Uint8Array {
-  const data = new Uint8Array(width * height * 4);
-  for (let i = 0; i < data.length; i += 4) data.set([0x7a, 0x1f, 0x3d, 0xff], i);
-  return encode({ width, height, data, channels: 4 });
-}
-
-/** A simple SVG logo: a circle and a path. */
-export const CLEAN_SVG = `<?xml version="1.0" encoding="UTF-8"?>
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
-  <title>Logo</title>
-  <circle cx="50" cy="50" r="40" fill="#7a1f3d"/>
-  <path d="M30 50h40" stroke="#fff" stroke-width="8"/>
-</svg>`;
 
 /** An upload of `bytes` as `name` of `type`, over `version`. */
 async function upload(
