@@ -16,6 +16,8 @@ export interface StartOptions {
   startTaskFlags?: boolean;
   /** More flags for `deno run` (e.g. `--inspect=127.0.0.1:9229`). */
   denoFlags?: string[];
+  /** The checkout to run (default this one): another commit's, to measure before and after in one run. */
+  root?: string;
 }
 
 /** The flags `deno task start` gives `deno run` (read from deno.json, so the two cannot drift), besides `-A`. */
@@ -133,7 +135,7 @@ export async function startAppProcess(
       ...(options.denoFlags ?? []),
       "main.ts",
     ],
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: childEnv({ ...env, PORT: String(port) }),
     stdin: "null",
     stdout: discard ? "null" : "piped",

@@ -23,6 +23,7 @@
  * | `BENCH_ROUNDS`      | `3`     |
  * | `BENCH_THREADS`     | `1` (wrk threads; the server is one JavaScript thread) |
  * | `BENCH_PATHS`       | `/en/,/he/,/robots.txt` |
+ * | `BENCH_BEFORE`      | unset; a checkout of another commit (`git worktree add`, `deno install`): its app is loaded too, interleaved, as "before" |
  *
  * @module
  */
@@ -36,6 +37,7 @@ const ROUNDS = envNumber("BENCH_ROUNDS", 3);
 const THREADS = envNumber("BENCH_THREADS", 1);
 const PATHS = (Deno.env.get("BENCH_PATHS") ?? "/en/,/he/,/robots.txt").split(",").map((p) => p.trim())
   .filter(Boolean);
+const BEFORE = Deno.env.get("BENCH_BEFORE");
 const WARMUP_SECONDS = 3;
 /** Headers the ceiling answers with too: what a client needs to read the same bytes the same way. */
 const COPIED_HEADERS = ["content-type", "cache-control", "content-language"];
@@ -49,6 +51,15 @@ const loadBefore = await loadAverage();
 const dir = await Deno.makeTempDir({ prefix: "bench-ssr-" });
 const app = await startAppProcess(productionAppEnv(dir), "/dev/null", { startTaskFlags: true });
 let bare: Deno.ChildProcess | null = null;
+// The other commit's app gets its own store: the two must not share a KV file.
+const before = BEFORE
+  ? await Deno.mkdir(`${dir}/before`).then(() =>
+    startAppProcess({ ...productionAppEnv(dir), KV_PATH: `${dir}/before/kv.sqlite3` }, "/dev/null", {
+      startTaskFlags: true,
+      root: BEFORE,
+    })
+  )
+  : null;
 
 try {
   // Capture each path's answer from the app, then hand the bytes to the ceiling.
@@ -98,15 +109,17 @@ try {
 
   const load = (url: string, seconds = SECONDS) =>
     runWrk(url, { seconds, connections: CONNECTIONS, threads: THREADS });
-  const targets = [["bare", bareUrl], ["bare, all headers", `${bareUrl}/all-headers`], [
-    "app",
-    app.url,
-  ]] as const;
+  const targets = [
+    ["bare", bareUrl],
+    ["bare, all headers", `${bareUrl}/all-headers`],
+    ["app", app.url],
+    ...(before ? [["before", before.url] as const] : []),
+  ] as const;
   log(`warm-up: ${WARMUP_SECONDS} s per case`);
   for (const path of PATHS) for (const [, base] of targets) await load(base + path, WARMUP_SECONDS);
 
   const runs = new Map<string, Record<(typeof targets)[number][0], LoadResult[]>>();
-  for (const path of PATHS) runs.set(path, { "bare": [], "bare, all headers": [], "app": [] });
+  for (const path of PATHS) runs.set(path, { "bare": [], "bare, all headers": [], "app": [], "before": [] });
   for (let round = 1; round <= ROUNDS; round++) {
     for (const path of PATHS) {
       for (const [kind, base] of targets) {
@@ -143,6 +156,19 @@ try {
         }% |`,
     );
   }
+  if (before) {
+    console.log(`\nBefore (\`${BEFORE}\`), the same rounds:\n`);
+    console.log("| path | before req/s | before p99 ms | before / bare | app / before |");
+    console.log("|---|---:|---:|---:|---:|");
+    for (const path of PATHS) {
+      const r = runs.get(path)!;
+      const [b, a, o] = [r.bare, r.app, r.before].map((xs) => median(xs.map((x) => x.rps)));
+      console.log(
+        `| \`${path}\` | ${fixed(o)} | ${fixed(median(r.before.map((x) => x.p99)), 2)} | ` +
+          `${fixed((100 * o) / b)}% | ${fixed((100 * a) / o)}% |`,
+      );
+    }
+  }
   if (loadBefore > navigator.hardwareConcurrency / 2) {
     console.log(
       `\nThe machine was busy before the run (load average ${loadBefore}): figures are indicative.`,
@@ -154,5 +180,6 @@ try {
     await bare.status;
   }
   await app.close();
+  await before?.close();
   await Deno.remove(dir, { recursive: true }).catch(() => {});
 }

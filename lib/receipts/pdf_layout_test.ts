@@ -188,12 +188,9 @@ Deno.test("membership receipt PDFs read in order: the US goods, value and deduct
     // An issuer's name ending in a period ("…, Inc.") is drawn right (see the golden picture), but
     // this reader, going by pieces, reads the closing period at the start of the name in Hebrew.
     const issuer = { ...usReceiptFixture().issuer, legalName: "American Friends of the Example Museum" };
-    // Portuguese and Spanish US receipts are left out: their bold "B" (and pt's bold "O") have no
-    // character in the PDF's map (pdftotext reads "ens ou serviços"; drawn right), a fault of the
-    // shared font subsets (lib/core/pdf/fonts.ts) found here and left for its own fix.
-    if (lang !== "pt" && lang !== "es") {
-      await assertReadsAsPrinted(membershipReceiptFixture("us", { donorName, issuer }), lang);
-    }
+    // In one process after Russian: the bold "B" and "O" are parts of the Cyrillic "В" and "О"
+    // (vendor/fontkit/PATCH.md); drawn first as parts, they once lost their characters for good.
+    await assertReadsAsPrinted(membershipReceiptFixture("us", { donorName, issuer }), lang);
     await assertReadsAsPrinted(membershipReceiptFixture("il", { donorName }), lang);
   }
   // The statement that no goods or services were provided is not printed where they were.
