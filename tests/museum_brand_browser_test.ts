@@ -91,6 +91,7 @@ for (const lang of ["en", "he"] as const) {
               await page.locator(".museum-images").screenshot({
                 path: `/tmp/i27b-editor-${lang}-${width}.png`,
               });
+              await page.locator(".museum-hero").screenshot({ path: `/tmp/i27b-hero-${lang}-${width}.png` });
             }
           },
         );
