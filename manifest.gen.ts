@@ -65,57 +65,59 @@ import * as $61 from "./routes/api/(admin)/reports/monthly.svg.ts";
 import * as $62 from "./routes/api/(admin)/reports/monthly.ts";
 import * as $63 from "./routes/api/(admin)/settings/flags.ts";
 import * as $64 from "./routes/api/(admin)/settings/museum.ts";
-import * as $65 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $66 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $67 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $68 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $69 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $70 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $71 from "./routes/api/(admin)/transaction/export.ts";
-import * as $72 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $73 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $74 from "./routes/api/_middleware.ts";
-import * as $75 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $76 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $77 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $78 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $79 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $80 from "./routes/api/auth/admin/_middleware.ts";
-import * as $81 from "./routes/api/auth/admin/login.ts";
-import * as $82 from "./routes/api/auth/admin/logout.ts";
-import * as $83 from "./routes/api/auth/admin/me.ts";
-import * as $84 from "./routes/api/auth/admin/pending.ts";
-import * as $85 from "./routes/api/auth/admin/refresh.ts";
-import * as $86 from "./routes/api/auth/admin/register.ts";
-import * as $87 from "./routes/api/auth/admin/staff.ts";
-import * as $88 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $89 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $90 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $91 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $92 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $93 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $94 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $95 from "./routes/api/docs.tsx";
-import * as $96 from "./routes/api/feature-flags.ts";
-import * as $97 from "./routes/api/openapi.json.ts";
-import * as $98 from "./routes/api/payment/create.ts";
-import * as $99 from "./routes/api/payment/notify/[provider].ts";
-import * as $100 from "./routes/api/payment/pay-emv.ts";
-import * as $101 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $102 from "./routes/api/signing-key.ts";
-import * as $103 from "./routes/api/user/[id].ts";
-import * as $104 from "./routes/api/user/index.ts";
-import * as $105 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $106 from "./routes/dev/mail/attachment.ts";
-import * as $107 from "./routes/dev/mail/html.ts";
-import * as $108 from "./routes/dev/mail/index.tsx";
-import * as $109 from "./routes/health.ts";
-import * as $110 from "./routes/index.ts";
-import * as $111 from "./routes/museum.css.ts";
-import * as $112 from "./routes/payments/card/[attemptId].ts";
-import * as $113 from "./routes/payments/return/[paymentId].ts";
-import * as $114 from "./routes/sandbox/pay/[ref].tsx";
-import * as $115 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $65 from "./routes/api/(admin)/settings/museum/[image].ts";
+import * as $66 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $67 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $68 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $69 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $70 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $71 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $72 from "./routes/api/(admin)/transaction/export.ts";
+import * as $73 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $74 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $75 from "./routes/api/_middleware.ts";
+import * as $76 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $77 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $78 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $79 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $80 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $81 from "./routes/api/auth/admin/_middleware.ts";
+import * as $82 from "./routes/api/auth/admin/login.ts";
+import * as $83 from "./routes/api/auth/admin/logout.ts";
+import * as $84 from "./routes/api/auth/admin/me.ts";
+import * as $85 from "./routes/api/auth/admin/pending.ts";
+import * as $86 from "./routes/api/auth/admin/refresh.ts";
+import * as $87 from "./routes/api/auth/admin/register.ts";
+import * as $88 from "./routes/api/auth/admin/staff.ts";
+import * as $89 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $90 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $91 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $92 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $93 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $94 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $95 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $96 from "./routes/api/docs.tsx";
+import * as $97 from "./routes/api/feature-flags.ts";
+import * as $98 from "./routes/api/openapi.json.ts";
+import * as $99 from "./routes/api/payment/create.ts";
+import * as $100 from "./routes/api/payment/notify/[provider].ts";
+import * as $101 from "./routes/api/payment/pay-emv.ts";
+import * as $102 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $103 from "./routes/api/signing-key.ts";
+import * as $104 from "./routes/api/user/[id].ts";
+import * as $105 from "./routes/api/user/index.ts";
+import * as $106 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $107 from "./routes/dev/mail/attachment.ts";
+import * as $108 from "./routes/dev/mail/html.ts";
+import * as $109 from "./routes/dev/mail/index.tsx";
+import * as $110 from "./routes/health.ts";
+import * as $111 from "./routes/index.ts";
+import * as $112 from "./routes/museum-images/[file].ts";
+import * as $113 from "./routes/museum.css.ts";
+import * as $114 from "./routes/payments/card/[attemptId].ts";
+import * as $115 from "./routes/payments/return/[paymentId].ts";
+import * as $116 from "./routes/sandbox/pay/[ref].tsx";
+import * as $117 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -205,57 +207,59 @@ const manifest: Manifest = {
     "api/(admin)/reports/monthly.ts": $62,
     "api/(admin)/settings/flags.ts": $63,
     "api/(admin)/settings/museum.ts": $64,
-    "api/(admin)/transaction/[id]/receipt.ts": $65,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $66,
-    "api/(admin)/transaction/[id]/refund.ts": $67,
-    "api/(admin)/transaction/[id]/refunds.ts": $68,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $69,
-    "api/(admin)/transaction/daily-totals.ts": $70,
-    "api/(admin)/transaction/export.ts": $71,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $72,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $73,
-    "api/_middleware.ts": $74,
-    "api/auth/admin/[id]/approve.ts": $75,
-    "api/auth/admin/[id]/deactivate.ts": $76,
-    "api/auth/admin/[id]/reject.ts": $77,
-    "api/auth/admin/[id]/role.ts": $78,
-    "api/auth/admin/[id]/two-factor-reset.ts": $79,
-    "api/auth/admin/_middleware.ts": $80,
-    "api/auth/admin/login.ts": $81,
-    "api/auth/admin/logout.ts": $82,
-    "api/auth/admin/me.ts": $83,
-    "api/auth/admin/pending.ts": $84,
-    "api/auth/admin/refresh.ts": $85,
-    "api/auth/admin/register.ts": $86,
-    "api/auth/admin/staff.ts": $87,
-    "api/auth/admin/two-factor/confirm.ts": $88,
-    "api/auth/admin/two-factor/disable.ts": $89,
-    "api/auth/admin/two-factor/enrol.ts": $90,
-    "api/auth/admin/two-factor/index.ts": $91,
-    "api/auth/admin/two-factor/recovery-codes.ts": $92,
-    "api/auth/admin/two-factor/required.ts": $93,
-    "api/auth/admin/two-factor/verify.ts": $94,
-    "api/docs.tsx": $95,
-    "api/feature-flags.ts": $96,
-    "api/openapi.json.ts": $97,
-    "api/payment/create.ts": $98,
-    "api/payment/notify/[provider].ts": $99,
-    "api/payment/pay-emv.ts": $100,
-    "api/payment/test-emv/[terminalNumber].ts": $101,
-    "api/signing-key.ts": $102,
-    "api/user/[id].ts": $103,
-    "api/user/index.ts": $104,
-    "api/user/off-monthly-payment/[id].ts": $105,
-    "dev/mail/attachment.ts": $106,
-    "dev/mail/html.ts": $107,
-    "dev/mail/index.tsx": $108,
-    "health.ts": $109,
-    "index.ts": $110,
-    "museum.css.ts": $111,
-    "payments/card/[attemptId].ts": $112,
-    "payments/return/[paymentId].ts": $113,
-    "sandbox/pay/[ref].tsx": $114,
-    "sandbox/terminal/[terminalId].tsx": $115,
+    "api/(admin)/settings/museum/[image].ts": $65,
+    "api/(admin)/transaction/[id]/receipt.ts": $66,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $67,
+    "api/(admin)/transaction/[id]/refund.ts": $68,
+    "api/(admin)/transaction/[id]/refunds.ts": $69,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $70,
+    "api/(admin)/transaction/daily-totals.ts": $71,
+    "api/(admin)/transaction/export.ts": $72,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $73,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $74,
+    "api/_middleware.ts": $75,
+    "api/auth/admin/[id]/approve.ts": $76,
+    "api/auth/admin/[id]/deactivate.ts": $77,
+    "api/auth/admin/[id]/reject.ts": $78,
+    "api/auth/admin/[id]/role.ts": $79,
+    "api/auth/admin/[id]/two-factor-reset.ts": $80,
+    "api/auth/admin/_middleware.ts": $81,
+    "api/auth/admin/login.ts": $82,
+    "api/auth/admin/logout.ts": $83,
+    "api/auth/admin/me.ts": $84,
+    "api/auth/admin/pending.ts": $85,
+    "api/auth/admin/refresh.ts": $86,
+    "api/auth/admin/register.ts": $87,
+    "api/auth/admin/staff.ts": $88,
+    "api/auth/admin/two-factor/confirm.ts": $89,
+    "api/auth/admin/two-factor/disable.ts": $90,
+    "api/auth/admin/two-factor/enrol.ts": $91,
+    "api/auth/admin/two-factor/index.ts": $92,
+    "api/auth/admin/two-factor/recovery-codes.ts": $93,
+    "api/auth/admin/two-factor/required.ts": $94,
+    "api/auth/admin/two-factor/verify.ts": $95,
+    "api/docs.tsx": $96,
+    "api/feature-flags.ts": $97,
+    "api/openapi.json.ts": $98,
+    "api/payment/create.ts": $99,
+    "api/payment/notify/[provider].ts": $100,
+    "api/payment/pay-emv.ts": $101,
+    "api/payment/test-emv/[terminalNumber].ts": $102,
+    "api/signing-key.ts": $103,
+    "api/user/[id].ts": $104,
+    "api/user/index.ts": $105,
+    "api/user/off-monthly-payment/[id].ts": $106,
+    "dev/mail/attachment.ts": $107,
+    "dev/mail/html.ts": $108,
+    "dev/mail/index.tsx": $109,
+    "health.ts": $110,
+    "index.ts": $111,
+    "museum-images/[file].ts": $112,
+    "museum.css.ts": $113,
+    "payments/card/[attemptId].ts": $114,
+    "payments/return/[paymentId].ts": $115,
+    "sandbox/pay/[ref].tsx": $116,
+    "sandbox/terminal/[terminalId].tsx": $117,
   },
   islands: {
     AccountForm: $$0,

@@ -103,6 +103,7 @@ const manifest: LazyManifest = {
     "api/(admin)/reports/monthly.ts": () => import("./routes/api/(admin)/reports/monthly.ts"),
     "api/(admin)/settings/flags.ts": () => import("./routes/api/(admin)/settings/flags.ts"),
     "api/(admin)/settings/museum.ts": () => import("./routes/api/(admin)/settings/museum.ts"),
+    "api/(admin)/settings/museum/[image].ts": () => import("./routes/api/(admin)/settings/museum/[image].ts"),
     "api/(admin)/transaction/[id]/receipt.ts": () =>
       import("./routes/api/(admin)/transaction/[id]/receipt.ts"),
     "api/(admin)/transaction/[id]/refund-outcome.ts": () =>
@@ -159,6 +160,7 @@ const manifest: LazyManifest = {
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),
     "health.ts": () => import("./routes/health.ts"),
     "index.ts": () => import("./routes/index.ts"),
+    "museum-images/[file].ts": () => import("./routes/museum-images/[file].ts"),
     "museum.css.ts": () => import("./routes/museum.css.ts"),
     "payments/card/[attemptId].ts": () => import("./routes/payments/card/[attemptId].ts"),
     "payments/return/[paymentId].ts": () => import("./routes/payments/return/[paymentId].ts"),

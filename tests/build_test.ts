@@ -42,8 +42,9 @@ const ADMIN_BUDGETS: Record<string, number> = {
   "admin/email": 18 * 1024,
   "admin/staff": 19 * 1024,
   "admin/audit": 19 * 1024,
-  // The museum editor (issue 27: the museum's name, colours and levels) beside the feature flags.
-  "admin/settings": 19 * 1024,
+  // The museum editor (issue 27: the museum's name, colours, logo, hero and levels) beside the
+  // feature flags; the logo and hero image's upload forms took it past 19 KB.
+  "admin/settings": 20 * 1024,
   "admin/two-factor": 18 * 1024,
 };
 

@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
-import type { MuseumSettings } from "@/lib/shared/museum.ts";
+import type { MuseumImage, MuseumSettings } from "@/lib/shared/museum.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { messageText } from "@/islands/shared/texts.ts";
 import type { SectionView } from "./AdminShell.tsx";
+import { MuseumImageField } from "./MuseumImageField.tsx";
 import {
   changeOf,
   fieldErrors,
@@ -44,10 +45,16 @@ export function MuseumEditor(props: MuseumEditorProps) {
   const [notice, setNotice] = useState("");
   const [stale, setStale] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [images, setImages] = useState<{ logo?: MuseumImage; hero?: MuseumImage }>({});
+  const imagesOf = (settings: MuseumSettings) => ({
+    logo: settings.identity.logo,
+    hero: settings.hero?.image,
+  });
 
   const load = () =>
     api.request<MuseumSettings>("/api/settings/museum").then((settings) => {
       setForm(formOf(settings));
+      setImages(imagesOf(settings));
       setErrors({});
       setStale(false);
     }).catch((error) => setNotice(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
@@ -76,6 +83,7 @@ export function MuseumEditor(props: MuseumEditorProps) {
         body: JSON.stringify(changeOf(form)),
       });
       setForm(formOf(saved));
+      setImages(imagesOf(saved));
       setErrors({});
       setNotice(t("museumEditor.saved"));
     } catch (error) {
@@ -237,72 +245,128 @@ export function MuseumEditor(props: MuseumEditorProps) {
     );
   };
 
-  return (
-    <form
-      class="museum-editor"
-      aria-labelledby="museum-editor-title"
-      data-loaded={form ? "" : undefined}
-      data-version={form?.version}
-      noValidate
-      onSubmit={save}
-    >
-      <h2 id="museum-editor-title">{t("museumEditor.title")}</h2>
-      <p>{t("museumEditor.intro")}</p>
-      <p class="staff-notice" role="status">{notice}</p>
-      {stale && (
-        <button type="button" class="button button-outline museum-reload" onClick={load}>
-          {t("museumEditor.reload")}
-        </button>
-      )}
-      {form && (
-        <>
-          <fieldset class="museum-names">
-            <legend>{t("museumEditor.museumName")}</legend>
-            {props.languages.map(({ code, name }) =>
+  /** An image's field: a save keeps what is typed in the form and moves it to the new version. */
+  const imageField = (slot: "logo" | "hero-image", image: MuseumImage | undefined) =>
+    form && (
+      <MuseumImageField
+        slot={slot}
+        image={image}
+        version={form.version}
+        api={api}
+        t={t}
+        onSaved={(saved) => {
+          change((f) => ({ ...f, version: saved.version }));
+          setImages(imagesOf(saved));
+        }}
+        onStale={() => {
+          setStale(true);
+          setNotice(t("museumEditor.changedMeanwhile"));
+        }}
+      />
+    );
+
+  const heroFields = (f: MuseumForm) => (
+    <fieldset class="museum-hero">
+      <legend>{t("museumHero.legend")}</legend>
+      <p>{t("museumHero.help")}</p>
+      <div class="level-langs">
+        {props.languages.map(({ code, name }) => (
+          <div class="level-lang" key={code}>
+            {(["title", "text", "imageAlt"] as const).map((part) =>
               field(
-                `museum-name-${code}`,
-                name,
-                form.name[code as Lang],
-                (v) => change((f) => ({ ...f, name: { ...f.name, [code]: v } })),
-                { lang: code },
+                `hero-${part}-${code}`,
+                t(`museumHero.${part}`, { language: name }),
+                f.hero[part][code as Lang],
+                (v) => change((g) => ({ ...g, hero: { ...g.hero, [part]: { ...g.hero[part], [code]: v } } })),
+                { lang: code, multiline: part === "text" },
               )
             )}
-          </fieldset>
-          <fieldset class="museum-colours" aria-describedby="museum-colours-help">
-            <legend>{t("museumEditor.colours")}</legend>
-            <p id="museum-colours-help">{t("museumEditor.coloursHelp")}</p>
-            {(["brand", "accent"] as const).map((which) => (
-              <div class="museum-colour" key={which}>
-                {field(
-                  `museum-colour-${which}`,
-                  t(`museumEditor.${which}`),
-                  form.colours[which],
-                  (v) => change((f) => ({ ...f, colours: { ...f.colours, [which]: v } })),
-                  // A hex colour reads left to right in Hebrew too (#b5531c, not b5531c#).
-                  { ltr: true },
-                )}
-                {/* A swatch of the colour (no text: the field's error says when text on it is unreadable). */}
-                <span class="colour-sample" aria-hidden="true" style={{ background: form.colours[which] }} />
-              </div>
-            ))}
-          </fieldset>
-          <h3 id="levels-title">{t("museumEditor.levels")}</h3>
-          {errors.levels && <p class="field-error" id="levels-error">{errors.levels}</p>}
-          <ol class="level-list" aria-labelledby="levels-title">
-            {form.levels.map((level, i) => levelEditor(level, i, form.levels.length))}
-          </ol>
-          <div class="museum-actions">
-            <button
-              type="button"
-              class="button button-outline"
-              onClick={() => change((f) => ({ ...f, levels: [...f.levels, newLevel()] }))}
-            >
-              {t("museumEditor.addLevel")}
-            </button>
-            <button type="submit" class="button" disabled={busy}>{t("museumEditor.save")}</button>
           </div>
-        </>
+        ))}
+      </div>
+    </fieldset>
+  );
+
+  return (
+    <>
+      <form
+        class="museum-editor"
+        aria-labelledby="museum-editor-title"
+        data-loaded={form ? "" : undefined}
+        data-version={form?.version}
+        noValidate
+        onSubmit={save}
+      >
+        <h2 id="museum-editor-title">{t("museumEditor.title")}</h2>
+        <p>{t("museumEditor.intro")}</p>
+        <p class="staff-notice" role="status">{notice}</p>
+        {stale && (
+          <button type="button" class="button button-outline museum-reload" onClick={load}>
+            {t("museumEditor.reload")}
+          </button>
+        )}
+        {form && (
+          <>
+            <fieldset class="museum-names">
+              <legend>{t("museumEditor.museumName")}</legend>
+              {props.languages.map(({ code, name }) =>
+                field(
+                  `museum-name-${code}`,
+                  name,
+                  form.name[code as Lang],
+                  (v) => change((f) => ({ ...f, name: { ...f.name, [code]: v } })),
+                  { lang: code },
+                )
+              )}
+            </fieldset>
+            <fieldset class="museum-colours" aria-describedby="museum-colours-help">
+              <legend>{t("museumEditor.colours")}</legend>
+              <p id="museum-colours-help">{t("museumEditor.coloursHelp")}</p>
+              {(["brand", "accent"] as const).map((which) => (
+                <div class="museum-colour" key={which}>
+                  {field(
+                    `museum-colour-${which}`,
+                    t(`museumEditor.${which}`),
+                    form.colours[which],
+                    (v) => change((f) => ({ ...f, colours: { ...f.colours, [which]: v } })),
+                    // A hex colour reads left to right in Hebrew too (#b5531c, not b5531c#).
+                    { ltr: true },
+                  )}
+                  {/* A swatch of the colour (no text: the field's error says when text on it is unreadable). */}
+                  <span
+                    class="colour-sample"
+                    aria-hidden="true"
+                    style={{ background: form.colours[which] }}
+                  />
+                </div>
+              ))}
+            </fieldset>
+            {heroFields(form)}
+            <h3 id="levels-title">{t("museumEditor.levels")}</h3>
+            {errors.levels && <p class="field-error" id="levels-error">{errors.levels}</p>}
+            <ol class="level-list" aria-labelledby="levels-title">
+              {form.levels.map((level, i) => levelEditor(level, i, form.levels.length))}
+            </ol>
+            <div class="museum-actions">
+              <button
+                type="button"
+                class="button button-outline"
+                onClick={() => change((f) => ({ ...f, levels: [...f.levels, newLevel()] }))}
+              >
+                {t("museumEditor.addLevel")}
+              </button>
+              <button type="submit" class="button" disabled={busy}>{t("museumEditor.save")}</button>
+            </div>
+          </>
+        )}
+      </form>
+      {form && (
+        <section class="museum-images" aria-labelledby="museum-images-title">
+          <h3 id="museum-images-title">{t("museumEditor.images")}</h3>
+          {imageField("logo", images.logo)}
+          {imageField("hero-image", images.hero)}
+        </section>
       )}
-    </form>
+    </>
   );
 }

@@ -13,6 +13,7 @@ import {
   type BrandColours,
   coloursOf,
   DRAWN_WITH,
+  IMAGE_LIMITS,
   type MembershipLevel,
   type MuseumSettings,
   type PerLanguage,
@@ -51,6 +52,8 @@ export interface MuseumForm {
   /** As typed (`#rrggbb`). */
   colours: BrandColours;
   levels: LevelForm[];
+  /** The donation page's hero texts (its image is uploaded on its own: `MuseumImageField.tsx`). */
+  hero: { title: PerLanguage<string>; text: PerLanguage<string>; imageAlt: PerLanguage<string> };
 }
 
 const perLanguage = <T>(value: (lang: typeof LANGUAGES[number]) => T) =>
@@ -113,6 +116,11 @@ export function formOf(settings: MuseumSettings): MuseumForm {
     name: { ...settings.identity.name },
     colours: coloursOf(settings),
     levels: settings.levels.map(levelForm),
+    hero: {
+      title: perLanguage((lang) => settings.hero?.title[lang] ?? ""),
+      text: perLanguage((lang) => settings.hero?.text[lang] ?? ""),
+      imageAlt: perLanguage((lang) => settings.hero?.imageAlt[lang] ?? ""),
+    },
   };
 }
 
@@ -142,6 +150,7 @@ export function changeOf(form: MuseumForm) {
   return {
     version: form.version,
     identity: { name: form.name, colours: form.colours },
+    hero: form.hero,
     levels: form.levels.map((level) => ({
       ...(level.id === null ? {} : { id: level.id }),
       name: level.name,
@@ -215,6 +224,12 @@ function placed(parts: string[], t: Translate, limits: FormLimits, colours?: Bra
   if (parts[0] === "identity" && parts[1] === "name" && parts[2]) {
     return [`museum-name-${parts[2]}`, t("museumEditor.errors.name", { max: TEXT_LIMITS.museumName })];
   }
+  if (parts[0] === "hero" && parts[2]) {
+    const field = parts[1] === "title" ? "title" : parts[1] === "text" ? "text" : "imageAlt";
+    const max =
+      { title: TEXT_LIMITS.heroTitle, text: TEXT_LIMITS.heroText, imageAlt: TEXT_LIMITS.imageAlt }[field];
+    return [`hero-${field}-${parts[2]}`, t(`museumHero.errors.${field}`, { max })];
+  }
   if (parts[0] !== "levels" || parts[1] === undefined || !/^\d+$/.test(parts[1])) {
     return ["levels", t("museumEditor.errors.levels", { count: TEXT_LIMITS.levels })];
   }
@@ -246,4 +261,31 @@ function placed(parts: string[], t: Translate, limits: FormLimits, colours?: Bra
     default:
       return [at, t("museumEditor.errors.level")];
   }
+}
+
+/**
+ * The translated reason an upload was refused, from the API's answer: its status and the message of
+ * its `file` error (`lib/museum/images.ts` words each reason its own way).
+ *
+ * @example
+ * ```ts
+ * imageFault(400, "the SVG contains a script, which is not allowed", t); // "The SVG contains a script…"
+ * ```
+ */
+export function imageFault(status: number, message: string | undefined, t: Translate): string {
+  const reasons: [RegExp, string][] = [
+    [/larger than/, "tooLarge"],
+    [/contains a script/, "script"],
+    [/DOCTYPE|entities/, "entities"],
+    [/well-formed SVG/, "svgInvalid"],
+    [/pixels/, "pixels"],
+    [/not a (readable )?PNG|not a readable/, "notImage"],
+    [/must be/, "type"],
+  ];
+  if (status === 413) return t("museumEditor.imageErrors.tooLarge", { kb: IMAGE_LIMITS.kilobytes });
+  const found = reasons.find(([pattern]) => pattern.test(message ?? ""));
+  return t(`museumEditor.imageErrors.${found ? found[1] : "other"}`, {
+    kb: IMAGE_LIMITS.kilobytes,
+    pixels: IMAGE_LIMITS.pixels,
+  });
 }

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { defaultMuseumSettings } from "@/lib/museum/defaults.ts";
 import { translator } from "@/islands/shared/texts.ts";
-import { changeOf, fieldErrors, formOf, majorText, minorOf, newLevel } from "./museum_form.ts";
+import { changeOf, fieldErrors, formOf, imageFault, majorText, minorOf, newLevel } from "./museum_form.ts";
 
 Deno.test("minorOf: exact minor units for up to two decimals; anything else the server refuses", () => {
   assert.equal(minorOf("120"), 12_000);
@@ -62,4 +62,40 @@ Deno.test("fieldErrors: each API path beside its input, translated by the field'
     "level-0-benefits-ru": "benefits",
     levels: "levels",
   });
+});
+
+Deno.test("imageFault: each reason the server gives for a file, in the page's words", () => {
+  const t = translator({ "museumEditor.imageErrors.tooLarge": "larger than {{kb}} KB" });
+  const cases: [number, string, string][] = [
+    [413, "The request body is larger than 221184 bytes", "tooLarge"],
+    [413, "the file is larger than 200 KB", "tooLarge"],
+    [400, "the SVG contains a script, which is not allowed", "script"],
+    [400, "the SVG declares a DOCTYPE or entities, which are not allowed", "entities"],
+    [400, "the file is not a well-formed SVG document", "svgInvalid"],
+    [400, "the image must be at most 4000 × 4000 pixels", "pixels"],
+    [400, "the file is not a PNG image, whatever its name says", "notImage"],
+    [400, "the file must be an SVG or a PNG", "type"],
+    [400, "something new", "other"],
+  ];
+  for (const [status, message, key] of cases) {
+    assert.equal(imageFault(status, message, t), t(`museumEditor.imageErrors.${key}`, { kb: 200 }), message);
+  }
+  assert.equal(imageFault(413, undefined, t), "larger than 200 KB");
+});
+
+Deno.test("the hero's texts round-trip through the form, and their errors sit beside their inputs", () => {
+  const t = translator({ "museumHero.errors.title": "a title of at most {{max}}" });
+  const settings = defaultMuseumSettings();
+  const form = formOf(settings);
+  assert.equal(form.hero.title.en, "Be part of the museum's next chapter");
+  assert.deepEqual(
+    changeOf(form).hero,
+    settings.hero && {
+      title: settings.hero.title,
+      text: settings.hero.text,
+      imageAlt: settings.hero.imageAlt,
+    },
+  );
+  const errors = fieldErrors([{ path: "hero.title.he", message: "…" }], t, { minAmount: 1, maxAmount: 100 });
+  assert.deepEqual(errors, { "hero-title-he": "a title of at most 120" });
 });

@@ -126,7 +126,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   async function send(path: string, init: RequestInit, token: string | null): Promise<Response> {
     const headers = new Headers(init.headers);
     if (token) headers.set("authorization", `Bearer ${token}`);
-    if (init.body !== undefined && !headers.has("content-type")) {
+    // A form's body (a file upload) sets its own multipart type and boundary.
+    if (init.body !== undefined && !(init.body instanceof FormData) && !headers.has("content-type")) {
       headers.set("content-type", "application/json");
     }
     try {

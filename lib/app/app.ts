@@ -22,6 +22,8 @@ import { FALLBACK_LANG, isLang, type Lang, LANG_COOKIE, LANGUAGES } from "@/lib/
 import type { AppState, Services } from "./state.ts";
 import { StorageUnavailableError } from "@/lib/storage/types.ts";
 
+import { IMAGE_LIMITS } from "@/lib/shared/museum.ts";
+
 /** Largest request body accepted, in bytes. */
 export const BODY_LIMIT = 64 * 1024;
 
@@ -87,6 +89,8 @@ export function createApp(services: Services): Hono<Env> {
     limit: (c) =>
       c.req.method === "POST" && terminalSale.test(c.req.path) ? terminalLimit : REQUEST_TIMEOUT_MS,
     maxBodyBytes: BODY_LIMIT,
+    // An image upload's form: the file (at most 200 KB, `IMAGE_LIMITS`) and a little of its own.
+    uploads: { path: /^\/api\/settings\/museum\/[\w-]+$/, maxBodyBytes: IMAGE_LIMITS.bytes + 16 * 1024 },
     isJson: isApi,
   }));
   app.use("/_app/*", serveBuild());

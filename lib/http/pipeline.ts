@@ -34,6 +34,8 @@ export interface PipelineOptions<State> {
   limit(c: Context): number;
   /** The largest request body, in bytes. */
   maxBodyBytes: number;
+  /** Paths that take files (an owner's image upload), with their own, larger body limit. */
+  uploads?: { path: RegExp; maxBodyBytes: number };
   /** Whether errors at a path answer JSON (the API) rather than text. */
   isJson(path: string): boolean;
 }
@@ -102,9 +104,12 @@ export function requestPipeline<State>(
     });
   };
 
-  const tooLarge = (c: Context) =>
-    c.json(errorBody(413, `The request body is larger than ${options.maxBodyBytes} bytes`), 413);
-  const limitBody = bodyLimit({ maxSize: options.maxBodyBytes, onError: tooLarge });
+  const tooLarge = (max: number) => (c: Context) =>
+    c.json(errorBody(413, `The request body is larger than ${max} bytes`), 413);
+  const limiter = (max: number) => bodyLimit({ maxSize: max, onError: tooLarge(max) });
+  const limitBody = limiter(options.maxBodyBytes);
+  const uploads = options.uploads;
+  const limitUpload = uploads ? limiter(uploads.maxBodyBytes) : limitBody;
   const deadlines = new Deadlines();
   const guard: MiddlewareHandler = (c, next) => {
     if (!parseable(c.req.url)) {
@@ -115,7 +120,8 @@ export function requestPipeline<State>(
     }
     // Only a request with a body can be too large (hono's bodyLimit would look, and find none).
     const method = c.req.method;
-    const run = method === "GET" || method === "HEAD" ? next : () => limitBody(c, next) as Promise<void>;
+    const limit = uploads?.path.test(c.req.path) ? limitUpload : limitBody;
+    const run = method === "GET" || method === "HEAD" ? next : () => limit(c, next) as Promise<void>;
     return deadlines.within(options.limit(c), run) as Promise<Response | void>;
   };
 

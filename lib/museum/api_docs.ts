@@ -41,3 +41,38 @@ export const museumSettingsDocs: RouteDocs = {
     },
   },
 };
+
+/** `PUT` and `DELETE /api/settings/museum/{logo|hero-image}`. */
+export const museumImageDocs: RouteDocs = {
+  PUT: {
+    summary: "Upload the museum's logo or the hero's image",
+    description: "A `multipart/form-data` body (a plain HTML form can send it) of `version` (the settings' " +
+      "version it is made from) and `file`: the logo an SVG or a PNG, the hero's image a PNG, JPEG or " +
+      "WebP, at most 200 KB and 4000 × 4000 pixels. An SVG with a script or a DOCTYPE is refused; its " +
+      "event handlers, external references and foreign objects are removed before it is stored. Audited as " +
+      "`museum-settings-changed` (`identity.logo`, `hero.image`); the image is served from " +
+      "`/museum-images/{hash}.{ext}`.",
+    tags: ["settings"],
+    auth: "bearer",
+    responses: {
+      200: { description: "The settings now stored", schema: MuseumSettingsSchema },
+      400: { description: "The file is not one the site takes; `errors[0]` (path `file`) says why" },
+      403: { description: "The caller is not an owner" },
+      409: { description: "Someone saved the settings since this version" },
+      413: { description: "The file is larger than 200 KB" },
+      415: { description: "The body is not multipart/form-data" },
+    },
+  },
+  DELETE: {
+    summary: "Remove the museum's logo or the hero's image",
+    description: "`?version=` the settings' version it is made from; the page shows the site's own mark " +
+      "(or no hero image) again. Audited as `museum-settings-changed`.",
+    tags: ["settings"],
+    auth: "bearer",
+    responses: {
+      200: { description: "The settings now stored", schema: MuseumSettingsSchema },
+      403: { description: "The caller is not an owner" },
+      409: { description: "Someone saved the settings since this version" },
+    },
+  },
+};

@@ -115,6 +115,7 @@ export function changedFields(before: MuseumSettingsInput, after: MuseumSettings
     } else changed.push(path);
   };
   walk(before.identity, after.identity, "identity");
+  walk(before.hero, after.hero, "hero");
   // A level saved before it had a donation share has 100 (the whole payment a donation).
   const beforeById = new Map(before.levels.map((level) => [level.id, { donationShare: 100, ...level }]));
   for (const level of after.levels) {
@@ -161,10 +162,34 @@ export async function changeMuseumSettings(
   const { levels, lastLevelId, errors: levelErrors } = checkLevels(change, current, limits);
   const errors = [...checkColours(change.identity.colours), ...levelErrors];
   if (errors.length > 0) throw new InvalidMuseumSettingsError(errors);
-  // Colours not sent are kept as they are.
+  // Colours not sent are kept as they are; the logo and the hero's image change only by upload
+  // (`images.ts`), and the hero's texts when sent.
   const colours = change.identity.colours ?? current.identity.colours;
-  const identity = { name: change.identity.name, ...(colours ? { colours } : {}) };
-  const next: MuseumSettingsInput = { identity, levels, lastLevelId };
+  const { logo } = current.identity;
+  const identity = { name: change.identity.name, ...(colours ? { colours } : {}), ...(logo ? { logo } : {}) };
+  const image = current.hero?.image;
+  const hero = change.hero ? { ...change.hero, ...(image ? { image } : {}) } : current.hero;
+  return await saveMuseumSettings(store, actor, current, { identity, hero, levels, lastLevelId }, now);
+}
+
+/**
+ * Saves `next` over `current` (read at the start of the owner's change) with its
+ * `museum-settings-changed` audit entry naming what changed, and answers what is stored: `current`
+ * itself when nothing changed. Throws {@link MuseumSettingsChangedMeanwhileError} when the settings
+ * moved on since `current` was read.
+ *
+ * @example
+ * ```ts
+ * await saveMuseumSettings(store, actor, current, { ...current, identity: { ...current.identity, logo } });
+ * ```
+ */
+export async function saveMuseumSettings(
+  store: Store,
+  actor: Actor,
+  current: MuseumSettings,
+  next: MuseumSettingsInput,
+  now = new Date(),
+): Promise<MuseumSettings> {
   const changed = changedFields(current, next);
   if (changed.length === 0) return current;
   if (new TextEncoder().encode(JSON.stringify(next)).length > MUSEUM_LIMITS.bytes - 1_000) {
@@ -181,7 +206,7 @@ export async function changeMuseumSettings(
   });
   if (!saved) {
     const stored = await readMuseumSettings(store);
-    throw new MuseumSettingsChangedMeanwhileError(stored.version, change.version);
+    throw new MuseumSettingsChangedMeanwhileError(stored.version, current.version);
   }
   return saved;
 }

@@ -2,7 +2,8 @@
  * What a fresh install shows before an owner saves the museum's settings: the spec's four tiers at
  * its prices (section 9, `TIERS`), named and described in every language from `locales/`
  * (`museumDefaults.levels`: Friend, Supporter, Family, Patron and example benefits), a 12-month term,
- * and the museum's name as the locale files have it (`welcome.museumTitle`). Version 0: nothing is
+ * the museum's name as the locale files have it (`welcome.museumTitle`), and the hero's title and text
+ * as they have them (`welcome.headline`, `welcome.description`). Version 0: nothing is
  * stored until an owner saves.
  *
  * @module
@@ -13,6 +14,7 @@ import { TIERS } from "@/lib/shared/money.ts";
 import {
   DEFAULT_COLOURS,
   type MembershipLevel,
+  type MuseumHero,
   type MuseumSettings,
   type PerLanguage,
 } from "@/lib/shared/museum.ts";
@@ -25,6 +27,15 @@ const CARDHOLDERS = [1, 2, 4, 4];
 
 const perLanguage = <T>(value: (t: ReturnType<typeof translator>) => T): PerLanguage<T> =>
   Object.fromEntries(LANGUAGES.map((lang) => [lang, value(translator(lang))])) as PerLanguage<T>;
+
+/** The hero of a fresh install: today's locale texts, no image. */
+export function defaultHero(): MuseumHero {
+  return {
+    title: perLanguage((t) => t("welcome.headline")),
+    text: perLanguage((t) => t("welcome.description")),
+    imageAlt: perLanguage(() => ""),
+  };
+}
 
 function build(): MuseumSettings {
   const levels: MembershipLevel[] = TIERS.map((tier, i) => ({
@@ -44,6 +55,7 @@ function build(): MuseumSettings {
   return {
     version: 0,
     identity: { name: perLanguage((t) => t("welcome.museumTitle")), colours: { ...DEFAULT_COLOURS } },
+    hero: defaultHero(),
     levels,
     lastLevelId: Math.max(0, ...levels.map((level) => level.id)),
     updatedAt: null,

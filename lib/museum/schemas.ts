@@ -45,6 +45,26 @@ const ColoursSchema = z.strictObject({
   accent: colour("the accent colour").describe("The donate button (white text on it) and focus rings"),
 });
 
+/** Text of at most `max` characters that may be empty (trimmed). */
+const optionalText = (label: string, max: number) =>
+  z.string({ error: `${label} must be a string` }).trim().max(max, `${label}: at most ${max} characters`);
+
+/** The hero's texts per language (issue 27); the image's alternative text may be empty (decoration). */
+const HeroChangeSchema = z.strictObject({
+  title: perLanguage((lang) => text(`the hero's title (${lang})`, TEXT_LIMITS.heroTitle)),
+  text: perLanguage((lang) => optionalText(`the hero's text (${lang})`, TEXT_LIMITS.heroText)),
+  imageAlt: perLanguage((lang) => optionalText(`the hero image's text (${lang})`, TEXT_LIMITS.imageAlt)),
+});
+
+const ImageSchema = z.object({
+  hash: z.string().describe(
+    "Hex SHA-256 of the file; its address is /museum-images/{hash}.{svg|png|jpg|webp}",
+  ),
+  type: z.enum(["image/svg+xml", "image/png", "image/jpeg", "image/webp"]),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+
 /** A level as an owner sends it: `id` of a level that exists, or none for a new one. */
 export const LevelChangeSchema = z.strictObject({
   id: z.number().int().min(1).max(999).nullable().optional().describe(
@@ -85,6 +105,9 @@ export const MuseumSettingsChangeSchema = z.strictObject({
       "Absent: kept as they are. Each needs a contrast of at least 4.5:1 with every colour it is drawn with",
     ),
   }),
+  hero: HeroChangeSchema.optional().describe(
+    "The donation page's hero texts; absent: kept as they are. Its image is uploaded on its own",
+  ),
   levels: z.array(LevelChangeSchema).max(TEXT_LIMITS.levels, `at most ${TEXT_LIMITS.levels} levels`).describe(
     "In the order the donation page shows them",
   ),
@@ -98,7 +121,12 @@ const level = LevelChangeSchema.extend({ id: z.number().int() });
 /** The settings as `GET /api/settings/museum` answers them. */
 export const MuseumSettingsSchema = z.object({
   version: z.number().int().describe("Bumped by every save; 0: the defaults, never saved"),
-  identity: z.object({ name: z.record(z.string(), z.string()), colours: ColoursSchema }),
+  identity: z.object({
+    name: z.record(z.string(), z.string()),
+    colours: ColoursSchema,
+    logo: ImageSchema.optional().describe("Absent: the site's own mark"),
+  }),
+  hero: HeroChangeSchema.extend({ image: ImageSchema.optional() }),
   levels: z.array(level.extend({ name: z.record(z.string(), z.string()) })),
   lastLevelId: z.number().int().describe(
     "The highest level id ever given; a removed level's is never reused",

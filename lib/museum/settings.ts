@@ -10,7 +10,7 @@
 import { sharedRead } from "@/lib/core/shared_read.ts";
 import { coloursOf, type MuseumSettings } from "@/lib/shared/museum.ts";
 import type { Store } from "@/lib/storage/types.ts";
-import { defaultMuseumSettings } from "./defaults.ts";
+import { defaultHero, defaultMuseumSettings } from "./defaults.ts";
 
 /**
  * The museum's settings as stored (with today's colours when none were saved), or the defaults
@@ -24,8 +24,12 @@ import { defaultMuseumSettings } from "./defaults.ts";
 export async function readMuseumSettings(store: Pick<Store, "museum">): Promise<MuseumSettings> {
   const stored = await store.museum.get();
   if (!stored) return defaultMuseumSettings();
-  // A record saved before the brand colours existed has today's look.
-  return { ...stored, identity: { ...stored.identity, colours: coloursOf(stored) } };
+  // A record saved before the brand colours or the hero existed has today's look and texts.
+  return {
+    ...stored,
+    identity: { ...stored.identity, colours: coloursOf(stored) },
+    hero: stored.hero ?? defaultHero(),
+  };
 }
 
 /** How long a page may still show the settings before an owner's change, on any instance. */

@@ -17,7 +17,16 @@ import type { Tier } from "./money.ts";
  * How long each text may be, and how many lines of benefits a level has per language (the API's
  * schemas check them; the editor's messages name them).
  */
-export const TEXT_LIMITS = { museumName: 80, levelName: 60, benefit: 120, benefits: 8, levels: 12 } as const;
+export const TEXT_LIMITS = {
+  museumName: 80,
+  levelName: 60,
+  benefit: 120,
+  benefits: 8,
+  levels: 12,
+  heroTitle: 120,
+  heroText: 400,
+  imageAlt: 200,
+} as const;
 
 /** A value in every language of the site. */
 export type PerLanguage<T> = Record<Lang, T>;
@@ -81,6 +90,45 @@ export interface MuseumIdentity {
   name: PerLanguage<string>;
   /** Its brand colours; absent in a record saved before they existed ({@link DEFAULT_COLOURS}). */
   colours?: BrandColours;
+  /** Its logo (an owner's upload, SVG or PNG); absent: the site's own mark. */
+  logo?: MuseumImage;
+}
+
+/** The types of image an owner may upload: SVG and PNG for the logo, PNG, JPEG and WebP for the hero. */
+export type MuseumImageType = "image/svg+xml" | "image/png" | "image/jpeg" | "image/webp";
+
+/** The file name extension of each image type (the image's address ends with it). */
+export const IMAGE_EXTENSIONS: Readonly<Record<MuseumImageType, string>> = {
+  "image/svg+xml": "svg",
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+};
+
+/**
+ * The largest upload, in bytes (200 KB, the editor and the README state it), and the largest side
+ * of a raster image, in pixels.
+ */
+export const IMAGE_LIMITS = { bytes: 200 * 1024, kilobytes: 200, pixels: 4000 } as const;
+
+/**
+ * An uploaded image as the settings name it: its content's SHA-256 (hex; the bytes themselves are in
+ * `store.museumImages`), its type and its size in pixels (an SVG's from its view box; 0 unknown).
+ */
+export interface MuseumImage {
+  hash: string;
+  type: MuseumImageType;
+  width: number;
+  height: number;
+}
+
+/** The donation page's hero (issue 27): its title and text per language, and an optional image. */
+export interface MuseumHero {
+  title: PerLanguage<string>;
+  text: PerLanguage<string>;
+  /** The image's text alternative per language (empty: the image is decoration). */
+  imageAlt: PerLanguage<string>;
+  image?: MuseumImage;
 }
 
 /** The museum's settings, one record per install, changed only by owners. */
@@ -91,6 +139,11 @@ export interface MuseumSettings {
    */
   version: number;
   identity: MuseumIdentity;
+  /**
+   * The donation page's hero; absent in a record saved before it existed (then today's locale texts:
+   * `lib/museum/settings.ts` fills them in).
+   */
+  hero?: MuseumHero;
   /** In the order the donation page shows them. */
   levels: MembershipLevel[];
   /** The highest level id ever given. */
@@ -138,4 +191,17 @@ export function tiersOf(levels: readonly MembershipLevel[]): Tier[] {
     id: level.id,
     price: { nis: level.price.nis / 100, dollars: level.price.dollars / 100 },
   }));
+}
+
+/**
+ * The address an uploaded image is served at: its hash in it, so it never changes and is cached for
+ * good (`routes/museum-images/[file].ts`).
+ *
+ * @example
+ * ```ts
+ * museumImageUrl({ hash: "ab…", type: "image/png", width: 120, height: 40 }); // "/museum-images/ab….png"
+ * ```
+ */
+export function museumImageUrl(image: Pick<MuseumImage, "hash" | "type">): string {
+  return `/museum-images/${image.hash}.${IMAGE_EXTENSIONS[image.type]}`;
 }

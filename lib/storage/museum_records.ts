@@ -6,6 +6,7 @@
  * @module
  */
 import { LANGUAGES } from "@/lib/shared/languages.ts";
+import { IMAGE_EXTENSIONS, type MuseumHero, type MuseumImage } from "@/lib/shared/museum.ts";
 import { checkInteger, isoInstant } from "./records.ts";
 import type {
   BothCurrencies,
@@ -20,6 +21,7 @@ export const MUSEUM_LIMITS = {
   levels: 12,
   levelId: 999,
   text: 200,
+  longText: 400,
   benefits: 12,
   termMonths: 120,
   cardholders: 20,
@@ -77,6 +79,40 @@ function colours(value: unknown): { brand: string; accent: string } {
   };
 }
 
+/** An uploaded image's reference as stored: its hash (hex SHA-256), type and size in pixels. */
+function image(value: unknown, what: string): MuseumImage {
+  const source = (value ?? {}) as Record<string, unknown>;
+  if (typeof source.hash !== "string" || !/^[0-9a-f]{64}$/.test(source.hash)) {
+    throw new RangeError(`${what}.hash must be 64 hex digits`);
+  }
+  if (typeof source.type !== "string" || !(source.type in IMAGE_EXTENSIONS)) {
+    throw new RangeError(`${what}.type must be an image type the site serves`);
+  }
+  return {
+    hash: source.hash,
+    type: source.type as MuseumImage["type"],
+    width: range(source.width as number, `${what}.width`, 0, 100_000),
+    height: range(source.height as number, `${what}.height`, 0, 100_000),
+  };
+}
+
+/** The hero as stored: its texts per language and, when set, its image. */
+function hero(value: MuseumHero): MuseumHero {
+  if (value === null || typeof value !== "object") throw new RangeError("hero must be an object");
+  const long = (v: unknown, what: string) => {
+    if (typeof v !== "string" || v.length > MUSEUM_LIMITS.longText) {
+      throw new RangeError(`${what} must be a string of at most ${MUSEUM_LIMITS.longText} characters`);
+    }
+    return v;
+  };
+  return {
+    title: perLanguage(value.title, "hero.title", text),
+    text: perLanguage(value.text, "hero.text", long),
+    imageAlt: perLanguage(value.imageAlt, "hero.imageAlt", text),
+    ...(value.image === undefined ? {} : { image: image(value.image, "hero.image") }),
+  };
+}
+
 /** One level as stored. */
 function canonicalLevel(level: MembershipLevel, i: number): MembershipLevel {
   const what = `levels[${i}]`;
@@ -126,7 +162,10 @@ export function canonicalMuseumSettings(
       name: perLanguage(input.identity?.name, "identity.name", text),
       // Only when given: a record saved before colours existed stays as it was (today's look).
       ...(input.identity?.colours === undefined ? {} : { colours: colours(input.identity.colours) }),
+      ...(input.identity?.logo === undefined ? {} : { logo: image(input.identity.logo, "identity.logo") }),
     },
+    // Only when given: a record saved before the hero existed shows today's locale texts.
+    ...(input.hero === undefined ? {} : { hero: hero(input.hero) }),
     levels,
     lastLevelId,
     updatedAt: isoInstant(at, "at"),

@@ -22,7 +22,7 @@ import type {
 export type { BothCurrencies, MembershipLevel, MuseumIdentity, MuseumSettings, PerLanguage };
 
 /** What a save writes: everything but what the store keeps itself. */
-export type MuseumSettingsInput = Pick<MuseumSettings, "identity" | "levels" | "lastLevelId">;
+export type MuseumSettingsInput = Pick<MuseumSettings, "identity" | "hero" | "levels" | "lastLevelId">;
 
 /** The museum's settings: read, and saved over a version. */
 export interface MuseumSettingsRepository {

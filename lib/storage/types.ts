@@ -34,6 +34,7 @@ import type { TransactionRepository } from "./transaction_types.ts";
 import type { ReportRepository } from "./report_types.ts";
 import type { AdminRepository, RefreshTokenRepository } from "./admin_types.ts";
 import type { MuseumSettingsRepository } from "./museum_types.ts";
+import type { MuseumImageRepository } from "./museum_image_types.ts";
 import type { MembershipRepository } from "./membership_types.ts";
 
 export type * from "./payment_types.ts";
@@ -49,6 +50,7 @@ export type * from "./refund_types.ts";
 export type * from "./two_factor_types.ts";
 export type * from "./report_types.ts";
 export type * from "./museum_types.ts";
+export type * from "./museum_image_types.ts";
 export type * from "./membership_types.ts";
 export * from "./admin_types.ts";
 
@@ -343,6 +345,8 @@ export interface Store {
   readonly reports: ReportRepository;
   /** The museum's identity and membership levels, one record per install (`museum_types.ts`). */
   readonly museum: MuseumSettingsRepository;
+  /** The museum's uploaded images (logo, hero), each under its content's hash (`museum_image_types.ts`). */
+  readonly museumImages: MuseumImageRepository;
   /** One membership per donor email, changed with the payments that cause it (`membership_types.ts`). */
   readonly memberships: MembershipRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */

@@ -24,7 +24,13 @@ export default function DonationPage({ state, data, url }: PageProps<DonationDat
   return (
     <>
       <Head title={t("meta.siteName")} />
-      <Hero t={t} museumName={museumName(museum, lang, t)} videoUrl={services.config.welcomeVideoUrl} />
+      <Hero
+        t={t}
+        lang={lang}
+        museum={museum}
+        museumName={museumName(museum, lang, t)}
+        videoUrl={services.config.welcomeVideoUrl}
+      />
       <DonationSection t={t} lang={lang} url={url} data={data} />
     </>
   );

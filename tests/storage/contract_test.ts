@@ -40,6 +40,7 @@ import { leasesContract } from "./leases_contract.ts";
 import { membershipsContract } from "./memberships_contract.ts";
 import { membershipListsContract } from "./membership_lists_contract.ts";
 import { museumContract } from "./museum_contract.ts";
+import { museumImagesContract } from "./museum_images_contract.ts";
 import { noncesContract } from "./nonces_contract.ts";
 import { outboxContract } from "./outbox_contract.ts";
 import { auditContract } from "./audit_contract.ts";
@@ -112,6 +113,7 @@ const contracts: Contract[] = [
   twoFactorContract,
   reportsContract,
   museumContract,
+  museumImagesContract,
   membershipsContract,
   membershipListsContract,
 ];

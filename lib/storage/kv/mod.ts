@@ -58,6 +58,7 @@
  * | `refunds.ts`           | refunds of gifts, their running totals  | `refund*`                         |
  * | `reports.ts`           | the accountant's figures (reads only)   | `..._by_time`, `..._by_created`…  |
  * | `museum.ts`            | the museum's identity and levels        | `museum_settings`                 |
+ * | `museum_images.ts`     | the museum's logo and hero image        | `museum_image*`                   |
  * | `memberships.ts`       | memberships, by number and by end       | `memberships*`                    |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
@@ -86,6 +87,7 @@ import { kvOutbox } from "./outbox.ts";
 import { kvAudit } from "./audit.ts";
 import { kvRefunds } from "./refunds.ts";
 import { kvMuseum } from "./museum.ts";
+import { kvMuseumImages } from "./museum_images.ts";
 import { kvMemberships } from "./memberships.ts";
 import { kvTwoFactor } from "./two_factor.ts";
 import { kvPayments } from "./payments.ts";
@@ -162,6 +164,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     refunds: kvRefunds(ctx),
     twoFactor: kvTwoFactor(ctx),
     museum: kvMuseum(ctx),
+    museumImages: kvMuseumImages(ctx),
     memberships: kvMemberships(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));

@@ -79,6 +79,7 @@ import { pgOutbox } from "./outbox.ts";
 import { pgAudit } from "./audit.ts";
 import { pgRefunds } from "./refunds.ts";
 import { pgMuseum } from "./museum.ts";
+import { pgMuseumImages } from "./museum_images.ts";
 import { pgMemberships } from "./memberships.ts";
 import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
@@ -205,6 +206,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     refunds: g("refunds", pgRefunds(ctx)),
     twoFactor: g("twoFactor", pgTwoFactor(ctx)),
     museum: g("museum", pgMuseum(ctx)),
+    museumImages: g("museumImages", pgMuseumImages(ctx)),
     memberships: g("memberships", pgMemberships(ctx)),
     ...g("store", {
       async ping() {

@@ -14,6 +14,7 @@ import { MIN_AMOUNT } from "@/lib/shared/money.ts";
 export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, [
     "museumEditor",
+    "museumHero",
     "staffAdmin.flagsTitle",
     "staffAdmin.flagsIntro",
     "staffAdmin.flags",
