@@ -6,12 +6,13 @@
  * @module
  */
 import type { TFunction } from "i18next";
-import { membershipDate } from "@/lib/memberships/mod.ts";
+import { membershipDate, type NextAutoRenewal } from "@/lib/memberships/mod.ts";
+import { AutoRenewStatus } from "./AutoRenewStatus.tsx";
 import type { PortalMembership } from "@/lib/donor_portal/mod.ts";
 import { isLang, type Lang } from "@/lib/shared/languages.ts";
 
 /** What the page says after a form: saved, or the names refused. */
-export type MembershipNotice = "saved" | "invalid" | null;
+export type MembershipNotice = "saved" | "invalid" | "autoRenewOff" | null;
 
 /** The membership page's body. */
 export function MembershipView(props: {
@@ -23,6 +24,8 @@ export function MembershipView(props: {
   /** Whether this session may change the cardholders (else the form links to the step-up page). */
   mayName: boolean;
   notice: MembershipNotice;
+  /** The next automatic renewal charge, null while it is off. */
+  autoRenew: NextAutoRenewal | null;
 }) {
   const { t, lang, membership, names } = props;
   const back = (
@@ -79,6 +82,14 @@ export function MembershipView(props: {
           {t("portalMembership.renew")}
         </a>
       </p>
+      <AutoRenewStatus
+        t={t}
+        lang={lang}
+        next={props.autoRenew}
+        action={`/${lang}/account/membership`}
+        levelId={membership.levelId}
+        turnedOff={props.notice === "autoRenewOff"}
+      />
       {names.length > 0 && (
         <>
           <h3>{t("portalMembership.cards")}</h3>

@@ -13,7 +13,12 @@ export {
   type MembershipSettings,
   readMemberships,
 } from "./config.ts";
-export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
+export {
+  autoRenewalChange,
+  levelGiftChange,
+  type MembershipContext,
+  monthlyChargeChange,
+} from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
 export { refundedTermChange } from "./refunds.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
@@ -28,7 +33,24 @@ export {
   renewalKey,
   renewalLinkUrl,
 } from "./renewal_link.ts";
-export { isRenewalStillDue, renewalMessageKey, type RenewalPassContext, runRenewalPass } from "./renewals.ts";
+export {
+  AUTO_RENEW_NOTICE_DAYS,
+  isRenewalStillDue,
+  renewalMessageKey,
+  type RenewalPassContext,
+  runRenewalPass,
+} from "./renewals.ts";
+export {
+  AUTO_RENEW_OFF_TTL_MS,
+  type AutoRenewOffClaim,
+  autoRenewOffKey,
+  autoRenewOffUrl,
+  createAutoRenewOffToken,
+  type NextAutoRenewal,
+  nextAutoRenewal,
+  readAutoRenewOffToken,
+  turnOffAutoRenew,
+} from "./auto_renew.ts";
 export { type RenewalPrefill, renewalPrefill } from "./renewal_page.ts";
 export {
   type MemberCardClaims,

@@ -58,6 +58,7 @@ import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
+import { migration039 } from "@/lib/storage/postgres/migrations/039_membership_auto_renew.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -117,6 +118,7 @@ export const migrations: readonly Migration[] = [
   migration036,
   migration037,
   migration038,
+  migration039,
 ];
 
 /**
