@@ -92,14 +92,19 @@ export default function AutoRenewOffPage({ state, data }: PageProps<Data, AppSta
         )}
         {data.kind === "on" && (
           <form method="post" action={`/${lang}/membership/auto-renew`}>
-            <p>
-              <bdi dir="ltr">{data.number}</bdi>
-            </p>
+            <dl class="details-list">
+              <dt>{t("portalMembership.number")}</dt>
+              <dd>
+                <bdi dir="ltr">{data.number}</bdi>
+              </dd>
+            </dl>
             <p>{autoRenewSentence(t, lang, data.next)}</p>
             <input type="hidden" name="t" value={data.token} />
-            <button type="submit" class="button button-primary">
-              {t("membershipAutoRenew.offPage.button")}
-            </button>
+            <p>
+              <button type="submit" class="button button-primary">
+                {t("membershipAutoRenew.offPage.button")}
+              </button>
+            </p>
           </form>
         )}
         {data.kind === "off" && (
