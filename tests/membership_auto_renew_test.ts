@@ -6,10 +6,11 @@
  * renewal is charged exactly once per term when both instances run the pass at once, recorded
  * with its receipt and the new term; a declined renewal leaves the membership in grace, is retried
  * like billing's and, after the last retry, auto-renewal stops; the turn-off link turns it off and
- * opens nothing else.
+ * opens nothing else; erasure drops the kept token.
  */
 import assert from "node:assert/strict";
 import { createLogger } from "@/lib/core/log.ts";
+import { eraseDonorData } from "@/lib/donor_portal/erasure.ts";
 import {
   autoRenewOffKey,
   createAutoRenewOffToken,
@@ -177,6 +178,12 @@ for (const backend of ["kv", "postgres"] as const) {
           assert.equal(off.status, 200);
           assert.equal((await a.memberships.get(dana.email))!.autoRenew, undefined);
           assert.ok((await a.memberships.get(lia.email))!.autoRenew, "another member's stays on");
+          // Erasure at the member's request drops the kept token with the membership: nothing is charged.
+          await eraseDonorData(a, lia.email, "erase");
+          assert.equal(await a.memberships.get(lia.email), null);
+          const before = (await a.transactions.listSuccess({ page: 1, limit: 100 })).total;
+          await charge(new Date(Date.parse(lia.end) + 60_000));
+          assert.equal((await a.transactions.listSuccess({ page: 1, limit: 100 })).total, before);
           const later = (await a.memberships.get(dana.email))!;
           await charge(new Date(Date.parse(later.end) + 60_000));
           assert.equal((await a.memberships.get(dana.email))!.end, later.end, "off: never charged");

@@ -98,6 +98,9 @@ async function chargeOnce(
   const membership = await ctx.store.memberships.get(email);
   const renew = membership?.autoRenew;
   if (!membership || !renew || (renew.retryAt ?? membership.end) > now.toISOString()) return "skipped";
+  // An erased member (the membership is deleted a moment later) is never charged.
+  const donor = await ctx.store.donors.get(membership.donorId);
+  if (!donor || donor.erasedAt) return "skipped";
   const levelId = membership.terms.at(-1)!.levelId;
   const level = levelById((await readMuseumSettings(ctx.store)).levels, levelId);
   if (!level) {
