@@ -20,6 +20,7 @@ import {
 import { runAutoRenewalPass } from "@/lib/monthly_gifts/auto_renewal.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import { createSandboxProvider } from "@/lib/providers/sandbox/sandbox.ts";
+import { ProviderError } from "@/lib/providers/mod.ts";
 import type { Membership, OutboxMessage, Store } from "@/lib/storage/types.ts";
 import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { createPayment, newDonor, payOnSandboxPage } from "@/tests/helpers/payments.ts";
@@ -158,6 +159,32 @@ for (const backend of ["kv", "postgres"] as const) {
         assert.equal(errors.data.filter((e) => e.user.email === ori.email).length, 4);
       });
 
+      await t.step("an answer lost after the card was charged: looked up later, recorded once", async () => {
+        const avi = await join(app, "Avi", true);
+        const at = new Date(Date.parse(avi.end) + 60_000);
+        // The provider charges the card, but its answer never arrives.
+        const lost = {
+          ...providers[0],
+          chargeToken: async (request: Parameters<typeof providers[0]["chargeToken"]>[0]) => {
+            await providers[0].chargeToken(request);
+            throw new ProviderError("timed out", "timeout");
+          },
+        };
+        await runAutoRenewalPass({ store: a, provider: lost, log: quiet, holder: "lost", now: () => at });
+        assert.equal((await a.memberships.get(avi.email))!.end, avi.end, "unknown yet: nothing recorded");
+        await charge(new Date(at.getTime() + 60_000));
+        assert.equal((await a.memberships.get(avi.email))!.end, avi.end, "not charged again meanwhile");
+        await charge(new Date(at.getTime() + 16 * 60_000));
+        await charge(new Date(at.getTime() + 17 * 60_000));
+        const renewed = (await a.memberships.get(avi.email))!;
+        assert.equal(renewed.terms.length, 2, "recovered from the provider: renewed once");
+        const paid = await a.transactions.listSuccess({ page: 1, limit: 100 });
+        assert.equal(
+          paid.data.filter((x) => x.user.email === avi.email).length,
+          2,
+          "the join and one renewal",
+        );
+      });
       await t.step(
         "the turn-off link turns it off, for that membership only, and opens nothing else",
         async () => {

@@ -14,8 +14,10 @@
  *   and is retried after 1, 3 and 7 days as billing's are ({@link RETRY_DAYS}); each decline sends
  *   the failure email with the renewal link; after the last, auto-renewal stops and its token is
  *   dropped.
- * - **Unknown outcome** (the provider did not answer): the claim stays "started", nothing more is
- *   tried for that attempt, and a person checks it (logged), as billing does without a look-up.
+ * - **Unknown outcome** (the provider did not answer): the claim stays "started" and nothing more is
+ *   tried for that attempt; a later pass looks it up by its reference ({@link STALE_CHARGE_MS} on,
+ *   as billing's recovery does): settled if the provider has it, closed and counted as a failed
+ *   attempt if the provider never saw it, left for a person (logged) when the provider cannot say.
  *
  * @module
  */
@@ -25,9 +27,10 @@ import { autoRenewalChange, membershipMessage } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
-import { levelById } from "@/lib/shared/museum.ts";
+import { levelById, type MembershipLevel } from "@/lib/shared/museum.ts";
 import type { Charge, Membership, MessageInput, Store, Transaction } from "@/lib/storage/types.ts";
 import { RETRY_DAYS } from "./billing_dates.ts";
+import { STALE_CHARGE_MS } from "./billing.ts";
 
 const DAY_MS = 86_400_000;
 const PAGE = 200;
@@ -70,6 +73,7 @@ export const autoRenewalChargeKey = (number: string): string => `membership:${nu
 export async function runAutoRenewalPass(ctx: AutoRenewalContext): Promise<AutoRenewalReport> {
   const report: AutoRenewalReport = { charged: 0, failed: 0, skipped: 0 };
   const now = ctx.now?.() ?? new Date();
+  await recoverStale(ctx, now);
   const range = {
     from: new Date(now.getTime() - LOOK_BACK_MS).toISOString(),
     to: new Date(now.getTime() + 1).toISOString(),
@@ -111,7 +115,7 @@ async function chargeOnce(
     }, now.toISOString());
     return "skipped";
   }
-  const amount = renew.currency === 1 ? level.price.nis : level.price.dollars;
+  const amount = priceOf(level, renew.currency);
   const key = autoRenewalChargeKey(membership.number);
   const attempt = renew.failedAttempts;
   const charge: Charge = {
@@ -222,6 +226,55 @@ async function settle(
     transactionId: transaction.id,
   });
   return success;
+}
+
+/** A level's price in `currency`. */
+const priceOf = (level: MembershipLevel, currency: 1 | 2) =>
+  currency === 1 ? level.price.nis : level.price.dollars;
+
+/**
+ * Finds out what happened to auto-renewal charges a pass left "started" (the provider did not
+ * answer): billing's recovery skips them (they name no subscription), so they are this pass's.
+ */
+async function recoverStale(ctx: AutoRenewalContext, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - STALE_CHARGE_MS).toISOString();
+  const prefix = autoRenewalChargeKey("");
+  for (const charge of await ctx.store.charges.listStale(before, 100)) {
+    if (!charge.subscriptionId.startsWith(prefix)) continue;
+    const membership = await ctx.store.memberships.getByNumber(charge.subscriptionId.slice(prefix.length));
+    const levelId = membership?.terms.at(-1)?.levelId;
+    const level = levelById((await readMuseumSettings(ctx.store)).levels, levelId ?? 0);
+    const renew = membership?.autoRenew;
+    if (!membership || !renew || !level || membership.end !== charge.period || !ctx.provider.lookupCharge) {
+      ctx.log.warn("auto-renewal charge needs a person to check it at the provider", {
+        reference: charge.reference,
+      });
+      continue;
+    }
+    let result: ProviderResult | null;
+    try {
+      result = await ctx.provider.lookupCharge(charge.reference);
+    } catch {
+      continue; // Unreachable is not "never charged": asked again by the next pass.
+    }
+    if (result && !result.pending) {
+      await settle(ctx, membership, charge, priceOf(level, renew.currency), level.id, result, now);
+    } else if (result === null) {
+      // Never seen by the provider: closed, and the next attempt tries again.
+      await ctx.store.charges.finish(charge.subscriptionId, charge.period, charge.attempt, {
+        status: "failed",
+        finishedAt: now.toISOString(),
+        transactionId: null,
+      });
+      await ctx.store.memberships.change({
+        email: membership.email,
+        apply: (c) =>
+          c?.autoRenew && c.end === charge.period && c.autoRenew.failedAttempts === charge.attempt
+            ? { ...c, autoRenew: { ...c.autoRenew, failedAttempts: charge.attempt + 1, retryAt: null } }
+            : null,
+      }, now.toISOString());
+    }
+  }
 }
 
 /** The language of the consenting payment (the member's emails are in it), else English. */
