@@ -232,3 +232,45 @@ async function postOff(app: TestApp, token: string): Promise<Response> {
   await res.body?.cancel();
   return res;
 }
+
+Deno.test("automatic renewal without JavaScript: the form's box is the consent, for a one-time gift at a tier only", async () => {
+  const app = await startTestApp();
+  const post = (fields: Record<string, string>) =>
+    fetch(`${app.url}/en/`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: app.url },
+      body: new URLSearchParams({ firstName: "Dana", lastName: "Levi", country: "Israel", ...fields }),
+    });
+  const started = async (fields: Record<string, string>) => {
+    const before = app.logs.filter((l) => l.msg === "payment started").length;
+    const res = await post(fields);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /<iframe src="[^"]+\/sandbox\/pay\//);
+    const line = app.logs.filter((l) => l.msg === "payment started")[before];
+    return (await app.store.payments.get(String(line.paymentId)))!;
+  };
+  try {
+    const ticked = await started({
+      period: "one-time",
+      choice: "tier-2",
+      email: "a@example.org",
+      autoRenew: "on",
+    });
+    assert.equal(ticked.autoRenew, true);
+    assert.equal(ticked.levelId, 2);
+    const unticked = await started({ period: "one-time", choice: "tier-2", email: "b@example.org" });
+    assert.equal(unticked.autoRenew, undefined);
+    const other = await started({
+      choice: "other",
+      otherAmount: "180",
+      email: "c@example.org",
+      autoRenew: "on",
+    });
+    assert.equal(other.autoRenew, undefined, "an other amount is a donation: nothing to renew");
+    // The page opened from the portal's "turn on" link has the box ticked, at the level.
+    const page = await (await fetch(`${app.url}/he/?level=2&autoRenew=1`)).text();
+    assert.match(page, /name="autoRenew"[^>]*checked|checked[^>]*name="autoRenew"/);
+  } finally {
+    await app.close();
+  }
+});
