@@ -25,12 +25,13 @@ import { newId } from "@/lib/core/ids.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import { autoRenewalChange, membershipMessage } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
-import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
+import type { PaymentProvider, ProviderResult } from "@/lib/providers/mod.ts";
 import { FALLBACK_LANG, isLang } from "@/lib/shared/languages.ts";
 import { levelById, type MembershipLevel } from "@/lib/shared/museum.ts";
-import type { Charge, Membership, MessageInput, Store, Transaction } from "@/lib/storage/types.ts";
+import type { Charge, Membership, MessageInput, Store } from "@/lib/storage/types.ts";
 import { RETRY_DAYS } from "./billing_dates.ts";
 import { STALE_CHARGE_MS } from "./billing.ts";
+import { sendTokenCharge, tokenChargeTransaction } from "./token_charge.ts";
 
 const DAY_MS = 86_400_000;
 const PAGE = 200;
@@ -130,23 +131,18 @@ async function chargeOnce(
     token: renew.token,
   };
   if (!await ctx.store.charges.claim(charge)) return "skipped";
-  let result: ProviderResult;
-  try {
-    result = await ctx.provider.chargeToken({
-      token: renew.token,
-      amount,
-      currency: renew.currency,
-      reference: charge.reference,
-    });
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    ctx.log.error("auto-renewal charge: provider failed; a person checks it", {
+  // No answer: unknown whether the card was charged; the claim stays "started" (recoverStale).
+  const result = await sendTokenCharge(
+    ctx.provider,
+    ctx.log,
+    { ...charge, token: renew.token },
+    amount,
+    renew.currency,
+    {
       number: membership.number,
-      reference: charge.reference,
-      error: e.message,
-    });
-    return "skipped";
-  }
+    },
+  );
+  if (!result) return "skipped";
   return await settle(ctx, membership, charge, amount, levelId, result, now) ? "charged" : "failed";
 }
 
@@ -161,30 +157,25 @@ async function settle(
   now: Date,
 ): Promise<boolean> {
   const renew = membership.autoRenew!;
-  const success = result.statusCode === "000" && (result.amount === null || result.amount === amount);
   const donor = await ctx.store.donors.get(membership.donorId);
   const id = newId();
+  // Charged with the kept card: a refund of this renewal credits it, and only it.
+  const { tx, success } = tokenChargeTransaction({
+    id,
+    at: now,
+    donorId: membership.donorId,
+    donor,
+    isMonthly: false,
+    amount,
+    currency: renew.currency,
+    provider: ctx.provider.id,
+    charge,
+    result,
+  });
   const attempts = renew.failedAttempts + 1;
   const retryAt = success || attempts > RETRY_DAYS.length
     ? null
     : new Date(now.getTime() + RETRY_DAYS[attempts - 1] * DAY_MS).toISOString();
-  const tx: Transaction = {
-    id,
-    kind: success ? "success" : "error",
-    statusCode: success ? "000" : result.statusCode === "000" ? "MISMATCH" : result.statusCode,
-    isMonthly: false,
-    createdAt: now.toISOString(),
-    donorId: membership.donorId,
-    user: { firstName: donor?.firstName ?? "", lastName: donor?.lastName ?? "", email: donor?.email ?? "" },
-    amount: result.amount ?? amount,
-    currency: result.currency ?? renew.currency,
-    resultData: success ? result.resultData : null,
-    errorMessage: success ? null : result.errorMessage ?? `Declined (${result.statusCode})`,
-    provider: ctx.provider.id,
-    providerTransactionId: result.providerRef || charge.reference,
-    // The kept card: a refund of this renewal credits it, and only it.
-    cardToken: renew.token,
-  };
   const change = await autoRenewalChange(
     { store: ctx.store, graceDays: ctx.membershipGraceDays },
     membership.email,

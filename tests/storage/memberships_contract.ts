@@ -330,38 +330,18 @@ export async function membershipsContract(
         await store.transactions.record(tx, { membership: consent });
         assert.deepEqual((await store.memberships.get(address))?.autoRenew, renew);
         const declined = { ...renew, failedAttempts: 1, retryAt: at(DAY) };
-        await store.memberships.change({
-          email: address,
-          apply: (c) =>
-            c &&
-            {
-              number: c.number,
-              donorId: c.donorId,
-              subscriptionId: null,
-              terms: c.terms,
-              autoRenew: declined,
-            },
-        }, at(1000));
-        const kept = await store.memberships.change({
-          email: address,
-          apply: (c) =>
-            c &&
-            {
-              number: c.number,
-              donorId: c.donorId,
-              subscriptionId: null,
-              terms: c.terms,
-              cardholders: ["Dana"],
-            },
-        }, at(2000));
+        // A change of the terms' owner that sets `extra` beside them.
+        const write = (extra: Partial<MembershipDraft>, ms: number) =>
+          store.memberships.change({
+            email: address,
+            apply: (c) =>
+              c && { number: c.number, donorId: c.donorId, subscriptionId: null, terms: c.terms, ...extra },
+          }, at(ms));
+        await write({ autoRenew: declined }, 1000);
+        const kept = await write({ cardholders: ["Dana"] }, 2000);
         assert.deepEqual(kept?.autoRenew, declined, "a change leaving it out keeps it");
         assert.deepEqual((await store.memberships.get(address))?.autoRenew, declined);
-        const off = await store.memberships.change({
-          email: address,
-          apply: (c) =>
-            c &&
-            { number: c.number, donorId: c.donorId, subscriptionId: null, terms: c.terms, autoRenew: null },
-        }, at(3000));
+        const off = await write({ autoRenew: null }, 3000);
         assert.equal(off?.autoRenew, undefined);
         assert.equal((await store.memberships.get(address))?.autoRenew, undefined, "its token is gone");
         await assert.rejects(
