@@ -65,6 +65,7 @@ const manifest: LazyManifest = {
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
     "[lang]/kiosk-pair.tsx": () => import("./routes/[lang]/kiosk-pair.tsx"),
     "[lang]/login.tsx": () => import("./routes/[lang]/login.tsx"),
+    "[lang]/membership/auto-renew.tsx": () => import("./routes/[lang]/membership/auto-renew.tsx"),
     "[lang]/receipts/download.tsx": () => import("./routes/[lang]/receipts/download.tsx"),
     "[lang]/receipts/verify.tsx": () => import("./routes/[lang]/receipts/verify.tsx"),
     "[lang]/register.tsx": () => import("./routes/[lang]/register.tsx"),

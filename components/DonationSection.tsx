@@ -33,6 +33,8 @@ export interface DonationData {
 
 /** The locale keys the payment island shows. */
 const ISLAND_KEYS = [
+  "membershipAutoRenew.consent.label",
+  "membershipAutoRenew.consent.help",
   "form.firstName",
   "form.lastName",
   "form.email",

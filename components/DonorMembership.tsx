@@ -7,12 +7,13 @@
  * @module
  */
 import type { TFunction } from "i18next";
-import { membershipDate } from "@/lib/memberships/mod.ts";
+import { membershipDate, type NextAutoRenewal } from "@/lib/memberships/mod.ts";
+import { AutoRenewStatus } from "./AutoRenewStatus.tsx";
 import type { PortalMembership } from "@/lib/donor_portal/mod.ts";
 import { isLang, type Lang } from "@/lib/shared/languages.ts";
 
 /** What the page says after a form: saved, or the names refused. */
-export type MembershipNotice = "saved" | "invalid" | null;
+export type MembershipNotice = "saved" | "invalid" | "autoRenewOff" | null;
 
 /** The membership page's body. */
 export function MembershipView(props: {
@@ -26,6 +27,8 @@ export function MembershipView(props: {
   /** Whether the cards come as Apple Wallet passes too (the museum set its pass certificates). */
   wallet: boolean;
   notice: MembershipNotice;
+  /** The next automatic renewal charge, null while it is off. */
+  autoRenew: NextAutoRenewal | null;
 }) {
   const { t, lang, membership, names } = props;
   const back = (
@@ -82,6 +85,14 @@ export function MembershipView(props: {
           {t("portalMembership.renew")}
         </a>
       </p>
+      <AutoRenewStatus
+        t={t}
+        lang={lang}
+        next={props.autoRenew}
+        action={`/${lang}/account/membership`}
+        levelId={membership.levelId}
+        turnedOff={props.notice === "autoRenewOff"}
+      />
       {names.length > 0 && (
         <>
           <h3>{t("portalMembership.cards")}</h3>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import {
   amountOf,
+  autoRenewApplies,
   DONOR_FIELDS,
   type DonorFields,
   fieldError,
@@ -19,7 +20,7 @@ import {
 } from "@/lib/shared/israeli_id.ts";
 import { signPayload } from "@/lib/shared/signing.ts";
 import type { Tier } from "@/lib/shared/money.ts";
-import { resetForm, selection, useSelection } from "@/islands/shared/donation_state.ts";
+import { resetForm, selection, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
 import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
 
 /** A browser signing key as the server issued it. */
@@ -249,6 +250,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
         isMonthly: online && selection.value.period === "monthly",
         language: props.lang,
         ...(levelId === null ? {} : { levelId }),
+        ...(autoRenewApplies(selection.value, online) ? { autoRenew: true } : {}),
       };
       if (online) {
         const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));
@@ -383,6 +385,28 @@ export default function DonorPayment(props: DonorPaymentProps) {
     </div>
   );
 
+  // Consent to renew automatically: offered for a one-time gift at a tier, online; without
+  // JavaScript always shown (the server applies it only to such a gift).
+  const renewOffered = props.mode === "online" && (!hydrated ||
+    (sel.tier !== null && !sel.other && sel.period === "one-time"));
+  const renewPart = props.mode === "online" && (
+    <div class="auto-renew-consent" hidden={!renewOffered}>
+      <div class="checkbox-field">
+        <input
+          id="donor-autoRenew"
+          name="autoRenew"
+          type="checkbox"
+          value="on"
+          checked={sel.autoRenew}
+          aria-describedby="donor-autoRenew-hint"
+          onChange={(e) => setSelection({ autoRenew: (e.currentTarget as HTMLInputElement).checked })}
+        />
+        <label for="donor-autoRenew">{tx("membershipAutoRenew.consent.label")}</label>
+      </div>
+      <p class="field-hint" id="donor-autoRenew-hint">{tx("membershipAutoRenew.consent.help")}</p>
+    </div>
+  );
+
   const close = (e: MouseEvent) => {
     e.preventDefault();
     reset(true);
@@ -398,6 +422,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
           {field("country", "text", "country-name")}
         </div>
         {taxPart}
+        {renewPart}
         {alert && (
           <p class="form-alert" role="alert">
             {alert.message}

@@ -146,6 +146,20 @@ function MemberDetails(props: {
         <dd>{dates.date(m.createdAt)}</dd>
         <dt>{t("membersAdmin.summary.payment")}</dt>
         <dd>{t(m.monthly ? "membersAdmin.summary.monthly" : "membersAdmin.summary.oneTime")}</dd>
+        <dt>{t("membershipAutoRenew.labels.status")}</dt>
+        <dd class="member-auto-renew">
+          {!m.autoRenew
+            ? t("membershipAutoRenew.admin.off")
+            : m.autoRenew.failedAttempts > 0
+            ? t("membershipAutoRenew.admin.onFailed", {
+              count: m.autoRenew.failedAttempts,
+              date: dates.date(m.autoRenew.nextCharge) ?? "",
+            })
+            : t("membershipAutoRenew.admin.on", {
+              last4: m.autoRenew.last4 ?? "····",
+              date: dates.date(m.autoRenew.nextCharge) ?? "",
+            })}
+        </dd>
       </dl>
       <ResendCard t={t} resend={props.resend} />
       <section aria-labelledby="member-terms-title">

@@ -9,7 +9,7 @@
 import type { Config } from "./config.ts";
 import type { RenderMemberCard } from "@/lib/memberships/mod.ts";
 import { manageLinkKey, signInKey } from "@/lib/donor_portal/mod.ts";
-import { renewalKey } from "@/lib/memberships/mod.ts";
+import { autoRenewOffKey, renewalKey } from "@/lib/memberships/mod.ts";
 import { loadCreditReceipt, loadReceiptAttachment, type RenderReceiptPdf } from "@/lib/receipts/mod.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import type { RenderMessage } from "@/lib/outbox/outbox_sender.ts";
@@ -59,6 +59,7 @@ export async function appRenderer(
     manageKey: await manageLinkKey(config.appSecret),
     signInKey: await signInKey(config.appSecret),
     renewalKey: await renewalKey(config.appSecret),
+    autoRenewOffKey: await autoRenewOffKey(config.appSecret),
     receiptAttachment,
     creditReceiptAttachment,
     ...(renderCard

@@ -102,6 +102,8 @@ export function createJobs(context: JobContext): Record<JobName, () => Promise<v
     "monthly billing": guarded("monthly billing", async () => {
       const { runBillingPass } = await import("@/lib/monthly_gifts/billing.ts");
       await runBillingPass({ store, provider, log, holder, membershipGraceDays });
+      const { runAutoRenewalPass } = await import("@/lib/monthly_gifts/auto_renewal.ts");
+      await runAutoRenewalPass({ store, provider, log, holder, membershipGraceDays, now });
     }),
     "reconcile payments": guarded("reconcile payments", async () => {
       const { runReconcilePass } = await import("@/lib/donations/reconcile.ts");

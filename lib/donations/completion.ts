@@ -17,6 +17,7 @@ import { recordDecline } from "@/lib/rate_limits/mod.ts";
 import type { Donor, MembershipChange, Payment, Transaction } from "@/lib/storage/types.ts";
 import { nextMonth } from "@/lib/monthly_gifts/mod.ts";
 import { levelGiftChange, membershipMessage } from "@/lib/memberships/mod.ts";
+import { lastFour } from "@/lib/shared/format.ts";
 
 import type { ProviderResult } from "@/lib/providers/mod.ts";
 import { clock, type CompletionContext, providerCall } from "./service.ts";
@@ -199,7 +200,9 @@ async function paymentMembership(
   ctx: CompletionContext,
   payment: Payment,
   donor: Donor | null,
-  transaction: Pick<Transaction, "id" | "createdAt" | "statusCode" | "amount" | "currency">,
+  transaction:
+    & Pick<Transaction, "id" | "createdAt" | "statusCode" | "amount" | "currency" | "resultData">
+    & { cardToken: string | null },
 ): Promise<MembershipChange | undefined> {
   if (transaction.statusCode !== "000" || payment.levelId === undefined || !donor?.email || donor.erasedAt) {
     return undefined;
@@ -213,6 +216,21 @@ async function paymentMembership(
     currency: transaction.currency ?? payment.currency,
     // A monthly gift's subscription is made from its first payment, with this id (finishPayment).
     subscriptionId: payment.isMonthly ? `sub_${payment.id}` : null,
+    // The donor's consent keeps this payment's card with the membership; without it, nothing is kept.
+    ...(payment.autoRenew && transaction.cardToken
+      ? {
+        autoRenew: {
+          token: transaction.cardToken,
+          provider: payment.provider,
+          last4: lastFour(transaction.resultData?.CreditCardNumber),
+          currency: transaction.currency ?? payment.currency,
+          transactionId: transaction.id,
+          since: transaction.createdAt,
+          failedAttempts: 0,
+          retryAt: null,
+        },
+      }
+      : {}),
   });
 }
 

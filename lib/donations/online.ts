@@ -57,6 +57,8 @@ export async function createOnlinePayment(
     language: Lang;
     /** The membership level the gift is at (its price must be the amount), if any. */
     levelId?: number | null;
+    /** The donor consented to renew that membership automatically (a one-time gift at a level). */
+    autoRenew?: boolean;
   },
   channel: "online" | "test-terminal" = "online",
   shopNumber: string | null = null,
@@ -71,6 +73,7 @@ export async function createOnlinePayment(
     channel,
     shopNumber,
     levelId: input.levelId ?? undefined,
+    autoRenew: input.autoRenew === true,
   }, now);
   const dedupeKey = [
     channel,
@@ -81,6 +84,7 @@ export async function createOnlinePayment(
     shopNumber,
     // A gift at a level is another request than the same amount given as a donation.
     ...(input.levelId == null ? [] : [`level:${input.levelId}`]),
+    ...(input.autoRenew ? ["auto-renew"] : []),
   ]
     .join("|");
   // Counted, checked against the decline caps and remembered in the same storage call that stores
@@ -137,7 +141,8 @@ export async function createOnlinePayment(
           amount: minor,
           currency: input.currency,
           language: input.language,
-          tokenize: input.isMonthly,
+          // A card kept for monthly charges, or for a membership renewed automatically.
+          tokenize: input.isMonthly || input.autoRenew === true,
           returnUrl: `${ctx.origin}/payments/return/${payment.id}`,
           notifyUrl: `${ctx.origin}/api/payment/notify/${ctx.provider.id}`,
         }),

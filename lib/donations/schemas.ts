@@ -40,6 +40,10 @@ export const CreatePaymentSchema = z.object({
   isMonthly: z.boolean({ error: "isMonthly must be true or false" }),
   language: languageField,
   levelId: levelIdField,
+  autoRenew: z.boolean({ error: "autoRenew must be true or false" }).optional().describe(
+    'The donor ticked "renew automatically every year" (a one-time gift at a level only): the ' +
+      "payment's card is kept with the membership and charged the level's price at each end",
+  ),
   ...SignedFields,
 }).meta({ id: "CreatePayment" });
 

@@ -136,9 +136,16 @@ export async function checkDonation(
     userId: string;
     isMonthly: boolean;
     levelId?: number | null;
+    autoRenew?: boolean;
   },
 ): Promise<{ donor: Donor; minor: number }> {
   if (input.isMonthly && !ctx.monthlyEnabled) throw new MonthlyUnavailableError();
+  if (input.autoRenew && (input.isMonthly || input.levelId == null)) {
+    throw new InvalidDonationError("Automatic renewal is only for a one-time gift at a membership level", [{
+      path: "autoRenew",
+      message: "needs a one-time gift at a level",
+    }]);
+  }
   if (input.amount < MIN_AMOUNT) {
     throw new InvalidDonationError(`The amount must be at least ${MIN_AMOUNT}`, [{
       path: "amount",
@@ -220,11 +227,14 @@ export function newPendingPayment(
   ctx: PaymentsContext,
   donorId: string,
   amount: number,
-  input: Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">,
+  input:
+    & Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">
+    & { autoRenew?: boolean },
   now: Date,
 ): Payment {
   return {
     ...(input.levelId == null ? {} : { levelId: input.levelId }),
+    ...(input.autoRenew ? { autoRenew: true as const } : {}),
     id: newId(),
     donorId,
     amount,

@@ -74,3 +74,72 @@ export async function monthlyChargeChange(
     apply: (current) => current?.subscriptionId === sub.id ? applyGift(current, gift, read) : null,
   };
 }
+
+/** An automatic renewal's charge at a membership's end `end`, as its change sees it. */
+export interface AutoRenewalCharge {
+  /** The membership's end the charge renews (its term end: the charge's key). */
+  end: string;
+  /** The level charged (the last term's). */
+  levelId: number;
+  transactionId: string;
+  paidAt: string;
+  amount: number;
+  currency: 1 | 2;
+  /** Declined: when it is tried again, or null when that was the last try (auto-renewal stops). */
+  retryAt: string | null;
+}
+
+/**
+ * The change an automatic renewal's charge makes, in the same atomic step as its transaction: a
+ * success renews the membership at its level from its end (a "renewal" term) and keeps auto-renewal
+ * on with its count of declines cleared; a decline counts one more (with when it is tried again), or
+ * turns auto-renewal off and drops its token after the last try. Asked again over the record as
+ * stored: a decline changes nothing once the end moved or auto-renewal is off.
+ *
+ * @example
+ * ```ts
+ * const membership = await autoRenewalChange({ store }, email, true, charge);
+ * ```
+ */
+export async function autoRenewalChange(
+  ctx: MembershipContext,
+  email: string,
+  success: boolean,
+  charge: AutoRenewalCharge,
+): Promise<MembershipChange> {
+  const read = await rules(ctx);
+  return {
+    email,
+    apply(current) {
+      if (!current) return null;
+      const kept = {
+        number: current.number,
+        donorId: current.donorId,
+        subscriptionId: current.subscriptionId,
+        terms: current.terms,
+      };
+      const renew = current.autoRenew;
+      if (success) {
+        const draft = applyGift(current, {
+          donorId: current.donorId,
+          levelId: charge.levelId,
+          paidAt: charge.paidAt,
+          transactionId: charge.transactionId,
+          amount: charge.amount,
+          currency: charge.currency,
+          subscriptionId: null,
+        }, read);
+        return draft && renew
+          ? { ...draft, autoRenew: { ...renew, failedAttempts: 0, retryAt: null } }
+          : draft;
+      }
+      if (!renew || current.end !== charge.end) return null;
+      return {
+        ...kept,
+        autoRenew: charge.retryAt === null
+          ? null
+          : { ...renew, failedAttempts: renew.failedAttempts + 1, retryAt: charge.retryAt },
+      };
+    },
+  };
+}

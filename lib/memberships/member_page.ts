@@ -116,6 +116,13 @@ export async function memberDetail(
       charges: t.charges,
     })),
     emails,
+    autoRenew: membership.autoRenew
+      ? {
+        last4: membership.autoRenew.last4,
+        nextCharge: membership.autoRenew.retryAt ?? membership.end,
+        failedAttempts: membership.autoRenew.failedAttempts,
+      }
+      : null,
   };
 }
 

@@ -14,7 +14,12 @@ export {
   readMemberships,
 } from "./config.ts";
 export { readWallet, type WalletSettings } from "./config_wallet.ts";
-export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
+export {
+  autoRenewalChange,
+  levelGiftChange,
+  type MembershipContext,
+  monthlyChargeChange,
+} from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
 export { refundedTermChange } from "./refunds.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
@@ -29,7 +34,24 @@ export {
   renewalKey,
   renewalLinkUrl,
 } from "./renewal_link.ts";
-export { isRenewalStillDue, renewalMessageKey, type RenewalPassContext, runRenewalPass } from "./renewals.ts";
+export {
+  AUTO_RENEW_NOTICE_DAYS,
+  isRenewalStillDue,
+  renewalMessageKey,
+  type RenewalPassContext,
+  runRenewalPass,
+} from "./renewals.ts";
+export {
+  AUTO_RENEW_OFF_TTL_MS,
+  type AutoRenewOffClaim,
+  autoRenewOffKey,
+  autoRenewOffUrl,
+  createAutoRenewOffToken,
+  type NextAutoRenewal,
+  nextAutoRenewal,
+  readAutoRenewOffToken,
+  turnOffAutoRenew,
+} from "./auto_renew.ts";
 export { type RenewalPrefill, renewalPrefill } from "./renewal_page.ts";
 export {
   type MemberCardClaims,

@@ -18,6 +18,12 @@
  * A member whom an active monthly gift keeps is not reminded: each charge extends the membership,
  * and billing's own emails say when a charge fails.
  *
+ * A member with automatic renewal on (`membership.autoRenew`) gets, instead of the reminders, the
+ * **notice** {@link AUTO_RENEW_NOTICE_DAYS} days before the charge at the end (whatever
+ * `MEMBERSHIP_REMINDER_DAYS` says): what will be charged, when, to which card, and the link that
+ * turns it off. A reminder would tell them to renew by hand, and paying by hand as well would buy a
+ * second year. If auto-renewal is off by the time a reminder is due, the reminders go out as usual.
+ *
  * @module
  */
 import type { Logger } from "@/lib/core/log.ts";
@@ -52,8 +58,11 @@ export interface RenewalPassContext {
 
 /** Which renewal email: a reminder `days` before the end, the lapse or the win-back. */
 export type RenewalEmail = { kind: "membership-reminder"; days: number } | {
-  kind: "membership-lapsed" | "membership-winback";
+  kind: "membership-lapsed" | "membership-winback" | "membership-autorenew-notice";
 };
+
+/** Days before an automatic renewal's charge that its notice goes out. */
+export const AUTO_RENEW_NOTICE_DAYS = 7;
 
 /**
  * The key of a membership's renewal email for its end: once per membership, end and email.
@@ -108,6 +117,12 @@ function searches(now: number, reminderDays: readonly number[], graceDays: numbe
     const span = Math.max(1, Math.min(CATCH_UP_DAYS, i + 1 < days.length ? d - days[i + 1] : CATCH_UP_DAYS));
     return { from: to - span * DAY_MS, to, email: { kind: "membership-reminder", days: d } };
   });
+  const notice = dayStart(now) + (AUTO_RENEW_NOTICE_DAYS + 1) * DAY_MS;
+  found.push({
+    from: notice - CATCH_UP_DAYS * DAY_MS,
+    to: notice,
+    email: { kind: "membership-autorenew-notice" },
+  });
   const lapsed = now - graceDays * DAY_MS;
   const winback = lapsed - WINBACK_DAYS * DAY_MS;
   found.push(
@@ -139,10 +154,13 @@ async function messageFor(
     ? await ctx.store.subscriptions.get(membership.subscriptionId)
     : null;
   if (!isRenewalStillDue(membership, membership.end, billing)) return null;
+  // Auto-renewing: the notice instead of the reminders; no notice once it is off.
+  const autoRenewing = membership.autoRenew !== undefined;
+  if (email.kind === "membership-reminder" && autoRenewing) return null;
+  if (email.kind === "membership-autorenew-notice" && !autoRenewing) return null;
   const graceDays = ctx.graceDays ?? DEFAULT_GRACE_DAYS;
-  if (
-    email.kind !== "membership-reminder" && membershipState(membership, now, billing, graceDays) !== "lapsed"
-  ) {
+  const ending = email.kind === "membership-lapsed" || email.kind === "membership-winback";
+  if (ending && membershipState(membership, now, billing, graceDays) !== "lapsed") {
     return null;
   }
   const common = {

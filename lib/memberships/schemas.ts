@@ -97,6 +97,11 @@ export const MemberDetailSchema = MemberRowSchema.extend({
     state: z.enum(["queued", "sent", "skipped", "failed"]),
     settledAt: Instant.nullable(),
   })).describe("Messages to the member's address, newest first (at most 50)"),
+  autoRenew: z.object({
+    last4: z.string().nullable().describe("The kept card's last four digits"),
+    nextCharge: Instant.describe("The membership's end, or the retry after a declined charge"),
+    failedAttempts: z.number().int().describe("Charges for this end declined so far"),
+  }).nullable().describe("Automatic renewal; null while off (no card kept)"),
 });
 
 /** `GET /api/reports/memberships` query. */

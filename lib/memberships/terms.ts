@@ -22,6 +22,7 @@
  */
 import type { MembershipLevel } from "@/lib/shared/museum.ts";
 import {
+  type AutoRenewal,
   MAX_MEMBERSHIP_TERMS,
   type Membership,
   type MembershipDraft,
@@ -42,6 +43,11 @@ export interface LevelGift {
   currency: 1 | 2;
   /** The monthly gift it is a charge of, or null for a one-time gift. */
   subscriptionId: string | null;
+  /**
+   * The card kept for automatic renewal: a gift whose donor consented sets it (a gift without
+   * consent leaves the membership's as it is).
+   */
+  autoRenew?: AutoRenewal;
 }
 
 /** What the rules read besides the membership. */
@@ -145,6 +151,7 @@ export function applyGift(
     donorId,
     subscriptionId,
     terms: terms.slice(-MAX_MEMBERSHIP_TERMS),
+    ...(gift.autoRenew ? { autoRenew: gift.autoRenew } : {}),
   });
   if (!current || gift.paidAt >= lapsesAt(current.end, rules.graceDays)) {
     // Whoever joins names the member; a gift from the same address later (anyone can type it)

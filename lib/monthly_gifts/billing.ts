@@ -28,9 +28,10 @@
 import { newId } from "@/lib/core/ids.ts";
 import type { Logger } from "@/lib/core/log.ts";
 import type { MessageInput } from "@/lib/storage/message_types.ts";
-import type { Charge, Store, Subscription, Transaction } from "@/lib/storage/types.ts";
+import type { Charge, Store, Subscription } from "@/lib/storage/types.ts";
 import { subscriptionDueAt } from "@/lib/storage/records.ts";
 import { nextMonth, RETRY_DAYS } from "./billing_dates.ts";
+import { sendTokenCharge, tokenChargeTransaction } from "./token_charge.ts";
 import { type PaymentProvider, ProviderError, type ProviderResult } from "@/lib/providers/mod.ts";
 import { membershipMessage, monthlyChargeChange } from "@/lib/memberships/mod.ts";
 
@@ -172,24 +173,18 @@ async function chargeOnce(
     if (existing && existing.status !== "started") await advance(ctx, sub, existing.status === "succeeded");
     return "skipped";
   }
-  let result: ProviderResult;
-  try {
-    result = await ctx.provider.chargeToken({
-      token: sub.token,
-      amount: sub.amount,
-      currency: sub.currency,
-      reference: charge.reference,
-    });
-  } catch (e) {
-    if (!(e instanceof ProviderError)) throw e;
-    // Unknown whether the card was charged: the claim stays "started" and recovery finds out.
-    ctx.log.error("monthly charge: provider failed", {
+  // No answer: unknown whether the card was charged; the claim stays "started" and recovery finds out.
+  const result = await sendTokenCharge(
+    ctx.provider,
+    ctx.log,
+    { ...charge, token: sub.token },
+    sub.amount,
+    sub.currency,
+    {
       subscriptionId: sub.id,
-      reference: charge.reference,
-      error: e.message,
-    });
-    return "skipped";
-  }
+    },
+  );
+  if (!result) return "skipped";
   return await settle(ctx, sub, charge, result) ? "charged" : "failed";
 }
 
@@ -243,29 +238,23 @@ async function settle(
   charge: Charge,
   result: ProviderResult,
 ): Promise<boolean> {
-  const success = result.statusCode === "000" && (result.amount === null || result.amount === sub.amount);
   const donor = await ctx.store.donors.get(sub.donorId);
   // One instant for the transaction, its messages and the subscription's next step.
   const now = clock(ctx);
   const id = newId();
-  const tx: Transaction = {
+  // The token the charge was sent with, not the gift's of the moment: a refund credits that card.
+  const { tx, success } = tokenChargeTransaction({
     id,
-    kind: success ? "success" : "error",
-    statusCode: success ? "000" : result.statusCode === "000" ? "MISMATCH" : result.statusCode,
-    isMonthly: true,
-    createdAt: now.toISOString(),
+    at: now,
     donorId: sub.donorId,
-    user: { firstName: donor?.firstName ?? "", lastName: donor?.lastName ?? "", email: donor?.email ?? "" },
-    amount: result.amount ?? sub.amount,
-    currency: result.currency ?? sub.currency,
-    resultData: success ? result.resultData : null,
-    errorMessage: success ? null : result.errorMessage ?? `Declined (${result.statusCode})`,
+    donor,
+    isMonthly: true,
+    amount: sub.amount,
+    currency: sub.currency,
     provider: ctx.provider.id,
-    // The charge's own reference is unique per attempt even when the provider gives no id.
-    providerTransactionId: result.providerRef || charge.reference,
-    // The token it was sent with, not the gift's of the moment: a refund credits that card.
-    cardToken: charge.token,
-  };
+    charge,
+    result,
+  });
   const membership = success && donor?.email && !donor.erasedAt
     ? await monthlyChargeChange({ store: ctx.store, graceDays: ctx.membershipGraceDays }, sub, donor.email, {
       transactionId: id,

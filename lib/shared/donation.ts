@@ -21,6 +21,11 @@ export interface Selection {
   otherAmount: string;
   /** The other amount's currency; dollars by default (spec section 9). */
   otherCurrency: CurrencyName;
+  /**
+   * "Renew my membership automatically every year" is ticked (issue 27): it counts only for a
+   * one-time gift at a tier, online.
+   */
+  autoRenew: boolean;
 }
 
 /** Nothing chosen, one-time. */
@@ -30,6 +35,7 @@ export const EMPTY_SELECTION: Selection = {
   other: false,
   otherAmount: "",
   otherCurrency: "dollars",
+  autoRenew: false,
 };
 
 /** The loading step before the payment step, in ms (spec section 9). */
@@ -151,12 +157,26 @@ export function formErrors(fields: DonorFields): Partial<Record<keyof DonorField
   return errors;
 }
 
+/**
+ * Whether the donor's consent to renew automatically applies to the selection: a one-time gift at a
+ * tier, online, with the box ticked.
+ *
+ * @example
+ * ```ts
+ * autoRenewApplies({ ...EMPTY_SELECTION, tier: 2, autoRenew: true }, true); // true
+ * ```
+ */
+export function autoRenewApplies(selection: Selection, online: boolean): boolean {
+  return online && selection.autoRenew && !selection.other && selection.tier !== null &&
+    selection.period === "one-time";
+}
+
 /** The no-JavaScript form's `choice` value for a tier: `tier-N` (a level's id, 1..999). */
 export const TIER_CHOICE = /^tier-(\d{1,3})$/;
 
 /**
  * Reads a selection from the no-JavaScript form's fields (`period`, `choice` = `tier-N` or
- * `other`, `otherAmount`, `otherCurrency`) among the page's `tiers`; unknown values fall back to
+ * `other`, `otherAmount`, `otherCurrency`, `autoRenew`) among the page's `tiers`; unknown values fall back to
  * the defaults.
  *
  * @example
@@ -177,5 +197,6 @@ export function selectionFromForm(
     other: choice === "other",
     otherAmount: (form.otherAmount ?? "").slice(0, 20),
     otherCurrency: form.otherCurrency === "nis" ? "nis" : "dollars",
+    autoRenew: form.autoRenew === "on",
   };
 }

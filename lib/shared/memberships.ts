@@ -66,4 +66,9 @@ export interface MemberDetail extends MemberRow {
   terms: MemberTermView[];
   /** Newest first. */
   emails: MemberEmail[];
+  /**
+   * Automatic renewal (issue 27, item 5), null while off: the kept card's last four digits, when
+   * the next charge is (the end, or a retry's date) and how many charges this end were declined.
+   */
+  autoRenew: { last4: string | null; nextCharge: string; failedAttempts: number } | null;
 }

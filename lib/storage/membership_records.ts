@@ -9,6 +9,7 @@
 import { batchLimit } from "./queries.ts";
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
 import {
+  type AutoRenewal,
   MAX_CARDHOLDER_NAME,
   MAX_CARDHOLDERS,
   MAX_MEMBERSHIP_TERMS,
@@ -66,6 +67,25 @@ function cardholders(names: unknown): string[] {
   });
 }
 
+/** An automatic renewal as stored: checked and copied to exactly its fields. */
+function autoRenewal(a: AutoRenewal): AutoRenewal {
+  if (typeof a.token !== "string" || a.token === "" || a.token.length > 200) {
+    throw new RangeError("autoRenew.token must be 1..200 characters");
+  }
+  if (a.last4 !== null && !/^\d{4}$/.test(a.last4)) throw new RangeError("autoRenew.last4 must be 4 digits");
+  if (a.currency !== 1 && a.currency !== 2) throw new RangeError("autoRenew.currency must be 1 or 2");
+  return {
+    token: a.token,
+    provider: id(a.provider, "autoRenew.provider"),
+    last4: a.last4,
+    currency: a.currency,
+    transactionId: id(a.transactionId, "autoRenew.transactionId"),
+    since: isoInstant(a.since, "autoRenew.since"),
+    failedAttempts: checkInteger(a.failedAttempts, "autoRenew.failedAttempts", 0),
+    retryAt: a.retryAt === null ? null : isoInstant(a.retryAt, "autoRenew.retryAt"),
+  };
+}
+
 /**
  * The record stored for `draft` of the membership of `email`, written at `at` over `current` (the
  * record as read, or null for a new one).
@@ -94,6 +114,8 @@ export function canonicalMembership(
   const terms: MembershipTerm[] = [];
   for (const [i, t] of draft.terms.entries()) terms.push(term(t, i, terms.at(-1)?.end ?? null));
   const when = isoInstant(at, "at");
+  // Left out of the draft: kept; null: turned off. Stored only while on.
+  const renew = draft.autoRenew === undefined ? current?.autoRenew : draft.autoRenew;
   return {
     email: address,
     number: draft.number,
@@ -102,6 +124,7 @@ export function canonicalMembership(
     cardholders: cardholders(draft.cardholders ?? current?.cardholders ?? []),
     terms,
     end: terms.at(-1)!.end,
+    ...(renew ? { autoRenew: autoRenewal(renew) } : {}),
     createdAt: current?.createdAt ?? when,
     updatedAt: when,
     version: (current?.version ?? 0) + 1,

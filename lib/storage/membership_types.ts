@@ -63,10 +63,36 @@ export interface Membership {
   terms: MembershipTerm[];
   /** The end of its last term (indexed: renewals and lapses are found by it). */
   end: string;
+  /**
+   * Automatic renewal (issue 27, item 5), present only while the member has it on: the card token of
+   * the payment they consented with, charged at each end (`lib/monthly_gifts/auto_renewal.ts`).
+   */
+  autoRenew?: AutoRenewal;
   createdAt: string;
   updatedAt: string;
   /** Bumped by every write. */
   version: number;
+}
+
+/**
+ * A membership's automatic renewal: the card its member consented to be charged with, once a term,
+ * at the level's price then, and where its declined charges stand.
+ */
+export interface AutoRenewal {
+  /** The provider's card token of the consenting payment (never shown, never logged). */
+  token: string;
+  /** The provider the token belongs to. */
+  provider: string;
+  /** The card's last four digits, or null when the provider gave none. */
+  last4: string | null;
+  /** The currency of the consenting payment: each charge is the level's price in it. */
+  currency: 1 | 2;
+  /** The transaction whose card it is, and when the member consented (ISO 8601). */
+  transactionId: string;
+  since: string;
+  /** Declined charges for the current end so far (0 after a success), and when the next try is. */
+  failedAttempts: number;
+  retryAt: string | null;
 }
 
 /** The most terms a membership keeps (a monthly gift adds a term only when its level changes). */
@@ -82,7 +108,11 @@ export const MAX_CARDHOLDER_NAME = 100;
  */
 export type MembershipDraft =
   & Pick<Membership, "number" | "donorId" | "subscriptionId" | "terms">
-  & Partial<Pick<Membership, "cardholders">>;
+  & Partial<Pick<Membership, "cardholders">>
+  & {
+    /** Automatic renewal: left out, kept as it is; null, turned off (its token dropped). */
+    autoRenew?: AutoRenewal | null;
+  };
 
 /**
  * A change of one membership, decided from the record as stored. `apply` is pure: the store may

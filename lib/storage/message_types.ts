@@ -62,6 +62,23 @@ export interface MessageData {
   /** One win-back email, 30 days after the membership of `email` (ended at `end`) lapsed. */
   "membership-winback": { email: string; end: string };
   /**
+   * 7 days before the membership of `email` is renewed automatically at its end `end` (issue 27,
+   * `lib/memberships/renewals.ts`): the amount, date and card, and the link that turns it off.
+   * Skipped when sent if auto-renewal is off by then or the end moved.
+   */
+  "membership-autorenew-notice": { email: string; end: string };
+  /**
+   * An automatic renewal charge of the membership of `email` (ending `end`) was declined
+   * (`lib/monthly_gifts/auto_renewal.ts`): when it is tried again (`retryAt`), or null when
+   * auto-renewal stopped; with the link to renew by hand.
+   */
+  "membership-autorenew-failed": {
+    email: string;
+    end: string;
+    transactionId: string;
+    retryAt: string | null;
+  };
+  /**
    * A gift at a membership level was recorded (issue 27, `lib/memberships/messages.ts`): enqueued
    * with every such transaction; the renderer reads the membership's term of `transactionId` when
    * it sends: a join is welcomed with the card(s) attached, a renewal or an upgrade says until when

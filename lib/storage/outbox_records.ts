@@ -28,6 +28,8 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "membership-reminder",
   "membership-lapsed",
   "membership-winback",
+  "membership-autorenew-notice",
+  "membership-autorenew-failed",
   "membership",
   "member-card",
 ]);

@@ -42,6 +42,11 @@ export interface Payment {
    * for any other gift. Its completion makes or renews the donor's membership.
    */
   levelId?: number;
+  /**
+   * The donor consented to renew the membership automatically every year (a one-time gift at a
+   * level only): its completion keeps the payment's card token with the membership. Absent: no.
+   */
+  autoRenew?: true;
 }
 
 export interface PaymentRepository {

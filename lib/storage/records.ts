@@ -285,6 +285,8 @@ export function canonicalPayment(p: Payment): Payment {
     updatedAt: isoInstant(p.updatedAt, "updatedAt"),
     // Only a gift at a level has one (stored as absent otherwise, as payments before it were).
     ...(p.levelId == null ? {} : { levelId: checkInteger(p.levelId, "levelId", 1) }),
+    // Consent to renew automatically: a one-time gift at a level only.
+    ...(p.autoRenew === true && p.levelId != null && !p.isMonthly ? { autoRenew: true as const } : {}),
   };
 }
 

@@ -21,6 +21,7 @@
 import type { DonationData } from "@/components/DonationSection.tsx";
 import {
   amountOf,
+  autoRenewApplies,
   DONOR_FIELDS,
   type DonorFields,
   EMPTY_SELECTION,
@@ -148,7 +149,9 @@ async function renewalPage(ctx: Ctx, museum: MuseumSettings): Promise<Response> 
   };
   return ctx.render({
     ...data,
-    selection: level ? { ...EMPTY_SELECTION, tier: level.id } : data.selection,
+    selection: level
+      ? { ...EMPTY_SELECTION, tier: level.id, autoRenew: ctx.url.searchParams.get("autoRenew") === "1" }
+      : data.selection,
     fields: prefill.fields ?? data.fields,
     notice: notice || null,
   }, { headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } });
@@ -323,6 +326,8 @@ async function postDonation(
       const { url } = await createOnlinePayment(payments, {
         ...input,
         isMonthly: selection.period === "monthly",
+        // The consent counts only for a one-time gift at a level (ignored otherwise, as the island does).
+        autoRenew: level !== undefined && autoRenewApplies(selection, true),
       });
       return ctx.render({ ...shown, paymentUrl: url });
     }

@@ -37,8 +37,9 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     patterns: [String.raw`/=+$/`],
   },
   "lib/storage/membership_records.ts": {
-    why: "member numbers and ids the server made (a change's draft), checked before storing",
-    patterns: [String.raw`/^[0-9A-Z-]{4,20}$/`, String.raw`/^[\w:.-]{1,100}$/`],
+    why:
+      "member numbers, ids and a kept card's last four digits the server made (a change's draft), checked before storing",
+    patterns: [String.raw`/^[0-9A-Z-]{4,20}$/`, String.raw`/^[\w:.-]{1,100}$/`, String.raw`/^\d{4}$/`],
   },
   "lib/storage/donor_session_records.ts": {
     why: "hashes we computed; an address the form checked with isEmail (at most 254 characters) first",

@@ -307,6 +307,70 @@ export async function membershipsContract(
       }),
   );
 
+  await t.step(
+    "memberships: automatic renewal stored with the consenting payment, kept when a change leaves it out, dropped by null",
+    () =>
+      withStore(open, async (store) => {
+        const address = email();
+        const tx = txFixture();
+        const renew = {
+          token: "tok_kept",
+          provider: "sandbox",
+          last4: "9015",
+          currency: 2 as const,
+          transactionId: tx.id,
+          since: at(0),
+          failedAttempts: 0,
+          retryAt: null,
+        };
+        const consent: MembershipChange = {
+          email: address,
+          apply: (current) => ({ ...extend(address, number(), tx.id).apply(current)!, autoRenew: renew }),
+        };
+        await store.transactions.record(tx, { membership: consent });
+        assert.deepEqual((await store.memberships.get(address))?.autoRenew, renew);
+        const declined = { ...renew, failedAttempts: 1, retryAt: at(DAY) };
+        // A change of the terms' owner that sets `extra` beside them.
+        const write = (extra: Partial<MembershipDraft>, ms: number) =>
+          store.memberships.change({
+            email: address,
+            apply: (c) =>
+              c && { number: c.number, donorId: c.donorId, subscriptionId: null, terms: c.terms, ...extra },
+          }, at(ms));
+        await write({ autoRenew: declined }, 1000);
+        const kept = await write({ cardholders: ["Dana"] }, 2000);
+        assert.deepEqual(kept?.autoRenew, declined, "a change leaving it out keeps it");
+        assert.deepEqual((await store.memberships.get(address))?.autoRenew, declined);
+        const off = await write({ autoRenew: null }, 3000);
+        assert.equal(off?.autoRenew, undefined);
+        assert.equal((await store.memberships.get(address))?.autoRenew, undefined, "its token is gone");
+        await assert.rejects(
+          store.memberships.change({
+            email: address,
+            apply: (c) => c && { ...c, autoRenew: { ...renew, last4: "12345" } },
+          }, at(4000)),
+          RangeError,
+        );
+        // A payment's consent is kept with it (a one-time gift at a level only).
+        const payment = { ...paymentFixture(), levelId: 2, isMonthly: false, autoRenew: true as const };
+        const { payment: stored } = await store.payments.createOrReuse(
+          payment,
+          uid("dedupe"),
+          60_000,
+          Date.parse(at(0)),
+        );
+        assert.equal((await store.payments.get(stored.id))?.autoRenew, true);
+        const plain = { ...paymentFixture(), levelId: 2, isMonthly: false };
+        const { payment: other } = await store.payments.createOrReuse(
+          plain,
+          uid("dedupe"),
+          60_000,
+          Date.parse(at(0)),
+        );
+        assert.equal((await store.payments.get(other.id))?.autoRenew, undefined);
+      }),
+  );
+
   await t.step("memberships: listByEnd pages by end, then email", () =>
     withStore(fresh(), async (store) => {
       const made: Membership[] = [];

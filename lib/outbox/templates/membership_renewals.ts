@@ -32,7 +32,7 @@ import {
 type RenewalMessage = MessageToRender & { data: { email: string; end: string } };
 
 /** The membership and donor the message is about, or null when it is no longer worth sending. */
-async function still(message: RenewalMessage, env: RenderEnv) {
+export async function still(message: RenewalMessage, env: RenderEnv) {
   const donor = await recipientDonor(message, env);
   if (!donor) return null;
   const membership = await env.store.memberships.get(message.data.email);
@@ -48,7 +48,7 @@ async function still(message: RenewalMessage, env: RenderEnv) {
 }
 
 /** The renewal link's button: a fresh token, valid from now; the level's page without the key. */
-async function renewAction(env: RenderEnv, membership: Membership, levelId: number, label: string) {
+export async function renewAction(env: RenderEnv, membership: Membership, levelId: number, label: string) {
   const now = env.now();
   if (!env.renewalKey) {
     const url = new URL(`/${env.lang}/`, env.publicUrl);
@@ -65,7 +65,8 @@ async function renewAction(env: RenderEnv, membership: Membership, levelId: numb
   } satisfies EmailAction;
 }
 
-function details(env: RenderEnv, membership: Membership, levelName: string, endLabel: string) {
+/** The membership's rows in an email: number, level and the end under `endLabel`. */
+export function details(env: RenderEnv, membership: Membership, levelName: string, endLabel: string) {
   const { t, lang } = env;
   return [
     [t("membershipRenewals.labels.number"), membership.number],

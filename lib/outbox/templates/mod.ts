@@ -29,6 +29,7 @@ import {
   renderMembershipWinback,
 } from "./membership_renewals.ts";
 import { renderMemberCard, renderMembership } from "./membership.ts";
+import { renderAutoRenewFailed, renderAutoRenewNotice } from "./membership_auto_renew.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -48,6 +49,8 @@ export const RENDERERS: KindRenderers = {
   "membership-reminder": renderMembershipReminder,
   "membership-lapsed": renderMembershipLapsed,
   "membership-winback": renderMembershipWinback,
+  "membership-autorenew-notice": renderAutoRenewNotice,
+  "membership-autorenew-failed": renderAutoRenewFailed,
   "membership": renderMembership,
   "member-card": renderMemberCard,
 };

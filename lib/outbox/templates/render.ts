@@ -62,6 +62,11 @@ export interface RenderDeps {
    */
   renewalKey?: RenewalKey;
   /**
+   * The auto-renewal turn-off links' key (`autoRenewOffKey(config.appSecret)`,
+   * `lib/memberships/auto_renew.ts`); without it the notice carries no turn-off link (the portal's).
+   */
+  autoRenewOffKey?: Uint8Array;
+  /**
    * The receipt PDF of a successful transaction in a language (issued on first call,
    * `lib/receipts`), or null when no receipt can be issued (receipts not configured).
    */

@@ -12,7 +12,8 @@
  * change does the same in its own transaction, the write inside its recording statement so it
  * happens only with a new transaction (`transactions.ts`). A number another membership has (a unique
  * violation, {@link NUMBER_TAKEN}) rolls everything back; the change is asked again and draws another.
- * `jsonb` keeps no key order, so a read copies each term back into its canonical shape.
+ * `jsonb` keeps no key order, so a read copies each term back into its canonical shape. Automatic
+ * renewal (`auto_renew`, migration 39) is `jsonb` too, null while off.
  *
  * @module
  */
@@ -27,6 +28,7 @@ import {
   listByLevelArgs,
 } from "@/lib/storage/membership_records.ts";
 import type {
+  AutoRenewal,
   Membership,
   MembershipChange,
   MembershipRepository,
@@ -49,6 +51,7 @@ interface MembershipRow {
   cardholders: string[];
   terms: MembershipTerm[];
   end_at: Date;
+  auto_renew: AutoRenewal | null;
   created_at: Date;
   updated_at: Date;
   version: number;
@@ -66,6 +69,17 @@ const toTerm = (t: MembershipTerm): MembershipTerm => ({
   charges: t.charges,
 });
 
+const toAutoRenewal = (a: AutoRenewal): AutoRenewal => ({
+  token: a.token,
+  provider: a.provider,
+  last4: a.last4,
+  currency: a.currency,
+  transactionId: a.transactionId,
+  since: a.since,
+  failedAttempts: a.failedAttempts,
+  retryAt: a.retryAt,
+});
+
 const toMembership = (row: MembershipRow): Membership => ({
   email: row.email,
   number: row.number,
@@ -74,6 +88,7 @@ const toMembership = (row: MembershipRow): Membership => ({
   cardholders: [...row.cardholders],
   terms: row.terms.map(toTerm),
   end: row.end_at.toISOString(),
+  ...(row.auto_renew ? { autoRenew: toAutoRenewal(row.auto_renew) } : {}),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
   version: row.version,
@@ -101,21 +116,23 @@ export function writeMembership(
 ): postgres.PendingQuery<postgres.Row[]> {
   const terms = tx.json(next.terms as unknown as postgres.JSONValue);
   const cardholders = tx.json(next.cardholders);
+  const renew = next.autoRenew ? tx.json(next.autoRenew as unknown as postgres.JSONValue) : null;
   if (current === null) {
     return tx`
       insert into memberships (
-        email, number, donor_id, subscription_id, cardholders, terms, end_at, created_at, updated_at, version
+        email, number, donor_id, subscription_id, cardholders, terms, end_at, auto_renew, created_at,
+        updated_at, version
       )
       select ${next.email}::text, ${next.number}::text, ${next.donorId}::text, ${next.subscriptionId}::text,
-        ${cardholders}::jsonb, ${terms}::jsonb, ${next.end}::timestamptz, ${next.createdAt}::timestamptz,
-        ${next.updatedAt}::timestamptz, ${next.version}::integer
+        ${cardholders}::jsonb, ${terms}::jsonb, ${next.end}::timestamptz, ${renew}::jsonb,
+        ${next.createdAt}::timestamptz, ${next.updatedAt}::timestamptz, ${next.version}::integer
       where ${condition}
     `;
   }
   return tx`
     update memberships set donor_id = ${next.donorId}, subscription_id = ${next.subscriptionId},
-      cardholders = ${cardholders}::jsonb, terms = ${terms}::jsonb, end_at = ${next.end}::timestamptz, updated_at = ${next.updatedAt}::timestamptz,
-      version = ${next.version}
+      cardholders = ${cardholders}::jsonb, terms = ${terms}::jsonb, end_at = ${next.end}::timestamptz,
+      auto_renew = ${renew}::jsonb, updated_at = ${next.updatedAt}::timestamptz, version = ${next.version}
     where email = ${next.email} and version = ${current.version} and ${condition}
   `;
 }

@@ -57,9 +57,9 @@ import { migration034 } from "@/lib/storage/postgres/migrations/034_museum_setti
 import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.ts";
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
-import { migration039 } from "@/lib/storage/postgres/migrations/039_reserved.ts";
 import { migration040 } from "@/lib/storage/postgres/migrations/040_museum_images.ts";
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
+import { migration039 } from "@/lib/storage/postgres/migrations/039_membership_auto_renew.ts";
 
 /** One step of the schema. */
 export interface Migration {

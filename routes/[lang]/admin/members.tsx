@@ -24,6 +24,8 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const levels = state.museum?.levels ?? [];
   const texts = adminTexts(state, [
     "membersAdmin",
+    "membershipAutoRenew.admin",
+    "membershipAutoRenew.labels.status",
     "backofficeMail.kinds",
     "backofficeMail.states",
     "transactions.errorPrefix",

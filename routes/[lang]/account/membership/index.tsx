@@ -11,7 +11,12 @@ import {
 import { currentSession } from "@/lib/donor_portal/sign_in.ts";
 import { type Handlers, Head, type PageProps } from "@/lib/framework/mod.ts";
 import { readSessionCookie } from "@/lib/http/donor_cookie.ts";
-import { cardholderNames } from "@/lib/memberships/mod.ts";
+import {
+  cardholderNames,
+  type NextAutoRenewal,
+  nextAutoRenewal,
+  turnOffAutoRenew,
+} from "@/lib/memberships/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 import { formOf, seeOther, steppedUpSession } from "@/routes/[lang]/account/_access.ts";
 
@@ -23,6 +28,8 @@ interface Data {
   notice: MembershipNotice;
   /** Whether the cards come as Apple Wallet passes too (`config.wallet`). */
   wallet: boolean;
+  /** The next automatic renewal charge, null while it is off. */
+  autoRenew: NextAutoRenewal | null;
 }
 
 const noStore = { "cache-control": "no-store" };
@@ -33,7 +40,11 @@ const noStore = { "cache-control": "no-store" };
  * `card.png.ts`; an Apple Wallet pass when configured: `wallet.pkpass.ts`), "renew now", and for a level covering more than one person the cardholders' form.
  * Any session reaching the address sees it (signed out: the sign-in form). `POST` (the form, no
  * JavaScript needed) stores the names, after a fresh full sign-in (step-up `cardholders`); names no
- * card may carry: 400 and the page saying so; `?saved=1` after a save.
+ * card may carry: 400 and the page saying so; `?saved=1` after a save. The automatic renewal panel
+ * (issue 27, item 7) shows it on (card, amount, next charge date) or off; its form (`turn=off`, any
+ * session reaching the membership: turning off only stops a charge) turns it off and drops the kept
+ * card, then `?autorenew=off`; turning it on is a fresh payment with the consent ticked (the
+ * donation page at the level, `&autoRenew=1`).
  */
 export const handler: Handlers<Data, AppState> = {
   async GET(req, ctx) {
@@ -45,22 +56,32 @@ export const handler: Handlers<Data, AppState> = {
       session,
     );
     const names = membership ? await cardholderNames(services.store, membership.membership) : [];
-    const notice = ctx.url.searchParams.get("saved") === "1" ? "saved" : null;
+    const query = ctx.url.searchParams;
+    const notice = query.get("saved") === "1"
+      ? "saved"
+      : query.get("autorenew") === "off"
+      ? "autoRenewOff"
+      : null;
+    const autoRenew = membership ? await nextAutoRenewal(services.store, membership.membership) : null;
     const wallet = services.config.wallet !== null;
-    return ctx.render({
-      email: session.email,
-      membership,
-      names,
-      mayName: steppedUp(session),
-      notice,
-      wallet,
-    }, {
-      headers: noStore,
-    });
+    return ctx.render(
+      { email: session.email, membership, names, mayName: steppedUp(session), notice, autoRenew, wallet },
+      { headers: noStore },
+    );
   },
   async POST(req, ctx) {
     const { services, lang } = ctx.state;
     const form = await formOf(req);
+    if (form.get("turn") === "off") {
+      const session = await currentSession(services.store, readSessionCookie(req));
+      if (!session) return seeOther(`/${lang}/account`);
+      const reached = await sessionMembership({ store: services.store }, session);
+      if (reached?.membership.autoRenew) {
+        await turnOffAutoRenew(services.store, session.email);
+        ctx.state.log.info("membership auto-renewal turned off", { via: "portal" });
+      }
+      return seeOther(`/${lang}/account/membership?autorenew=off`);
+    }
     const session = await steppedUpSession(req, ctx.state, "cardholders");
     if (session instanceof Response) return session;
     const membership = await sessionMembership(
@@ -76,14 +97,20 @@ export const handler: Handlers<Data, AppState> = {
     } catch (e) {
       if (!(e instanceof InvalidCardholdersError)) throw e;
       const names = await cardholderNames(services.store, membership.membership);
+      const autoRenew = await nextAutoRenewal(services.store, membership.membership);
       const wallet = services.config.wallet !== null;
-      return ctx.render(
-        { email: session.email, membership, names, mayName: true, notice: "invalid", wallet },
-        {
-          status: 400,
-          headers: noStore,
-        },
-      );
+      return ctx.render({
+        email: session.email,
+        membership,
+        names,
+        mayName: true,
+        notice: "invalid",
+        autoRenew,
+        wallet,
+      }, {
+        status: 400,
+        headers: noStore,
+      });
     }
   },
 };
@@ -105,6 +132,7 @@ export default function MembershipPage({ state, data }: PageProps<Data, AppState
           mayName={data.mayName}
           notice={data.notice}
           wallet={data.wallet}
+          autoRenew={data.autoRenew}
         />
       </SignedIn>
     </>
