@@ -30,97 +30,98 @@ import * as $26 from "./routes/[lang]/admin/staff.tsx";
 import * as $27 from "./routes/[lang]/admin/transactions.tsx";
 import * as $28 from "./routes/[lang]/admin/two-factor.tsx";
 import * as $29 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $30 from "./routes/[lang]/error.tsx";
-import * as $31 from "./routes/[lang]/index.tsx";
-import * as $32 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $33 from "./routes/[lang]/login.tsx";
-import * as $34 from "./routes/[lang]/receipts/download.tsx";
-import * as $35 from "./routes/[lang]/receipts/verify.tsx";
-import * as $36 from "./routes/[lang]/register.tsx";
-import * as $37 from "./routes/[lang]/success.tsx";
-import * as $38 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $39 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $40 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $41 from "./routes/_404.tsx";
-import * as $42 from "./routes/_app.tsx";
-import * as $43 from "./routes/api/(admin)/_middleware.ts";
-import * as $44 from "./routes/api/(admin)/audit/actors.ts";
-import * as $45 from "./routes/api/(admin)/audit/export.ts";
-import * as $46 from "./routes/api/(admin)/audit/index.ts";
-import * as $47 from "./routes/api/(admin)/donor/cancel-reasons.ts";
-import * as $48 from "./routes/api/(admin)/donor/index.ts";
-import * as $49 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
-import * as $50 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
-import * as $51 from "./routes/api/(admin)/kiosk-devices/index.ts";
-import * as $52 from "./routes/api/(admin)/memberships/[number].ts";
-import * as $53 from "./routes/api/(admin)/memberships/[number]/cardholders.ts";
-import * as $54 from "./routes/api/(admin)/memberships/[number]/resend-card.ts";
-import * as $55 from "./routes/api/(admin)/memberships/[number]/visits.ts";
-import * as $56 from "./routes/api/(admin)/memberships/export.ts";
-import * as $57 from "./routes/api/(admin)/memberships/index.ts";
-import * as $58 from "./routes/api/(admin)/outbox/index.ts";
-import * as $59 from "./routes/api/(admin)/overview.ts";
-import * as $60 from "./routes/api/(admin)/reports/memberships.ts";
-import * as $61 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $62 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $63 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $64 from "./routes/api/(admin)/settings/flags.ts";
-import * as $65 from "./routes/api/(admin)/settings/museum.ts";
-import * as $66 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $67 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $68 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $69 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $70 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $71 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $72 from "./routes/api/(admin)/transaction/export.ts";
-import * as $73 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $74 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $75 from "./routes/api/(admin)/visits/index.ts";
-import * as $76 from "./routes/api/(admin)/visits/member.ts";
-import * as $77 from "./routes/api/(admin)/visits/report.ts";
-import * as $78 from "./routes/api/(admin)/visits/search.ts";
-import * as $79 from "./routes/api/_middleware.ts";
-import * as $80 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $81 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $82 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $83 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $84 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $85 from "./routes/api/auth/admin/_middleware.ts";
-import * as $86 from "./routes/api/auth/admin/login.ts";
-import * as $87 from "./routes/api/auth/admin/logout.ts";
-import * as $88 from "./routes/api/auth/admin/me.ts";
-import * as $89 from "./routes/api/auth/admin/pending.ts";
-import * as $90 from "./routes/api/auth/admin/refresh.ts";
-import * as $91 from "./routes/api/auth/admin/register.ts";
-import * as $92 from "./routes/api/auth/admin/staff.ts";
-import * as $93 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $94 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $95 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $96 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $97 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $98 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $99 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $100 from "./routes/api/docs.tsx";
-import * as $101 from "./routes/api/feature-flags.ts";
-import * as $102 from "./routes/api/openapi.json.ts";
-import * as $103 from "./routes/api/payment/create.ts";
-import * as $104 from "./routes/api/payment/notify/[provider].ts";
-import * as $105 from "./routes/api/payment/pay-emv.ts";
-import * as $106 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $107 from "./routes/api/signing-key.ts";
-import * as $108 from "./routes/api/user/[id].ts";
-import * as $109 from "./routes/api/user/index.ts";
-import * as $110 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $111 from "./routes/dev/mail/attachment.ts";
-import * as $112 from "./routes/dev/mail/html.ts";
-import * as $113 from "./routes/dev/mail/index.tsx";
-import * as $114 from "./routes/health.ts";
-import * as $115 from "./routes/index.ts";
-import * as $116 from "./routes/museum.css.ts";
-import * as $117 from "./routes/payments/card/[attemptId].ts";
-import * as $118 from "./routes/payments/return/[paymentId].ts";
-import * as $119 from "./routes/sandbox/pay/[ref].tsx";
-import * as $120 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $30 from "./routes/[lang]/desk.tsx";
+import * as $31 from "./routes/[lang]/error.tsx";
+import * as $32 from "./routes/[lang]/index.tsx";
+import * as $33 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $34 from "./routes/[lang]/login.tsx";
+import * as $35 from "./routes/[lang]/receipts/download.tsx";
+import * as $36 from "./routes/[lang]/receipts/verify.tsx";
+import * as $37 from "./routes/[lang]/register.tsx";
+import * as $38 from "./routes/[lang]/success.tsx";
+import * as $39 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $40 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $41 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $42 from "./routes/_404.tsx";
+import * as $43 from "./routes/_app.tsx";
+import * as $44 from "./routes/api/(admin)/_middleware.ts";
+import * as $45 from "./routes/api/(admin)/audit/actors.ts";
+import * as $46 from "./routes/api/(admin)/audit/export.ts";
+import * as $47 from "./routes/api/(admin)/audit/index.ts";
+import * as $48 from "./routes/api/(admin)/donor/cancel-reasons.ts";
+import * as $49 from "./routes/api/(admin)/donor/index.ts";
+import * as $50 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
+import * as $51 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
+import * as $52 from "./routes/api/(admin)/kiosk-devices/index.ts";
+import * as $53 from "./routes/api/(admin)/memberships/[number].ts";
+import * as $54 from "./routes/api/(admin)/memberships/[number]/cardholders.ts";
+import * as $55 from "./routes/api/(admin)/memberships/[number]/resend-card.ts";
+import * as $56 from "./routes/api/(admin)/memberships/[number]/visits.ts";
+import * as $57 from "./routes/api/(admin)/memberships/export.ts";
+import * as $58 from "./routes/api/(admin)/memberships/index.ts";
+import * as $59 from "./routes/api/(admin)/outbox/index.ts";
+import * as $60 from "./routes/api/(admin)/overview.ts";
+import * as $61 from "./routes/api/(admin)/reports/memberships.ts";
+import * as $62 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $63 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $64 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $65 from "./routes/api/(admin)/settings/flags.ts";
+import * as $66 from "./routes/api/(admin)/settings/museum.ts";
+import * as $67 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $68 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $69 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $70 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $71 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $72 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $73 from "./routes/api/(admin)/transaction/export.ts";
+import * as $74 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $75 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $76 from "./routes/api/(admin)/visits/index.ts";
+import * as $77 from "./routes/api/(admin)/visits/member.ts";
+import * as $78 from "./routes/api/(admin)/visits/report.ts";
+import * as $79 from "./routes/api/(admin)/visits/search.ts";
+import * as $80 from "./routes/api/_middleware.ts";
+import * as $81 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $82 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $83 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $84 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $85 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $86 from "./routes/api/auth/admin/_middleware.ts";
+import * as $87 from "./routes/api/auth/admin/login.ts";
+import * as $88 from "./routes/api/auth/admin/logout.ts";
+import * as $89 from "./routes/api/auth/admin/me.ts";
+import * as $90 from "./routes/api/auth/admin/pending.ts";
+import * as $91 from "./routes/api/auth/admin/refresh.ts";
+import * as $92 from "./routes/api/auth/admin/register.ts";
+import * as $93 from "./routes/api/auth/admin/staff.ts";
+import * as $94 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $95 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $96 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $97 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $98 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $99 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $100 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $101 from "./routes/api/docs.tsx";
+import * as $102 from "./routes/api/feature-flags.ts";
+import * as $103 from "./routes/api/openapi.json.ts";
+import * as $104 from "./routes/api/payment/create.ts";
+import * as $105 from "./routes/api/payment/notify/[provider].ts";
+import * as $106 from "./routes/api/payment/pay-emv.ts";
+import * as $107 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $108 from "./routes/api/signing-key.ts";
+import * as $109 from "./routes/api/user/[id].ts";
+import * as $110 from "./routes/api/user/index.ts";
+import * as $111 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $112 from "./routes/dev/mail/attachment.ts";
+import * as $113 from "./routes/dev/mail/html.ts";
+import * as $114 from "./routes/dev/mail/index.tsx";
+import * as $115 from "./routes/health.ts";
+import * as $116 from "./routes/index.ts";
+import * as $117 from "./routes/museum.css.ts";
+import * as $118 from "./routes/payments/card/[attemptId].ts";
+import * as $119 from "./routes/payments/return/[paymentId].ts";
+import * as $120 from "./routes/sandbox/pay/[ref].tsx";
+import * as $121 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDesk.tsx";
@@ -135,12 +136,13 @@ import * as $$10 from "./islands/AdminStaff.tsx";
 import * as $$11 from "./islands/AdminTransactions.tsx";
 import * as $$12 from "./islands/AdminTwoFactor.tsx";
 import * as $$13 from "./islands/ContributionChoice.tsx";
-import * as $$14 from "./islands/DonorPayment.tsx";
-import * as $$15 from "./islands/InitPaymentListener.tsx";
-import * as $$16 from "./islands/LanguageSelector.tsx";
-import * as $$17 from "./islands/PeriodTabs.tsx";
-import * as $$18 from "./islands/ProgressBar.tsx";
-import * as $$19 from "./islands/ScrollToTop.tsx";
+import * as $$14 from "./islands/Desk.tsx";
+import * as $$15 from "./islands/DonorPayment.tsx";
+import * as $$16 from "./islands/InitPaymentListener.tsx";
+import * as $$17 from "./islands/LanguageSelector.tsx";
+import * as $$18 from "./islands/PeriodTabs.tsx";
+import * as $$19 from "./islands/ProgressBar.tsx";
+import * as $$20 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -176,97 +178,98 @@ const manifest: Manifest = {
     "[lang]/admin/transactions.tsx": $27,
     "[lang]/admin/two-factor.tsx": $28,
     "[lang]/cancel-subscription.tsx": $29,
-    "[lang]/error.tsx": $30,
-    "[lang]/index.tsx": $31,
-    "[lang]/kiosk-pair.tsx": $32,
-    "[lang]/login.tsx": $33,
-    "[lang]/receipts/download.tsx": $34,
-    "[lang]/receipts/verify.tsx": $35,
-    "[lang]/register.tsx": $36,
-    "[lang]/success.tsx": $37,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $38,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $39,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $40,
-    "_404.tsx": $41,
-    "_app.tsx": $42,
-    "api/(admin)/_middleware.ts": $43,
-    "api/(admin)/audit/actors.ts": $44,
-    "api/(admin)/audit/export.ts": $45,
-    "api/(admin)/audit/index.ts": $46,
-    "api/(admin)/donor/cancel-reasons.ts": $47,
-    "api/(admin)/donor/index.ts": $48,
-    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $49,
-    "api/(admin)/kiosk-devices/[id]/revoke.ts": $50,
-    "api/(admin)/kiosk-devices/index.ts": $51,
-    "api/(admin)/memberships/[number].ts": $52,
-    "api/(admin)/memberships/[number]/cardholders.ts": $53,
-    "api/(admin)/memberships/[number]/resend-card.ts": $54,
-    "api/(admin)/memberships/[number]/visits.ts": $55,
-    "api/(admin)/memberships/export.ts": $56,
-    "api/(admin)/memberships/index.ts": $57,
-    "api/(admin)/outbox/index.ts": $58,
-    "api/(admin)/overview.ts": $59,
-    "api/(admin)/reports/memberships.ts": $60,
-    "api/(admin)/reports/monthly.csv.ts": $61,
-    "api/(admin)/reports/monthly.svg.ts": $62,
-    "api/(admin)/reports/monthly.ts": $63,
-    "api/(admin)/settings/flags.ts": $64,
-    "api/(admin)/settings/museum.ts": $65,
-    "api/(admin)/transaction/[id]/receipt.ts": $66,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $67,
-    "api/(admin)/transaction/[id]/refund.ts": $68,
-    "api/(admin)/transaction/[id]/refunds.ts": $69,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $70,
-    "api/(admin)/transaction/daily-totals.ts": $71,
-    "api/(admin)/transaction/export.ts": $72,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $73,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $74,
-    "api/(admin)/visits/index.ts": $75,
-    "api/(admin)/visits/member.ts": $76,
-    "api/(admin)/visits/report.ts": $77,
-    "api/(admin)/visits/search.ts": $78,
-    "api/_middleware.ts": $79,
-    "api/auth/admin/[id]/approve.ts": $80,
-    "api/auth/admin/[id]/deactivate.ts": $81,
-    "api/auth/admin/[id]/reject.ts": $82,
-    "api/auth/admin/[id]/role.ts": $83,
-    "api/auth/admin/[id]/two-factor-reset.ts": $84,
-    "api/auth/admin/_middleware.ts": $85,
-    "api/auth/admin/login.ts": $86,
-    "api/auth/admin/logout.ts": $87,
-    "api/auth/admin/me.ts": $88,
-    "api/auth/admin/pending.ts": $89,
-    "api/auth/admin/refresh.ts": $90,
-    "api/auth/admin/register.ts": $91,
-    "api/auth/admin/staff.ts": $92,
-    "api/auth/admin/two-factor/confirm.ts": $93,
-    "api/auth/admin/two-factor/disable.ts": $94,
-    "api/auth/admin/two-factor/enrol.ts": $95,
-    "api/auth/admin/two-factor/index.ts": $96,
-    "api/auth/admin/two-factor/recovery-codes.ts": $97,
-    "api/auth/admin/two-factor/required.ts": $98,
-    "api/auth/admin/two-factor/verify.ts": $99,
-    "api/docs.tsx": $100,
-    "api/feature-flags.ts": $101,
-    "api/openapi.json.ts": $102,
-    "api/payment/create.ts": $103,
-    "api/payment/notify/[provider].ts": $104,
-    "api/payment/pay-emv.ts": $105,
-    "api/payment/test-emv/[terminalNumber].ts": $106,
-    "api/signing-key.ts": $107,
-    "api/user/[id].ts": $108,
-    "api/user/index.ts": $109,
-    "api/user/off-monthly-payment/[id].ts": $110,
-    "dev/mail/attachment.ts": $111,
-    "dev/mail/html.ts": $112,
-    "dev/mail/index.tsx": $113,
-    "health.ts": $114,
-    "index.ts": $115,
-    "museum.css.ts": $116,
-    "payments/card/[attemptId].ts": $117,
-    "payments/return/[paymentId].ts": $118,
-    "sandbox/pay/[ref].tsx": $119,
-    "sandbox/terminal/[terminalId].tsx": $120,
+    "[lang]/desk.tsx": $30,
+    "[lang]/error.tsx": $31,
+    "[lang]/index.tsx": $32,
+    "[lang]/kiosk-pair.tsx": $33,
+    "[lang]/login.tsx": $34,
+    "[lang]/receipts/download.tsx": $35,
+    "[lang]/receipts/verify.tsx": $36,
+    "[lang]/register.tsx": $37,
+    "[lang]/success.tsx": $38,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $39,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $40,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $41,
+    "_404.tsx": $42,
+    "_app.tsx": $43,
+    "api/(admin)/_middleware.ts": $44,
+    "api/(admin)/audit/actors.ts": $45,
+    "api/(admin)/audit/export.ts": $46,
+    "api/(admin)/audit/index.ts": $47,
+    "api/(admin)/donor/cancel-reasons.ts": $48,
+    "api/(admin)/donor/index.ts": $49,
+    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $50,
+    "api/(admin)/kiosk-devices/[id]/revoke.ts": $51,
+    "api/(admin)/kiosk-devices/index.ts": $52,
+    "api/(admin)/memberships/[number].ts": $53,
+    "api/(admin)/memberships/[number]/cardholders.ts": $54,
+    "api/(admin)/memberships/[number]/resend-card.ts": $55,
+    "api/(admin)/memberships/[number]/visits.ts": $56,
+    "api/(admin)/memberships/export.ts": $57,
+    "api/(admin)/memberships/index.ts": $58,
+    "api/(admin)/outbox/index.ts": $59,
+    "api/(admin)/overview.ts": $60,
+    "api/(admin)/reports/memberships.ts": $61,
+    "api/(admin)/reports/monthly.csv.ts": $62,
+    "api/(admin)/reports/monthly.svg.ts": $63,
+    "api/(admin)/reports/monthly.ts": $64,
+    "api/(admin)/settings/flags.ts": $65,
+    "api/(admin)/settings/museum.ts": $66,
+    "api/(admin)/transaction/[id]/receipt.ts": $67,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $68,
+    "api/(admin)/transaction/[id]/refund.ts": $69,
+    "api/(admin)/transaction/[id]/refunds.ts": $70,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $71,
+    "api/(admin)/transaction/daily-totals.ts": $72,
+    "api/(admin)/transaction/export.ts": $73,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $74,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $75,
+    "api/(admin)/visits/index.ts": $76,
+    "api/(admin)/visits/member.ts": $77,
+    "api/(admin)/visits/report.ts": $78,
+    "api/(admin)/visits/search.ts": $79,
+    "api/_middleware.ts": $80,
+    "api/auth/admin/[id]/approve.ts": $81,
+    "api/auth/admin/[id]/deactivate.ts": $82,
+    "api/auth/admin/[id]/reject.ts": $83,
+    "api/auth/admin/[id]/role.ts": $84,
+    "api/auth/admin/[id]/two-factor-reset.ts": $85,
+    "api/auth/admin/_middleware.ts": $86,
+    "api/auth/admin/login.ts": $87,
+    "api/auth/admin/logout.ts": $88,
+    "api/auth/admin/me.ts": $89,
+    "api/auth/admin/pending.ts": $90,
+    "api/auth/admin/refresh.ts": $91,
+    "api/auth/admin/register.ts": $92,
+    "api/auth/admin/staff.ts": $93,
+    "api/auth/admin/two-factor/confirm.ts": $94,
+    "api/auth/admin/two-factor/disable.ts": $95,
+    "api/auth/admin/two-factor/enrol.ts": $96,
+    "api/auth/admin/two-factor/index.ts": $97,
+    "api/auth/admin/two-factor/recovery-codes.ts": $98,
+    "api/auth/admin/two-factor/required.ts": $99,
+    "api/auth/admin/two-factor/verify.ts": $100,
+    "api/docs.tsx": $101,
+    "api/feature-flags.ts": $102,
+    "api/openapi.json.ts": $103,
+    "api/payment/create.ts": $104,
+    "api/payment/notify/[provider].ts": $105,
+    "api/payment/pay-emv.ts": $106,
+    "api/payment/test-emv/[terminalNumber].ts": $107,
+    "api/signing-key.ts": $108,
+    "api/user/[id].ts": $109,
+    "api/user/index.ts": $110,
+    "api/user/off-monthly-payment/[id].ts": $111,
+    "dev/mail/attachment.ts": $112,
+    "dev/mail/html.ts": $113,
+    "dev/mail/index.tsx": $114,
+    "health.ts": $115,
+    "index.ts": $116,
+    "museum.css.ts": $117,
+    "payments/card/[attemptId].ts": $118,
+    "payments/return/[paymentId].ts": $119,
+    "sandbox/pay/[ref].tsx": $120,
+    "sandbox/terminal/[terminalId].tsx": $121,
   },
   islands: {
     AccountForm: $$0,
@@ -283,12 +286,13 @@ const manifest: Manifest = {
     AdminTransactions: $$11,
     AdminTwoFactor: $$12,
     ContributionChoice: $$13,
-    DonorPayment: $$14,
-    InitPaymentListener: $$15,
-    LanguageSelector: $$16,
-    PeriodTabs: $$17,
-    ProgressBar: $$18,
-    ScrollToTop: $$19,
+    Desk: $$14,
+    DonorPayment: $$15,
+    InitPaymentListener: $$16,
+    LanguageSelector: $$17,
+    PeriodTabs: $$18,
+    ProgressBar: $$19,
+    ScrollToTop: $$20,
   },
 };
 

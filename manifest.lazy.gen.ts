@@ -15,12 +15,13 @@ import * as $$10 from "./islands/AdminStaff.tsx";
 import * as $$11 from "./islands/AdminTransactions.tsx";
 import * as $$12 from "./islands/AdminTwoFactor.tsx";
 import * as $$13 from "./islands/ContributionChoice.tsx";
-import * as $$14 from "./islands/DonorPayment.tsx";
-import * as $$15 from "./islands/InitPaymentListener.tsx";
-import * as $$16 from "./islands/LanguageSelector.tsx";
-import * as $$17 from "./islands/PeriodTabs.tsx";
-import * as $$18 from "./islands/ProgressBar.tsx";
-import * as $$19 from "./islands/ScrollToTop.tsx";
+import * as $$14 from "./islands/Desk.tsx";
+import * as $$15 from "./islands/DonorPayment.tsx";
+import * as $$16 from "./islands/InitPaymentListener.tsx";
+import * as $$17 from "./islands/LanguageSelector.tsx";
+import * as $$18 from "./islands/PeriodTabs.tsx";
+import * as $$19 from "./islands/ProgressBar.tsx";
+import * as $$20 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -61,6 +62,7 @@ const manifest: LazyManifest = {
     "[lang]/admin/transactions.tsx": () => import("./routes/[lang]/admin/transactions.tsx"),
     "[lang]/admin/two-factor.tsx": () => import("./routes/[lang]/admin/two-factor.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
+    "[lang]/desk.tsx": () => import("./routes/[lang]/desk.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
     "[lang]/kiosk-pair.tsx": () => import("./routes/[lang]/kiosk-pair.tsx"),
@@ -186,12 +188,13 @@ const manifest: LazyManifest = {
     AdminTransactions: $$11,
     AdminTwoFactor: $$12,
     ContributionChoice: $$13,
-    DonorPayment: $$14,
-    InitPaymentListener: $$15,
-    LanguageSelector: $$16,
-    PeriodTabs: $$17,
-    ProgressBar: $$18,
-    ScrollToTop: $$19,
+    Desk: $$14,
+    DonorPayment: $$15,
+    InitPaymentListener: $$16,
+    LanguageSelector: $$17,
+    PeriodTabs: $$18,
+    ProgressBar: $$19,
+    ScrollToTop: $$20,
   },
 };
 
