@@ -4,7 +4,7 @@ import { deskClient, newVisitId } from "@/lib/desk/client.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
-import { messageText } from "@/islands/shared/texts.ts";
+import { isolate, messageText } from "@/islands/shared/texts.ts";
 import { DeskAnswer, type VisitChoice } from "@/islands/desk/DeskAnswer.tsx";
 import { readQr } from "@/islands/desk/scan.ts";
 
@@ -81,7 +81,7 @@ function DeskBody(props: { view: SectionView }) {
       const { visit } = await desk.checkIn({ ...choice, id: visitId.current });
       const name = visit.cardholder || member.name;
       const key = visit.kind === "override" ? "frontDesk.allowed" : "frontDesk.checkedIn";
-      setView({ kind: "done", text: t(key, { name, count: visit.guests }) });
+      setView({ kind: "done", text: t(key, { name: isolate(name), count: visit.guests }) });
     } catch (error) {
       setFailure(error instanceof ApiError && error.status === 409 ? error.message : problem(error));
     } finally {
@@ -262,7 +262,7 @@ function DeskBody(props: { view: SectionView }) {
             aria-modal="true"
             aria-labelledby="desk-done"
           >
-            <h2 id="desk-done" class="desk-state">{view.text}</h2>
+            <h2 id="desk-done" class="desk-state desk-done-text">{view.text}</h2>
             <div class="desk-actions">
               <button type="button" class="button button-primary desk-next" onClick={next}>
                 {t("frontDesk.next")}
