@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { DeskMember } from "@/lib/shared/visits.ts";
 import { deskClient, newVisitId } from "@/lib/desk/client.ts";
@@ -137,8 +138,6 @@ function DeskBody(props: { view: SectionView }) {
     }
   }
 
-  const field = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? "").trim();
-
   return (
     <>
       <div class="desk" data-ready={ready ? "" : undefined}>
@@ -181,46 +180,23 @@ function DeskBody(props: { view: SectionView }) {
             />
           </label>
         </section>
-        <form
-          class="desk-find"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const number = field(e.currentTarget, "number");
-            if (number) look(() => desk.memberByNumber(number));
-          }}
-        >
-          <label for="desk-number">{t("frontDesk.numberLabel")}</label>
-          <div class="desk-row">
-            <input
-              id="desk-number"
-              name="number"
-              autocomplete="off"
-              autocapitalize="characters"
-              maxLength={20}
-              dir="ltr"
-            />
-            <button type="submit" class="button button-primary" disabled={!ready || busy}>
-              {t("frontDesk.find")}
-            </button>
-          </div>
-        </form>
-        <form
-          class="desk-find"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const text = field(e.currentTarget, "q");
-            if (text) look(() => desk.search(text));
-          }}
-        >
-          <label for="desk-search">{t("frontDesk.searchLabel")}</label>
-          <div class="desk-row">
-            <input id="desk-search" name="q" type="search" autocomplete="off" maxLength={320} />
-            <button type="submit" class="button button-primary" disabled={!ready || busy}>
-              {t("frontDesk.search")}
-            </button>
-          </div>
-        </form>
+        <FindForm
+          id="desk-number"
+          label={t("frontDesk.numberLabel")}
+          button={t("frontDesk.find")}
+          disabled={!ready || busy}
+          input={{ autocapitalize: "characters", maxLength: 20, dir: "ltr" }}
+          onFind={(number) => look(() => desk.memberByNumber(number))}
+        />
+        <FindForm
+          id="desk-search"
+          search
+          label={t("frontDesk.searchLabel")}
+          button={t("frontDesk.search")}
+          disabled={!ready || busy}
+          input={{ type: "search", maxLength: 320 }}
+          onFind={(text) => look(() => desk.search(text))}
+        />
         <div aria-live="polite">
           {busy && view.kind === "find" && <p role="status">{t("frontDesk.searching")}</p>}
           {notice && <p class="form-alert desk-notice" role="alert">{notice}</p>}
@@ -272,5 +248,34 @@ function DeskBody(props: { view: SectionView }) {
         )}
       </div>
     </>
+  );
+}
+
+/** One of the desk's look-up forms: a labelled box and its button; answers the trimmed text. */
+function FindForm(props: {
+  id: string;
+  label: string;
+  button: string;
+  disabled: boolean;
+  search?: boolean;
+  input: InputHTMLAttributes<HTMLInputElement>;
+  onFind: (text: string) => void;
+}) {
+  return (
+    <form
+      class="desk-find"
+      role={props.search ? "search" : undefined}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = String(new FormData(e.currentTarget).get("text") ?? "").trim();
+        if (text) props.onFind(text);
+      }}
+    >
+      <label for={props.id}>{props.label}</label>
+      <div class="desk-row">
+        <input {...props.input} id={props.id} name="text" autocomplete="off" />
+        <button type="submit" class="button button-primary" disabled={props.disabled}>{props.button}</button>
+      </div>
+    </form>
   );
 }
