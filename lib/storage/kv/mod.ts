@@ -60,6 +60,7 @@
  * | `museum.ts`            | the museum's identity and levels        | `museum_settings`                 |
  * | `museum_images.ts`     | the museum's logo and hero image        | `museum_image*`                   |
  * | `memberships.ts`       | memberships, by number and by end       | `memberships*`                    |
+ * | `visits.ts`            | front-desk visits, by time and member   | `visits*`                         |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -89,6 +90,7 @@ import { kvRefunds } from "./refunds.ts";
 import { kvMuseum } from "./museum.ts";
 import { kvMuseumImages } from "./museum_images.ts";
 import { kvMemberships } from "./memberships.ts";
+import { kvVisits } from "./visits.ts";
 import { kvTwoFactor } from "./two_factor.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
@@ -166,6 +168,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     museum: kvMuseum(ctx),
     museumImages: kvMuseumImages(ctx),
     memberships: kvMemberships(ctx),
+    visits: kvVisits(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

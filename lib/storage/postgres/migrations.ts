@@ -60,6 +60,7 @@ import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_memb
 import { migration040 } from "@/lib/storage/postgres/migrations/040_museum_images.ts";
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
 import { migration039 } from "@/lib/storage/postgres/migrations/039_membership_auto_renew.ts";
+import { migration041 } from "@/lib/storage/postgres/migrations/041_visits.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -121,6 +122,7 @@ export const migrations: readonly Migration[] = [
   migration038,
   migration039,
   migration040,
+  migration041,
 ];
 
 /**

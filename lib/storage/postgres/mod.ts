@@ -54,6 +54,7 @@
  * | `reports.ts`           | `reports` (reads only)         | `transactions`, `subscriptions`                         |
  * | `museum.ts`            | `museum`                       | `museum_settings`                                       |
  * | `memberships.ts`       | `memberships`                  | `memberships`                                           |
+ * | `visits.ts`            | `visits`                       | `visits`                                                |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -81,6 +82,7 @@ import { pgRefunds } from "./refunds.ts";
 import { pgMuseum } from "./museum.ts";
 import { pgMuseumImages } from "./museum_images.ts";
 import { pgMemberships } from "./memberships.ts";
+import { pgVisits } from "./visits.ts";
 import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
@@ -208,6 +210,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     museum: g("museum", pgMuseum(ctx)),
     museumImages: g("museumImages", pgMuseumImages(ctx)),
     memberships: g("memberships", pgMemberships(ctx)),
+    visits: g("visits", pgVisits(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

@@ -26,6 +26,12 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "membersAdmin",
     "membershipAutoRenew.admin",
     "membershipAutoRenew.labels.status",
+    // A member's visits (issue 28).
+    "frontDesk.memberVisitsTitle",
+    "frontDesk.memberNoVisits",
+    "frontDesk.columns",
+    "frontDesk.kinds",
+    "frontDesk.reasonShown",
     "backofficeMail.kinds",
     "backofficeMail.states",
     "transactions.errorPrefix",

@@ -15,6 +15,8 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, [
     "museumEditor",
     "museumHero",
+    "frontDesk.levelGuests",
+    "frontDesk.levelGuestsError",
     "staffAdmin.flagsTitle",
     "staffAdmin.flagsIntro",
     "staffAdmin.flags",
