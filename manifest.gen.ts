@@ -105,16 +105,17 @@ import * as $101 from "./routes/api/signing-key.ts";
 import * as $102 from "./routes/api/user/[id].ts";
 import * as $103 from "./routes/api/user/index.ts";
 import * as $104 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $105 from "./routes/dev/mail/attachment.ts";
-import * as $106 from "./routes/dev/mail/html.ts";
-import * as $107 from "./routes/dev/mail/index.tsx";
-import * as $108 from "./routes/health.ts";
-import * as $109 from "./routes/index.ts";
-import * as $110 from "./routes/museum.css.ts";
-import * as $111 from "./routes/payments/card/[attemptId].ts";
-import * as $112 from "./routes/payments/return/[paymentId].ts";
-import * as $113 from "./routes/sandbox/pay/[ref].tsx";
-import * as $114 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $105 from "./routes/desk-sw.js.ts";
+import * as $106 from "./routes/dev/mail/attachment.ts";
+import * as $107 from "./routes/dev/mail/html.ts";
+import * as $108 from "./routes/dev/mail/index.tsx";
+import * as $109 from "./routes/health.ts";
+import * as $110 from "./routes/index.ts";
+import * as $111 from "./routes/museum.css.ts";
+import * as $112 from "./routes/payments/card/[attemptId].ts";
+import * as $113 from "./routes/payments/return/[paymentId].ts";
+import * as $114 from "./routes/sandbox/pay/[ref].tsx";
+import * as $115 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDonors.tsx";
@@ -244,16 +245,17 @@ const manifest: Manifest = {
     "api/user/[id].ts": $102,
     "api/user/index.ts": $103,
     "api/user/off-monthly-payment/[id].ts": $104,
-    "dev/mail/attachment.ts": $105,
-    "dev/mail/html.ts": $106,
-    "dev/mail/index.tsx": $107,
-    "health.ts": $108,
-    "index.ts": $109,
-    "museum.css.ts": $110,
-    "payments/card/[attemptId].ts": $111,
-    "payments/return/[paymentId].ts": $112,
-    "sandbox/pay/[ref].tsx": $113,
-    "sandbox/terminal/[terminalId].tsx": $114,
+    "desk-sw.js.ts": $105,
+    "dev/mail/attachment.ts": $106,
+    "dev/mail/html.ts": $107,
+    "dev/mail/index.tsx": $108,
+    "health.ts": $109,
+    "index.ts": $110,
+    "museum.css.ts": $111,
+    "payments/card/[attemptId].ts": $112,
+    "payments/return/[paymentId].ts": $113,
+    "sandbox/pay/[ref].tsx": $114,
+    "sandbox/terminal/[terminalId].tsx": $115,
   },
   islands: {
     AccountForm: $$0,
