@@ -17,124 +17,133 @@ import * as $13 from "./routes/[lang]/account/receipts/[year].tsx";
 import * as $14 from "./routes/[lang]/account/sign-in.tsx";
 import * as $15 from "./routes/[lang]/account/sign-out.ts";
 import * as $16 from "./routes/[lang]/admin/audit.tsx";
-import * as $17 from "./routes/[lang]/admin/donor.ts";
-import * as $18 from "./routes/[lang]/admin/donors.tsx";
-import * as $19 from "./routes/[lang]/admin/email.tsx";
-import * as $20 from "./routes/[lang]/admin/index.tsx";
-import * as $21 from "./routes/[lang]/admin/kiosks.tsx";
-import * as $22 from "./routes/[lang]/admin/members.tsx";
-import * as $23 from "./routes/[lang]/admin/reports.tsx";
-import * as $24 from "./routes/[lang]/admin/settings.tsx";
-import * as $25 from "./routes/[lang]/admin/staff.tsx";
-import * as $26 from "./routes/[lang]/admin/transactions.tsx";
-import * as $27 from "./routes/[lang]/admin/two-factor.tsx";
-import * as $28 from "./routes/[lang]/cancel-subscription.tsx";
-import * as $29 from "./routes/[lang]/error.tsx";
-import * as $30 from "./routes/[lang]/index.tsx";
-import * as $31 from "./routes/[lang]/kiosk-pair.tsx";
-import * as $32 from "./routes/[lang]/login.tsx";
-import * as $33 from "./routes/[lang]/receipts/download.tsx";
-import * as $34 from "./routes/[lang]/receipts/verify.tsx";
-import * as $35 from "./routes/[lang]/register.tsx";
-import * as $36 from "./routes/[lang]/success.tsx";
-import * as $37 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
-import * as $38 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
-import * as $39 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
-import * as $40 from "./routes/_404.tsx";
-import * as $41 from "./routes/_app.tsx";
-import * as $42 from "./routes/api/(admin)/_middleware.ts";
-import * as $43 from "./routes/api/(admin)/audit/actors.ts";
-import * as $44 from "./routes/api/(admin)/audit/export.ts";
-import * as $45 from "./routes/api/(admin)/audit/index.ts";
-import * as $46 from "./routes/api/(admin)/donor/cancel-reasons.ts";
-import * as $47 from "./routes/api/(admin)/donor/index.ts";
-import * as $48 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
-import * as $49 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
-import * as $50 from "./routes/api/(admin)/kiosk-devices/index.ts";
-import * as $51 from "./routes/api/(admin)/memberships/[number].ts";
-import * as $52 from "./routes/api/(admin)/memberships/[number]/cardholders.ts";
-import * as $53 from "./routes/api/(admin)/memberships/[number]/resend-card.ts";
-import * as $54 from "./routes/api/(admin)/memberships/export.ts";
-import * as $55 from "./routes/api/(admin)/memberships/index.ts";
-import * as $56 from "./routes/api/(admin)/outbox/index.ts";
-import * as $57 from "./routes/api/(admin)/overview.ts";
-import * as $58 from "./routes/api/(admin)/reports/memberships.ts";
-import * as $59 from "./routes/api/(admin)/reports/monthly.csv.ts";
-import * as $60 from "./routes/api/(admin)/reports/monthly.svg.ts";
-import * as $61 from "./routes/api/(admin)/reports/monthly.ts";
-import * as $62 from "./routes/api/(admin)/settings/flags.ts";
-import * as $63 from "./routes/api/(admin)/settings/museum.ts";
-import * as $64 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
-import * as $65 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
-import * as $66 from "./routes/api/(admin)/transaction/[id]/refund.ts";
-import * as $67 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
-import * as $68 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $69 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $70 from "./routes/api/(admin)/transaction/export.ts";
-import * as $71 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $72 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $73 from "./routes/api/_middleware.ts";
-import * as $74 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $75 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $76 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $77 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $78 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $79 from "./routes/api/auth/admin/_middleware.ts";
-import * as $80 from "./routes/api/auth/admin/login.ts";
-import * as $81 from "./routes/api/auth/admin/logout.ts";
-import * as $82 from "./routes/api/auth/admin/me.ts";
-import * as $83 from "./routes/api/auth/admin/pending.ts";
-import * as $84 from "./routes/api/auth/admin/refresh.ts";
-import * as $85 from "./routes/api/auth/admin/register.ts";
-import * as $86 from "./routes/api/auth/admin/staff.ts";
-import * as $87 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $88 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $89 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $90 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $91 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $92 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $93 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $94 from "./routes/api/docs.tsx";
-import * as $95 from "./routes/api/feature-flags.ts";
-import * as $96 from "./routes/api/openapi.json.ts";
-import * as $97 from "./routes/api/payment/create.ts";
-import * as $98 from "./routes/api/payment/notify/[provider].ts";
-import * as $99 from "./routes/api/payment/pay-emv.ts";
-import * as $100 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $101 from "./routes/api/signing-key.ts";
-import * as $102 from "./routes/api/user/[id].ts";
-import * as $103 from "./routes/api/user/index.ts";
-import * as $104 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $105 from "./routes/desk-sw.js.ts";
-import * as $106 from "./routes/dev/mail/attachment.ts";
-import * as $107 from "./routes/dev/mail/html.ts";
-import * as $108 from "./routes/dev/mail/index.tsx";
-import * as $109 from "./routes/health.ts";
-import * as $110 from "./routes/index.ts";
-import * as $111 from "./routes/museum.css.ts";
-import * as $112 from "./routes/payments/card/[attemptId].ts";
-import * as $113 from "./routes/payments/return/[paymentId].ts";
-import * as $114 from "./routes/sandbox/pay/[ref].tsx";
-import * as $115 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $17 from "./routes/[lang]/admin/desk.tsx";
+import * as $18 from "./routes/[lang]/admin/donor.ts";
+import * as $19 from "./routes/[lang]/admin/donors.tsx";
+import * as $20 from "./routes/[lang]/admin/email.tsx";
+import * as $21 from "./routes/[lang]/admin/index.tsx";
+import * as $22 from "./routes/[lang]/admin/kiosks.tsx";
+import * as $23 from "./routes/[lang]/admin/members.tsx";
+import * as $24 from "./routes/[lang]/admin/reports.tsx";
+import * as $25 from "./routes/[lang]/admin/settings.tsx";
+import * as $26 from "./routes/[lang]/admin/staff.tsx";
+import * as $27 from "./routes/[lang]/admin/transactions.tsx";
+import * as $28 from "./routes/[lang]/admin/two-factor.tsx";
+import * as $29 from "./routes/[lang]/cancel-subscription.tsx";
+import * as $30 from "./routes/[lang]/desk.tsx";
+import * as $31 from "./routes/[lang]/error.tsx";
+import * as $32 from "./routes/[lang]/index.tsx";
+import * as $33 from "./routes/[lang]/kiosk-pair.tsx";
+import * as $34 from "./routes/[lang]/login.tsx";
+import * as $35 from "./routes/[lang]/receipts/download.tsx";
+import * as $36 from "./routes/[lang]/receipts/verify.tsx";
+import * as $37 from "./routes/[lang]/register.tsx";
+import * as $38 from "./routes/[lang]/success.tsx";
+import * as $39 from "./routes/[lang]/terminal-error/[[shopNumber]].tsx";
+import * as $40 from "./routes/[lang]/terminal-payment/[[shopNumber]].tsx";
+import * as $41 from "./routes/[lang]/terminal-success/[[shopNumber]].tsx";
+import * as $42 from "./routes/_404.tsx";
+import * as $43 from "./routes/_app.tsx";
+import * as $44 from "./routes/api/(admin)/_middleware.ts";
+import * as $45 from "./routes/api/(admin)/audit/actors.ts";
+import * as $46 from "./routes/api/(admin)/audit/export.ts";
+import * as $47 from "./routes/api/(admin)/audit/index.ts";
+import * as $48 from "./routes/api/(admin)/donor/cancel-reasons.ts";
+import * as $49 from "./routes/api/(admin)/donor/index.ts";
+import * as $50 from "./routes/api/(admin)/kiosk-devices/[id]/pairing-code.ts";
+import * as $51 from "./routes/api/(admin)/kiosk-devices/[id]/revoke.ts";
+import * as $52 from "./routes/api/(admin)/kiosk-devices/index.ts";
+import * as $53 from "./routes/api/(admin)/memberships/[number].ts";
+import * as $54 from "./routes/api/(admin)/memberships/[number]/cardholders.ts";
+import * as $55 from "./routes/api/(admin)/memberships/[number]/resend-card.ts";
+import * as $56 from "./routes/api/(admin)/memberships/[number]/visits.ts";
+import * as $57 from "./routes/api/(admin)/memberships/export.ts";
+import * as $58 from "./routes/api/(admin)/memberships/index.ts";
+import * as $59 from "./routes/api/(admin)/outbox/index.ts";
+import * as $60 from "./routes/api/(admin)/overview.ts";
+import * as $61 from "./routes/api/(admin)/reports/memberships.ts";
+import * as $62 from "./routes/api/(admin)/reports/monthly.csv.ts";
+import * as $63 from "./routes/api/(admin)/reports/monthly.svg.ts";
+import * as $64 from "./routes/api/(admin)/reports/monthly.ts";
+import * as $65 from "./routes/api/(admin)/settings/flags.ts";
+import * as $66 from "./routes/api/(admin)/settings/museum.ts";
+import * as $67 from "./routes/api/(admin)/transaction/[id]/receipt.ts";
+import * as $68 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
+import * as $69 from "./routes/api/(admin)/transaction/[id]/refund.ts";
+import * as $70 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
+import * as $71 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
+import * as $72 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $73 from "./routes/api/(admin)/transaction/export.ts";
+import * as $74 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $75 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $76 from "./routes/api/(admin)/visits/index.ts";
+import * as $77 from "./routes/api/(admin)/visits/member.ts";
+import * as $78 from "./routes/api/(admin)/visits/report.ts";
+import * as $79 from "./routes/api/(admin)/visits/search.ts";
+import * as $80 from "./routes/api/_middleware.ts";
+import * as $81 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $82 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $83 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $84 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $85 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $86 from "./routes/api/auth/admin/_middleware.ts";
+import * as $87 from "./routes/api/auth/admin/login.ts";
+import * as $88 from "./routes/api/auth/admin/logout.ts";
+import * as $89 from "./routes/api/auth/admin/me.ts";
+import * as $90 from "./routes/api/auth/admin/pending.ts";
+import * as $91 from "./routes/api/auth/admin/refresh.ts";
+import * as $92 from "./routes/api/auth/admin/register.ts";
+import * as $93 from "./routes/api/auth/admin/staff.ts";
+import * as $94 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $95 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $96 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $97 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $98 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $99 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $100 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $101 from "./routes/api/docs.tsx";
+import * as $102 from "./routes/api/feature-flags.ts";
+import * as $103 from "./routes/api/openapi.json.ts";
+import * as $104 from "./routes/api/payment/create.ts";
+import * as $105 from "./routes/api/payment/notify/[provider].ts";
+import * as $106 from "./routes/api/payment/pay-emv.ts";
+import * as $107 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $108 from "./routes/api/signing-key.ts";
+import * as $109 from "./routes/api/user/[id].ts";
+import * as $110 from "./routes/api/user/index.ts";
+import * as $111 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $112 from "./routes/desk-sw.js.ts";
+import * as $113 from "./routes/dev/mail/attachment.ts";
+import * as $114 from "./routes/dev/mail/html.ts";
+import * as $115 from "./routes/dev/mail/index.tsx";
+import * as $116 from "./routes/health.ts";
+import * as $117 from "./routes/index.ts";
+import * as $118 from "./routes/museum.css.ts";
+import * as $119 from "./routes/payments/card/[attemptId].ts";
+import * as $120 from "./routes/payments/return/[paymentId].ts";
+import * as $121 from "./routes/sandbox/pay/[ref].tsx";
+import * as $122 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
-import * as $$2 from "./islands/AdminDonors.tsx";
-import * as $$3 from "./islands/AdminEmail.tsx";
-import * as $$4 from "./islands/AdminKiosks.tsx";
-import * as $$5 from "./islands/AdminMembers.tsx";
-import * as $$6 from "./islands/AdminOverview.tsx";
-import * as $$7 from "./islands/AdminReports.tsx";
-import * as $$8 from "./islands/AdminSettings.tsx";
-import * as $$9 from "./islands/AdminStaff.tsx";
-import * as $$10 from "./islands/AdminTransactions.tsx";
-import * as $$11 from "./islands/AdminTwoFactor.tsx";
-import * as $$12 from "./islands/ContributionChoice.tsx";
-import * as $$13 from "./islands/DonorPayment.tsx";
-import * as $$14 from "./islands/InitPaymentListener.tsx";
-import * as $$15 from "./islands/LanguageSelector.tsx";
-import * as $$16 from "./islands/PeriodTabs.tsx";
-import * as $$17 from "./islands/ProgressBar.tsx";
-import * as $$18 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDesk.tsx";
+import * as $$3 from "./islands/AdminDonors.tsx";
+import * as $$4 from "./islands/AdminEmail.tsx";
+import * as $$5 from "./islands/AdminKiosks.tsx";
+import * as $$6 from "./islands/AdminMembers.tsx";
+import * as $$7 from "./islands/AdminOverview.tsx";
+import * as $$8 from "./islands/AdminReports.tsx";
+import * as $$9 from "./islands/AdminSettings.tsx";
+import * as $$10 from "./islands/AdminStaff.tsx";
+import * as $$11 from "./islands/AdminTransactions.tsx";
+import * as $$12 from "./islands/AdminTwoFactor.tsx";
+import * as $$13 from "./islands/ContributionChoice.tsx";
+import * as $$14 from "./islands/Desk.tsx";
+import * as $$15 from "./islands/DonorPayment.tsx";
+import * as $$16 from "./islands/InitPaymentListener.tsx";
+import * as $$17 from "./islands/LanguageSelector.tsx";
+import * as $$18 from "./islands/PeriodTabs.tsx";
+import * as $$19 from "./islands/ProgressBar.tsx";
+import * as $$20 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -157,126 +166,135 @@ const manifest: Manifest = {
     "[lang]/account/sign-in.tsx": $14,
     "[lang]/account/sign-out.ts": $15,
     "[lang]/admin/audit.tsx": $16,
-    "[lang]/admin/donor.ts": $17,
-    "[lang]/admin/donors.tsx": $18,
-    "[lang]/admin/email.tsx": $19,
-    "[lang]/admin/index.tsx": $20,
-    "[lang]/admin/kiosks.tsx": $21,
-    "[lang]/admin/members.tsx": $22,
-    "[lang]/admin/reports.tsx": $23,
-    "[lang]/admin/settings.tsx": $24,
-    "[lang]/admin/staff.tsx": $25,
-    "[lang]/admin/transactions.tsx": $26,
-    "[lang]/admin/two-factor.tsx": $27,
-    "[lang]/cancel-subscription.tsx": $28,
-    "[lang]/error.tsx": $29,
-    "[lang]/index.tsx": $30,
-    "[lang]/kiosk-pair.tsx": $31,
-    "[lang]/login.tsx": $32,
-    "[lang]/receipts/download.tsx": $33,
-    "[lang]/receipts/verify.tsx": $34,
-    "[lang]/register.tsx": $35,
-    "[lang]/success.tsx": $36,
-    "[lang]/terminal-error/[[shopNumber]].tsx": $37,
-    "[lang]/terminal-payment/[[shopNumber]].tsx": $38,
-    "[lang]/terminal-success/[[shopNumber]].tsx": $39,
-    "_404.tsx": $40,
-    "_app.tsx": $41,
-    "api/(admin)/_middleware.ts": $42,
-    "api/(admin)/audit/actors.ts": $43,
-    "api/(admin)/audit/export.ts": $44,
-    "api/(admin)/audit/index.ts": $45,
-    "api/(admin)/donor/cancel-reasons.ts": $46,
-    "api/(admin)/donor/index.ts": $47,
-    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $48,
-    "api/(admin)/kiosk-devices/[id]/revoke.ts": $49,
-    "api/(admin)/kiosk-devices/index.ts": $50,
-    "api/(admin)/memberships/[number].ts": $51,
-    "api/(admin)/memberships/[number]/cardholders.ts": $52,
-    "api/(admin)/memberships/[number]/resend-card.ts": $53,
-    "api/(admin)/memberships/export.ts": $54,
-    "api/(admin)/memberships/index.ts": $55,
-    "api/(admin)/outbox/index.ts": $56,
-    "api/(admin)/overview.ts": $57,
-    "api/(admin)/reports/memberships.ts": $58,
-    "api/(admin)/reports/monthly.csv.ts": $59,
-    "api/(admin)/reports/monthly.svg.ts": $60,
-    "api/(admin)/reports/monthly.ts": $61,
-    "api/(admin)/settings/flags.ts": $62,
-    "api/(admin)/settings/museum.ts": $63,
-    "api/(admin)/transaction/[id]/receipt.ts": $64,
-    "api/(admin)/transaction/[id]/refund-outcome.ts": $65,
-    "api/(admin)/transaction/[id]/refund.ts": $66,
-    "api/(admin)/transaction/[id]/refunds.ts": $67,
-    "api/(admin)/transaction/[id]/resend-receipt.ts": $68,
-    "api/(admin)/transaction/daily-totals.ts": $69,
-    "api/(admin)/transaction/export.ts": $70,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $71,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $72,
-    "api/_middleware.ts": $73,
-    "api/auth/admin/[id]/approve.ts": $74,
-    "api/auth/admin/[id]/deactivate.ts": $75,
-    "api/auth/admin/[id]/reject.ts": $76,
-    "api/auth/admin/[id]/role.ts": $77,
-    "api/auth/admin/[id]/two-factor-reset.ts": $78,
-    "api/auth/admin/_middleware.ts": $79,
-    "api/auth/admin/login.ts": $80,
-    "api/auth/admin/logout.ts": $81,
-    "api/auth/admin/me.ts": $82,
-    "api/auth/admin/pending.ts": $83,
-    "api/auth/admin/refresh.ts": $84,
-    "api/auth/admin/register.ts": $85,
-    "api/auth/admin/staff.ts": $86,
-    "api/auth/admin/two-factor/confirm.ts": $87,
-    "api/auth/admin/two-factor/disable.ts": $88,
-    "api/auth/admin/two-factor/enrol.ts": $89,
-    "api/auth/admin/two-factor/index.ts": $90,
-    "api/auth/admin/two-factor/recovery-codes.ts": $91,
-    "api/auth/admin/two-factor/required.ts": $92,
-    "api/auth/admin/two-factor/verify.ts": $93,
-    "api/docs.tsx": $94,
-    "api/feature-flags.ts": $95,
-    "api/openapi.json.ts": $96,
-    "api/payment/create.ts": $97,
-    "api/payment/notify/[provider].ts": $98,
-    "api/payment/pay-emv.ts": $99,
-    "api/payment/test-emv/[terminalNumber].ts": $100,
-    "api/signing-key.ts": $101,
-    "api/user/[id].ts": $102,
-    "api/user/index.ts": $103,
-    "api/user/off-monthly-payment/[id].ts": $104,
-    "desk-sw.js.ts": $105,
-    "dev/mail/attachment.ts": $106,
-    "dev/mail/html.ts": $107,
-    "dev/mail/index.tsx": $108,
-    "health.ts": $109,
-    "index.ts": $110,
-    "museum.css.ts": $111,
-    "payments/card/[attemptId].ts": $112,
-    "payments/return/[paymentId].ts": $113,
-    "sandbox/pay/[ref].tsx": $114,
-    "sandbox/terminal/[terminalId].tsx": $115,
+    "[lang]/admin/desk.tsx": $17,
+    "[lang]/admin/donor.ts": $18,
+    "[lang]/admin/donors.tsx": $19,
+    "[lang]/admin/email.tsx": $20,
+    "[lang]/admin/index.tsx": $21,
+    "[lang]/admin/kiosks.tsx": $22,
+    "[lang]/admin/members.tsx": $23,
+    "[lang]/admin/reports.tsx": $24,
+    "[lang]/admin/settings.tsx": $25,
+    "[lang]/admin/staff.tsx": $26,
+    "[lang]/admin/transactions.tsx": $27,
+    "[lang]/admin/two-factor.tsx": $28,
+    "[lang]/cancel-subscription.tsx": $29,
+    "[lang]/desk.tsx": $30,
+    "[lang]/error.tsx": $31,
+    "[lang]/index.tsx": $32,
+    "[lang]/kiosk-pair.tsx": $33,
+    "[lang]/login.tsx": $34,
+    "[lang]/receipts/download.tsx": $35,
+    "[lang]/receipts/verify.tsx": $36,
+    "[lang]/register.tsx": $37,
+    "[lang]/success.tsx": $38,
+    "[lang]/terminal-error/[[shopNumber]].tsx": $39,
+    "[lang]/terminal-payment/[[shopNumber]].tsx": $40,
+    "[lang]/terminal-success/[[shopNumber]].tsx": $41,
+    "_404.tsx": $42,
+    "_app.tsx": $43,
+    "api/(admin)/_middleware.ts": $44,
+    "api/(admin)/audit/actors.ts": $45,
+    "api/(admin)/audit/export.ts": $46,
+    "api/(admin)/audit/index.ts": $47,
+    "api/(admin)/donor/cancel-reasons.ts": $48,
+    "api/(admin)/donor/index.ts": $49,
+    "api/(admin)/kiosk-devices/[id]/pairing-code.ts": $50,
+    "api/(admin)/kiosk-devices/[id]/revoke.ts": $51,
+    "api/(admin)/kiosk-devices/index.ts": $52,
+    "api/(admin)/memberships/[number].ts": $53,
+    "api/(admin)/memberships/[number]/cardholders.ts": $54,
+    "api/(admin)/memberships/[number]/resend-card.ts": $55,
+    "api/(admin)/memberships/[number]/visits.ts": $56,
+    "api/(admin)/memberships/export.ts": $57,
+    "api/(admin)/memberships/index.ts": $58,
+    "api/(admin)/outbox/index.ts": $59,
+    "api/(admin)/overview.ts": $60,
+    "api/(admin)/reports/memberships.ts": $61,
+    "api/(admin)/reports/monthly.csv.ts": $62,
+    "api/(admin)/reports/monthly.svg.ts": $63,
+    "api/(admin)/reports/monthly.ts": $64,
+    "api/(admin)/settings/flags.ts": $65,
+    "api/(admin)/settings/museum.ts": $66,
+    "api/(admin)/transaction/[id]/receipt.ts": $67,
+    "api/(admin)/transaction/[id]/refund-outcome.ts": $68,
+    "api/(admin)/transaction/[id]/refund.ts": $69,
+    "api/(admin)/transaction/[id]/refunds.ts": $70,
+    "api/(admin)/transaction/[id]/resend-receipt.ts": $71,
+    "api/(admin)/transaction/daily-totals.ts": $72,
+    "api/(admin)/transaction/export.ts": $73,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $74,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $75,
+    "api/(admin)/visits/index.ts": $76,
+    "api/(admin)/visits/member.ts": $77,
+    "api/(admin)/visits/report.ts": $78,
+    "api/(admin)/visits/search.ts": $79,
+    "api/_middleware.ts": $80,
+    "api/auth/admin/[id]/approve.ts": $81,
+    "api/auth/admin/[id]/deactivate.ts": $82,
+    "api/auth/admin/[id]/reject.ts": $83,
+    "api/auth/admin/[id]/role.ts": $84,
+    "api/auth/admin/[id]/two-factor-reset.ts": $85,
+    "api/auth/admin/_middleware.ts": $86,
+    "api/auth/admin/login.ts": $87,
+    "api/auth/admin/logout.ts": $88,
+    "api/auth/admin/me.ts": $89,
+    "api/auth/admin/pending.ts": $90,
+    "api/auth/admin/refresh.ts": $91,
+    "api/auth/admin/register.ts": $92,
+    "api/auth/admin/staff.ts": $93,
+    "api/auth/admin/two-factor/confirm.ts": $94,
+    "api/auth/admin/two-factor/disable.ts": $95,
+    "api/auth/admin/two-factor/enrol.ts": $96,
+    "api/auth/admin/two-factor/index.ts": $97,
+    "api/auth/admin/two-factor/recovery-codes.ts": $98,
+    "api/auth/admin/two-factor/required.ts": $99,
+    "api/auth/admin/two-factor/verify.ts": $100,
+    "api/docs.tsx": $101,
+    "api/feature-flags.ts": $102,
+    "api/openapi.json.ts": $103,
+    "api/payment/create.ts": $104,
+    "api/payment/notify/[provider].ts": $105,
+    "api/payment/pay-emv.ts": $106,
+    "api/payment/test-emv/[terminalNumber].ts": $107,
+    "api/signing-key.ts": $108,
+    "api/user/[id].ts": $109,
+    "api/user/index.ts": $110,
+    "api/user/off-monthly-payment/[id].ts": $111,
+    "desk-sw.js.ts": $112,
+    "dev/mail/attachment.ts": $113,
+    "dev/mail/html.ts": $114,
+    "dev/mail/index.tsx": $115,
+    "health.ts": $116,
+    "index.ts": $117,
+    "museum.css.ts": $118,
+    "payments/card/[attemptId].ts": $119,
+    "payments/return/[paymentId].ts": $120,
+    "sandbox/pay/[ref].tsx": $121,
+    "sandbox/terminal/[terminalId].tsx": $122,
   },
   islands: {
     AccountForm: $$0,
     AdminAudit: $$1,
-    AdminDonors: $$2,
-    AdminEmail: $$3,
-    AdminKiosks: $$4,
-    AdminMembers: $$5,
-    AdminOverview: $$6,
-    AdminReports: $$7,
-    AdminSettings: $$8,
-    AdminStaff: $$9,
-    AdminTransactions: $$10,
-    AdminTwoFactor: $$11,
-    ContributionChoice: $$12,
-    DonorPayment: $$13,
-    InitPaymentListener: $$14,
-    LanguageSelector: $$15,
-    PeriodTabs: $$16,
-    ProgressBar: $$17,
-    ScrollToTop: $$18,
+    AdminDesk: $$2,
+    AdminDonors: $$3,
+    AdminEmail: $$4,
+    AdminKiosks: $$5,
+    AdminMembers: $$6,
+    AdminOverview: $$7,
+    AdminReports: $$8,
+    AdminSettings: $$9,
+    AdminStaff: $$10,
+    AdminTransactions: $$11,
+    AdminTwoFactor: $$12,
+    ContributionChoice: $$13,
+    Desk: $$14,
+    DonorPayment: $$15,
+    InitPaymentListener: $$16,
+    LanguageSelector: $$17,
+    PeriodTabs: $$18,
+    ProgressBar: $$19,
+    ScrollToTop: $$20,
   },
 };
 

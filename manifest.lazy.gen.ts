@@ -3,23 +3,25 @@
 
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
-import * as $$2 from "./islands/AdminDonors.tsx";
-import * as $$3 from "./islands/AdminEmail.tsx";
-import * as $$4 from "./islands/AdminKiosks.tsx";
-import * as $$5 from "./islands/AdminMembers.tsx";
-import * as $$6 from "./islands/AdminOverview.tsx";
-import * as $$7 from "./islands/AdminReports.tsx";
-import * as $$8 from "./islands/AdminSettings.tsx";
-import * as $$9 from "./islands/AdminStaff.tsx";
-import * as $$10 from "./islands/AdminTransactions.tsx";
-import * as $$11 from "./islands/AdminTwoFactor.tsx";
-import * as $$12 from "./islands/ContributionChoice.tsx";
-import * as $$13 from "./islands/DonorPayment.tsx";
-import * as $$14 from "./islands/InitPaymentListener.tsx";
-import * as $$15 from "./islands/LanguageSelector.tsx";
-import * as $$16 from "./islands/PeriodTabs.tsx";
-import * as $$17 from "./islands/ProgressBar.tsx";
-import * as $$18 from "./islands/ScrollToTop.tsx";
+import * as $$2 from "./islands/AdminDesk.tsx";
+import * as $$3 from "./islands/AdminDonors.tsx";
+import * as $$4 from "./islands/AdminEmail.tsx";
+import * as $$5 from "./islands/AdminKiosks.tsx";
+import * as $$6 from "./islands/AdminMembers.tsx";
+import * as $$7 from "./islands/AdminOverview.tsx";
+import * as $$8 from "./islands/AdminReports.tsx";
+import * as $$9 from "./islands/AdminSettings.tsx";
+import * as $$10 from "./islands/AdminStaff.tsx";
+import * as $$11 from "./islands/AdminTransactions.tsx";
+import * as $$12 from "./islands/AdminTwoFactor.tsx";
+import * as $$13 from "./islands/ContributionChoice.tsx";
+import * as $$14 from "./islands/Desk.tsx";
+import * as $$15 from "./islands/DonorPayment.tsx";
+import * as $$16 from "./islands/InitPaymentListener.tsx";
+import * as $$17 from "./islands/LanguageSelector.tsx";
+import * as $$18 from "./islands/PeriodTabs.tsx";
+import * as $$19 from "./islands/ProgressBar.tsx";
+import * as $$20 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -47,6 +49,7 @@ const manifest: LazyManifest = {
     "[lang]/account/sign-in.tsx": () => import("./routes/[lang]/account/sign-in.tsx"),
     "[lang]/account/sign-out.ts": () => import("./routes/[lang]/account/sign-out.ts"),
     "[lang]/admin/audit.tsx": () => import("./routes/[lang]/admin/audit.tsx"),
+    "[lang]/admin/desk.tsx": () => import("./routes/[lang]/admin/desk.tsx"),
     "[lang]/admin/donor.ts": () => import("./routes/[lang]/admin/donor.ts"),
     "[lang]/admin/donors.tsx": () => import("./routes/[lang]/admin/donors.tsx"),
     "[lang]/admin/email.tsx": () => import("./routes/[lang]/admin/email.tsx"),
@@ -59,6 +62,7 @@ const manifest: LazyManifest = {
     "[lang]/admin/transactions.tsx": () => import("./routes/[lang]/admin/transactions.tsx"),
     "[lang]/admin/two-factor.tsx": () => import("./routes/[lang]/admin/two-factor.tsx"),
     "[lang]/cancel-subscription.tsx": () => import("./routes/[lang]/cancel-subscription.tsx"),
+    "[lang]/desk.tsx": () => import("./routes/[lang]/desk.tsx"),
     "[lang]/error.tsx": () => import("./routes/[lang]/error.tsx"),
     "[lang]/index.tsx": () => import("./routes/[lang]/index.tsx"),
     "[lang]/kiosk-pair.tsx": () => import("./routes/[lang]/kiosk-pair.tsx"),
@@ -91,6 +95,8 @@ const manifest: LazyManifest = {
       import("./routes/api/(admin)/memberships/[number]/cardholders.ts"),
     "api/(admin)/memberships/[number]/resend-card.ts": () =>
       import("./routes/api/(admin)/memberships/[number]/resend-card.ts"),
+    "api/(admin)/memberships/[number]/visits.ts": () =>
+      import("./routes/api/(admin)/memberships/[number]/visits.ts"),
     "api/(admin)/memberships/export.ts": () => import("./routes/api/(admin)/memberships/export.ts"),
     "api/(admin)/memberships/index.ts": () => import("./routes/api/(admin)/memberships/index.ts"),
     "api/(admin)/outbox/index.ts": () => import("./routes/api/(admin)/outbox/index.ts"),
@@ -117,6 +123,10 @@ const manifest: LazyManifest = {
       import("./routes/api/(admin)/transaction/get-all-error-transactions.ts"),
     "api/(admin)/transaction/get-all-success-transactions.ts": () =>
       import("./routes/api/(admin)/transaction/get-all-success-transactions.ts"),
+    "api/(admin)/visits/index.ts": () => import("./routes/api/(admin)/visits/index.ts"),
+    "api/(admin)/visits/member.ts": () => import("./routes/api/(admin)/visits/member.ts"),
+    "api/(admin)/visits/report.ts": () => import("./routes/api/(admin)/visits/report.ts"),
+    "api/(admin)/visits/search.ts": () => import("./routes/api/(admin)/visits/search.ts"),
     "api/_middleware.ts": () => import("./routes/api/_middleware.ts"),
     "api/auth/admin/[id]/approve.ts": () => import("./routes/api/auth/admin/[id]/approve.ts"),
     "api/auth/admin/[id]/deactivate.ts": () => import("./routes/api/auth/admin/[id]/deactivate.ts"),
@@ -167,23 +177,25 @@ const manifest: LazyManifest = {
   islands: {
     AccountForm: $$0,
     AdminAudit: $$1,
-    AdminDonors: $$2,
-    AdminEmail: $$3,
-    AdminKiosks: $$4,
-    AdminMembers: $$5,
-    AdminOverview: $$6,
-    AdminReports: $$7,
-    AdminSettings: $$8,
-    AdminStaff: $$9,
-    AdminTransactions: $$10,
-    AdminTwoFactor: $$11,
-    ContributionChoice: $$12,
-    DonorPayment: $$13,
-    InitPaymentListener: $$14,
-    LanguageSelector: $$15,
-    PeriodTabs: $$16,
-    ProgressBar: $$17,
-    ScrollToTop: $$18,
+    AdminDesk: $$2,
+    AdminDonors: $$3,
+    AdminEmail: $$4,
+    AdminKiosks: $$5,
+    AdminMembers: $$6,
+    AdminOverview: $$7,
+    AdminReports: $$8,
+    AdminSettings: $$9,
+    AdminStaff: $$10,
+    AdminTransactions: $$11,
+    AdminTwoFactor: $$12,
+    ContributionChoice: $$13,
+    Desk: $$14,
+    DonorPayment: $$15,
+    InitPaymentListener: $$16,
+    LanguageSelector: $$17,
+    PeriodTabs: $$18,
+    ProgressBar: $$19,
+    ScrollToTop: $$20,
   },
 };
 

@@ -50,6 +50,8 @@ const CALLS: Record<SectionId, Call[]> = {
     "PUT /api/memberships/{number}/cardholders",
     "POST /api/memberships/{number}/resend-card",
   ],
+  // The front desk (issue 28): today's visits, and the link to the desk page.
+  desk: ["GET /api/visits"],
   reports: [
     "GET /api/reports/monthly",
     "GET /api/reports/monthly.svg",

@@ -11,7 +11,7 @@ import { dayOf } from "@/lib/core/zoned_time.ts";
 import { outboxItem } from "@/lib/outbox/outbox_view.ts";
 import { type Overview, partsFor } from "@/lib/shared/overview.ts";
 import { listQueries, readView } from "@/lib/shared/transaction_filters.ts";
-import { ADMIN_ROLES } from "@/lib/staff/roles.ts";
+import { EVERY_ROLE } from "@/lib/staff/roles.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
@@ -25,7 +25,7 @@ backendTest("api: GET /api/overview answers each role exactly its parts", async 
   try {
     await scene(store, app.config.museumTimeZone);
     const tokens = await tokensFor(app, store);
-    for (const role of ADMIN_ROLES) {
+    for (const role of EVERY_ROLE) {
       await t.step(role, async () => {
         const { status, body } = await api(
           app.url,
@@ -41,6 +41,10 @@ backendTest("api: GET /api/overview answers each role exactly its parts", async 
         assert.match(body.gifts.today.href, /^\/he\/admin\/transactions\?type=success&from=/);
       });
     }
+    await t.step("the front desk has no overview (issue 28)", async () => {
+      const desk = await api(app.url, "GET", "/api/overview", undefined, bearer(tokens.get("desk")!));
+      assert.equal(desk.status, 403);
+    });
     await t.step("401 without a session, 403 while waiting for approval", async () => {
       const none = await api(app.url, "GET", "/api/overview?lang=en");
       assert.equal(none.status, 401);

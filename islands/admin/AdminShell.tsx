@@ -1,7 +1,13 @@
 import type { ComponentChildren } from "preact";
 import { useMemo, useState } from "preact/hooks";
 import type { AdminRole } from "@/lib/shared/admin_roles.ts";
-import { maySee, sectionById, sectionHref, type SectionId } from "@/lib/shared/admin_sections.ts";
+import {
+  maySee,
+  sectionById,
+  sectionHref,
+  type SectionId,
+  sectionsFor,
+} from "@/lib/shared/admin_sections.ts";
 import { dateFormats } from "@/lib/shared/dates.ts";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
@@ -105,6 +111,11 @@ export function AdminShell(props: AdminShellProps) {
       // Two-factor is required and this account has none: nothing else is open to it.
       if (me.twoFactorEnrolmentDue && section !== null) return location.replace(`/${lang}/admin/two-factor`);
       saveProfile(me);
+      // A role without the overview (the front desk) lands on its first section instead.
+      const home = sectionsFor(me.role)[0];
+      if (section === "overview" && me.status === "approved" && !maySee(me.role, "overview") && home) {
+        return location.replace(sectionHref(lang, home.id as SectionId));
+      }
       setCurrent(me);
     } catch (error) {
       setFailure(listFailure(error));
@@ -170,7 +181,9 @@ export function AdminShell(props: AdminShellProps) {
               <h2 id="role-notice-title">{t("adminNav.notForRoleTitle")}</h2>
               <p>{t("adminNav.notForRole", { role: t(`staffAdmin.roles.${role}`) })}</p>
               <p>
-                <a href={sectionHref(lang, "overview")}>{t("adminNav.toOverview")}</a>
+                <a href={sectionHref(lang, (sectionsFor(role)[0]?.id ?? "overview") as SectionId)}>
+                  {t("adminNav.toOverview")}
+                </a>
               </p>
             </section>
           )}

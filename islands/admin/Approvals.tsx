@@ -6,7 +6,7 @@ import type { AdminProfile } from "@/islands/shared/admin_session.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 
-const ROLES = ["viewer", "finance", "admin", "owner"];
+const ROLES = ["viewer", "desk", "finance", "admin", "owner"];
 
 /**
  * Registrations waiting for approval (beyond the spec: under ADMIN_REGISTRATION=approval a new

@@ -192,6 +192,13 @@ export function MuseumEditor(props: MuseumEditorProps) {
               { inputMode: "numeric" },
             )}
             {field(
+              `${at}-guests`,
+              t("frontDesk.levelGuests"),
+              level.guests,
+              (v) => setLevel(i, (l) => ({ ...l, guests: v })),
+              { inputMode: "numeric" },
+            )}
+            {field(
               `${at}-donationShare`,
               t("museumEditor.donationShare"),
               level.donationShare,

@@ -39,6 +39,8 @@ export interface LevelForm {
   benefitsValue: AmountsForm;
   termMonths: string;
   cardholders: string;
+  /** How many guests a member may bring on a visit (issue 28, the front desk). */
+  guests: string;
   /** The percent of a payment Israeli receipts state as a donation (`donationShare`, 0..100). */
   donationShare: string;
   monthly: boolean;
@@ -101,6 +103,7 @@ function levelForm(level: MembershipLevel): LevelForm {
     },
     termMonths: String(level.termMonths),
     cardholders: String(level.cardholders),
+    guests: String(level.guests ?? 0),
     donationShare: String(level.donationShare ?? 100),
     monthly: level.monthly,
   };
@@ -127,6 +130,7 @@ export function newLevel(): LevelForm {
     benefitsValue: { nis: "0", dollars: "0" },
     termMonths: "12",
     cardholders: "1",
+    guests: "0",
     donationShare: "100",
     monthly: true,
   };
@@ -150,6 +154,7 @@ export function changeOf(form: MuseumForm) {
       benefitsValue: amounts(level.benefitsValue),
       termMonths: countOf(level.termMonths),
       cardholders: countOf(level.cardholders),
+      guests: countOf(level.guests),
       donationShare: countOf(level.donationShare),
       monthly: level.monthly,
     })),
@@ -239,6 +244,8 @@ function placed(parts: string[], t: Translate, limits: FormLimits, colours?: Bra
       return [`${at}-termMonths`, t("museumEditor.errors.termMonths")];
     case "cardholders":
       return [`${at}-cardholders`, t("museumEditor.errors.cardholders")];
+    case "guests":
+      return [`${at}-guests`, t("frontDesk.levelGuestsError")];
     case "donationShare":
       return [`${at}-donationShare`, t("museumEditor.errors.donationShare")];
     case "id":

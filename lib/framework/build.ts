@@ -39,17 +39,24 @@ export interface BuildManifest {
 }
 
 /**
- * What an island may import. Project code: `islands/` and `lib/shared/` (the modules that run on
- * both sides: languages, money, formats, the donation rules, request signing), and the client
+ * What an island may import. Project code: `islands/`, `lib/shared/` (the modules that run on
+ * both sides: languages, money, formats, the donation rules, request signing), `lib/desk/` (the
+ * front desk page's calls, which its offline queue wraps, issue 28), and the client
  * runtime the build itself adds. Packages: only those made for browsers, named here. Everything
  * else (the rest of `lib/`, `routes/`, `components/`, the entry points, server packages) is
  * server-only, so a new module is safe by default; a module meant for browsers goes to
  * `lib/shared/` and imports nothing outside it.
  */
-export const CLIENT_FOLDERS = ["islands/", "lib/shared/"] as const;
+export const CLIENT_FOLDERS = ["islands/", "lib/shared/", "lib/desk/"] as const;
 
 /** Packages an island's own code may import (what they import in turn is theirs). */
-export const CLIENT_PACKAGES = ["preact", "@preact/signals", "@preact/signals-core"];
+export const CLIENT_PACKAGES = [
+  "preact",
+  "@preact/signals",
+  "@preact/signals-core",
+  // The front desk's QR decoding where the browser has no BarcodeDetector (loaded only then).
+  "jsqr",
+];
 
 /** The client runtime: the build's own entry point, beside the islands. */
 const CLIENT_RUNTIME = "lib/framework/client.ts";

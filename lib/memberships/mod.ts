@@ -15,6 +15,7 @@ export {
 } from "./config.ts";
 export { levelGiftChange, type MembershipContext, monthlyChargeChange } from "./changes.ts";
 export { memberNumberOf, newMemberNumber } from "./numbers.ts";
+export { listMembers, type MemberListQuery, memberRow } from "./member_list.ts";
 export { refundedTermChange } from "./refunds.ts";
 export { type Billing, levelAt, membershipState } from "./state.ts";
 export { addMonths, applyGift, lapsesAt, type LevelGift, type TermRules } from "./terms.ts";

@@ -22,6 +22,8 @@ export const DEFAULT_TERM_MONTHS = 12;
 
 /** How many people each default level's cards cover (the third is a household's). */
 const CARDHOLDERS = [1, 2, 4, 4];
+/** The guests each default level admits at the front desk: none for the first, more for the higher. */
+const GUESTS = [0, 1, 2, 4];
 
 const perLanguage = <T>(value: (t: ReturnType<typeof translator>) => T): PerLanguage<T> =>
   Object.fromEntries(LANGUAGES.map((lang) => [lang, value(translator(lang))])) as PerLanguage<T>;
@@ -36,6 +38,7 @@ function build(): MuseumSettings {
     price: { nis: tier.price.nis * 100, dollars: tier.price.dollars * 100 },
     termMonths: DEFAULT_TERM_MONTHS,
     cardholders: CARDHOLDERS[i] ?? 1,
+    guests: GUESTS[i] ?? 0,
     // Nothing the museum has not decided with its accountant (README: memberships).
     benefitsValue: { nis: 0, dollars: 0 },
     monthly: true,

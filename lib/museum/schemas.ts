@@ -61,6 +61,10 @@ export const LevelChangeSchema = z.strictObject({
     .max(120, "termMonths must be 1 to 120").default(12),
   cardholders: z.number({ error: "cardholders must be a number" }).int().min(1, "cardholders must be 1 to 20")
     .max(20, "cardholders must be 1 to 20").default(1),
+  guests: z.number({ error: "guests must be a number" }).int().min(0, "guests must be 0 to 20")
+    .max(20, "guests must be 0 to 20").default(0).describe(
+      "How many guests a member at the level may bring on a visit (the front desk shows it); 0 by default",
+    ),
   benefitsValue: amounts("the benefits' value").describe(
     "Minor units: the fair market value of the benefits, which US receipts state as goods or services",
   ),

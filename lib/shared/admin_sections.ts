@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type AdminRole, ADMINS, EVERY_ROLE, FINANCE, OWNERS } from "./admin_roles.ts";
+import { type AdminRole, ADMINS, DESK, EVERY_ROLE, FINANCE, OWNERS } from "./admin_roles.ts";
 
 /** One section of the back office. */
 export interface AdminSection {
@@ -27,6 +27,7 @@ export const ADMIN_SECTIONS = [
   { id: "transactions", path: "transactions", roles: EVERY_ROLE, label: "adminNav.sections.transactions" },
   { id: "donors", path: "donors", roles: FINANCE, label: "adminNav.sections.donors" },
   { id: "members", path: "members", roles: FINANCE, label: "adminNav.sections.members" },
+  { id: "desk", path: "desk", roles: DESK, label: "adminNav.sections.desk" },
   { id: "reports", path: "reports", roles: EVERY_ROLE, label: "adminNav.sections.reports" },
   { id: "kiosks", path: "kiosks", roles: ADMINS, label: "adminNav.sections.kiosks" },
   { id: "email", path: "email", roles: ADMINS, label: "adminNav.sections.email" },

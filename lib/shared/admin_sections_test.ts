@@ -44,6 +44,7 @@ Deno.test("who sees what: the contract's table (issue 26)", () => {
       "transactions",
       "donors",
       "members",
+      "desk",
       "reports",
       "kiosks",
       "email",
@@ -51,9 +52,11 @@ Deno.test("who sees what: the contract's table (issue 26)", () => {
       "audit",
       "settings",
     ],
-    admin: ["overview", "transactions", "donors", "members", "reports", "kiosks", "email", "audit"],
+    admin: ["overview", "transactions", "donors", "members", "desk", "reports", "kiosks", "email", "audit"],
     finance: ["overview", "transactions", "donors", "members", "reports"],
     viewer: ["overview", "transactions", "reports"],
+    // The front desk (issue 28) sees its own section and nothing else.
+    desk: ["desk"],
   });
   // Pending (no role yet) and a role the list does not know: nothing.
   assert.deepEqual(sectionsFor(null), []);

@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   "flag-changed",
   "museum-settings-changed",
   "member-card-resent",
+  "member-checked-in",
+  "member-check-in-override",
   "membership-cardholders-changed",
   "kiosk-paired",
   "kiosk-revoked",

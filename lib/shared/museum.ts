@@ -41,6 +41,11 @@ export interface MembershipLevel {
   termMonths: number;
   /** How many people its cards cover (a household level covers more than one). */
   cardholders: number;
+  /**
+   * How many guests a member at it may bring on a visit, 0..20 (the front desk shows it, issue 28);
+   * absent in settings saved before it: {@link guestsOf} answers 0.
+   */
+  guests?: number;
   /** The fair market value of its benefits, minor units: what US receipts state as goods or services. */
   benefitsValue: BothCurrencies;
   /** Whether the donation page offers it as a monthly gift too. */
@@ -138,4 +143,16 @@ export function tiersOf(levels: readonly MembershipLevel[]): Tier[] {
     id: level.id,
     price: { nis: level.price.nis / 100, dollars: level.price.dollars / 100 },
   }));
+}
+
+/**
+ * How many guests a level admits on a visit (0 for a level saved before levels said).
+ *
+ * @example
+ * ```ts
+ * guestsOf({ ...level, guests: 2 }); // 2
+ * ```
+ */
+export function guestsOf(level: Pick<MembershipLevel, "guests"> | null | undefined): number {
+  return level?.guests ?? 0;
 }

@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { type AdminRole, ADMINS, EVERY_ROLE, FINANCE, OWNERS, requireRole } from "./roles.ts";
+export { type AdminRole, ADMINS, ANY_ROLE, DESK, EVERY_ROLE, FINANCE, OWNERS, requireRole } from "./roles.ts";
 export { deriveKey, hashRefreshToken, REFRESH_TOKEN_TTL_DAYS } from "./tokens.ts";

@@ -7,7 +7,8 @@
  * - `owner`: everything, roles and settings included;
  * - `admin`: everything but roles;
  * - `finance`: transactions, donors, refunds, receipts, exports, reports;
- * - `viewer`: read-only lists, no export, no personal data beyond names and masked emails.
+ * - `viewer`: read-only lists, no export, no personal data beyond names and masked emails;
+ * - `desk`: the front desk's look-ups and check-ins, nothing else (issue 28).
  *
  * @module
  */
@@ -16,6 +17,8 @@ import {
   ADMIN_ROLES,
   type AdminRole,
   ADMINS,
+  ANY_ROLE,
+  DESK,
   EVERY_ROLE,
   FINANCE,
   OWNERS,
@@ -24,7 +27,7 @@ import type { Admin } from "@/lib/storage/types.ts";
 import { NotApprovedError, RoleRefusedError } from "./errors.ts";
 
 // The sets live where the browser can read them too (the back office's navigation).
-export { ADMIN_ROLES, type AdminRole, ADMINS, EVERY_ROLE, FINANCE, OWNERS };
+export { ADMIN_ROLES, type AdminRole, ADMINS, ANY_ROLE, DESK, EVERY_ROLE, FINANCE, OWNERS };
 
 /** The roles each method of a route allows, e.g. `{ GET: EVERY_ROLE, POST: FINANCE }`. */
 export type RouteRoles = Readonly<
@@ -47,4 +50,5 @@ export function requireRole(admin: Admin, allowed: readonly AdminRole[]): Admin 
 }
 
 /** Whether a role sees donors' personal data (a viewer sees names and masked emails only). */
-export const seesPersonalData = (role: AdminRole | null): boolean => role !== null && role !== "viewer";
+export const seesPersonalData = (role: AdminRole | null): boolean =>
+  role !== null && role !== "viewer" && role !== "desk";

@@ -90,6 +90,7 @@ function canonicalLevel(level: MembershipLevel, i: number): MembershipLevel {
     cardholders: range(level.cardholders, `${what}.cardholders`, 1, MUSEUM_LIMITS.cardholders),
     benefitsValue: amounts(level.benefitsValue, `${what}.benefitsValue`),
     monthly: level.monthly,
+    ...(level.guests === undefined ? {} : { guests: range(level.guests, `${what}.guests`, 0, 20) }),
     // Absent in settings saved before it: 100, the whole payment a donation.
     ...(level.donationShare === undefined ? {} : {
       donationShare: range(level.donationShare, `${what}.donationShare`, 0, 100),

@@ -35,6 +35,7 @@ import type { ReportRepository } from "./report_types.ts";
 import type { AdminRepository, RefreshTokenRepository } from "./admin_types.ts";
 import type { MuseumSettingsRepository } from "./museum_types.ts";
 import type { MembershipRepository } from "./membership_types.ts";
+import type { VisitRepository } from "./visit_types.ts";
 
 export type * from "./payment_types.ts";
 export type * from "./transaction_types.ts";
@@ -50,6 +51,7 @@ export type * from "./two_factor_types.ts";
 export type * from "./report_types.ts";
 export type * from "./museum_types.ts";
 export type * from "./membership_types.ts";
+export type * from "./visit_types.ts";
 export * from "./admin_types.ts";
 
 /** A feature flag as stored and as `GET /api/feature-flags` answers it. */
@@ -345,6 +347,8 @@ export interface Store {
   readonly museum: MuseumSettingsRepository;
   /** One membership per donor email, changed with the payments that cause it (`membership_types.ts`). */
   readonly memberships: MembershipRepository;
+  /** Members let in at the front desk, once per the desk's id (`visit_types.ts`). */
+  readonly visits: VisitRepository;
   /** Throws when the backend cannot answer a trivial query; used by `GET /health`. */
   ping(): Promise<void>;
   /** Releases connections and file handles. Idempotent. */

@@ -23,6 +23,7 @@ export const ADMIN_FOLDERS = [
   "/api/reports/",
   "/api/overview",
   "/api/memberships",
+  "/api/visits",
 ];
 
 /**

@@ -70,6 +70,7 @@ import { transactionListsContract } from "./transaction_lists_contract.ts";
 import { transactionRangesContract } from "./transaction_ranges_contract.ts";
 import { transactionSearchContract } from "./transaction_search_contract.ts";
 import { transactionsContract } from "./transactions_contract.ts";
+import { visitsContract } from "./visits_contract.ts";
 
 /**
  * Every part of the contract every backend must meet, in the order they run. Flags go first: their
@@ -114,6 +115,7 @@ const contracts: Contract[] = [
   museumContract,
   membershipsContract,
   membershipListsContract,
+  visitsContract,
 ];
 
 /** Runs every part of the contract, one after another, on the backend `options` describe. */

@@ -59,6 +59,7 @@
  * | `reports.ts`           | the accountant's figures (reads only)   | `..._by_time`, `..._by_created`…  |
  * | `museum.ts`            | the museum's identity and levels        | `museum_settings`                 |
  * | `memberships.ts`       | memberships, by number and by end       | `memberships*`                    |
+ * | `visits.ts`            | front-desk visits, by time and member   | `visits*`                         |
  * | `migrations.ts`        | data migrations, run at open            | `kv_migrations`                   |
  *
  * What both backends store and read the same way (canonical records, list rules, windows) is in
@@ -87,6 +88,7 @@ import { kvAudit } from "./audit.ts";
 import { kvRefunds } from "./refunds.ts";
 import { kvMuseum } from "./museum.ts";
 import { kvMemberships } from "./memberships.ts";
+import { kvVisits } from "./visits.ts";
 import { kvTwoFactor } from "./two_factor.ts";
 import { kvPayments } from "./payments.ts";
 import { kvReceipts } from "./receipts.ts";
@@ -163,6 +165,7 @@ export async function openKvStore(path?: string): Promise<Store> {
     twoFactor: kvTwoFactor(ctx),
     museum: kvMuseum(ctx),
     memberships: kvMemberships(ctx),
+    visits: kvVisits(ctx),
     async ping() {
       await retryWhileLocked(() => kv.get(["health"]));
     },

@@ -58,6 +58,9 @@ import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
+import { migration039 } from "@/lib/storage/postgres/migrations/039_reserved_autorenew.ts";
+import { migration040 } from "@/lib/storage/postgres/migrations/040_reserved_brand.ts";
+import { migration041 } from "@/lib/storage/postgres/migrations/041_visits.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -117,6 +120,9 @@ export const migrations: readonly Migration[] = [
   migration036,
   migration037,
   migration038,
+  migration039,
+  migration040,
+  migration041,
 ];
 
 /**

@@ -54,6 +54,7 @@
  * | `reports.ts`           | `reports` (reads only)         | `transactions`, `subscriptions`                         |
  * | `museum.ts`            | `museum`                       | `museum_settings`                                       |
  * | `memberships.ts`       | `memberships`                  | `memberships`                                           |
+ * | `visits.ts`            | `visits`                       | `visits`                                                |
  *
  * Beside them: `context.ts` (the {@link PgContext} and shared helpers), `availability.ts` (the
  * outage guard and the transaction runner), `migrations.ts` and `migrations/` (the schema).
@@ -80,6 +81,7 @@ import { pgAudit } from "./audit.ts";
 import { pgRefunds } from "./refunds.ts";
 import { pgMuseum } from "./museum.ts";
 import { pgMemberships } from "./memberships.ts";
+import { pgVisits } from "./visits.ts";
 import { pgTwoFactor } from "./two_factor.ts";
 import { pgPayments } from "./payments.ts";
 import { pgReceipts } from "./receipts.ts";
@@ -206,6 +208,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     twoFactor: g("twoFactor", pgTwoFactor(ctx)),
     museum: g("museum", pgMuseum(ctx)),
     memberships: g("memberships", pgMemberships(ctx)),
+    visits: g("visits", pgVisits(ctx)),
     ...g("store", {
       async ping() {
         await sql`select 1`;

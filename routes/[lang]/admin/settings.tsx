@@ -14,6 +14,8 @@ import { MIN_AMOUNT } from "@/lib/shared/money.ts";
 export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, [
     "museumEditor",
+    "frontDesk.levelGuests",
+    "frontDesk.levelGuestsError",
     "staffAdmin.flagsTitle",
     "staffAdmin.flagsIntro",
     "staffAdmin.flags",

@@ -1,5 +1,5 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { ANY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { confirmEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
@@ -10,7 +10,7 @@ import { TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
 export { twoFactorConfirmDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: every approved admin, for themselves. */
-export const roles = { POST: EVERY_ROLE } satisfies RouteRoles;
+export const roles = { POST: ANY_ROLE } satisfies RouteRoles;
 
 /** `POST /api/auth/admin/two-factor/confirm` `{ code }` → `{ recoveryCodes }`. */
 export const handler = withRoles(roles, {

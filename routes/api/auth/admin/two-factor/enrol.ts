@@ -1,5 +1,5 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { ANY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { beginEnrolment } from "@/lib/staff/two_factor.ts";
 import { signedInAdmin } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
@@ -7,7 +7,7 @@ import { withRoles } from "@/lib/app/with_roles.ts";
 export { twoFactorEnrolDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: every approved admin, for themselves. */
-export const roles = { POST: EVERY_ROLE } satisfies RouteRoles;
+export const roles = { POST: ANY_ROLE } satisfies RouteRoles;
 
 /** `POST /api/auth/admin/two-factor/enrol` → `{ secret, otpauthUri, qrSvg }`. */
 export const handler = withRoles(roles, {

@@ -1,5 +1,5 @@
 import { accountsContext } from "@/lib/staff/accounts.ts";
-import { EVERY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
+import { ANY_ROLE, type RouteRoles } from "@/lib/staff/roles.ts";
 import { replaceRecoveryCodes } from "@/lib/staff/two_factor_manage.ts";
 import { signedInActor } from "@/lib/http/admin_auth.ts";
 import { withRoles } from "@/lib/app/with_roles.ts";
@@ -9,7 +9,7 @@ import { TwoFactorCodeSchema } from "@/lib/staff/two_factor_schemas.ts";
 export { recoveryCodesDocs as docs } from "@/lib/staff/api_docs.ts";
 
 /** Who may call it: every approved admin, for themselves. */
-export const roles = { POST: EVERY_ROLE } satisfies RouteRoles;
+export const roles = { POST: ANY_ROLE } satisfies RouteRoles;
 
 /** `POST /api/auth/admin/two-factor/recovery-codes` `{ code }` → `{ recoveryCodes }`. */
 export const handler = withRoles(roles, {

@@ -1,0 +1,276 @@
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { DeskMember } from "@/lib/shared/visits.ts";
+import { dateFormats } from "@/lib/shared/dates.ts";
+import { deskClient, newVisitId } from "@/lib/desk/client.ts";
+import { ApiError } from "@/islands/shared/admin_api.ts";
+import { listFailure } from "@/islands/shared/account_forms.ts";
+import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
+import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { messageText } from "@/islands/shared/texts.ts";
+import { DeskAnswer, type VisitChoice } from "@/islands/desk/DeskAnswer.tsx";
+import { readQr } from "@/islands/desk/scan.ts";
+
+/** The page's language, the museum's time zone and the texts. */
+export interface DeskProps {
+  lang: string;
+  timeZone: string;
+  texts: Record<string, string>;
+}
+
+type View =
+  | { kind: "find" }
+  | { kind: "results"; members: DeskMember[] }
+  | { kind: "answer"; member: DeskMember }
+  | { kind: "done"; text: string };
+
+/**
+ * The front desk (issue 28), `/{lang}/desk`, for a tablet held in one hand: scan a member card's QR
+ * code with the camera (or a picture of it), type the member number, or search by name or email;
+ * then the full-screen answer ({@link DeskAnswer}) and **Check in** or **Allow anyway**. Every call
+ * goes through `lib/desk/client.ts` (the offline queue wraps it later), with the signed-in staff
+ * member's session (the front desk, an admin or an owner; the server refuses anyone else).
+ */
+export default function Desk(props: DeskProps) {
+  const { lang } = props;
+  const frame = useAdminFrame(lang, props.texts);
+  const { t, api } = frame;
+  const desk = useMemo(() => deskClient(api, lang), []);
+  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
+  const [view, setView] = useState<View>({ kind: "find" });
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const video = useRef<HTMLVideoElement>(null);
+  // One id per visit shown: a retry after a failure resends the same one (recorded once).
+  const visitId = useRef(newVisitId());
+
+  const problem = (error: unknown) =>
+    error instanceof ApiError && error.status === 400 && /member card/.test(error.message)
+      ? t("frontDesk.invalidCard")
+      : error instanceof ApiError && error.status === 400 && /member number/.test(error.message)
+      ? t("frontDesk.invalidNumber")
+      : t("transactions.errorPrefix") + messageText(t, listFailure(error));
+
+  async function look(find: () => Promise<DeskMember | DeskMember[]>) {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const found = await find();
+      visitId.current = newVisitId();
+      setFailure(null);
+      if (!Array.isArray(found)) setView({ kind: "answer", member: found });
+      else if (found.length === 1) setView({ kind: "answer", member: found[0] });
+      else if (found.length === 0) setNotice(t("frontDesk.noResults"));
+      else setView({ kind: "results", members: found });
+    } catch (error) {
+      setNotice(problem(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function record(member: DeskMember, choice: VisitChoice) {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { visit } = await desk.checkIn({ ...choice, id: visitId.current });
+      const name = visit.cardholder || member.name;
+      const key = visit.kind === "override" ? "frontDesk.allowed" : "frontDesk.checkedIn";
+      setView({ kind: "done", text: t(key, { name, count: visit.guests }) });
+    } catch (error) {
+      setFailure(error instanceof ApiError && error.status === 409 ? error.message : problem(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const next = () => {
+    setView({ kind: "find" });
+    setFailure(null);
+    setNotice(null);
+  };
+
+  // The camera: read a frame every quarter second until a code is found or the scan is stopped.
+  useEffect(() => {
+    if (!scanning) return;
+    let stream: MediaStream | null = null;
+    let stopped = false;
+    (async () => {
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+        if (stopped || !video.current) return;
+        video.current.srcObject = stream;
+        await video.current.play();
+        while (!stopped) {
+          const token = await readQr(video.current).catch(() => null);
+          if (token && !stopped) {
+            setScanning(false);
+            await look(() => desk.memberByCard(token));
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      } catch {
+        if (!stopped) (setScanning(false), setNotice(t("frontDesk.cameraUnavailable")));
+      }
+    })();
+    return () => {
+      stopped = true;
+      stream?.getTracks().forEach((track) => track.stop());
+    };
+  }, [scanning]);
+
+  async function picture(file: File | undefined) {
+    if (!file) return;
+    setNotice(null);
+    try {
+      const token = await readQr(await createImageBitmap(file));
+      if (!token) return setNotice(t("frontDesk.noCode"));
+      await look(() => desk.memberByCard(token));
+    } catch {
+      setNotice(t("frontDesk.noCode"));
+    }
+  }
+
+  const field = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? "").trim();
+
+  return (
+    <AdminGuard frame={frame}>
+      <DatesProvider dates={dates}>
+        <div class="desk" data-ready={frame.session ? "" : undefined}>
+          <h1>{t("frontDesk.pageTitle")}</h1>
+          <p>{t("frontDesk.intro")}</p>
+          <section class="desk-scan" aria-label={t("frontDesk.scan")}>
+            {scanning
+              ? (
+                <>
+                  <video
+                    ref={video}
+                    class="desk-video"
+                    muted
+                    playsInline
+                    aria-label={t("frontDesk.scanHint")}
+                  />
+                  <p>{t("frontDesk.scanHint")}</p>
+                  <button type="button" class="button button-outline" onClick={() => setScanning(false)}>
+                    {t("frontDesk.scanStop")}
+                  </button>
+                </>
+              )
+              : (
+                <button
+                  type="button"
+                  class="button button-primary desk-scan-button"
+                  disabled={!frame.session || busy}
+                  onClick={() => setScanning(true)}
+                >
+                  {t("frontDesk.scan")}
+                </button>
+              )}
+            <label class="desk-picture">
+              {t("frontDesk.scanImage")}
+              <input
+                type="file"
+                accept="image/*"
+                capture="environment"
+                disabled={!frame.session || busy}
+                onChange={(e) => picture(e.currentTarget.files?.[0])}
+              />
+            </label>
+          </section>
+          <form
+            class="desk-find"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const number = field(e.currentTarget, "number");
+              if (number) look(() => desk.memberByNumber(number));
+            }}
+          >
+            <label for="desk-number">{t("frontDesk.numberLabel")}</label>
+            <div class="desk-row">
+              <input
+                id="desk-number"
+                name="number"
+                autocomplete="off"
+                autocapitalize="characters"
+                maxLength={20}
+                dir="ltr"
+              />
+              <button type="submit" class="button button-primary" disabled={!frame.session || busy}>
+                {t("frontDesk.find")}
+              </button>
+            </div>
+          </form>
+          <form
+            class="desk-find"
+            role="search"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const text = field(e.currentTarget, "q");
+              if (text) look(() => desk.search(text));
+            }}
+          >
+            <label for="desk-search">{t("frontDesk.searchLabel")}</label>
+            <div class="desk-row">
+              <input id="desk-search" name="q" type="search" autocomplete="off" maxLength={320} />
+              <button type="submit" class="button button-primary" disabled={!frame.session || busy}>
+                {t("frontDesk.search")}
+              </button>
+            </div>
+          </form>
+          <div aria-live="polite">
+            {busy && view.kind === "find" && <p role="status">{t("frontDesk.searching")}</p>}
+            {notice && <p class="form-alert desk-notice" role="alert">{notice}</p>}
+          </div>
+          {view.kind === "results" && (
+            <section class="desk-results" aria-labelledby="desk-results-title">
+              <h2 id="desk-results-title">{t("frontDesk.results")}</h2>
+              <ul>
+                {view.members.map((m) => (
+                  <li key={m.number}>
+                    <button
+                      type="button"
+                      class={`desk-result desk-result-${m.state}`}
+                      onClick={() => ((visitId.current = newVisitId()),
+                        setView({ kind: "answer", member: m }))}
+                    >
+                      <strong>{m.name}</strong> <bdi>{m.number}</bdi> · {m.levelName} ·{" "}
+                      {t(`frontDesk.states.${m.state}`)}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {view.kind === "answer" && (
+            <DeskAnswer
+              key={view.member.number ?? "unknown"}
+              t={t}
+              member={view.member}
+              busy={busy}
+              failure={failure}
+              onRecord={(choice) => record(view.member, choice)}
+              onNext={next}
+            />
+          )}
+          {view.kind === "done" && (
+            <section
+              class="desk-answer desk-answer-done"
+              role="dialog"
+              aria-modal="true"
+              aria-labelledby="desk-done"
+            >
+              <h2 id="desk-done" class="desk-state">{view.text}</h2>
+              <div class="desk-actions">
+                <button type="button" class="button button-primary desk-next" onClick={next}>
+                  {t("frontDesk.next")}
+                </button>
+              </div>
+            </section>
+          )}
+        </div>
+      </DatesProvider>
+    </AdminGuard>
+  );
+}
