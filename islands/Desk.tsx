@@ -1,7 +1,16 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { DeskMember } from "@/lib/shared/visits.ts";
 import { dateFormats } from "@/lib/shared/dates.ts";
-import { deskClient, newVisitId } from "@/lib/desk/client.ts";
+import { deskClient, newVisitId, type VisitDraft } from "@/lib/desk/client.ts";
+import {
+  DeskOfflineError,
+  type OfflineDeskClient,
+  type OfflineLevel,
+  type SeenMember,
+  withOffline,
+} from "@/lib/desk/offline/offline_client.ts";
+import { storedCardKey } from "@/lib/desk/offline/key_store.ts";
+import type { SendResult } from "@/lib/desk/offline/queue.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
@@ -9,18 +18,20 @@ import { DatesProvider } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
 import { DeskAnswer, type VisitChoice } from "@/islands/desk/DeskAnswer.tsx";
 import { readQr } from "@/islands/desk/scan.ts";
+import { OfflineStatus, useDeskOffline } from "@/islands/desk/offline.tsx";
 
-/** The page's language, the museum's time zone and the texts. */
+/** The page's language, the museum's time zone, the texts, and the levels (for cards read offline). */
 export interface DeskProps {
   lang: string;
   timeZone: string;
   texts: Record<string, string>;
+  levels: OfflineLevel[];
 }
 
 type View =
   | { kind: "find" }
   | { kind: "results"; members: DeskMember[] }
-  | { kind: "answer"; member: DeskMember }
+  | { kind: "answer"; member: SeenMember }
   | { kind: "done"; text: string };
 
 /**
@@ -34,7 +45,17 @@ export default function Desk(props: DeskProps) {
   const { lang } = props;
   const frame = useAdminFrame(lang, props.texts);
   const { t, api } = frame;
-  const desk = useMemo(() => deskClient(api, lang), []);
+  // Offline (issue 28): cards checked with the kept key, check-ins queued and sent when it returns.
+  const offline = useDeskOffline<VisitDraft>(lang, (visit): Promise<SendResult> => desk.send(visit));
+  const desk: OfflineDeskClient = useMemo(
+    () =>
+      withOffline(deskClient(api, lang), {
+        queue: offline.queue,
+        key: () => storedCardKey()?.jwk ?? null,
+        levels: props.levels,
+      }),
+    [],
+  );
   const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const [view, setView] = useState<View>({ kind: "find" });
   const [busy, setBusy] = useState(false);
@@ -46,13 +67,15 @@ export default function Desk(props: DeskProps) {
   const visitId = useRef(newVisitId());
 
   const problem = (error: unknown) =>
-    error instanceof ApiError && error.status === 400 && /member card/.test(error.message)
+    error instanceof DeskOfflineError
+      ? t(error.reason === "invalidCard" ? "frontDesk.invalidCard" : `frontDesk.offline.${error.reason}`)
+      : error instanceof ApiError && error.status === 400 && /member card/.test(error.message)
       ? t("frontDesk.invalidCard")
       : error instanceof ApiError && error.status === 400 && /member number/.test(error.message)
       ? t("frontDesk.invalidNumber")
       : t("transactions.errorPrefix") + messageText(t, listFailure(error));
 
-  async function look(find: () => Promise<DeskMember | DeskMember[]>) {
+  async function look(find: () => Promise<SeenMember | DeskMember[]>) {
     setBusy(true);
     setNotice(null);
     try {
@@ -74,7 +97,9 @@ export default function Desk(props: DeskProps) {
     setBusy(true);
     setFailure(null);
     try {
-      const { visit } = await desk.checkIn({ ...choice, id: visitId.current });
+      const outcome = await desk.checkIn({ ...choice, id: visitId.current });
+      if (outcome.queued) return setView({ kind: "done", text: t("frontDesk.offline.queued") });
+      const { visit } = outcome.answer;
       const name = visit.cardholder || member.name;
       const key = visit.kind === "override" ? "frontDesk.allowed" : "frontDesk.checkedIn";
       setView({ kind: "done", text: t(key, { name, count: visit.guests }) });
@@ -140,6 +165,12 @@ export default function Desk(props: DeskProps) {
       <DatesProvider dates={dates}>
         <div class="desk" data-ready={frame.session ? "" : undefined}>
           <h1>{t("frontDesk.pageTitle")}</h1>
+          <OfflineStatus
+            state={offline}
+            t={t}
+            formatTime={(iso) => dates.dateTime(iso) ?? iso}
+            describe={(visit) => visit.name || visit.number || ""}
+          />
           <p>{t("frontDesk.intro")}</p>
           <section class="desk-scan" aria-label={t("frontDesk.scan")}>
             {scanning

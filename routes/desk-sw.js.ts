@@ -1,10 +1,10 @@
 import type { Handlers } from "@/lib/framework/mod.ts";
 import { currentBuild } from "@/lib/framework/assets.ts";
 import type { AppState } from "@/lib/app/state.ts";
-import { deskWorkerScript } from "@/lib/desk/service_worker.ts";
+import { deskWorkerScript } from "@/lib/visits/mod.ts";
 
 /**
- * `GET /desk-sw.js`: the front desk's service worker (`lib/desk/service_worker.ts`), registered by
+ * `GET /desk-sw.js`: the front desk's service worker (`lib/visits/desk_worker.ts`), registered by
  * the desk page with that page's scope (`/{lang}/desk`), which is outside this path's own folder:
  * `Service-Worker-Allowed` lets it. Never cached: the browser compares it at each visit to find a
  * new build.

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { currentBuild } from "@/lib/framework/assets.ts";
-import { deskPrecache } from "@/lib/desk/service_worker.ts";
+import { deskPrecache } from "@/lib/visits/desk_worker.ts";
 
 browserTest(
   "the desk's worker registers under the CSP for the desk's scope alone and keeps its files",

@@ -3,19 +3,14 @@
  * check-ins waiting to be sent (and those the server refused), when the desk last synced the
  * museum's card key, and the banner and list that show it. The desk island uses
  * {@link useDeskOffline} and renders {@link OfflineStatus}; the mechanisms live in
- * `lib/shared/desk_offline/` (the card check, the kept key, the queue, the worker's registration).
+ * `lib/desk/offline/` (the card check, the kept key, the queue, the worker's registration).
  *
  * @module
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
-import {
-  CheckInQueue,
-  keepSending,
-  type QueuedCheckIn,
-  type SendCheckIn,
-} from "@/lib/shared/desk_offline/queue.ts";
-import { type StoredCardKey, storedCardKey, syncCardKey } from "@/lib/shared/desk_offline/key_store.ts";
-import { registerDeskWorker } from "@/lib/shared/desk_offline/register.ts";
+import { CheckInQueue, keepSending, type QueuedCheckIn, type SendCheckIn } from "@/lib/desk/offline/queue.ts";
+import { type StoredCardKey, storedCardKey, syncCardKey } from "@/lib/desk/offline/key_store.ts";
+import { registerDeskWorker } from "@/lib/desk/offline/register.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
 
 /** What the desk knows of its offline state. */

@@ -3,6 +3,7 @@ import type { PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 import { textsUnder } from "@/lib/core/i18n.ts";
 import Desk from "@/islands/Desk.tsx";
+import { guestsOf } from "@/lib/shared/museum.ts";
 
 /**
  * `/{lang}/desk` (issue 28): the front desk, for a tablet. The staff member's session lives in the
@@ -20,7 +21,16 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
       <noscript>
         <p class="form-alert">{t("login.noscript")}</p>
       </noscript>
-      <Desk lang={lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
+      <Desk
+        lang={lang}
+        timeZone={state.services.config.museumTimeZone}
+        texts={texts}
+        levels={(state.museum?.levels ?? []).map((l) => ({
+          id: l.id,
+          name: l.name[lang],
+          guests: guestsOf(l),
+        }))}
+      />
     </section>
   );
 }

@@ -164,23 +164,3 @@ export function keepSending<T extends { id: string }>(
     clearInterval(timer);
   };
 }
-
-/**
- * What an HTTP answer to a check-in means for the queue: a 2xx was recorded (a repeat of an id
- * already recorded is a 2xx too), a 4xx refused with the server's message, anything else thrown
- * (kept waiting), as are a lost session (401, 403), a timeout (408) and a rate limit (429).
- *
- * @example
- * ```ts
- * const send = async (request) => await sendResult(await fetch("/api/visits", { method: "POST", body: JSON.stringify(request) }));
- * ```
- */
-export async function sendResult(res: Response): Promise<SendResult> {
-  if (res.ok) return { sent: true };
-  // Signed out (401/403), a timeout or too many requests: not the check-in's fault, so it waits.
-  if (res.status >= 400 && res.status < 500 && ![401, 403, 408, 429].includes(res.status)) {
-    const body = await res.json().catch(() => null);
-    return { sent: false, reason: typeof body?.message === "string" ? body.message : `HTTP ${res.status}` };
-  }
-  throw new Error(`the server answered ${res.status}; the check-in stays queued`);
-}

@@ -1,5 +1,5 @@
 /**
- * Registers the desk's service worker (`/desk-sw.js`, `lib/desk/service_worker.ts`) for the desk
+ * Registers the desk's service worker (`/desk-sw.js`, `lib/visits/desk_worker.ts`) for the desk
  * page alone: its scope is `/{lang}/desk`, so no other page of the product is ever served by it.
  * Only the desk page calls this.
  *
