@@ -61,6 +61,15 @@ browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent
       }, 30);
       return { number: m.number, name, png: await QRCode.toBuffer(token, { margin: 4, scale: 6 }) };
     }));
+    const listVisits = () =>
+      app.store.visits.listByTime(
+        {
+          from: new Date(now.getTime() - 3_600_000).toISOString(),
+          to: new Date(Date.now() + 60_000).toISOString(),
+        },
+        100,
+      );
+    const visitCount = async () => (await listVisits()).length;
     let stored = 0;
 
     for (const lang of ["en", "he"] as const) {
@@ -179,19 +188,6 @@ browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent
           }
         });
       }
-    }
-
-    async function listVisits() {
-      return await app.store.visits.listByTime(
-        {
-          from: new Date(now.getTime() - 3_600_000).toISOString(),
-          to: new Date(Date.now() + 60_000).toISOString(),
-        },
-        100,
-      );
-    }
-    async function visitCount() {
-      return (await listVisits()).length;
     }
   } finally {
     await browser.close();
