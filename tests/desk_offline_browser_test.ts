@@ -189,6 +189,72 @@ browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent
         });
       }
     }
+    // A card still signed as valid (printed before its membership lapsed): offline it passes, the
+    // accepted risk; sent, the server refuses it, and the desk lists it with the server's reason.
+    const boris = MEMBERS.find((m) => m.firstName === "Boris")!;
+    const revoked = await QRCode.toBuffer(
+      await signMemberCardToken(key, {
+        number: boris.number,
+        levelId: boris.levelId,
+        validUntil: new Date(now.getTime() + 100 * 86_400_000).toISOString(),
+        holder: 0,
+        name: "Boris Ivanov",
+      }, 30),
+      { margin: 4, scale: 6 },
+    );
+    for (const lang of ["en", "he"] as const) {
+      await t.step(
+        `${lang}: a card lapsed since the last sync is refused when sent, and listed`,
+        async () => {
+          const tr = translator(lang);
+          const context = await browser.newContext({
+            locale: lang === "he" ? "he-IL" : "en-US",
+            timezoneId: "UTC",
+            viewport: { width: 390, height: 844 },
+          });
+          try {
+            const page = await context.newPage();
+            await page.goto(`${app.url}/${lang}/login`);
+            await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
+            await page.fill("#login-email", DESK.email);
+            await page.fill("#login-password", DESK.password);
+            await page.click("button[type=submit]");
+            await page.waitForURL(`${app.url}/${lang}/admin/desk`, { timeout: WAIT });
+            await page.goto(`${app.url}/${lang}/desk`);
+            await page.locator(".desk[data-ready]").waitFor({ timeout: WAIT });
+            await page.waitForFunction(() => localStorage.getItem("museum-desk.card-key") !== null, null, {
+              timeout: WAIT,
+            });
+            await context.setOffline(true);
+            await page.locator(".desk-offline-banner").waitFor({ timeout: WAIT });
+            await page.setInputFiles(".desk-picture input", {
+              name: "card.png",
+              mimeType: "image/png",
+              buffer: revoked,
+            });
+            await page.locator(".desk-answer-active").waitFor({ timeout: WAIT });
+            await page.click(".desk-check-in");
+            await page.locator(".desk-answer-done").waitFor({ timeout: WAIT });
+            await page.click(".desk-next");
+            await context.setOffline(false);
+            const failed = page.locator(".desk-offline-failed li");
+            await failed.waitFor({ timeout: WAIT });
+            assert.ok(words(await failed.innerText()).includes("This membership has lapsed"));
+            assert.equal(
+              words(await page.innerText(".desk-offline-failed h2")),
+              words(tr("frontDesk.offline.failedTitle", { count: 1 })),
+            );
+            assert.equal(await visitCount(), stored, "no visit for the refused card");
+            await assertAxeClean(page, `${lang} desk: a refused check-in listed`);
+            await shoot(page, `${lang}-refused`);
+            await failed.getByRole("button", { name: tr("frontDesk.offline.dismiss") }).click();
+            await failed.waitFor({ state: "detached", timeout: WAIT });
+          } finally {
+            await context.close();
+          }
+        },
+      );
+    }
   } finally {
     await browser.close();
     await app.close();

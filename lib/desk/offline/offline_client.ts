@@ -14,7 +14,7 @@
  */
 import type { CheckInAnswer, DeskMember } from "@/lib/shared/visits.ts";
 import type { DeskClient, VisitDraft } from "@/lib/desk/client.ts";
-import { type CardPublicJwk, checkCardOffline } from "./card_check.ts";
+import type { CardPublicJwk } from "./card_check.ts";
 import type { CheckInQueue, SendResult } from "./queue.ts";
 
 /** A level as the desk needs it offline: its name in the page's language and the guests it admits. */
@@ -100,6 +100,8 @@ export function withOffline(
   const fromCard = async (token: string): Promise<SeenMember> => {
     const jwk = options.key();
     if (!jwk) throw new DeskOfflineError("neverSynced");
+    // Loaded with the first card read offline (the worker keeps the chunk): most scans are online.
+    const { checkCardOffline } = await import("./card_check.ts");
     const answer = await checkCardOffline(token, jwk, now());
     if (!("card" in answer)) {
       throw new DeskOfflineError(answer.status === "unsupported" ? "unsupported" : "invalidCard");
