@@ -30,6 +30,16 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
 
+/** Signs the desk's staff member in, in `lang` (they land on their Front desk section). */
+async function signIn(page: Page, appUrl: string, lang: string) {
+  await page.goto(`${appUrl}/${lang}/login`);
+  await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
+  await page.fill("#login-email", DESK.email);
+  await page.fill("#login-password", DESK.password);
+  await page.click("button[type=submit]");
+  await page.waitForURL(`${appUrl}/${lang}/admin/desk`, { timeout: WAIT });
+}
+
 browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent once each", async (t) => {
   const app = await startTestApp();
   const browser = await launchBrowser();
@@ -84,12 +94,7 @@ browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent
           try {
             const page = await context.newPage();
             const watched = await watchPage(page);
-            await page.goto(`${app.url}/${lang}/login`);
-            await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-            await page.fill("#login-email", DESK.email);
-            await page.fill("#login-password", DESK.password);
-            await page.click("button[type=submit]");
-            await page.waitForURL(`${app.url}/${lang}/admin/desk`, { timeout: WAIT });
+            await signIn(page, app.url, lang);
 
             // Online once: the page registers its worker and syncs the card key.
             await page.goto(`${app.url}/${lang}/desk`);
@@ -214,12 +219,7 @@ browserTest("front desk offline in Chromium (en, he): three check-ins kept, sent
           });
           try {
             const page = await context.newPage();
-            await page.goto(`${app.url}/${lang}/login`);
-            await page.locator("button[type=submit]:not([disabled])").waitFor({ timeout: WAIT });
-            await page.fill("#login-email", DESK.email);
-            await page.fill("#login-password", DESK.password);
-            await page.click("button[type=submit]");
-            await page.waitForURL(`${app.url}/${lang}/admin/desk`, { timeout: WAIT });
+            await signIn(page, app.url, lang);
             await page.goto(`${app.url}/${lang}/desk`);
             await page.locator(".desk[data-ready]").waitFor({ timeout: WAIT });
             await page.waitForFunction(() => localStorage.getItem("museum-desk.card-key") !== null, null, {

@@ -102,12 +102,13 @@ export function OfflineStatus<T extends { id: string }>(props: {
             {failed.map((entry) => (
               <li key={entry.seq}>
                 <span>
-                  {props.describe(entry.request)} · {props.formatTime(entry.queuedAt)} ·{" "}
+                  <bdi>{props.describe(entry.request)}</bdi> · <bdi>{props.formatTime(entry.queuedAt)}</bdi> ·
+                  {" "}
                   {t("frontDesk.offline.failedReason", { reason: entry.reason ?? "" })}
                 </span>
                 <button
                   type="button"
-                  class="button-secondary"
+                  class="button button-outline"
                   onClick={() => void state.queue?.remove(entry.seq)}
                 >
                   {t("frontDesk.offline.dismiss")}
