@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { VisitPage, VisitView } from "@/lib/shared/visits.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
-import { VisitRow } from "@/islands/admin/VisitRow.tsx";
+import { visitRow } from "@/islands/admin/visit_row.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
@@ -70,7 +70,7 @@ function TodaysVisits(props: { view: SectionView }) {
           rows={ready && !(load.loading && load.rows.length === 0) ? load.rows : null}
           loaded={ready && !load.loading}
           empty={t("frontDesk.visitsEmpty")}
-          row={(v) => <VisitRow key={v.id} visit={v} t={t} time={dates.dateTime(v.at) ?? ""} />}
+          row={(v) => visitRow({ visit: v, t, time: dates.dateTime(v.at) ?? "" })}
         />
         {load.loading && (
           <div class="loading" role="status">

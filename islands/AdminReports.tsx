@@ -6,6 +6,7 @@ import { formatMoney } from "@/lib/shared/money.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { CancelReasons } from "@/islands/admin/CancelReasons.tsx";
 import { MembershipReport } from "@/islands/admin/MembershipReport.tsx";
+import { VisitReport } from "@/islands/admin/VisitReport.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
@@ -124,6 +125,7 @@ export default function AdminReports(props: AdminReportsProps) {
           {FINANCE.includes(view.role) && (
             <MembershipReport api={view.api} t={view.t} lang={view.lang} ready={view.ready} />
           )}
+          <VisitReport api={view.api} t={view.t} lang={view.lang} ready={view.ready} />
           <CancelReasons api={view.api} t={view.t} ready={view.ready} />
         </>
       )}

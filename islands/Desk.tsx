@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { DeskMember } from "@/lib/shared/visits.ts";
-import { dateFormats } from "@/lib/shared/dates.ts";
 import { deskClient, newVisitId, type VisitDraft } from "@/lib/desk/client.ts";
 import {
   DeskOfflineError,
@@ -13,11 +12,11 @@ import { storedCardKey } from "@/lib/desk/offline/key_store.ts";
 import type { SendResult } from "@/lib/desk/offline/queue.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
-import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
-import { DatesProvider } from "@/islands/shared/dates.tsx";
-import { messageText } from "@/islands/shared/texts.ts";
+import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
+import { isolate, messageText } from "@/islands/shared/texts.ts";
 import { DeskAnswer, type VisitChoice } from "@/islands/desk/DeskAnswer.tsx";
 import { readQr } from "@/islands/desk/scan.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
 import { OfflineStatus, useDeskOffline } from "@/islands/desk/offline.tsx";
 
 /** The page's language, the museum's time zone, the texts, and the levels (for cards read offline). */
@@ -39,12 +38,19 @@ type View =
  * code with the camera (or a picture of it), type the member number, or search by name or email;
  * then the full-screen answer ({@link DeskAnswer}) and **Check in** or **Allow anyway**. Every call
  * goes through `lib/desk/client.ts` (the offline queue wraps it later), with the signed-in staff
- * member's session (the front desk, an admin or an owner; the server refuses anyone else).
+ * member's session, in the back office's shell (who is signed in, sign out; the front desk, admins
+ * and owners only: anyone else gets the shell's notice, and the server refuses their calls).
  */
 export default function Desk(props: DeskProps) {
-  const { lang } = props;
-  const frame = useAdminFrame(lang, props.texts);
-  const { t, api } = frame;
+  return (
+    <AdminShell lang={props.lang} timeZone={props.timeZone} section="desk" texts={props.texts}>
+      {(view) => <DeskBody view={view} levels={props.levels} />}
+    </AdminShell>
+  );
+}
+
+function DeskBody(props: { view: SectionView; levels: OfflineLevel[] }) {
+  const { t, api, lang } = props.view;
   // Offline (issue 28): cards checked with the kept key, check-ins queued and sent when it returns.
   const offline = useDeskOffline<VisitDraft>(lang, (visit): Promise<SendResult> => desk.send(visit));
   const desk: OfflineDeskClient = useMemo(
@@ -56,7 +62,9 @@ export default function Desk(props: DeskProps) {
       }),
     [],
   );
-  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
+  // Offline the server cannot confirm the session: the stored one serves (the calls carry its token).
+  const ready = props.view.ready || (!offline.online && props.view.admin !== null);
+  const dates = useDates();
   const [view, setView] = useState<View>({ kind: "find" });
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -102,7 +110,7 @@ export default function Desk(props: DeskProps) {
       const { visit } = outcome.answer;
       const name = visit.cardholder || member.name;
       const key = visit.kind === "override" ? "frontDesk.allowed" : "frontDesk.checkedIn";
-      setView({ kind: "done", text: t(key, { name, count: visit.guests }) });
+      setView({ kind: "done", text: t(key, { name: isolate(name), count: visit.guests }) });
     } catch (error) {
       setFailure(error instanceof ApiError && error.status === 409 ? error.message : problem(error));
     } finally {
@@ -161,147 +169,143 @@ export default function Desk(props: DeskProps) {
   const field = (form: HTMLFormElement, name: string) => String(new FormData(form).get(name) ?? "").trim();
 
   return (
-    <AdminGuard frame={frame}>
-      <DatesProvider dates={dates}>
-        <div class="desk" data-ready={frame.session ? "" : undefined}>
-          <h1>{t("frontDesk.pageTitle")}</h1>
-          <OfflineStatus
-            state={offline}
-            t={t}
-            formatTime={(iso) => dates.dateTime(iso) ?? iso}
-            describe={(visit) => visit.name || visit.number || ""}
-          />
-          <p>{t("frontDesk.intro")}</p>
-          <section class="desk-scan" aria-label={t("frontDesk.scan")}>
-            {scanning
-              ? (
-                <>
-                  <video
-                    ref={video}
-                    class="desk-video"
-                    muted
-                    playsInline
-                    aria-label={t("frontDesk.scanHint")}
-                  />
-                  <p>{t("frontDesk.scanHint")}</p>
-                  <button type="button" class="button button-outline" onClick={() => setScanning(false)}>
-                    {t("frontDesk.scanStop")}
-                  </button>
-                </>
-              )
-              : (
-                <button
-                  type="button"
-                  class="button button-primary desk-scan-button"
-                  disabled={!frame.session || busy}
-                  onClick={() => setScanning(true)}
-                >
-                  {t("frontDesk.scan")}
+    <>
+      <div class="desk" data-ready={ready ? "" : undefined}>
+        <OfflineStatus
+          state={offline}
+          t={t}
+          formatTime={(iso) => dates.dateTime(iso) ?? iso}
+          describe={(visit) => visit.name || visit.number || ""}
+        />
+        <p>{t("frontDesk.intro")}</p>
+        <section class="desk-scan" aria-label={t("frontDesk.scan")}>
+          {scanning
+            ? (
+              <>
+                <video
+                  ref={video}
+                  class="desk-video"
+                  muted
+                  playsInline
+                  aria-label={t("frontDesk.scanHint")}
+                />
+                <p>{t("frontDesk.scanHint")}</p>
+                <button type="button" class="button button-outline" onClick={() => setScanning(false)}>
+                  {t("frontDesk.scanStop")}
                 </button>
-              )}
-            <label class="desk-picture">
-              {t("frontDesk.scanImage")}
-              <input
-                type="file"
-                accept="image/*"
-                capture="environment"
-                disabled={!frame.session || busy}
-                onChange={(e) => picture(e.currentTarget.files?.[0])}
-              />
-            </label>
-          </section>
-          <form
-            class="desk-find"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const number = field(e.currentTarget, "number");
-              if (number) look(() => desk.memberByNumber(number));
-            }}
-          >
-            <label for="desk-number">{t("frontDesk.numberLabel")}</label>
-            <div class="desk-row">
-              <input
-                id="desk-number"
-                name="number"
-                autocomplete="off"
-                autocapitalize="characters"
-                maxLength={20}
-                dir="ltr"
-              />
-              <button type="submit" class="button button-primary" disabled={!frame.session || busy}>
-                {t("frontDesk.find")}
+              </>
+            )
+            : (
+              <button
+                type="button"
+                class="button button-primary desk-scan-button"
+                disabled={!ready || busy}
+                onClick={() => setScanning(true)}
+              >
+                {t("frontDesk.scan")}
               </button>
-            </div>
-          </form>
-          <form
-            class="desk-find"
-            role="search"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const text = field(e.currentTarget, "q");
-              if (text) look(() => desk.search(text));
-            }}
-          >
-            <label for="desk-search">{t("frontDesk.searchLabel")}</label>
-            <div class="desk-row">
-              <input id="desk-search" name="q" type="search" autocomplete="off" maxLength={320} />
-              <button type="submit" class="button button-primary" disabled={!frame.session || busy}>
-                {t("frontDesk.search")}
-              </button>
-            </div>
-          </form>
-          <div aria-live="polite">
-            {busy && view.kind === "find" && <p role="status">{t("frontDesk.searching")}</p>}
-            {notice && <p class="form-alert desk-notice" role="alert">{notice}</p>}
-          </div>
-          {view.kind === "results" && (
-            <section class="desk-results" aria-labelledby="desk-results-title">
-              <h2 id="desk-results-title">{t("frontDesk.results")}</h2>
-              <ul>
-                {view.members.map((m) => (
-                  <li key={m.number}>
-                    <button
-                      type="button"
-                      class={`desk-result desk-result-${m.state}`}
-                      onClick={() => ((visitId.current = newVisitId()),
-                        setView({ kind: "answer", member: m }))}
-                    >
-                      <strong>{m.name}</strong> <bdi>{m.number}</bdi> · {m.levelName} ·{" "}
-                      {t(`frontDesk.states.${m.state}`)}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          )}
-          {view.kind === "answer" && (
-            <DeskAnswer
-              key={view.member.number ?? "unknown"}
-              t={t}
-              member={view.member}
-              busy={busy}
-              failure={failure}
-              onRecord={(choice) => record(view.member, choice)}
-              onNext={next}
+            )}
+          <label class="desk-picture">
+            {t("frontDesk.scanImage")}
+            <input
+              type="file"
+              accept="image/*"
+              capture="environment"
+              disabled={!ready || busy}
+              onChange={(e) => picture(e.currentTarget.files?.[0])}
             />
-          )}
-          {view.kind === "done" && (
-            <section
-              class="desk-answer desk-answer-done"
-              role="dialog"
-              aria-modal="true"
-              aria-labelledby="desk-done"
-            >
-              <h2 id="desk-done" class="desk-state">{view.text}</h2>
-              <div class="desk-actions">
-                <button type="button" class="button button-primary desk-next" onClick={next}>
-                  {t("frontDesk.next")}
-                </button>
-              </div>
-            </section>
-          )}
+          </label>
+        </section>
+        <form
+          class="desk-find"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const number = field(e.currentTarget, "number");
+            if (number) look(() => desk.memberByNumber(number));
+          }}
+        >
+          <label for="desk-number">{t("frontDesk.numberLabel")}</label>
+          <div class="desk-row">
+            <input
+              id="desk-number"
+              name="number"
+              autocomplete="off"
+              autocapitalize="characters"
+              maxLength={20}
+              dir="ltr"
+            />
+            <button type="submit" class="button button-primary" disabled={!ready || busy}>
+              {t("frontDesk.find")}
+            </button>
+          </div>
+        </form>
+        <form
+          class="desk-find"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = field(e.currentTarget, "q");
+            if (text) look(() => desk.search(text));
+          }}
+        >
+          <label for="desk-search">{t("frontDesk.searchLabel")}</label>
+          <div class="desk-row">
+            <input id="desk-search" name="q" type="search" autocomplete="off" maxLength={320} />
+            <button type="submit" class="button button-primary" disabled={!ready || busy}>
+              {t("frontDesk.search")}
+            </button>
+          </div>
+        </form>
+        <div aria-live="polite">
+          {busy && view.kind === "find" && <p role="status">{t("frontDesk.searching")}</p>}
+          {notice && <p class="form-alert desk-notice" role="alert">{notice}</p>}
         </div>
-      </DatesProvider>
-    </AdminGuard>
+        {view.kind === "results" && (
+          <section class="desk-results" aria-labelledby="desk-results-title">
+            <h2 id="desk-results-title">{t("frontDesk.results")}</h2>
+            <ul>
+              {view.members.map((m) => (
+                <li key={m.number}>
+                  <button
+                    type="button"
+                    class={`desk-result desk-result-${m.state}`}
+                    onClick={() => ((visitId.current = newVisitId()), setView({ kind: "answer", member: m }))}
+                  >
+                    <strong>{m.name}</strong> <bdi>{m.number}</bdi> · {m.levelName} ·{" "}
+                    {t(`frontDesk.states.${m.state}`)}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {view.kind === "answer" && (
+          <DeskAnswer
+            key={view.member.number ?? "unknown"}
+            t={t}
+            member={view.member}
+            busy={busy}
+            failure={failure}
+            onRecord={(choice) => record(view.member, choice)}
+            onNext={next}
+          />
+        )}
+        {view.kind === "done" && (
+          <section
+            class="desk-answer desk-answer-done"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="desk-done"
+          >
+            <h2 id="desk-done" class="desk-state desk-done-text">{view.text}</h2>
+            <div class="desk-actions">
+              <button type="button" class="button button-primary desk-next" onClick={next}>
+                {t("frontDesk.next")}
+              </button>
+            </div>
+          </section>
+        )}
+      </div>
+    </>
   );
 }

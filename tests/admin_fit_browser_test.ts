@@ -44,6 +44,7 @@ export const BACK_OFFICE_PAGES: BackOfficePage[] = [
   },
   { path: "admin/members", ready: [".table-scroll[data-loaded] .members-table tbody tr td a"] },
   { path: "admin/members?number=1000-0038", ready: [".member-view[data-loaded] .member-terms tbody tr"] },
+  { path: "admin/desk", ready: [".desk-visits [data-loaded] .visits-table tbody tr td"] },
   {
     path: "admin/reports",
     ready: [".report-view[data-loaded] .report-table", ".cancel-reasons[data-loaded]"],

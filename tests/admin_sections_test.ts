@@ -49,6 +49,7 @@ const CALLS: Record<SectionId, Call[]> = {
     "GET /api/memberships/{number}",
     "PUT /api/memberships/{number}/cardholders",
     "POST /api/memberships/{number}/resend-card",
+    "GET /api/memberships/{number}/visits",
   ],
   // The front desk (issue 28): today's visits, and the link to the desk page.
   desk: ["GET /api/visits"],
@@ -58,6 +59,7 @@ const CALLS: Record<SectionId, Call[]> = {
     "GET /api/reports/monthly.csv",
     "GET /api/donor/cancel-reasons",
     "GET /api/reports/memberships",
+    "GET /api/visits/report",
   ],
   kiosks: [
     "GET /api/kiosk-devices",

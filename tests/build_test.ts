@@ -21,7 +21,9 @@ const DONATION_BUDGET = 20 * 1024;
 /** Pages that carry the donation islands; every other page has only the shell's. */
 const DONATION_PAGES = new Set(["", "terminal-payment/7"]);
 /** Budget for the sign-in and register pages (shell plus the account form and its API client), gzip. */
-const ACCOUNT_BUDGET = 15 * 1024;
+// 15 KB until issue 28: the front desk's island shares the admin API client with the account form,
+// so the build splits their common code into more chunks (about 0.1 KB more on these pages).
+const ACCOUNT_BUDGET = 15.5 * 1024;
 /** Pages that carry the account form. */
 const ACCOUNT_PAGES = new Set(["login", "register"]);
 /**
@@ -37,9 +39,14 @@ const ADMIN_BUDGETS: Record<string, number> = {
   "admin/transactions": 26.5 * 1024,
   "admin/donors": 19 * 1024,
   "admin/members": 20 * 1024,
-  "admin/reports": 21 * 1024,
+  // The Front desk section (issue 28): today's visits.
+  "admin/desk": 18 * 1024,
+  // With the visits per day and per level (issue 28).
+  "admin/reports": 22 * 1024,
   "admin/kiosks": 18 * 1024,
-  "admin/email": 18 * 1024,
+  // 18 KB until issue 28: the shell's landing for a role without the overview, and the build's chunks
+  // shared with the front desk's island (every section about 0.3 KB more).
+  "admin/email": 19 * 1024,
   "admin/staff": 19 * 1024,
   "admin/audit": 19 * 1024,
   // The museum editor (issue 27: the museum's name, colours and levels) beside the feature flags.
@@ -114,7 +121,7 @@ Deno.test("a page without islands ships no script tag at all", async () => {
   assert.equal(pageWeight(html, currentBuild().manifest).gzip, 0);
 });
 
-Deno.test("JavaScript budgets (gzip): donation 20 KB, sign-in and register 15 KB, each back-office section its own, others 8 KB", async () => {
+Deno.test("JavaScript budgets (gzip): donation 20 KB, sign-in and register 15.5 KB, each back-office section its own, others 8 KB", async () => {
   // Every section of the back office has its budget, and is among the pages measured.
   assert.deepEqual(
     Object.keys(ADMIN_BUDGETS).sort(),
@@ -167,6 +174,38 @@ Deno.test("JavaScript budget (gzip): the donor portal's signed-in pages stay wit
           `/${lang}/${path} ships ${weight.gzip} bytes of JavaScript (gzip); its budget is ${SHELL_BUDGET}`,
         );
       }
+    }
+  } finally {
+    await app.close();
+  }
+});
+
+/**
+ * The front desk page (issue 28): its island (scanning, the look-ups, the answer) in the back office's
+ * shell (header, sign-out, the admin API client) within 19 KB gzip; the QR decoder for browsers without BarcodeDetector (jsqr, about 46 KB
+ * gzip) loads only when a scan needs it, never with the page.
+ */
+const DESK_BUDGET = 19 * 1024;
+
+Deno.test("JavaScript budget (gzip): the front desk page 19 KB, its QR decoder loaded only when needed", async () => {
+  const app = await startTestApp();
+  try {
+    const manifest = currentBuild().manifest;
+    for (const lang of ["en", "he"]) {
+      const html = await (await fetch(`${app.url}/${lang}/desk`)).text();
+      const weight = pageWeight(html, manifest);
+      assert.equal(weight.scriptTags, 1, `/${lang}/desk: one entry script`);
+      assert.ok(
+        weight.gzip <= DESK_BUDGET,
+        `/${lang}/desk ships ${weight.gzip} bytes (gzip); its budget is ${DESK_BUDGET}`,
+      );
+      const loaded = await Promise.all(
+        weight.files.map((f) => Deno.readTextFile(`${ROOT}/_build/static/${f}`)),
+      );
+      assert.ok(
+        !loaded.some((text) => text.includes("attemptBoth")),
+        "jsqr is not loaded with the page",
+      );
     }
   } finally {
     await app.close();

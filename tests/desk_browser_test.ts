@@ -112,7 +112,7 @@ browserTest("front desk in Chromium (en, he): scan, number, search, allow anyway
           await page.locator(".desk-answer-done").waitFor({ timeout: WAIT });
           assert.equal(
             words(await page.innerText(".desk-answer-done .desk-state")),
-            words(tr("frontDesk.checkedIn", { name: "Yael Ben-Dvid", count: 1 })),
+            words(tr("frontDesk.checkedIn", { name: "\u2068Yael Ben-Dvid\u2069", count: 1 })),
           );
           await assertAxeClean(page, `${lang} desk: checked in`);
           await shoot(page, `${lang}-done`);

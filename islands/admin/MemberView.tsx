@@ -1,4 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
+import type { VisitPage, VisitView } from "@/lib/shared/visits.ts";
+import { visitRow } from "./visit_row.tsx";
 import type { MemberDetail } from "@/lib/shared/memberships.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 import type { SectionView } from "./AdminShell.tsx";
@@ -35,11 +37,17 @@ export function MemberView(props: { view: SectionView; number: string }) {
   const [load, setLoad] = useState<Load>({ state: "loading" });
   const path = `/api/memberships/${encodeURIComponent(props.number)}`;
 
+  // The member's latest visits at the front desk (issue 28); none shown while they load.
+  const [visits, setVisits] = useState<VisitView[] | null>(null);
+
   useEffect(() => {
     if (!ready) return;
     api.request<MemberDetail>(`${path}?lang=${lang}`)
       .then((member) => setLoad({ state: "ready", member }))
       .catch((error) => setLoad({ state: "failed", message: failure(t, error) }));
+    api.request<VisitPage>(`${path}/visits?lang=${lang}&limit=50`)
+      .then((page) => setVisits(page.data))
+      .catch(() => setVisits([]));
   }, [ready]);
 
   return (
@@ -72,6 +80,7 @@ export function MemberView(props: { view: SectionView; number: string }) {
             })}
           resend={() => api.request<{ repeated: boolean }>(`${path}/resend-card`, { method: "POST" })}
           lang={lang}
+          visits={visits}
         />
       )}
     </div>
@@ -118,6 +127,8 @@ function MemberDetails(props: {
   save: (cardholders: string[]) => Promise<MemberDetail>;
   resend: () => Promise<{ repeated: boolean }>;
   onSaved: (member: MemberDetail) => void;
+  /** The member's visits (null while they load). */
+  visits: VisitView[] | null;
 }) {
   const { member: m, t, dates } = props;
   return (
@@ -168,6 +179,7 @@ function MemberDetails(props: {
         />
       </section>
       <CardholdersForm member={m} t={t} save={props.save} onSaved={props.onSaved} />
+      <MemberVisits visits={props.visits} t={t} />
       <section aria-labelledby="member-emails-title">
         <h3 id="member-emails-title">{t("membersAdmin.emailsTitle")}</h3>
         <DataTable
@@ -279,6 +291,28 @@ function CardholdersForm(props: {
           {saving.state === "failed" && <p class="form-alert" role="alert">{saving.message}</p>}
         </div>
       </form>
+    </section>
+  );
+}
+
+/** A member's visits at the front desk (issue 28), newest first. */
+function MemberVisits(props: { visits: VisitView[] | null; t: Translate }) {
+  const { t } = props;
+  const dates = useDates();
+  return (
+    <section aria-labelledby="member-visits-title">
+      <h3 id="member-visits-title">{t("frontDesk.memberVisitsTitle")}</h3>
+      <DataTable
+        id="member-visits-caption"
+        class="visits-table"
+        caption={t("frontDesk.memberVisitsTitle")}
+        columns={["time", "number", "name", "level", "guests", "kind", "desk"].map((c) =>
+          t(`frontDesk.columns.${c}`)
+        )}
+        rows={props.visits}
+        empty={t("frontDesk.memberNoVisits")}
+        row={(v) => visitRow({ visit: v, t, time: dates.dateTime(v.at) ?? "" })}
+      />
     </section>
   );
 }

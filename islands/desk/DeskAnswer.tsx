@@ -73,10 +73,12 @@ export function DeskAnswer(props: {
               <dd>{member.levelName}</dd>
             </div>
           )}
-          <div>
-            <dt>{t("frontDesk.guestsAllowed")}</dt>
-            <dd>{t("frontDesk.guestsUpTo", { count: member.guests })}</dd>
-          </div>
+          {member.state !== "unknown" && (
+            <div>
+              <dt>{t("frontDesk.guestsAllowed")}</dt>
+              <dd>{t("frontDesk.guestsUpTo", { count: member.guests })}</dd>
+            </div>
+          )}
         </dl>
       )}
       <form

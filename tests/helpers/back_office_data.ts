@@ -199,6 +199,35 @@ export async function fillBackOffice(app: TestApp, now: Date, count = 200): Prom
   // Members in every state (the Members section, issue 27), a Hebrew name and a long one among them.
   await seedMembers(store, now);
 
+  // Visits at the front desk today (issue 28): a long name, a Hebrew one, allowed anyway with a long reason.
+  const visits: [string | null, string, number, number | null, "check-in" | "override", string | null][] = [
+    ["1000-006F", "Maximiliana-Alexandra Konstantinopoulou-Vanderbilt", 4, 4, "check-in", null],
+    ["1000-0038", "רותם בן-דוד", 2, 3, "check-in", null],
+    [
+      "1000-004N",
+      "Boris Ivanov",
+      1,
+      1,
+      "override",
+      "Renewing at the desk today; the card printer at the entrance was out of paper all morning",
+    ],
+    [null, "", 0, null, "override", "Guest of the director"],
+  ];
+  for (const [i, [number, cardholder, guests, levelId, kind, reason]] of visits.entries()) {
+    await store.visits.record({
+      id: `fit-visit-${i}-0000000000000`,
+      number,
+      cardholder,
+      guests,
+      levelId,
+      deskId: owner.id,
+      deskEmail: OWNER.email,
+      at: iso(t - (i + 1) * 60_000),
+      kind,
+      reason,
+    });
+  }
+
   // Kiosk devices: paired and used, waiting to pair, revoked; names as long as the form allows.
   const devices: [string, string, "paired" | "waiting" | "revoked"][] = [
     ["Entrance hall, north wing, beside the cloakroom and lifts", "shop-entrance-north-wing-01", "paired"],

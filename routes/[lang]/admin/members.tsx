@@ -24,6 +24,12 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
   const levels = state.museum?.levels ?? [];
   const texts = adminTexts(state, [
     "membersAdmin",
+    // A member's visits (issue 28).
+    "frontDesk.memberVisitsTitle",
+    "frontDesk.memberNoVisits",
+    "frontDesk.columns",
+    "frontDesk.kinds",
+    "frontDesk.reasonShown",
     "backofficeMail.kinds",
     "backofficeMail.states",
     "transactions.errorPrefix",

@@ -22,6 +22,9 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "chart.currency",
     // The membership figures (`islands/admin/MembershipReport.tsx`).
     "membersAdmin.reports",
+    // The visits at the front desk (`islands/admin/VisitReport.tsx`, issue 28).
+    "frontDesk.reports",
+    "frontDesk.states.unknown",
     // The cancel reasons' section (`islands/admin/CancelReasons.tsx`).
     "backofficeDonor.reasons",
     "backofficeDonor.reasonsTitle",

@@ -5,12 +5,14 @@ import { Address } from "./DataTable.tsx";
 /**
  * One visit's row (issue 28): time, member, visitor, level, guests, how they came in (and why,
  * when allowed anyway), the desk. In the Front desk section and on a member's page; with `lang`, the
- * member number links to the member's page.
+ * member number links to the member's page. A function, not a component, so that `DataTable` finds
+ * the row's cells and labels them.
  */
-export function VisitRow(props: { visit: VisitView; t: Translate; time: string; lang?: string }) {
+export function visitRow(props: { visit: VisitView; t: Translate; time: string; lang?: string }) {
   const { visit: v, t } = props;
+  // Called, not rendered as a component: the table labels the cells of the row it is given.
   return (
-    <tr>
+    <tr key={v.id}>
       <td>{props.time}</td>
       <td>
         {v.number
