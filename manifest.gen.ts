@@ -115,17 +115,18 @@ import * as $111 from "./routes/api/signing-key.ts";
 import * as $112 from "./routes/api/user/[id].ts";
 import * as $113 from "./routes/api/user/index.ts";
 import * as $114 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $115 from "./routes/dev/mail/attachment.ts";
-import * as $116 from "./routes/dev/mail/html.ts";
-import * as $117 from "./routes/dev/mail/index.tsx";
-import * as $118 from "./routes/health.ts";
-import * as $119 from "./routes/index.ts";
-import * as $120 from "./routes/museum-images/[file].ts";
-import * as $121 from "./routes/museum.css.ts";
-import * as $122 from "./routes/payments/card/[attemptId].ts";
-import * as $123 from "./routes/payments/return/[paymentId].ts";
-import * as $124 from "./routes/sandbox/pay/[ref].tsx";
-import * as $125 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $115 from "./routes/desk-sw.js.ts";
+import * as $116 from "./routes/dev/mail/attachment.ts";
+import * as $117 from "./routes/dev/mail/html.ts";
+import * as $118 from "./routes/dev/mail/index.tsx";
+import * as $119 from "./routes/health.ts";
+import * as $120 from "./routes/index.ts";
+import * as $121 from "./routes/museum-images/[file].ts";
+import * as $122 from "./routes/museum.css.ts";
+import * as $123 from "./routes/payments/card/[attemptId].ts";
+import * as $124 from "./routes/payments/return/[paymentId].ts";
+import * as $125 from "./routes/sandbox/pay/[ref].tsx";
+import * as $126 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDesk.tsx";
@@ -267,17 +268,18 @@ const manifest: Manifest = {
     "api/user/[id].ts": $112,
     "api/user/index.ts": $113,
     "api/user/off-monthly-payment/[id].ts": $114,
-    "dev/mail/attachment.ts": $115,
-    "dev/mail/html.ts": $116,
-    "dev/mail/index.tsx": $117,
-    "health.ts": $118,
-    "index.ts": $119,
-    "museum-images/[file].ts": $120,
-    "museum.css.ts": $121,
-    "payments/card/[attemptId].ts": $122,
-    "payments/return/[paymentId].ts": $123,
-    "sandbox/pay/[ref].tsx": $124,
-    "sandbox/terminal/[terminalId].tsx": $125,
+    "desk-sw.js.ts": $115,
+    "dev/mail/attachment.ts": $116,
+    "dev/mail/html.ts": $117,
+    "dev/mail/index.tsx": $118,
+    "health.ts": $119,
+    "index.ts": $120,
+    "museum-images/[file].ts": $121,
+    "museum.css.ts": $122,
+    "payments/card/[attemptId].ts": $123,
+    "payments/return/[paymentId].ts": $124,
+    "sandbox/pay/[ref].tsx": $125,
+    "sandbox/terminal/[terminalId].tsx": $126,
   },
   islands: {
     AccountForm: $$0,

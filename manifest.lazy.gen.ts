@@ -166,6 +166,7 @@ const manifest: LazyManifest = {
     "api/user/[id].ts": () => import("./routes/api/user/[id].ts"),
     "api/user/index.ts": () => import("./routes/api/user/index.ts"),
     "api/user/off-monthly-payment/[id].ts": () => import("./routes/api/user/off-monthly-payment/[id].ts"),
+    "desk-sw.js.ts": () => import("./routes/desk-sw.js.ts"),
     "dev/mail/attachment.ts": () => import("./routes/dev/mail/attachment.ts"),
     "dev/mail/html.ts": () => import("./routes/dev/mail/html.ts"),
     "dev/mail/index.tsx": () => import("./routes/dev/mail/index.tsx"),

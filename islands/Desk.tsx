@@ -1,25 +1,37 @@
 import type { InputHTMLAttributes } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { DeskMember } from "@/lib/shared/visits.ts";
-import { deskClient, newVisitId } from "@/lib/desk/client.ts";
+import { deskClient, newVisitId, type VisitDraft } from "@/lib/desk/client.ts";
+import {
+  DeskOfflineError,
+  type OfflineDeskClient,
+  type OfflineLevel,
+  type SeenMember,
+  withOffline,
+} from "@/lib/desk/offline/offline_client.ts";
+import { storedCardKey } from "@/lib/desk/offline/key_store.ts";
+import type { SendResult } from "@/lib/desk/offline/queue.ts";
 import { ApiError } from "@/islands/shared/admin_api.ts";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { isolate, messageText } from "@/islands/shared/texts.ts";
 import { DeskAnswer, type VisitChoice } from "@/islands/desk/DeskAnswer.tsx";
 import { readQr } from "@/islands/desk/scan.ts";
+import { useDates } from "@/islands/shared/dates.tsx";
+import { OfflineStatus, useDeskOffline } from "@/islands/desk/offline.tsx";
 
-/** The page's language, the museum's time zone and the texts. */
+/** The page's language, the museum's time zone, the texts, and the levels (for cards read offline). */
 export interface DeskProps {
   lang: string;
   timeZone: string;
   texts: Record<string, string>;
+  levels: OfflineLevel[];
 }
 
 type View =
   | { kind: "find" }
   | { kind: "results"; members: DeskMember[] }
-  | { kind: "answer"; member: DeskMember }
+  | { kind: "answer"; member: SeenMember }
   | { kind: "done"; text: string };
 
 /**
@@ -33,14 +45,27 @@ type View =
 export default function Desk(props: DeskProps) {
   return (
     <AdminShell lang={props.lang} timeZone={props.timeZone} section="desk" texts={props.texts}>
-      {(view) => <DeskBody view={view} />}
+      {(view) => <DeskBody view={view} levels={props.levels} />}
     </AdminShell>
   );
 }
 
-function DeskBody(props: { view: SectionView }) {
-  const { t, api, lang, ready } = props.view;
-  const desk = useMemo(() => deskClient(api, lang), []);
+function DeskBody(props: { view: SectionView; levels: OfflineLevel[] }) {
+  const { t, api, lang } = props.view;
+  // Offline (issue 28): cards checked with the kept key, check-ins queued and sent when it returns.
+  const offline = useDeskOffline<VisitDraft>(lang, (visit): Promise<SendResult> => desk.send(visit));
+  const desk: OfflineDeskClient = useMemo(
+    () =>
+      withOffline(deskClient(api, lang), {
+        queue: offline.queue,
+        key: () => storedCardKey()?.jwk ?? null,
+        levels: props.levels,
+      }),
+    [],
+  );
+  // Offline the server cannot confirm the session: the stored one serves (the calls carry its token).
+  const ready = props.view.ready || (!offline.online && props.view.admin !== null);
+  const dates = useDates();
   const [view, setView] = useState<View>({ kind: "find" });
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
@@ -51,13 +76,15 @@ function DeskBody(props: { view: SectionView }) {
   const visitId = useRef(newVisitId());
 
   const problem = (error: unknown) =>
-    error instanceof ApiError && error.status === 400 && /member card/.test(error.message)
+    error instanceof DeskOfflineError
+      ? t(error.reason === "invalidCard" ? "frontDesk.invalidCard" : `frontDesk.offline.${error.reason}`)
+      : error instanceof ApiError && error.status === 400 && /member card/.test(error.message)
       ? t("frontDesk.invalidCard")
       : error instanceof ApiError && error.status === 400 && /member number/.test(error.message)
       ? t("frontDesk.invalidNumber")
       : t("transactions.errorPrefix") + messageText(t, listFailure(error));
 
-  async function look(find: () => Promise<DeskMember | DeskMember[]>) {
+  async function look(find: () => Promise<SeenMember | DeskMember[]>) {
     setBusy(true);
     setNotice(null);
     try {
@@ -79,7 +106,9 @@ function DeskBody(props: { view: SectionView }) {
     setBusy(true);
     setFailure(null);
     try {
-      const { visit } = await desk.checkIn({ ...choice, id: visitId.current });
+      const outcome = await desk.checkIn({ ...choice, id: visitId.current });
+      if (outcome.queued) return setView({ kind: "done", text: t("frontDesk.offline.queued") });
+      const { visit } = outcome.answer;
       const name = visit.cardholder || member.name;
       const key = visit.kind === "override" ? "frontDesk.allowed" : "frontDesk.checkedIn";
       setView({ kind: "done", text: t(key, { name: isolate(name), count: visit.guests }) });
@@ -141,6 +170,12 @@ function DeskBody(props: { view: SectionView }) {
   return (
     <>
       <div class="desk" data-ready={ready ? "" : undefined}>
+        <OfflineStatus
+          state={offline}
+          t={t}
+          formatTime={(iso) => dates.dateTime(iso) ?? iso}
+          describe={(visit) => visit.name || visit.number || ""}
+        />
         <p>{t("frontDesk.intro")}</p>
         <section class="desk-scan" aria-label={t("frontDesk.scan")}>
           {scanning

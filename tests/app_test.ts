@@ -184,6 +184,8 @@ Deno.test("headers, request ids and logs", async (t) => {
         assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/, path);
         assert.match(csp, /object-src 'none'/, path);
         assert.match(csp, /base-uri 'none'/, path);
+        // Workers from this site only (the desk's service worker), whatever a browser's fallback.
+        assert.match(csp, /(^|; )worker-src 'self'(;|$)/, path);
         assert.match(csp, /frame-ancestors 'none'/, path);
         // Forms post to us alone (the sandbox: no provider's page a form could be sent on to).
         assert.match(csp, /(^|; )form-action 'self'(;|$)/, path);

@@ -183,12 +183,13 @@ Deno.test("JavaScript budget (gzip): the donor portal's signed-in pages stay wit
 
 /**
  * The front desk page (issue 28): its island (scanning, the look-ups, the answer) in the back office's
- * shell (header, sign-out, the admin API client) within 19 KB gzip; the QR decoder for browsers without BarcodeDetector (jsqr, about 46 KB
+ * shell (header, sign-out, the admin API client) and its offline part (the queue, the kept key, the
+ * worker's registration, the banner: about 2.3 KB) within 21 KB gzip; the QR decoder for browsers without BarcodeDetector (jsqr, about 46 KB
  * gzip) loads only when a scan needs it, never with the page.
  */
-const DESK_BUDGET = 19 * 1024;
+const DESK_BUDGET = 21 * 1024;
 
-Deno.test("JavaScript budget (gzip): the front desk page 19 KB, its QR decoder loaded only when needed", async () => {
+Deno.test("JavaScript budget (gzip): the front desk page 21 KB, its QR decoder loaded only when needed", async () => {
   const app = await startTestApp();
   try {
     const manifest = currentBuild().manifest;

@@ -118,6 +118,11 @@ export function AdminShell(props: AdminShellProps) {
       }
       setCurrent(me);
     } catch (error) {
+      // The front desk offline (issue 28): its stored session serves until the network returns,
+      // then the server is asked again; every other section shows the failure as before.
+      if (section === "desk" && (error as { kind?: string }).kind === "network") {
+        return addEventListener("online", () => void verify(), { once: true });
+      }
       setFailure(listFailure(error));
     }
   }

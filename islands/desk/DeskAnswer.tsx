@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { DeskMember } from "@/lib/shared/visits.ts";
+import type { SeenMember } from "@/lib/desk/offline/offline_client.ts";
 import type { VisitDraft } from "@/lib/desk/client.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
@@ -15,7 +15,7 @@ export type VisitChoice = Omit<VisitDraft, "id">;
  */
 export function DeskAnswer(props: {
   t: Translate;
-  member: DeskMember;
+  member: SeenMember;
   busy: boolean;
   failure: string | null;
   onRecord: (choice: VisitChoice) => void;
@@ -58,6 +58,7 @@ export function DeskAnswer(props: {
       <p id="desk-answer-detail" class="desk-detail">
         {t(`frontDesk.stateDetail.${member.state}`, { date: date ? dates.date(date) ?? "" : "" })}
       </p>
+      {member.offline && <p class="desk-offline-note">{t("frontDesk.offline.checkedOffline")}</p>}
       {member.number !== null && (
         <dl class="desk-facts">
           <div>
@@ -87,18 +88,21 @@ export function DeskAnswer(props: {
         {member.cardholders.length > 0 && (
           <fieldset class="desk-holders">
             <legend>{t("frontDesk.cardholders")}</legend>
-            {member.cardholders.map((name, i) => (
-              <label key={i}>
-                <input
-                  type="radio"
-                  name="holder"
-                  value={i}
-                  checked={holder === i}
-                  onChange={() => setHolder(i)}
-                />
-                {name}
-              </label>
-            ))}
+            {/* A card read offline names only its own cardholder: the others are "" and not shown. */}
+            {member.cardholders.map((name, i) =>
+              name && (
+                <label key={i}>
+                  <input
+                    type="radio"
+                    name="holder"
+                    value={i}
+                    checked={holder === i}
+                    onChange={() => setHolder(i)}
+                  />
+                  {name}
+                </label>
+              )
+            )}
           </fieldset>
         )}
         <div class="field desk-guests">

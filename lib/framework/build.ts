@@ -21,6 +21,8 @@ export interface BuiltFile {
   etag: string;
   /** Other built files this one imports statically (JavaScript only). */
   imports: string[];
+  /** Other built files this one imports lazily (`import()`: a dialog, a decoder), JavaScript only. */
+  lazy?: string[];
 }
 
 /** `_build/manifest.json`. */
@@ -230,6 +232,9 @@ export async function build(
     // Static imports only: a dynamic one (a dialog loaded when opened) is not part of the page.
     const statics = meta.imports.filter((i) => i.kind === "import-statement");
     files[name] = await describe(name, file.contents, statics.map((i) => i.path.split("/").pop()!));
+    // The lazy ones too, for what must work offline (the desk's service worker keeps them).
+    const lazy = meta.imports.filter((i) => i.kind === "dynamic-import" && !i.external);
+    if (lazy.length > 0) files[name].lazy = lazy.map((i) => i.path.split("/").pop()!);
     const entry = meta.entryPoint ? `${root}/${meta.entryPoint}` : "";
     if (entry.endsWith("/lib/framework/client.ts")) client = name;
     for (const [island, src] of Object.entries(islandFiles)) {

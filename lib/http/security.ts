@@ -93,6 +93,9 @@ function policy(options: SecurityOptions, framable: boolean) {
       imgSrc: ["'self'", "data:"],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
+      // The desk's service worker (`/desk-sw.js`): said outright, not left to each browser's
+      // fallback to script-src, whose 'strict-dynamic' some apply to workers.
+      workerSrc: ["'self'"],
       frameSrc: ["'self'", ...(options.frameSrc ?? [])],
       formAction: ["'self'", ...(options.formAction ?? [])],
       objectSrc: ["'none'"],

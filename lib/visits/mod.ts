@@ -7,6 +7,7 @@
  * @module
  */
 export { checkIn, type CheckInRequest } from "./check_in.ts";
+export { DESK_WORKER_PATH, deskWorkerScript } from "./desk_worker.ts";
 export { CheckInRefusedError, InvalidCardError, InvalidLookupError, VisitError } from "./errors.ts";
 export { DESK_SEARCH_LIMIT, type DeskContext, memberByCard, memberByNumber, searchDesk } from "./lookup.ts";
 export { REPORT_DAYS, visitReport } from "./report.ts";

@@ -2,6 +2,7 @@ import { AdminPage, adminTexts } from "@/components/AdminPage.tsx";
 import type { PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
 import Desk from "@/islands/Desk.tsx";
+import { guestsOf } from "@/lib/shared/museum.ts";
 
 /**
  * `/{lang}/desk` (issue 28): the front desk, for a tablet. The staff member's session lives in the
@@ -12,7 +13,16 @@ export default function Page({ state }: PageProps<unknown, AppState>) {
   const texts = adminTexts(state, ["frontDesk", "transactions.errorPrefix"]);
   return (
     <AdminPage state={state} section="desk">
-      <Desk lang={state.lang} timeZone={state.services.config.museumTimeZone} texts={texts} />
+      <Desk
+        lang={state.lang}
+        timeZone={state.services.config.museumTimeZone}
+        texts={texts}
+        levels={(state.museum?.levels ?? []).map((l) => ({
+          id: l.id,
+          name: l.name[state.lang],
+          guests: guestsOf(l),
+        }))}
+      />
     </AdminPage>
   );
 }

@@ -74,6 +74,7 @@ function expectedCsp(framable: boolean): Record<string, string[]> {
     "img-src": ["'self'", "data:"],
     "font-src": ["'self'"],
     "connect-src": ["'self'"],
+    "worker-src": ["'self'"],
     "frame-src": ["'self'"],
     "form-action": ["'self'"],
     "object-src": ["'none'"],
