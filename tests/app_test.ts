@@ -306,3 +306,25 @@ Deno.test("built assets: hashed, immutable, compressed, with length and ETag", a
     await app.close();
   }
 });
+
+Deno.test("app: the front desk's page may use the camera (its scanner); the donation page may not", async () => {
+  const app = await startTestApp();
+  try {
+    for (
+      const [path, camera] of [["/he/desk", "camera=(self)"], ["/he/", "camera=()"], [
+        "/en/admin",
+        "camera=()",
+      ]]
+    ) {
+      const res = await fetch(app.url + path);
+      await res.body?.cancel();
+      assert.match(
+        res.headers.get("permissions-policy") ?? "",
+        new RegExp(`^${camera.replace(/[()]/g, "\\$&")},`),
+        path,
+      );
+    }
+  } finally {
+    await app.close();
+  }
+});

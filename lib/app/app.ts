@@ -20,6 +20,9 @@ import { translator } from "@/lib/core/i18n.ts";
 import { RequestState } from "./request_state.ts";
 import { FALLBACK_LANG, isLang, type Lang, LANG_COOKIE, LANGUAGES } from "@/lib/shared/languages.ts";
 import type { AppState, Services } from "./state.ts";
+
+/** The front desk's page, `/{lang}/desk`: the one page allowed the camera. */
+const DESK_PAGE = /^\/[a-z]{2}\/desk\/?$/;
 import { StorageUnavailableError } from "@/lib/storage/types.ts";
 
 import { IMAGE_LIMITS } from "@/lib/shared/museum.ts";
@@ -80,6 +83,8 @@ export function createApp(services: Services): Hono<Env> {
     frameSrc: provider.frameOrigins,
     formAction: provider.frameOrigins,
     framable: (path) => path.startsWith("/sandbox/pay/"),
+    // The front desk scans member cards with the device's camera (issue 28).
+    camera: (path) => DESK_PAGE.test(path),
   });
   app.use(...requestPipeline({
     log: services.log,

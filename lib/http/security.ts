@@ -1,7 +1,8 @@
 /**
  * Security headers on every response: a nonce-based CSP (only scripts carrying this response's
- * nonce run, and what they load: `strict-dynamic`), HSTS, nosniff, a strict referrer policy, and no
- * framing of our pages by others.
+ * nonce run, and what they load: `strict-dynamic`), HSTS, nosniff, a strict referrer policy, no
+ * framing of our pages by others, and no camera, microphone or location but the camera of the pages
+ * that scan a member card (the front desk).
  *
  * The policy is hono's `secureHeaders`, configured here; what it answers is captured once per
  * variant (framable or not) by running it on a throwaway app, and each response then gets those
@@ -23,6 +24,8 @@ export interface SecurityOptions {
   formAction?: string[];
   /** Paths our own pages may frame (the sandbox's card page); every other page refuses framing. */
   framable?: (path: string) => boolean;
+  /** Paths whose page may use the camera (the front desk's scanner); every other page may not. */
+  camera?: (path: string) => boolean;
 }
 
 /** The headers of one variant: fixed ones (as pairs and as an object), and the CSP around its nonce. */
@@ -56,16 +59,19 @@ export interface SecurityHeaders {
  * ```
  */
 export function securityHeaders(options: SecurityOptions = {}): SecurityHeaders {
-  let strict: Captured | null = null;
-  let framable: Captured | null = null;
-  const ready = Promise.all([capture(options, false), capture(options, true)]).then(([s, f]) => {
-    strict = s;
-    framable = f;
+  // One capture per variant: [framable][camera].
+  let captured: Captured[][] | null = null;
+  const ready = Promise.all([
+    capture(options, false, false),
+    capture(options, false, true),
+    capture(options, true, false),
+    capture(options, true, true),
+  ]).then(([strict, strictCamera, framable, framableCamera]) => {
+    captured = [[strict, strictCamera], [framable, framableCamera]];
   });
   const variant = (path: string): Captured => {
-    const captured = options.framable?.(path) ? framable : strict;
     if (!captured) throw new Error("securityHeaders: used before ready");
-    return captured;
+    return captured[options.framable?.(path) ? 1 : 0][options.camera?.(path) ? 1 : 0];
   };
   return {
     nonce: () => randomBase64(16),
@@ -84,7 +90,7 @@ export function securityHeaders(options: SecurityOptions = {}): SecurityHeaders 
   };
 }
 
-function policy(options: SecurityOptions, framable: boolean) {
+function policy(options: SecurityOptions, framable: boolean, camera: boolean) {
   return secureHeaders({
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
@@ -108,14 +114,14 @@ function policy(options: SecurityOptions, framable: boolean) {
     xContentTypeOptions: "nosniff",
     crossOriginOpenerPolicy: "same-origin",
     crossOriginResourcePolicy: "same-origin",
-    permissionsPolicy: { camera: [], microphone: [], geolocation: [] },
+    permissionsPolicy: { camera: camera ? ["self"] : [], microphone: [], geolocation: [] },
   });
 }
 
 /** What hono's middleware answers for one variant, with the nonce it chose cut out of the CSP. */
-async function capture(options: SecurityOptions, framable: boolean): Promise<Captured> {
+async function capture(options: SecurityOptions, framable: boolean, camera: boolean): Promise<Captured> {
   const app = new Hono<{ Variables: { secureHeadersNonce?: string } }>();
-  app.use(policy(options, framable));
+  app.use(policy(options, framable, camera));
   app.get("/", (c) => c.text(c.get("secureHeadersNonce") ?? ""));
   const res = await app.request("/");
   const nonce = await res.text();

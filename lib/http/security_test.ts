@@ -23,3 +23,21 @@ Deno.test("CSP: forms post to our own origin, and to the provider's page only wh
     assert.equal(directive(own, "form-action"), "form-action 'self'", path);
   }
 });
+
+Deno.test("Permissions-Policy: the camera only on the paths that scan (the front desk), nowhere else", async () => {
+  const security = securityHeaders({ camera: (path) => path === "/he/desk" });
+  await security.ready;
+  assert.equal(
+    security.headers("/he/desk", "n")["permissions-policy"],
+    "camera=(self), microphone=(), geolocation=()",
+  );
+  for (const path of ["/he/", "/he/admin", "/api/visits"]) {
+    assert.equal(
+      security.headers(path, "n")["permissions-policy"],
+      "camera=(), microphone=(), geolocation=()",
+    );
+  }
+  const headers = new Headers();
+  security.apply(headers, "/he/desk", "n");
+  assert.equal(headers.get("permissions-policy"), "camera=(self), microphone=(), geolocation=()");
+});
