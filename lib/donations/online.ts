@@ -14,6 +14,8 @@ import type { Lang } from "@/lib/shared/languages.ts";
 import type { CurrencyCode } from "@/lib/shared/money.ts";
 import type { Payment } from "@/lib/storage/types.ts";
 import { ProviderUnavailableError } from "./errors.ts";
+import { prepareGift } from "./gifts.ts";
+import type { GiftFields } from "@/lib/shared/gift_membership.ts";
 import { ProviderError } from "@/lib/providers/mod.ts";
 import {
   checkDonation,
@@ -57,6 +59,8 @@ export async function createOnlinePayment(
     language: Lang;
     /** The membership level the gift is at (its price must be the amount), if any. */
     levelId?: number | null;
+    /** A gift membership's fields (issue 28): the membership is then the recipient's. */
+    gift?: GiftFields | null;
   },
   channel: "online" | "test-terminal" = "online",
   shopNumber: string | null = null,
@@ -64,6 +68,7 @@ export async function createOnlinePayment(
 ): Promise<{ url: string; payment: Payment }> {
   const { donor, minor } = await checkDonation(ctx, input);
   const now = clock(ctx);
+  const gift = input.gift ? await prepareGift(ctx, input.gift, input, now) : undefined;
   const candidate = newPendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
     isMonthly: input.isMonthly,
@@ -71,6 +76,7 @@ export async function createOnlinePayment(
     channel,
     shopNumber,
     levelId: input.levelId ?? undefined,
+    gift,
   }, now);
   const dedupeKey = [
     channel,
@@ -81,6 +87,8 @@ export async function createOnlinePayment(
     shopNumber,
     // A gift at a level is another request than the same amount given as a donation.
     ...(input.levelId == null ? [] : [`level:${input.levelId}`]),
+    // A gift membership: another request than the level for oneself, or for someone else.
+    ...(gift ? [`gift:${input.gift!.giftEmail.trim().toLowerCase()}`] : []),
   ]
     .join("|");
   // Counted, checked against the decline caps and remembered in the same storage call that stores

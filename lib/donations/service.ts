@@ -220,11 +220,14 @@ export function newPendingPayment(
   ctx: PaymentsContext,
   donorId: string,
   amount: number,
-  input: Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">,
+  input:
+    & Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">
+    & Partial<Pick<Payment, "gift">>,
   now: Date,
 ): Payment {
   return {
     ...(input.levelId == null ? {} : { levelId: input.levelId }),
+    ...(input.gift ? { gift: input.gift } : {}),
     id: newId(),
     donorId,
     amount,

@@ -26,6 +26,7 @@ import {
   type Membership,
   type MembershipDraft,
   type MembershipTerm,
+  type TermGift,
   type TermKind,
 } from "@/lib/storage/membership_types.ts";
 
@@ -42,6 +43,11 @@ export interface LevelGift {
   currency: 1 | 2;
   /** The monthly gift it is a charge of, or null for a one-time gift. */
   subscriptionId: string | null;
+  /**
+   * A gift membership (issue 28): the giver and their reminders choice, kept on the term it buys.
+   * `donorId` is then the recipient's record.
+   */
+  gift?: TermGift;
 }
 
 /** What the rules read besides the membership. */
@@ -103,6 +109,7 @@ function newTerm(gift: LevelGift, start: string, months: number, kind: TermKind)
     amount: gift.amount,
     currency: gift.currency,
     charges: 1,
+    ...(gift.gift ? { gift: gift.gift } : {}),
   };
 }
 

@@ -31,6 +31,7 @@ import {
   type Transaction,
 } from "./types.ts";
 import { hasValidCheckDigit } from "@/lib/shared/israeli_id.ts";
+import { canonicalPaymentGift } from "./gift_records.ts";
 
 /** An email as stored and looked up: trimmed, lower case. */
 export function normalizeEmail(email: string): string {
@@ -285,6 +286,7 @@ export function canonicalPayment(p: Payment): Payment {
     updatedAt: isoInstant(p.updatedAt, "updatedAt"),
     // Only a gift at a level has one (stored as absent otherwise, as payments before it were).
     ...(p.levelId == null ? {} : { levelId: checkInteger(p.levelId, "levelId", 1) }),
+    ...(p.gift == null ? {} : { gift: canonicalPaymentGift(p.gift) }),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   rendered,
   type RenderEnv,
 } from "./render.ts";
+import { giftScheduledEmail } from "./gift_membership.ts";
 
 type Kind = "welcome" | "renewed" | "resent";
 
@@ -69,6 +70,12 @@ export const renderMembership: KindRenderer<"membership"> = async (message, env)
   const term = membership?.terms.find((t) => t.transactionId === message.data.transactionId);
   // Gone (erased), or a later monthly charge took the term over, or this is a charge after the first.
   if (!membership || !term || term.charges > 1) return null;
+  // A gift membership (issue 28): the giver hears it is scheduled; the recipient's welcome is the delivery.
+  if (term.gift) {
+    return term.gift.giverDonorId === donor.id
+      ? await giftScheduledEmail(env, donor, membership, { ...term, gift: term.gift })
+      : null;
+  }
   return await membershipEmail(env, donor, membership, term, term.kind === "join" ? "welcome" : "renewed");
 };
 

@@ -29,6 +29,7 @@ import {
   renderMembershipWinback,
 } from "./membership_renewals.ts";
 import { renderMemberCard, renderMembership } from "./membership.ts";
+import { renderGiftDelivery } from "./gift_membership.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -50,6 +51,7 @@ export const RENDERERS: KindRenderers = {
   "membership-winback": renderMembershipWinback,
   "membership": renderMembership,
   "member-card": renderMemberCard,
+  "gift-membership-delivery": renderGiftDelivery,
 };
 
 /**

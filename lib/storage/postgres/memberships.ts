@@ -64,6 +64,7 @@ const toTerm = (t: MembershipTerm): MembershipTerm => ({
   amount: t.amount,
   currency: t.currency,
   charges: t.charges,
+  ...(t.gift ? { gift: { ...t.gift } } : {}),
 });
 
 const toMembership = (row: MembershipRow): Membership => ({

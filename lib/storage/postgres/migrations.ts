@@ -58,6 +58,8 @@ import { migration035 } from "@/lib/storage/postgres/migrations/035_memberships.
 import { migration036 } from "@/lib/storage/postgres/migrations/036_membership_cardholders.ts";
 import { migration037 } from "@/lib/storage/postgres/migrations/037_receipt_membership.ts";
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
+import { reservedPlaceholders } from "@/lib/storage/postgres/migrations/039_041_reserved_placeholders.ts";
+import { migration042 } from "@/lib/storage/postgres/migrations/042_gift_memberships.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -117,6 +119,9 @@ export const migrations: readonly Migration[] = [
   migration036,
   migration037,
   migration038,
+  // Branch i28-gift only: delete at the merge (see the file).
+  ...reservedPlaceholders,
+  migration042,
 ];
 
 /**
