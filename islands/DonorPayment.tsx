@@ -18,6 +18,8 @@ import {
   taxReceiptOffered,
 } from "@/lib/shared/israeli_id.ts";
 import { signPayload } from "@/lib/shared/signing.ts";
+import { GIFT_FIELDS, giftErrors, giftFieldsOf } from "@/lib/shared/gift_membership.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 import type { Tier } from "@/lib/shared/money.ts";
 import { resetForm, selection, useSelection } from "@/islands/shared/donation_state.ts";
 import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
@@ -229,6 +231,22 @@ export default function DonorPayment(props: DonorPaymentProps) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
     }
     if (firstBad) return say(tx(found[firstBad]!), firstBad);
+    // A gift membership (issue 28): its fields are the page's form's (no island of their own).
+    const form = formRef.current?.closest("form");
+    const gift = form && new FormData(form).get("gift") === "on"
+      ? giftFieldsOf(Object.fromEntries(new FormData(form)), props.lang as Lang)
+      : null;
+    if (gift) {
+      if (levelId === null || selection.value.period === "monthly") {
+        return showAlert(tx("giftMembership.levelOnly"));
+      }
+      const problems = giftErrors(gift, new Date());
+      const bad = GIFT_FIELDS.find((f) => problems[f]);
+      if (bad) {
+        document.getElementById(bad)?.focus();
+        return showAlert(tx(problems[bad]!));
+      }
+    }
     busy.current = true;
     const started = Date.now();
     const online = props.mode === "online";
@@ -249,6 +267,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
         isMonthly: online && selection.value.period === "monthly",
         language: props.lang,
         ...(levelId === null ? {} : { levelId }),
+        ...gift,
       };
       if (online) {
         const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));

@@ -12,9 +12,9 @@
  * @module
  */
 import { translator } from "@/lib/core/i18n.ts";
-import { createDonor } from "@/lib/donors/donors.ts";
+import { createDonor } from "@/lib/donors/mod.ts";
 import { giftDeliveryMessage, levelGiftChange, membershipMessage } from "@/lib/memberships/mod.ts";
-import { deliveryStart, giftErrors, type GiftFields } from "@/lib/shared/gift_membership.ts";
+import { deliveryDay, deliveryStart, giftErrors, type GiftFields } from "@/lib/shared/gift_membership.ts";
 import type {
   GiftReminders,
   MembershipChange,
@@ -69,7 +69,7 @@ export async function prepareGift(
   }, now);
   return {
     recipientDonorId: recipient.id,
-    deliverAt: deliveryStart(fields.giftDate.trim())!,
+    deliverAt: deliveryStart(deliveryDay(fields, now))!,
     message: fields.giftMessage.trim(),
     reminders: fields.giftReminders as GiftReminders,
     language: fields.giftLanguage,

@@ -5,8 +5,8 @@
  * renewal reminders and the recipient's language. Pure: the server checks them again whatever the
  * browser did (`lib/donations/gifts.ts`).
  *
- * The delivery day is a calendar day from today to {@link MAX_GIFT_DAYS_AHEAD} days ahead (UTC,
- * a day of slack before for a giver whose today is still yesterday in UTC): the membership's term
+ * The delivery day is a calendar day from today (the default) to {@link MAX_GIFT_DAYS_AHEAD} days
+ * ahead (UTC, a day of slack before for a giver whose today is still yesterday in UTC): the term
  * starts at payment, so a gift months ahead would spend its term before it arrives.
  *
  * @module
@@ -61,6 +61,10 @@ export function deliveryStart(day: string): string | null {
   return at.toISOString().slice(0, 10) === day ? at.toISOString() : null;
 }
 
+/** The delivery day the fields ask for: the one given, or today (UTC) when none is. */
+export const deliveryDay = (fields: Pick<GiftFields, "giftDate">, now: Date): string =>
+  fields.giftDate.trim() || dayOf(now);
+
 /**
  * The locale keys of the gift's problems, by field (`{}` when it is fine), at `now`.
  *
@@ -77,7 +81,7 @@ export function giftErrors(fields: GiftFields, now: Date): Partial<Record<keyof 
   }
   const email = fields.giftEmail.trim();
   if (!isEmail(email)) errors.giftEmail = "giftMembership.errors.email";
-  const day = fields.giftDate.trim();
+  const day = deliveryDay(fields, now);
   if (!deliveryStart(day) || day < dayOf(now, -1) || day > dayOf(now, MAX_GIFT_DAYS_AHEAD)) {
     errors.giftDate = "giftMembership.errors.date";
   }
