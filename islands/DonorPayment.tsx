@@ -6,6 +6,7 @@ import {
   fieldError,
   formErrors,
   incorrectAmount,
+  isEmail,
   LOADING_MS,
   PAYMENT_RESET_MS,
   type Selection,
@@ -18,7 +19,7 @@ import {
   taxReceiptOffered,
 } from "@/lib/shared/israeli_id.ts";
 import { signPayload } from "@/lib/shared/signing.ts";
-import { GIFT_FIELDS, giftErrors, giftFieldsOf } from "@/lib/shared/gift_membership.ts";
+import type { GiftFields } from "@/lib/shared/gift_membership.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Tier } from "@/lib/shared/money.ts";
 import { resetForm, selection, useSelection } from "@/islands/shared/donation_state.ts";
@@ -231,17 +232,19 @@ export default function DonorPayment(props: DonorPaymentProps) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
     }
     if (firstBad) return say(tx(found[firstBad]!), firstBad);
-    // A gift membership (issue 28): its fields are the page's form's (no island of their own).
+    // A gift membership (issue 28): its fields are the page's form's (no island of their own); its
+    // rules load only when it is asked for (the page's JavaScript budget).
     const form = formRef.current?.closest("form");
-    const gift = form && new FormData(form).get("gift") === "on"
-      ? giftFieldsOf(Object.fromEntries(new FormData(form)), props.lang as Lang)
-      : null;
-    if (gift) {
+    let gift: GiftFields | null = null;
+    if (form && new FormData(form).get("gift") === "on") {
       if (levelId === null || selection.value.period === "monthly") {
         return showAlert(tx("giftMembership.levelOnly"));
       }
-      const problems = giftErrors(gift, new Date());
-      const bad = GIFT_FIELDS.find((f) => problems[f]);
+      const rules = await import("@/lib/shared/gift_membership.ts").catch(() => null);
+      if (!rules) return showAlert(tx("payment.errorPrefix") + tx("payment.networkError"));
+      gift = rules.giftFieldsOf(Object.fromEntries(new FormData(form)), props.lang as Lang);
+      const problems = rules.giftErrors(gift!, new Date(), isEmail);
+      const bad = rules.GIFT_FIELDS.find((f) => problems[f]);
       if (bad) {
         document.getElementById(bad)?.focus();
         return showAlert(tx(problems[bad]!));

@@ -14,6 +14,8 @@
 import { translator } from "@/lib/core/i18n.ts";
 import { createDonor } from "@/lib/donors/mod.ts";
 import { giftDeliveryMessage, levelGiftChange, membershipMessage } from "@/lib/memberships/mod.ts";
+import { isLang } from "@/lib/shared/languages.ts";
+import { isEmail } from "@/lib/shared/donation.ts";
 import { deliveryDay, deliveryStart, giftErrors, type GiftFields } from "@/lib/shared/gift_membership.ts";
 import type {
   GiftReminders,
@@ -50,7 +52,10 @@ export async function prepareGift(
       { path: "isMonthly", message: "a gift membership is one-time" },
     ]);
   }
-  const problems = Object.entries(giftErrors(fields, now));
+  const problems = Object.entries({
+    ...giftErrors(fields, now, isEmail),
+    ...(isLang(fields.giftLanguage) ? {} : { giftLanguage: "giftMembership.errors.language" }),
+  });
   if (problems.length > 0) {
     const en = translator("en");
     const errors = problems.map(([path, key]) => ({ path, message: en(key) }));

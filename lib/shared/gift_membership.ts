@@ -11,8 +11,7 @@
  *
  * @module
  */
-import { isEmail } from "./donation.ts";
-import { isLang, type Lang } from "./languages.ts";
+import type { Lang } from "./languages.ts";
 
 /** Who gets the renewal reminders (as `lib/storage/membership_types.ts` stores it). */
 export const GIFT_REMINDER_CHOICES = ["giver", "recipient", "both"] as const;
@@ -66,14 +65,22 @@ export const deliveryDay = (fields: Pick<GiftFields, "giftDate">, now: Date): st
   fields.giftDate.trim() || dayOf(now);
 
 /**
- * The locale keys of the gift's problems, by field (`{}` when it is fine), at `now`.
+ * The locale keys of the gift's problems, by field (`{}` when it is fine), at `now`. The language,
+ * a choice of the page's five, is checked by the server alone (`lib/donations/gifts.ts`): this
+ * module loads in the browser, and the languages' list would weigh on the page's budget; the
+ * address is checked with `isEmail` of `donation.ts`, given by the caller for the same reason (the
+ * page's island has it already; imported here, it would be split into a chunk of its own).
  *
  * @example
  * ```ts
- * giftErrors({ ...fields, giftDate: "2020-01-01" }, new Date()); // { giftDate: "giftMembership.errors.date" }
+ * giftErrors({ ...fields, giftDate: "2020-01-01" }, new Date(), isEmail); // { giftDate: "giftMembership.errors.date" }
  * ```
  */
-export function giftErrors(fields: GiftFields, now: Date): Partial<Record<keyof GiftFields, string>> {
+export function giftErrors(
+  fields: GiftFields,
+  now: Date,
+  isEmail: (text: string) => boolean,
+): Partial<Record<keyof GiftFields, string>> {
   const errors: Partial<Record<keyof GiftFields, string>> = {};
   const name = fields.giftName.trim();
   if (!name || name.length > MAX_GIFT_NAME || CONTROL.test(name)) {
@@ -91,7 +98,6 @@ export function giftErrors(fields: GiftFields, now: Date): Partial<Record<keyof 
   if (!(GIFT_REMINDER_CHOICES as readonly string[]).includes(fields.giftReminders)) {
     errors.giftReminders = "giftMembership.errors.reminders";
   }
-  if (!isLang(fields.giftLanguage)) errors.giftLanguage = "giftMembership.errors.language";
   return errors;
 }
 

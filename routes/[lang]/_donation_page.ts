@@ -29,6 +29,7 @@ import {
   EMPTY_SELECTION,
   formErrors,
   incorrectAmount,
+  isEmail,
   selectionFromForm,
 } from "@/lib/shared/donation.ts";
 import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
@@ -288,7 +289,7 @@ async function postDonation(
     ...formErrors(fields),
     ...taxReceiptErrors(taxReceipt, chosen?.currency ?? null),
   };
-  if (gift.on) gift.errors = giftErrors(gift.fields, new Date());
+  if (gift.on) gift.errors = giftErrors(gift.fields, new Date(), isEmail);
   const shown = { ...data, selection, fields, taxReceipt, errors, gift };
   let alert: string | null = null;
   if (!chosen) alert = t("form.selectMembership");
