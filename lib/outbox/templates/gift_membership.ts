@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { memberCardPdfs, membershipDate } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import { levelById } from "@/lib/shared/museum.ts";
 import type { RenderedMessage } from "@/lib/storage/message_types.ts";
 import type { Donor, Membership, MembershipTerm, TermGift } from "@/lib/storage/types.ts";
 import { emailDate } from "./format.ts";
+import { cardEmail } from "./card_email.ts";
 import {
   donorFrame,
   type KindRenderer,
@@ -70,36 +70,19 @@ export const renderGiftDelivery: KindRenderer<"gift-membership-delivery"> = asyn
   const membership = await env.store.memberships.get(message.data.email);
   const term = membership?.terms.find((t) => t.transactionId === message.data.transactionId);
   if (!donor || !membership || !term?.gift) return null;
-  const { t, lang } = env;
+  const { t } = env;
   const giverRecord = await env.store.donors.get(term.gift.giverDonorId);
   // Erased at their request: neither their name nor their words are shown.
   const giver = giverRecord && giverRecord.erasedAt === undefined ? nameOf(giverRecord) : "";
-  const level = await levelName(env, term.levelId);
-  const date = membershipDate(membership.end, lang);
-  const cards = env.memberCards ? await memberCardPdfs(env.memberCards, membership, lang, env.now()) : [];
-  const words = { giver, level, date, museum: env.museum, count: cards.length };
   const named = giver ? "" : "Anonymous";
   const said = giver && term.gift.message
     ? [t("giftMembership.email.messageFrom", { giver }), term.gift.message]
     : [];
-  return rendered(env, [donor.email], {
-    ...donorFrame(env, donor),
-    subject: t(`giftMembership.email.deliverySubject${named}`, words),
+  return await cardEmail(env, donor, membership, term.levelId, (words) => ({
+    subject: t(`giftMembership.email.deliverySubject${named}`, { ...words, giver }),
     heading: t("giftMembership.email.deliveryHeading"),
-    paragraphs: [
-      t(`giftMembership.email.deliveryBody${named}`, words),
-      ...said,
-      ...(cards.length === 1 ? [t("memberCard.email.attached")] : []),
-      ...(cards.length > 1 ? [t("memberCard.email.attachedMany", words)] : []),
-      t("memberCard.email.portal"),
-    ],
-    details: [
-      [t("memberCard.level"), level],
-      [t("memberCard.number"), membership.number],
-      [t("memberCard.validUntil"), date],
-    ],
-    actions: [await manageAction(env, donor.id)],
-  }, cards);
+    paragraphs: [t(`giftMembership.email.deliveryBody${named}`, { ...words, giver }), ...said],
+  }));
 };
 
 /**
