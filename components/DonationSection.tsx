@@ -1,6 +1,7 @@
 import ContributionChoice, { type TierCard } from "@/islands/ContributionChoice.tsx";
 import DonorPayment, { type DonorPaymentProps } from "@/islands/DonorPayment.tsx";
 import PeriodTabs from "@/islands/PeriodTabs.tsx";
+import { GiftMembershipFields, type GiftPart } from "./GiftMembershipFields.tsx";
 import type { DonorFields, Selection } from "@/lib/shared/donation.ts";
 import type { TaxReceiptFields } from "@/lib/shared/israeli_id.ts";
 import type { TFunction } from "@/lib/core/i18n.ts";
@@ -19,6 +20,8 @@ export interface DonationData {
   fields: DonorFields;
   /** The tax-receipt box and the Israeli ID number as entered. */
   taxReceipt: TaxReceiptFields;
+  /** The gift membership part (issue 28): its box, fields and problems; online only. */
+  gift: GiftPart;
   /** Locale keys of the fields' problems, the tax-receipt part's included. */
   errors: Partial<Record<keyof DonorFields | keyof TaxReceiptFields, string>>;
   alert: string | null;
@@ -71,6 +74,13 @@ const ISLAND_KEYS = [
   "payment.levelChanged",
   "payment.levelNotMonthly",
   "rateLimit.tooMany",
+  "giftMembership.levelOnly",
+  "giftMembership.errors.name",
+  "giftMembership.errors.email",
+  "giftMembership.errors.date",
+  "giftMembership.errors.message",
+  "giftMembership.errors.reminders",
+  "giftMembership.errors.language",
 ];
 const TERMINAL_KEYS = [
   "terminal.payAtTerminal",
@@ -183,6 +193,7 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
             goToDonate: t("donation.goToDonate"),
           }}
         />
+        {data.mode === "online" && <GiftMembershipFields t={t} part={data.gift} />}
         <p class="tax-note">{t("donation.taxNote")}</p>
       </section>
       <section id="payment" class="payment" aria-labelledby="payment-title">

@@ -7,6 +7,7 @@ import {
   fieldError,
   formErrors,
   incorrectAmount,
+  isEmail,
   LOADING_MS,
   PAYMENT_RESET_MS,
   type Selection,
@@ -19,6 +20,8 @@ import {
   taxReceiptOffered,
 } from "@/lib/shared/israeli_id.ts";
 import { signPayload } from "@/lib/shared/signing.ts";
+import type { GiftFields } from "@/lib/shared/gift_membership.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 import type { Tier } from "@/lib/shared/money.ts";
 import { resetForm, selection, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
 import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
@@ -230,6 +233,24 @@ export default function DonorPayment(props: DonorPaymentProps) {
       return showAlert(tx("payment.errorPrefix") + tx("payment.incorrectAmount"));
     }
     if (firstBad) return say(tx(found[firstBad]!), firstBad);
+    // A gift membership (issue 28): its fields are the page's form's (no island of their own); its
+    // rules load only when it is asked for (the page's JavaScript budget).
+    const form = formRef.current?.closest("form");
+    let gift: GiftFields | null = null;
+    if (form && new FormData(form).get("gift") === "on") {
+      if (levelId === null || selection.value.period === "monthly") {
+        return showAlert(tx("giftMembership.levelOnly"));
+      }
+      const rules = await import("@/lib/shared/gift_membership.ts").catch(() => null);
+      if (!rules) return showAlert(tx("payment.errorPrefix") + tx("payment.networkError"));
+      gift = rules.giftFieldsOf(Object.fromEntries(new FormData(form)), props.lang as Lang);
+      const problems = rules.giftErrors(gift!, new Date(), isEmail);
+      const bad = rules.GIFT_FIELDS.find((f) => problems[f]);
+      if (bad) {
+        document.getElementById(bad)?.focus();
+        return showAlert(tx(problems[bad]!));
+      }
+    }
     busy.current = true;
     const started = Date.now();
     const online = props.mode === "online";
@@ -250,7 +271,9 @@ export default function DonorPayment(props: DonorPaymentProps) {
         isMonthly: online && selection.value.period === "monthly",
         language: props.lang,
         ...(levelId === null ? {} : { levelId }),
-        ...(autoRenewApplies(selection.value, online) ? { autoRenew: true } : {}),
+        // Not for a gift membership (the API refuses it): the giver's card is not kept for it.
+        ...(autoRenewApplies(selection.value, online) && !gift ? { autoRenew: true } : {}),
+        ...gift,
       };
       if (online) {
         const answer = await call("/api/payment/create", await signPayload(payload, await freshKey()));

@@ -21,6 +21,7 @@ import { lastFour } from "@/lib/shared/format.ts";
 
 import type { ProviderResult } from "@/lib/providers/mod.ts";
 import { clock, type CompletionContext, providerCall } from "./service.ts";
+import { giftEffects } from "./gifts.ts";
 
 /** How a payment ended, after verification with the provider. */
 export interface Completion {
@@ -259,7 +260,19 @@ export async function recordResult(
   const donor = await ctx.store.donors.get(payment.donorId);
   const id = newId();
   const createdAt = clock(ctx).toISOString();
-  const membership = await paymentMembership(ctx, payment, donor, { id, createdAt, ...fields });
+  const success = fields.statusCode === "000";
+  // A gift membership (issue 28) is the recipient's; any other gift at a level, the donor's.
+  const gift = success && payment.gift && payment.levelId !== undefined
+    ? await giftEffects(ctx, { ...payment, gift: payment.gift, levelId: payment.levelId }, {
+      id,
+      createdAt,
+      amount: fields.amount ?? payment.amount,
+      currency: fields.currency ?? payment.currency,
+    })
+    : undefined;
+  const membership = payment.gift
+    ? gift?.membership
+    : await paymentMembership(ctx, payment, donor, { id, createdAt, ...fields });
   const { created, transaction } = await ctx.store.transactions.record({
     id,
     kind: fields.statusCode === "000" ? "success" : "error",
@@ -282,11 +295,12 @@ export async function recordResult(
     cardToken: fields.cardToken ?? undefined,
   }, {
     messages: [
-      ...paymentMessages(payment, id, fields.statusCode === "000"),
+      ...paymentMessages(payment, id, success),
       // Its membership email, decided when sent from the term this transaction made.
-      ...(membership
-        ? [membershipMessage({ donorId: payment.donorId }, payment.language, membership.email, id)]
-        : []),
+      ...(gift?.messages ??
+        (membership
+          ? [membershipMessage({ donorId: payment.donorId }, payment.language, membership.email, id)]
+          : [])),
     ],
     membership,
   });

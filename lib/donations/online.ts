@@ -13,7 +13,9 @@ import { paymentAdmission, refusalError } from "@/lib/rate_limits/mod.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { CurrencyCode } from "@/lib/shared/money.ts";
 import type { Payment } from "@/lib/storage/types.ts";
-import { ProviderUnavailableError } from "./errors.ts";
+import { InvalidDonationError, ProviderUnavailableError } from "./errors.ts";
+import { prepareGift } from "./gifts.ts";
+import type { GiftFields } from "@/lib/shared/gift_membership.ts";
 import { ProviderError } from "@/lib/providers/mod.ts";
 import {
   checkDonation,
@@ -59,13 +61,23 @@ export async function createOnlinePayment(
     levelId?: number | null;
     /** The donor consented to renew that membership automatically (a one-time gift at a level). */
     autoRenew?: boolean;
+    /** A gift membership's fields (issue 28): the membership is then the recipient's. */
+    gift?: GiftFields | null;
   },
   channel: "online" | "test-terminal" = "online",
   shopNumber: string | null = null,
   retried = false,
 ): Promise<{ url: string; payment: Payment }> {
+  if (input.gift && input.autoRenew) {
+    // The giver's card is not kept to renew someone else's membership every year.
+    throw new InvalidDonationError("Automatic renewal is not offered for a gift membership", [{
+      path: "autoRenew",
+      message: "not with a gift",
+    }]);
+  }
   const { donor, minor } = await checkDonation(ctx, input);
   const now = clock(ctx);
+  const gift = input.gift ? await prepareGift(ctx, input.gift, input, now) : undefined;
   const candidate = newPendingPayment(ctx, donor.id, minor, {
     currency: input.currency,
     isMonthly: input.isMonthly,
@@ -74,6 +86,7 @@ export async function createOnlinePayment(
     shopNumber,
     levelId: input.levelId ?? undefined,
     autoRenew: input.autoRenew === true,
+    gift,
   }, now);
   const dedupeKey = [
     channel,
@@ -85,6 +98,8 @@ export async function createOnlinePayment(
     // A gift at a level is another request than the same amount given as a donation.
     ...(input.levelId == null ? [] : [`level:${input.levelId}`]),
     ...(input.autoRenew ? ["auto-renew"] : []),
+    // A gift membership: another request than the level for oneself, or for someone else.
+    ...(gift ? [`gift:${input.gift!.giftEmail.trim().toLowerCase()}`] : []),
   ]
     .join("|");
   // Counted, checked against the decline caps and remembered in the same storage call that stores

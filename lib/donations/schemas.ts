@@ -32,6 +32,32 @@ const levelIdField = z.number({ error: "levelId must be a number" }).int("levelI
       "equal to a price stays a donation)",
   );
 
+const giftText = (field: string, what: string) =>
+  z.string({ error: `${field} must be a string` }).max(2_000, `${field} is too long`).optional().describe(
+    what,
+  );
+
+/**
+ * A gift membership's optional fields (issue 28; flat, as signed payloads are): given, the gift
+ * at `levelId` (one-time) is a membership for the recipient (`lib/shared/gift_membership.ts`).
+ */
+const GiftFields = {
+  giftName: giftText("giftName", "Gift membership: the recipient's name (1 to 100 characters)"),
+  giftEmail: giftText("giftEmail", "Gift membership: the recipient's email (their membership is by it)"),
+  giftDate: giftText(
+    "giftDate",
+    "Gift membership: the delivery day, YYYY-MM-DD, today to 90 days ahead (UTC); the welcome and card " +
+      "are emailed from its start; the term starts at payment",
+  ),
+  giftMessage: giftText("giftMessage", "Gift membership: the giver's message, at most 500 characters"),
+  giftReminders: z.enum(["giver", "recipient", "both"], {
+    error: "giftReminders must be giver, recipient or both",
+  }).optional().describe("Gift membership: who gets the renewal reminders (default: recipient)"),
+  giftLanguage: languageField.optional().describe(
+    "Gift membership: the recipient's language (default: `language`)",
+  ),
+};
+
 /** `POST /api/payment/create` (signed). */
 export const CreatePaymentSchema = z.object({
   amount: amountField.describe("Major units (e.g. 100 for 100 NIS); at least 1"),
@@ -44,6 +70,7 @@ export const CreatePaymentSchema = z.object({
     'The donor ticked "renew automatically every year" (a one-time gift at a level only): the ' +
       "payment's card is kept with the membership and charged the level's price at each end",
   ),
+  ...GiftFields,
   ...SignedFields,
 }).meta({ id: "CreatePayment" });
 

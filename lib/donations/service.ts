@@ -229,12 +229,14 @@ export function newPendingPayment(
   amount: number,
   input:
     & Pick<Payment, "currency" | "isMonthly" | "language" | "channel" | "shopNumber" | "levelId">
-    & { autoRenew?: boolean },
+    & { autoRenew?: boolean }
+    & Partial<Pick<Payment, "gift">>,
   now: Date,
 ): Payment {
   return {
     ...(input.levelId == null ? {} : { levelId: input.levelId }),
     ...(input.autoRenew ? { autoRenew: true as const } : {}),
+    ...(input.gift ? { gift: input.gift } : {}),
     id: newId(),
     donorId,
     amount,

@@ -5,5 +5,5 @@
  *
  * @module
  */
-export { stopMonthlyPayments } from "./donors.ts";
+export { createDonor, stopMonthlyPayments } from "./donors.ts";
 export { addressRecords, allDonorIds, donorIdPages, isDonorOf, listAcross, recordsOf } from "./records.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 import type { MessageInput, Recipient } from "@/lib/storage/message_types.ts";
+import type { PaymentGift } from "@/lib/storage/payment_types.ts";
 
 /**
  * The `membership` message of the transaction `transactionId` of a gift at a level, to its donor,
@@ -50,5 +51,30 @@ export function memberCardMessage(
     to: { donorId: membership.donorId },
     language,
     data: { email: membership.email },
+  };
+}
+
+/**
+ * A gift membership's delivery (issue 28): the welcome with the card, to the recipient's record, in
+ * the language the giver chose, not before the delivery day; once per transaction (its key).
+ *
+ * @example
+ * ```ts
+ * giftDeliveryMessage(recipient.id, payment.gift, "noa@example.org", tx.id).notBefore; // gift.deliverAt
+ * ```
+ */
+export function giftDeliveryMessage(
+  recipientDonorId: string,
+  gift: Pick<PaymentGift, "deliverAt" | "language">,
+  email: string,
+  transactionId: string,
+): MessageInput<"gift-membership-delivery"> {
+  return {
+    key: `gift-membership-delivery:${transactionId}`,
+    kind: "gift-membership-delivery",
+    to: { donorId: recipientDonorId },
+    language: gift.language,
+    data: { email, transactionId },
+    notBefore: gift.deliverAt,
   };
 }

@@ -76,5 +76,5 @@ export {
 export type { MemberCardFace } from "./card_face.ts";
 export { MemberCardPool, type RenderMemberCard } from "./card_pool.ts";
 export { MemberCardsBusyError, MembershipError, NoSuchMembershipError } from "./errors.ts";
-export { memberCardMessage, membershipMessage } from "./messages.ts";
+export { giftDeliveryMessage, memberCardMessage, membershipMessage } from "./messages.ts";
 export { CARD_RESEND_REPEAT_MS, resendMemberCard } from "./resend.ts";

@@ -16,7 +16,9 @@
  * the ones already queued are skipped when sent (`isRenewalStillDue`, read again from storage).
  *
  * A member whom an active monthly gift keeps is not reminded: each charge extends the membership,
- * and billing's own emails say when a charge fails.
+ * and billing's own emails say when a charge fails. A gift membership's reminders (issue 28) go to
+ * the giver, the recipient or both, as the giver chose (`TermGift.reminders`); the giver's copy has
+ * its own key (`…:giver`).
  *
  * A member with automatic renewal on (`membership.autoRenew`) gets, instead of the reminders, the
  * **notice** {@link AUTO_RENEW_NOTICE_DAYS} days before the charge at the end (whatever
@@ -41,6 +43,7 @@ const DAY_MS = 86_400_000;
 const LEASE = "membership renewals";
 const LEASE_MS = 10 * 60_000;
 const PAGE = 200;
+const ENQUEUE_BATCH = 100;
 
 /** What the pass needs. */
 export interface RenewalPassContext {
@@ -132,46 +135,69 @@ function searches(now: number, reminderDays: readonly number[], graceDays: numbe
   return found;
 }
 
-/** The language of a membership's emails: its last term's payment's, else its monthly gift's, else English. */
-async function languageOf(store: Store, membership: Membership): Promise<string> {
+/**
+ * The languages of a membership's emails, to the member and to a gift's giver: its last term's
+ * payment's (a gift membership's: the one the giver chose for the recipient), else its monthly
+ * gift's, else English.
+ */
+async function languagesOf(store: Store, membership: Membership): Promise<{ member: string; giver: string }> {
   const tx = await store.transactions.get(membership.terms.at(-1)?.transactionId ?? "");
   const payment = tx?.providerTransactionId
     ? await store.payments.getByProviderRef(tx.provider, tx.providerTransactionId)
     : null;
   const sub = payment ? null : await store.subscriptions.get(membership.subscriptionId ?? "");
   const language = payment?.language ?? sub?.language;
-  return isLang(language) ? language : FALLBACK_LANG;
+  const giver = isLang(language) ? language : FALLBACK_LANG;
+  const chosen = payment?.gift?.language;
+  return { member: isLang(chosen) ? chosen : giver, giver };
 }
 
-/** The message of `email` for `membership` at `now`, or null when none is due. */
-async function messageFor(
+/**
+ * Who gets the renewal email: the member; a reminder of a gift membership's term (issue 28), the
+ * giver, the recipient or both, as the giver chose (the lapse and the win-back are the member's).
+ */
+function recipientsOf(membership: Membership, email: RenewalEmail): { donorId: string; giver: boolean }[] {
+  const gift = membership.terms.at(-1)?.gift;
+  const member = { donorId: membership.donorId, giver: false };
+  if (email.kind !== "membership-reminder" || !gift || gift.reminders === "recipient") return [member];
+  const giver = { donorId: gift.giverDonorId, giver: true };
+  return gift.reminders === "giver" ? [giver] : [member, giver];
+}
+
+/** The messages of `email` for `membership` at `now`; none when none is due. */
+async function messagesFor(
   ctx: RenewalPassContext,
   membership: Membership,
   email: RenewalEmail,
   now: Date,
-): Promise<MessageInput | null> {
+): Promise<MessageInput[]> {
   const billing = membership.subscriptionId
     ? await ctx.store.subscriptions.get(membership.subscriptionId)
     : null;
-  if (!isRenewalStillDue(membership, membership.end, billing)) return null;
+  if (!isRenewalStillDue(membership, membership.end, billing)) return [];
   // Auto-renewing: the notice instead of the reminders; no notice once it is off.
   const autoRenewing = membership.autoRenew !== undefined;
-  if (email.kind === "membership-reminder" && autoRenewing) return null;
-  if (email.kind === "membership-autorenew-notice" && !autoRenewing) return null;
+  if (email.kind === "membership-reminder" && autoRenewing) return [];
+  if (email.kind === "membership-autorenew-notice" && !autoRenewing) return [];
   const graceDays = ctx.graceDays ?? DEFAULT_GRACE_DAYS;
   const ending = email.kind === "membership-lapsed" || email.kind === "membership-winback";
   if (ending && membershipState(membership, now, billing, graceDays) !== "lapsed") {
-    return null;
+    return [];
   }
-  const common = {
-    key: renewalMessageKey(membership.number, membership.end, email),
-    to: { donorId: membership.donorId },
-    language: await languageOf(ctx.store, membership),
-  };
+  const languages = await languagesOf(ctx.store, membership);
   const about = { email: membership.email, end: membership.end };
-  return email.kind === "membership-reminder"
-    ? { ...common, kind: email.kind, data: { ...about, days: email.days } }
-    : { ...common, kind: email.kind, data: about };
+  return recipientsOf(membership, email).map(({ donorId, giver }) => {
+    const key = renewalMessageKey(membership.number, membership.end, email);
+    // The giver's copy: a key of its own, so each is enqueued once.
+    const common = {
+      key: giver ? `${key}:giver` : key,
+      to: { donorId },
+      language: giver ? languages.giver : languages.member,
+    };
+    return email.kind === "membership-reminder"
+      ? { ...common, kind: email.kind, data: { ...about, days: email.days } }
+      : { ...common, kind: email.kind, data: about };
+  });
 }
 
 /**
@@ -197,10 +223,12 @@ export async function runRenewalPass(ctx: RenewalPassContext): Promise<number | 
         const page: Membership[] = await store.memberships.listByEnd(range, PAGE, after);
         const messages: MessageInput[] = [];
         for (const membership of page) {
-          const message = await messageFor(ctx, membership, search.email, now);
-          if (message) messages.push(message);
+          messages.push(...await messagesFor(ctx, membership, search.email, now));
         }
-        if (messages.length > 0) enqueued += await store.outbox.enqueue(messages, now.toISOString());
+        // The outbox takes at most ENQUEUE_BATCH a call (a page of 200 can hold more, a gift's two each).
+        for (let i = 0; i < messages.length; i += ENQUEUE_BATCH) {
+          enqueued += await store.outbox.enqueue(messages.slice(i, i + ENQUEUE_BATCH), now.toISOString());
+        }
         after = page.length === PAGE ? page[PAGE - 1] : null;
       } while (after);
     }

@@ -27,6 +27,7 @@ import {
   type Membership,
   type MembershipDraft,
   type MembershipTerm,
+  type TermGift,
   type TermKind,
 } from "@/lib/storage/membership_types.ts";
 
@@ -48,6 +49,11 @@ export interface LevelGift {
    * consent leaves the membership's as it is).
    */
   autoRenew?: AutoRenewal;
+  /**
+   * A gift membership (issue 28): the giver and their reminders choice, kept on the term it buys.
+   * `donorId` is then the recipient's record.
+   */
+  gift?: TermGift;
 }
 
 /** What the rules read besides the membership. */
@@ -109,6 +115,7 @@ function newTerm(gift: LevelGift, start: string, months: number, kind: TermKind)
     amount: gift.amount,
     currency: gift.currency,
     charges: 1,
+    ...(gift.gift ? { gift: gift.gift } : {}),
   };
 }
 

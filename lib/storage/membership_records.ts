@@ -8,6 +8,7 @@
  */
 import { batchLimit } from "./queries.ts";
 import { checkInteger, isoInstant, normalizeEmail } from "./records.ts";
+import { GIFT_REMINDER_CHOICES, MAX_GIFT_MESSAGE } from "@/lib/shared/gift_membership.ts";
 import {
   type AutoRenewal,
   MAX_CARDHOLDER_NAME,
@@ -18,6 +19,7 @@ import {
   type MembershipDraft,
   type MembershipTerm,
   TERM_KINDS,
+  type TermGift,
 } from "./membership_types.ts";
 
 /** A member number as stored: 4 to 20 of digits, capital letters and dashes. */
@@ -49,6 +51,23 @@ function term(t: MembershipTerm, i: number, previousEnd: string | null): Members
     amount: checkInteger(t.amount, `${what}.amount`, 0),
     currency: t.currency,
     charges: checkInteger(t.charges, `${what}.charges`, 1),
+    ...(t.gift == null ? {} : { gift: termGift(t.gift, what) }),
+  };
+}
+
+/** A gift term's gift as stored (issue 28). */
+function termGift(gift: TermGift, what: string): TermGift {
+  if (!GIFT_REMINDER_CHOICES.includes(gift.reminders)) {
+    throw new RangeError(`${what}.gift.reminders must be one of ${GIFT_REMINDER_CHOICES.join(", ")}`);
+  }
+  if (typeof gift.message !== "string" || gift.message.length > MAX_GIFT_MESSAGE) {
+    throw new RangeError(`${what}.gift.message must be text of at most ${MAX_GIFT_MESSAGE} characters`);
+  }
+  return {
+    giverDonorId: id(gift.giverDonorId, `${what}.gift.giverDonorId`),
+    reminders: gift.reminders,
+    deliverAt: isoInstant(gift.deliverAt, `${what}.gift.deliverAt`),
+    message: gift.message,
   };
 }
 

@@ -18,6 +18,7 @@
  * @module
  */
 import type { WithAudit } from "./audit_types.ts";
+import type { GIFT_REMINDER_CHOICES } from "@/lib/shared/gift_membership.ts";
 
 /** How a term came to be. */
 export const TERM_KINDS = ["join", "renewal", "upgrade", "downgrade", "monthly"] as const;
@@ -42,6 +43,29 @@ export interface MembershipTerm {
   currency: 1 | 2;
   /** How many charges paid it: 1 for a one-time gift, one a month for a monthly gift. */
   charges: number;
+  /**
+   * A gift membership's term (issue 28): bought by another donor for this member. Absent for a
+   * term the member paid for.
+   */
+  gift?: TermGift;
+}
+
+/** Who a gift membership's renewal reminders go to (issue 28), as the giver chose. */
+export type GiftReminders = typeof GIFT_REMINDER_CHOICES[number];
+
+/**
+ * What a gift term keeps of its gift: the giver's donor record (their name is read from it when an
+ * email is written, so erasing the giver removes it; their message is then left out too), who gets
+ * the reminders about the term's end, the delivery time and the giver's message. Erased with the
+ * recipient's membership.
+ */
+export interface TermGift {
+  giverDonorId: string;
+  reminders: GiftReminders;
+  /** ISO 8601: when the welcome and card go to the recipient. */
+  deliverAt: string;
+  /** Plain text, at most 500 characters; may be empty. */
+  message: string;
 }
 
 /** A membership as stored. */

@@ -88,6 +88,12 @@ export interface MessageData {
   "membership": { email: string; transactionId: string };
   /** Staff resent a member's card(s) (`POST /api/memberships/{number}/resend-card`). */
   "member-card": { email: string };
+  /**
+   * A gift membership's welcome with the card (issue 28), to the recipient on the delivery date
+   * (`notBefore`): the membership of `email`, the term of `transactionId` (its gift names the giver).
+   * Skipped when sent if the membership or its term is gone (erased, refunded).
+   */
+  "gift-membership-delivery": { email: string; transactionId: string };
   "card-updated": {
     subscriptionId: string;
     last4: string | null;
@@ -114,6 +120,11 @@ export interface MessageInput<K extends MessageKind = MessageKind> {
   /** The recipient's language (one of the five); admins' messages use the language given. */
   language: string;
   data: MessageData[K];
+  /**
+   * ISO 8601: not sent before then (a gift membership's delivery date, issue 28); the outbox queues
+   * it due at the later of this and its cause's time. Not kept once stored: `dueAt` says it.
+   */
+  notBefore?: string;
 }
 
 /** A file attached to a message. */

@@ -32,6 +32,7 @@ const KINDS: ReadonlySet<MessageKind> = new Set<MessageKind>([
   "membership-autorenew-failed",
   "membership",
   "member-card",
+  "gift-membership-delivery",
 ]);
 
 /** The longest key, and the largest `data` (UTF-8 JSON): ids and figures, never rendered text. */
@@ -64,7 +65,8 @@ export function canonicalMessageInput(input: MessageInput): MessageInput {
   if (new TextEncoder().encode(json).length > MAX_DATA_BYTES) {
     throw new RangeError(`message ${key}: data is larger than ${MAX_DATA_BYTES} bytes`);
   }
-  return { key, kind, to: recipient, language, data: JSON.parse(json) };
+  const notBefore = input.notBefore == null ? {} : { notBefore: isoInstant(input.notBefore, "notBefore") };
+  return { key, kind, to: recipient, language, data: JSON.parse(json), ...notBefore };
 }
 
 /** The messages of one call, checked: at most `max`, no key twice. */
@@ -80,14 +82,15 @@ export function canonicalMessages(
   return list;
 }
 
-/** A message as first stored: queued, due at its cause's time `at`. */
+/** A message as first stored: queued, due at its cause's time `at`, or at its `notBefore` when later. */
 export function queuedMessage(input: MessageInput, at: string): OutboxMessage {
+  const { notBefore, ...stored } = input;
   return {
-    ...input,
+    ...stored,
     createdAt: at,
     state: "queued",
     attempts: 0,
-    dueAt: at,
+    dueAt: notBefore !== undefined && notBefore > at ? notBefore : at,
     claimedBy: null,
     lastError: null,
     settledAt: null,

@@ -8,6 +8,7 @@
 import type { Admission, Refusal } from "./admission_types.ts";
 
 import type { WithMessages } from "./outbox_types.ts";
+import type { GiftReminders } from "./membership_types.ts";
 
 export type PaymentStatus = "pending" | "succeeded" | "failed";
 
@@ -47,6 +48,28 @@ export interface Payment {
    * level only): its completion keeps the payment's card token with the membership. Absent: no.
    */
   autoRenew?: true;
+  /**
+   * A gift membership (issue 28): the level's membership is the recipient's, not the donor's.
+   * Absent for any other payment.
+   */
+  gift?: PaymentGift;
+}
+
+/**
+ * What a gift membership's payment carries from its start to its completion (issue 28): the
+ * recipient's donor record (made when the payment starts: their name and address live there, and
+ * go with their erasure), when to deliver the welcome and card, the giver's words, who gets the
+ * renewal reminders, and the recipient's language.
+ */
+export interface PaymentGift {
+  recipientDonorId: string;
+  /** ISO 8601: the welcome and card are sent from then on (the payment's time when earlier). */
+  deliverAt: string;
+  /** The giver's message, plain text, at most `MAX_GIFT_MESSAGE` characters (`lib/shared/gift_membership.ts`); may be empty. */
+  message: string;
+  reminders: GiftReminders;
+  /** One of the five languages. */
+  language: string;
 }
 
 export interface PaymentRepository {

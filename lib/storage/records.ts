@@ -31,6 +31,7 @@ import {
   type Transaction,
 } from "./types.ts";
 import { hasValidCheckDigit } from "@/lib/shared/israeli_id.ts";
+import { canonicalPaymentGift } from "./gift_records.ts";
 
 /** An email as stored and looked up: trimmed, lower case. */
 export function normalizeEmail(email: string): string {
@@ -287,6 +288,7 @@ export function canonicalPayment(p: Payment): Payment {
     ...(p.levelId == null ? {} : { levelId: checkInteger(p.levelId, "levelId", 1) }),
     // Consent to renew automatically: a one-time gift at a level only.
     ...(p.autoRenew === true && p.levelId != null && !p.isMonthly ? { autoRenew: true as const } : {}),
+    ...(p.gift == null ? {} : { gift: canonicalPaymentGift(p.gift) }),
   };
 }
 

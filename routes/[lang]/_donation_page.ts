@@ -19,6 +19,9 @@
  * @module
  */
 import type { DonationData } from "@/components/DonationSection.tsx";
+import { emptyGiftPart } from "@/components/GiftMembershipFields.tsx";
+import { giftErrors, giftFieldsOf } from "@/lib/shared/gift_membership.ts";
+import type { Lang } from "@/lib/shared/languages.ts";
 import {
   amountOf,
   autoRenewApplies,
@@ -27,6 +30,7 @@ import {
   EMPTY_SELECTION,
   formErrors,
   incorrectAmount,
+  isEmail,
   selectionFromForm,
 } from "@/lib/shared/donation.ts";
 import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
@@ -73,6 +77,7 @@ export function donationData(
     selection: EMPTY_SELECTION,
     fields: EMPTY_FIELDS,
     taxReceipt: NO_TAX_RECEIPT,
+    gift: emptyGiftPart(ctx.state.lang),
     errors: {},
     alert: null,
     notice: null,
@@ -241,7 +246,14 @@ function entered(data: DonationData, form: Record<string, string>) {
   const fields = Object.fromEntries(
     DONOR_FIELDS.map((f) => [f, (form[f] ?? "").slice(0, 300)]),
   ) as unknown as DonorFields;
-  return { selection, fields, taxReceipt: taxReceiptFromForm(form) };
+  // A gift membership (issue 28): its fields as typed, kept when the box is unticked too.
+  const empty = emptyGiftPart(data.gift.fields.giftLanguage);
+  const gift = {
+    ...empty,
+    on: data.mode === "online" && form.gift === "on",
+    fields: giftFieldsOf(form, empty.fields.giftLanguage as Lang) ?? empty.fields,
+  };
+  return { selection, fields, taxReceipt: taxReceiptFromForm(form), gift };
 }
 
 /** The POST once the form is read: a test terminal button, or the donor's form. */
@@ -275,7 +287,7 @@ async function postDonation(
     return redirect(url);
   }
 
-  const { selection, fields, taxReceipt } = entered(data, form);
+  const { selection, fields, taxReceipt, gift } = entered(data, form);
   const chosen = amountOf(selection, tiersOf(data.levels));
   // A gift at a tier is a gift at its level; an other amount stays a donation whatever it is.
   const level = selection.other ? undefined : levelById(data.levels, selection.tier);
@@ -283,14 +295,18 @@ async function postDonation(
     ...formErrors(fields),
     ...taxReceiptErrors(taxReceipt, chosen?.currency ?? null),
   };
-  const shown = { ...data, selection, fields, taxReceipt, errors };
+  if (gift.on) gift.errors = giftErrors(gift.fields, new Date(), isEmail);
+  const shown = { ...data, selection, fields, taxReceipt, errors, gift };
   let alert: string | null = null;
   if (!chosen) alert = t("form.selectMembership");
+  else if (gift.on && (!level || selection.period === "monthly")) alert = t("giftMembership.levelOnly");
   else if (incorrectAmount(chosen.amount)) alert = t("payment.errorPrefix") + t("payment.incorrectAmount");
   else if (level && selection.period === "monthly" && !level.monthly) {
     alert = t("payment.errorPrefix") + t("payment.levelNotMonthly");
   }
-  if (alert || Object.keys(errors).length > 0) return ctx.render({ ...shown, alert }, { status: 422 });
+  if (alert || Object.keys(errors).length > 0 || Object.keys(gift.errors).length > 0) {
+    return ctx.render({ ...shown, alert }, { status: 422 });
+  }
 
   // zod and the schemas load here, not with the page: building them took about 45 ms of a cold
   // start's first page (bench/README.md, cold start).
@@ -327,7 +343,9 @@ async function postDonation(
         ...input,
         isMonthly: selection.period === "monthly",
         // The consent counts only for a one-time gift at a level (ignored otherwise, as the island does).
-        autoRenew: level !== undefined && autoRenewApplies(selection, true),
+        // Not for a gift membership: the giver's card is not kept for someone else's renewals.
+        autoRenew: level !== undefined && !gift.on && autoRenewApplies(selection, true),
+        gift: gift.on ? gift.fields : null,
       });
       return ctx.render({ ...shown, paymentUrl: url });
     }

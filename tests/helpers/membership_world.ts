@@ -64,7 +64,21 @@ export function world(store: Store) {
     async give(
       donor: Donor,
       when: Date,
-      gift: { amount: number; currency?: 1 | 2; levelId?: number; isMonthly?: boolean },
+      gift: {
+        amount: number;
+        currency?: 1 | 2;
+        levelId?: number;
+        isMonthly?: boolean;
+        /** A gift membership for someone else (issue 28). */
+        gift?: {
+          name: string;
+          email: string;
+          deliverOn: string;
+          message: string;
+          reminders: string;
+          language: string;
+        };
+      },
     ) {
       now = when;
       const { payment } = await createOnlinePayment(payments, {
@@ -74,6 +88,14 @@ export function world(store: Store) {
         isMonthly: gift.isMonthly ?? false,
         language: "en",
         levelId: gift.levelId,
+        gift: gift.gift && {
+          giftName: gift.gift.name,
+          giftEmail: gift.gift.email,
+          giftDate: gift.gift.deliverOn,
+          giftMessage: gift.gift.message,
+          giftReminders: gift.gift.reminders,
+          giftLanguage: gift.gift.language,
+        },
       });
       const done = await provider.submitCard(payment.providerRef!, { cardNumber: GOOD_CARD, ...CARD });
       assert.equal(done.status, "done");

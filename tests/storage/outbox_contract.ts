@@ -264,6 +264,33 @@ export async function outboxContract(
       }),
   );
 
+  await t.step(
+    "outbox: a message's notBefore makes it due no earlier, enqueued or with its cause; not kept",
+    () =>
+      withStore(fresh(), async (store) => {
+        const later = { ...receipt(uid("tx")), notBefore: at(60 * MINUTE) };
+        const earlier = { ...receipt(uid("tx")), notBefore: at(-MINUTE) };
+        assert.equal(await store.outbox.enqueue([later, earlier], at(0)), 2);
+        const stored = (await store.outbox.get(later.key))!;
+        assert.equal(stored.dueAt, at(60 * MINUTE));
+        assert.equal(stored.createdAt, at(0));
+        assert.equal("notBefore" in stored, false, "dueAt says it");
+        assert.equal((await store.outbox.get(earlier.key))?.dueAt, at(0), "a past notBefore: due at once");
+        const tx = txFixture({ createdAt: at(0) });
+        await store.transactions.record(tx, {
+          messages: [{ ...receipt(tx.id), notBefore: at(30 * MINUTE) }],
+        });
+        assert.equal((await store.outbox.get(`receipt:${tx.id}`))?.dueAt, at(30 * MINUTE));
+        assert.deepEqual(await drain(store, at(29 * MINUTE)), [earlier.key]);
+        assert.deepEqual(
+          (await drain(store, at(60 * MINUTE))).sort(),
+          [later.key, `receipt:${tx.id}`].sort(),
+        );
+        const bad = { ...receipt(uid("tx")), notBefore: "soon" };
+        await assert.rejects(() => store.outbox.enqueue([bad], at(0)), RangeError);
+      }),
+  );
+
   await t.step("outbox: 20 concurrent claims on two instances: each of 30 messages claimed once", () => {
     const openFresh = fresh();
     return withTwo(openFresh, sharedData, async (s1, s2) => {

@@ -20,6 +20,7 @@ import { levelById } from "@/lib/shared/museum.ts";
 import type { Donor, Membership } from "@/lib/storage/types.ts";
 import type { EmailAction } from "./content.ts";
 import { emailDate } from "./format.ts";
+import { giverReminderEmail } from "./gift_membership.ts";
 import {
   donorFrame,
   type KindRenderer,
@@ -84,6 +85,10 @@ export const renderMembershipReminder: KindRenderer<"membership-reminder"> = asy
   const found = await still(message, env);
   if (!found) return null;
   const { donor, membership, levelId, levelName } = found;
+  // A gift membership's giver (issue 28): the membership they gave is ending.
+  if (donor.id !== membership.donorId && membership.terms.at(-1)?.gift?.giverDonorId === donor.id) {
+    return await giverReminderEmail(env, donor, membership, levelId, levelName);
+  }
   const { t, lang } = env;
   const vars = { level: levelName, museum: env.museum, date: emailDate(membership.end, lang) };
   const today = message.data.days === 0;

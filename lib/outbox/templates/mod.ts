@@ -30,6 +30,7 @@ import {
 } from "./membership_renewals.ts";
 import { renderMemberCard, renderMembership } from "./membership.ts";
 import { renderAutoRenewFailed, renderAutoRenewNotice } from "./membership_auto_renew.ts";
+import { renderGiftDelivery } from "./gift_membership.ts";
 
 export type { MessageToRender, RenderDeps } from "./render.ts";
 
@@ -53,6 +54,7 @@ export const RENDERERS: KindRenderers = {
   "membership-autorenew-failed": renderAutoRenewFailed,
   "membership": renderMembership,
   "member-card": renderMemberCard,
+  "gift-membership-delivery": renderGiftDelivery,
 };
 
 /**

@@ -67,6 +67,7 @@ const toTerm = (t: MembershipTerm): MembershipTerm => ({
   amount: t.amount,
   currency: t.currency,
   charges: t.charges,
+  ...(t.gift ? { gift: { ...t.gift } } : {}),
 });
 
 const toAutoRenewal = (a: AutoRenewal): AutoRenewal => ({

@@ -61,6 +61,7 @@ import { migration040 } from "@/lib/storage/postgres/migrations/040_museum_image
 import { migration038 } from "@/lib/storage/postgres/migrations/038_membership_list_indexes.ts";
 import { migration039 } from "@/lib/storage/postgres/migrations/039_membership_auto_renew.ts";
 import { migration041 } from "@/lib/storage/postgres/migrations/041_visits.ts";
+import { migration042 } from "@/lib/storage/postgres/migrations/042_gift_memberships.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -123,6 +124,7 @@ export const migrations: readonly Migration[] = [
   migration039,
   migration040,
   migration041,
+  migration042,
 ];
 
 /**

@@ -95,12 +95,15 @@ export function insertMessages(
     recipient: m.to,
     language: m.language,
     data: m.data,
+    not_before: m.notBefore ?? null,
   }));
+  // Due at the cause's time, or at a message's notBefore when later (a gift's delivery date).
   return sql`
     insert into outbox (key, kind, recipient, language, data, created_at, due_at)
-    select m.key, m.kind, m.recipient, m.language, m.data, ${at}::timestamptz, ${at}::timestamptz
+    select m.key, m.kind, m.recipient, m.language, m.data, ${at}::timestamptz,
+      greatest(${at}::timestamptz, coalesce(m.not_before, ${at}::timestamptz))
     from jsonb_to_recordset(${sql.json(rows as unknown as postgres.JSONValue)}::jsonb)
-      as m (key text, kind text, recipient jsonb, language text, data jsonb)
+      as m (key text, kind text, recipient jsonb, language text, data jsonb, not_before timestamptz)
     ${condition}
     on conflict (key) do nothing
   `;

@@ -2,7 +2,8 @@
  * Payments on PostgreSQL: one row per donation attempt, from its creation (pending) to its end.
  *
  * Table `payments` (migration 8; `level_id`, the level a gift is at, migration 34; `auto_renew`,
- * the donor's consent to renew a membership automatically, migration 39): keyed by id
+ * the donor's consent to renew a membership automatically, migration 39; `gift`, a gift
+ * membership's recipient and delivery, migration 42): keyed by id
  * (`collate "C"`, the byte order Deno KV keeps), amount a `bigint` of minor units, and one column
  * of the store's own, `dedupe_key`, outside the contract:
  * - `createOrReuse` is one call of the `create_or_reuse_payment` function (migration 12), decided
@@ -23,7 +24,7 @@
 import type postgres from "postgres";
 import { batchLimit } from "@/lib/storage/queries.ts";
 import { canonicalPayment, checkInteger, isoInstant, paymentChanges } from "@/lib/storage/records.ts";
-import type { Payment, PaymentRepository, Refusal } from "@/lib/storage/types.ts";
+import type { Payment, PaymentGift, PaymentRepository, Refusal } from "@/lib/storage/types.ts";
 import { columnsOf, type PgContext } from "./context.ts";
 import { admissionAnswer, admissionArgs } from "./rate_limits.ts";
 
@@ -48,6 +49,7 @@ interface PaymentRow {
   updated_at: Date;
   level_id: number | null;
   auto_renew: boolean;
+  gift: PaymentGift | null;
 }
 
 const toPayment = (row: PaymentRow): Payment => ({
@@ -70,6 +72,7 @@ const toPayment = (row: PaymentRow): Payment => ({
   updatedAt: row.updated_at.toISOString(),
   ...(row.level_id === null ? {} : { levelId: row.level_id }),
   ...(row.auto_renew ? { autoRenew: true as const } : {}),
+  ...(row.gift == null ? {} : { gift: row.gift }),
 });
 
 /** A payment's columns, as `create_or_reuse_payment` reads them (`jsonb_populate_record`). */
@@ -93,6 +96,7 @@ const paymentColumns = (p: Payment) => ({
   updated_at: p.updatedAt,
   level_id: p.levelId ?? null,
   auto_renew: p.autoRenew === true,
+  gift: p.gift ?? null,
 });
 
 /** A `payments` row as `to_jsonb` gives it: times are text. */

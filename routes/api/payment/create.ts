@@ -6,11 +6,15 @@ import { paymentsContext } from "@/lib/app/payments.ts";
 import { createOnlinePayment } from "@/lib/donations/online.ts";
 import { CreatePaymentSchema } from "@/lib/donations/schemas.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
+import { giftFieldsOf } from "@/lib/shared/gift_membership.ts";
 import type { AppState } from "@/lib/app/state.ts";
 
 export { createPaymentDocs as docs } from "@/lib/donations/api_docs.ts";
 
-/** `POST /api/payment/create` {amount, currency, userId, isMonthly, language, signature…} → `{ url }`. */
+/**
+ * `POST /api/payment/create` {amount, currency, userId, isMonthly, language, signature…, optional
+ * levelId and gift…} → `{ url }`.
+ */
 export const handler: Handlers<unknown, AppState> = {
   async POST(req, ctx) {
     const { services } = ctx.state;
@@ -23,7 +27,11 @@ export const handler: Handlers<unknown, AppState> = {
       ctx.state.log,
       requestAddress(ctx),
     );
-    const { url } = await createOnlinePayment(payments, { ...body, currency: currencyCode(body.currency) });
+    const { url } = await createOnlinePayment(payments, {
+      ...body,
+      currency: currencyCode(body.currency),
+      gift: giftFieldsOf(body, body.language),
+    });
     return Response.json({ url });
   },
 };
