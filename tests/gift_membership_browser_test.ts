@@ -29,7 +29,10 @@ for (const lang of ["en", "he"]) {
         await page.waitForSelector('form.donation-form[data-enhanced="true"]');
         await page.click('label.tier-card:has(input[value="tier-2"])');
         assert.ok(!await page.isVisible("#giftName"), "the gift's fields hidden until asked for");
+        assert.ok(await page.isVisible(".auto-renew-consent"), "a level for oneself may renew itself");
         await page.click('label[for="gift-toggle"]');
+        // A gift does not renew on the giver's card: the consent goes with the gift box.
+        assert.ok(!await page.isVisible(".auto-renew-consent"), "no automatic renewal for a gift");
         await page.fill("#giftName", "Noa Cohen");
         await page.fill("#giftEmail", "noa@");
         await page.fill("#giftMessage", "Happy birthday!");
