@@ -14,7 +14,19 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
     why: "our own API's error messages",
     patterns: [String.raw`/member number/`, String.raw`/at most/`],
   },
-  "islands/admin/museum_form.ts": { why: "an amount we formatted", patterns: [String.raw`/\.00$/`] },
+  "islands/admin/museum_form.ts": {
+    why: "an amount we formatted",
+    patterns: [
+      String.raw`/larger than/`,
+      String.raw`/contains a script/`,
+      String.raw`/DOCTYPE|entities/`,
+      String.raw`/well-formed SVG/`,
+      String.raw`/pixels/`,
+      String.raw`/not a (readable )?PNG|not a readable/`,
+      String.raw`/must be/`,
+      String.raw`/\.00$/`,
+    ],
+  },
   "components/ApiReference.tsx": { why: "route paths", patterns: [String.raw`/[^A-Za-z0-9]+/g`] },
   "components/DonationSection.tsx": { why: "amounts we formatted", patterns: [String.raw`/[.,]00(?=\D*$)/`] },
   "islands/admin/download.ts": {
@@ -186,5 +198,21 @@ export const NOT_INPUT: Record<string, { why: string; patterns: string[] }> = {
   "lib/outbox/config.ts": {
     why: "the environment, read once at start",
     patterns: [String.raw`/^(?:[^<>\r\n"]+ <[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/`],
+  },
+  "lib/desk/offline/key_store.ts": {
+    why: "the museum's public key, as our own server serves it",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{43}$/`],
+  },
+  "lib/memberships/config_wallet.ts": {
+    why: "the operator's wallet configuration, read at start-up",
+    patterns: [String.raw`/^pass\.[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/`, String.raw`/^[A-Z0-9]{10}$/`],
+  },
+  "lib/visits/desk_worker.ts": {
+    why: "the desk page's own HTML and scope, as our server answers them",
+    patterns: [String.raw`/\/$/`, String.raw`/(?:href|src)="(\/(?:_app\/|museum\.css)[^"]*)"/g`],
+  },
+  "islands/Desk.tsx": {
+    why: "our own API's error messages",
+    patterns: [String.raw`/member card/`, String.raw`/member number/`],
   },
 };

@@ -15,7 +15,7 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   },
   "lib/storage/museum_records.ts": {
     reads: "a brand colour an owner sent, checked before storing",
-    patterns: [String.raw`/^#[0-9a-f]{6}$/`],
+    patterns: [String.raw`/^[0-9a-f]{64}$/`, String.raw`/^#[0-9a-f]{6}$/`],
   },
   "lib/memberships/member_list.ts": {
     reads: "the members list's search words",
@@ -52,6 +52,8 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   "lib/app/app.ts": {
     reads: "the path (terminal sales), text put into an error page",
     patterns: [
+      String.raw`/^\/[a-z]{2}\/desk\/?$/`,
+      String.raw`/^\/api\/settings\/museum\/[\w-]+$/`,
       String.raw`/[&<>"']/g`,
       String.raw`/^\/(api\/payment\/pay-emv|[a-z]{2}\/terminal-payment(\/[^/]*)?)\/?$/`,
     ],
@@ -269,5 +271,65 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   "routes/sandbox/terminal/[terminalId].tsx": {
     reads: "the path and the form",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,64}$/`, String.raw`/^\d{3}$/`],
+  },
+  "lib/shared/gift_membership.ts": {
+    reads: "a gift's delivery day and message the giver typed",
+    patterns: [
+      String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`,
+      String.raw`/[\u0000-\u0009\u000B\u000C\u000E-\u001F\u007F]/`,
+    ],
+  },
+  "lib/desk/offline/card_check.ts": {
+    reads: "a scanned card's token (the camera reads whatever is held up to it)",
+    patterns: [String.raw`/^[A-Za-z0-9_-]*$/`, String.raw`/^\d{4}-\d{2}-\d{2}$/`],
+  },
+  "lib/storage/museum_image_types.ts": {
+    reads: "an image's hash, from the path or the settings",
+    patterns: [String.raw`/^[0-9a-f]{64}$/`],
+  },
+  "lib/storage/postgres/museum_images.ts": {
+    reads: "an image's hash from the path",
+    patterns: [String.raw`/^[0-9a-f]{64}$/`],
+  },
+  "lib/storage/kv/museum_images.ts": {
+    reads: "an image's hash from the path",
+    patterns: [String.raw`/^[0-9a-f]{64}$/`],
+  },
+  "lib/storage/visit_records.ts": {
+    reads: "a visit's id the desk sent",
+    patterns: [String.raw`/^[A-Za-z0-9_-]{16,64}$/`],
+  },
+  "lib/storage/gift_records.ts": {
+    reads: "a gift's ids, checked before storing",
+    patterns: [String.raw`/^[\w-]{1,100}$/`],
+  },
+  "lib/museum/svg.ts": {
+    reads: "an uploaded SVG's attributes and text",
+    patterns: [
+      String.raw`/url\s*\(\s*['"]?([^'")]*)/gi`,
+      String.raw`/^\s*(javascript|data|vbscript):/i`,
+      String.raw`/[\s,]+/`,
+      String.raw`/<!DOCTYPE|<!ENTITY/i`,
+    ],
+  },
+  "lib/museum/images.ts": {
+    reads: "an upload's declared type",
+    patterns: [String.raw`/svg/`, String.raw`/png|jpe?g|webp/`],
+  },
+  "lib/visits/schemas.ts": {
+    reads: "the desk API's query (a day, a count)",
+    patterns: [String.raw`/^\d{4}-\d{2}-\d{2}$/`, String.raw`/^\d{1,3}$/`],
+  },
+  "routes/museum-images/[file].ts": {
+    reads: "the image's file name in the path",
+    patterns: [String.raw`/^([0-9a-f]{64})\.(svg|png|jpg|webp)$/`],
+  },
+  "routes/api/(admin)/settings/museum/[image].ts": {
+    reads: "the version in the query",
+    patterns: [String.raw`/^\d{1,9}$/`],
+  },
+  "routes/api/(admin)/memberships/[number]/visits.ts": {
+    reads: "a member number in the path",
+    patterns: [String.raw`/^[0-9A-Z]{4}-[0-9A-Z]{4}$/`],
   },
 };
