@@ -19,7 +19,7 @@ import manifest from "@/manifest.gen.ts";
 import { ROOT, startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { discoverRoutes } from "@/tests/reliability/fuzz_support.ts";
 
-type Call = `${"GET" | "POST" | "PUT"} /api/${string}`;
+type Call = `${"GET" | "POST" | "PUT" | "DELETE"} /api/${string}`;
 
 /** The API calls each section's page makes (its island and what it renders), beyond the shell's. */
 const CALLS: Record<SectionId, Call[]> = {
@@ -82,6 +82,9 @@ const CALLS: Record<SectionId, Call[]> = {
     "POST /api/settings/flags",
     "GET /api/settings/museum",
     "PUT /api/settings/museum",
+    // The logo and the hero image (issue 27).
+    "PUT /api/settings/museum/{image}",
+    "DELETE /api/settings/museum/{image}",
   ],
 };
 
