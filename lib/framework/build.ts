@@ -9,6 +9,7 @@
  * @module
  */
 import type * as esbuild from "esbuild";
+import { umdAsEsm } from "./umd_as_esm.ts";
 import { listFiles, listIslands, writeManifest } from "./manifest.ts";
 
 /** One built file, as served under `/_app/`. */
@@ -57,6 +58,9 @@ export const CLIENT_PACKAGES = [
   // The front desk's QR decoding where the browser has no BarcodeDetector (loaded only then).
   "jsqr",
 ];
+
+/** Client packages shipped as UMD, loaded as ES modules (`umd_as_esm.ts` says why). */
+const UMD_PACKAGES = ["jsqr"];
 
 /** The client runtime: the build's own entry point, beside the islands. */
 const CLIENT_RUNTIME = "lib/framework/client.ts";
@@ -212,7 +216,7 @@ export async function build(
       banner: { js: "//# allFunctionsCalledOnLoad" },
       logLevel: "silent",
       // A test's islands (`islandsDir`) stand in for `islands/`.
-      plugins: [serverOnlyGuard(root, options.islandsDir)],
+      plugins: [serverOnlyGuard(root, options.islandsDir), umdAsEsm(UMD_PACKAGES)],
     });
   } catch (e) {
     const guard = (e as esbuild.BuildFailure).errors?.find((m) => m.pluginName === "server-only");
