@@ -25,6 +25,7 @@
  */
 import { newMemberNumber } from "@/lib/memberships/mod.ts";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
+import { pngOf } from "@/tests/helpers/images.ts";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import type { Dialog, Page } from "playwright-core";
@@ -127,6 +128,10 @@ function headerProblems(path: string, res: FuzzResponse, nonces: string[]): stri
     // The front desk's page scans cards with the camera; no other page may use it.
     const value = name === "permissions-policy" && /^\/[a-z]{2}\/desk\/?$/.test(pathname)
       ? fixed.replace("camera=()", "camera=(self)")
+      : name === "referrer-policy" && res.status !== 405 &&
+          /^\/[a-z]{2}\/membership\/auto-renew\/?$/.test(pathname)
+      // The automatic renewal's turn-off page is opened from a link holding its token: no referrer.
+      ? "no-referrer"
       : fixed;
     if (res.headers.get(name) !== value) problems.push(`${name}: ${res.headers.get(name)} (want ${value})`);
   }
@@ -662,9 +667,19 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
           ? async () => await twoFactorTarget(app.store, await pendingTarget())
           : pendingTarget;
         // The donor view needs an address with donor records (the fixtures' first donor).
-        const query = template === "/api/donor" ? "?email=dana@example.org" : "";
-        const path = template.replace("{id}", await target()).replace("{number}", await matrixMember()) +
-          query;
+        const museumImage = template === "/api/settings/museum/{image}";
+        const museumVersion = museumImage ? (await readMuseumSettings(app.store)).version : 0;
+        const query = template === "/api/donor"
+          ? "?email=dana@example.org"
+          : template === "/api/visits/member"
+          ? `?number=${await matrixMember()}`
+          : template === "/api/visits/search"
+          ? "?q=matrix"
+          : museumImage && method === "DELETE"
+          ? `?version=${museumVersion}`
+          : "";
+        const path = template.replace("{id}", await target()).replace("{number}", await matrixMember())
+          .replace("{image}", "logo") + query;
         const headers: Record<string, string> = caller.header === null
           ? {}
           : { authorization: caller.header };
@@ -672,6 +687,24 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         if (kiosk && method === "POST" && template === "/api/kiosk-devices") {
           body = JSON.stringify({ name: "Matrix kiosk", shopNumber: "7" });
           headers["content-type"] = "application/json";
+        }
+        // The front desk: a visitor let in anyway (no membership), under an id of its own.
+        if (template === "/api/visits" && method === "POST") {
+          body = JSON.stringify({
+            id: crypto.randomUUID(),
+            kind: "override",
+            number: null,
+            name: "Matrix Visitor",
+            guests: 0,
+            reason: "the auth matrix",
+          });
+        }
+        // The museum's logo: a small PNG over the version read now (a multipart form, as the editor sends).
+        let form: FormData | undefined;
+        if (museumImage && method === "PUT") {
+          form = new FormData();
+          form.set("version", String(museumVersion));
+          form.set("file", new File([new Uint8Array(pngOf(40, 40))], "logo.png", { type: "image/png" }));
         }
         if (template === "/api/memberships/{number}/cardholders") {
           body = JSON.stringify({ cardholders: ["Dana Levi"] });
@@ -732,11 +765,13 @@ Deno.test("auth matrix: every admin route × every kind of caller; public operat
         const refund = template === "/api/transaction/{id}/refund" && method === "POST";
         if (refund) body = JSON.stringify({ amount: 100, reason: "mistake", key: newId() });
         if (body !== undefined) headers["content-type"] = "application/json";
-        const res = await fetch(app.url + path, { method, headers, body });
+        const res = await fetch(app.url + path, { method, headers, body: form ?? body });
         const text = await res.text();
         // A refund under a new key is created (201); its 200 answers a key used before.
         const documented = caller.expect(op);
-        const want = refund && documented === 200 ? 201 : documented;
+        // A visit under a new id too (its 200 answers an id recorded before).
+        const created = refund || (template === "/api/visits" && method === "POST");
+        const want = created && documented === 200 ? 201 : documented;
         const refused = caller.name.startsWith("approved") ? [401, 403] : [401];
         if (want === null ? refused.includes(res.status) : res.status !== want) {
           wrong.push(
