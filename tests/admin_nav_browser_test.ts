@@ -114,6 +114,8 @@ browserTest(
               await shellReady(page);
               if (maySee(role, section.id)) {
                 await page.locator(`.admin-section[data-section=${section.id}]`).waitFor({ timeout: WAIT });
+                // Its calls answered before the next page (one cut off by the navigation reads as failed).
+                await page.waitForLoadState("networkidle", { timeout: WAIT });
                 assert.equal(await page.locator(".role-notice").count(), 0, `${role} ${section.id}`);
                 assert.equal((await current(page, label).innerText()).trim(), tr(section.label));
               } else {
