@@ -22,6 +22,7 @@ export const AUTO_RENEW_OFF_TTL_MS = 60 * 86_400_000;
 
 const PURPOSE = "membership-autorenew-off/v1";
 const MAX_TOKEN_LENGTH = 600;
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<Uint8Array>>();
 
 /** What a turn-off token names: one membership. */

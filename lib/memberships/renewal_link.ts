@@ -25,6 +25,7 @@ const MAX_TOKEN_LENGTH = 600;
 /** The key renewal tokens are sealed with. */
 export type RenewalKey = Uint8Array;
 
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<RenewalKey>>();
 
 /**
