@@ -3,27 +3,25 @@
  * turn-off link of its notice email: `/{lang}/membership/auto-renew?t=<token>`.
  *
  * The link's token is scoped to one membership and one action: it names the membership's email and
- * number, is sealed (a JWE, `dir` + A256GCM, with `jose`, as the renewal link is) under a key derived
- * from `APP_SECRET` for this purpose only, so it opens no portal session, no manage page and no
+ * number, is sealed as every membership link is (`sealed_link.ts`) under a key for this purpose
+ * only, so it opens no portal session, no manage page and no
  * renewal: its page can only turn that membership's auto-renewal off (a page with one button; a
  * `GET` changes nothing, so a mail scanner opening the link turns nothing off). Turning off drops the
  * kept card token ({@link turnOffAutoRenew}); it is harmless to repeat, so the token is not spent.
  *
  * @module
  */
-import { EncryptJWT, jwtDecrypt } from "jose";
 import { readMuseumSettings } from "@/lib/museum/mod.ts";
 import { levelById } from "@/lib/shared/museum.ts";
-import { deriveKey } from "@/lib/staff/mod.ts";
 import type { Membership, Store } from "@/lib/storage/types.ts";
+import { openLink, sealedLinkKey, sealLink } from "./sealed_link.ts";
 
 /** How long a turn-off link works: 60 days (the notice goes out 7 days before the charge). */
 export const AUTO_RENEW_OFF_TTL_MS = 60 * 86_400_000;
 
 const PURPOSE = "membership-autorenew-off/v1";
-const MAX_TOKEN_LENGTH = 600;
-// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
-const keys = new Map<string, Promise<Uint8Array>>();
+/** The action the token allows, checked too: the key is this link's alone, the claim says so again. */
+const ACTION = "autorenew-off";
 
 /** What a turn-off token names: one membership. */
 export interface AutoRenewOffClaim {
@@ -40,9 +38,7 @@ export interface AutoRenewOffClaim {
  * ```
  */
 export function autoRenewOffKey(appSecret: string): Promise<Uint8Array> {
-  let key = keys.get(appSecret);
-  if (!key) keys.set(appSecret, key = deriveKey(appSecret, PURPOSE));
-  return key;
+  return sealedLinkKey(appSecret, PURPOSE);
 }
 
 /**
@@ -58,12 +54,12 @@ export function createAutoRenewOffToken(
   claim: AutoRenewOffClaim,
   now: Date = new Date(),
 ): Promise<string> {
-  return new EncryptJWT({ num: claim.number, act: "autorenew-off" })
-    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .setSubject(claim.email.trim().toLowerCase())
-    .setIssuedAt(Math.floor(now.getTime() / 1000))
-    .setExpirationTime(Math.floor((now.getTime() + AUTO_RENEW_OFF_TTL_MS) / 1000))
-    .encrypt(key);
+  const sub = claim.email.trim().toLowerCase();
+  return sealLink(
+    key,
+    { sub, claims: { num: claim.number, act: ACTION }, ttlMs: AUTO_RENEW_OFF_TTL_MS },
+    now,
+  );
 }
 
 /**
@@ -79,23 +75,9 @@ export async function readAutoRenewOffToken(
   token: string,
   now: Date = new Date(),
 ): Promise<AutoRenewOffClaim | null> {
-  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-  try {
-    const { payload } = await jwtDecrypt(token, key, {
-      currentDate: now,
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: ["A256GCM"],
-      requiredClaims: ["sub", "exp"],
-    });
-    if (
-      payload.act !== "autorenew-off" || typeof payload.sub !== "string" || typeof payload.num !== "string"
-    ) {
-      return null;
-    }
-    return { email: payload.sub, number: payload.num };
-  } catch {
-    return null;
-  }
+  const payload = await openLink(key, token, now);
+  if (!payload || payload.act !== ACTION || typeof payload.num !== "string") return null;
+  return { email: payload.sub, number: payload.num };
 }
 
 /**

@@ -3,30 +3,22 @@
  * page at the member's level with the member's details filled in. The token names the membership's
  * email and level and expires ({@link RENEWAL_LINK_TTL_MS}).
  *
- * Why encrypted (a JWE, `dir` + A256GCM, with `jose`), not only signed: the token is in a URL (the
- * address bar, history, a forwarded email) and the email address in it is personal; sealed, it
- * shows nothing, and any change fails its tag. The key is derived from `APP_SECRET` for this one
- * purpose (`deriveKey`), so no other token of the app opens as a renewal token. The page it opens
+ * The token is sealed as every membership link is (`sealed_link.ts`: encrypted, so the address in it
+ * shows nothing; under a key for renewals alone, so no other token opens as one). The page it opens
  * fills in what the donor record says, as the manage link shows a donor their gifts: whoever holds
  * the email holds the link.
  *
  * @module
  */
-import { EncryptJWT, jwtDecrypt } from "jose";
-import { deriveKey } from "@/lib/staff/mod.ts";
+import { openLink, sealedLinkKey, sealLink } from "./sealed_link.ts";
 
 /** How long a renewal link works from the email that carries it: 60 days. */
 export const RENEWAL_LINK_TTL_MS = 60 * 86_400_000;
 
 const PURPOSE = "membership-renewal/v1";
-/** Longer than any token this module makes (about 230 characters). */
-const MAX_TOKEN_LENGTH = 600;
 
 /** The key renewal tokens are sealed with. */
 export type RenewalKey = Uint8Array;
-
-// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
-const keys = new Map<string, Promise<RenewalKey>>();
 
 /**
  * The renewal tokens' key, derived from `APP_SECRET` (cached per secret).
@@ -37,9 +29,7 @@ const keys = new Map<string, Promise<RenewalKey>>();
  * ```
  */
 export function renewalKey(appSecret: string): Promise<RenewalKey> {
-  let key = keys.get(appSecret);
-  if (!key) keys.set(appSecret, key = deriveKey(appSecret, PURPOSE));
-  return key;
+  return sealedLinkKey(appSecret, PURPOSE);
 }
 
 /** What a renewal token names. */
@@ -63,12 +53,8 @@ export function createRenewalToken(
   claim: RenewalClaim,
   now: Date = new Date(),
 ): Promise<string> {
-  return new EncryptJWT({ lvl: claim.levelId })
-    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .setSubject(claim.email.trim().toLowerCase())
-    .setIssuedAt(Math.floor(now.getTime() / 1000))
-    .setExpirationTime(Math.floor((now.getTime() + RENEWAL_LINK_TTL_MS) / 1000))
-    .encrypt(key);
+  const sub = claim.email.trim().toLowerCase();
+  return sealLink(key, { sub, claims: { lvl: claim.levelId }, ttlMs: RENEWAL_LINK_TTL_MS }, now);
 }
 
 /**
@@ -85,20 +71,9 @@ export async function readRenewalToken(
   token: string,
   now: Date = new Date(),
 ): Promise<RenewalClaim | null> {
-  if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-  try {
-    const { payload } = await jwtDecrypt(token, key, {
-      currentDate: now,
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: ["A256GCM"],
-      requiredClaims: ["sub", "exp"],
-    });
-    const levelId = payload.lvl;
-    if (typeof payload.sub !== "string" || !Number.isInteger(levelId)) return null;
-    return { email: payload.sub, levelId: levelId as number };
-  } catch {
-    return null;
-  }
+  const payload = await openLink(key, token, now);
+  if (!payload || !Number.isInteger(payload.lvl)) return null;
+  return { email: payload.sub, levelId: payload.lvl as number };
 }
 
 /**
