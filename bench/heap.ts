@@ -37,7 +37,7 @@ import {
   requireWrk,
   runWrk,
 } from "./common.ts";
-import { ROOT, startAppProcess } from "./app_process.ts";
+import { ROOT, startAppProcess, startTaskRun } from "./app_process.ts";
 import { type HeapSummary, summarize } from "./heap_snapshot.ts";
 
 const SECONDS = envNumber("HEAP_SECONDS", 10);
@@ -60,10 +60,11 @@ const log = (line: string) => console.error(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MB = (bytes: number) => bytes / 1024 / 1024;
 
-/** The V8 flags of `deno task start` in `root`'s deno.json. */
+/** The environment and V8 flags of `deno task start` in `root`'s deno.json, as `NAME=value … flags`. */
 function startFlags(root: string): string {
-  const task: string = JSON.parse(Deno.readTextFileSync(`${root}/deno.json`)).tasks.start;
-  return task.match(/--v8-flags=(\S+)/)?.[1] ?? "";
+  const { run, env } = startTaskRun(JSON.parse(Deno.readTextFileSync(`${root}/deno.json`)).tasks.start);
+  const flags = run.match(/--v8-flags=(\S+)/)?.[1] ?? "none";
+  return [...Object.entries(env).map(([k, v]) => `${k}=${v}`), flags].join(" ");
 }
 
 interface Variant {

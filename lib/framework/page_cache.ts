@@ -68,8 +68,8 @@ export interface PageCacheOptions {
   maxEntries?: number;
   /**
    * Bytes kept, the pages' UTF-8 parts and the keys (two bytes a character) together (default
-   * 4 MB: a donation page's template is about 20 KB, so the 128 entries of the five languages'
-   * pages and their variants fit; long query strings fill it first).
+   * 4 MB: a page's template is 10 to 20 KB, so 128 entries of the five languages' pages and their
+   * variants fit; long query strings fill it first).
    */
   maxBytes?: number;
   /** Longest key cached (default 2048 characters). */
