@@ -381,6 +381,11 @@ for (const [v] of columns) {
   console.log(`- ${v.name}: \`${v.root}\`, \`${envText}--v8-flags=${v.flags || "(none)"}\``);
 }
 
+// Node ids (`@123`, `(synthetic).45`) differ between two snapshots of one process; the names do not.
+const samePlace = (a: string, b: string) => {
+  const place = (p: string) => p.replace(/ @\d+/g, "").replace(/\(synthetic\)\.\[?\d+\]?/g, "(synthetic)");
+  return place(a) === place(b);
+};
 const kb = (n: number) => fixed(n / 1024, 0);
 for (const [variant, { idle, after, idleHeap, afterHeap }] of snaps) {
   console.log(
@@ -406,7 +411,7 @@ for (const [variant, { idle, after, idleHeap, afterHeap }] of snaps) {
   console.log("| retained KB after | KB idle | object | path |");
   console.log("|---:|---:|---|---|");
   for (const r of after.collections.slice(0, TOP)) {
-    const before = idle.collections.find((c) => c.path === r.path);
+    const before = idle.collections.find((c) => samePlace(c.path, r.path));
     console.log(`| ${kb(r.retained)} | ${before ? kb(before.retained) : "—"} | \`${r.name}\` | ${r.path} |`);
   }
   for (const [label, summary] of [["idle", idle], ["after the load", after]] as const) {

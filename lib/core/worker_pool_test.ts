@@ -23,17 +23,23 @@ function fakeWorkers(ms = 5) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-Deno.test("WorkerPool: a worker idle for idleMs is terminated, and a later job starts a new one", async () => {
-  const { made, createWorker } = fakeWorkers();
+/** A pool of fake workers, each answering after `jobMs`, retired after `idleMs` without a job. */
+function testPool(workers: number, idleMs: number, jobMs?: number) {
+  const { made, createWorker } = fakeWorkers(jobMs);
   const pool = new WorkerPool<number, number>({
-    workers: 2,
+    workers,
     maxQueue: 4,
     name: "test",
     firstGuessMs: 5,
     createWorker,
     busy: () => new Error("busy"),
-    idleMs: 60,
+    idleMs,
   });
+  return { made, pool };
+}
+
+Deno.test("WorkerPool: a worker idle for idleMs is terminated, and a later job starts a new one", async () => {
+  const { made, pool } = testPool(2, 60);
   try {
     assert.equal(await pool.run(21), 42);
     assert.equal(pool.stats.workers, 1);
@@ -54,16 +60,7 @@ Deno.test("WorkerPool: a worker idle for idleMs is terminated, and a later job s
 
 Deno.test("WorkerPool: a running worker is never retired, and workers are kept a minute by default", async () => {
   assert.equal(WORKER_IDLE_MS, 60_000);
-  const { made, createWorker } = fakeWorkers(120);
-  const pool = new WorkerPool<number, number>({
-    workers: 1,
-    maxQueue: 4,
-    name: "test",
-    firstGuessMs: 5,
-    createWorker,
-    busy: () => new Error("busy"),
-    idleMs: 30,
-  });
+  const { made, pool } = testPool(1, 30, 120);
   try {
     // Two jobs back to back, each longer than idleMs: one worker does both.
     assert.deepEqual(await Promise.all([pool.run(1), pool.run(2)]), [2, 4]);
