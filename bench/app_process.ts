@@ -23,9 +23,27 @@ export interface StartOptions {
 /** The flags `deno task start` gives `deno run` (read from deno.json, so the two cannot drift), besides `-A`. */
 function startTaskFlags(): string[] {
   const task: string = JSON.parse(Deno.readTextFileSync(`${ROOT}/deno.json`)).tasks.start;
-  const run = task.split("&&").map((part) => part.trim()).find((part) => part.startsWith("deno run "));
-  if (!run) throw new Error(`deno.json's start task has no 'deno run': ${task}`);
+  const run = startTaskRun(task).run;
   return run.split(/\s+/).slice(2).filter((arg) => arg !== "-A" && arg !== "main.ts");
+}
+
+/** The start task's `deno run …` part, and the environment it sets before it (`MALLOC_ARENA_MAX=2`). */
+export function startTaskRun(task: string): { run: string; env: Record<string, string> } {
+  for (const part of task.split("&&").map((p) => p.trim())) {
+    const env: Record<string, string> = {};
+    let rest = part;
+    for (let m; (m = rest.match(/^([A-Z_][A-Z0-9_]*)=(\S*)\s+/));) {
+      env[m[1]] = m[2];
+      rest = rest.slice(m[0].length);
+    }
+    if (rest.startsWith("deno run ")) return { run: rest, env };
+  }
+  throw new Error(`deno.json's start task has no 'deno run': ${task}`);
+}
+
+/** The environment `deno task start` sets for the server (e.g. `MALLOC_ARENA_MAX=2`). */
+function startTaskEnv(): Record<string, string> {
+  return startTaskRun(JSON.parse(Deno.readTextFileSync(`${ROOT}/deno.json`)).tasks.start).env;
 }
 
 /**
@@ -136,7 +154,7 @@ export async function startAppProcess(
       "main.ts",
     ],
     cwd: options.root ?? ROOT,
-    env: childEnv({ ...env, PORT: String(port) }),
+    env: childEnv({ ...(options.startTaskFlags ? startTaskEnv() : {}), ...env, PORT: String(port) }),
     stdin: "null",
     stdout: discard ? "null" : "piped",
     stderr: discard ? "null" : "piped",

@@ -16,6 +16,7 @@ import type { TFunction } from "@/lib/core/i18n.ts";
 import { CANCEL_REASONS, PAUSE_MONTHS } from "@/lib/monthly_gifts/subscription_changes.ts";
 import { formatMoney } from "@/lib/shared/money.ts";
 
+// Bound: one entry per site language (5).
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A charge date as the portal shows it (UTC, like the rest of the page). */

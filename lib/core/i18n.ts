@@ -27,6 +27,7 @@ instance.init({
   returnNull: false,
 });
 
+// Bound: one function per site language (5 entries), made at load.
 const fixed = new Map<Lang, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
 
 /**

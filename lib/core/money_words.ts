@@ -109,6 +109,7 @@ function numberWords(lang: Lang, n: number, feminine: boolean): string {
 }
 
 // Made once per language: making one costs far more than using it.
+// Bound: one entry per site language (5).
 const plurals = new Map<Lang, Intl.PluralRules>();
 const pluralRules = (lang: Lang) => {
   let rules = plurals.get(lang);

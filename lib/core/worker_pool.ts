@@ -7,7 +7,10 @@
  * `maxQueue`, and a job beyond that is refused at once with the pool's `busy` error (which carries
  * a time to retry, the queue's work shared by the workers): a flood waits or is turned away, and
  * everything else keeps being served. Workers start on demand (a process that never needs one
- * never loads its libraries) and stay for the next job; {@link WorkerPool.close} terminates them.
+ * never loads its libraries) and stay for the next job, until one has been idle for `idleMs`
+ * ({@link WORKER_IDLE_MS}): each is a V8 isolate with its own heap and its libraries' code (a
+ * receipt worker holds pdf-lib and the fonts), memory a server would otherwise keep for good after
+ * one sign-in or one receipt. {@link WorkerPool.close} terminates them.
  *
  * A worker module answers jobs with {@link serveJobs}. Messages in: `{ id, job }`; out:
  * `{ id, result }` or `{ id, error }`.
@@ -50,7 +53,16 @@ export interface WorkerPoolOptions<In, Out> {
   inThread?: (job: In) => Promise<Out>;
   /** Where the pool's one warning goes (workers unavailable): the app's log; stderr by default. */
   log?: Pick<Logger, "warn">;
+  /** How long a worker may wait for a job before it is terminated; {@link WORKER_IDLE_MS} by default. */
+  idleMs?: number;
 }
+
+/**
+ * How long an idle worker is kept (a minute): a burst of sign-ins or receipts is served by warm
+ * workers, and a quiet server gives their memory back (starting one again costs its module loading,
+ * tens of milliseconds, once per burst).
+ */
+export const WORKER_IDLE_MS = 60_000;
 
 /** What the pool has done and holds now; for tests and diagnostics. */
 export interface WorkerPoolStats {
@@ -89,6 +101,8 @@ interface Slot<In, Out> {
   /** Null where this runtime cannot start workers. */
   worker: Worker | null;
   job: Job<In, Out> | null;
+  /** Terminates the worker once it has been idle for `idleMs`. */
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 /**
@@ -163,6 +177,7 @@ export class WorkerPool<In, Out> {
     const closed = new Error(`the ${this.#o.name} pool is closed`);
     for (const job of this.#queue.splice(0)) job.reject(closed);
     for (const slot of this.#slots.splice(0)) {
+      clearTimeout(slot.idleTimer);
       slot.worker?.terminate();
       slot.job?.reject(closed);
     }
@@ -203,6 +218,7 @@ export class WorkerPool<In, Out> {
   }
 
   #start(slot: Slot<In, Out>, job: Job<In, Out>): void {
+    clearTimeout(slot.idleTimer);
     slot.job = job;
     const started = performance.now();
     const done = job.resolve;
@@ -234,6 +250,7 @@ export class WorkerPool<In, Out> {
   }
 
   #replace(slot: Slot<In, Out>, error: Error): void {
+    clearTimeout(slot.idleTimer);
     slot.worker?.terminate();
     const index = this.#slots.indexOf(slot);
     if (index >= 0) this.#slots.splice(index, 1);
@@ -244,7 +261,17 @@ export class WorkerPool<In, Out> {
 
   #next(slot: Slot<In, Out>): void {
     const job = this.#queue.shift();
-    if (job) this.#start(slot, job);
+    if (job) return this.#start(slot, job);
+    if (this.#closed) return;
+    const timer = setTimeout(() => {
+      if (slot.job !== null) return;
+      slot.worker?.terminate();
+      const index = this.#slots.indexOf(slot);
+      if (index >= 0) this.#slots.splice(index, 1);
+    }, this.#o.idleMs ?? WORKER_IDLE_MS);
+    // An idle worker's timer does not keep the process (or a test) alive.
+    Deno.unrefTimer(timer);
+    slot.idleTimer = timer;
   }
 }
 

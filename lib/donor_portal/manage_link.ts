@@ -49,6 +49,7 @@ export type ManageToken =
 /** The sealing key of manage tokens, derived from the app secret (cached per secret). */
 export type ManageLinkKey = CryptoKey;
 
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /**

@@ -43,6 +43,7 @@ export type SignInKey = CryptoKey;
 
 const PURPOSE = "donor-sign-in/v1";
 const TOKEN = /^s1\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<CryptoKey>>();
 
 /**

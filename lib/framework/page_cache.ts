@@ -13,9 +13,12 @@
  *   markers in place of the slot values ({@link Slots}); the HTML is cut at the markers, and every
  *   response joins the pieces with its own values. A value must be made of characters that need no
  *   escaping anywhere in HTML or JSON (letters, digits, `. _ : + / = -`), and is refused otherwise.
- * - Bounded: at most `maxEntries` templates, least recently used dropped first; a key longer than
- *   `maxKeyLength` is not cached (the page is rendered as usual). Loading another client build
- *   empties the cache, since pages carry the build's file names.
+ * - Bounded: at most `maxEntries` templates (128) and `maxBytes` of pages and keys together (4 MB),
+ *   least recently used dropped first; a key longer than `maxKeyLength` (2,048 characters) or a
+ *   page larger than `maxBytes` is not cached (the page is rendered as usual). A query string is
+ *   part of the key, so any visitor can add entries: the bounds, not the traffic, set what the
+ *   cache may hold. Loading another client build empties the cache, since pages carry the build's
+ *   file names.
  * - Only a 200 answer to GET or HEAD is cached; anything else renders as usual.
  *
  * The cache never sees a response's slot values: templates hold markers only.
@@ -56,10 +59,19 @@ export interface PageTemplate {
   size: number;
 }
 
+/** What an entry costs the cache's byte bound: the page's bytes, and the key's (two a character). */
+const entryBytes = (key: string, template: PageTemplate) => template.size + 2 * key.length;
+
 /** Options of {@link PageCache}. */
 export interface PageCacheOptions {
   /** Templates kept (default 128). */
   maxEntries?: number;
+  /**
+   * Bytes kept, the pages' UTF-8 parts and the keys (two bytes a character) together (default
+   * 4 MB: a page's template is 10 to 20 KB, so 128 entries of the five languages' pages and their
+   * variants fit; long query strings fill it first).
+   */
+  maxBytes?: number;
   /** Longest key cached (default 2048 characters). */
   maxKeyLength?: number;
 }
@@ -77,8 +89,10 @@ export interface PageCacheOptions {
  */
 export class PageCache {
   readonly maxEntries: number;
+  readonly maxBytes: number;
   readonly maxKeyLength: number;
   #entries = new Map<string, PageTemplate>();
+  #bytes = 0;
   #build: LoadedBuild | null = null;
   #token = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0"))
     .join("");
@@ -88,6 +102,7 @@ export class PageCache {
 
   constructor(options: PageCacheOptions = {}) {
     this.maxEntries = options.maxEntries ?? 128;
+    this.maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
     this.maxKeyLength = options.maxKeyLength ?? 2048;
   }
 
@@ -97,9 +112,9 @@ export class PageCache {
     number: (name) => this.#marker(name).number,
   };
 
-  /** How many templates are held, and how requests fared. */
-  get stats(): { size: number; hits: number; misses: number } {
-    return { size: this.#entries.size, hits: this.#hits, misses: this.#misses };
+  /** How many templates are held, their bytes with their keys', and how requests fared. */
+  get stats(): { size: number; bytes: number; hits: number; misses: number } {
+    return { size: this.#entries.size, bytes: this.#bytes, hits: this.#hits, misses: this.#misses };
   }
 
   /** The template of a key, or `undefined` (counted as a miss). */
@@ -117,19 +132,33 @@ export class PageCache {
     return found;
   }
 
-  /** Keeps a template, dropping the least recently used one beyond `maxEntries`. */
+  /**
+   * Keeps a template, dropping the least recently used ones beyond `maxEntries` or `maxBytes`; a
+   * template larger than `maxBytes` by itself is not kept.
+   */
   set(key: string, template: PageTemplate): void {
     this.#checkBuild();
-    this.#entries.delete(key);
+    this.#drop(key);
+    const bytes = entryBytes(key, template);
+    if (bytes > this.maxBytes) return;
     this.#entries.set(key, template);
-    while (this.#entries.size > this.maxEntries) {
-      this.#entries.delete(this.#entries.keys().next().value!);
+    this.#bytes += bytes;
+    while (this.#entries.size > this.maxEntries || this.#bytes > this.maxBytes) {
+      this.#drop(this.#entries.keys().next().value!);
     }
   }
 
   /** Drops every template. */
   clear(): void {
     this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  #drop(key: string): void {
+    const template = this.#entries.get(key);
+    if (!template) return;
+    this.#entries.delete(key);
+    this.#bytes -= entryBytes(key, template);
   }
 
   /**
@@ -211,7 +240,7 @@ export class PageCache {
       build = currentBuild();
     } catch { /* no client build loaded: pages that use no assets */ }
     if (build !== this.#build) {
-      this.#entries.clear();
+      this.clear();
       this.#build = build;
     }
   }

@@ -54,6 +54,33 @@ Deno.test("PageCache: holds at most maxEntries templates, least recently used dr
   assert.ok(cache.get("c"));
 });
 
+Deno.test("PageCache: holds at most maxBytes of pages and keys, least recently used dropped first", () => {
+  const cache = new PageCache({ maxEntries: 100, maxBytes: 10_000 });
+  const page = cache.cut("x".repeat(3_000), []);
+  for (const key of ["a", "b", "c"]) cache.set(key, page);
+  assert.ok(cache.get("a")); // a is now the most recently used
+  cache.set("d", page); // 4 × (3,000 + the key) > 10,000: b goes
+  assert.equal(cache.stats.size, 3);
+  assert.equal(cache.get("b"), undefined);
+  assert.ok(cache.get("a") && cache.get("c") && cache.get("d"));
+  assert.ok(cache.stats.bytes <= 10_000, `${cache.stats.bytes} bytes held`);
+  // A key counts too (two bytes a character): a long one pushes out more.
+  cache.set("k".repeat(1_000), page); // 5,000 bytes: a and c go
+  assert.ok(cache.stats.bytes <= 10_000, `${cache.stats.bytes} bytes held`);
+  assert.equal(cache.stats.size, 2);
+  // A page larger than the whole bound is not kept, and drops nothing.
+  cache.set("huge", cache.cut("y".repeat(20_000), []));
+  assert.equal(cache.get("huge"), undefined);
+  assert.equal(cache.stats.size, 2);
+  cache.clear();
+  assert.deepEqual([cache.stats.size, cache.stats.bytes], [0, 0]);
+});
+
+Deno.test("PageCache: the default bounds", () => {
+  const cache = new PageCache();
+  assert.deepEqual([cache.maxEntries, cache.maxBytes, cache.maxKeyLength], [128, 4 * 1024 * 1024, 2048]);
+});
+
 // ---- ctx.renderCached through mountRoutes ----
 
 interface Data {

@@ -82,6 +82,7 @@ const PKCS8_ED25519_PREFIX = [
   0x20,
 ];
 
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<MemberCardKey>>();
 
 async function deriveCardKey(appSecret: string): Promise<MemberCardKey> {

@@ -27,6 +27,7 @@ export const MAX_SEALED_LINK_LENGTH = 600;
 /** A link kind's key (32 bytes, for A256GCM). */
 export type SealedLinkKey = Uint8Array;
 
+// Bound: one key per link kind (2) and APP_SECRET (one in a server, a few in tests).
 const keys = new Map<string, Promise<SealedLinkKey>>();
 
 /**

@@ -17,7 +17,8 @@ export const LOCALES: Record<Lang, string> = {
 };
 
 // Making a formatter costs far more than formatting (a millisecond of every receipt): one per
-// language and currency or time zone, made on first use.
+// language and currency or time zone, made on first use. Bound: 5 languages × (2 currencies, the
+// 2 zones of `TIME_ZONES`, percent) = 25 entries.
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 const formatter = <F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F => {
   let made = formatters.get(key) as F | undefined;

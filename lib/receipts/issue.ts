@@ -60,6 +60,7 @@ export function issuerFor(settings: ReceiptSettings, currency: "ILS" | "USD"): R
 }
 
 // One formatter per time zone: making one costs far more than formatting (every receipt issued).
+// Bound: the issuers' zones of `SERIES` (2 entries).
 const years = new Map<string, Intl.DateTimeFormat>();
 /** The year of `at` in `timeZone`. */
 const yearIn = (at: Date, timeZone: string) => {

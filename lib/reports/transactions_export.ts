@@ -102,6 +102,7 @@ export function exportHeader(lang: Lang, timeZone: string): string[] {
   ];
 }
 
+// Bound: one entry per site language (5).
 const words = new Map<Lang, { success: string; error: string; monthly: string; oneTime: string }>();
 
 /** The translated words of the Status and Payment type columns (looked up once per language). */

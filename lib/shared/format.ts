@@ -29,6 +29,7 @@ export function listAmount(
   return code === null ? null : formatMoney(value, code, lang);
 }
 
+// Bound: one formatter per site language (5 entries).
 const portalFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**

@@ -17,6 +17,7 @@ const AUDIENCE = "museum-donations/second-factor";
 const TOKEN_TYPE = "2fa-pending+jwt";
 const PURPOSE = "admin-second-factor-pending/v1";
 
+// Bound: one key per APP_SECRET, so one entry in a server (a few in tests).
 const keys = new Map<string, Promise<Uint8Array>>();
 const keyOf = (appSecret: string) => {
   let key = keys.get(appSecret);

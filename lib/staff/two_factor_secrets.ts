@@ -31,6 +31,7 @@ export interface TwoFactorKeys {
   recovery: CryptoKey;
 }
 
+// Bound: one set of keys per APP_SECRET, so one entry in a server (a few in tests).
 const cache = new Map<string, Promise<TwoFactorKeys>>();
 
 /**

@@ -108,6 +108,7 @@ function keepingLayouts(font: Font): Font {
   return font;
 }
 
+// Bound: the receipt's own font files only (`receiptFonts`, 2); any other font is not kept.
 const parsed = new Map<Uint8Array, Font>();
 
 /**
@@ -154,6 +155,7 @@ function receiptCharacters(lang: Lang): string {
   return [...new Set(texts.join("") + range(0x21, 0x7e) + "₪" + letters)].join("");
 }
 
+// Bound: one string per site language (5 entries).
 const characters = new Map<Lang, string>();
 
 /** Font subsets kept, by font and glyphs: a few per language (a name's rare letter adds one). */

@@ -11,6 +11,7 @@ import type { Lang } from "@/lib/shared/languages.ts";
 /** The `Intl` locale of each language. */
 const LOCALES: Record<Lang, string> = { en: "en-US", he: "he-IL", ru: "ru-RU", pt: "pt-PT", es: "es-ES" };
 
+// Bound: one entry per site language (5).
 const dateFormats = new Map<Lang, Intl.DateTimeFormat>();
 
 /**
