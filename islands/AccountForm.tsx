@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { Message } from "@/islands/shared/account_forms.ts";
 import {
   authFailure,
   type FieldProblems,
   loginProblems,
-  type Message,
   type RegisterFields,
   registerProblems,
-} from "@/islands/shared/account_forms.ts";
-import { createApiClient } from "@/islands/shared/admin_api.ts";
+} from "@/islands/shared/sign_in_forms.ts";
+import { createSignIn } from "@/islands/shared/admin_sign_in.ts";
 import { SecondFactorStep } from "@/islands/shared/SecondFactorStep.tsx";
 import { readSession } from "@/islands/shared/admin_session.ts";
 import { messageText, translator } from "@/islands/shared/texts.ts";
@@ -93,7 +93,7 @@ export default function AccountForm(props: AccountFormProps) {
     }
     setBusy(true);
     setFailure(null);
-    const api = createApiClient();
+    const api = createSignIn();
     try {
       const email = fields.email.trim();
       const answer = mode === "login"
@@ -168,7 +168,7 @@ export default function AccountForm(props: AccountFormProps) {
   if (pendingToken) {
     return (
       <SecondFactorStep
-        api={createApiClient()}
+        api={createSignIn()}
         pendingToken={pendingToken}
         t={t}
         onSignedIn={() => location.assign(adminHref)}

@@ -8,11 +8,10 @@ import {
   type SectionId,
   sectionsFor,
 } from "@/lib/shared/admin_sections.ts";
-import { dateFormats } from "@/lib/shared/dates.ts";
 import { listFailure, type Message } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { AdminGuard, useAdminFrame } from "@/islands/shared/AdminFrame.tsx";
-import { DatesProvider } from "@/islands/shared/dates.tsx";
+import { DatesZone } from "@/islands/shared/dates_context.tsx";
 import { type AdminProfile, readSession, saveProfile, SESSION_KEYS } from "@/islands/shared/admin_session.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { AdminHeader } from "./AdminHeader.tsx";
@@ -78,7 +77,6 @@ export interface AdminShellProps {
  */
 export function AdminShell(props: AdminShellProps) {
   const { lang, section } = props;
-  const dates = useMemo(() => dateFormats(lang, props.timeZone), [lang, props.timeZone]);
   const frame = useAdminFrame(lang, props.texts, (stored) => {
     // Signed out in another tab: this one follows.
     const follow = (e: StorageEvent) => {
@@ -199,8 +197,8 @@ export function AdminShell(props: AdminShellProps) {
   );
 
   return (
-    <DatesProvider dates={dates}>
+    <DatesZone lang={lang} timeZone={props.timeZone}>
       <AdminGuard frame={frame}>{body}</AdminGuard>
-    </DatesProvider>
+    </DatesZone>
   );
 }

@@ -1,6 +1,8 @@
-import { useRef, useState } from "react";
-import { type ApiClient, ApiError } from "./admin_api.ts";
-import { authFailure, type Message } from "./account_forms.ts";
+import { useRef, useState } from "preact/hooks";
+import { ApiError } from "./api_error.ts";
+import type { SignInCalls } from "./admin_sign_in.ts";
+import type { Message } from "./account_forms.ts";
+import { authFailure } from "./sign_in_forms.ts";
 import { messageText, type Translate } from "./texts.ts";
 
 /**
@@ -11,7 +13,7 @@ import { messageText, type Translate } from "./texts.ts";
  */
 export function SecondFactorStep(
   props: {
-    api: ApiClient;
+    api: Pick<SignInCalls, "verifySecondFactor">;
     pendingToken: string;
     t: Translate;
     onSignedIn: () => void;

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import en from "@/locales/en.json" with { type: "json" };
 import { passwordProblem as serverPasswordProblem } from "@/lib/staff/passwords.ts";
+import { type FailedCall, listFailure } from "./account_forms.ts";
 import {
   authFailure,
-  type FailedCall,
-  listFailure,
   loginProblems,
   NAME_MIN_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   registerProblems,
-} from "./account_forms.ts";
+} from "./sign_in_forms.ts";
 import { overBudget } from "@/tests/helpers/time_budget.ts";
 
 const GOOD = { email: "dana@museum.org", password: "violet-harbor" };

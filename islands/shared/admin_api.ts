@@ -15,38 +15,10 @@
  *
  * @module
  */
-import {
-  type AdminProfile,
-  clearSession,
-  readSession,
-  saveSession,
-  saveTokens,
-  type Session,
-  type SessionStorage,
-} from "./admin_session.ts";
+import { ApiError, apiErrorOf as errorOf } from "./api_error.ts";
+import { clearSession, readSession, saveTokens, type SessionStorage } from "./admin_session.ts";
 
-/** What the API answers on an error (`lib/http/errors.ts`). */
-export interface ApiErrorBody {
-  message?: string;
-  statusCode?: number;
-  errors?: { path: string; message: string }[];
-}
-
-/**
- * A failed call: `network` (no answer), `format` (an answer without what it must hold) or `http`
- * (an error status, with the server's body when it sent JSON).
- */
-export class ApiError extends Error {
-  constructor(
-    readonly kind: "network" | "format" | "http",
-    readonly status: number | null = null,
-    readonly body: ApiErrorBody | null = null,
-    /** Seconds, from a 429's `Retry-After`. */
-    readonly retryAfter: number | null = null,
-  ) {
-    super(body?.message ?? (kind === "http" ? `HTTP ${status}` : kind));
-  }
-}
+export { ApiError, type ApiErrorBody } from "./api_error.ts";
 
 export interface ApiClientOptions {
   fetch?: typeof fetch;
@@ -63,50 +35,11 @@ export interface ApiClient {
   request<T>(path: string, init?: RequestInit): Promise<T>;
   /** The same, answering the successful `Response` itself (e.g. to read a file). */
   response(path: string, init?: RequestInit): Promise<Response>;
-  /**
-   * `POST /api/auth/admin/login`; stores and answers the session, or answers the code step's
-   * challenge (nothing stored) for an admin with two-factor.
-   */
-  signIn(email: string, password: string): Promise<Session | SecondFactorChallenge>;
-  /** `POST /api/auth/admin/two-factor/verify`: the code step; stores and answers the session. */
-  verifySecondFactor(pendingToken: string, code: string): Promise<Session>;
-  /** `POST /api/auth/admin/register`; stores and answers the session. */
-  register(name: string, email: string, password: string): Promise<Session>;
   /** Revokes the refresh token on the server (best effort) and clears the stored session. */
   signOut(): Promise<void>;
 }
 
-/** The password step's answer for an admin with two-factor: a code is due. */
-export interface SecondFactorChallenge {
-  secondFactor: "totp";
-  pendingToken: string;
-}
-
 const REFRESH_LOCK = "admin-session-refresh";
-
-async function errorOf(res: Response): Promise<ApiError> {
-  let body: ApiErrorBody | null = null;
-  try {
-    const parsed: unknown = await res.json();
-    if (parsed && typeof parsed === "object") body = parsed as ApiErrorBody;
-  } catch {
-    // Not JSON (a proxy's page): the status alone decides the message.
-  }
-  const retry = Number(res.headers.get("retry-after"));
-  return new ApiError("http", res.status, body, Number.isFinite(retry) && retry > 0 ? retry : null);
-}
-
-/** The session in a login or register answer; a missing token is an 'Invalid response format'. */
-function sessionOf(body: unknown): Session {
-  const { accessToken, refreshToken, ...admin } = (body ?? {}) as Record<string, unknown>;
-  if (typeof accessToken !== "string" || !accessToken || typeof refreshToken !== "string" || !refreshToken) {
-    throw new ApiError("format");
-  }
-  if (typeof admin.email !== "string" || typeof admin.name !== "string" || typeof admin.id !== "string") {
-    throw new ApiError("format");
-  }
-  return { accessToken, refreshToken, admin: admin as unknown as AdminProfile };
-}
 
 /**
  * Makes the client.
@@ -181,29 +114,6 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return res;
   }
 
-  /** A call that starts a session; the password step may answer the code step's challenge instead. */
-  async function begin(
-    path: string,
-    payload: Record<string, string>,
-  ): Promise<Session | SecondFactorChallenge> {
-    const res = await send(path, { method: "POST", body: JSON.stringify(payload) }, null);
-    if (!res.ok) throw await errorOf(res);
-    const body = await res.json().catch(() => null);
-    if (body?.secondFactor === "totp" && typeof body.pendingToken === "string") {
-      return { secondFactor: "totp", pendingToken: body.pendingToken };
-    }
-    const session = sessionOf(body);
-    saveSession(session, storage);
-    return session;
-  }
-
-  /** {@link begin} where only a session may come. */
-  async function start(path: string, payload: Record<string, string>): Promise<Session> {
-    const answer = await begin(path, payload);
-    if (!("accessToken" in answer)) throw new ApiError("format");
-    return answer;
-  }
-
   return {
     response,
     async request<T>(path: string, init?: RequestInit): Promise<T> {
@@ -215,12 +125,6 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         throw new ApiError("format");
       }
     },
-    signIn: (email, password) => begin("/api/auth/admin/login", { email, password }),
-    verifySecondFactor: (pendingToken, code) =>
-      start("/api/auth/admin/two-factor/verify", { pendingToken, code }),
-    // The spec's client collected the name without sending it; the API takes it, and the
-    // dashboard's header needs it.
-    register: (name, email, password) => start("/api/auth/admin/register", { name, email, password }),
     async signOut() {
       const session = readSession(storage);
       clearSession(storage);

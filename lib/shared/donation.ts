@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isEmail } from "./email.ts";
 import { type CurrencyName, MIN_AMOUNT, type Tier } from "./money.ts";
 
 /** One-time or monthly. */
@@ -43,31 +44,9 @@ export const LOADING_MS = 2000;
 /** The payment view clears itself and resets the form after this long, in ms (spec section 9). */
 export const PAYMENT_RESET_MS = 60_000;
 
-/** The longest email address accepted (RFC 5321's path limit); longer input is not matched at all. */
-export const EMAIL_MAX_LENGTH = 254;
-
-/**
- * The spec's simple address pattern: non-space, @, domain, dot, suffix. It accepts exactly what
- * `^[^\s@]+@[^\s@]+\.[^\s@]+$` did (a domain with a dot that is neither its first nor its last
- * character), written so that no two quantifiers can share a character: the domain's first
- * character, then non-dots up to its first later dot, then the rest. The old form took quadratic
- * time on `a@` + dots + `@` (seconds at 64 KB); this one is linear (`lib/app/input_patterns_test.ts`).
- */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/;
-
-/**
- * Whether a (trimmed) text is an email address: at most {@link EMAIL_MAX_LENGTH} characters, checked
- * first, and {@link EMAIL_PATTERN}.
- *
- * @example
- * ```ts
- * isEmail("dana@museum.org"); // true
- * isEmail("dana@museum"); // false
- * ```
- */
-export function isEmail(text: string): boolean {
-  return text.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(text);
-}
+// The address rules have their own module, so the sign-in form's island can use them without
+// this one (and `money.ts` with it).
+export { EMAIL_MAX_LENGTH, EMAIL_PATTERN, isEmail } from "./email.ts";
 
 /**
  * The amount a selection stands for among the page's `tiers` (the museum's membership levels,

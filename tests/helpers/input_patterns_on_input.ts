@@ -193,8 +193,12 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [String.raw`/[\u0000-\u001f\u007f]/`],
   },
   "lib/shared/donation.ts": {
+    reads: "the donor form (island and no-JavaScript POST)",
+    patterns: [String.raw`/^tier-(\d{1,3})$/`],
+  },
+  "lib/shared/email.ts": {
     reads: "the donor form (island and no-JavaScript POST), sign-in and register forms",
-    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`, String.raw`/^tier-(\d{1,3})$/`],
+    patterns: [String.raw`/^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/`],
   },
   "lib/shared/format.ts": {
     reads: "amounts from queries and stored records, masked card numbers",
