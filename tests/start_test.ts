@@ -2,8 +2,9 @@
  * What a server start does before its first answer (issue 29: start → first 200 on `/en/` within
  * 120 ms). Two things decide most of it, and both are checked here without timing anything:
  *
- * - **The modules loaded before the server listens**: `main.ts`'s static imports and what it
- *   imports before `Deno.serve` (the app, the services, the framework's server). Every npm package
+ * - **The modules loaded before the first answer**: `main.ts`'s static imports, what it imports
+ *   before `Deno.serve` (the app, the services, the framework's server) and the donation page's
+ *   route files, which it preloads. Every npm package
  *   they reach statically is loaded, evaluated and (for packages written for Node) pulls Node's
  *   built-ins; the mail, PDF, wallet, QR, JWT and schema libraries load when first used instead.
  * - **The client build check** (`ensureBuild` → `sourceHash`): it hashes only what the client build
@@ -17,8 +18,20 @@ import { sourceHash } from "@/lib/framework/build.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
-/** What `main.ts` imports (statically or with `import()`) before it calls `Deno.serve`. */
-const BEFORE_SERVE = ["main.ts", "lib/app/app.ts", "lib/app/services.ts", "lib/framework/server.ts"];
+/**
+ * What `main.ts` imports (statically or with `import()`) before it calls `Deno.serve`, and the
+ * modules of `/en/` (its page, layout and middleware, which `main.ts` preloads at once).
+ */
+const BEFORE_SERVE = [
+  "main.ts",
+  "lib/app/app.ts",
+  "lib/app/services.ts",
+  "lib/framework/server.ts",
+  "routes/_app.tsx",
+  "routes/[lang]/_layout.tsx",
+  "routes/[lang]/_middleware.ts",
+  "routes/[lang]/index.tsx",
+];
 
 /** The npm packages the first answer needs: the HTTP framework, rendering, translations, islands. */
 const FIRST_PAGE_PACKAGES = ["hono", "preact", "preact-render-to-string", "i18next", "@preact/signals"];
@@ -72,13 +85,17 @@ function npmPackage(specifier: string): string | null {
   return m ? m[1] : null;
 }
 
-Deno.test("start: before the server listens, only the first page's npm packages load", async () => {
+Deno.test("start: before the first answer, only the first page's npm packages load", async () => {
   const reached = await staticClosure(BEFORE_SERVE);
   const packages = new Set([...reached].map(npmPackage).filter((p) => p !== null));
   const extra = [...packages].filter((p) => !FIRST_PAGE_PACKAGES.includes(p)).sort();
   assert.deepEqual(extra, [], `npm packages loaded before the first answer: ${extra.join(", ")}`);
   const builtIns = [...reached].filter((s) => s.startsWith("node:")).sort();
   assert.deepEqual(builtIns, [], `Node built-ins imported before the first answer: ${builtIns.join(", ")}`);
+  // The memberships' barrel (cards, emails, wallet) and the POST's payment modules load later.
+  const later = ["lib/memberships/mod.ts", "lib/donations/mod.ts", "lib/outbox/templates/mod.ts"]
+    .filter((f) => reached.has(new URL(f, ROOT).href));
+  assert.deepEqual(later, [], "modules the first page does not use");
   // The vendored PDF font library and postgres.js are project files: named here.
   const vendored = [...reached].filter((s) => s.startsWith(new URL("vendor/", ROOT).href));
   assert.deepEqual(vendored, [], "vendored libraries load when first used");

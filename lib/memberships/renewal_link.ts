@@ -12,7 +12,6 @@
  *
  * @module
  */
-import { EncryptJWT, jwtDecrypt } from "jose";
 import { deriveKey } from "@/lib/staff/mod.ts";
 
 /** How long a renewal link works from the email that carries it: 60 days. */
@@ -57,12 +56,15 @@ export interface RenewalClaim {
  * const token = await createRenewalToken(key, { email: "dana@museum.org", levelId: 2 });
  * ```
  */
-export function createRenewalToken(
+export async function createRenewalToken(
   key: RenewalKey,
   claim: RenewalClaim,
   now: Date = new Date(),
 ): Promise<string> {
-  return new EncryptJWT({ lvl: claim.levelId })
+  // jose loads with the first token made or read: the donation page imports this module for every
+  // visitor, and only a renewal link's visitor needs it.
+  const { EncryptJWT } = await import("jose");
+  return await new EncryptJWT({ lvl: claim.levelId })
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
     .setSubject(claim.email.trim().toLowerCase())
     .setIssuedAt(Math.floor(now.getTime() / 1000))
@@ -86,6 +88,7 @@ export async function readRenewalToken(
 ): Promise<RenewalClaim | null> {
   if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
   try {
+    const { jwtDecrypt } = await import("jose");
     const { payload } = await jwtDecrypt(token, key, {
       currentDate: now,
       keyManagementAlgorithms: ["dir"],
