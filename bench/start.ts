@@ -13,6 +13,12 @@
  *   first answer, the highest sample (every 100 ms) under `wrk` load (`BENCH_CONNECTIONS`
  *   connections for `BENCH_SECONDS` over the donor pages in turn), and idle 5 s after the load.
  *
+ * With `BENCH_BEFORE=<checkout>` (another commit's worktree, built and installed: `git worktree add`,
+ * `deno install`, `deno task build`), that checkout's `main.ts` is started too, each of its starts
+ * right after one of ours (ours, before, ours, before…, each on its own KV file), its memory
+ * measured the same way after ours; the table shows both side by side. Its build is not timed (the
+ * checkout may be read-only).
+ *
  * Prints Markdown for `bench/README.md`; progress goes to stderr.
  *
  * | variable            | default |
@@ -22,6 +28,7 @@
  * | `BENCH_SECONDS`     | `10`    |
  * | `BENCH_CONNECTIONS` | `50`    |
  * | `BENCH_V8_FLAGS`    | `--max-semi-space-size=2,--max-old-space-size=512`, as `deno task start`; empty for none |
+ * | `BENCH_BEFORE`      | unset; a checkout of another commit, started interleaved with this one, as "before" |
  *
  * @module
  */
@@ -44,6 +51,12 @@ const SECONDS = envNumber("BENCH_SECONDS", 10);
 const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
 const V8_FLAGS = Deno.env.get("BENCH_V8_FLAGS") ?? "--max-semi-space-size=2,--max-old-space-size=512";
 const ROOT = new URL("../", import.meta.url).pathname;
+const BEFORE = Deno.env.get("BENCH_BEFORE")?.replace(/\/?$/, "/");
+if (BEFORE) {
+  await Deno.stat(`${BEFORE}_build/manifest.json`).catch(() => {
+    throw new Error(`BENCH_BEFORE=${BEFORE}: no _build/manifest.json there (run deno task build in it)`);
+  });
+}
 const LOAD_PATHS = [
   "/en/",
   "/he/",
@@ -93,7 +106,6 @@ const env: Record<string, string> = {
   PUBLIC_URL: "https://donate.museum.test",
   SANDBOX_ALLOWED: "1",
   ADMIN_REGISTRATION: "approval",
-  KV_PATH: `${dir}/kv.sqlite3`,
   SMTP_URL: "smtp://127.0.0.1:9",
   MAIL_FROM: "donations@museum.test",
   NO_COLOR: "1",
@@ -113,7 +125,8 @@ interface Started {
   stop(): Promise<void>;
 }
 
-async function start(): Promise<Started> {
+/** Starts `main.ts` of the checkout at `root` on the KV file `kvPath`, and waits for its first 200. */
+async function start(root: string, kvPath: string): Promise<Started> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
@@ -125,8 +138,8 @@ async function start(): Promise<Started> {
       ...(V8_FLAGS ? [`--v8-flags=${V8_FLAGS}`] : []),
       "main.ts",
     ],
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
+    cwd: root,
+    env: { ...env, KV_PATH: kvPath, PORT: String(port) },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -175,95 +188,133 @@ async function start(): Promise<Started> {
   };
 }
 
-log("first start (creates the store) …");
-const first = await start();
-await first.stop();
-log(`first start: first 200 after ${fixed(first.firstOk)} ms`);
+/** One checkout's measures. */
+interface Side {
+  name: string;
+  root: string;
+  kvPath: string;
+  first: Started | null;
+  starts: Started[];
+  idle: number;
+  peak: number;
+  after: number;
+  load: Awaited<ReturnType<typeof runWrk>> | null;
+}
+const side = (name: string, root: string, kvPath: string): Side => ({
+  name,
+  root,
+  kvPath,
+  first: null,
+  starts: [],
+  idle: NaN,
+  peak: NaN,
+  after: NaN,
+  load: null,
+});
+const ours = side("this checkout", ROOT, `${dir}/kv.sqlite3`);
+const sides = BEFORE ? [ours, side("before", BEFORE, `${dir}/before-kv.sqlite3`)] : [ours];
 
-const starts: Started[] = [];
-let last: Started | null = null;
+for (const s of sides) {
+  log(`${s.name}: first start (creates the store) …`);
+  s.first = await start(s.root, s.kvPath);
+  await s.first.stop();
+  log(`${s.name}: first start: first 200 after ${fixed(s.first.firstOk)} ms`);
+}
+
+// Interleaved: one start of each checkout per round, so that both see the same machine.
 for (let i = 0; i < STARTS; i++) {
-  const s = await start();
-  starts.push(s);
-  log(
-    `start ${i + 1}: listening after ${fixed(s.listening)} ms, first 200 after ${fixed(s.firstOk)} ms ` +
-      `(${s.cpu} ms of CPU)`,
-  );
-  if (i < STARTS - 1) await s.stop();
-  else last = s;
+  for (const s of sides) {
+    const started = await start(s.root, s.kvPath);
+    s.starts.push(started);
+    log(
+      `${s.name}, start ${i + 1}: listening after ${fixed(started.listening)} ms, first 200 after ` +
+        `${fixed(started.firstOk)} ms (${started.cpu} ms of CPU)`,
+    );
+    if (i < STARTS - 1) await started.stop();
+  }
 }
 
 // ---- memory ----
 
-const pid = last!.child.pid;
-await sleep(3000);
-const idle = await rssMb(pid);
-log(`idle: ${fixed(idle, 1)} MB; loading for ${SECONDS} s …`);
-let peak = 0;
-let sampling = true;
-const sampler = (async () => {
-  while (sampling) {
-    peak = Math.max(peak, await rssMb(pid));
-    await sleep(100);
-  }
-})();
-const load = await runWrk(last!.url + "/en/", {
-  seconds: SECONDS,
-  connections: CONNECTIONS,
-  threads: 1,
-  paths: LOAD_PATHS,
-});
-sampling = false;
-await sampler;
-await sleep(5000);
-const after = await rssMb(pid);
-await last!.stop();
+for (const s of sides) {
+  const last = s.starts.at(-1)!;
+  const pid = last.child.pid;
+  await sleep(3000);
+  s.idle = await rssMb(pid);
+  log(`${s.name}: idle ${fixed(s.idle, 1)} MB; loading for ${SECONDS} s …`);
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await rssMb(pid));
+      await sleep(100);
+    }
+  })();
+  s.load = await runWrk(last.url + "/en/", {
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    threads: 1,
+    paths: LOAD_PATHS,
+  });
+  sampling = false;
+  await sampler;
+  s.peak = peak;
+  await sleep(5000);
+  s.after = await rssMb(pid);
+  await last.stop();
+}
 await Deno.remove(dir, { recursive: true }).catch(() => {});
 const loadAfter = await loadAverage();
 
-const firstOks = starts.map((s) => s.firstOk);
-const listens = starts.map((s) => s.listening);
-console.log(`Machine: ${machineLine}; load average ${loadAfter} at the end (this benchmark included).`);
+const stats = (values: number[]) =>
+  `${fixed(median(values))} | ${fixed(Math.min(...values))} | ${fixed(Math.max(...values))}`;
 console.log(
-  `Server: \`deno run -A --node-modules-dir=manual ${V8_FLAGS ? `--v8-flags=${V8_FLAGS} ` : ""}main.ts\`.\n`,
-);
-console.log("| measure | median | min | max | runs |");
-console.log("|---|---:|---:|---:|---:|");
-console.log(
-  `| \`deno task build\`, ms | ${fixed(median(builds))} | ${fixed(Math.min(...builds))} | ` +
-    `${fixed(Math.max(...builds))} | ${BUILDS} |`,
+  `Machine: ${machineLine}; load average ${loadBefore} before, ${loadAfter} at the end (this benchmark included).`,
 );
 console.log(
-  `| the build itself (its own log line), ms | ${fixed(median(internal))} | ${
-    fixed(Math.min(...internal))
-  } | ` +
-    `${fixed(Math.max(...internal))} | ${BUILDS} |`,
+  `Server: \`deno run -A --node-modules-dir=manual ${V8_FLAGS ? `--v8-flags=${V8_FLAGS} ` : ""}main.ts\`` +
+    (BEFORE ? `; "before" is ${BEFORE}, its starts interleaved with this checkout's.\n` : ".\n"),
+);
+const heads = sides.map((s) => `${s.name}: median | min | max`).join(" | ");
+console.log(`| measure | ${heads} | runs |`);
+console.log(`|---|${sides.map(() => "---:|---:|---:|").join("")}---:|`);
+const row = (label: string, values: (s: Side) => number[], runs: number, bold = false) => {
+  const cells = sides.map((s) => {
+    const v = values(s);
+    if (v.length === 0) return " | | ";
+    const [m, ...rest] = stats(v).split(" | ");
+    return [bold ? `**${m}**` : m, ...rest].join(" | ");
+  });
+  console.log(`| ${label} | ${cells.join(" | ")} | ${runs} |`);
+};
+row("`deno task build`, ms", (s) => s === ours ? builds : [], BUILDS);
+row("the build itself (its own log line), ms", (s) => s === ours ? internal : [], BUILDS);
+row("start → `listening` log line, ms", (s) => s.starts.map((x) => x.listening), STARTS);
+row("start → first 200 on `/en/`, ms", (s) => s.starts.map((x) => x.firstOk), STARTS, true);
+row(
+  "CPU time used until the first 200 (user + system, all threads), ms",
+  (s) => s.starts.map((x) => x.cpu),
+  STARTS,
+);
+row("first start on an empty store → first 200, ms", (s) => [s.first!.firstOk], 1);
+console.log(`\n| memory (VmRSS), MB | ${sides.map((s) => s.name).join(" | ")} |`);
+console.log(`|---|${sides.map(() => "---:|").join("")}`);
+console.log(
+  `| idle, 3 s after the first answer | ${sides.map((s) => `**${fixed(s.idle, 1)}**`).join(" | ")} |`,
 );
 console.log(
-  `| start → \`listening\` log line, ms | ${fixed(median(listens))} | ${fixed(Math.min(...listens))} | ` +
-    `${fixed(Math.max(...listens))} | ${STARTS} |`,
+  `| highest under load (${CONNECTIONS} connections, ${SECONDS} s over ${LOAD_PATHS.length} paths) | ` +
+    `${sides.map((s) => `**${fixed(s.peak, 1)}**`).join(" | ")} |`,
 );
+console.log(`| idle again, 5 s after the load | ${sides.map((s) => fixed(s.after, 1)).join(" | ")} |`);
 console.log(
-  `| start → first 200 on \`/en/\`, ms | **${fixed(median(firstOks))}** | ${
-    fixed(Math.min(...firstOks))
-  } | ` +
-    `${fixed(Math.max(...firstOks))} | ${STARTS} |`,
+  `| requests per second under load (p99 latency, ms) | ${
+    sides.map((s) => `${fixed(s.load!.rps)} (${fixed(s.load!.p99, 1)})`).join(" | ")
+  } |`,
 );
-const cpus = starts.map((s) => s.cpu);
-console.log(
-  `| CPU time used until the first 200 (user + system, all threads), ms | ${fixed(median(cpus))} | ` +
-    `${fixed(Math.min(...cpus))} | ${fixed(Math.max(...cpus))} | ${STARTS} |`,
-);
-console.log(`| first start on an empty store → first 200, ms | ${fixed(first.firstOk)} | | | 1 |`);
-console.log("\n| memory (VmRSS) | MB |");
-console.log("|---|---:|");
-console.log(`| idle, 3 s after the first answer | **${fixed(idle, 1)}** |`);
-console.log(
-  `| highest under load (${CONNECTIONS} connections, ${SECONDS} s, ${fixed(load.rps)} req/s over ` +
-    `${LOAD_PATHS.length} paths, p99 ${fixed(load.p99, 1)} ms) | **${fixed(peak, 1)}** |`,
-);
-console.log(`| idle again, 5 s after the load | ${fixed(after, 1)} |`);
-if (load.errors > 0) console.log(`\n${load.errors} requests failed under load.`);
+for (const s of sides) {
+  if (s.load!.errors > 0) console.log(`\n${s.name}: ${s.load!.errors} requests failed under load.`);
+}
 if (loadBefore > navigator.hardwareConcurrency / 2) {
   console.log(`\nThe machine was busy before the run (load average ${loadBefore}): figures are indicative.`);
 }

@@ -6,12 +6,12 @@
  *
  * The `api/` route modules load on the first request that asks for the document (the other routes
  * stay unloaded); the document is then built once and kept. A failed load is tried again by the
- * next request, as the router does.
+ * next request, as the router does. The document's builder (and zod, which reads the routes'
+ * schemas into JSON Schema) loads then too, not with the server.
  *
  * @module
  */
 import type { LazyManifest } from "@/lib/framework/types.ts";
-import { buildOpenApi } from "./openapi.ts";
 
 /** The document, built on first use. */
 export interface ApiDocs {
@@ -36,6 +36,7 @@ export function createApiDocs(routes: LazyManifest["routes"]): ApiDocs {
   const load = async () => {
     const api = Object.entries(routes).filter(([file]) => file.startsWith("api/"));
     const modules = await Promise.all(api.map(async ([file, loader]) => [file, await loader()] as const));
+    const { buildOpenApi } = await import("./openapi.ts");
     const doc = buildOpenApi({ routes: Object.fromEntries(modules) });
     return { doc, json: JSON.stringify(doc) };
   };

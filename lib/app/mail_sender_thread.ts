@@ -22,7 +22,7 @@ import type { Logger } from "@/lib/core/log.ts";
 import type { Store } from "@/lib/storage/types.ts";
 import { OutboxSender, type RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { FromSenderWorker, ToSenderWorker } from "./mail_sender_worker.ts";
-import { smtpTransport } from "@/lib/outbox/smtp.ts";
+import type { MailTransport, OutgoingMail } from "@/lib/outbox/smtp.ts";
 
 /** How long a worker may take to load and open its store before the event loop sends instead. */
 export const WORKER_START_MS = 60_000;
@@ -60,6 +60,23 @@ const senderWorker = () =>
   });
 
 /**
+ * The SMTP transport of `lib/outbox/smtp.ts`, whose library (nodemailer, and the Node built-ins it
+ * pulls: net, tls, zlib, crypto) loads with the first message sent, not with the server.
+ */
+function lazySmtpTransport(url: string, from: string): MailTransport {
+  let transport: Promise<MailTransport> | null = null;
+  return {
+    async send(mail: OutgoingMail) {
+      transport ??= import("@/lib/outbox/smtp.ts").then(({ smtpTransport }) => smtpTransport(url, from));
+      await (await transport).send(mail);
+    },
+    close() {
+      transport?.then((t) => t.close(), () => {});
+    },
+  };
+}
+
+/**
  * Whether the sender can run in a worker with this configuration: PostgreSQL unless `OUTBOX_WORKER=0`,
  * Deno KV on a file only with `OUTBOX_WORKER=1`.
  */
@@ -90,7 +107,7 @@ export function startMailSender(options: MailSenderOptions): MailSender {
     main ??= new OutboxSender({
       store: options.store,
       render: options.render,
-      transport: smtpTransport(config.mail.smtpUrl!, config.mail.from),
+      transport: lazySmtpTransport(config.mail.smtpUrl!, config.mail.from),
       from: config.mail.from,
       log,
       holder: options.holder,

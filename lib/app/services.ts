@@ -7,12 +7,11 @@ import { PasswordPool } from "@/lib/staff/password_pool.ts";
 import { deriveKey } from "@/lib/staff/tokens.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "@/lib/core/log.ts";
-import { appRenderer } from "./mail_renderer.ts";
 import { type RenderMessage, wakeOnMessages } from "@/lib/outbox/outbox_sender.ts";
 import { startMailSender } from "./mail_sender_thread.ts";
 import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
-import { MemberCardPool } from "@/lib/memberships/mod.ts";
+import { MemberCardPool } from "@/lib/memberships/card_pool.ts";
 import type { Services } from "./state.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
@@ -48,7 +47,12 @@ export async function createServices(
 ): Promise<Services> {
   const receiptPdfs = new ReceiptPdfPool({ workers: config.receiptWorkers, log });
   const memberCards = new MemberCardPool({ workers: config.receiptWorkers, log });
-  const render = options.render ?? await appRenderer(config, store, receiptPdfs.render, memberCards.render);
+  const render = options.render ??
+    lazyRenderer(() =>
+      import("./mail_renderer.ts").then(({ appRenderer }) =>
+        appRenderer(config, store, receiptPdfs.render, memberCards.render)
+      )
+    );
   const sender = config.mail.smtpUrl
     ? startMailSender({
       config,
@@ -75,5 +79,20 @@ export async function createServices(
     passwords: new PasswordPool({ ...config.passwords, log }),
     receiptPdfs,
     memberCards,
+  };
+}
+
+/**
+ * A renderer whose modules (every email's template, the portal's links, the membership cards' keys)
+ * load with the first message rendered, not with the server: the first page needs none of them.
+ */
+function lazyRenderer(load: () => Promise<RenderMessage>): RenderMessage {
+  let loading: Promise<RenderMessage> | null = null;
+  return async (message) => {
+    loading ??= load().catch((error) => {
+      loading = null; // the next message tries again
+      throw error;
+    });
+    return await (await loading)(message);
   };
 }

@@ -3,23 +3,19 @@
  * `t()` from the request's state; islands get the strings they need as props, so i18next and the
  * locale files never ship to the browser.
  *
+ * English (the fallback) loads with this module; each other language when first asked for, from its
+ * file, read synchronously (a few ms): a start serves `/en/` without parsing the other four.
+ *
  * @module
  */
 import i18next, { type TFunction } from "i18next";
 import en from "@/locales/en.json" with { type: "json" };
-import he from "@/locales/he.json" with { type: "json" };
-import ru from "@/locales/ru.json" with { type: "json" };
-import pt from "@/locales/pt.json" with { type: "json" };
-import es from "@/locales/es.json" with { type: "json" };
 import { FALLBACK_LANG, type Lang, LANGUAGES } from "@/lib/shared/languages.ts";
-
-/** The locale resources, by language. */
-export const RESOURCES: Record<Lang, Record<string, unknown>> = { en, he, ru, pt, es };
 
 const instance = i18next.createInstance();
 instance.init({
   initAsync: false,
-  resources: Object.fromEntries(LANGUAGES.map((l) => [l, { translation: RESOURCES[l] }])),
+  resources: { [FALLBACK_LANG]: { translation: en } },
   lng: FALLBACK_LANG,
   fallbackLng: FALLBACK_LANG,
   supportedLngs: [...LANGUAGES],
@@ -27,8 +23,28 @@ instance.init({
   returnNull: false,
 });
 
-// Bound: one function per site language (5 entries), made at load.
-const fixed = new Map<Lang, TFunction>(LANGUAGES.map((l) => [l, instance.getFixedT(l)]));
+const loaded = new Map<Lang, Record<string, unknown>>([[FALLBACK_LANG, en]]);
+
+/** A language's texts, read from `locales/` and added to i18next on first use. */
+function resources(lang: Lang): Record<string, unknown> {
+  let texts = loaded.get(lang);
+  if (!texts) {
+    if (!LANGUAGES.includes(lang)) throw new Error(`no translations for language "${lang}"`);
+    texts = JSON.parse(Deno.readTextFileSync(new URL(`../../locales/${lang}.json`, import.meta.url)));
+    instance.addResourceBundle(lang, "translation", texts);
+    loaded.set(lang, texts!);
+  }
+  return texts!;
+}
+
+/** The locale resources, by language (each read when first used). */
+export const RESOURCES: Record<Lang, Record<string, unknown>> = Object.defineProperties(
+  {} as Record<Lang, Record<string, unknown>>,
+  Object.fromEntries(LANGUAGES.map((l) => [l, { enumerable: true, get: () => resources(l) }])),
+);
+
+// Bound: one function per site language (5 entries).
+const fixed = new Map<Lang, TFunction>();
 
 /**
  * The translate function of one language.
@@ -40,7 +56,13 @@ const fixed = new Map<Lang, TFunction>(LANGUAGES.map((l) => [l, instance.getFixe
  * ```
  */
 export function translator(lang: Lang): TFunction {
-  return fixed.get(lang)!;
+  let t = fixed.get(lang);
+  if (!t) {
+    resources(lang);
+    t = instance.getFixedT(lang);
+    fixed.set(lang, t);
+  }
+  return t;
 }
 
 export type { TFunction };

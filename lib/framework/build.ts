@@ -88,13 +88,22 @@ function packageOf(path: string): string | null {
   return m ? m[1] : null;
 }
 
-const SOURCE_DIRS = ["islands", "components", "lib", "routes", "static", "locales"];
+/**
+ * What the client build reads, so what `sourceHash` hashes: the islands and the modules they may
+ * import (`CLIENT_FOLDERS`; the build refuses any other project file in an island's graph), the
+ * framework (the client runtime, this build, its plugins and the manifest writer), `static/`, and
+ * the package versions (`deno.json`, `deno.lock`). Routes count by name only: the build writes the
+ * route manifests from their names. Server-only code (the rest of `lib/`, `components/`,
+ * `locales/`, the routes' contents) never reaches the client, so a start does not read it.
+ */
+const CLIENT_SOURCES = [...CLIENT_FOLDERS, "lib/framework/", "static/"];
 
 /** Thrown when the build must not go on; its message says why, in one paragraph. */
 export class BuildError extends Error {}
 
 /**
- * Hashes what the client build depends on, so `ensureBuild` can tell a stale build.
+ * Hashes what the client build depends on ({@link CLIENT_SOURCES}), so `ensureBuild` can tell a
+ * stale build.
  *
  * @example
  * ```ts
@@ -103,18 +112,18 @@ export class BuildError extends Error {}
  */
 export async function sourceHash(root: string): Promise<string> {
   // Every server start runs this (`ensureBuild`): synchronous reads and one WebCrypto digest of
-  // them all take a few ms for the ~170 files, where an awaited digest per file took 100 ms and
-  // more on a busy machine, and `node:crypto` costs 40 ms of the start to load.
+  // them all; hashing every server source as well took 200 ms and more of a start (issue 29).
   const encoder = new TextEncoder();
   const chunks: Uint8Array[] = [];
   const add = (name: string, bytes: Uint8Array) =>
     chunks.push(encoder.encode(`${name}\n${bytes.length}\n`), bytes);
-  for (const dir of SOURCE_DIRS) {
+  for (const dir of CLIENT_SOURCES) {
     for (const file of await listFiles(`${root}/${dir}`)) {
       if (/_test\.tsx?$/.test(file)) continue;
-      add(`${dir}/${file}`, Deno.readFileSync(`${root}/${dir}/${file}`));
+      add(`${dir}${file}`, Deno.readFileSync(`${root}/${dir}${file}`));
     }
   }
+  add("routes/", encoder.encode((await listFiles(`${root}/routes`)).join("\n")));
   for (const file of ["deno.json", "deno.lock"]) {
     let bytes = new Uint8Array();
     try {

@@ -34,9 +34,10 @@ import {
   selectionFromForm,
 } from "@/lib/shared/donation.ts";
 import { NO_TAX_RECEIPT, taxReceiptErrors, taxReceiptFromForm } from "@/lib/shared/israeli_id.ts";
-import { createDonor } from "@/lib/donors/donors.ts";
 import { readFlags } from "@/lib/settings/flags.ts";
-import { renewalKey, renewalPrefill } from "@/lib/memberships/mod.ts";
+// The two modules, not the memberships barrel: the page loads without the cards, emails and wallet.
+import { renewalKey } from "@/lib/memberships/renewal_link.ts";
+import { renewalPrefill } from "@/lib/memberships/renewal_page.ts";
 import { readMuseumSettings, readMuseumSettingsForPages } from "@/lib/museum/mod.ts";
 import { levelById, type MuseumSettings, tiersOf } from "@/lib/shared/museum.ts";
 import type { RouteContext } from "@/lib/framework/mod.ts";
@@ -44,10 +45,6 @@ import { errorAnswer } from "@/lib/http/domain_errors.ts";
 import { limitClient, requestAddress } from "@/lib/http/rate_limit.ts";
 import { crossSiteRefusal } from "@/lib/http/same_origin.ts";
 import { currencyCode } from "@/lib/shared/money.ts";
-import { paymentsContext } from "@/lib/app/payments.ts";
-import { terminalFor } from "@/lib/providers/mod.ts";
-import { createOnlinePayment } from "@/lib/donations/online.ts";
-import { terminalPayment } from "@/lib/kiosk/terminal_sales.ts";
 import { RateLimitedError } from "@/lib/rate_limits/rate_limits.ts";
 import { type BrowserKey, issueBrowserKey } from "@/lib/signing/signature_check.ts";
 import type { AppState } from "@/lib/app/state.ts";
@@ -256,6 +253,28 @@ function entered(data: DonationData, form: Record<string, string>) {
   return { selection, fields, taxReceipt: taxReceiptFromForm(form), gift };
 }
 
+/**
+ * What only a POST uses (the donor, the payment, the terminal sale, and through them the donations,
+ * memberships and billing modules): loaded with the first POST, not with the page (issue 29: the
+ * page's first answer after a start waits for its modules).
+ */
+const postModules = async () => {
+  const [donors, payments, providers, online, kiosk] = await Promise.all([
+    import("@/lib/donors/donors.ts"),
+    import("@/lib/app/payments.ts"),
+    import("@/lib/providers/mod.ts"),
+    import("@/lib/donations/online.ts"),
+    import("@/lib/kiosk/terminal_sales.ts"),
+  ]);
+  return {
+    createDonor: donors.createDonor,
+    paymentsContext: payments.paymentsContext,
+    terminalFor: providers.terminalFor,
+    createOnlinePayment: online.createOnlinePayment,
+    terminalPayment: kiosk.terminalPayment,
+  };
+};
+
 /** The POST once the form is read: a test terminal button, or the donor's form. */
 async function postDonation(
   ctx: Ctx,
@@ -265,6 +284,8 @@ async function postDonation(
   form: Record<string, string>,
 ): Promise<Response> {
   const { services, t, lang, log } = ctx.state;
+  const { createDonor, paymentsContext, terminalFor, createOnlinePayment, terminalPayment } =
+    await postModules();
 
   // A test terminal button (terminal mode, flag on) works without JavaScript too.
   if (form.testTerminal !== undefined) {
