@@ -34,20 +34,34 @@ const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
  */
 const STEPS: { step: string; file: RegExp }[] = [
   { step: "request id", file: /hono\/dist\/middleware\/request-id\/|^lib\/http\/request_id\.ts$/ },
-  { step: "request log (line and write)", file: /^lib\/(log|http\/request_log)\.ts$/ },
+  {
+    step: "request log (line and write)",
+    file: /^lib\/(core\/)?(log|log_redact)\.ts$|^lib\/http\/request_log\.ts$/,
+  },
   {
     step: "security headers and CSP nonce",
     file: /hono\/dist\/middleware\/secure-headers\/|^lib\/http\/security\.ts$/,
   },
+  { step: "random bytes (nonce, key id)", file: /^lib\/core\/random\.ts$/ },
   {
     step: "host check, body limit, timeout",
     file: /hono\/dist\/middleware\/body-limit\/|^lib\/http\/(timeout|limits)\.ts$/,
   },
   { step: "language detection", file: /hono\/dist\/(middleware\/language|helper\/cookie|utils\/accept)/ },
-  { step: "the pipeline and per-request state", file: /^lib\/(app|http\/pipeline|http\/request_state)\.ts$/ },
+  {
+    step: "the pipeline and per-request state",
+    file: /^lib\/(app|app\/app|app\/request_state|http\/pipeline|http\/request_state)\.ts$/,
+  },
   { step: "built assets and public files", file: /^lib\/framework\/assets\.ts$/ },
-  { step: "`[lang]` middleware and flags", file: /^routes\/\[lang\]\/_middleware\.ts$|^lib\/flags\.ts$/ },
-  { step: "browser signing key (HMAC-SHA256)", file: /^lib\/(signature_check|sha256|shared\/signing)\.ts$/ },
+  {
+    step: "`[lang]` middleware, flags and museum settings",
+    file:
+      /^routes\/\[lang\]\/_middleware\.ts$|^lib\/(flags|settings\/flags|museum\/\w+|core\/shared_read)\.ts$/,
+  },
+  {
+    step: "browser signing key (HMAC-SHA256)",
+    file: /^lib\/(signature_check|sha256|shared\/signing|signing\/signature_check|core\/sha256)\.ts$/,
+  },
   { step: "page cache (key, fill)", file: /^lib\/framework\/page_cache\.ts$/ },
   {
     step: "page: data and cache key",

@@ -251,7 +251,7 @@ class RequestContext<State, E extends Env> implements RouteContext<unknown, Stat
   readonly hono: Context;
   readonly params: Record<string, string>;
   readonly state: State;
-  next: () => Promise<Response> = notStarted;
+  next: () => Response | Promise<Response> = notStarted;
 
   constructor(
     contexts: Contexts<State, E>,
