@@ -120,7 +120,18 @@ interface KeyedStates {
 const keyed = new Map<string, KeyedStates>();
 const MAX_KEYS = 8;
 
+/** The key used last, and its states: the app signs with one key. */
+let lastKey: string | null = null;
+let lastStates: KeyedStates | undefined;
+
 function keyedStates(key: string | Uint8Array): KeyedStates {
+  if (key === lastKey) return lastStates!;
+  const states = keyedStatesOf(key);
+  if (typeof key === "string") [lastKey, lastStates] = [key, states];
+  return states;
+}
+
+function keyedStatesOf(key: string | Uint8Array): KeyedStates {
   const name = typeof key === "string" ? key : null;
   const known = name === null ? undefined : keyed.get(name);
   if (known) return known;

@@ -105,8 +105,9 @@ export function donationPage(
 ): Response | Promise<Response> {
   // The middleware's read, so the header and the cards (and the cache key) are of one version.
   const museum = ctx.state.museum ?? readMuseumSettingsForPages(ctx.state.services.store);
-  const query = ctx.url.searchParams;
-  if (mode === "online" && (query.has("renew") || query.has("level"))) {
+  // A URL without a query string has neither: no URL parsed for the page most visitors ask for.
+  const query = ctx.hono.req.url.includes("?") ? ctx.url.searchParams : null;
+  if (mode === "online" && query && (query.has("renew") || query.has("level"))) {
     return Promise.resolve(museum).then((settings) => renewalPage(ctx, settings));
   }
   return museum instanceof Promise
