@@ -17,6 +17,7 @@
  * | `BENCH_PATH`        | `/en/`  |
  * | `BENCH_SECONDS`     | `10`    |
  * | `BENCH_CONNECTIONS` | `50`    |
+ * | `BENCH_BEFORE`      | unset; a checkout of another commit (`git worktree add`, `deno install`) to profile instead |
  *
  * @module
  */
@@ -26,6 +27,8 @@ import { envNumber, fixed, freePort, machine, requireWrk, runWrk } from "./commo
 const PATH = Deno.env.get("BENCH_PATH") ?? "/en/";
 const SECONDS = envNumber("BENCH_SECONDS", 10);
 const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
+/** The checkout whose app is profiled: this one, or `BENCH_BEFORE`'s (its files named the same way). */
+const PROFILED = Deno.env.get("BENCH_BEFORE")?.replace(/\/$/, "") ?? ROOT;
 
 /**
  * A step and the frames that are its own: by the file's path (relative, `npm:` for packages). The
@@ -124,7 +127,7 @@ export function attribute(profile: Profile): Map<string, number> {
 }
 
 function relativeUrl(url: string): string {
-  const root = `file://${ROOT}/`;
+  const root = `file://${PROFILED}/`;
   if (url.startsWith(root)) {
     const path = url.slice(root.length);
     const npm = path.match(/^node_modules\/\.deno\/[^/]+\/node_modules\/(.*)$/);
@@ -165,6 +168,7 @@ if (import.meta.main) {
   const app = await startAppProcess(productionAppEnv(dir), "/dev/null", {
     startTaskFlags: true,
     denoFlags: [`--inspect=127.0.0.1:${inspectPort}`],
+    root: PROFILED,
   });
   try {
     const load = (seconds: number) =>
