@@ -17,6 +17,7 @@
  * | `BENCH_PATH`        | `/en/`  |
  * | `BENCH_SECONDS`     | `10`    |
  * | `BENCH_CONNECTIONS` | `50`    |
+ * | `BENCH_BEFORE`      | unset; a checkout of another commit (`git worktree add`, `deno install`) to profile instead |
  *
  * @module
  */
@@ -26,6 +27,8 @@ import { envNumber, fixed, freePort, machine, requireWrk, runWrk } from "./commo
 const PATH = Deno.env.get("BENCH_PATH") ?? "/en/";
 const SECONDS = envNumber("BENCH_SECONDS", 10);
 const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
+/** The checkout whose app is profiled: this one, or `BENCH_BEFORE`'s (its files named the same way). */
+const PROFILED = Deno.env.get("BENCH_BEFORE")?.replace(/\/$/, "") ?? ROOT;
 
 /**
  * A step and the frames that are its own: by the file's path (relative, `npm:` for packages). The
@@ -34,20 +37,34 @@ const CONNECTIONS = envNumber("BENCH_CONNECTIONS", 50);
  */
 const STEPS: { step: string; file: RegExp }[] = [
   { step: "request id", file: /hono\/dist\/middleware\/request-id\/|^lib\/http\/request_id\.ts$/ },
-  { step: "request log (line and write)", file: /^lib\/(log|http\/request_log)\.ts$/ },
+  {
+    step: "request log (line and write)",
+    file: /^lib\/(core\/)?(log|log_redact)\.ts$|^lib\/http\/request_log\.ts$/,
+  },
   {
     step: "security headers and CSP nonce",
     file: /hono\/dist\/middleware\/secure-headers\/|^lib\/http\/security\.ts$/,
   },
+  { step: "random bytes (nonce, key id)", file: /^lib\/core\/random\.ts$/ },
   {
     step: "host check, body limit, timeout",
     file: /hono\/dist\/middleware\/body-limit\/|^lib\/http\/(timeout|limits)\.ts$/,
   },
   { step: "language detection", file: /hono\/dist\/(middleware\/language|helper\/cookie|utils\/accept)/ },
-  { step: "the pipeline and per-request state", file: /^lib\/(app|http\/pipeline|http\/request_state)\.ts$/ },
+  {
+    step: "the pipeline and per-request state",
+    file: /^lib\/(app|app\/app|app\/request_state|http\/pipeline|http\/request_state)\.ts$/,
+  },
   { step: "built assets and public files", file: /^lib\/framework\/assets\.ts$/ },
-  { step: "`[lang]` middleware and flags", file: /^routes\/\[lang\]\/_middleware\.ts$|^lib\/flags\.ts$/ },
-  { step: "browser signing key (HMAC-SHA256)", file: /^lib\/(signature_check|sha256|shared\/signing)\.ts$/ },
+  {
+    step: "`[lang]` middleware, flags and museum settings",
+    file:
+      /^routes\/\[lang\]\/_middleware\.ts$|^lib\/(flags|settings\/flags|museum\/\w+|core\/shared_read)\.ts$/,
+  },
+  {
+    step: "browser signing key (HMAC-SHA256)",
+    file: /^lib\/(signature_check|sha256|shared\/signing|signing\/signature_check|core\/sha256)\.ts$/,
+  },
   { step: "page cache (key, fill)", file: /^lib\/framework\/page_cache\.ts$/ },
   {
     step: "page: data and cache key",
@@ -110,7 +127,7 @@ export function attribute(profile: Profile): Map<string, number> {
 }
 
 function relativeUrl(url: string): string {
-  const root = `file://${ROOT}/`;
+  const root = `file://${PROFILED}/`;
   if (url.startsWith(root)) {
     const path = url.slice(root.length);
     const npm = path.match(/^node_modules\/\.deno\/[^/]+\/node_modules\/(.*)$/);
@@ -151,6 +168,7 @@ if (import.meta.main) {
   const app = await startAppProcess(productionAppEnv(dir), "/dev/null", {
     startTaskFlags: true,
     denoFlags: [`--inspect=127.0.0.1:${inspectPort}`],
+    root: PROFILED,
   });
   try {
     const load = (seconds: number) =>

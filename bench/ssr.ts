@@ -28,7 +28,7 @@
  * @module
  */
 import { freePort, productionAppEnv, ROOT, startAppProcess } from "./app_process.ts";
-import { envNumber, fixed, loadAverage, machine, median, requireWrk, runWrk } from "./common.ts";
+import { cpuMs, envNumber, fixed, loadAverage, machine, median, requireWrk, runWrk } from "./common.ts";
 import type { LoadResult } from "./common.ts";
 
 const SECONDS = envNumber("BENCH_SECONDS", 5);
@@ -110,25 +110,32 @@ try {
   const load = (url: string, seconds = SECONDS) =>
     runWrk(url, { seconds, connections: CONNECTIONS, threads: THREADS });
   const targets = [
-    ["bare", bareUrl],
-    ["bare, all headers", `${bareUrl}/all-headers`],
-    ["app", app.url],
-    ...(before ? [["before", before.url] as const] : []),
+    ["bare", bareUrl, bare.pid],
+    ["bare, all headers", `${bareUrl}/all-headers`, bare.pid],
+    ["app", app.url, app.pid],
+    ...(before ? [["before", before.url, before.pid] as const] : []),
   ] as const;
   log(`warm-up: ${WARMUP_SECONDS} s per case`);
   for (const path of PATHS) for (const [, base] of targets) await load(base + path, WARMUP_SECONDS);
 
-  const runs = new Map<string, Record<(typeof targets)[number][0], LoadResult[]>>();
+  // Each run's server CPU per request (user + system, every thread; 10 ms steps): steadier than
+  // requests per second on a shared machine, where a neighbour's load takes the cores away.
+  type Run = LoadResult & { cpuUs: number };
+  const runs = new Map<string, Record<(typeof targets)[number][0], Run[]>>();
   for (const path of PATHS) runs.set(path, { "bare": [], "bare, all headers": [], "app": [], "before": [] });
   for (let round = 1; round <= ROUNDS; round++) {
     for (const path of PATHS) {
-      for (const [kind, base] of targets) {
-        const result = await load(base + path);
+      for (const [kind, base, pid] of targets) {
+        const cpuBefore = await cpuMs(pid);
+        const loaded = await load(base + path);
+        const result = { ...loaded, cpuUs: ((await cpuMs(pid)) - cpuBefore) * 1000 / loaded.requests };
         if (result.errors > 0) throw new Error(`${kind} ${path}: ${result.errors} errors under load`);
         runs.get(path)![kind].push(result);
         log(
           `round ${round} ${kind.padEnd(17)} ${path}: ${fixed(result.rps)} req/s, ` +
-            `p50 ${fixed(result.p50, 2)} ms, p99 ${fixed(result.p99, 2)} ms`,
+            `p50 ${fixed(result.p50, 2)} ms, p99 ${fixed(result.p99, 2)} ms, ${
+              fixed(result.cpuUs, 1)
+            } µs CPU/req`,
         );
       }
     }
@@ -142,30 +149,37 @@ try {
   );
   console.log(
     "| path | bytes | bare req/s | bare, all headers req/s | app req/s | app p99 ms | app / bare | " +
-      "app / bare, all headers |",
+      "app / bare, all headers | CPU µs/req: bare, all headers | app |",
   );
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const path of PATHS) {
     const r = runs.get(path)!;
     const rps = (kind: keyof typeof r) => median(r[kind].map((x) => x.rps));
+    const cpu = (kind: keyof typeof r) => fixed(median(r[kind].map((x) => x.cpuUs)), 1);
     const [b, full, a] = [rps("bare"), rps("bare, all headers"), rps("app")];
     console.log(
       `| \`${path}\` | ${sizes.get(path)} | ${fixed(b)} | ${fixed(full)} | ${fixed(a)} | ` +
         `${fixed(median(r.app.map((x) => x.p99)), 2)} | ${fixed((100 * a) / b)}% | ${
           fixed((100 * a) / full)
-        }% |`,
+        }% | ${cpu("bare, all headers")} | ${cpu("app")} |`,
     );
   }
   if (before) {
     console.log(`\nBefore (\`${BEFORE}\`), the same rounds:\n`);
-    console.log("| path | before req/s | before p99 ms | before / bare | app / before |");
-    console.log("|---|---:|---:|---:|---:|");
+    console.log(
+      "| path | before req/s | before p99 ms | before / bare | before / bare, all headers | app / before | " +
+        "before CPU µs/req |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const path of PATHS) {
       const r = runs.get(path)!;
-      const [b, a, o] = [r.bare, r.app, r.before].map((xs) => median(xs.map((x) => x.rps)));
+      const [b, full, a, o] = [r.bare, r["bare, all headers"], r.app, r.before].map((xs) =>
+        median(xs.map((x) => x.rps))
+      );
       console.log(
         `| \`${path}\` | ${fixed(o)} | ${fixed(median(r.before.map((x) => x.p99)), 2)} | ` +
-          `${fixed((100 * o) / b)}% | ${fixed((100 * a) / o)}% |`,
+          `${fixed((100 * o) / b)}% | ${fixed((100 * o) / full)}% | ${fixed((100 * a) / o)}% | ` +
+          `${fixed(median(r.before.map((x) => x.cpuUs)), 1)} |`,
       );
     }
   }

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { type Context, Hono } from "hono";
+import { type Context, type ErrorHandler, Hono } from "hono";
 import { detectFromCookie, detectFromHeader, detectFromQuery } from "hono/language";
 import manifest from "@/manifest.lazy.gen.ts";
 import { createApiDocs } from "./api_docs.ts";
-import { serveBuild, servePublic } from "@/lib/framework/assets.ts";
+import { ASSET_PREFIX, isPublicFile, serveBuild, servePublic } from "@/lib/framework/assets.ts";
 import { mountRoutes } from "@/lib/framework/server.ts";
 import { errorBody } from "@/lib/http/errors.ts";
 import { requestPipeline } from "@/lib/http/pipeline.ts";
@@ -86,7 +86,9 @@ export function createApp(services: Services): Hono<Env> {
     // The front desk scans member cards with the device's camera (issue 28).
     camera: (path) => DESK_PAGE.test(path),
   });
-  app.use(...requestPipeline({
+  // The pipeline runs inside each route's handler (`front`), not as `app.use` middleware: a page
+  // then matches one Hono handler, and a cached page answers with no promise on the way.
+  const front = requestPipeline({
     log: services.log,
     security,
     state: (c, requestId, nonce) =>
@@ -97,11 +99,15 @@ export function createApp(services: Services): Hono<Env> {
     // An image upload's form: the file (at most 200 KB, `IMAGE_LIMITS`) and a little of its own.
     uploads: { path: /^\/api\/settings\/museum\/[\w-]+$/, maxBodyBytes: IMAGE_LIMITS.bytes + 16 * 1024 },
     isJson: isApi,
-  }));
-  app.use("/_app/*", serveBuild());
-  app.use(servePublic());
+    assets: [
+      { paths: (path) => path.startsWith(ASSET_PREFIX), serve: serveBuild() },
+      { paths: isPublicFile, serve: servePublic() },
+    ],
+    onError: (err, c) => onError(err, c),
+  });
 
   mountRoutes(app, manifest, {
+    front,
     state: (c) => c.get("state"),
     nonce: (c) => c.get("secureHeadersNonce"),
     // A page is made with every header the pipeline would add (it then adds none).
@@ -119,7 +125,7 @@ export function createApp(services: Services): Hono<Env> {
     longPageKey: (route, length) => services.log.warn("page cache key too long", { route, length }),
   });
 
-  app.onError((err, c) => {
+  const onError: ErrorHandler<Env> = (err, c) => {
     const state = c.get("state");
     const log = state?.log ?? services.log;
     const api = isApi(c.req.path);
@@ -152,7 +158,8 @@ export function createApp(services: Services): Hono<Env> {
       status,
       headers,
     );
-  });
+  };
+  app.onError(onError);
   return app;
 }
 

@@ -66,6 +66,40 @@ export function createLogger(
  * error's message and stack too) is written as its origin and redacted path.
  */
 export function jsonLine(level: Level, msg: string, fields?: Record<string, unknown>): string {
+  return flatLine(level, msg, fields) ?? objectLine(level, msg, fields);
+}
+
+/** Characters `JSON.stringify` writes escaped: quote, backslash, controls and surrogates. */
+// deno-lint-ignore no-control-regex -- the characters JSON escapes are control characters
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Keys a line's own members take, or that an object orders before the others (integers). */
+const SPECIAL_KEY = /^(time|level|msg|\d+)$/;
+
+/**
+ * The line written directly, as `JSON.stringify` writes it, for fields that are strings, finite
+ * numbers, booleans or null with plain keys (a request's line): no object made and walked for it.
+ * `null` for any other line.
+ */
+function flatLine(level: Level, msg: string, fields?: Record<string, unknown>): string | null {
+  if (ESCAPED.test(msg)) return null;
+  let line = `{"time":"${now()}","level":"${level}","msg":"${msg}"`;
+  for (const key in fields) {
+    if (SPECIAL_KEY.test(key) || ESCAPED.test(key)) return null;
+    let value = fields[key];
+    if (typeof value === "string") {
+      if (key === "path") value = redactPath(value);
+      else if (value.includes("://")) value = redactUrls(value);
+      line += ESCAPED.test(value as string) ? `,"${key}":${JSON.stringify(value)}` : `,"${key}":"${value}"`;
+    } else if (
+      (typeof value === "number" && Number.isFinite(value)) || typeof value === "boolean" || value === null
+    ) {
+      line += `,"${key}":${value}`;
+    } else if (value !== undefined) return null;
+  }
+  return line + "}";
+}
+
+function objectLine(level: Level, msg: string, fields?: Record<string, unknown>): string {
   const line: Record<string, unknown> = { time: now(), level, msg, ...fields };
   let nested = false;
   for (const key in fields) {

@@ -137,3 +137,45 @@ Deno.test("every log line: paths redacted, URLs in any string cut to origin and 
   jsonLine("info", "request", fields);
   assert.equal(fields.path, `/api/user/${id}`);
 });
+
+Deno.test("jsonLine: every shape of fields is written as JSON.stringify writes the line's object", () => {
+  const cases: Record<string, unknown>[] = [
+    { requestId: "3f1c", method: "GET", path: "/en/", status: 200, ms: 1.5 },
+    { ok: true, none: null, gone: undefined, zero: -0, big: 1e21, small: 1e-7 },
+    { text: 'a "quoted" \\ back\nslash\u0001', he: "שלום", emoji: "😀", lone: "\ud800x" },
+    { nested: { a: 1 }, list: [1, "b"] },
+    { error: new Error("boom") },
+    { msg: "overrides the message in place", extra: 1 },
+    { 2: "an integer key", a: "b" },
+    { ['we"ird']: "key" },
+    { nan: NaN, inf: Infinity },
+    { url: "see https://example.org/en/admin/donors/ABCDEFGH12345678XYZ?x=1 now" },
+    { path: "/en/admin/donors/ABCDEFGH12345678XYZ?token=secret" },
+    {},
+  ];
+  for (const fields of cases) {
+    const line = JSON.parse(jsonLine("info", 'a "msg"', fields));
+    const expected = JSON.parse(
+      JSON.stringify(
+        { time: line.time, level: "info", msg: 'a "msg"', ...fields },
+        (key, value) =>
+          value instanceof Error
+            ? { name: value.name, message: value.message, stack: value.stack }
+            : key === "path" && typeof value === "string"
+            ? redactPath(value)
+            : typeof value === "string" && value.includes("://")
+            ? redactUrls(value)
+            : value,
+      ),
+    );
+    assert.deepEqual(line, expected);
+    assert.deepEqual(Object.keys(line), Object.keys(expected), "members in the same order");
+  }
+  // The plain request line is the very string JSON.stringify writes.
+  const fields = { requestId: "r1", method: "GET", path: "/en/", status: 200, ms: 0.3 };
+  const line = jsonLine("info", "request", fields);
+  assert.equal(
+    line,
+    JSON.stringify({ time: JSON.parse(line).time, level: "info", msg: "request", ...fields }),
+  );
+});

@@ -11,8 +11,6 @@
  * @module
  */
 
-import { bytesToHex } from "@/lib/shared/signing.ts";
-
 // The first 32 bits of the fractional parts of the cube roots of the first 64 primes, and of the
 // square roots of the first 8 (FIPS 180-4, 4.2.2 and 5.3.3).
 const PRIMES: number[] = [];
@@ -69,23 +67,33 @@ function compress(state: Uint32Array, view: DataView, offset: number, end: numbe
  * padding goes in a scratch buffer kept between calls (they are synchronous, so never overlap).
  */
 function finish(state: Uint32Array, prefix: number, data: Uint8Array): Uint8Array<ArrayBuffer> {
-  const length = data.length;
+  room(data.length);
+  scratch.set(data);
+  finishScratch(state, prefix, data.length);
+  const out = new Uint8Array(32);
+  const outView = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, state[i]);
+  return out;
+}
+
+/** Makes the scratch buffer hold `length` bytes of data and their padding. */
+function room(length: number): void {
   const size = ((length + 9 + 63) >>> 6) << 6;
   if (scratch.length < size) {
     scratch = new Uint8Array(size * 2);
     scratchView = new DataView(scratch.buffer);
   }
-  scratch.set(data);
+}
+
+/** Pads the first `length` bytes of the scratch buffer and compresses them into `state`. */
+function finishScratch(state: Uint32Array, prefix: number, length: number): void {
+  const size = ((length + 9 + 63) >>> 6) << 6;
   scratch[length] = 0x80;
   scratch.fill(0, length + 1, size - 8);
   const bits = (prefix + length) * 8;
   scratchView.setUint32(size - 8, Math.floor(bits / 2 ** 32));
   scratchView.setUint32(size - 4, bits >>> 0);
   compress(state, scratchView, 0, size);
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, state[i]);
-  return out;
 }
 let scratch = new Uint8Array(256);
 let scratchView = new DataView(scratch.buffer);
@@ -112,7 +120,18 @@ interface KeyedStates {
 const keyed = new Map<string, KeyedStates>();
 const MAX_KEYS = 8;
 
+/** The key used last, and its states: the app signs with one key. */
+let lastKey: string | null = null;
+let lastStates: KeyedStates | undefined;
+
 function keyedStates(key: string | Uint8Array): KeyedStates {
+  if (key === lastKey) return lastStates!;
+  const states = keyedStatesOf(key);
+  if (typeof key === "string") [lastKey, lastStates] = [key, states];
+  return states;
+}
+
+function keyedStatesOf(key: string | Uint8Array): KeyedStates {
   const name = typeof key === "string" ? key : null;
   const known = name === null ? undefined : keyed.get(name);
   if (known) return known;
@@ -141,12 +160,54 @@ function keyedStates(key: string | Uint8Array): KeyedStates {
  * ```
  */
 export function hmacSha256(key: string | Uint8Array, message: string | Uint8Array): Uint8Array<ArrayBuffer> {
-  const { inner, outer } = keyedStates(key);
-  const m = typeof message === "string" ? encoder.encode(message) : message;
-  return finish(outer.slice(), 64, finish(inner.slice(), 64, m));
+  hmacInto(key, message);
+  const out = new Uint8Array(32);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) view.setUint32(i * 4, work[i]);
+  return out;
 }
 
 /** {@link hmacSha256} as lower-case hex. */
 export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
-  return bytesToHex(hmacSha256(key, message));
+  hmacInto(key, message);
+  let hex = "";
+  for (let i = 0; i < 8; i++) hex += (work[i] >>> 0).toString(16).padStart(8, "0");
+  return hex;
+}
+
+/** The state being worked on by {@link hmacInto}: the digest, once it returns. */
+const work = new Uint32Array(8);
+
+/**
+ * The HMAC of `message` under `key`, left in {@link work}: the key's inner state continued with the
+ * message, then its outer state with that digest. A message of ASCII characters (a browser key's
+ * id) is written into the scratch buffer directly, not encoded into a new array first; nothing is
+ * allocated for a known key (`bench/README.md`, request pipeline).
+ */
+function hmacInto(key: string | Uint8Array, message: string | Uint8Array): void {
+  const { inner, outer } = keyedStates(key);
+  const length = typeof message === "string" ? asciiIntoScratch(message) : -1;
+  work.set(inner);
+  if (length >= 0) finishScratch(work, 64, length);
+  else {
+    const m = typeof message === "string" ? encoder.encode(message) : message;
+    room(m.length);
+    scratch.set(m);
+    finishScratch(work, 64, m.length);
+  }
+  for (let i = 0; i < 8; i++) scratchView.setUint32(i * 4, work[i]);
+  work.set(outer);
+  finishScratch(work, 64, 32);
+}
+
+/** Writes `text` into the scratch buffer when it is all ASCII: its length, else -1. */
+function asciiIntoScratch(text: string): number {
+  const length = text.length;
+  room(length);
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return -1;
+    scratch[i] = code;
+  }
+  return length;
 }

@@ -68,6 +68,11 @@ export function asset(path: string): string {
   return ASSET_PREFIX + name;
 }
 
+/** Whether `path` is the public name of a file of `static/`: what {@link servePublic} answers. */
+export function isPublicFile(path: string): boolean {
+  return loaded?.manifest.assets[path] !== undefined;
+}
+
 /** Chooses the smallest variant the client accepts. */
 function pick(variants: Variant[], acceptEncoding: string): Variant {
   const accepts = (enc: string) =>

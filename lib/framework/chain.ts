@@ -1,7 +1,9 @@
 /**
  * Running a request through its chain: the folder middlewares a route (or a not-found path) has,
  * in order, each going on with `await ctx.next()`, then the last step, which for a route is the
- * handler of the request's method (HEAD as GET), its page, or a 405 answer.
+ * handler of the request's method (HEAD as GET), its page, or a 405 answer. A step that answers at
+ * once (a cached page) is handed back at once, not through a promise: a chain of such steps answers
+ * in the same turn of the event loop as the request came in (`bench/README.md`, request pipeline).
  *
  * `ctx.next()` follows Hono's `compose` rule: a middleware that calls it a second time gets an
  * Error ("next() called multiple times") instead of running the rest of the chain again, and so
@@ -33,7 +35,7 @@ export type LastStep<R> = (ctx: AnyContext, route: R) => Response | Promise<Resp
  * @example
  * ```ts
  * ctx.next = chainRunner(ctx, route, route.middlewares, answer);
- * const res = await ctx.next();
+ * const res = await ctx.next(); // a Response, or a promise of one
  * ```
  */
 export function chainRunner<R>(
@@ -41,20 +43,28 @@ export function chainRunner<R>(
   route: R,
   chain: AnyHandler[],
   last: LastStep<R>,
-): () => Promise<Response> {
+): () => Response | Promise<Response> {
   const req = ctx.hono.req.raw;
   let started = -1; // the last step started
   let current = -1; // the step in control, whose `ctx.next()` runs the one after it
-  return async () => {
+  return () => {
     const i = current + 1;
     if (i <= started || i > chain.length) throw new Error("next() called multiple times");
     started = current = i;
+    let out: Response | Promise<Response>;
     try {
       const mw = chain[i];
-      return mw ? await mw(req, ctx) : await last(ctx, route);
-    } finally {
+      out = mw ? mw(req, ctx) : last(ctx, route);
+    } catch (error) {
       current = i - 1;
+      throw error;
     }
+    // A step that answers at once (a cached page) is handed on as it is: no promise to wait for.
+    if (!(out instanceof Promise)) {
+      current = i - 1;
+      return out;
+    }
+    return out.finally(() => current = i - 1);
   };
 }
 

@@ -33,7 +33,8 @@ export interface ContextOptions<State, E extends Env = Env> {
   nonce(c: Context<E>): string | undefined;
   /**
    * Headers every page of this request carries (the app's security headers, the request id): a
-   * page is then made with them at once, instead of the app setting them afterwards.
+   * page is then made with them at once, instead of the app setting them afterwards. A new object
+   * for each call: the page's response takes it and adds its own headers to it.
    */
   headers?(c: Context<E>): Record<string, string>;
   /** Bounds of the page cache that `ctx.renderCached` uses (one cache per mounted app). */
@@ -251,7 +252,7 @@ class RequestContext<State, E extends Env> implements RouteContext<unknown, Stat
   readonly hono: Context;
   readonly params: Record<string, string>;
   readonly state: State;
-  next: () => Promise<Response> = notStarted;
+  next: () => Response | Promise<Response> = notStarted;
 
   constructor(
     contexts: Contexts<State, E>,

@@ -17,8 +17,9 @@ const madeByContext = new WeakSet<Response>();
  * A page response: HTML, never stored by caches unless the route says otherwise (its own
  * `cache-control` in `init`), no body for HEAD.
  *
- * With `base` (the app's headers for every answer of this request: `MountOptions.headers`), the
- * response is made once with all its headers, from plain objects: copying a Headers object, or
+ * With `base` (the app's headers for every answer of this request: `MountOptions.headers`, a new
+ * object for each call, which this fills in), the response is made once with all its headers, from
+ * plain objects: copying a Headers object, or
  * setting headers one by one on a response, cost more than the page (`bench/README.md`, request
  * pipeline). Without it, the page is made through Hono's context, so that headers set on it earlier
  * (`c.header`) are kept.
@@ -38,7 +39,9 @@ export function htmlResponse(
   const body = c.req.method === "HEAD" ? null : html;
   let res: Response;
   if (base) {
-    const headers: Record<string, string> = { ...base, "cache-control": "no-store" };
+    // `base` is this response's own object (`MountOptions.headers` makes one per call): no copy.
+    const headers = base;
+    headers["cache-control"] = "no-store";
     if (init?.headers) { for (const [name, value] of new Headers(init.headers)) headers[name] = value; }
     headers["content-type"] = "text/html; charset=utf-8";
     res = new Response(body, { status, statusText: init?.statusText, headers });

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import type { Env, Hono } from "hono";
+import type { Context, Env, Hono } from "hono";
 import { answerRoute, type LastStep } from "./chain.ts";
 import { type ContextOptions, Contexts } from "./context.ts";
 import { registerIslands } from "./islands.ts";
@@ -24,13 +24,31 @@ import { PageCache } from "./page_cache.ts";
 import { Prefixes, type PrefixOptions, under } from "./prefixes.ts";
 import { own } from "./response.ts";
 import { registerPreloader, RouteModules } from "./route_modules.ts";
-import { RouteTable } from "./route_table.ts";
+import { type CompiledRoute, RouteTable } from "./route_table.ts";
 import type { LazyManifest, Manifest } from "./types.ts";
 
 export { preloadRoutes } from "./route_modules.ts";
 
+/**
+ * What runs before every route and the not-found answer (the app's request pipeline): it answers
+ * itself, or calls `next` for the route's answer, which is a Response when the route has it at once
+ * (a cached page) and a promise otherwise. It must turn an error of `next` into an answer itself.
+ */
+export type Front<E extends Env = Env> = (
+  c: Context<E>,
+  next: () => Response | Promise<Response>,
+) => Response | Promise<Response>;
+
 /** Options of {@link mountRoutes}, for an app whose Hono env is `E` (its variables, bindings). */
-export interface MountOptions<State, E extends Env = Env> extends ContextOptions<State, E>, PrefixOptions {}
+export interface MountOptions<State, E extends Env = Env> extends ContextOptions<State, E>, PrefixOptions {
+  /**
+   * The app's request pipeline, run inside each route's Hono handler rather than as Hono middleware
+   * (`app.use`): a path then matches one handler, which Hono calls without its `compose`, and a page
+   * that answers at once is answered in the same turn, with no promise between the request and its
+   * bytes (`bench/README.md`, request pipeline).
+   */
+  front?: Front<E>;
+}
 
 /** The last step of the not-found fallback: after the folders' middlewares, the 404 answer. */
 const notFoundAnswer: LastStep<null> = (ctx) => ctx.renderNotFound();
@@ -60,23 +78,32 @@ export function mountRoutes<E extends Env, State>(
   const answer = answerRoute(prefixes);
   registerPreloader(app, table.routes, (entry) => table.ready(entry));
 
+  const front = options.front;
+  const routeAnswer = (c: Context<E>, route: CompiledRoute): Response | Promise<Response> => {
+    const ctx = contexts.create(c, route, route.middlewares, answer);
+    const res = ctx.next();
+    // Headers set on `c` by earlier middleware (the request id) are kept.
+    return res instanceof Promise ? res.then((r) => own(c, r)) : own(c, res);
+  };
   for (const entry of table.routes) {
-    app.all(entry.file.pattern, async (c, next) => {
+    const respond = (c: Context<E>) => {
+      const route = entry.compiled ?? table.ready(entry);
+      return route instanceof Promise ? route.then((r) => routeAnswer(c, r)) : routeAnswer(c, route);
+    };
+    app.all(entry.file.pattern, (c, next) => {
       // `/:lang` must not swallow `/api` or `/_app/…`: those fall through to their own 404.
       const owner = prefixes.reservedFor(c.req.path);
-      if (owner && !under(owner, entry.file.pattern)) return await next();
-      const route = entry.compiled ?? await table.ready(entry);
-      const ctx = contexts.create(c, route, route.middlewares, answer);
-      // Headers set on `c` by earlier middleware (the request id) are kept.
-      return own(c, await ctx.next());
+      if (owner && !under(owner, entry.file.pattern)) return next();
+      return front ? front(c, () => respond(c)) : respond(c);
     });
   }
 
-  app.notFound(async (c) => {
+  const notFound = async (c: Context<E>) => {
     const path = new URL(c.req.url).pathname;
     let chain = table.notFoundChain(path, !prefixes.reservedFor(path));
     if (chain instanceof Promise) chain = await chain;
     const ctx = contexts.create(c, null, chain, notFoundAnswer);
     return own(c, await ctx.next());
-  });
+  };
+  app.notFound((c) => front ? front(c, () => notFound(c)) : notFound(c));
 }

@@ -38,8 +38,8 @@ export interface RouteContext<Data = unknown, State = Record<string, unknown>> {
   renderCached(input: CachedRender<Data>, init?: ResponseInit): Response | Promise<Response>;
   /** Renders the not-found page with status 404. */
   renderNotFound(): Response;
-  /** Middleware only: runs the rest of the chain. */
-  next(): Promise<Response>;
+  /** Middleware only: runs the rest of the chain (its answer at once when it has it, else a promise). */
+  next(): Response | Promise<Response>;
   /** The underlying Hono context, for what this layer does not wrap (headers, cookies). */
   hono: Context;
 }

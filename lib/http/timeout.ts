@@ -66,15 +66,22 @@ export class Deadlines {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inFlight = 0;
 
-  /** Runs `work`, failing with {@link RequestTimeoutError} if it is not done within `ms`. */
-  within<T>(ms: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work`, failing with {@link RequestTimeoutError} if it is not done within `ms`. Work that
+   * answers at once (a cached page) is answered as it is: it cannot have run late, and keeps no
+   * promise, closure or queue entry.
+   */
+  within<T>(ms: number, work: () => Promise<T>): Promise<T>;
+  within<T>(ms: number, work: () => T | Promise<T>): T | Promise<T>;
+  within<T>(ms: number, work: () => T | Promise<T>): T | Promise<T> {
+    const at = Date.now() + ms;
+    const done = work();
+    if (!(done instanceof Promise)) return done;
     let queue = this.#queues.get(ms);
     if (!queue) this.#queues.set(ms, queue = new Map());
     const id = this.#next++;
-    const at = Date.now() + ms;
     if (this.#inFlight++ === 0 && this.#timer !== undefined) ref(this.#timer, true);
     if (at < this.#timerAt) this.#arm(at);
-    const done = work();
     return new Promise<T>((resolve, reject) => {
       queue.set(id, { at, ms, reject });
       const end = () => {

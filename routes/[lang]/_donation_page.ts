@@ -102,8 +102,9 @@ export function donationPage(
 ): Response | Promise<Response> {
   // The middleware's read, so the header and the cards (and the cache key) are of one version.
   const museum = ctx.state.museum ?? readMuseumSettingsForPages(ctx.state.services.store);
-  const query = ctx.url.searchParams;
-  if (mode === "online" && (query.has("renew") || query.has("level"))) {
+  // A URL without a query string has neither: no URL parsed for the page most visitors ask for.
+  const query = ctx.hono.req.url.includes("?") ? ctx.url.searchParams : null;
+  if (mode === "online" && query && (query.has("renew") || query.has("level"))) {
     return Promise.resolve(museum).then((settings) => renewalPage(ctx, settings));
   }
   return museum instanceof Promise
@@ -164,6 +165,14 @@ const NO_KEY: BrowserKey = { keyId: "", key: "", expiresAt: 0 };
 /** Page keys by what they are made from, per app, so that a page is not described anew for every visitor. */
 const pageKeysOf = new WeakMap<AppState["services"], Map<string, string>>();
 
+/** The flags as JSON, once per flags object (pages share one object per read, a second at most). */
+const flagsTexts = new WeakMap<object, string>();
+function flagsText(flags: AppState["flags"]): string {
+  let text = flagsTexts.get(flags);
+  if (text === undefined) flagsTexts.set(flags, text = JSON.stringify(flags));
+  return text;
+}
+
 /**
  * The page cache key: everything the HTML is made from but the slots and the URL. The signing key
  * is left out by construction (a constant stands in for it), the flags go in whole, the museum's
@@ -180,7 +189,7 @@ function pageKey(
 ): string {
   const { lang, flags, services } = ctx.state;
   const origin = services.config.publicUrl ?? ctx.url.origin;
-  const inputs = `${lang}\n${mode}\n${shopNumber}\n${JSON.stringify(flags)}\n${origin}\n${museum.version}`;
+  const inputs = `${lang}\n${mode}\n${shopNumber}\n${flagsText(flags)}\n${origin}\n${museum.version}`;
   let pageKeys = pageKeysOf.get(services);
   if (!pageKeys) pageKeysOf.set(services, pageKeys = new Map());
   let key = pageKeys.get(inputs);

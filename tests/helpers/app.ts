@@ -64,6 +64,8 @@ export interface TestApp {
   services: Services;
   /** Every log line written so far, parsed. */
   logs: Record<string, unknown>[];
+  /** The app's own `fetch` (what `Deno.serve` calls), to look at an answer before the server sends it. */
+  fetch(req: Request): Response | Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startTestApp(
     config,
     logs,
     services,
+    fetch: (req) => app.fetch(req),
     async close() {
       await server.shutdown();
       await services.mail.sender?.stop();
