@@ -111,6 +111,10 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     reads: "a kiosk device's shop in the admin API",
     patterns: [String.raw`/^[A-Za-z0-9_-]{1,32}$/`],
   },
+  "lib/core/log.ts": {
+    reads: "the request log line's fields (a path, a header's value) and their keys",
+    patterns: [String.raw`/["\\\u0000-\u001f\ud800-\udfff]/`, String.raw`/^(time|level|msg|\d+)$/`],
+  },
   "lib/core/log_redact.ts": {
     reads: "paths and error text written to the log",
     patterns: [
