@@ -1,4 +1,4 @@
-import { useRef } from "react";
+import { useRef } from "preact/hooks";
 import type { Selection } from "@/lib/shared/donation.ts";
 import type { CurrencyName } from "@/lib/shared/money.ts";
 import { resetForm, scrollToPayment, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
@@ -52,7 +52,7 @@ export default function ContributionChoice(
       return;
     }
     setSelection({ tier: id, other: false, otherAmount: "" });
-    resetForm.value++;
+    resetForm();
     if (!byArrow.current) scrollToPayment();
   };
   // Clicking an already-checked radio fires no change event, so its click deselects it. (No

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { type CurrencyName, MIN_AMOUNT, type Tier } from "./money.ts";
+import { MIN_AMOUNT } from "./amounts.ts";
+import type { CurrencyName, Tier } from "./money.ts";
 
 /** One-time or monthly. */
 export type Period = "one-time" | "monthly";
