@@ -164,7 +164,12 @@ export function contentType(file: string): string {
  */
 export async function build(
   root: string,
-  options: { outDir?: string; islandsDir?: string } = {},
+  options: {
+    outDir?: string;
+    islandsDir?: string;
+    /** Given esbuild's account of the bundle (which module went where): `bench/islands.ts`. */
+    onMetafile?: (metafile: esbuild.Metafile) => void;
+  } = {},
 ): Promise<BuildManifest> {
   root = await Deno.realPath(root);
   const outDir = options.outDir ?? `${root}/_build`;
@@ -221,6 +226,7 @@ export async function build(
     await esbuild.stop();
   }
 
+  options.onMetafile?.(result.metafile);
   const files: Record<string, BuiltFile> = {};
   const contents: Record<string, Uint8Array> = {};
   const islands: Record<string, string> = {};
