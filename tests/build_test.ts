@@ -134,6 +134,10 @@ Deno.test("the compile hint heads the big client files only", async () => {
     );
   }
   assert.ok(!hinted.includes(manifest.client), "the tiny client runtime carries no hint");
+  for (const f of hinted) {
+    const bytes = Deno.readFileSync(`${ROOT}/_build/static/${f}`);
+    assert.equal(manifest.files[f].size, bytes.length, `${f}: the manifest weighs the bytes served`);
+  }
 });
 
 Deno.test("a page without islands ships no script tag at all", async () => {

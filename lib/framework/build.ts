@@ -237,7 +237,7 @@ export async function build(
     contents[name] = withCompileHint(file.contents);
     // Static imports only: a dynamic one (a dialog loaded when opened) is not part of the page.
     const statics = meta.imports.filter((i) => i.kind === "import-statement");
-    files[name] = await describe(name, file.contents, statics.map((i) => i.path.split("/").pop()!));
+    files[name] = await describe(name, contents[name], statics.map((i) => i.path.split("/").pop()!));
     // The lazy ones too, for what must work offline (the desk's service worker keeps them).
     const lazy = meta.imports.filter((i) => i.kind === "dynamic-import" && !i.external);
     if (lazy.length > 0) files[name].lazy = lazy.map((i) => i.path.split("/").pop()!);
