@@ -109,7 +109,9 @@ for (
   )
 ) {
   const f = manifest.files[chunk];
-  const who = users.length > 5 ? `${users.length} islands` : users.join(", ");
+  const islands = users.filter((u) => u !== "client");
+  const runtime = users.includes("client") ? " and the client runtime" : "";
+  const who = islands.length > 5 ? `${islands.length} islands${runtime}` : users.join(", ");
   console.log(
     `| ${label(chunk)} (\`${chunk}\`) | ${kb(f.size)} | ${kb(f.gzip)} | ${list(modulesOf(chunk))} | ${who} |`,
   );
