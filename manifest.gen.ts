@@ -145,9 +145,8 @@ import * as $$14 from "./islands/Desk.tsx";
 import * as $$15 from "./islands/DonorPayment.tsx";
 import * as $$16 from "./islands/InitPaymentListener.tsx";
 import * as $$17 from "./islands/LanguageSelector.tsx";
-import * as $$18 from "./islands/PeriodTabs.tsx";
-import * as $$19 from "./islands/ProgressBar.tsx";
-import * as $$20 from "./islands/ScrollToTop.tsx";
+import * as $$18 from "./islands/ProgressBar.tsx";
+import * as $$19 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -300,9 +299,8 @@ const manifest: Manifest = {
     DonorPayment: $$15,
     InitPaymentListener: $$16,
     LanguageSelector: $$17,
-    PeriodTabs: $$18,
-    ProgressBar: $$19,
-    ScrollToTop: $$20,
+    ProgressBar: $$18,
+    ScrollToTop: $$19,
   },
 };
 

@@ -1,6 +1,5 @@
 import ContributionChoice, { type TierCard } from "@/islands/ContributionChoice.tsx";
 import DonorPayment, { type DonorPaymentProps } from "@/islands/DonorPayment.tsx";
-import PeriodTabs from "@/islands/PeriodTabs.tsx";
 import { GiftMembershipFields, type GiftPart } from "./GiftMembershipFields.tsx";
 import type { DonorFields, Selection } from "@/lib/shared/donation.ts";
 import type { TaxReceiptFields } from "@/lib/shared/israeli_id.ts";
@@ -169,18 +168,16 @@ export function DonationSection(props: { t: TFunction; lang: string; url: URL; d
             {data.notice.text}
           </p>
         )}
-        {data.monthlyEnabled
-          ? (
-            <PeriodTabs
-              initial={data.selection}
-              legend={t("donation.periodLegend")}
-              oneTime={t("donation.oneTime")}
-              monthly={t("donation.monthly")}
-            />
-          )
-          : <input type="hidden" name="period" value="one-time" />}
+        {!data.monthlyEnabled && <input type="hidden" name="period" value="one-time" />}
         <ContributionChoice
           initial={data.selection}
+          periods={data.monthlyEnabled
+            ? {
+              legend: t("donation.periodLegend"),
+              oneTime: t("donation.oneTime"),
+              monthly: t("donation.monthly"),
+            }
+            : null}
           tiers={tiers}
           paymentHref="#payment"
           texts={{

@@ -1,7 +1,8 @@
-import { useRef } from "react";
+import { useRef } from "preact/hooks";
 import type { Selection } from "@/lib/shared/donation.ts";
 import type { CurrencyName } from "@/lib/shared/money.ts";
 import { resetForm, scrollToPayment, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
+import PeriodTabs, { type PeriodTexts } from "@/islands/shared/PeriodTabs.tsx";
 
 /** One tier card (a membership level) as the server formats it, in the page's language. */
 export interface TierCard {
@@ -40,7 +41,14 @@ export interface ChoiceTexts {
  * chosen without leaving the group, so a keyboard user can move through the tiers.
  */
 export default function ContributionChoice(
-  props: { initial: Selection; tiers: TierCard[]; texts: ChoiceTexts; paymentHref: string },
+  props: {
+    initial: Selection;
+    tiers: TierCard[];
+    texts: ChoiceTexts;
+    paymentHref: string;
+    /** The one-time / monthly tabs above the cards, while monthly gifts are offered; else null. */
+    periods: PeriodTexts | null;
+  },
 ) {
   const sel = useSelection(props.initial);
   const { texts } = props;
@@ -52,7 +60,7 @@ export default function ContributionChoice(
       return;
     }
     setSelection({ tier: id, other: false, otherAmount: "" });
-    resetForm.value++;
+    resetForm();
     if (!byArrow.current) scrollToPayment();
   };
   // Clicking an already-checked radio fires no change event, so its click deselects it. (No
@@ -75,7 +83,7 @@ export default function ContributionChoice(
       <span>{label}</span>
     </label>
   );
-  return (
+  const choices = (
     <fieldset class="choices">
       <legend class="visually-hidden">{texts.legend}</legend>
       <div
@@ -168,4 +176,12 @@ export default function ContributionChoice(
       </div>
     </fieldset>
   );
+  return props.periods
+    ? (
+      <>
+        <PeriodTabs initial={props.initial} {...props.periods} />
+        {choices}
+      </>
+    )
+    : choices;
 }

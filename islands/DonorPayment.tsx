@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "preact/hooks";
 import {
   amountOf,
   autoRenewApplies,
@@ -23,7 +23,7 @@ import { signPayload } from "@/lib/shared/signing.ts";
 import type { GiftFields } from "@/lib/shared/gift_membership.ts";
 import type { Lang } from "@/lib/shared/languages.ts";
 import type { Tier } from "@/lib/shared/money.ts";
-import { resetForm, selection, setSelection, useSelection } from "@/islands/shared/donation_state.ts";
+import { selectionNow, setSelection, useResets, useSelection } from "@/islands/shared/donation_state.ts";
 import { type Refusal, refusalOf } from "@/islands/shared/payment_refusals.ts";
 
 /** A browser signing key as the server issued it. */
@@ -147,7 +147,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
   };
 
   // Choosing a preset resets the form (spec section 4).
-  const resets = resetForm.value;
+  const resets = useResets();
   const firstReset = useRef(resets);
   useEffect(() => {
     if (resets !== firstReset.current) reset();
@@ -215,9 +215,10 @@ export default function DonorPayment(props: DonorPaymentProps) {
   const submit = async () => {
     if (busy.current) return;
     setAlert(null);
-    const chosen = amountOf(selection.value, props.tiers);
+    const picked = selectionNow();
+    const chosen = amountOf(picked, props.tiers);
     // A tier is a membership level: the server checks the amount against its price.
-    const levelId = selection.value.other ? null : selection.value.tier;
+    const levelId = picked.other ? null : picked.tier;
     const currency = chosen?.currency ?? null;
     const found: Partial<Record<FieldName, string>> = {
       ...formErrors(fields),
@@ -238,7 +239,7 @@ export default function DonorPayment(props: DonorPaymentProps) {
     const form = formRef.current?.closest("form");
     let gift: GiftFields | null = null;
     if (form && new FormData(form).get("gift") === "on") {
-      if (levelId === null || selection.value.period === "monthly") {
+      if (levelId === null || picked.period === "monthly") {
         return showAlert(tx("giftMembership.levelOnly"));
       }
       const rules = await import("@/lib/shared/gift_membership.ts").catch(() => null);
@@ -268,11 +269,11 @@ export default function DonorPayment(props: DonorPaymentProps) {
         amount: chosen.amount,
         currency: chosen.currency,
         userId: id,
-        isMonthly: online && selection.value.period === "monthly",
+        isMonthly: online && picked.period === "monthly",
         language: props.lang,
         ...(levelId === null ? {} : { levelId }),
         // Not for a gift membership (the API refuses it): the giver's card is not kept for it.
-        ...(autoRenewApplies(selection.value, online) && !gift ? { autoRenew: true } : {}),
+        ...(autoRenewApplies(picked, online) && !gift ? { autoRenew: true } : {}),
         ...gift,
       };
       if (online) {

@@ -25,7 +25,11 @@ export default class InitPaymentListener extends Component {
     removeEventListener("message", onMessage);
   }
 
+  // An empty fragment (nothing on the page, like `null`) through the JSX runtime, as every other
+  // island: the build then keeps the runtime in Preact's chunk rather than a file of its own that
+  // every page loads (issue 29).
   override render() {
-    return null;
+    // deno-lint-ignore jsx-no-useless-fragment
+    return <></>;
   }
 }

@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { MIN_AMOUNT } from "./amounts.ts";
 import { isEmail } from "./email.ts";
-import { type CurrencyName, MIN_AMOUNT, type Tier } from "./money.ts";
+import type { CurrencyName, Tier } from "./money.ts";
 
 /** One-time or monthly. */
 export type Period = "one-time" | "monthly";

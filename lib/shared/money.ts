@@ -54,8 +54,7 @@ export const TIERS: readonly Tier[] = [
   { id: 4, price: { dollars: 100, nis: 400 } },
 ];
 
-/** The smallest payment, in major units (spec section 9). */
-export const MIN_AMOUNT = 1;
+export { MIN_AMOUNT } from "./amounts.ts";
 
 /**
  * Major units (as a donor types them, at most two decimals) to minor units; `null` when the value
