@@ -30,7 +30,8 @@ const RESIZE_SETTLE_MS = 150;
  * ships no chart code, issue 29) and put in as it comes, and, for screen readers and anyone who
  * wants the figures, the same numbers as a table (`GET /api/transaction/daily-totals`). Loads once
  * `ready`; until then shows the chart's skeleton, its frame without figures. When the box's width
- * changes the chart is asked for again; the one shown scales until the new one comes.
+ * changes the chart is asked for again; the one shown scales until the new one comes
+ * (`data-settled` marks the section once nothing more is on its way).
  */
 export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
   const { api, t, lang, ready } = props;
@@ -60,20 +61,23 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
       pace(() => setData(data))
     ).catch(fail);
   }, [ready]);
-  const [svg, setSvg] = useState<string | null>(null);
+  // The chart as drawn, and the width it was drawn for.
+  const [drawn, setDrawn] = useState<{ svg: string; width: number } | null>(null);
   useEffect(() => {
     if (!ready || width === null) return;
     let current = true;
     const timer = setTimeout(() => {
       api.response(`/api/transaction/daily-totals.svg?days=30&lang=${lang}&width=${width}`)
-        .then((res) => res.text()).then((markup) => current && setSvg(markup)).catch(fail);
-    }, svg === null ? 0 : RESIZE_SETTLE_MS);
+        .then((res) => res.text()).then((svg) => current && setDrawn({ svg, width })).catch(fail);
+    }, drawn === null ? 0 : RESIZE_SETTLE_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
   }, [ready, width]);
-  const shown = data !== null && svg !== null;
+  const shown = data !== null && drawn !== null;
+  // Nothing more on its way: the figures and the chart for the box's width, or a failure.
+  const settled = failure !== "" || (data !== null && drawn?.width === width);
 
   const cell = (day: DailyTotals["days"][number], currency: 1 | 2) => {
     const total = day.totals.find((x) => x.currency === currency);
@@ -81,7 +85,12 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
   };
 
   return (
-    <section class="daily-totals" aria-labelledby="daily-title" ref={box}>
+    <section
+      class="daily-totals"
+      aria-labelledby="daily-title"
+      ref={box}
+      data-settled={settled ? "" : undefined}
+    >
       <h2 id="daily-title">{t("dailyTotals.title")}</h2>
       {failure && <p class="form-alert" role="alert">{failure}</p>}
       {/* The chart's skeleton (server-made, decorative) holds its room while it loads. */}
@@ -94,7 +103,7 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
       {shown && (
         <>
           {/* The server's markup: its texts escaped there (components/DailyTotalsSkeleton.tsx). */}
-          <div class="chart" dangerouslySetInnerHTML={{ __html: svg! }} />
+          <div class="chart" dangerouslySetInnerHTML={{ __html: drawn.svg }} />
           <details
             class="chart-table"
             onToggle={(e) => setTableOpen((e.currentTarget as HTMLDetailsElement).open)}
