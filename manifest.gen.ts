@@ -75,78 +75,81 @@ import * as $71 from "./routes/api/(admin)/transaction/[id]/refund-outcome.ts";
 import * as $72 from "./routes/api/(admin)/transaction/[id]/refund.ts";
 import * as $73 from "./routes/api/(admin)/transaction/[id]/refunds.ts";
 import * as $74 from "./routes/api/(admin)/transaction/[id]/resend-receipt.ts";
-import * as $75 from "./routes/api/(admin)/transaction/daily-totals.ts";
-import * as $76 from "./routes/api/(admin)/transaction/export.ts";
-import * as $77 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
-import * as $78 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
-import * as $79 from "./routes/api/(admin)/visits/index.ts";
-import * as $80 from "./routes/api/(admin)/visits/member.ts";
-import * as $81 from "./routes/api/(admin)/visits/report.ts";
-import * as $82 from "./routes/api/(admin)/visits/search.ts";
-import * as $83 from "./routes/api/_middleware.ts";
-import * as $84 from "./routes/api/auth/admin/[id]/approve.ts";
-import * as $85 from "./routes/api/auth/admin/[id]/deactivate.ts";
-import * as $86 from "./routes/api/auth/admin/[id]/reject.ts";
-import * as $87 from "./routes/api/auth/admin/[id]/role.ts";
-import * as $88 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
-import * as $89 from "./routes/api/auth/admin/_middleware.ts";
-import * as $90 from "./routes/api/auth/admin/login.ts";
-import * as $91 from "./routes/api/auth/admin/logout.ts";
-import * as $92 from "./routes/api/auth/admin/me.ts";
-import * as $93 from "./routes/api/auth/admin/pending.ts";
-import * as $94 from "./routes/api/auth/admin/refresh.ts";
-import * as $95 from "./routes/api/auth/admin/register.ts";
-import * as $96 from "./routes/api/auth/admin/staff.ts";
-import * as $97 from "./routes/api/auth/admin/two-factor/confirm.ts";
-import * as $98 from "./routes/api/auth/admin/two-factor/disable.ts";
-import * as $99 from "./routes/api/auth/admin/two-factor/enrol.ts";
-import * as $100 from "./routes/api/auth/admin/two-factor/index.ts";
-import * as $101 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
-import * as $102 from "./routes/api/auth/admin/two-factor/required.ts";
-import * as $103 from "./routes/api/auth/admin/two-factor/verify.ts";
-import * as $104 from "./routes/api/docs.tsx";
-import * as $105 from "./routes/api/feature-flags.ts";
-import * as $106 from "./routes/api/openapi.json.ts";
-import * as $107 from "./routes/api/payment/create.ts";
-import * as $108 from "./routes/api/payment/notify/[provider].ts";
-import * as $109 from "./routes/api/payment/pay-emv.ts";
-import * as $110 from "./routes/api/payment/test-emv/[terminalNumber].ts";
-import * as $111 from "./routes/api/signing-key.ts";
-import * as $112 from "./routes/api/user/[id].ts";
-import * as $113 from "./routes/api/user/index.ts";
-import * as $114 from "./routes/api/user/off-monthly-payment/[id].ts";
-import * as $115 from "./routes/desk-sw.js.ts";
-import * as $116 from "./routes/dev/mail/attachment.ts";
-import * as $117 from "./routes/dev/mail/html.ts";
-import * as $118 from "./routes/dev/mail/index.tsx";
-import * as $119 from "./routes/health.ts";
-import * as $120 from "./routes/index.ts";
-import * as $121 from "./routes/museum-images/[file].ts";
-import * as $122 from "./routes/museum.css.ts";
-import * as $123 from "./routes/payments/card/[attemptId].ts";
-import * as $124 from "./routes/payments/return/[paymentId].ts";
-import * as $125 from "./routes/sandbox/pay/[ref].tsx";
-import * as $126 from "./routes/sandbox/terminal/[terminalId].tsx";
+import * as $75 from "./routes/api/(admin)/transaction/daily-totals.svg.ts";
+import * as $76 from "./routes/api/(admin)/transaction/daily-totals.ts";
+import * as $77 from "./routes/api/(admin)/transaction/export.ts";
+import * as $78 from "./routes/api/(admin)/transaction/get-all-error-transactions.ts";
+import * as $79 from "./routes/api/(admin)/transaction/get-all-success-transactions.ts";
+import * as $80 from "./routes/api/(admin)/visits/index.ts";
+import * as $81 from "./routes/api/(admin)/visits/member.ts";
+import * as $82 from "./routes/api/(admin)/visits/report.ts";
+import * as $83 from "./routes/api/(admin)/visits/search.ts";
+import * as $84 from "./routes/api/_middleware.ts";
+import * as $85 from "./routes/api/auth/admin/[id]/approve.ts";
+import * as $86 from "./routes/api/auth/admin/[id]/deactivate.ts";
+import * as $87 from "./routes/api/auth/admin/[id]/reject.ts";
+import * as $88 from "./routes/api/auth/admin/[id]/role.ts";
+import * as $89 from "./routes/api/auth/admin/[id]/two-factor-reset.ts";
+import * as $90 from "./routes/api/auth/admin/_middleware.ts";
+import * as $91 from "./routes/api/auth/admin/login.ts";
+import * as $92 from "./routes/api/auth/admin/logout.ts";
+import * as $93 from "./routes/api/auth/admin/me.ts";
+import * as $94 from "./routes/api/auth/admin/pending.ts";
+import * as $95 from "./routes/api/auth/admin/refresh.ts";
+import * as $96 from "./routes/api/auth/admin/register.ts";
+import * as $97 from "./routes/api/auth/admin/staff.ts";
+import * as $98 from "./routes/api/auth/admin/two-factor/confirm.ts";
+import * as $99 from "./routes/api/auth/admin/two-factor/disable.ts";
+import * as $100 from "./routes/api/auth/admin/two-factor/enrol.ts";
+import * as $101 from "./routes/api/auth/admin/two-factor/index.ts";
+import * as $102 from "./routes/api/auth/admin/two-factor/recovery-codes.ts";
+import * as $103 from "./routes/api/auth/admin/two-factor/required.ts";
+import * as $104 from "./routes/api/auth/admin/two-factor/verify.ts";
+import * as $105 from "./routes/api/docs.tsx";
+import * as $106 from "./routes/api/feature-flags.ts";
+import * as $107 from "./routes/api/openapi.json.ts";
+import * as $108 from "./routes/api/payment/create.ts";
+import * as $109 from "./routes/api/payment/notify/[provider].ts";
+import * as $110 from "./routes/api/payment/pay-emv.ts";
+import * as $111 from "./routes/api/payment/test-emv/[terminalNumber].ts";
+import * as $112 from "./routes/api/signing-key.ts";
+import * as $113 from "./routes/api/user/[id].ts";
+import * as $114 from "./routes/api/user/index.ts";
+import * as $115 from "./routes/api/user/off-monthly-payment/[id].ts";
+import * as $116 from "./routes/desk-sw.js.ts";
+import * as $117 from "./routes/dev/mail/attachment.ts";
+import * as $118 from "./routes/dev/mail/html.ts";
+import * as $119 from "./routes/dev/mail/index.tsx";
+import * as $120 from "./routes/health.ts";
+import * as $121 from "./routes/index.ts";
+import * as $122 from "./routes/museum-images/[file].ts";
+import * as $123 from "./routes/museum.css.ts";
+import * as $124 from "./routes/payments/card/[attemptId].ts";
+import * as $125 from "./routes/payments/return/[paymentId].ts";
+import * as $126 from "./routes/sandbox/pay/[ref].tsx";
+import * as $127 from "./routes/sandbox/terminal/[terminalId].tsx";
 import * as $$0 from "./islands/AccountForm.tsx";
 import * as $$1 from "./islands/AdminAudit.tsx";
 import * as $$2 from "./islands/AdminDesk.tsx";
 import * as $$3 from "./islands/AdminDonors.tsx";
 import * as $$4 from "./islands/AdminEmail.tsx";
 import * as $$5 from "./islands/AdminKiosks.tsx";
-import * as $$6 from "./islands/AdminMembers.tsx";
-import * as $$7 from "./islands/AdminOverview.tsx";
-import * as $$8 from "./islands/AdminReports.tsx";
-import * as $$9 from "./islands/AdminSettings.tsx";
-import * as $$10 from "./islands/AdminStaff.tsx";
-import * as $$11 from "./islands/AdminTransactions.tsx";
-import * as $$12 from "./islands/AdminTwoFactor.tsx";
-import * as $$13 from "./islands/ContributionChoice.tsx";
-import * as $$14 from "./islands/Desk.tsx";
-import * as $$15 from "./islands/DonorPayment.tsx";
-import * as $$16 from "./islands/InitPaymentListener.tsx";
-import * as $$17 from "./islands/LanguageSelector.tsx";
-import * as $$18 from "./islands/ProgressBar.tsx";
-import * as $$19 from "./islands/ScrollToTop.tsx";
+import * as $$6 from "./islands/AdminMember.tsx";
+import * as $$7 from "./islands/AdminMembers.tsx";
+import * as $$8 from "./islands/AdminOverview.tsx";
+import * as $$9 from "./islands/AdminReports.tsx";
+import * as $$10 from "./islands/AdminSettings.tsx";
+import * as $$11 from "./islands/AdminStaff.tsx";
+import * as $$12 from "./islands/AdminTransactions.tsx";
+import * as $$13 from "./islands/AdminTwoFactor.tsx";
+import * as $$14 from "./islands/ContributionChoice.tsx";
+import * as $$15 from "./islands/Desk.tsx";
+import * as $$16 from "./islands/DonorPayment.tsx";
+import * as $$17 from "./islands/InitPaymentListener.tsx";
+import * as $$18 from "./islands/LanguageSelector.tsx";
+import * as $$19 from "./islands/PeriodTabs.tsx";
+import * as $$20 from "./islands/ProgressBar.tsx";
+import * as $$21 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -227,58 +230,59 @@ const manifest: Manifest = {
     "api/(admin)/transaction/[id]/refund.ts": $72,
     "api/(admin)/transaction/[id]/refunds.ts": $73,
     "api/(admin)/transaction/[id]/resend-receipt.ts": $74,
-    "api/(admin)/transaction/daily-totals.ts": $75,
-    "api/(admin)/transaction/export.ts": $76,
-    "api/(admin)/transaction/get-all-error-transactions.ts": $77,
-    "api/(admin)/transaction/get-all-success-transactions.ts": $78,
-    "api/(admin)/visits/index.ts": $79,
-    "api/(admin)/visits/member.ts": $80,
-    "api/(admin)/visits/report.ts": $81,
-    "api/(admin)/visits/search.ts": $82,
-    "api/_middleware.ts": $83,
-    "api/auth/admin/[id]/approve.ts": $84,
-    "api/auth/admin/[id]/deactivate.ts": $85,
-    "api/auth/admin/[id]/reject.ts": $86,
-    "api/auth/admin/[id]/role.ts": $87,
-    "api/auth/admin/[id]/two-factor-reset.ts": $88,
-    "api/auth/admin/_middleware.ts": $89,
-    "api/auth/admin/login.ts": $90,
-    "api/auth/admin/logout.ts": $91,
-    "api/auth/admin/me.ts": $92,
-    "api/auth/admin/pending.ts": $93,
-    "api/auth/admin/refresh.ts": $94,
-    "api/auth/admin/register.ts": $95,
-    "api/auth/admin/staff.ts": $96,
-    "api/auth/admin/two-factor/confirm.ts": $97,
-    "api/auth/admin/two-factor/disable.ts": $98,
-    "api/auth/admin/two-factor/enrol.ts": $99,
-    "api/auth/admin/two-factor/index.ts": $100,
-    "api/auth/admin/two-factor/recovery-codes.ts": $101,
-    "api/auth/admin/two-factor/required.ts": $102,
-    "api/auth/admin/two-factor/verify.ts": $103,
-    "api/docs.tsx": $104,
-    "api/feature-flags.ts": $105,
-    "api/openapi.json.ts": $106,
-    "api/payment/create.ts": $107,
-    "api/payment/notify/[provider].ts": $108,
-    "api/payment/pay-emv.ts": $109,
-    "api/payment/test-emv/[terminalNumber].ts": $110,
-    "api/signing-key.ts": $111,
-    "api/user/[id].ts": $112,
-    "api/user/index.ts": $113,
-    "api/user/off-monthly-payment/[id].ts": $114,
-    "desk-sw.js.ts": $115,
-    "dev/mail/attachment.ts": $116,
-    "dev/mail/html.ts": $117,
-    "dev/mail/index.tsx": $118,
-    "health.ts": $119,
-    "index.ts": $120,
-    "museum-images/[file].ts": $121,
-    "museum.css.ts": $122,
-    "payments/card/[attemptId].ts": $123,
-    "payments/return/[paymentId].ts": $124,
-    "sandbox/pay/[ref].tsx": $125,
-    "sandbox/terminal/[terminalId].tsx": $126,
+    "api/(admin)/transaction/daily-totals.svg.ts": $75,
+    "api/(admin)/transaction/daily-totals.ts": $76,
+    "api/(admin)/transaction/export.ts": $77,
+    "api/(admin)/transaction/get-all-error-transactions.ts": $78,
+    "api/(admin)/transaction/get-all-success-transactions.ts": $79,
+    "api/(admin)/visits/index.ts": $80,
+    "api/(admin)/visits/member.ts": $81,
+    "api/(admin)/visits/report.ts": $82,
+    "api/(admin)/visits/search.ts": $83,
+    "api/_middleware.ts": $84,
+    "api/auth/admin/[id]/approve.ts": $85,
+    "api/auth/admin/[id]/deactivate.ts": $86,
+    "api/auth/admin/[id]/reject.ts": $87,
+    "api/auth/admin/[id]/role.ts": $88,
+    "api/auth/admin/[id]/two-factor-reset.ts": $89,
+    "api/auth/admin/_middleware.ts": $90,
+    "api/auth/admin/login.ts": $91,
+    "api/auth/admin/logout.ts": $92,
+    "api/auth/admin/me.ts": $93,
+    "api/auth/admin/pending.ts": $94,
+    "api/auth/admin/refresh.ts": $95,
+    "api/auth/admin/register.ts": $96,
+    "api/auth/admin/staff.ts": $97,
+    "api/auth/admin/two-factor/confirm.ts": $98,
+    "api/auth/admin/two-factor/disable.ts": $99,
+    "api/auth/admin/two-factor/enrol.ts": $100,
+    "api/auth/admin/two-factor/index.ts": $101,
+    "api/auth/admin/two-factor/recovery-codes.ts": $102,
+    "api/auth/admin/two-factor/required.ts": $103,
+    "api/auth/admin/two-factor/verify.ts": $104,
+    "api/docs.tsx": $105,
+    "api/feature-flags.ts": $106,
+    "api/openapi.json.ts": $107,
+    "api/payment/create.ts": $108,
+    "api/payment/notify/[provider].ts": $109,
+    "api/payment/pay-emv.ts": $110,
+    "api/payment/test-emv/[terminalNumber].ts": $111,
+    "api/signing-key.ts": $112,
+    "api/user/[id].ts": $113,
+    "api/user/index.ts": $114,
+    "api/user/off-monthly-payment/[id].ts": $115,
+    "desk-sw.js.ts": $116,
+    "dev/mail/attachment.ts": $117,
+    "dev/mail/html.ts": $118,
+    "dev/mail/index.tsx": $119,
+    "health.ts": $120,
+    "index.ts": $121,
+    "museum-images/[file].ts": $122,
+    "museum.css.ts": $123,
+    "payments/card/[attemptId].ts": $124,
+    "payments/return/[paymentId].ts": $125,
+    "sandbox/pay/[ref].tsx": $126,
+    "sandbox/terminal/[terminalId].tsx": $127,
   },
   islands: {
     AccountForm: $$0,
@@ -287,20 +291,22 @@ const manifest: Manifest = {
     AdminDonors: $$3,
     AdminEmail: $$4,
     AdminKiosks: $$5,
-    AdminMembers: $$6,
-    AdminOverview: $$7,
-    AdminReports: $$8,
-    AdminSettings: $$9,
-    AdminStaff: $$10,
-    AdminTransactions: $$11,
-    AdminTwoFactor: $$12,
-    ContributionChoice: $$13,
-    Desk: $$14,
-    DonorPayment: $$15,
-    InitPaymentListener: $$16,
-    LanguageSelector: $$17,
-    ProgressBar: $$18,
-    ScrollToTop: $$19,
+    AdminMember: $$6,
+    AdminMembers: $$7,
+    AdminOverview: $$8,
+    AdminReports: $$9,
+    AdminSettings: $$10,
+    AdminStaff: $$11,
+    AdminTransactions: $$12,
+    AdminTwoFactor: $$13,
+    ContributionChoice: $$14,
+    Desk: $$15,
+    DonorPayment: $$16,
+    InitPaymentListener: $$17,
+    LanguageSelector: $$18,
+    PeriodTabs: $$19,
+    ProgressBar: $$20,
+    ScrollToTop: $$21,
   },
 };
 

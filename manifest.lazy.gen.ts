@@ -7,20 +7,22 @@ import * as $$2 from "./islands/AdminDesk.tsx";
 import * as $$3 from "./islands/AdminDonors.tsx";
 import * as $$4 from "./islands/AdminEmail.tsx";
 import * as $$5 from "./islands/AdminKiosks.tsx";
-import * as $$6 from "./islands/AdminMembers.tsx";
-import * as $$7 from "./islands/AdminOverview.tsx";
-import * as $$8 from "./islands/AdminReports.tsx";
-import * as $$9 from "./islands/AdminSettings.tsx";
-import * as $$10 from "./islands/AdminStaff.tsx";
-import * as $$11 from "./islands/AdminTransactions.tsx";
-import * as $$12 from "./islands/AdminTwoFactor.tsx";
-import * as $$13 from "./islands/ContributionChoice.tsx";
-import * as $$14 from "./islands/Desk.tsx";
-import * as $$15 from "./islands/DonorPayment.tsx";
-import * as $$16 from "./islands/InitPaymentListener.tsx";
-import * as $$17 from "./islands/LanguageSelector.tsx";
-import * as $$18 from "./islands/ProgressBar.tsx";
-import * as $$19 from "./islands/ScrollToTop.tsx";
+import * as $$6 from "./islands/AdminMember.tsx";
+import * as $$7 from "./islands/AdminMembers.tsx";
+import * as $$8 from "./islands/AdminOverview.tsx";
+import * as $$9 from "./islands/AdminReports.tsx";
+import * as $$10 from "./islands/AdminSettings.tsx";
+import * as $$11 from "./islands/AdminStaff.tsx";
+import * as $$12 from "./islands/AdminTransactions.tsx";
+import * as $$13 from "./islands/AdminTwoFactor.tsx";
+import * as $$14 from "./islands/ContributionChoice.tsx";
+import * as $$15 from "./islands/Desk.tsx";
+import * as $$16 from "./islands/DonorPayment.tsx";
+import * as $$17 from "./islands/InitPaymentListener.tsx";
+import * as $$18 from "./islands/LanguageSelector.tsx";
+import * as $$19 from "./islands/PeriodTabs.tsx";
+import * as $$20 from "./islands/ProgressBar.tsx";
+import * as $$21 from "./islands/ScrollToTop.tsx";
 
 import type { LazyManifest } from "./lib/framework/types.ts";
 
@@ -119,6 +121,8 @@ const manifest: LazyManifest = {
       import("./routes/api/(admin)/transaction/[id]/refunds.ts"),
     "api/(admin)/transaction/[id]/resend-receipt.ts": () =>
       import("./routes/api/(admin)/transaction/[id]/resend-receipt.ts"),
+    "api/(admin)/transaction/daily-totals.svg.ts": () =>
+      import("./routes/api/(admin)/transaction/daily-totals.svg.ts"),
     "api/(admin)/transaction/daily-totals.ts": () =>
       import("./routes/api/(admin)/transaction/daily-totals.ts"),
     "api/(admin)/transaction/export.ts": () => import("./routes/api/(admin)/transaction/export.ts"),
@@ -185,20 +189,22 @@ const manifest: LazyManifest = {
     AdminDonors: $$3,
     AdminEmail: $$4,
     AdminKiosks: $$5,
-    AdminMembers: $$6,
-    AdminOverview: $$7,
-    AdminReports: $$8,
-    AdminSettings: $$9,
-    AdminStaff: $$10,
-    AdminTransactions: $$11,
-    AdminTwoFactor: $$12,
-    ContributionChoice: $$13,
-    Desk: $$14,
-    DonorPayment: $$15,
-    InitPaymentListener: $$16,
-    LanguageSelector: $$17,
-    ProgressBar: $$18,
-    ScrollToTop: $$19,
+    AdminMember: $$6,
+    AdminMembers: $$7,
+    AdminOverview: $$8,
+    AdminReports: $$9,
+    AdminSettings: $$10,
+    AdminStaff: $$11,
+    AdminTransactions: $$12,
+    AdminTwoFactor: $$13,
+    ContributionChoice: $$14,
+    Desk: $$15,
+    DonorPayment: $$16,
+    InitPaymentListener: $$17,
+    LanguageSelector: $$18,
+    PeriodTabs: $$19,
+    ProgressBar: $$20,
+    ScrollToTop: $$21,
   },
 };
 

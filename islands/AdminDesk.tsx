@@ -1,7 +1,7 @@
-import { useEffect, useState } from "preact/hooks";
 import type { VisitPage, VisitView } from "@/lib/shared/visits.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { DataTable } from "@/islands/admin/DataTable.tsx";
+import { ShowMore, useMoreRows } from "@/islands/admin/ShowMore.tsx";
 import { visitRow } from "@/islands/admin/visit_row.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
@@ -27,31 +27,17 @@ export default function AdminDesk(props: AdminDeskProps) {
   );
 }
 
-type Load = { rows: VisitView[]; next: string | null; loading: boolean; error: string | null };
-
 function TodaysVisits(props: { view: SectionView }) {
   const { api, t, lang, ready } = props.view;
   const dates = useDates();
-  const [load, setLoad] = useState<Load>({ rows: [], next: null, loading: true, error: null });
-  const fetchPage = (cursor: string | null, rows: VisitView[]) => {
-    setLoad({ rows, next: cursor, loading: true, error: null });
-    const at = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-    api.request<VisitPage>(`/api/visits?lang=${lang}${at}`)
-      .then((page) =>
-        setLoad({ rows: [...rows, ...page.data], next: page.next, loading: false, error: null })
-      )
-      .catch((error) =>
-        setLoad({
-          rows,
-          next: cursor,
-          loading: false,
-          error: t("transactions.errorPrefix") + messageText(t, listFailure(error)),
-        })
-      );
-  };
-  useEffect(() => {
-    if (ready) fetchPage(null, []);
-  }, [ready]);
+  const load = useMoreRows<VisitView>(
+    (cursor) =>
+      api.request<VisitPage>(
+        `/api/visits?lang=${lang}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      ),
+    ready,
+    (error) => t("transactions.errorPrefix") + messageText(t, listFailure(error)),
+  );
 
   return (
     <>
@@ -72,22 +58,7 @@ function TodaysVisits(props: { view: SectionView }) {
           empty={t("frontDesk.visitsEmpty")}
           row={(v) => visitRow({ visit: v, t, time: dates.dateTime(v.at) ?? "" })}
         />
-        {load.loading && (
-          <div class="loading" role="status">
-            <span class="spinner" aria-hidden="true" />
-            <span>{t("frontDesk.loading")}</span>
-          </div>
-        )}
-        {load.error && <p class="form-alert" role="alert">{load.error}</p>}
-        {!load.loading && load.next && (
-          <button
-            type="button"
-            class="button button-outline"
-            onClick={() => fetchPage(load.next, load.rows)}
-          >
-            {t("membersAdmin.more")}
-          </button>
-        )}
+        <ShowMore list={load} loading={t("frontDesk.loading")} more={t("membersAdmin.more")} />
       </div>
     </>
   );

@@ -1,10 +1,10 @@
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import type { MemberPage, MemberRow, MembershipState } from "@/lib/shared/memberships.ts";
 import { MEMBERSHIP_STATES } from "@/lib/shared/memberships.ts";
 import { AdminShell, type SectionView } from "@/islands/admin/AdminShell.tsx";
 import { Address, DataTable } from "@/islands/admin/DataTable.tsx";
+import { ShowMore, useMoreRows } from "@/islands/admin/ShowMore.tsx";
 import { saveDownload } from "@/islands/admin/download.ts";
-import { MemberView } from "@/islands/admin/MemberView.tsx";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText } from "@/islands/shared/texts.ts";
@@ -26,8 +26,6 @@ export interface AdminMembersProps {
   texts: Record<string, string>;
   /** The museum's levels (id and name in the page's language), for the level filter. */
   levels: { id: number; name: string }[];
-  /** `?number=`: a member's page; null: the list. */
-  number: string | null;
   filters: MemberFilters;
 }
 
@@ -37,17 +35,14 @@ const EXPIRING_DAYS = 30;
 /**
  * The Members section (issue 27, item 8), `/{lang}/admin/members` (owners, admins, finance): the
  * members list (filtered by state, level and ending within 30 days, searched by number, address or
- * name, a CSV of what it shows) and, with `?number=`, a member's page (`MemberView`). The filters
+ * name, a CSV of what it shows); a member's page (`?number=`) is `AdminMember.tsx`. The filters
  * are a GET form of this page, so a filtered list is a link; rows load from `GET /api/memberships`
  * with the admin's token once the shell has confirmed the admin, more rows on "Show more".
  */
 export default function AdminMembers(props: AdminMembersProps) {
   return (
     <AdminShell lang={props.lang} timeZone={props.timeZone} section="members" texts={props.texts}>
-      {(view) =>
-        props.number
-          ? <MemberView view={view} number={props.number} />
-          : <MemberList view={view} levels={props.levels} filters={props.filters} />}
+      {(view) => <MemberList view={view} levels={props.levels} filters={props.filters} />}
     </AdminShell>
   );
 }
@@ -62,37 +57,23 @@ export function memberQuery(filters: MemberFilters, lang: string): string {
   return q.toString();
 }
 
-type Load = { rows: MemberRow[]; next: string | null; loading: boolean; error: string | null };
-
 function MemberList(
   props: { view: SectionView; levels: AdminMembersProps["levels"]; filters: MemberFilters },
 ) {
   const { api, t, lang, ready } = props.view;
   const { filters } = props;
   const dates = useDates();
-  const [load, setLoad] = useState<Load>({ rows: [], next: null, loading: true, error: null });
   const [exportError, setExportError] = useState<string | null>(null);
   const query = memberQuery(filters, lang);
 
-  const fetchPage = (cursor: string | null, rows: MemberRow[]) => {
-    setLoad({ rows, next: cursor, loading: true, error: null });
-    const at = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
-    api.request<MemberPage>(`/api/memberships?${query}${at}`)
-      .then((page) =>
-        setLoad({ rows: [...rows, ...page.data], next: page.next, loading: false, error: null })
-      )
-      .catch((error) =>
-        setLoad({
-          rows,
-          next: cursor,
-          loading: false,
-          error: t("transactions.errorPrefix") + messageText(t, listFailure(error)),
-        })
-      );
-  };
-  useEffect(() => {
-    if (ready) fetchPage(null, []);
-  }, [ready]);
+  const load = useMoreRows<MemberRow>(
+    (cursor) =>
+      api.request<MemberPage>(
+        `/api/memberships?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      ),
+    ready,
+    (error) => t("transactions.errorPrefix") + messageText(t, listFailure(error)),
+  );
 
   const download = async () => {
     setExportError(null);
@@ -192,22 +173,7 @@ function MemberList(
             </tr>
           )}
         />
-        {load.loading && (
-          <div class="loading" role="status">
-            <span class="spinner" aria-hidden="true" />
-            <span>{t("membersAdmin.loading")}</span>
-          </div>
-        )}
-        {load.error && <p class="form-alert" role="alert">{load.error}</p>}
-        {!load.loading && load.next && (
-          <button
-            type="button"
-            class="button button-outline"
-            onClick={() => fetchPage(load.next, load.rows)}
-          >
-            {t("membersAdmin.more")}
-          </button>
-        )}
+        <ShowMore list={load} loading={t("membersAdmin.loading")} more={t("membersAdmin.more")} />
       </div>
     </>
   );

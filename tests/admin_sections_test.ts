@@ -33,6 +33,7 @@ const CALLS: Record<SectionId, Call[]> = {
   ],
   transactions: [
     "GET /api/transaction/daily-totals",
+    "GET /api/transaction/daily-totals.svg",
     "GET /api/transaction/get-all-success-transactions",
     "GET /api/transaction/get-all-error-transactions",
     "GET /api/transaction/export",

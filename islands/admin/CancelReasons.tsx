@@ -4,7 +4,7 @@ import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
-import { reasonText } from "./DonorView.tsx";
+import { reasonText } from "./donor_links.ts";
 
 /**
  * Why monthly donors cancelled (issue 15): how many monthly gifts were cancelled with each reason

@@ -1,16 +1,13 @@
 import { createContext } from "preact";
-import { useContext, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { listFailure } from "@/islands/shared/account_forms.ts";
 import type { DailyTotalsAnswer as DailyTotals } from "@/lib/shared/daily_totals.ts";
 import { listAmount } from "@/lib/shared/format.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
-import type { Lang } from "@/lib/shared/languages.ts";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { pace } from "@/islands/shared/pace.ts";
 import { isolate, messageText, type Translate } from "@/islands/shared/texts.ts";
 import { chartWidth } from "@/lib/shared/axis_labels.ts";
-import { chartModel } from "./daily_totals_chart.ts";
-import { DailyTotalsChart } from "./DailyTotalsChart.tsx";
 import { DataTable } from "./DataTable.tsx";
 
 /**
@@ -24,11 +21,17 @@ export const ChartSkeleton = createContext("");
 /** The table's days: short month and day, as under the chart. */
 const SHORT_DAY: Intl.DateTimeFormatOptions = { month: "short", day: "numeric" };
 
+/** How long the box's width stays put before the chart is asked for at the new width. */
+const RESIZE_SETTLE_MS = 150;
+
 /**
- * Daily donation totals of the last 30 days: the chart, drawn here from the API's figures (our own
- * small SVG chart, no chart library; its texts are the page's `chart.*`), and, for screen readers
- * and anyone who wants the figures, the same numbers as a table. Loads once `ready`; until then
- * shows the chart's skeleton, its frame without figures.
+ * Daily donation totals of the last 30 days: the chart, drawn by the server for the box's width
+ * (`GET /api/transaction/daily-totals.svg`, our own small SVG chart, no chart library: the section
+ * ships no chart code, issue 29) and put in as it comes, and, for screen readers and anyone who
+ * wants the figures, the same numbers as a table (`GET /api/transaction/daily-totals`). Loads once
+ * `ready`; until then shows the chart's skeleton, its frame without figures. When the box's width
+ * changes the chart is asked for again; the one shown scales until the new one comes
+ * (`data-settled` marks the section once nothing more is on its way).
  */
 export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: string; ready: boolean }) {
   const { api, t, lang, ready } = props;
@@ -50,18 +53,31 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
     return () => observer.disconnect();
   }, []);
 
+  const fail = (error: unknown) =>
+    setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error)));
   useEffect(() => {
     if (!ready) return;
     api.request<DailyTotals>("/api/transaction/daily-totals?days=30").then((data) =>
       pace(() => setData(data))
-    ).catch((
-      error,
-    ) => setFailure(t("transactions.errorPrefix") + messageText(t, listFailure(error))));
+    ).catch(fail);
   }, [ready]);
-  const chart = useMemo(
-    () => data && chartModel(data.days, data.currencies, lang as Lang, t, chartWidth(width)),
-    [data, width],
-  );
+  // The chart as drawn, and the width it was drawn for.
+  const [drawn, setDrawn] = useState<{ svg: string; width: number } | null>(null);
+  useEffect(() => {
+    if (!ready || width === null) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      api.response(`/api/transaction/daily-totals.svg?days=30&lang=${lang}&width=${width}`)
+        .then((res) => res.text()).then((svg) => current && setDrawn({ svg, width })).catch(fail);
+    }, drawn === null ? 0 : RESIZE_SETTLE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [ready, width]);
+  const shown = data !== null && drawn !== null;
+  // Nothing more on its way: the figures and the chart for the box's width, or a failure.
+  const settled = failure !== "" || (data !== null && drawn?.width === width);
 
   const cell = (day: DailyTotals["days"][number], currency: 1 | 2) => {
     const total = day.totals.find((x) => x.currency === currency);
@@ -69,21 +85,25 @@ export function DailyTotalsPanel(props: { api: ApiClient; t: Translate; lang: st
   };
 
   return (
-    <section class="daily-totals" aria-labelledby="daily-title" ref={box}>
+    <section
+      class="daily-totals"
+      aria-labelledby="daily-title"
+      ref={box}
+      data-settled={settled ? "" : undefined}
+    >
       <h2 id="daily-title">{t("dailyTotals.title")}</h2>
       {failure && <p class="form-alert" role="alert">{failure}</p>}
       {/* The chart's skeleton (server-made, decorative) holds its room while it loads. */}
-      {!data && !failure && (
+      {!shown && !failure && (
         <div class="chart-loading" role="status">
           <span class="visually-hidden">{t("dailyTotals.loading")}</span>
           <div class="chart" dangerouslySetInnerHTML={{ __html: skeleton }} />
         </div>
       )}
-      {data && chart && (
+      {shown && (
         <>
-          <div class="chart">
-            <DailyTotalsChart model={chart} />
-          </div>
+          {/* The server's markup: its texts escaped there (components/DailyTotalsSkeleton.tsx). */}
+          <div class="chart" dangerouslySetInnerHTML={{ __html: drawn.svg }} />
           <details
             class="chart-table"
             onToggle={(e) => setTableOpen((e.currentTarget as HTMLDetailsElement).open)}

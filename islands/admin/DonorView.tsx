@@ -5,20 +5,10 @@ import { useDates } from "@/islands/shared/dates.tsx";
 import { isolate, type Translate } from "@/islands/shared/texts.ts";
 import { DataTable } from "./DataTable.tsx";
 import { PaymentStatus } from "./PaymentStatus.tsx";
+import { donorHref, reasonText } from "./donor_links.ts";
 
-// Its home is the islands' texts; answered here too for what imported it from this view.
-export { isolate };
-
-/** The back office's link to a donor's view, from anywhere that shows their address. */
-export const donorHref = (lang: string, email: string) =>
-  `/${lang}/admin/donors?email=${encodeURIComponent(email.trim())}`;
-
-/** A reason's words, or the reason itself when it has none (a reason added later, untranslated). */
-export function reasonText(t: Translate, reason: string): string {
-  const key = `backofficeDonor.reasons.${reason}`;
-  const text = t(key);
-  return text === key ? reason : text;
-}
+// Their homes are the islands' texts and donor_links.ts; answered here too for what imported them from this view.
+export { donorHref, isolate, reasonText };
 
 /**
  * A monthly gift's state in words: active, paused until, failing (tries, next try), cancelled

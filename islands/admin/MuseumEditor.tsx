@@ -7,7 +7,6 @@ import type { SectionView } from "./AdminShell.tsx";
 import { MuseumImageField } from "./MuseumImageField.tsx";
 import {
   changeOf,
-  fieldErrors,
   type FormLimits,
   formOf,
   type LevelForm,
@@ -91,6 +90,8 @@ export function MuseumEditor(props: MuseumEditorProps) {
         setStale(true);
         setNotice(t("museumEditor.changedMeanwhile"));
       } else if (error instanceof ApiError && error.status === 400 && error.body?.errors?.length) {
+        // The refusals' words load when one comes (most saves are accepted).
+        const { fieldErrors } = await import("./museum_faults.ts");
         const found = fieldErrors(error.body.errors, t, props.limits, form.colours);
         setErrors(found);
         setNotice(t("museumEditor.fixFields"));

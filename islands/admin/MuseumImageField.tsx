@@ -2,7 +2,6 @@ import { useState } from "preact/hooks";
 import { IMAGE_LIMITS, type MuseumImage, museumImageUrl, type MuseumSettings } from "@/lib/shared/museum.ts";
 import { type ApiClient, ApiError } from "@/islands/shared/admin_api.ts";
 import type { Translate } from "@/islands/shared/texts.ts";
-import { imageFault } from "./museum_form.ts";
 
 /** What an image field needs. */
 export interface MuseumImageFieldProps {
@@ -45,8 +44,10 @@ export function MuseumImageField(props: MuseumImageFieldProps) {
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) props.onStale();
       else if (e instanceof ApiError && (e.status === 400 || e.status === 413)) {
+        // The refusals' words load when one comes (most uploads are accepted).
+        const { imageFault } = await import("./museum_faults.ts");
         setError(imageFault(e.status, e.body?.errors?.[0]?.message, t));
-      } else setError(imageFault(0, undefined, t));
+      } else setError(t("museumEditor.imageErrors.other", IMAGE_LIMITS));
     } finally {
       setBusy(false);
     }

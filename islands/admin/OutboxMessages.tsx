@@ -5,7 +5,7 @@ import { DataTable } from "./DataTable.tsx";
 import type { ApiClient } from "@/islands/shared/admin_api.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import { messageText, type Translate } from "@/islands/shared/texts.ts";
-import { isDay } from "@/lib/shared/transaction_filters.ts";
+import { isDay } from "@/lib/shared/calendar_day.ts";
 import { FilterNotice, useQueryParam } from "./list_filter.tsx";
 
 /** A message as `GET /api/outbox` lists it (`lib/outbox/outbox_view.ts`): no content, no recipient id. */

@@ -3,7 +3,7 @@ import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import { useDates } from "@/islands/shared/dates.tsx";
 import type { Translate } from "@/islands/shared/texts.ts";
 import { Address, DataTable } from "./DataTable.tsx";
-import { donorHref } from "./DonorView.tsx";
+import { donorHref } from "./donor_links.ts";
 import { PaymentStatus } from "./PaymentStatus.tsx";
 
 export type { ErrorItem, SuccessItem };

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { defaultMuseumSettings } from "@/lib/museum/defaults.ts";
 import { translator } from "@/islands/shared/texts.ts";
-import { changeOf, fieldErrors, formOf, imageFault, majorText, minorOf, newLevel } from "./museum_form.ts";
+import { changeOf, formOf, majorText, minorOf, newLevel } from "./museum_form.ts";
+import { fieldErrors, imageFault } from "./museum_faults.ts";
 
 Deno.test("minorOf: exact minor units for up to two decimals; anything else the server refuses", () => {
   assert.equal(minorOf("120"), 12_000);

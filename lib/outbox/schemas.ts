@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { atMost } from "@/lib/core/schema_fields.ts";
-import { isDay } from "@/lib/shared/transaction_filters.ts";
+import { isDay } from "@/lib/shared/calendar_day.ts";
 
 /** `GET /api/outbox` query. */
 export const OutboxQuerySchema = z.object({

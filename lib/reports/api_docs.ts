@@ -12,6 +12,7 @@ import {
   ReportQuerySchema,
 } from "./schemas.ts";
 import {
+  DailyTotalsChartQuerySchema,
   DailyTotalsQuerySchema,
   DailyTotalsSchema,
   ErrorListQuerySchema,
@@ -105,6 +106,26 @@ export const dailyTotalsDocs: RouteDocs = {
     query: DailyTotalsQuerySchema,
     responses: {
       200: { description: "The window's days", schema: DailyTotalsSchema },
+      403: { description: "The admin is not approved yet" },
+    },
+  },
+};
+
+/** `GET /api/transaction/daily-totals.svg`. */
+export const dailyTotalsChartDocs: RouteDocs = {
+  GET: {
+    summary: "The daily totals chart, drawn on the server",
+    description: "An SVG image of the figures of `GET /api/transaction/daily-totals`: one panel per " +
+      "currency with its money lines, a bar per day and the dates, or one panel saying there were no " +
+      "donations; words in `lang` (right to left in Hebrew), laid out for a box `width` CSS pixels " +
+      'wide. One `role="img"` named by its title and description; the back office puts it in the ' +
+      "transactions section above the same figures as a table.",
+    tags: ["transactions"],
+    auth: "bearer",
+    query: DailyTotalsChartQuerySchema,
+    responses: {
+      200: { description: "The chart", mediaType: "image/svg+xml", schema: z.string() },
+      400: { description: "`days` out of 1 to 90, an unknown language, or a width out of range" },
       403: { description: "The admin is not approved yet" },
     },
   },

@@ -26,19 +26,23 @@ export const ReportFileQuerySchema = ReportQuerySchema.extend({
     .default("en").describe("Language of the header row, or of the chart's words"),
 });
 
+/**
+ * `width`: the width in CSS pixels of the box a chart the server draws is shown in (this report's,
+ * the daily totals'), so its type keeps its size.
+ */
+export const chartWidthParam = z.string().regex(
+  /^\d{3,4}$/,
+  `width must be a whole number of pixels from ${CHART_WIDTHS.min} to ${CHART_WIDTHS.max}`,
+).transform(Number).pipe(
+  z.number().min(CHART_WIDTHS.min, `width must be at least ${CHART_WIDTHS.min}`)
+    .max(CHART_WIDTHS.max, `width must be at most ${CHART_WIDTHS.max}`),
+).optional().describe(
+  `The width in CSS pixels of the box the chart is shown in (default ${CHART_WIDTHS.default}), so ` +
+    "its type keeps its size: a narrow box gets more lines, not smaller type",
+);
+
 /** The chart's query: the CSV's, and the width of the box it is drawn for. */
-export const ReportChartQuerySchema = ReportFileQuerySchema.extend({
-  width: z.string().regex(
-    /^\d{3,4}$/,
-    `width must be a whole number of pixels from ${CHART_WIDTHS.min} to ${CHART_WIDTHS.max}`,
-  ).transform(Number).pipe(
-    z.number().min(CHART_WIDTHS.min, `width must be at least ${CHART_WIDTHS.min}`)
-      .max(CHART_WIDTHS.max, `width must be at most ${CHART_WIDTHS.max}`),
-  ).optional().describe(
-    `The width in CSS pixels of the box the chart is shown in (default ${CHART_WIDTHS.default}), so ` +
-      "its type keeps its size: a narrow box gets more lines, not smaller type",
-  ),
-});
+export const ReportChartQuerySchema = ReportFileQuerySchema.extend({ width: chartWidthParam });
 
 const Currency = z.union([z.literal(1), z.literal(2)]).describe("1 = NIS, 2 = USD");
 const Sum = z.object({

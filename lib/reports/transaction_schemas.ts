@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { ErrorItem, SuccessItem } from "@/lib/shared/transaction_items.ts";
 import { atMost, CONTROL, langParam } from "@/lib/core/schema_fields.ts";
 import { isDay } from "@/lib/shared/transaction_filters.ts";
+import { chartWidthParam } from "./schemas.ts";
 
 /** Largest page size of the transaction lists. */
 export const MAX_LIMIT = 100;
@@ -93,6 +94,14 @@ export const DailyTotalsQuerySchema = z.object({
   // The answer used to carry a chart in this language; it holds figures only now (the back office
   // draws the chart), but the parameter is still accepted, and checked, so no caller's answer changes.
   lang: langParam.optional().describe("Accepted for earlier callers; the answer holds no texts"),
+});
+
+/** `GET /api/transaction/daily-totals.svg`: the figures' days, the chart's language and its box's width. */
+export const DailyTotalsChartQuerySchema = DailyTotalsQuerySchema.extend({
+  lang: langParam.optional().default("en").describe(
+    "Language of the chart's words (right to left in Hebrew)",
+  ),
+  width: chartWidthParam,
 });
 
 const UserRef = z.object({ firstName: z.string(), lastName: z.string(), email: z.string() });

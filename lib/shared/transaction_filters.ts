@@ -12,6 +12,11 @@
  * @module
  */
 
+import { isDay } from "./calendar_day.ts";
+
+// Its home is calendar_day.ts (a section that checks a day ships no history filters); answered here too.
+export { isDay };
+
 /** Spec section 9: 10 rows per list page, a window of 5 page numbers. */
 export const PAGE_SIZE = 10;
 export const PAGE_WINDOW = 5;
@@ -42,7 +47,6 @@ export const DEFAULT_VIEW: HistoryView = { type: "all", payment: "all", search: 
 const TYPES: readonly TransactionType[] = ["all", "success", "error"];
 const PAYMENTS: readonly PaymentFilter[] = ["all", "monthly", "one-time"];
 const MAX_PAGE = 1_000_000;
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
@@ -76,22 +80,6 @@ export function readView(query: string | URLSearchParams): HistoryView {
   }
   if (params.get("refund") === "pending") view.refund = "pending";
   return view;
-}
-
-/**
- * Whether `text` is a calendar day `YYYY-MM-DD` (the year 2000 to 2999: a back office's days).
- *
- * @example
- * ```ts
- * isDay("2026-02-28"); // true
- * isDay("2026-02-30"); // false
- * ```
- */
-export function isDay(text: string): boolean {
-  const m = DAY.exec(text);
-  if (!m || m[1] < "2000" || m[1] > "2999") return false;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return date.toISOString().slice(0, 10) === text;
 }
 
 /**

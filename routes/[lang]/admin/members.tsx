@@ -1,4 +1,5 @@
 import { AdminPage, adminTexts } from "@/components/AdminPage.tsx";
+import AdminMember from "@/islands/AdminMember.tsx";
 import AdminMembers, { type MemberFilters } from "@/islands/AdminMembers.tsx";
 import type { PageProps } from "@/lib/framework/mod.ts";
 import type { AppState } from "@/lib/app/state.ts";
@@ -36,16 +37,22 @@ export default function Page({ state, url }: PageProps<unknown, AppState>) {
     "backofficeMail.states",
     "transactions.errorPrefix",
   ]);
+  const number = q.get("number")?.trim().slice(0, 40);
+  const timeZone = state.services.config.museumTimeZone;
+  // A member's page and the list are islands of their own: each ships without the other's code.
   return (
     <AdminPage state={state} section="members">
-      <AdminMembers
-        lang={state.lang}
-        timeZone={state.services.config.museumTimeZone}
-        texts={texts}
-        levels={levels.map((l) => ({ id: l.id, name: l.name[state.lang] }))}
-        number={q.get("number")?.trim().slice(0, 40) || null}
-        filters={filters}
-      />
+      {number
+        ? <AdminMember lang={state.lang} timeZone={timeZone} texts={texts} number={number} />
+        : (
+          <AdminMembers
+            lang={state.lang}
+            timeZone={timeZone}
+            texts={texts}
+            levels={levels.map((l) => ({ id: l.id, name: l.name[state.lang] }))}
+            filters={filters}
+          />
+        )}
     </AdminPage>
   );
 }

@@ -2,7 +2,9 @@
  * `GET /api/transaction/daily-totals` on both backends: sums and counts per day of the museum's
  * time zone (`MUSEUM_TIME_ZONE`, Asia/Jerusalem by default) and currency equal what was recorded
  * (inside the window only, successes only), every day present, data only (the admin page draws
- * the chart: islands/admin/DailyTotalsChart_test.tsx); auth and validation.
+ * the chart: islands/admin/DailyTotalsChart_test.tsx); auth and validation. Its chart, drawn on the
+ * server (`GET /api/transaction/daily-totals.svg`, issue 29: the section ships no chart code), is
+ * the chart the page drew from those figures, in the page's language and at its box's width.
  */
 import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
@@ -10,6 +12,11 @@ import { addDays, dayOf, dayStart } from "@/lib/core/zoned_time.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
+import { renderToString } from "preact-render-to-string";
+import { DailyTotalsChart } from "@/islands/admin/DailyTotalsChart.tsx";
+import { chartModel } from "@/islands/admin/daily_totals_chart.ts";
+import { translator } from "@/islands/shared/texts.ts";
+import { textsUnder } from "@/lib/core/i18n.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 
 const TOTALS = "/api/transaction/daily-totals";
@@ -238,6 +245,84 @@ backendTest("api: daily totals count the days of MUSEUM_TIME_ZONE", async (_t, o
       assert.deepEqual(days.get(yesterday), [{ currency: 2, amount: 700, count: 1 }]);
       assert.deepEqual(days.get(today), []);
     }
+  } finally {
+    await app.close();
+  }
+});
+
+backendTest("api: the daily totals chart, drawn on the server from the same figures", async (t, open) => {
+  const app = await startTestApp({ store: await open() });
+  try {
+    const today = dayOf(Date.now(), ZONE);
+    await app.store.transactions.record(tx(today, 3, 9 * 3_600_000, { amount: 12_500, currency: 1 }));
+    await app.store.transactions.record(tx(today, 1, 9 * 3_600_000, { amount: 4_000, currency: 2 }));
+    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "finance@museum.org",
+      password: "ledger-and-ink-2026",
+    });
+    const pending = await api(app.url, "POST", "/api/auth/admin/register", {
+      email: "intern@museum.org",
+      password: "another-long-passphrase-9",
+    });
+    const svg = (query: string, headers: Record<string, string> = bearer(admin.body.accessToken)) =>
+      fetch(`${app.url}${TOTALS}.svg${query}`, { headers });
+
+    for (const [lang, width] of [["he", 390], ["en", 1200], ["ru", 280]] as const) {
+      await t.step(`${lang} at ${width} px: the chart the figures make, as SVG`, async () => {
+        const figures = await api(
+          app.url,
+          "GET",
+          `${TOTALS}?days=30`,
+          undefined,
+          bearer(admin.body.accessToken),
+        );
+        const res = await svg(`?days=30&lang=${lang}&width=${width}`);
+        assert.equal(res.status, 200);
+        assert.equal(res.headers.get("content-type"), "image/svg+xml; charset=utf-8");
+        assert.equal(res.headers.get("cache-control"), "no-store");
+        const body = await res.text();
+        const model = chartModel(
+          figures.body.days,
+          figures.body.currencies,
+          lang,
+          translator(textsUnder(lang, ["chart"])),
+          width,
+        );
+        assert.equal(body, renderToString(<DailyTotalsChart model={model} />));
+        assert.match(body, /^<svg [^>]*role="img"/);
+        assert.match(body, new RegExp(`viewBox="0 0 ${width} `));
+        assert.match(body, new RegExp(`direction="${lang === "he" ? "rtl" : "ltr"}"`));
+        assert.equal(body.match(/class="chart-panel"/g)?.length, 2, "a panel per currency");
+        assert.ok(!body.includes("Dana") && !body.includes("@"), "no donor data");
+      });
+    }
+
+    await t.step("defaults: 30 days, English, 720 px", async () => {
+      const body = await (await svg("")).text();
+      assert.match(body, /viewBox="0 0 720 /);
+      assert.match(body, /direction="ltr"/);
+    });
+
+    await t.step("401 and 403 as the figures; bad parameters 400 with the reason", async () => {
+      assert.equal((await svg("", {})).status, 401);
+      assert.equal((await svg("", bearer("not-a-token"))).status, 401);
+      assert.equal((await svg("", bearer(pending.body.accessToken))).status, 403);
+      const cases: [string, RegExp][] = [
+        ["width=279", /width must be at least 280/],
+        ["width=1201", /width must be at most 1200/],
+        ["width=abc", /width must be a whole number of pixels/],
+        ["width=12", /width must be a whole number of pixels/],
+        ["days=0", /days must be a whole number from 1 to 90/],
+        ["lang=fr", /lang must be en, he, ru, pt or es/],
+      ];
+      for (const [query, message] of cases) {
+        const res = await svg(`?${query}`);
+        assert.equal(res.status, 400, query);
+        const body = await res.json();
+        assert.equal(body.statusCode, 400);
+        assert.match(body.message, message, query);
+      }
+    });
   } finally {
     await app.close();
   }
