@@ -147,9 +147,8 @@ import * as $$15 from "./islands/Desk.tsx";
 import * as $$16 from "./islands/DonorPayment.tsx";
 import * as $$17 from "./islands/InitPaymentListener.tsx";
 import * as $$18 from "./islands/LanguageSelector.tsx";
-import * as $$19 from "./islands/PeriodTabs.tsx";
-import * as $$20 from "./islands/ProgressBar.tsx";
-import * as $$21 from "./islands/ScrollToTop.tsx";
+import * as $$19 from "./islands/ProgressBar.tsx";
+import * as $$20 from "./islands/ScrollToTop.tsx";
 
 import type { Manifest } from "./lib/framework/types.ts";
 
@@ -304,9 +303,8 @@ const manifest: Manifest = {
     DonorPayment: $$16,
     InitPaymentListener: $$17,
     LanguageSelector: $$18,
-    PeriodTabs: $$19,
-    ProgressBar: $$20,
-    ScrollToTop: $$21,
+    ProgressBar: $$19,
+    ScrollToTop: $$20,
   },
 };
 
