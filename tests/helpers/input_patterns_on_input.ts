@@ -39,7 +39,11 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
   },
   "islands/admin/museum_form.ts": {
     reads: "amounts and counts an owner typed in the museum editor",
-    patterns: [String.raw`/^(\d{1,12})(?:[.,](\d+))?$/`, String.raw`/^\d+$/`],
+    patterns: [String.raw`/^(\d{1,12})(?:[.,](\d+))?$/`],
+  },
+  "islands/admin/museum_faults.ts": {
+    reads: "a refused field's path in the server's answer to the museum editor",
+    patterns: [String.raw`/^\d+$/`],
   },
   "components/TransactionResult.tsx": {
     reads: "the result page's query (transaction id, status code)",
@@ -224,8 +228,11 @@ export const ON_INPUT: Record<string, { reads: string; patterns: string[] }> = {
     patterns: [
       String.raw`/[\u0000-\u001f\u007f]/g`,
       String.raw`/^\d{1,7}$/`,
-      String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`,
     ],
+  },
+  "lib/shared/calendar_day.ts": {
+    reads: "a YYYY-MM-DD day in the back office's query string (the history's and the outbox's days)",
+    patterns: [String.raw`/^(\d{4})-(\d{2})-(\d{2})$/`],
   },
   "lib/signing/signature_check.ts": {
     reads: "signed bodies (signature, nonce, key id)",
