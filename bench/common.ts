@@ -28,7 +28,7 @@ export interface LoadOptions {
   /** Extra request headers. */
   headers?: Record<string, string>;
   /** Paths to cycle through (each connection requests them in turn); default: the URL's own. */
-  paths?: string[];
+  paths?: readonly string[];
 }
 
 // wrk's Lua `done` hook prints exact figures (its text report rounds them).
@@ -47,7 +47,7 @@ end
 const luaFiles = new Map<string, string>();
 
 /** A Lua script for wrk: the report, plus a request function cycling through `paths`. */
-async function luaScript(paths: string[] | undefined): Promise<string> {
+async function luaScript(paths: readonly string[] | undefined): Promise<string> {
   const key = JSON.stringify(paths ?? []);
   let file = luaFiles.get(key);
   if (file) return file;
@@ -228,6 +228,17 @@ export const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 /** The kiosk page the byte benchmarks weigh, as its paired kiosk sees it (any other browser gets a notice). */
 export const KIOSK_PAGE = "/en/terminal-payment/7";
+
+/** The paths the memory benchmarks load in turn (`start.ts`, `heap.ts`): the donor pages and one API call. */
+export const MEMORY_LOAD_PATHS: readonly string[] = [
+  "/en/",
+  "/he/",
+  KIOSK_PAGE,
+  "/en/success",
+  "/en/login",
+  "/ru/",
+  "/api/feature-flags",
+];
 
 /**
  * The request headers of `path` in the byte benchmarks: the kiosk page's carry `kioskCookie`, the

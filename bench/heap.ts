@@ -34,6 +34,7 @@ import {
   loadAverage,
   machine,
   median,
+  MEMORY_LOAD_PATHS,
   requireWrk,
   runWrk,
 } from "./common.ts";
@@ -46,15 +47,7 @@ const TOP = envNumber("HEAP_TOP", 15);
 const SNAPSHOTS = Deno.env.get("HEAP_SNAPSHOTS") !== "0";
 const BEFORE = Deno.env.get("HEAP_BEFORE");
 const SAVE = Deno.env.get("HEAP_SAVE");
-const LOAD_PATHS = [
-  "/en/",
-  "/he/",
-  "/en/terminal-payment/7",
-  "/en/success",
-  "/en/login",
-  "/ru/",
-  "/api/feature-flags",
-];
+const LOAD_PATHS = MEMORY_LOAD_PATHS;
 
 const log = (line: string) => console.error(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

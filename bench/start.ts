@@ -40,10 +40,12 @@ import {
   loadAverage,
   machine,
   median,
+  MEMORY_LOAD_PATHS,
   requireWrk,
   rssMb,
   runWrk,
 } from "./common.ts";
+import { startTaskRun } from "./app_process.ts";
 
 const STARTS = envNumber("BENCH_STARTS", 7);
 const BUILDS = envNumber("BENCH_BUILDS", 3);
@@ -57,15 +59,7 @@ if (BEFORE) {
     throw new Error(`BENCH_BEFORE=${BEFORE}: no _build/manifest.json there (run deno task build in it)`);
   });
 }
-const LOAD_PATHS = [
-  "/en/",
-  "/he/",
-  "/en/terminal-payment/7",
-  "/en/success",
-  "/en/login",
-  "/ru/",
-  "/api/feature-flags",
-];
+const LOAD_PATHS = MEMORY_LOAD_PATHS;
 
 const log = (line: string) => console.error(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +95,8 @@ for (let i = 0; i < BUILDS; i++) {
 const dir = await Deno.makeTempDir({ prefix: "bench-start-" });
 const env: Record<string, string> = {
   ...Deno.env.toObject(),
+  // What `deno task start` sets before `deno run` (MALLOC_ARENA_MAX=2), as the server runs.
+  ...startTaskRun(JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.start).env,
   DENO_ENV: "production",
   APP_SECRET: "bench-start-secret-0123456789abcdefghijklmnop",
   PUBLIC_URL: "https://donate.museum.test",
