@@ -42,7 +42,7 @@ export function startTaskRun(task: string): { run: string; env: Record<string, s
 }
 
 /** The environment `deno task start` sets for the server (e.g. `MALLOC_ARENA_MAX=2`). */
-function startTaskEnv(): Record<string, string> {
+export function startTaskEnv(): Record<string, string> {
   return startTaskRun(JSON.parse(Deno.readTextFileSync(`${ROOT}/deno.json`)).tasks.start).env;
 }
 

@@ -45,7 +45,7 @@ import {
   rssMb,
   runWrk,
 } from "./common.ts";
-import { startTaskRun } from "./app_process.ts";
+import { startTaskEnv } from "./app_process.ts";
 
 const STARTS = envNumber("BENCH_STARTS", 7);
 const BUILDS = envNumber("BENCH_BUILDS", 3);
@@ -96,7 +96,7 @@ const dir = await Deno.makeTempDir({ prefix: "bench-start-" });
 const env: Record<string, string> = {
   ...Deno.env.toObject(),
   // What `deno task start` sets before `deno run` (MALLOC_ARENA_MAX=2), as the server runs.
-  ...startTaskRun(JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.start).env,
+  ...startTaskEnv(),
   DENO_ENV: "production",
   APP_SECRET: "bench-start-secret-0123456789abcdefghijklmnop",
   PUBLIC_URL: "https://donate.museum.test",

@@ -14,7 +14,7 @@ import { startTestApp } from "@/tests/helpers/app.ts";
 import { fillBackOffice, OWNER } from "@/tests/helpers/back_office_data.ts";
 import { browserTest, launchBrowser } from "@/tests/helpers/browser.ts";
 import { shiftClock } from "@/tests/helpers/clock.ts";
-import { assertPictureLooksLike, greyPicture } from "@/tests/helpers/golden.ts";
+import { assertPictureLooksLike, greyPicture, picturePage, settlePage } from "@/tests/helpers/golden.ts";
 
 const WAIT = 15_000;
 /** Noon in Jerusalem on a Tuesday: the day the pictures show. */
@@ -91,14 +91,7 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
       const browser = await launchBrowser();
       try {
         await fillBackOffice(app, NOW, 6);
-        const context = await browser.newContext({
-          locale: lang === "he" ? "he-IL" : "en-US",
-          timezoneId: "Asia/Jerusalem",
-          viewport: WIDTHS[0],
-          deviceScaleFactor: 1,
-        });
-        const page = await context.newPage();
-        await page.clock.setFixedTime(NOW);
+        const { context, page } = await picturePage(browser, lang, NOW, WIDTHS[0]);
         await signInToBackOffice(page, app.url, lang, OWNER, WAIT);
         for (const picture of PICTURES) {
           for (const size of WIDTHS) {
@@ -121,9 +114,7 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
                   timeout: WAIT,
                 },
               );
-              await page.evaluate(() => new Promise(requestAnimationFrame));
-              await page.mouse.move(0, 0);
-              await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+              await settlePage(page);
               const png = await screenshot(page, picture.from, picture.to);
               await assertPictureLooksLike(
                 greyPicture(png),

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { newId } from "@/lib/core/ids.ts";
 import { addDays, dayOf, dayStart } from "@/lib/core/zoned_time.ts";
 import type { Transaction } from "@/lib/storage/types.ts";
-import { startTestApp } from "@/tests/helpers/app.ts";
+import { startTestApp, type TestApp } from "@/tests/helpers/app.ts";
 import { api, bearer } from "@/tests/helpers/http.ts";
 import { renderToString } from "preact-render-to-string";
 import { DailyTotalsChart } from "@/islands/admin/DailyTotalsChart.tsx";
@@ -20,6 +20,12 @@ import { textsUnder } from "@/lib/core/i18n.ts";
 import { backendTest } from "@/tests/helpers/stores.ts";
 
 const TOTALS = "/api/transaction/daily-totals";
+
+/** The first to register is an approved owner; the next waits for approval. */
+const FINANCE = { email: "finance@museum.org", password: "ledger-and-ink-2026" };
+const INTERN = { email: "intern@museum.org", password: "another-long-passphrase-9" };
+const register = (app: TestApp, who: { email: string; password: string }) =>
+  api(app.url, "POST", "/api/auth/admin/register", who);
 const ZONE = "Asia/Jerusalem";
 
 /** A transaction `daysAgo` days before today in Jerusalem, `ms` after that day's midnight there. */
@@ -88,14 +94,8 @@ backendTest("api: daily totals", async (t, open) => {
       tx(today, -1, 0, { amount: 8_800, currency: 1 }), // tomorrow's first ms: in no window yet
     ];
     for (const one of txs) await app.store.transactions.record(one);
-    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "finance@museum.org",
-      password: "ledger-and-ink-2026",
-    });
-    const pending = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "intern@museum.org",
-      password: "another-long-passphrase-9",
-    });
+    const admin = await register(app, FINANCE);
+    const pending = await register(app, INTERN);
     const get = (query = "", headers: Record<string, string> = bearer(admin.body.accessToken)) =>
       api(app.url, "GET", `${TOTALS}${query}`, undefined, headers);
     /** The server's today (the test may run across midnight); it must be ours or the next day. */
@@ -199,10 +199,7 @@ backendTest("api: daily totals of a window without donations", async (_t, open) 
     const today = dayOf(Date.now(), ZONE);
     await app.store.transactions.record(tx(today, 40, 0, { amount: 500, currency: 1 }));
     await app.store.transactions.record(tx(today, 0, 0, { kind: "error", amount: 500, currency: 1 }));
-    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "finance@museum.org",
-      password: "ledger-and-ink-2026",
-    });
+    const admin = await register(app, FINANCE);
     const res = await api(
       app.url,
       "GET",
@@ -233,10 +230,7 @@ backendTest("api: daily totals count the days of MUSEUM_TIME_ZONE", async (_t, o
       createdAt: new Date(late).toISOString(),
     };
     await app.store.transactions.record(gift);
-    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "finance@museum.org",
-      password: "ledger-and-ink-2026",
-    });
+    const admin = await register(app, FINANCE);
     const res = await api(app.url, "GET", `${TOTALS}?days=3`, undefined, bearer(admin.body.accessToken));
     assert.equal(res.status, 200);
     assert.equal(res.body.timeZone, zone);
@@ -256,14 +250,8 @@ backendTest("api: the daily totals chart, drawn on the server from the same figu
     const today = dayOf(Date.now(), ZONE);
     await app.store.transactions.record(tx(today, 3, 9 * 3_600_000, { amount: 12_500, currency: 1 }));
     await app.store.transactions.record(tx(today, 1, 9 * 3_600_000, { amount: 4_000, currency: 2 }));
-    const admin = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "finance@museum.org",
-      password: "ledger-and-ink-2026",
-    });
-    const pending = await api(app.url, "POST", "/api/auth/admin/register", {
-      email: "intern@museum.org",
-      password: "another-long-passphrase-9",
-    });
+    const admin = await register(app, FINANCE);
+    const pending = await register(app, INTERN);
     const svg = (query: string, headers: Record<string, string> = bearer(admin.body.accessToken)) =>
       fetch(`${app.url}${TOTALS}.svg${query}`, { headers });
 

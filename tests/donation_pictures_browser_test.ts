@@ -13,7 +13,7 @@ import type { Lang } from "@/lib/shared/languages.ts";
 import { startTestApp } from "@/tests/helpers/app.ts";
 import { browserTest, launchBrowser, watchPage } from "@/tests/helpers/browser.ts";
 import { shiftClock } from "@/tests/helpers/clock.ts";
-import { assertPictureLooksLike, greyPicture } from "@/tests/helpers/golden.ts";
+import { assertPictureLooksLike, greyPicture, picturePage, settlePage } from "@/tests/helpers/golden.ts";
 import assert from "node:assert/strict";
 
 const WAIT = 15_000;
@@ -47,15 +47,8 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
       const app = await startTestApp();
       const browser = await launchBrowser();
       try {
-        const context = await browser.newContext({
-          locale: lang === "he" ? "he-IL" : "en-US",
-          timezoneId: "Asia/Jerusalem",
-          viewport: WIDTHS[0],
-          deviceScaleFactor: 1,
-        });
-        const page = await context.newPage();
+        const { context, page } = await picturePage(browser, lang, NOW, WIDTHS[0]);
         const watched = await watchPage(page);
-        await page.clock.setFixedTime(NOW);
         for (const state of STATES) {
           for (const size of WIDTHS) {
             await t.step(`${state.name} at ${size.width} px`, async () => {
@@ -64,13 +57,10 @@ for (const lang of ["en", "he"] as const satisfies readonly Lang[]) {
               await page.waitForSelector('form.donation-form[data-enhanced="true"]', { timeout: WAIT });
               await state.reach(page);
               await page.waitForLoadState("networkidle", { timeout: WAIT });
-              // Nothing hovered or focused, no caret, scrolled to the top (the scroll-to-top button
-              // hidden): the picture is the page at rest.
-              await page.mouse.move(0, 0);
-              await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+              // Scrolled to the top (the scroll-to-top button hidden), then at rest.
               await page.evaluate(() => scrollTo({ top: 0, behavior: "instant" }));
               await page.locator(".scroll-top[hidden]").waitFor({ state: "attached", timeout: WAIT });
-              await page.evaluate(() => new Promise(requestAnimationFrame));
+              await settlePage(page);
               const png = await page.screenshot({ fullPage: true });
               await assertPictureLooksLike(
                 greyPicture(png),

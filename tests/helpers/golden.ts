@@ -14,6 +14,7 @@
  * @module
  */
 import { decode, encode } from "fast-png";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 
 /** How finely the page is drawn: small pictures, every letter still legible. */
 export const GOLDEN_DPI = 72;
@@ -175,4 +176,32 @@ export function goldenTest(name: string, fn: () => Promise<void>): void {
     }
     Deno.test({ name, ignore: true, fn });
   }
+}
+
+/**
+ * A page whose screenshots compare from run to run: the language's locale, Jerusalem's time zone, one
+ * device pixel a CSS pixel, and the browser's clock fixed at `now` (fix the server's with `shiftClock`).
+ */
+export async function picturePage(
+  browser: Browser,
+  lang: string,
+  now: Date,
+  viewport: { width: number; height: number },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    locale: lang === "he" ? "he-IL" : "en-US",
+    timezoneId: "Asia/Jerusalem",
+    viewport,
+    deviceScaleFactor: 1,
+  });
+  const page = await context.newPage();
+  await page.clock.setFixedTime(now);
+  return { context, page };
+}
+
+/** Nothing hovered or focused (no caret), then one frame drawn: the page at rest for its picture. */
+export async function settlePage(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => new Promise(requestAnimationFrame));
 }
