@@ -67,12 +67,22 @@ function compress(state: Uint32Array, view: DataView, offset: number, end: numbe
  * padding goes in a scratch buffer kept between calls (they are synchronous, so never overlap).
  */
 function finish(state: Uint32Array, prefix: number, data: Uint8Array): Uint8Array<ArrayBuffer> {
+  load(data);
+  finishScratch(state, prefix, data.length);
+  return digest(state);
+}
+
+/** Copies `data` into the scratch buffer, made large enough for it and its padding. */
+function load(data: Uint8Array): void {
   room(data.length);
   scratch.set(data);
-  finishScratch(state, prefix, data.length);
+}
+
+/** A state as the 32 bytes of its digest. */
+function digest(state: Uint32Array): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, state[i]);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < 8; i++) view.setUint32(i * 4, state[i]);
   return out;
 }
 
@@ -161,10 +171,7 @@ function keyedStatesOf(key: string | Uint8Array): KeyedStates {
  */
 export function hmacSha256(key: string | Uint8Array, message: string | Uint8Array): Uint8Array<ArrayBuffer> {
   hmacInto(key, message);
-  const out = new Uint8Array(32);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) view.setUint32(i * 4, work[i]);
-  return out;
+  return digest(work);
 }
 
 /** {@link hmacSha256} as lower-case hex. */
@@ -191,8 +198,7 @@ function hmacInto(key: string | Uint8Array, message: string | Uint8Array): void 
   if (length >= 0) finishScratch(work, 64, length);
   else {
     const m = typeof message === "string" ? encoder.encode(message) : message;
-    room(m.length);
-    scratch.set(m);
+    load(m);
     finishScratch(work, 64, m.length);
   }
   for (let i = 0; i < 8; i++) scratchView.setUint32(i * 4, work[i]);
