@@ -12,6 +12,7 @@
  * @module
  */
 import type { LazyManifest } from "@/lib/framework/types.ts";
+import { loadOnce } from "@/lib/core/load_once.ts";
 
 /** The document, built on first use. */
 export interface ApiDocs {
@@ -32,19 +33,13 @@ export interface ApiDocs {
  * ```
  */
 export function createApiDocs(routes: LazyManifest["routes"]): ApiDocs {
-  let built: Promise<{ doc: Record<string, unknown>; json: string }> | null = null;
-  const load = async () => {
+  const get = loadOnce(async () => {
     const api = Object.entries(routes).filter(([file]) => file.startsWith("api/"));
     const modules = await Promise.all(api.map(async ([file, loader]) => [file, await loader()] as const));
     const { buildOpenApi } = await import("./openapi.ts");
     const doc = buildOpenApi({ routes: Object.fromEntries(modules) });
     return { doc, json: JSON.stringify(doc) };
-  };
-  const get = () =>
-    built ??= load().catch((e) => {
-      built = null;
-      throw e;
-    });
+  });
   return {
     document: async () => (await get()).doc,
     json: async () => (await get()).json,

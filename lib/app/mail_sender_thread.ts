@@ -23,6 +23,7 @@ import type { Store } from "@/lib/storage/types.ts";
 import { OutboxSender, type RenderMessage } from "@/lib/outbox/outbox_sender.ts";
 import type { FromSenderWorker, ToSenderWorker } from "./mail_sender_worker.ts";
 import type { MailTransport, OutgoingMail } from "@/lib/outbox/smtp.ts";
+import { loadOnce } from "@/lib/core/load_once.ts";
 
 /** How long a worker may take to load and open its store before the event loop sends instead. */
 export const WORKER_START_MS = 60_000;
@@ -61,17 +62,22 @@ const senderWorker = () =>
 
 /**
  * The SMTP transport of `lib/outbox/smtp.ts`, whose library (nodemailer, and the Node built-ins it
- * pulls: net, tls, zlib, crypto) loads with the first message sent, not with the server.
+ * pulls: net, tls, zlib, crypto) loads with the first message sent, not with the server (a failed
+ * load is tried again with the next message).
  */
 function lazySmtpTransport(url: string, from: string): MailTransport {
-  let transport: Promise<MailTransport> | null = null;
+  const transport = loadOnce(() =>
+    import("@/lib/outbox/smtp.ts").then(({ smtpTransport }) => smtpTransport(url, from))
+  );
+  let used = false;
   return {
     async send(mail: OutgoingMail) {
-      transport ??= import("@/lib/outbox/smtp.ts").then(({ smtpTransport }) => smtpTransport(url, from));
-      await (await transport).send(mail);
+      used = true;
+      await (await transport()).send(mail);
     },
     close() {
-      transport?.then((t) => t.close(), () => {});
+      // Nothing to close unless a message loaded it.
+      if (used) transport().then((t) => t.close(), () => {});
     },
   };
 }

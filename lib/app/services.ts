@@ -13,6 +13,7 @@ import { createProviderFactory } from "./payments.ts";
 import { ReceiptPdfPool } from "@/lib/receipts/pdf_pool.ts";
 import { MemberCardPool } from "@/lib/memberships/card_pool.ts";
 import type { Services } from "./state.ts";
+import { loadOnce } from "@/lib/core/load_once.ts";
 import type { Store } from "@/lib/storage/types.ts";
 
 /** What {@link createServices} takes beside configuration, store and log. */
@@ -84,15 +85,10 @@ export async function createServices(
 
 /**
  * A renderer whose modules (every email's template, the portal's links, the membership cards' keys)
- * load with the first message rendered, not with the server: the first page needs none of them.
+ * load with the first message rendered, not with the server: the first page needs none of them (a
+ * failed load is tried again with the next message).
  */
 function lazyRenderer(load: () => Promise<RenderMessage>): RenderMessage {
-  let loading: Promise<RenderMessage> | null = null;
-  return async (message) => {
-    loading ??= load().catch((error) => {
-      loading = null; // the next message tries again
-      throw error;
-    });
-    return await (await loading)(message);
-  };
+  const renderer = loadOnce(load);
+  return async (message) => await (await renderer())(message);
 }
